@@ -1,0 +1,123 @@
+//! Every decision a player can make, as a value. `Battle::apply` is the one door through
+//! which they change the battle.
+
+use super::state::{CmdId, UnitId};
+use crate::data::scenario::Ammo;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{Pose, V2};
+use serde::{Deserialize, Serialize};
+
+/// A change of formation or mode (BPT "Actions": Deploy).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Deploy {
+    Formation(Formation),
+    /// Cavalry get off their horses (ACW note 3).
+    Dismount,
+    Mount,
+    /// Guns hook up to the limber / unhook and deploy (BPT "Limbered or Unlimbered").
+    Limber,
+    Unlimber,
+    /// Pivot an unlimbered gun to a new facing, radians (BPT "Towed Guns": a deploy action).
+    Pivot(f64),
+    /// Load a gun (Hardtack; the artillery issue uses the choice).
+    Load(Ammo),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    // ---- Initiative phase (active player) ----
+    /// Fire at the nearest visible enemy within initiative distance.
+    InitiativeFire { unit: UnitId, target: UnitId },
+    /// Evade directly away from the nearest visible enemy, a full move.
+    InitiativeEvade { unit: UnitId },
+    /// Mount/dismount, limber/unlimber with an enemy within initiative distance.
+    InitiativeDeploy { unit: UnitId, deploy: Deploy },
+    /// Charge the nearest visible enemy within initiative distance.
+    InitiativeCharge { unit: UnitId, target: UnitId },
+
+    // ---- Counter-initiative / response (the charged side) ----
+    /// Fire at the charging unit.
+    CounterFire { unit: UnitId },
+    /// The charged unit evades the charger.
+    CounterEvade { unit: UnitId },
+    /// Charged cavalry meet the charge (both count as charging in the first round).
+    CounterCharge { unit: UnitId },
+
+    // ---- Command phase (active player) ----
+    /// A command roll: `commander` orders `units` as one formation. The order declares
+    /// whether any of them will charge or move in dense terrain (each costs −1).
+    Order { commander: CmdId, units: Vec<UnitId>, charge: bool, dense: bool },
+    /// An isolated unit orders itself to move towards its nearest commander.
+    SelfOrder { unit: UnitId },
+    /// Move an ordered unit to a new pose (wheel, oblique, about face, retire as the
+    /// geometry implies).
+    Move { unit: UnitId, to: Pose },
+    Deploy { unit: UnitId, deploy: Deploy },
+    Fire { unit: UnitId, target: UnitId },
+    Charge { unit: UnitId, target: UnitId },
+    /// Move in support of a friendly unit in a charge (initiative, command or the support window).
+    Support { unit: UnitId, friend: UnitId },
+    /// A commander's own move; it issues no more orders this turn.
+    CommanderMove { commander: CmdId, to: V2 },
+
+    // ---- Opportunity fire (inactive player, after an enemy move or fire) ----
+    OpportunityFire { unit: UnitId, target: UnitId },
+
+    /// Close a window (counter-initiative, opportunity fire, support) without acting.
+    Pass,
+    /// End the current phase.
+    EndPhase,
+}
+
+impl Action {
+    /// A short label for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::InitiativeFire { .. } => "initiative fire",
+            Action::InitiativeEvade { .. } => "initiative evade",
+            Action::InitiativeDeploy { .. } => "initiative deploy",
+            Action::InitiativeCharge { .. } => "initiative charge",
+            Action::CounterFire { .. } => "counter-initiative fire",
+            Action::CounterEvade { .. } => "counter-initiative evade",
+            Action::CounterCharge { .. } => "counter-charge",
+            Action::Order { .. } => "order",
+            Action::SelfOrder { .. } => "self-order",
+            Action::Move { .. } => "move",
+            Action::Deploy { .. } => "deploy",
+            Action::Fire { .. } => "fire",
+            Action::Charge { .. } => "charge",
+            Action::Support { .. } => "support",
+            Action::CommanderMove { .. } => "commander move",
+            Action::OpportunityFire { .. } => "opportunity fire",
+            Action::Pass => "pass",
+            Action::EndPhase => "end phase",
+        }
+    }
+}
+
+/// Why an action was refused: the rule that forbids it, and what was wrong.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// The book section, e.g. "BPT Command Phase".
+    pub rule: String,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(rule: &str, reason: impl Into<String>) -> Self {
+        Refusal { rule: rule.to_string(), reason: reason.into() }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.reason, self.rule)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Shorthand for returning a refusal.
+pub fn refuse<T>(rule: &str, reason: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::new(rule, reason))
+}

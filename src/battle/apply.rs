@@ -1,0 +1,69 @@
+//! The one door: validate an action against the state, apply it, return the events.
+//! An illegal action is refused with the rule that forbids it and changes nothing: every
+//! handler checks everything before its first change.
+
+use super::action::{refuse, Action, Refusal};
+use super::event::Event;
+use super::state::*;
+
+impl Battle {
+    /// Validate and apply one action.
+    pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Refusal> {
+        if self.phase == Phase::GameOver {
+            return refuse("BPT End of the Battle", "the battle is over");
+        }
+        let mut ev = Vec::new();
+        match self.step.clone() {
+            Step::CounterInitiative { .. } => self.apply_counter(action, &mut ev)?,
+            Step::Reaction { .. } => self.apply_reaction(action, &mut ev)?,
+            Step::Support { .. } => self.apply_support_window(action, &mut ev)?,
+            Step::Open => match self.phase {
+                Phase::Initiative => self.apply_initiative(action, &mut ev)?,
+                Phase::Command => self.apply_command(action, &mut ev)?,
+                _ => return refuse("BPT Sequence of Play", "no decision is due in this phase"),
+            },
+        }
+        self.actions += 1;
+        self.refresh_geometry();
+        Ok(ev)
+    }
+
+    /// Check an action without changing anything.
+    pub fn validate(&self, action: &Action) -> Result<(), Refusal> {
+        let mut probe = self.clone();
+        probe.apply(action).map(|_| ())
+    }
+
+    /// Close the initiative phase and open the command phase.
+    pub(crate) fn end_initiative(&mut self, ev: &mut Vec<Event>) {
+        // BPT "Disordered": lasts until the end of the initiative phase of the next turn.
+        for u in self.units.iter_mut().filter(|u| u.alive()) {
+            if u.disordered_until.is_some_and(|t| t <= self.player_turn) {
+                u.disordered_until = None;
+                u.exhausted = false;
+                ev.push(Event::DisorderEnded { unit: u.id });
+            }
+        }
+        self.phase = Phase::Command;
+        self.step = Step::Open;
+        self.cmd = CommandState::default();
+        ev.push(self.phase_event());
+    }
+
+    /// Close the command phase: the charge phase resolves every contact, then the end phase.
+    pub(crate) fn end_command(&mut self, ev: &mut Vec<Event>) {
+        self.phase = Phase::Charge;
+        self.step = Step::Open;
+        ev.push(self.phase_event());
+        self.open_support_window(self.inactive(), ev);
+    }
+
+    pub(crate) fn phase_event(&self) -> Event {
+        Event::PhaseStarted {
+            phase: self.phase,
+            active: self.active,
+            game_turn: self.game_turn,
+            player_turn: self.player_turn,
+        }
+    }
+}

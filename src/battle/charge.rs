@@ -1,0 +1,676 @@
+//! Charges (BPT "Charge": declaring, support, response, contact, resolution, outcome,
+//! consolidate, retreat; DECISIONS "Phases" 3).
+
+use super::action::{refuse, Action, Refusal};
+use super::event::{CombatSide, Event, KnockOut, Modifier, MoveKind};
+use super::fire::ForcedKind;
+use super::state::*;
+use crate::data::army::{Arm, Trait};
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{self, wrap_angle, Aspect, Pose, Rect, V2};
+use crate::rules::params::Cover;
+use crate::rules::terrain::LinearKind;
+
+/// A charge worked out before anyone moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChargePlan {
+    pub unit: UnitId,
+    pub target: UnitId,
+    /// Where the charger stops for the counter-initiative (2 cm off).
+    pub held: Pose,
+    /// Where it makes contact.
+    pub contact: Pose,
+    pub aspect: Aspect,
+    /// Distance still to travel from the held position.
+    pub left: f64,
+}
+
+impl Battle {
+    /// The target's four formation edges in its own frame: (outward normal, midpoint, half length, aspect).
+    fn target_edges(&self, target: UnitId) -> Vec<(V2, V2, f64, Aspect)> {
+        let t = self.unit(target);
+        let fwd = t.pose.forward();
+        let left = fwd.perp();
+        let rects = self.rects(target);
+        let g = &self.geom[target as usize];
+        let n = g.fighting.max(1);
+        let corners: Vec<V2> = rects[..n].iter().flat_map(|r| r.corners()).collect();
+        let proj = |v: V2, axis: V2| (v - t.pose.pos).dot(axis);
+        let (mut f0, mut f1, mut l0, mut l1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for c in &corners {
+            f0 = f0.min(proj(*c, fwd));
+            f1 = f1.max(proj(*c, fwd));
+            l0 = l0.min(proj(*c, left));
+            l1 = l1.max(proj(*c, left));
+        }
+        let at = |a: f64, b: f64| t.pose.pos + fwd * a + left * b;
+        let march = t.formation == Formation::MarchColumn;
+        let front_aspect = if march { Aspect::Flank } else { Aspect::Front };
+        vec![
+            (fwd, at(f1, (l0 + l1) / 2.0), (l1 - l0) / 2.0, front_aspect),
+            (left, at((f0 + f1) / 2.0, l1), (f1 - f0) / 2.0, Aspect::Flank),
+            (-left, at((f0 + f1) / 2.0, l0), (f1 - f0) / 2.0, Aspect::Flank),
+            (-fwd, at(f0, (l0 + l1) / 2.0), (l1 - l0) / 2.0, Aspect::Rear),
+        ]
+    }
+
+    /// Pose of `unit` with its front edge centred on `mid`, facing `-normal`, `gap` off.
+    fn pose_facing_edge(&self, unit: UnitId, normal: V2, mid: V2, gap: f64) -> Pose {
+        let facing = (-normal).angle();
+        let off = self.front_offset(unit);
+        Pose::new(mid + normal * (gap + off + 0.01), facing)
+    }
+
+    /// May `unit` charge `target` (BPT "Charge", "Charging")?
+    pub fn check_charge(&self, unit: UnitId, target: UnitId, initiative: bool) -> Result<ChargePlan, Refusal> {
+        let u = self.unit(unit);
+        let t = self.unit(target);
+        if !u.alive() || !t.alive() || u.side == t.side || u.side != self.active {
+            return refuse("BPT Charge", "a unit of the active player charges an enemy unit");
+        }
+        if u.suppressed() {
+            return refuse("BPT Suppression", "suppressed units cannot do anything");
+        }
+        if matches!(u.row.arm, Arm::Artillery | Arm::Transport) {
+            return refuse("BPT Charge", "artillery and command units may not charge");
+        }
+        if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
+            return refuse("BPT Charge", "charging units must be in line or attack column");
+        }
+        if self.engaged(unit) {
+            return refuse("BPT Charge", format!("{} is already in a charge", u.name));
+        }
+        if !self.sees(unit, target) {
+            return refuse("BPT Charge", format!("{} cannot see {}", u.name, t.name));
+        }
+        let dist = self.unit_distance(unit, target);
+        let reach = self.rules.charge.distance;
+        if dist > reach + 1e-9 {
+            return refuse(
+                "BPT Charge: charge distance",
+                format!("{} is {:.1} cm away; the charge distance is {:.0} cm", t.name, dist, reach),
+            );
+        }
+        let _ = initiative;
+        // Obstacles: only if the charger starts touching it or the target touches it.
+        let contact = self.rules.visibility.contact + 0.25;
+        for c in self.terrain.crossings(u.pose.pos, t.pose.pos) {
+            if let crate::rules::terrain::CrossingWhat::Linear(li) = c.what {
+                let kind = self.terrain.linears[li].kind;
+                if kind == LinearKind::Road {
+                    continue;
+                }
+                let touching = |id: UnitId| {
+                    self.rects(id).iter().any(|r| self.terrain.linear_touching(r, contact).contains(&li))
+                };
+                if !(touching(unit) || touching(target)) {
+                    return refuse(
+                        "BPT Charge: obstacles",
+                        format!("a unit may charge across the {kind:?} only from base contact with it"),
+                    );
+                }
+            }
+        }
+        if let Some(what) = self.terrain.impassable_for(u.pose.pos, t.pose.pos, u.on_foot()) {
+            return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+        }
+        // The nearest edge with room.
+        let from = self.geom[unit as usize].front.0.lerp(self.geom[unit as usize].front.1, 0.5);
+        let mut edges = self.target_edges(target);
+        edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
+        let hold = self.rules.initiative.charge_hold_off;
+        let mut last_err = None;
+        for (normal, mid, _, aspect) in edges {
+            // Must approach from that side.
+            if (from - mid).dot(normal) < -1e-6 {
+                continue;
+            }
+            let contact_pose = self.pose_facing_edge(unit, normal, mid, 0.0);
+            let held = self.pose_facing_edge(unit, normal, mid, hold);
+            let ok = self
+                .check_placement_ignoring(unit, contact_pose, target)
+                .and_then(|_| self.check_placement_ignoring(unit, held, target));
+            match ok {
+                Ok(()) => {
+                    // The way there must be clear of other units.
+                    let frontage = self.frontage(u).0.max(0.5);
+                    let corridor = geometry::corridor(u.pose.pos, held.pos, frontage * 0.9);
+                    if let Some(o) = self.alive_units().find(|o| {
+                        o.id != unit && o.id != target && self.rects(o.id).iter().any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                    }) {
+                        last_err = Some(Refusal::new("BPT Charge: contact", format!("{} is in the way", o.name)));
+                        continue;
+                    }
+                    let left = held.pos.dist(contact_pose.pos);
+                    return Ok(ChargePlan { unit, target, held, contact: contact_pose, aspect, left });
+                }
+                Err(e) => last_err = Some(e),
+            }
+        }
+        Err(last_err.unwrap_or_else(|| Refusal::new("BPT Charge: contact", "no base edge can be reached")))
+    }
+
+    /// Placement allowing contact with one enemy unit.
+    fn check_placement_ignoring(&self, unit: UnitId, pose: Pose, target: UnitId) -> Result<(), Refusal> {
+        let rects = self.rects_at(unit, pose);
+        let u = self.unit(unit);
+        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
+            return refuse("BPT Battlefield", "the charge would leave the table");
+        }
+        if rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot())) {
+            return refuse("BPT Charge: contact", "impassable terrain at the contact point");
+        }
+        if let Some(o) = self.overlapping_unit(unit, &rects) {
+            return refuse("BPT Charge: contact", format!("{} leaves no room", self.unit(o).name));
+        }
+        // Each base edge may be contacted by one unit.
+        let contact = self.rules.visibility.contact;
+        for c in &self.combats {
+            if c.target == target {
+                for &ch in &c.chargers {
+                    if geometry::rects_distance(&rects, self.rects(ch)) < contact && ch != unit {
+                        return refuse("BPT Contact", "each base edge may only be contacted by one unit");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Place the charger 2 cm off and open the counter-initiative window.
+    pub(crate) fn declare_charge(&mut self, plan: ChargePlan, initiative: bool, ev: &mut Vec<Event>) {
+        let from = self.unit(plan.unit).pose;
+        self.unit_mut(plan.unit).pose = plan.held;
+        self.unit_mut(plan.unit).dug_in = false;
+        self.refresh_geometry();
+        ev.push(Event::Moved { unit: plan.unit, from, to: plan.held, kind: MoveKind::Charge, cost: from.pos.dist(plan.held.pos) });
+        ev.push(Event::ChargeDeclared { unit: plan.unit, target: plan.target, held_at: plan.held });
+        self.overrun_commanders(plan.unit, ev);
+        let radius = if initiative { self.rules.initiative.counter_radius } else { self.rules.charge.response_distance };
+        let defender = self.unit(plan.target).side;
+        let eligible: Vec<UnitId> = self
+            .side_units(defender)
+            .filter(|d| !d.suppressed() && !self.engaged(d.id))
+            .filter(|d| d.id == plan.target || self.unit_distance(d.id, plan.target) <= radius)
+            .filter(|d| self.sees(d.id, plan.unit))
+            .map(|d| d.id)
+            .collect();
+        let left = plan.left + 1.0;
+        if eligible.is_empty() {
+            self.complete_charge(plan.unit, plan.target, left, ev);
+        } else {
+            self.step = Step::CounterInitiative { charger: plan.unit, target: plan.target, eligible, charge_left: left };
+        }
+    }
+
+    /// After counter-initiative: contact, or a failed charge.
+    pub(crate) fn complete_charge(&mut self, charger: UnitId, target: UnitId, left: f64, ev: &mut Vec<Event>) {
+        self.step = Step::Open;
+        let counter = self.counter_charging.take() == Some(target);
+        if !self.unit(charger).alive() {
+            ev.push(Event::ChargeFailed { unit: charger, target, why: "knocked out".into() });
+            return;
+        }
+        let held = match ev.iter().rev().find_map(|e| match e {
+            Event::ChargeDeclared { unit, held_at, .. } if *unit == charger => Some(*held_at),
+            _ => None,
+        }) {
+            Some(h) => h,
+            None => self.unit(charger).pose,
+        };
+        if self.unit(charger).pose != held {
+            ev.push(Event::ChargeFailed { unit: charger, target, why: "fell back".into() });
+            return;
+        }
+        if !self.unit(target).alive() {
+            ev.push(Event::ChargeFailed { unit: charger, target, why: "the target is gone".into() });
+            return;
+        }
+        // Where is the target now (it may have evaded)?
+        let gap = self.unit_distance(charger, target);
+        let plan = if gap <= left + 1e-6 { self.contact_pose(charger, target) } else { None };
+        match plan {
+            Some((pose, aspect)) => {
+                let from = self.unit(charger).pose;
+                self.unit_mut(charger).pose = pose;
+                self.refresh_geometry();
+                ev.push(Event::Moved { unit: charger, from, to: pose, kind: MoveKind::Charge, cost: from.pos.dist(pose.pos) });
+                ev.push(Event::ChargeContact { unit: charger, target, aspect });
+                self.overrun_commanders(charger, ev);
+                if let Some(c) = self.combats.iter_mut().find(|c| c.target == target) {
+                    c.chargers.push(charger);
+                    c.counter_charge |= counter;
+                } else {
+                    self.combats.push(Combat {
+                        chargers: vec![charger],
+                        target,
+                        supports: [Vec::new(), Vec::new()],
+                        counter_charge: counter,
+                    });
+                }
+            }
+            None => {
+                // Move as far as it can towards the target; it did not close: disordered.
+                let dir = (self.unit(target).pose.pos - self.unit(charger).pose.pos).norm();
+                let facing = self.unit(charger).pose.facing;
+                let gap_keep = self.rules.visibility.contact;
+                let dist = self.travel_limit(charger, dir, left, facing, gap_keep);
+                if dist > 0.0 {
+                    self.forced_move(charger, dir, dist, None, ForcedKind::Consolidate, ev);
+                }
+                ev.push(Event::ChargeFailed { unit: charger, target, why: "did not close".into() });
+                self.unit_mut(charger).disordered_until = Some(self.player_turn + 1);
+                ev.push(Event::Disordered { unit: charger });
+                self.check_evader_caught(target, charger, ev);
+            }
+        }
+    }
+
+    /// Contact pose against the target's nearest reachable edge, now.
+    fn contact_pose(&self, charger: UnitId, target: UnitId) -> Option<(Pose, Aspect)> {
+        let from = self.unit(charger).pose.pos;
+        let mut edges = self.target_edges(target);
+        edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
+        edges.into_iter().find_map(|(normal, mid, _, aspect)| {
+            let pose = self.pose_facing_edge(charger, normal, mid, 0.0);
+            self.check_placement_ignoring(charger, pose, target).ok().map(|_| (pose, aspect))
+        })
+    }
+
+    /// May `unit` support `friend`'s charge (BPT "Support", "Supporting a Charge")? Returns the
+    /// pose it moves to: lined up centre to centre behind or beside the friend.
+    pub fn check_support(&self, unit: UnitId, friend: UnitId) -> Result<Pose, Refusal> {
+        let u = self.unit(unit);
+        let f = self.unit(friend);
+        if !u.alive() || !f.alive() || u.side != f.side || unit == friend {
+            return refuse("BPT Support", "a unit supports a friendly unit");
+        }
+        if u.suppressed() {
+            return refuse("BPT Suppression", "suppressed units cannot do anything");
+        }
+        if u.row.attacks == 0 && !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
+            return refuse("BPT Support", "only units with an attack value support");
+        }
+        if !self.combats.iter().any(|c| c.target == friend || c.chargers.contains(&friend)) {
+            return refuse("BPT Support", format!("{} is not in a charge", f.name));
+        }
+        if self.engaged(unit) {
+            return refuse("BPT Support", "each unit supports one charge");
+        }
+        if f.is_cavalry() && f.mounted() && !(u.is_cavalry() && u.mounted()) {
+            return refuse("BPT Supporting a Charge", "only mounted cavalry may support mounted cavalry");
+        }
+        if self.unit_distance(unit, friend) > self.rules.charge.support_distance + 1e-9 {
+            return refuse("BPT Support", format!("{} is more than 10 cm away", f.name));
+        }
+        if !self.sees(unit, friend) && !self.los.sees(&self.sighting(unit), &self.sighting(friend)).is_ok() {
+            // Friends behind are out of the 180° arc; a support needs LOS.
+            return refuse("BPT Support", format!("{} cannot see {}", u.name, f.name));
+        }
+        let fr = f.pose;
+        let (f_front, f_depth) = self.frontage(f);
+        let (_, u_depth) = self.frontage(u);
+        let back = -fr.forward();
+        let side = fr.forward().perp();
+        let (u_front, _) = self.frontage(u);
+        let candidates = [
+            fr.pos + back * ((f_depth + u_depth) / 2.0 + 1.6),
+            fr.pos + side * ((f_front + u_front) / 2.0 + 0.05),
+            fr.pos - side * ((f_front + u_front) / 2.0 + 0.05),
+        ];
+        for p in candidates {
+            let pose = Pose::new(p, fr.facing);
+            if self.check_placement(unit, pose, None).is_ok() {
+                return Ok(pose);
+            }
+        }
+        refuse("BPT Supporting a Charge", "no room to line up with the friendly unit")
+    }
+
+    pub(crate) fn do_support(&mut self, unit: UnitId, friend: UnitId, pose: Pose, ev: &mut Vec<Event>) {
+        let from = self.unit(unit).pose;
+        self.unit_mut(unit).pose = pose;
+        self.refresh_geometry();
+        ev.push(Event::Moved { unit, from, to: pose, kind: MoveKind::Support, cost: from.pos.dist(pose.pos) });
+        ev.push(Event::Supporting { unit, friend });
+        let side = self.unit(unit).side;
+        if let Some(c) = self.combats.iter_mut().find(|c| c.target == friend || c.chargers.contains(&friend)) {
+            c.supports[side].push(unit);
+        }
+    }
+
+    /// Units of `side` that could support some combat now.
+    pub fn possible_supports(&self, side: SideId) -> Vec<(UnitId, UnitId)> {
+        let mut out = Vec::new();
+        for c in &self.combats {
+            let mut friends: Vec<UnitId> = c.chargers.clone();
+            friends.push(c.target);
+            for f in friends.into_iter().filter(|f| self.unit(*f).side == side) {
+                for u in self.side_units(side) {
+                    if self.unit_distance(u.id, f) <= self.rules.charge.support_distance
+                        && self.check_support(u.id, f).is_ok()
+                    {
+                        out.push((u.id, f));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Open the charge phase's support window for `side`, or resolve.
+    pub(crate) fn open_support_window(&mut self, side: SideId, ev: &mut Vec<Event>) {
+        if !self.combats.is_empty() && !self.possible_supports(side).is_empty() {
+            self.step = Step::Support { side };
+            return;
+        }
+        if side == self.inactive() {
+            self.open_support_window(self.active, ev);
+        } else {
+            self.step = Step::Open;
+            self.resolve_combats(ev);
+            self.end_phase(ev);
+        }
+    }
+
+    pub(crate) fn apply_support_window(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let Step::Support { side } = self.step.clone() else { unreachable!() };
+        match action {
+            Action::Support { unit, friend } => {
+                self.check_unit_id(*unit)?;
+                self.check_unit_id(*friend)?;
+                if self.unit(*unit).side != side {
+                    return refuse("BPT Support", "not this side's unit");
+                }
+                let pose = self.check_support(*unit, *friend)?;
+                self.do_support(*unit, *friend, pose, ev);
+                if self.possible_supports(side).is_empty() {
+                    self.after_support_window(side, ev);
+                }
+                Ok(())
+            }
+            Action::Pass => {
+                self.after_support_window(side, ev);
+                Ok(())
+            }
+            other => refuse("BPT Support", format!("waiting for supports, not a {}", other.name())),
+        }
+    }
+
+    fn after_support_window(&mut self, side: SideId, ev: &mut Vec<Event>) {
+        if side == self.inactive() {
+            self.open_support_window(self.active, ev);
+        } else {
+            self.step = Step::Open;
+            self.resolve_combats(ev);
+            self.end_phase(ev);
+        }
+    }
+
+    /// Attack dice per stand in contact (BPT "Troops In Contact").
+    fn contact_attacks(&self, u: &Unit) -> u32 {
+        let c = &self.rules.charge;
+        if u.is_cavalry() && u.mounted() {
+            if u.row.has(Trait::Sabre) { c.attacks_sabre } else { c.attacks_cavalry }
+        } else if matches!(u.row.arm, Arm::Infantry | Arm::Engineers) {
+            c.attacks_foot
+        } else {
+            c.attacks_other
+        }
+    }
+
+    /// Stands of `id` touching any base of `enemies`.
+    fn stands_in_contact(&self, id: UnitId, enemies: &[UnitId]) -> u32 {
+        let g = &self.geom[id as usize];
+        let contact = self.rules.visibility.contact + 0.05;
+        let n = g.rects[..g.fighting.min(g.rects.len())]
+            .iter()
+            .filter(|r| enemies.iter().any(|&e| self.rects(e).iter().any(|o| r.distance(o) <= contact)))
+            .count() as u32;
+        n.max(u32::from(!enemies.is_empty()))
+    }
+
+    /// Resolve every charge in contact (BPT "Resolution" to "Retreat").
+    pub(crate) fn resolve_combats(&mut self, ev: &mut Vec<Event>) {
+        let combats = std::mem::take(&mut self.combats);
+        for combat in combats {
+            self.combats = vec![combat.clone()];
+            self.resolve_one(combat, ev);
+            self.combats.clear();
+        }
+    }
+
+    fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) {
+        let attacker_side = self.active;
+        let mut round = 1;
+        loop {
+            let chargers: Vec<UnitId> = combat.chargers.iter().copied().filter(|&u| self.unit(u).alive()).collect();
+            let target = combat.target;
+            if chargers.is_empty() || !self.unit(target).alive() {
+                break;
+            }
+            // Units in contact per side.
+            let contact: [Vec<UnitId>; 2] = {
+                let mut c: [Vec<UnitId>; 2] = [Vec::new(), Vec::new()];
+                c[attacker_side] = chargers.clone();
+                c[1 - attacker_side] = vec![target];
+                c
+            };
+            let supports: [Vec<UnitId>; 2] =
+                [0, 1].map(|s| combat.supports[s].iter().copied().filter(|&u| self.unit(u).alive()).collect());
+            let mut sides = Vec::new();
+            let mut dealt = [0u32; 2];
+            for s in [attacker_side, 1 - attacker_side] {
+                let enemies = &contact[1 - s];
+                let mut dice: i32 = 0;
+                let mut modifiers = Vec::new();
+                for &id in &contact[s] {
+                    let u = self.unit(id);
+                    dice += (self.contact_attacks(u) * self.stands_in_contact(id, enemies)) as i32;
+                    if u.suppressed() {
+                        modifiers.push(Modifier::new(self.rules.charge.suppressed, "BPT Charge: suppressed"));
+                    }
+                    if u.disordered(self.player_turn) {
+                        modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
+                    }
+                    let aspect = self.aspect_of(id, &self.nearest_rect(enemies[0], id));
+                    if aspect != Aspect::Front {
+                        modifiers.push(Modifier::new(self.rules.charge.flank_rear, "BPT Charge: fighting to the flank or rear"));
+                    }
+                    if let Some(c) = self.touching_commander(id) {
+                        let b = self.commander(c).row.attack_bonus as i32;
+                        if b > 0 {
+                            modifiers.push(Modifier::new(b, "BPT Command Presence"));
+                        }
+                    }
+                    if round == 1 && u.row.has(Trait::Lancer) && s == attacker_side {
+                        modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
+                    }
+                }
+                if round == 1 && (s == attacker_side || combat.counter_charge) {
+                    let n = contact[s].len() as i32;
+                    modifiers.push(Modifier::new(self.rules.charge.charging * n, "BPT Charge: each unit charging"));
+                }
+                if !supports[s].is_empty() {
+                    modifiers.push(Modifier::new(
+                        self.rules.charge.supporting * supports[s].len() as i32,
+                        "BPT Charge: each unit in support",
+                    ));
+                }
+                let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
+                // Hits go to one unit: the one touching the enemy's front, else flank, else rear.
+                let struck = self.allocate_hits(&contact[1 - s], &contact[s]);
+                let to_hit = if round == 1 && s == attacker_side && struck == target {
+                    // Defenders under charge are hit according to their cover.
+                    match self.cover_of(struck, self.unit(contact[s][0]).pose.pos) {
+                        Cover::Open => self.rules.fire.to_hit_open,
+                        Cover::Soft => self.rules.fire.to_hit_soft,
+                        Cover::Hard => self.rules.fire.to_hit_hard,
+                    }
+                } else {
+                    self.rules.fire.to_hit_open
+                };
+                let rolls = self.dice.roll(n, 6);
+                let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
+                let save = self.unit(struck).row.save.map(u32::from);
+                let save = if self.unit(struck).formation == Formation::AttackColumn { None } else { save };
+                let (save_rolls, saved) = self.roll_saves(struck, hits, save);
+                dealt[s] = hits - saved;
+                sides.push(CombatSide { side: s, dice: n, modifiers, to_hit, rolls, hits, save_rolls, saved, struck });
+            }
+            for cs in &sides {
+                let net = dealt[cs.side];
+                if net > 0 {
+                    let value = self.unit(cs.struck).hits_value(&self.rules, self.player_turn);
+                    let t = self.unit_mut(cs.struck);
+                    t.hits += net;
+                    let total = t.hits;
+                    ev.push(Event::HitsTaken { unit: cs.struck, hits: net, total, value });
+                }
+            }
+            ev.push(Event::CombatRound { round, target, sides });
+            for id in contact.iter().flatten().chain(supports.iter().flatten()) {
+                let u = self.unit(*id);
+                if u.alive() && u.hits >= u.hits_value(&self.rules, self.player_turn) {
+                    self.knock_out(*id, KnockOut::Hits, ev);
+                }
+            }
+            // BPT "Outcome": compare all hits taken by each side's units this turn.
+            let taken: [u32; 2] = [0, 1].map(|s| {
+                contact[s].iter().chain(supports[s].iter()).map(|&id| self.unit(id).hits).sum()
+            });
+            let alive = [0, 1].map(|s| contact[s].iter().any(|&id| self.unit(id).alive()));
+            let winner = if !alive[0] && alive[1] {
+                Some(1)
+            } else if !alive[1] && alive[0] {
+                Some(0)
+            } else if taken[0] == taken[1] {
+                None
+            } else if taken[0] < taken[1] {
+                Some(0)
+            } else {
+                Some(1)
+            };
+            match winner {
+                None if alive[0] && alive[1] && round < self.rules.charge.max_rounds => {
+                    round += 1;
+                    continue;
+                }
+                None => {
+                    ev.push(Event::CombatResult { target, winner: None, by_double: false, hits: taken });
+                    // Break off: both consolidate, attacker first.
+                    for s in [attacker_side, 1 - attacker_side] {
+                        for &id in contact[s].iter().chain(supports[s].iter()) {
+                            self.consolidate(id, ev);
+                        }
+                    }
+                }
+                Some(w) => {
+                    let l = 1 - w;
+                    let by_double = taken[l] >= 2 * taken[w].max(1) || !alive[l];
+                    ev.push(Event::CombatResult { target, winner: Some(w), by_double, hits: taken });
+                    for &id in &contact[l] {
+                        if !self.unit(id).alive() {
+                            continue;
+                        }
+                        if by_double {
+                            self.knock_out(id, KnockOut::ChargeLost, ev);
+                        } else {
+                            self.suppress(id, "lost a charge", ev);
+                            self.retreat(id, &contact[w], ev);
+                        }
+                    }
+                    if by_double {
+                        for &id in &supports[l] {
+                            if self.unit(id).alive() {
+                                self.suppress(id, "supported a charge lost by double", ev);
+                                self.retreat(id, &contact[w], ev);
+                            }
+                        }
+                    }
+                    for &id in contact[w].iter().chain(supports[w].iter()) {
+                        if !self.unit(id).alive() {
+                            continue;
+                        }
+                        if w == attacker_side && contact[w].contains(&id) {
+                            // BPT "Disordered": troops that concluded a charge successfully.
+                            let until = self.player_turn + 1;
+                            let u = self.unit_mut(id);
+                            u.disordered_until = Some(until);
+                            u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
+                            ev.push(Event::Disordered { unit: id });
+                        }
+                        self.consolidate(id, ev);
+                    }
+                }
+            }
+            break;
+        }
+    }
+
+    /// BPT "Allocating Hits": the unit touching the enemy's front edge, else a flank (a die:
+    /// odd right, even left), else the rear.
+    fn allocate_hits(&mut self, victims: &[UnitId], attackers: &[UnitId]) -> UnitId {
+        if victims.len() == 1 {
+            return victims[0];
+        }
+        let target = attackers[0];
+        let mut by_aspect: Vec<(Aspect, UnitId)> = victims
+            .iter()
+            .map(|&v| (self.aspect_of(target, &self.nearest_rect(v, target)), v))
+            .collect();
+        by_aspect.sort_by_key(|(a, v)| (*a as u8, *v));
+        let front: Vec<UnitId> = by_aspect.iter().filter(|(a, _)| *a == Aspect::Front).map(|x| x.1).collect();
+        if let Some(&f) = front.first() {
+            return f;
+        }
+        let flank: Vec<UnitId> = by_aspect.iter().filter(|(a, _)| *a == Aspect::Flank).map(|x| x.1).collect();
+        if flank.len() >= 2 {
+            let d = self.dice.d6();
+            return if d % 2 == 1 { flank[0] } else { flank[1] };
+        }
+        by_aspect[0].1
+    }
+
+    /// BPT "Retreat": half a move directly away from the nearest enemy of the charge, no turning.
+    fn retreat(&mut self, id: UnitId, enemies: &[UnitId], ev: &mut Vec<Event>) {
+        let u = self.unit(id);
+        if u.is_artillery() && !u.limbered {
+            self.knock_out(id, KnockOut::ForcedInto("retreating unlimbered guns are lost".into()), ev);
+            return;
+        }
+        let near = enemies
+            .iter()
+            .filter(|&&e| self.unit(e).alive())
+            .map(|&e| (e, self.unit_distance(id, e)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let from = u.pose;
+        let away = match near {
+            Some((e, _)) => (from.pos - self.unit(e).pose.pos).norm(),
+            None => -from.forward(),
+        };
+        let half = u.move_rate().max(u.row.movement) / 2.0;
+        let to = self.forced_move(id, away, half, None, ForcedKind::Retreat, ev);
+        ev.push(Event::Retreated { unit: id, from, to });
+    }
+
+    /// BPT "Consolidate": up to 5 cm in the facing direction, never closer than 3 cm to a
+    /// visible enemy.
+    fn consolidate(&mut self, id: UnitId, ev: &mut Vec<Event>) {
+        if !self.unit(id).alive() {
+            return;
+        }
+        let from = self.unit(id).pose;
+        let dir = from.forward();
+        let gap = self.rules.charge.consolidate_gap;
+        let d = self.travel_limit(id, dir, self.rules.charge.consolidate, from.facing, gap);
+        if d > 0.0 {
+            let to = Pose::new(from.pos + dir * d, from.facing);
+            self.unit_mut(id).pose = to;
+            self.refresh_geometry();
+            ev.push(Event::Consolidated { unit: id, from, to });
+            self.overrun_commanders(id, ev);
+        }
+        let _ = (wrap_angle(0.0), Rect::new(V2::ZERO, 0.0, 1.0, 1.0));
+    }
+}

@@ -1,0 +1,730 @@
+//! The command phase (BPT "Command Phase" and its subsections; DECISIONS "Phases" 2):
+//! command rolls and their modifiers, the bonus and the blunder, failed HQs and the CO,
+//! ordered actions, self-orders, command movement, opportunity fire windows.
+
+use super::action::{refuse, Action, Deploy, Refusal};
+use super::event::{CommandOutcome, Event, Modifier, MoveKind};
+use super::fire::{FireContext, ForcedKind};
+use super::state::*;
+use crate::data::scenario::Weather;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{self, Pose, V2};
+use crate::rules::params::BlunderEffect;
+
+/// A command roll worked out before the dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderPlan {
+    pub value: i32,
+    pub modifiers: Vec<Modifier>,
+    pub target: i32,
+}
+
+/// The distance modifier (DECISIONS: −1 per full 20 cm beyond 10 cm to the farthest unit).
+pub fn distance_penalty(distance: f64, free: f64, step: f64, per: i32) -> i32 {
+    if distance <= free {
+        return 0;
+    }
+    per * ((distance - free) / step).floor() as i32
+}
+
+impl Battle {
+    /// Can `commander` issue an order now, at all?
+    fn check_commander_can_order(&self, c: CmdId) -> Result<(), Refusal> {
+        let cm = self.commander(c);
+        if cm.side != self.active {
+            return refuse("BPT Command Phase", "only the active player issues orders");
+        }
+        if !cm.alive() {
+            return refuse("BPT Command Units", format!("{} has been knocked out", cm.name));
+        }
+        if cm.suppressed.is_some() {
+            return refuse("BPT Suppression", "suppressed commands may not issue any orders");
+        }
+        if cm.placed_turn == Some(self.player_turn) {
+            return refuse(
+                "BPT Replacing a Command Unit",
+                "a replacement cannot issue orders in the turn it is placed",
+            );
+        }
+        if self.cmd.all_stopped {
+            return refuse("BPT Command Phase", "the army HQ failed a command roll: no more orders this turn");
+        }
+        if self.cmd.done.contains(&c) {
+            return refuse("BPT Command Phase", format!("{} may issue no further orders this turn", cm.name));
+        }
+        if let Some(cur) = self.cmd.current {
+            if cur != c && !self.cmd.done.contains(&cur) {
+                // Issuing with a new commander ends the previous one's orders.
+            }
+        }
+        Ok(())
+    }
+
+    /// Work out an order's command roll target (BPT "Command Modifiers").
+    pub fn check_order(&self, c: CmdId, units: &[UnitId], charge: bool, dense: bool) -> Result<OrderPlan, Refusal> {
+        self.check_commander_can_order(c)?;
+        let cm = self.commander(c);
+        if units.is_empty() {
+            return refuse("BPT Command Phase", "an order names at least one unit");
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for &id in units {
+            if id as usize >= self.units.len() || !seen.insert(id) {
+                return refuse("BPT Command Phase", "each unit once, and only units that exist");
+            }
+            let u = self.unit(id);
+            if !u.alive() || u.side != cm.side {
+                return refuse("BPT Command Phase", format!("{} is not a unit of this command", u.name));
+            }
+            if !self.in_chain(u.hq, c) {
+                return refuse(
+                    "BPT Command Phase: chain of command",
+                    format!("{} is not under {}", u.name, cm.name),
+                );
+            }
+            if u.suppressed() {
+                return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+            }
+            if self.engaged(id) {
+                return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+            }
+            if let Some(o) = self.cmd.orders.get(&id) {
+                if o.by != c {
+                    return refuse(
+                        "BPT Command Phase: one command unit a turn",
+                        format!("{} has already been ordered by another commander", u.name),
+                    );
+                }
+                if o.finished {
+                    return refuse(
+                        "BPT Command Phase",
+                        format!("{} has stopped receiving orders this turn", u.name),
+                    );
+                }
+            }
+        }
+        let rules = &self.rules.command;
+        let mut modifiers = Vec::new();
+        let prior = units.iter().filter_map(|u| self.cmd.orders.get(u)).map(|o| o.count).max().unwrap_or(0);
+        if prior > 0 {
+            modifiers.push(Modifier::new(rules.successive * prior as i32, "BPT Command Modifiers note 1: successive order"));
+        }
+        let used_initiative = units.iter().any(|&id| {
+            let u = self.unit(id);
+            u.initiative_turn == Some(self.player_turn)
+                || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
+        });
+        if used_initiative && prior == 0 {
+            modifiers.push(Modifier::new(rules.used_initiative, "BPT Command Modifiers note 1: used initiative or opportunity fire"));
+        }
+        let crect = self.commander_rect(cm);
+        let far = units
+            .iter()
+            .map(|&id| geometry::rects_distance(&[crect], self.rects(id)))
+            .fold(0.0, f64::max);
+        let dp = distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance);
+        if dp != 0 {
+            modifiers.push(Modifier::new(dp, "BPT Command Modifiers note 2: distance to the farthest unit"));
+        }
+        if dense {
+            modifiers.push(Modifier::new(rules.dense, "BPT Command Modifiers note 3: dense terrain"));
+        }
+        if charge
+            && units.iter().any(|&id| {
+                self.visible_enemies(id).iter().any(|(_, d)| *d <= rules.charge_zone)
+            })
+        {
+            modifiers.push(Modifier::new(rules.charge, "BPT Command Modifiers note 4: charging a visible enemy close by"));
+        }
+        if cm.is_co() && units.iter().any(|u| self.cmd.hq_failed.contains(u)) {
+            modifiers.push(Modifier::new(rules.co_reorder, "BPT Commanding Officer: units an HQ failed to order"));
+        }
+        let contact = self.rules.visibility.contact;
+        if units.iter().all(|&id| {
+            self.unit(id).formation == Formation::MarchColumn
+                && geometry::rects_distance(&[crect], self.rects(id)) <= contact
+        }) {
+            modifiers.push(Modifier::new(rules.march_column_touch, "BPT March Column: commander touching"));
+        }
+        match self.weather {
+            Weather::Poor => modifiers.push(Modifier::new(rules.weather_poor, "BPT Weather: poor")),
+            Weather::Extreme => modifiers.push(Modifier::new(rules.weather_extreme, "BPT Weather: extreme")),
+            Weather::Normal => {}
+        }
+        let value = cm.command_value;
+        let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
+        Ok(OrderPlan { value, modifiers, target })
+    }
+
+    fn do_order(&mut self, c: CmdId, units: &[UnitId], charge: bool, dense: bool, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let plan = self.check_order(c, units, charge, dense)?;
+        // The previous commander (if another) is finished once a new one starts ordering.
+        if let Some(prev) = self.cmd.current {
+            if prev != c {
+                self.cmd.done.insert(prev);
+            }
+        }
+        self.cmd.current = Some(c);
+        self.order_seq += 1;
+        // Units this commander ordered before but not now stop receiving orders.
+        for (id, o) in self.cmd.orders.iter_mut() {
+            if o.by == c && !units.contains(id) {
+                o.finished = true;
+            }
+            o.credits = 0;
+        }
+        let dice = [self.dice.d6(), self.dice.d6()];
+        let total = (dice[0] + dice[1]) as i32;
+        let outcome = if dice == [1, 1] {
+            CommandOutcome::Bonus
+        } else if dice == [6, 6] {
+            CommandOutcome::Blunder
+        } else if total <= plan.target {
+            CommandOutcome::Success
+        } else {
+            CommandOutcome::Failure
+        };
+        ev.push(Event::CommandRoll {
+            commander: c,
+            units: units.to_vec(),
+            value: plan.value,
+            modifiers: plan.modifiers,
+            target: plan.target,
+            dice,
+            outcome,
+        });
+        match outcome {
+            CommandOutcome::Success | CommandOutcome::Bonus => {
+                let credits = if outcome == CommandOutcome::Bonus { 2 } else { 1 };
+                for &id in units {
+                    let e = self.cmd.orders.entry(id).or_insert(OrderState {
+                        by: c,
+                        count: 0,
+                        credits: 0,
+                        finished: false,
+                        may_charge: false,
+                        may_enter_dense: false,
+                        self_order: false,
+                        moved_this_order: false,
+                    });
+                    e.count += 1;
+                    e.credits = credits;
+                    e.may_charge = charge || outcome == CommandOutcome::Bonus;
+                    e.may_enter_dense = dense || outcome == CommandOutcome::Bonus;
+                    e.moved_this_order = false;
+                    self.cmd.hq_failed.remove(&id);
+                }
+            }
+            CommandOutcome::Failure | CommandOutcome::Blunder => {
+                let is_co = self.commander(c).is_co();
+                for &id in units {
+                    if !self.cmd.orders.contains_key(&id) && !is_co {
+                        self.cmd.hq_failed.insert(id);
+                    }
+                }
+                if outcome == CommandOutcome::Blunder {
+                    self.blunder(c, units, ev);
+                }
+                self.cmd.done.insert(c);
+                if is_co {
+                    self.cmd.all_stopped = true;
+                }
+                ev.push(Event::OrdersEnded { commander: c, all: is_co });
+            }
+        }
+        Ok(())
+    }
+
+    /// BPT "Command Blunder": roll a die and apply the table.
+    fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
+        let roll = self.dice.d6();
+        let effect = self.rules.command.blunders[(roll - 1) as usize];
+        ev.push(Event::Blunder { commander: c, roll, effect });
+        let cpos = self.commander(c).pos;
+        match effect {
+            BlunderEffect::CeaseFiring => {
+                let n = self.dice.d6();
+                self.attack_commander(c, n, ev);
+            }
+            BlunderEffect::CrossFire => {
+                let side = self.commander(c).side;
+                let crect = self.commander_rect(self.commander(c));
+                let mut near: Vec<(UnitId, f64)> = self
+                    .side_units(side)
+                    .map(|u| (u.id, geometry::rects_distance(&[crect], self.rects(u.id))))
+                    .collect();
+                near.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+                for (id, _) in near.into_iter().take(3) {
+                    self.blunder_crossfire(id, ev);
+                }
+            }
+            BlunderEffect::Relocate => {
+                let side = self.commander(c).side;
+                let enemy = self
+                    .side_units(1 - side)
+                    .map(|u| (u.id, u.pose.pos.dist(cpos)))
+                    .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+                if let Some((e, _)) = enemy {
+                    let away = (cpos - self.unit(e).pose.pos).norm();
+                    let half = self.commander(c).move_rate() / 2.0;
+                    let mut to = cpos + away * half;
+                    to.x = to.x.clamp(1.0, self.table.width - 1.0);
+                    to.y = to.y.clamp(1.0, self.table.height - 1.0);
+                    if self.check_commander_move(c, to).is_ok() {
+                        self.commanders[c as usize].pos = to;
+                        ev.push(Event::CommanderMoved { commander: c, from: cpos, to });
+                    }
+                }
+            }
+            BlunderEffect::PullBack | BlunderEffect::LetsGetEm => {
+                for &id in units {
+                    let u = self.unit(id);
+                    if !u.alive() || u.suppressed() || u.dug_in || (u.is_artillery() && !u.limbered) {
+                        continue;
+                    }
+                    if !self.terrain.area_kinds_at(u.pose.pos).is_empty() {
+                        continue; // only units in the open
+                    }
+                    let Some((e, _)) = self.nearest_visible_enemy(id) else { continue };
+                    let to_enemy = (self.unit(e).pose.pos - u.pose.pos).norm();
+                    let dir = if effect == BlunderEffect::PullBack { -to_enemy } else { to_enemy };
+                    let half = u.move_rate() / 2.0;
+                    let facing = u.pose.facing;
+                    let gap = if effect == BlunderEffect::LetsGetEm { self.rules.visibility.contact } else { 0.0 };
+                    let dist = self.travel_limit(id, dir, half, facing, gap);
+                    if dist > 0.0 {
+                        let from = u.pose;
+                        self.unit_mut(id).pose.pos = from.pos + dir * dist;
+                        self.refresh_geometry();
+                        ev.push(Event::Moved { unit: id, from, to: self.unit(id).pose, kind: MoveKind::Blunder, cost: dist });
+                        self.overrun_commanders(id, ev);
+                    }
+                }
+            }
+            BlunderEffect::OpenFire => {
+                for &id in units {
+                    if !self.unit(id).alive() || self.unit(id).suppressed() {
+                        continue;
+                    }
+                    let targets = self.visible_enemies(id);
+                    if let Some(plan) = targets
+                        .iter()
+                        .find_map(|(t, _)| self.check_fire(id, *t, FireContext::Blunder).ok())
+                    {
+                        self.resolve_fire(plan, FireContext::Blunder, ev);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Blunder "Cross-fire": 3 attacks in the flank from firing.
+    fn blunder_crossfire(&mut self, id: UnitId, ev: &mut Vec<Event>) {
+        let n = self.rules.command.crossfire_attacks;
+        let to_hit = self.rules.fire.to_hit_open;
+        let rolls = self.dice.roll(n, 6);
+        let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
+        let save = self.unit(id).row.save.map(|s| (u32::from(s) + self.rules.fire.flank_save_worse).min(6));
+        let (save_rolls, saved) = self.roll_saves(id, hits, save);
+        ev.push(Event::Fired {
+            firers: vec![],
+            target: id,
+            context: "blunder: cross-fire".into(),
+            base_dice: n as i32,
+            modifiers: vec![],
+            dice: n,
+            aspect: geometry::Aspect::Flank,
+            cover: crate::rules::params::Cover::Open,
+            to_hit,
+            roll_bonus: 0,
+            rolls,
+            hits,
+            save,
+            save_rolls,
+            saved,
+        });
+        let from = self.unit(id).pose.pos - self.unit(id).pose.forward().perp() * 10.0;
+        self.take_fire_hits(id, hits - saved, to_hit, from, ev);
+    }
+
+    /// A commander takes `n` attacks (hit on 6 in all situations, BPT "Scoring Hits").
+    pub(crate) fn attack_commander(&mut self, c: CmdId, n: u32, ev: &mut Vec<Event>) {
+        let rolls = self.dice.roll(n, 6);
+        let need = self.rules.fire.to_hit_commander;
+        let mut hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        if let Some(s) = self.commander(c).row.save {
+            let saves = self.dice.roll(hits, 6);
+            hits -= saves.iter().filter(|&&r| r >= u32::from(s)).count() as u32;
+        }
+        let cm = &mut self.commanders[c as usize];
+        cm.hits += hits;
+        let ko = cm.hits >= cm.row.hits;
+        ev.push(Event::CommanderAttacked { commander: c, dice: n, rolls, hits, knocked_out: ko });
+        if ko {
+            self.knock_out_commander(c, super::event::KnockOut::Hits, ev);
+        }
+    }
+
+    /// The unit's current order, if it may act on it.
+    fn ordered(&self, id: UnitId) -> Result<&OrderState, Refusal> {
+        let u = self.unit(id);
+        if u.side != self.active || !u.alive() {
+            return refuse("BPT Command Phase", format!("{} cannot act now", u.name));
+        }
+        match self.cmd.orders.get(&id) {
+            Some(o) if o.credits > 0 && !o.finished => Ok(o),
+            Some(_) => refuse("BPT Actions", format!("{} has used the actions of its order", u.name)),
+            None => refuse("BPT Command Phase", format!("{} has not been issued an order", u.name)),
+        }
+    }
+
+    fn spend(&mut self, id: UnitId) {
+        if let Some(o) = self.cmd.orders.get_mut(&id) {
+            o.credits = o.credits.saturating_sub(1);
+        }
+    }
+
+    /// The command phase's actions.
+    pub(crate) fn apply_command(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        match action {
+            Action::Order { commander, units, charge, dense } => {
+                if *commander as usize >= self.commanders.len() {
+                    return refuse("BPT Command Phase", "no such commander");
+                }
+                self.do_order(*commander, units, *charge, *dense, ev)
+            }
+            Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
+            Action::Move { unit, to } => {
+                self.check_unit_id(*unit)?;
+                let o = self.ordered(*unit)?.clone();
+                if o.self_order {
+                    self.check_self_order_move(*unit, *to)?;
+                }
+                let chk = self.check_move(*unit, *to, o.may_enter_dense)?;
+                let from = self.unit(*unit).pose;
+                self.spend(*unit);
+                self.unit_mut(*unit).pose = *to;
+                self.unit_mut(*unit).dug_in = false;
+                self.refresh_geometry();
+                ev.push(Event::Moved { unit: *unit, from, to: *to, kind: MoveKind::Order, cost: chk.cost });
+                self.overrun_commanders(*unit, ev);
+                self.open_reaction(*unit, ev);
+                Ok(())
+            }
+            Action::Deploy { unit, deploy } => {
+                self.check_unit_id(*unit)?;
+                self.ordered(*unit)?;
+                self.check_deploy(*unit, *deploy, false)?;
+                self.spend(*unit);
+                self.do_deploy(*unit, *deploy, ev);
+                Ok(())
+            }
+            Action::Fire { unit, target } => {
+                self.check_unit_id(*unit)?;
+                self.check_unit_id(*target)?;
+                self.ordered(*unit)?;
+                let plan = self.check_fire(*unit, *target, FireContext::Order)?;
+                self.spend(*unit);
+                // BPT "Opportunity Fire": units opportunity-firing at a unit that fires fire
+                // immediately after it.
+                self.resolve_fire(plan, FireContext::Order, ev);
+                self.open_reaction(*unit, ev);
+                Ok(())
+            }
+            Action::Charge { unit, target } => {
+                self.check_unit_id(*unit)?;
+                self.check_unit_id(*target)?;
+                let o = self.ordered(*unit)?.clone();
+                if !o.may_charge {
+                    return refuse("BPT Command Modifiers note 4", "the order did not declare a charge");
+                }
+                let plan = self.check_charge(*unit, *target, false)?;
+                self.spend(*unit);
+                self.declare_charge(plan, false, ev);
+                Ok(())
+            }
+            Action::Support { unit, friend } => {
+                self.check_unit_id(*unit)?;
+                self.check_unit_id(*friend)?;
+                self.ordered(*unit)?;
+                let pose = self.check_support(*unit, *friend)?;
+                self.spend(*unit);
+                self.do_support(*unit, *friend, pose, ev);
+                Ok(())
+            }
+            Action::CommanderMove { commander, to } => {
+                let c = *commander;
+                if c as usize >= self.commanders.len() {
+                    return refuse("BPT Command Movement", "no such commander");
+                }
+                let cm = self.commander(c);
+                if cm.side != self.active || !cm.alive() {
+                    return refuse("BPT Command Movement", "not a commander of the active player");
+                }
+                if cm.suppressed.is_some() {
+                    return refuse("BPT Command Movement", "a suppressed commander cannot move");
+                }
+                if cm.placed_turn == Some(self.player_turn) {
+                    return refuse("BPT Replacing a Command Unit", "a replacement cannot move the turn it is placed");
+                }
+                if self.cmd.moved.contains(&c) {
+                    return refuse("BPT Command Movement", "a commander moves once, after its orders");
+                }
+                self.check_commander_move(c, *to)?;
+                let from = cm.pos;
+                self.commanders[c as usize].pos = *to;
+                self.cmd.moved.insert(c);
+                self.cmd.done.insert(c);
+                ev.push(Event::CommanderMoved { commander: c, from, to: *to });
+                Ok(())
+            }
+            Action::EndPhase => {
+                self.end_command(ev);
+                Ok(())
+            }
+            other => refuse("BPT Command Phase", format!("{} is not a command phase action", other.name())),
+        }
+    }
+
+    pub(crate) fn check_unit_id(&self, id: UnitId) -> Result<(), Refusal> {
+        if (id as usize) < self.units.len() {
+            Ok(())
+        } else {
+            refuse("BPT Command Phase", format!("no unit {id}"))
+        }
+    }
+
+    /// Isolated units may order themselves every second turn, only to move towards the
+    /// nearest commander in their chain of command (BPT "Command Phase").
+    pub fn check_self_order(&self, id: UnitId) -> Result<CmdId, Refusal> {
+        self.check_unit_id(id)?;
+        let u = self.unit(id);
+        if u.side != self.active || !u.alive() || u.suppressed() {
+            return refuse("BPT Command Phase", format!("{} cannot act now", u.name));
+        }
+        if self.cmd.orders.contains_key(&id) {
+            return refuse("BPT Command Phase", format!("{} has already been ordered", u.name));
+        }
+        if u.self_order_turn.is_some_and(|t| self.game_turn < t + self.rules.command.self_order_interval) {
+            return refuse("BPT Command Phase: self-orders", "only every second turn");
+        }
+        let near = self.nearest_chain_commander(id).ok_or_else(|| {
+            super::action::Refusal::new("BPT Command Phase", "no commander left in its chain of command")
+        })?;
+        let d = geometry::rects_distance(&[self.commander_rect(self.commander(near))], self.rects(id));
+        let isolated = self
+            .commanders
+            .iter()
+            .filter(|c| c.alive() && c.side == u.side)
+            .all(|c| geometry::rects_distance(&[self.commander_rect(c)], self.rects(id)) > self.rules.command.isolation_distance);
+        if !isolated || d <= self.rules.command.isolation_distance {
+            return refuse(
+                "BPT Command Phase: self-orders",
+                "only units out of contact with every commander may order themselves",
+            );
+        }
+        Ok(near)
+    }
+
+    pub fn nearest_chain_commander(&self, id: UnitId) -> Option<CmdId> {
+        let u = self.unit(id);
+        self.commanders
+            .iter()
+            .filter(|c| c.alive() && c.side == u.side && self.in_chain(u.hq, c.id))
+            .map(|c| (c.id, c.pos.dist(u.pose.pos)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .map(|(c, _)| c)
+    }
+
+    fn check_self_order_move(&self, id: UnitId, to: Pose) -> Result<(), Refusal> {
+        let Some(c) = self.nearest_chain_commander(id) else {
+            return refuse("BPT Command Phase", "no commander to move towards");
+        };
+        let cpos = self.commander(c).pos;
+        if to.pos.dist(cpos) >= self.unit(id).pose.pos.dist(cpos) - 1e-6 {
+            return refuse("BPT Command Phase: self-orders", "a self-order only moves towards the nearest commander");
+        }
+        Ok(())
+    }
+
+    fn do_self_order(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        self.check_self_order(id)?;
+        let target = self.rules.command.self_order_value;
+        let dice = [self.dice.d6(), self.dice.d6()];
+        let success = dice != [6, 6] && (dice == [1, 1] || (dice[0] + dice[1]) as i32 <= target);
+        self.unit_mut(id).self_order_turn = Some(self.game_turn);
+        ev.push(Event::SelfOrderRoll { unit: id, target, dice, success });
+        let o = OrderState {
+            by: u32::MAX,
+            count: 1,
+            credits: u32::from(success),
+            finished: !success,
+            may_charge: false,
+            may_enter_dense: false,
+            self_order: true,
+            moved_this_order: false,
+        };
+        self.cmd.orders.insert(id, o);
+        Ok(())
+    }
+
+    /// After an active unit moves or fires, the inactive player may opportunity-fire at it.
+    pub(crate) fn open_reaction(&mut self, mover: UnitId, _ev: &mut [Event]) {
+        if !self.unit(mover).alive() {
+            return;
+        }
+        let eligible: Vec<UnitId> = self
+            .side_units(self.inactive())
+            .filter(|u| u.opportunity_turn != Some(self.player_turn))
+            .map(|u| u.id)
+            .filter(|&id| self.check_fire(id, mover, FireContext::Opportunity).is_ok())
+            .collect();
+        if !eligible.is_empty() {
+            self.step = Step::Reaction { mover, eligible };
+        }
+    }
+
+    /// The opportunity-fire window.
+    pub(crate) fn apply_reaction(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let Step::Reaction { mover, eligible } = self.step.clone() else { unreachable!() };
+        match action {
+            Action::Pass => {
+                self.step = Step::Open;
+                Ok(())
+            }
+            Action::OpportunityFire { unit, target } => {
+                self.check_unit_id(*unit)?;
+                if *target != mover || !eligible.contains(unit) {
+                    return refuse(
+                        "BPT Opportunity Fire",
+                        "only units that have not yet fired may fire at the unit that moved or fired",
+                    );
+                }
+                let plan = self.check_fire(*unit, *target, FireContext::Opportunity)?;
+                self.unit_mut(*unit).opportunity_turn = Some(self.player_turn);
+                self.resolve_fire(plan, FireContext::Opportunity, ev);
+                let left: Vec<UnitId> = eligible
+                    .into_iter()
+                    .filter(|&u| u != *unit)
+                    .filter(|&u| self.unit(mover).alive() && self.check_fire(u, mover, FireContext::Opportunity).is_ok())
+                    .collect();
+                self.step = if left.is_empty() { Step::Open } else { Step::Reaction { mover, eligible: left } };
+                Ok(())
+            }
+            other => refuse(
+                "BPT Opportunity Fire",
+                format!("waiting for the inactive player's opportunity fire, not a {}", other.name()),
+            ),
+        }
+    }
+
+    /// Check a deploy (BPT "Movement Formation Deployment" table, mount/dismount, limber).
+    pub fn check_deploy(&self, id: UnitId, d: Deploy, initiative: bool) -> Result<(), Refusal> {
+        let u = self.unit(id);
+        if u.suppressed() {
+            return refuse("BPT Suppression", "suppressed units cannot do anything");
+        }
+        match d {
+            Deploy::Formation(f) => {
+                if initiative {
+                    return refuse("BPT Deploying", "on initiative a unit may only mount, dismount, limber or unlimber");
+                }
+                if u.is_artillery() {
+                    return refuse("BPT Movement Formations", "guns do not change formation");
+                }
+                if f == Formation::Square && (u.is_cavalry() || self.sides[u.side].army.starts_with("ACW")) {
+                    return refuse("BPT Square", "square is infantry only and not used in the American Civil War");
+                }
+                if f == Formation::Disordered {
+                    return refuse("BPT Disordered Formation", "units become disordered; they are not ordered into it");
+                }
+                if !self.rules.can_deploy(u.formation, f) {
+                    return refuse(
+                        "BPT Movement Formation Deployment",
+                        format!("{:?} cannot change to {:?}", u.formation, f),
+                    );
+                }
+            }
+            Deploy::Dismount => {
+                if !(u.is_cavalry() && u.mounted() && u.row.dismounts_to.is_some()) {
+                    return refuse("ACW note 3: Dismounting Cavalry", "only mounted cavalry with a dismounted row dismount");
+                }
+            }
+            Deploy::Mount => {
+                if u.mounted_row.is_none() {
+                    return refuse("ACW note 3: Dismounting Cavalry", "only dismounted cavalry mount");
+                }
+            }
+            Deploy::Limber => {
+                if !u.is_artillery() || u.limbered || !u.has_limber {
+                    return refuse("BPT Limbered or Unlimbered", "only unlimbered guns with a limber can limber");
+                }
+            }
+            Deploy::Unlimber => {
+                if !u.is_artillery() || !u.limbered {
+                    return refuse("BPT Limbered or Unlimbered", "only limbered guns can unlimber");
+                }
+            }
+            Deploy::Pivot(a) => {
+                if initiative || !u.is_artillery() || u.limbered || !a.is_finite() {
+                    return refuse("BPT Towed Guns", "only an unlimbered gun pivots, as a deploy order");
+                }
+            }
+            Deploy::Load(_) => {
+                if !u.is_artillery() || u.limbered {
+                    return refuse("Hardtack: loading", "only unlimbered guns load");
+                }
+            }
+        }
+        let mut after = u.clone();
+        self.deployed_unit(&mut after, d);
+        if matches!(d, Deploy::Load(_)) {
+            return Ok(());
+        }
+        let rects = self.compute_geom(&after).rects;
+        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
+            return refuse("BPT Battlefield", "the new formation would leave the table");
+        }
+        if let Some(o) = self.overlapping_unit(id, &rects) {
+            return refuse(
+                "BPT Movement: no overlapping bases",
+                format!("the new formation would overlap {}", self.unit(o).name),
+            );
+        }
+        Ok(())
+    }
+
+    fn deployed_unit(&self, u: &mut Unit, d: Deploy) {
+        match d {
+            Deploy::Formation(f) => u.formation = f,
+            Deploy::Dismount => {
+                if let Some(row) = u.row.dismounts_to.as_ref().and_then(|r| self.find_row(u.side, r)) {
+                    u.mounted_row = Some(u.row.clone());
+                    u.row = row;
+                }
+            }
+            Deploy::Mount => {
+                if let Some(row) = u.mounted_row.take() {
+                    u.row = row;
+                }
+            }
+            Deploy::Limber => u.limbered = true,
+            Deploy::Unlimber => u.limbered = false,
+            Deploy::Pivot(a) => u.pose.facing = a,
+            Deploy::Load(ammo) => u.loaded = Some(ammo),
+        }
+    }
+
+    fn find_row(&self, side: SideId, id: &str) -> Option<crate::data::army::TroopRow> {
+        self.rows.get(side).and_then(|rows| rows.iter().find(|r| r.id == id).cloned())
+    }
+
+    pub(crate) fn do_deploy(&mut self, id: UnitId, d: Deploy, ev: &mut Vec<Event>) {
+        let mut u = self.unit(id).clone();
+        self.deployed_unit(&mut u, d);
+        self.units[id as usize] = u;
+        self.refresh_geometry();
+        ev.push(Event::Deployed { unit: id, what: format!("{d:?}") });
+        let _ = (ForcedKind::Evade, V2::ZERO);
+    }
+}

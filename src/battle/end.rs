@@ -1,0 +1,263 @@
+//! The end phase, the start of a player turn, breakpoint and victory (BPT "End Phase",
+//! "End of the Battle", "Breakpoint", "Reaching an Objective", "Deciding the Winner",
+//! "Replacing a Command Unit").
+
+use super::event::Event;
+use super::state::*;
+use crate::data::scenario::ObjectiveLevel;
+use crate::rules::geometry;
+
+impl Battle {
+    /// Units of `side` knocked out so far.
+    pub fn units_lost(&self, side: SideId) -> u32 {
+        self.units.iter().filter(|u| u.side == side && u.knocked_out).count() as u32
+    }
+
+    /// Start the active player's turn: replacements, breakpoint test, initiative phase.
+    pub(crate) fn start_player_turn(&mut self, ev: &mut Vec<Event>) {
+        self.phase = Phase::Initiative;
+        self.step = Step::Open;
+        self.cmd = CommandState::default();
+        ev.push(self.phase_event());
+        self.replace_commanders(ev);
+        self.breakpoint_test(ev);
+    }
+
+    /// BPT "Replacing a Command Unit": once per commander, at the start of its side's next
+    /// turn, one command value worse; placed beside the unit of its command nearest its old place.
+    fn replace_commanders(&mut self, ev: &mut Vec<Event>) {
+        let side = self.active;
+        let ids: Vec<CmdId> = self
+            .commanders
+            .iter()
+            .filter(|c| c.side == side && c.knocked_out && !c.replaced)
+            .map(|c| c.id)
+            .collect();
+        for c in ids {
+            let old = self.commander(c).pos;
+            let spot = self
+                .side_units(side)
+                .filter(|u| self.in_chain(u.hq, c))
+                .chain(self.side_units(side))
+                .map(|u| (u.id, u.pose.pos.dist(old)))
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+                .map(|(u, _)| self.spot_behind(u));
+            let Some(pos) = spot else { continue };
+            let pen = self.rules.command.replacement_penalty;
+            let pt = self.player_turn;
+            let cm = &mut self.commanders[c as usize];
+            cm.knocked_out = false;
+            cm.replaced = true;
+            cm.pos = pos;
+            cm.command_value += pen;
+            cm.placed_turn = Some(pt);
+            cm.suppressed = None;
+            cm.hits = 0;
+            ev.push(Event::CommanderReplaced { commander: c, pos, command_value: cm.command_value });
+        }
+    }
+
+    /// BPT "Breakpoint": once a command has lost half its units (rounded up), its CO makes a
+    /// command roll at the start of each of its turns, −1 per unit lost beyond; failing breaks it.
+    fn breakpoint_test(&mut self, ev: &mut Vec<Event>) {
+        let side = self.active;
+        let lost = self.units_lost(side);
+        let bp = self.sides[side].breakpoint;
+        if self.sides[side].broken || lost < bp {
+            return;
+        }
+        let value = self.co(side).map(|c| self.commander(c).command_value).unwrap_or(0);
+        let target = value - (lost - bp) as i32;
+        let dice = [self.dice.d6(), self.dice.d6()];
+        let total = (dice[0] + dice[1]) as i32;
+        let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();
+        ev.push(Event::BreakpointRoll { side, value: target, dice, broken });
+        if broken {
+            self.sides[side].broken = true;
+            self.sides[side].broke_turn = Some(self.player_turn);
+            ev.push(Event::SideBroken { side });
+            // The opponent may finish the game turn if it has a turn outstanding.
+            if self.active != self.first_side {
+                self.game_over("breakpoint", ev);
+            }
+        }
+    }
+
+    /// BPT "End Phase": remove stands for the hits taken, clear hits, recover the active
+    /// player's units suppressed before this turn; then the next turn or the end.
+    pub(crate) fn end_phase(&mut self, ev: &mut Vec<Event>) {
+        if self.phase == Phase::GameOver {
+            return;
+        }
+        self.phase = Phase::End;
+        self.step = Step::Open;
+        ev.push(self.phase_event());
+        let pt = self.player_turn;
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if !u.alive() || u.hits == 0 {
+                self.units[i].hits = 0;
+                continue;
+            }
+            let per = u.stand_hits(&self.rules, pt);
+            let removed = (u.hits / per).min(u.stands);
+            let id = u.id;
+            let left = u.stands - removed;
+            self.units[i].hits = 0;
+            if removed > 0 {
+                self.units[i].stands = left;
+                ev.push(Event::StandsRemoved { unit: id, removed, left });
+                if left == 0 {
+                    self.knock_out(id, super::event::KnockOut::Hits, ev);
+                }
+            }
+        }
+        for c in self.commanders.iter_mut() {
+            c.hits = 0;
+        }
+        let active = self.active;
+        for u in self.units.iter_mut().filter(|u| u.side == active && u.alive()) {
+            if u.suppressed.is_some_and(|s| s.player_turn < pt) {
+                u.suppressed = None;
+                ev.push(Event::SuppressionCleared { unit: u.id });
+            }
+        }
+        for c in self.commanders.iter_mut().filter(|c| c.side == active) {
+            if c.suppressed.is_some_and(|s| s.player_turn < pt) {
+                c.suppressed = None;
+            }
+        }
+        self.refresh_geometry();
+        // The end of the battle.
+        let second = self.active != self.first_side;
+        if self.sides.iter().any(|s| s.broken) && (second || self.sides[self.active].broken && second) {
+            self.game_over("breakpoint", ev);
+            return;
+        }
+        for s in 0..2 {
+            if self.side_units(s).next().is_none() {
+                self.sides[s].broken = true;
+                self.game_over("a command was destroyed", ev);
+                return;
+            }
+        }
+        if second {
+            if (0..2).any(|s| self.objective_held(s) == Some(ObjectiveLevel::Major)) {
+                self.game_over("a major objective was reached", ev);
+                return;
+            }
+            if self.game_turn >= self.turn_limit {
+                self.game_over("the turn limit", ev);
+                return;
+            }
+            self.game_turn += 1;
+        }
+        self.player_turn += 1;
+        self.active = 1 - self.active;
+        self.start_player_turn(ev);
+    }
+
+    /// The best objective `side` holds now: one of its unsuppressed units within the radius
+    /// and no enemy unit within it (decision, docs/rules.md).
+    pub fn objective_held(&self, side: SideId) -> Option<ObjectiveLevel> {
+        let mut best = None;
+        for o in self.objectives.iter().filter(|o| o.side == self.sides[side].name) {
+            let near = |s: SideId, need_ok: bool| {
+                self.side_units(s).any(|u| {
+                    (!need_ok || !u.suppressed())
+                        && self.rects(u.id).iter().any(|r| r.distance_to_point(o.pos) <= o.radius)
+                })
+            };
+            if near(side, true) && !near(1 - side, false) {
+                if o.level == ObjectiveLevel::Major {
+                    return Some(ObjectiveLevel::Major);
+                }
+                best = Some(ObjectiveLevel::Minor);
+            }
+        }
+        best
+    }
+
+    /// Victory points: the points of every enemy unit and commander knocked out.
+    pub fn victory_points(&self) -> [u32; 2] {
+        let per = self.rules.fire.default_stand_points;
+        let mut vp = [0u32; 2];
+        for u in self.units.iter().filter(|u| u.knocked_out) {
+            vp[1 - u.side] += u.row.points.unwrap_or(per) * u.start_stands;
+        }
+        for c in self.commanders.iter().filter(|c| c.knocked_out || c.replaced) {
+            vp[1 - c.side] += c.row.points.unwrap_or(0);
+        }
+        for s in 0..2 {
+            if self.sides[s].broken {
+                vp[s] = vp[s].min(vp[1 - s]);
+            }
+        }
+        vp
+    }
+
+    /// BPT "Reaching an Objective" and "Deciding the Winner".
+    pub fn compute_outcome(&self, reason: &str) -> Outcome {
+        let obj = [self.objective_held(0), self.objective_held(1)];
+        let rank = |o: Option<ObjectiveLevel>| match o {
+            None => 0,
+            Some(ObjectiveLevel::Minor) => 1,
+            Some(ObjectiveLevel::Major) => 2,
+        };
+        let (r0, r1) = (rank(obj[0]), rank(obj[1]));
+        // A broken side reaches no objectives.
+        let r = [if self.sides[0].broken { 0 } else { r0 }, if self.sides[1].broken { 0 } else { r1 }];
+        let (mut winner, mut result) = if r[0] == r[1] {
+            (None, ResultKind::Draw)
+        } else {
+            let w = if r[0] > r[1] { 0 } else { 1 };
+            let kind = if r[w] == 2 && r[1 - w] == 0 { ResultKind::Decisive } else { ResultKind::Minor };
+            (Some(w), kind)
+        };
+        // A broken side cannot win; its opponent wins at least a minor victory.
+        for s in 0..2 {
+            if self.sides[s].broken && !self.sides[1 - s].broken {
+                if winner != Some(1 - s) {
+                    winner = Some(1 - s);
+                    result = ResultKind::Minor;
+                }
+            }
+        }
+        let vp = self.victory_points();
+        let ratio = self.rules.victory.vp_ratio;
+        for s in 0..2 {
+            if vp[s] > 0 && vp[s] >= ratio * vp[1 - s] && vp[s] > vp[1 - s] {
+                match (winner, result) {
+                    (None, _) => {
+                        winner = Some(s);
+                        result = ResultKind::Minor;
+                    }
+                    (Some(w), ResultKind::Minor) if w == s => result = ResultKind::Decisive,
+                    _ => {}
+                }
+            }
+        }
+        Outcome {
+            winner,
+            result,
+            victory_points: vp,
+            units_lost: [self.units_lost(0), self.units_lost(1)],
+            objectives: obj,
+            reason: reason.to_string(),
+        }
+    }
+
+    pub(crate) fn game_over(&mut self, reason: &str, ev: &mut Vec<Event>) {
+        let o = self.compute_outcome(reason);
+        ev.push(Event::GameOver {
+            winner: o.winner,
+            result: o.result,
+            victory_points: o.victory_points,
+            reason: reason.to_string(),
+        });
+        self.outcome = Some(o);
+        self.phase = Phase::GameOver;
+        self.step = Step::Open;
+        let _ = geometry::wrap_angle(0.0);
+    }
+}

@@ -1,0 +1,143 @@
+//! What happened: the outcome of an action, each die roll with its modifiers and the rule.
+
+use super::state::{CmdId, Phase, ResultKind, SideId, UnitId};
+use crate::rules::geometry::{Aspect, Pose, V2};
+use crate::rules::params::{BlunderEffect, Cover};
+use serde::{Deserialize, Serialize};
+
+/// One modifier and the rule that applied it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Modifier {
+    pub amount: i32,
+    pub rule: String,
+}
+
+impl Modifier {
+    pub fn new(amount: i32, rule: &str) -> Self {
+        Modifier { amount, rule: rule.to_string() }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CommandOutcome {
+    Success,
+    /// Double 1: two actions (BPT "Command Bonus").
+    Bonus,
+    Failure,
+    /// Double 6 (BPT "Command Blunder").
+    Blunder,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoveKind {
+    Order,
+    Evade,
+    Charge,
+    Support,
+    FallBack,
+    Retreat,
+    Consolidate,
+    Blunder,
+    Deploy,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KnockOut {
+    /// Hits equal to the unit's hits value.
+    Hits,
+    /// Fell back more than the limit in one roll.
+    FellBackTooFar,
+    /// Fell back or retreated into enemy, impassable terrain or off the table.
+    ForcedInto(String),
+    /// Lost a charge by double.
+    ChargeLost,
+    /// Evaded but the charger ended within the minimum gap.
+    CaughtEvading,
+    /// Its commander / towing limber / attached unit was lost.
+    WithOther,
+    /// A commander overrun with no friend within reach.
+    Overrun,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    PhaseStarted { phase: Phase, active: SideId, game_turn: u32, player_turn: u32 },
+    CommandRoll {
+        commander: CmdId,
+        units: Vec<UnitId>,
+        value: i32,
+        modifiers: Vec<Modifier>,
+        target: i32,
+        dice: [u32; 2],
+        outcome: CommandOutcome,
+    },
+    SelfOrderRoll { unit: UnitId, target: i32, dice: [u32; 2], success: bool },
+    Blunder { commander: CmdId, roll: u32, effect: BlunderEffect },
+    OrdersEnded { commander: CmdId, all: bool },
+    Moved { unit: UnitId, from: Pose, to: Pose, kind: MoveKind, cost: f64 },
+    CommanderMoved { commander: CmdId, from: V2, to: V2 },
+    Deployed { unit: UnitId, what: String },
+    Fired {
+        firers: Vec<UnitId>,
+        target: UnitId,
+        /// Opportunity, initiative, counter-initiative, order, blunder...
+        context: String,
+        base_dice: i32,
+        modifiers: Vec<Modifier>,
+        dice: u32,
+        aspect: Aspect,
+        cover: Cover,
+        to_hit: u32,
+        roll_bonus: u32,
+        rolls: Vec<u32>,
+        hits: u32,
+        save: Option<u32>,
+        save_rolls: Vec<u32>,
+        saved: u32,
+    },
+    CommanderAttacked { commander: CmdId, dice: u32, rolls: Vec<u32>, hits: u32, knocked_out: bool },
+    HitsTaken { unit: UnitId, hits: u32, total: u32, value: u32 },
+    SuppressionTest { unit: UnitId, rolls: Vec<u32>, need: u32, suppressed: bool },
+    FellBack { unit: UnitId, rolls: Vec<u32>, distance: f64, from: Pose, to: Pose },
+    Halted { unit: UnitId, by: UnitId },
+    Suppressed { unit: UnitId, why: String },
+    CommanderSuppressed { commander: CmdId },
+    KnockedOut { unit: UnitId, why: KnockOut },
+    CommanderKnockedOut { commander: CmdId, why: KnockOut },
+    CommanderJoined { commander: CmdId, unit: UnitId },
+    CommanderReplaced { commander: CmdId, pos: V2, command_value: i32 },
+    StandsRemoved { unit: UnitId, removed: u32, left: u32 },
+    ChargeDeclared { unit: UnitId, target: UnitId, held_at: Pose },
+    ChargeContact { unit: UnitId, target: UnitId, aspect: Aspect },
+    ChargeFailed { unit: UnitId, target: UnitId, why: String },
+    Supporting { unit: UnitId, friend: UnitId },
+    CombatRound {
+        round: u32,
+        target: UnitId,
+        /// Side index → (dice, modifiers, to_hit, rolls, hits before saves, saved, hits).
+        sides: Vec<CombatSide>,
+    },
+    CombatResult { target: UnitId, winner: Option<SideId>, by_double: bool, hits: [u32; 2] },
+    Retreated { unit: UnitId, from: Pose, to: Pose },
+    Consolidated { unit: UnitId, from: Pose, to: Pose },
+    Disordered { unit: UnitId },
+    DisorderEnded { unit: UnitId },
+    SuppressionCleared { unit: UnitId },
+    BreakpointRoll { side: SideId, value: i32, dice: [u32; 2], broken: bool },
+    SideBroken { side: SideId },
+    GameOver { winner: Option<SideId>, result: ResultKind, victory_points: [u32; 2], reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CombatSide {
+    pub side: SideId,
+    pub dice: u32,
+    pub modifiers: Vec<Modifier>,
+    pub to_hit: u32,
+    pub rolls: Vec<u32>,
+    pub hits: u32,
+    pub save_rolls: Vec<u32>,
+    pub saved: u32,
+    /// The unit that took this side's hits.
+    pub struck: UnitId,
+}

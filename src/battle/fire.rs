@@ -1,0 +1,617 @@
+//! Firing (BPT "Firing", "Testing For Casualties"; DECISIONS "Firing (BPT)"): the dice a unit
+//! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
+
+use super::action::{refuse, Refusal};
+use super::event::{Event, KnockOut, Modifier, MoveKind};
+use super::state::*;
+use crate::data::army::{Arm, Trait};
+use crate::data::scenario::Grade;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{self, Aspect, Pose, Rect, V2};
+use crate::rules::layout::{self, StandShape};
+use crate::rules::params::Cover;
+use crate::rules::terrain::LinearKind;
+
+/// Why a unit fires: it decides the nearest-target rule and the fall-back exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireContext {
+    Initiative,
+    Order,
+    Opportunity,
+    Counter,
+    Blunder,
+}
+
+impl FireContext {
+    pub fn label(self) -> &'static str {
+        match self {
+            FireContext::Initiative => "initiative",
+            FireContext::Order => "order",
+            FireContext::Opportunity => "opportunity fire",
+            FireContext::Counter => "counter-initiative",
+            FireContext::Blunder => "blunder: open fire",
+        }
+    }
+}
+
+/// Everything decided before the dice are rolled: what the fire preview shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirePlan {
+    pub firer: UnitId,
+    pub target: UnitId,
+    pub range: f64,
+    pub distance: f64,
+    pub base_dice: i32,
+    pub modifiers: Vec<Modifier>,
+    pub dice: u32,
+    pub aspect: Aspect,
+    pub cover: Cover,
+    pub to_hit: u32,
+    /// Added to each die (ACW first fire).
+    pub roll_bonus: u32,
+    pub save: Option<u32>,
+    /// Guns charged from the front fire canister (BPT ACW notes 6, 7).
+    pub canister: bool,
+}
+
+impl FirePlan {
+    /// The effective score needed on the die, after the roll bonus.
+    pub fn effective_to_hit(&self) -> u32 {
+        self.to_hit.saturating_sub(self.roll_bonus).max(1)
+    }
+}
+
+impl Battle {
+    /// A unit's weapon range in cm (army list "Attack" second number; mounted cavalry 2 cm).
+    pub fn weapon_range(&self, u: &Unit) -> f64 {
+        if u.is_cavalry() && u.mounted() {
+            self.rules.fire.mounted_range.min(u.row.range.max(self.rules.fire.mounted_range))
+        } else {
+            u.row.range
+        }
+    }
+
+    /// Stands that may fire (BPT formations: march column 1, attack column the front 2,
+    /// square one face).
+    pub fn firing_stands(&self, u: &Unit) -> u32 {
+        let f = &self.rules.fire;
+        match u.formation {
+            _ if u.is_artillery() => u.stands,
+            Formation::MarchColumn => u.stands.min(f.march_column_stands),
+            Formation::AttackColumn => u.stands.min(f.attack_column_stands),
+            Formation::Square => u.stands.div_ceil(4),
+            _ => u.stands,
+        }
+    }
+
+    /// The rear edge of a unit's formation (for flank/rear).
+    pub fn rear_edge(&self, id: UnitId) -> (V2, V2) {
+        let u = self.unit(id);
+        let g = &self.geom[id as usize];
+        let back = -u.pose.forward();
+        // The farthest extent of any base behind the front edge.
+        let depth = g
+            .rects
+            .iter()
+            .flat_map(|r| r.corners())
+            .map(|c| (c - g.front.0).dot(back))
+            .fold(0.0, f64::max);
+        (g.front.0 + back * depth, g.front.1 + back * depth)
+    }
+
+    /// Aspect of an attack from `from` on `target` (DECISIONS "Arcs"; BPT "March Column":
+    /// for targeting purposes its front counts as flank).
+    pub fn aspect_of(&self, target: UnitId, from: &Rect) -> Aspect {
+        let t = self.unit(target);
+        let g = &self.geom[target as usize];
+        let half = self.rules.visibility.fire_cone_half_deg.to_radians();
+        let a = geometry::aspect(g.front, self.rear_edge(target), t.pose.facing, half, from);
+        if t.formation == Formation::MarchColumn && a == Aspect::Front { Aspect::Flank } else { a }
+    }
+
+    /// The nearest base of unit `id` to unit `other`.
+    pub fn nearest_rect(&self, id: UnitId, other: UnitId) -> Rect {
+        let mine = self.rects(id);
+        let theirs = self.rects(other);
+        *mine
+            .iter()
+            .min_by(|a, b| {
+                let da = theirs.iter().map(|t| a.distance(t)).fold(f64::INFINITY, f64::min);
+                let db = theirs.iter().map(|t| b.distance(t)).fold(f64::INFINITY, f64::min);
+                da.total_cmp(&db)
+            })
+            .expect("a unit has bases")
+    }
+
+    /// Cover of a target against fire from `from` (BPT "Scoring Hits").
+    pub fn cover_of(&self, target: UnitId, from: V2) -> Cover {
+        let t = self.unit(target);
+        let f = &self.rules.fire;
+        let mut cover = if t.dug_in { f.dug_in_cover } else { Cover::Open };
+        for kind in self.terrain.area_kinds_at(t.pose.pos) {
+            if let Some((_, c)) = f.area_cover.iter().find(|(k, _)| *k == kind) {
+                cover = cover.max(*c);
+            }
+        }
+        let contact = self.rules.visibility.contact;
+        for r in self.rects(target) {
+            for li in self.terrain.linear_touching(r, contact) {
+                let lin = &self.terrain.linears[li];
+                let obstacle = matches!(lin.kind, LinearKind::Wall | LinearKind::Fence | LinearKind::Hedge);
+                // Behind it: the line of fire crosses it, or the obstacle lies nearer the firer.
+                if obstacle
+                    && (crate::rules::terrain::polyline_crossing(&lin.points, from, r.center).is_some()
+                        || crate::rules::terrain::polyline_distance_to_point(&lin.points, from)
+                            < from.dist(r.center))
+                {
+                    cover = cover.max(f.obstacle_cover);
+                }
+            }
+        }
+        cover
+    }
+
+    /// Work out a fire without rolling: the preview and the resolution share this.
+    pub fn fire_plan(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> FirePlan {
+        let fu = self.unit(firer);
+        let tu = self.unit(target);
+        let fr = &self.rules.fire;
+        let distance = self.unit_distance(firer, target);
+        let canister = ctx == FireContext::Counter && fu.is_artillery();
+        let range = if canister { self.rules_canister_range() } else { self.weapon_range(fu) };
+        let stands = self.firing_stands(fu) as i32;
+        let per_stand = if canister { self.canister_attacks(fu) as i32 } else { fu.row.attacks as i32 };
+        let base_dice = per_stand * stands;
+        let mut modifiers = Vec::new();
+        if fu.formation == Formation::ExtendedLine && !fu.is_artillery() {
+            modifiers.push(Modifier::new(fr.extended_line_firer, "BPT Extended Line: loses one attack die"));
+        }
+        if tu.formation == Formation::ExtendedLine {
+            modifiers.push(Modifier::new(fr.extended_line_target, "BPT Firing Modifiers: target in extended line"));
+        }
+        let high_angle = fu.row.has(Trait::Howitzer) || fu.row.has(Trait::Mortar);
+        if !canister && !high_angle && distance <= range / 2.0 {
+            modifiers.push(Modifier::new(fr.half_range, "BPT Firing Modifiers: within half range"));
+        }
+        let from = self.nearest_rect(firer, target);
+        let aspect = self.aspect_of(target, &from);
+        if aspect != Aspect::Front {
+            modifiers.push(Modifier::new(fr.flank_rear, "BPT Firing Modifiers: flank or rear"));
+        }
+        if fu.disordered(self.player_turn) {
+            modifiers.push(Modifier::new(fr.disordered_attacks, "BPT Disordered: two less dice"));
+        }
+        if let Some(c) = self.touching_commander(firer) {
+            let bonus = self.commander(c).row.attack_bonus as i32;
+            if bonus > 0 {
+                modifiers.push(Modifier::new(bonus, "BPT Command Presence"));
+            }
+        }
+        let dice = (base_dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
+        let mut cover = self.cover_of(target, from.center);
+        // ACW notes 6, 7: artillery treats soft cover as open and hard as soft.
+        if fu.is_artillery() {
+            cover = match cover {
+                Cover::Hard => Cover::Soft,
+                _ => Cover::Open,
+            };
+        }
+        let to_hit = match cover {
+            Cover::Open => fr.to_hit_open,
+            Cover::Soft => fr.to_hit_soft,
+            Cover::Hard => fr.to_hit_hard,
+        };
+        let acw = self.sides[fu.side].army.starts_with("ACW");
+        let roll_bonus = if acw && !fu.has_fired { fr.first_fire_roll_bonus } else { 0 };
+        let mut save = tu.row.save.map(u32::from);
+        if tu.formation == Formation::AttackColumn || tu.formation == Formation::Square {
+            save = None; // BPT: attack column and square get no saves against fire
+        }
+        if aspect != Aspect::Front {
+            save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
+        }
+        FirePlan {
+            firer,
+            target,
+            range,
+            distance,
+            base_dice,
+            modifiers,
+            dice,
+            aspect,
+            cover,
+            to_hit,
+            roll_bonus,
+            save,
+            canister,
+        }
+    }
+
+    fn rules_canister_range(&self) -> f64 {
+        10.0
+    }
+
+    fn canister_attacks(&self, u: &Unit) -> u32 {
+        if u.row.has(Trait::Rifled) { 2 } else { 3 }
+    }
+
+    /// May `firer` fire at `target` now (ignoring whose turn it is)?
+    pub fn check_fire(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> Result<FirePlan, Refusal> {
+        let fu = self.unit(firer);
+        let tu = self.unit(target);
+        if !fu.alive() || !tu.alive() {
+            return refuse("BPT Knock-Out", "a knocked-out unit can neither fire nor be fired at");
+        }
+        if fu.side == tu.side {
+            return refuse("BPT Firing", "units fire at enemy units");
+        }
+        if fu.suppressed() && ctx != FireContext::Blunder {
+            return refuse("BPT Suppression", "suppressed units cannot do anything");
+        }
+        if fu.row.attacks == 0 || fu.row.arm == Arm::Transport {
+            return refuse("BPT Army Lists", format!("{} has no attacks", fu.name));
+        }
+        if fu.is_artillery() && fu.limbered {
+            return refuse("BPT Limbered or Unlimbered", "limbered guns cannot fire");
+        }
+        if self.engaged(firer) {
+            return refuse("BPT Charge", "a unit in a charge fights, it does not fire");
+        }
+        if let Err(b) = self.los.sees(&self.sighting(firer), &self.sighting(target)) {
+            return refuse("BPT Line of Sight", format!("{} cannot see {}: {:?}", fu.name, tu.name, b));
+        }
+        let plan = self.fire_plan(firer, target, ctx);
+        if plan.distance > plan.range + 1e-9 {
+            return refuse(
+                "BPT Firing: range",
+                format!("{} is {:.1} cm away; range is {:.0} cm", tu.name, plan.distance, plan.range),
+            );
+        }
+        let g = &self.geom[firer as usize];
+        let half = self.rules.visibility.fire_cone_half_deg.to_radians();
+        let all_round = fu.formation == Formation::Square;
+        if !all_round
+            && !self
+                .rects(target)
+                .iter()
+                .any(|r| geometry::rect_in_cone(g.front, fu.pose.facing, half, plan.range + 0.01, r))
+        {
+            return refuse("BPT Weapons Firing Cone", format!("{} is outside the 30° fire cone", tu.name));
+        }
+        if plan.dice == 0 {
+            return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
+        }
+        Ok(plan)
+    }
+
+    /// Roll a planned fire and apply its results.
+    pub(crate) fn resolve_fire(&mut self, plan: FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        let rolls = self.dice.roll(plan.dice, 6);
+        let need = plan.effective_to_hit();
+        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
+        {
+            let f = self.unit_mut(plan.firer);
+            f.has_fired = true;
+            f.dug_in = false; // BPT "Dug In": firing gives the position away
+        }
+        ev.push(Event::Fired {
+            firers: vec![plan.firer],
+            target: plan.target,
+            context: ctx.label().to_string(),
+            base_dice: plan.base_dice,
+            modifiers: plan.modifiers.clone(),
+            dice: plan.dice,
+            aspect: plan.aspect,
+            cover: plan.cover,
+            to_hit: plan.to_hit,
+            roll_bonus: plan.roll_bonus,
+            rolls,
+            hits,
+            save: plan.save,
+            save_rolls,
+            saved,
+        });
+        let net = hits - saved;
+        let from = self.unit(plan.firer).pose.pos;
+        self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
+    }
+
+    /// BPT "Saves": a die per hit, each ≥ the save removes one; a unit in line rolls one
+    /// failed save again ("a bonus save die roll").
+    pub(crate) fn roll_saves(&mut self, target: UnitId, hits: u32, save: Option<u32>) -> (Vec<u32>, u32) {
+        let Some(s) = save else { return (Vec::new(), 0) };
+        if hits == 0 {
+            return (Vec::new(), 0);
+        }
+        let mut rolls = self.dice.roll(hits, 6);
+        let mut saved = rolls.iter().filter(|&&r| r >= s).count() as u32;
+        if self.unit(target).formation == Formation::Line {
+            let rerolls = self.rules.fire.line_save_rerolls.min(hits - saved);
+            for _ in 0..rerolls {
+                let r = self.dice.d6();
+                rolls.push(r);
+                if r >= s {
+                    saved += 1;
+                }
+            }
+        }
+        (rolls, saved)
+    }
+
+    /// BPT "Testing For Casualties" 6–8: record hits, knock out, or test suppression / fall-back.
+    pub(crate) fn take_fire_hits(&mut self, target: UnitId, net: u32, to_hit: u32, from: V2, ev: &mut Vec<Event>) {
+        if net == 0 || !self.unit(target).alive() {
+            return;
+        }
+        let value = self.unit(target).hits_value(&self.rules, self.player_turn);
+        let total = {
+            let t = self.unit_mut(target);
+            t.hits += net;
+            t.hits
+        };
+        ev.push(Event::HitsTaken { unit: target, hits: net, total, value });
+        if total >= value {
+            self.knock_out(target, KnockOut::Hits, ev);
+            return;
+        }
+        let already = self.unit(target).suppressed;
+        let same_order = already.is_some_and(|s| {
+            s.player_turn == self.player_turn && s.order_seq == self.order_seq && self.phase == Phase::Command
+        });
+        if already.is_none() || same_order {
+            // BPT "Suppression": a die per hit; any ≥ the score to hit suppresses.
+            let rolls = self.dice.roll(net, 6);
+            let suppressed = rolls.iter().any(|&r| r >= to_hit);
+            ev.push(Event::SuppressionTest { unit: target, rolls, need: to_hit, suppressed });
+            if suppressed && already.is_none() {
+                self.suppress(target, "suppression test", ev);
+            }
+            return;
+        }
+        // BPT "Fall-back": already suppressed — a die per hit (elite one fewer, poor one more).
+        let grade = self.unit(target).grade;
+        let adj = match grade {
+            Grade::Elite => self.rules.fire.elite_fall_back_dice,
+            Grade::Poor => self.rules.fire.poor_fall_back_dice,
+            Grade::Regular => 0,
+        };
+        let n = (net as i32 + adj).max(0) as u32;
+        let rolls = self.dice.roll(n, 6);
+        let distance: f64 = rolls.iter().sum::<u32>() as f64;
+        let u = self.unit(target);
+        let stays = u.dug_in || (u.is_artillery() && !u.limbered);
+        let limit = if stays { self.rules.fire.fall_back_ko_dug_in } else { self.rules.fire.fall_back_ko };
+        let from_pose = u.pose;
+        if distance > limit {
+            ev.push(Event::FellBack { unit: target, rolls, distance, from: from_pose, to: from_pose });
+            self.knock_out(target, KnockOut::FellBackTooFar, ev);
+            return;
+        }
+        if stays {
+            ev.push(Event::FellBack { unit: target, rolls, distance: 0.0, from: from_pose, to: from_pose });
+            return;
+        }
+        let away = (from_pose.pos - from).norm();
+        let away = if away == V2::ZERO { -from_pose.forward() } else { away };
+        let face = (-away).angle();
+        let to = self.forced_move(target, away, distance, Some(face), ForcedKind::FallBack, ev);
+        ev.push(Event::FellBack { unit: target, rolls, distance, from: from_pose, to });
+    }
+
+    pub(crate) fn suppress(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) {
+        if !self.unit(id).alive() || self.unit(id).suppressed() {
+            return;
+        }
+        let s = Suppression { player_turn: self.player_turn, order_seq: self.order_seq };
+        self.unit_mut(id).suppressed = Some(s);
+        ev.push(Event::Suppressed { unit: id, why: why.to_string() });
+        // BPT "Command Units": a commander touching the unit suffers the same.
+        if let Some(c) = self.touching_commander(id) {
+            if self.commanders[c as usize].suppressed.is_none() {
+                self.commanders[c as usize].suppressed = Some(s);
+                ev.push(Event::CommanderSuppressed { commander: c });
+            }
+        }
+    }
+
+    pub(crate) fn knock_out(&mut self, id: UnitId, why: KnockOut, ev: &mut Vec<Event>) {
+        if !self.unit(id).alive() {
+            return;
+        }
+        let touching = self.touching_commander(id);
+        self.unit_mut(id).knocked_out = true;
+        self.combats.retain(|c| c.target != id);
+        for c in &mut self.combats {
+            c.chargers.retain(|&u| u != id);
+            for s in &mut c.supports {
+                s.retain(|&u| u != id);
+            }
+        }
+        self.combats.retain(|c| !c.chargers.is_empty());
+        ev.push(Event::KnockedOut { unit: id, why });
+        if let Some(c) = touching {
+            self.knock_out_commander(c, KnockOut::WithOther, ev);
+        }
+    }
+
+    pub(crate) fn knock_out_commander(&mut self, c: CmdId, why: KnockOut, ev: &mut Vec<Event>) {
+        let cm = &mut self.commanders[c as usize];
+        if cm.knocked_out {
+            return;
+        }
+        cm.knocked_out = true;
+        ev.push(Event::CommanderKnockedOut { commander: c, why });
+    }
+
+    /// Is the unit in a charge waiting to be resolved?
+    pub fn engaged(&self, id: UnitId) -> bool {
+        self.combats.iter().any(|c| {
+            c.target == id || c.chargers.contains(&id) || c.supports.iter().any(|s| s.contains(&id))
+        })
+    }
+
+    /// Move a unit by force (fall-back, retreat, evade): straight along `dir` for up to
+    /// `dist`, stopping or being knocked out as BPT "Fall-back" and "Retreat" say.
+    /// Returns the pose it ends in.
+    pub(crate) fn forced_move(
+        &mut self,
+        id: UnitId,
+        dir: V2,
+        dist: f64,
+        face: Option<f64>,
+        kind: ForcedKind,
+        ev: &mut Vec<Event>,
+    ) -> Pose {
+        let start = self.unit(id).pose;
+        let facing = face.unwrap_or(start.facing);
+        let step = 0.25;
+        let mut travelled = 0.0;
+        let mut last_ok = Pose::new(start.pos, facing);
+        let side = self.unit(id).side;
+        let foot = self.unit(id).on_foot();
+        let mut outcome: Option<KnockOut> = None;
+        let mut halted_by: Option<UnitId> = None;
+        while travelled < dist - 1e-9 {
+            let s = (travelled + step).min(dist);
+            let pose = Pose::new(start.pos + dir * s, facing);
+            let rects = self.rects_at(id, pose);
+            if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
+                outcome = Some(KnockOut::ForcedInto("off the table".into()));
+                break;
+            }
+            if rects.iter().any(|r| self.terrain.rect_in_impassable(r, foot)) {
+                outcome = Some(KnockOut::ForcedInto("impassable terrain".into()));
+                break;
+            }
+            if let Some(other) = self.overlapping_unit(id, &rects) {
+                if self.unit(other).side != side {
+                    outcome = Some(KnockOut::ForcedInto(format!("the enemy {}", self.unit(other).name)));
+                } else {
+                    halted_by = Some(other);
+                }
+                break;
+            }
+            last_ok = pose;
+            travelled = s;
+        }
+        self.unit_mut(id).pose = last_ok;
+        self.refresh_geometry();
+        ev.push(Event::Moved {
+            unit: id,
+            from: start,
+            to: last_ok,
+            kind: kind.move_kind(),
+            cost: travelled,
+        });
+        if let Some(ko) = outcome {
+            self.knock_out(id, ko, ev);
+        } else if let Some(friend) = halted_by {
+            ev.push(Event::Halted { unit: id, by: friend });
+            // BPT "Retreat": into suppressed friends, both are knocked out.
+            if kind == ForcedKind::Retreat && self.unit(friend).suppressed() {
+                self.knock_out(id, KnockOut::ForcedInto("a suppressed friendly unit".into()), ev);
+                self.knock_out(friend, KnockOut::WithOther, ev);
+            } else if kind != ForcedKind::Evade {
+                self.suppress(friend, "a friendly unit fell back into it", ev);
+            }
+        }
+        self.overrun_commanders(id, ev);
+        last_ok
+    }
+
+    /// The bases a unit would have at `pose`.
+    pub fn rects_at(&self, id: UnitId, pose: Pose) -> Vec<Rect> {
+        let mut u = self.unit(id).clone();
+        u.pose = pose;
+        self.compute_geom(&u).rects
+    }
+
+    /// The first unit (by id) other than `id` whose bases overlap `rects`.
+    pub fn overlapping_unit(&self, id: UnitId, rects: &[Rect]) -> Option<UnitId> {
+        self.alive_units()
+            .filter(|o| o.id != id)
+            .find(|o| self.rects(o.id).iter().any(|r| rects.iter().any(|m| m.overlaps(r))))
+            .map(|o| o.id)
+    }
+
+    /// BPT "Command Units": enemy commanders a unit's bases now cover are overrun; each must
+    /// join a friendly unit within half its move or is knocked out.
+    pub(crate) fn overrun_commanders(&mut self, id: UnitId, ev: &mut Vec<Event>) {
+        if !self.unit(id).alive() {
+            return;
+        }
+        let side = self.unit(id).side;
+        let rects = self.rects(id).to_vec();
+        let victims: Vec<CmdId> = self
+            .commanders
+            .iter()
+            .filter(|c| c.alive() && c.side != side)
+            .filter(|c| {
+                let cr = self.commander_rect(c);
+                rects.iter().any(|r| r.overlaps(&cr))
+            })
+            .map(|c| c.id)
+            .collect();
+        for c in victims {
+            let cm = self.commander(c).clone();
+            let reach = cm.move_rate() * self.rules.command.overrun_join_fraction;
+            let cr = self.commander_rect(&cm);
+            let friend = self
+                .side_units(cm.side)
+                .map(|u| (u.id, geometry::rects_distance(&[cr], self.rects(u.id))))
+                .filter(|(_, d)| *d <= reach)
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            match friend {
+                Some((fid, _)) => {
+                    let spot = self.spot_behind(fid);
+                    self.commanders[c as usize].pos = spot;
+                    ev.push(Event::CommanderJoined { commander: c, unit: fid });
+                }
+                None => self.knock_out_commander(c, KnockOut::Overrun, ev),
+            }
+        }
+    }
+
+    /// A point touching the rear of a unit, where a commander can stand.
+    pub fn spot_behind(&self, id: UnitId) -> V2 {
+        let (l, r) = self.rear_edge(id);
+        let mid = l.lerp(r, 0.5);
+        let back = -self.unit(id).pose.forward();
+        mid + back * (self.rules.footprints.commander_diameter / 2.0 + 0.05)
+    }
+
+    /// Stand layout helper used by charge placement.
+    pub fn front_offset(&self, id: UnitId) -> f64 {
+        let u = self.unit(id);
+        let shape = u.shape(&self.rules);
+        let ss = StandShape { width: shape.width, depth: shape.depth };
+        let origin = Pose::new(V2::ZERO, 0.0);
+        if u.is_artillery() {
+            let g = self.compute_geom(&Unit { pose: origin, ..u.clone() });
+            return g.front.0.x;
+        }
+        let (l, _) = layout::front_edge(origin, u.formation, u.stands as usize, ss, u.gap(&self.rules));
+        l.x
+    }
+}
+
+/// Kinds of forced movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcedKind {
+    FallBack,
+    Retreat,
+    Evade,
+    Consolidate,
+}
+
+impl ForcedKind {
+    fn move_kind(self) -> MoveKind {
+        match self {
+            ForcedKind::FallBack => MoveKind::FallBack,
+            ForcedKind::Retreat => MoveKind::Retreat,
+            ForcedKind::Evade => MoveKind::Evade,
+            ForcedKind::Consolidate => MoveKind::Consolidate,
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The initiative phase and counter-initiative (BPT "Initiative Phase", "Counter-Initiative",
+//! "Evading", "Deploying"; DECISIONS "Phases" 1).
+
+use super::action::{refuse, Action, Deploy, Refusal};
+use super::event::{Event, KnockOut};
+use super::fire::{FireContext, ForcedKind};
+use super::state::*;
+use crate::data::army::Arm;
+
+impl Battle {
+    /// May unit `id` act on its initiative now? Returns its nearest visible enemy.
+    pub fn check_initiative(&self, id: UnitId) -> Result<(UnitId, f64), Refusal> {
+        self.check_unit_id(id)?;
+        let u = self.unit(id);
+        if u.side != self.active || !u.alive() {
+            return refuse("BPT Initiative Phase", "only the active player's units act on initiative");
+        }
+        if u.suppressed() {
+            return refuse("BPT Initiative Phase", "suppressed units may not act on their initiative");
+        }
+        if u.initiative_turn == Some(self.player_turn) {
+            return refuse("BPT Initiative Phase", "a unit acts on its initiative once a turn");
+        }
+        if u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn) {
+            return refuse("BPT Opportunity Fire", "units that made opportunity fire may not use their initiative");
+        }
+        if self.engaged(id) {
+            return refuse("BPT Charge", "a unit in a charge cannot act on initiative");
+        }
+        match self.nearest_visible_enemy(id) {
+            Some((e, d)) if d <= self.rules.initiative.distance + 1e-9 => Ok((e, d)),
+            _ => refuse(
+                "BPT Initiative Phase",
+                format!("{} sees no enemy within {:.0} cm", u.name, self.rules.initiative.distance),
+            ),
+        }
+    }
+
+    /// Targets equally nearest count as nearest.
+    fn is_nearest(&self, id: UnitId, target: UnitId, nearest: f64) -> bool {
+        self.visible_enemies(id).iter().any(|(e, d)| *e == target && *d <= nearest + 1e-9)
+    }
+
+    pub(crate) fn apply_initiative(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        match action {
+            Action::InitiativeFire { unit, target } => {
+                let (_, near) = self.check_initiative(*unit)?;
+                self.check_unit_id(*target)?;
+                if !self.is_nearest(*unit, *target, near) {
+                    return refuse("BPT Initiative Phase: Firing", "on initiative a unit fires at the nearest visible enemy");
+                }
+                let plan = self.check_fire(*unit, *target, FireContext::Initiative)?;
+                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
+                self.resolve_fire(plan, FireContext::Initiative, ev);
+                Ok(())
+            }
+            Action::InitiativeEvade { unit } => {
+                let (enemy, _) = self.check_initiative(*unit)?;
+                self.check_evade(*unit)?;
+                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
+                self.evade(*unit, enemy, ev);
+                Ok(())
+            }
+            Action::InitiativeDeploy { unit, deploy } => {
+                self.check_initiative(*unit)?;
+                self.check_deploy(*unit, *deploy, true)?;
+                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
+                self.do_deploy(*unit, *deploy, ev);
+                Ok(())
+            }
+            Action::InitiativeCharge { unit, target } => {
+                let (_, near) = self.check_initiative(*unit)?;
+                self.check_unit_id(*target)?;
+                if !self.is_nearest(*unit, *target, near) {
+                    return refuse("BPT Initiative Phase: Charging", "on initiative a unit charges the nearest visible enemy");
+                }
+                let plan = self.check_charge(*unit, *target, true)?;
+                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
+                self.declare_charge(plan, true, ev);
+                Ok(())
+            }
+            Action::Support { unit, friend } => {
+                self.check_unit_id(*unit)?;
+                self.check_unit_id(*friend)?;
+                let u = self.unit(*unit);
+                if u.side != self.active || u.suppressed() || u.initiative_turn == Some(self.player_turn) {
+                    return refuse("BPT Support", "this unit cannot support on initiative now");
+                }
+                let pose = self.check_support(*unit, *friend)?;
+                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
+                self.do_support(*unit, *friend, pose, ev);
+                Ok(())
+            }
+            Action::EndPhase => {
+                self.end_initiative(ev);
+                Ok(())
+            }
+            other => refuse("BPT Initiative Phase", format!("{} is not an initiative action", other.name())),
+        }
+    }
+
+    /// BPT "Evading": exhausted units cannot evade; towed guns need their limber.
+    pub fn check_evade(&self, id: UnitId) -> Result<(), Refusal> {
+        let u = self.unit(id);
+        if u.exhausted {
+            return refuse("BPT Exhaustion", "exhausted units cannot evade");
+        }
+        if u.is_artillery() && !u.limbered && !u.has_limber {
+            return refuse("BPT Evading", "towed guns without transport cannot evade");
+        }
+        if u.move_rate() <= 0.0 && !(u.is_artillery() && u.has_limber) {
+            return refuse("BPT Evading", format!("{} cannot move", u.name));
+        }
+        if u.formation == crate::rules::formation::Formation::Square {
+            return refuse("BPT Square", "a square cannot move");
+        }
+        Ok(())
+    }
+
+    /// Move directly away from `enemy`, a full move (guns limber and go half), turning to
+    /// face it. Returns the distance moved.
+    pub(crate) fn evade(&mut self, id: UnitId, enemy: UnitId, ev: &mut Vec<Event>) -> f64 {
+        let frac = self.rules.initiative.evade_mounting_fraction;
+        let mut allowance = self.unit(id).move_rate();
+        if self.unit(id).is_artillery() && !self.unit(id).limbered {
+            self.do_deploy(id, Deploy::Limber, ev);
+            allowance = self.unit(id).move_rate() * frac;
+        }
+        let u = self.unit(id);
+        let away = (u.pose.pos - self.unit(enemy).pose.pos).norm();
+        let away = if away == crate::rules::geometry::V2::ZERO { -u.pose.forward() } else { away };
+        let face = (-away).angle();
+        let dist = self.travel_limit(id, away, allowance, face, 0.0);
+        self.forced_move(id, away, dist, Some(face), ForcedKind::Evade, ev);
+        dist
+    }
+
+    /// Counter-initiative and response to a charge (BPT "Counter-Initiative", "Response").
+    pub(crate) fn apply_counter(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let Step::CounterInitiative { charger, target, eligible, charge_left } = self.step.clone() else {
+            unreachable!()
+        };
+        let keep = |b: &mut Battle, left: Vec<UnitId>| {
+            b.step = Step::CounterInitiative { charger, target, eligible: left, charge_left };
+        };
+        match action {
+            Action::Pass => {
+                self.complete_charge(charger, target, charge_left, ev);
+                Ok(())
+            }
+            Action::CounterFire { unit } => {
+                self.check_unit_id(*unit)?;
+                if !eligible.contains(unit) {
+                    return refuse("BPT Counter-Initiative", "only units under charge or close to it may respond, once");
+                }
+                let plan = self.check_fire(*unit, charger, FireContext::Counter)?;
+                self.resolve_fire(plan, FireContext::Counter, ev);
+                let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
+                if !self.unit(charger).alive() || left.is_empty() {
+                    self.complete_charge(charger, target, charge_left, ev);
+                } else {
+                    keep(self, left);
+                }
+                Ok(())
+            }
+            Action::CounterEvade { unit } => {
+                if *unit != target || !eligible.contains(unit) {
+                    return refuse("BPT Counter-Initiative", "only the unit under charge evades it");
+                }
+                self.check_evade(*unit)?;
+                self.evade(*unit, charger, ev);
+                self.complete_charge(charger, target, charge_left, ev);
+                Ok(())
+            }
+            Action::CounterCharge { unit } => {
+                let u = self.unit(*unit);
+                if *unit != target || !eligible.contains(unit) || !(u.row.arm == Arm::Cavalry && u.mounted()) {
+                    return refuse("BPT Counter-Charge", "only charged mounted cavalry counter-charge");
+                }
+                self.counter_charging = Some(target);
+                self.complete_charge(charger, target, charge_left, ev);
+                Ok(())
+            }
+            other => refuse(
+                "BPT Counter-Initiative",
+                format!("waiting for the charged side's counter-initiative, not a {}", other.name()),
+            ),
+        }
+    }
+
+    /// An evader caught within the minimum gap of where the charger ends is knocked out.
+    pub(crate) fn check_evader_caught(&mut self, evader: UnitId, charger: UnitId, ev: &mut Vec<Event>) {
+        if self.unit(evader).alive()
+            && self.unit(charger).alive()
+            && self.unit_distance(evader, charger) < self.rules.initiative.evade_min_gap
+        {
+            self.knock_out(evader, KnockOut::CaughtEvading, ev);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! The legal actions of the current state: what the UI offers, what agents choose from, what
+//! tests sweep. Moves are continuous; this lists a representative set of legal destinations
+//! (full and half moves ahead, obliques, wheels, about face, retire, towards the nearest
+//! enemy and the side's objective), each checked by the same validation as `apply`.
+
+use super::action::{Action, Deploy};
+use super::fire::FireContext;
+use super::state::*;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{wrap_angle, Pose, V2};
+use std::f64::consts::PI;
+
+impl Battle {
+    /// Every legal action now, in a stable order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.phase == Phase::GameOver {
+            return out;
+        }
+        match &self.step {
+            Step::CounterInitiative { charger, target, eligible, .. } => {
+                for &u in eligible {
+                    if self.check_fire(u, *charger, FireContext::Counter).is_ok() {
+                        out.push(Action::CounterFire { unit: u });
+                    }
+                    if u == *target {
+                        if self.check_evade(u).is_ok() {
+                            out.push(Action::CounterEvade { unit: u });
+                        }
+                        let t = self.unit(u);
+                        if t.is_cavalry() && t.mounted() {
+                            out.push(Action::CounterCharge { unit: u });
+                        }
+                    }
+                }
+                out.push(Action::Pass);
+            }
+            Step::Reaction { mover, eligible } => {
+                for &u in eligible {
+                    out.push(Action::OpportunityFire { unit: u, target: *mover });
+                }
+                out.push(Action::Pass);
+            }
+            Step::Support { side } => {
+                for (u, f) in self.possible_supports(*side) {
+                    out.push(Action::Support { unit: u, friend: f });
+                }
+                out.push(Action::Pass);
+            }
+            Step::Open => match self.phase {
+                Phase::Initiative => self.legal_initiative(&mut out),
+                Phase::Command => self.legal_command(&mut out),
+                _ => {}
+            },
+        }
+        out
+    }
+
+    fn legal_initiative(&self, out: &mut Vec<Action>) {
+        for u in self.side_units(self.active) {
+            let Ok((_, near)) = self.check_initiative(u.id) else { continue };
+            for (e, d) in self.visible_enemies(u.id) {
+                if d > near + 1e-9 {
+                    break;
+                }
+                if self.check_fire(u.id, e, FireContext::Initiative).is_ok() {
+                    out.push(Action::InitiativeFire { unit: u.id, target: e });
+                }
+                if self.check_charge(u.id, e, true).is_ok() {
+                    out.push(Action::InitiativeCharge { unit: u.id, target: e });
+                }
+            }
+            if self.check_evade(u.id).is_ok() {
+                out.push(Action::InitiativeEvade { unit: u.id });
+            }
+            for d in [Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber] {
+                if self.check_deploy(u.id, d, true).is_ok() {
+                    out.push(Action::InitiativeDeploy { unit: u.id, deploy: d });
+                }
+            }
+        }
+        out.push(Action::EndPhase);
+    }
+
+    fn legal_command(&self, out: &mut Vec<Action>) {
+        // Actions of units with orders in hand.
+        for (&id, o) in &self.cmd.orders {
+            if o.credits == 0 || o.finished || !self.unit(id).alive() {
+                continue;
+            }
+            for to in self.candidate_moves(id) {
+                if o.self_order {
+                    let ok = self.nearest_chain_commander(id).is_some_and(|c| {
+                        let cp = self.commander(c).pos;
+                        to.pos.dist(cp) < self.unit(id).pose.pos.dist(cp)
+                    });
+                    if !ok {
+                        continue;
+                    }
+                }
+                if self.check_move(id, to, o.may_enter_dense).is_ok() {
+                    out.push(Action::Move { unit: id, to });
+                }
+            }
+            if o.self_order {
+                continue;
+            }
+            for d in self.candidate_deploys(id) {
+                if self.check_deploy(id, d, false).is_ok() {
+                    out.push(Action::Deploy { unit: id, deploy: d });
+                }
+            }
+            for (e, _) in self.visible_enemies(id) {
+                if self.check_fire(id, e, FireContext::Order).is_ok() {
+                    out.push(Action::Fire { unit: id, target: e });
+                }
+                if o.may_charge && self.check_charge(id, e, false).is_ok() {
+                    out.push(Action::Charge { unit: id, target: e });
+                }
+            }
+            for c in &self.combats {
+                let mut friends = c.chargers.clone();
+                friends.push(c.target);
+                for f in friends {
+                    if self.unit(f).side == self.active && self.check_support(id, f).is_ok() {
+                        out.push(Action::Support { unit: id, friend: f });
+                    }
+                }
+            }
+        }
+        // New orders: each commander to each of its units alone and to all of them together.
+        for c in self.commanders.iter().filter(|c| c.side == self.active && c.alive()) {
+            let mine: Vec<UnitId> = self
+                .side_units(self.active)
+                .filter(|u| self.in_chain(u.hq, c.id))
+                .map(|u| u.id)
+                .collect();
+            let mut groups: Vec<Vec<UnitId>> = mine.iter().map(|&u| vec![u]).collect();
+            let direct: Vec<UnitId> = mine.iter().copied().filter(|&u| self.unit(u).hq == c.id).collect();
+            if direct.len() > 1 {
+                groups.push(direct);
+            }
+            for g in groups {
+                let enemy_close = g.iter().any(|&u| {
+                    self.visible_enemies(u).first().is_some_and(|(_, d)| *d <= self.rules.charge.distance)
+                });
+                for charge in [false, true] {
+                    if charge && !enemy_close {
+                        continue;
+                    }
+                    if self.check_order(c.id, &g, charge, false).is_ok() {
+                        out.push(Action::Order { commander: c.id, units: g.clone(), charge, dense: false });
+                    }
+                }
+            }
+            if !self.cmd.moved.contains(&c.id) {
+                for to in self.candidate_commander_moves(c.id) {
+                    if self.check_commander_move(c.id, to).is_ok() {
+                        out.push(Action::CommanderMove { commander: c.id, to });
+                    }
+                }
+            }
+        }
+        for u in self.side_units(self.active) {
+            if self.check_self_order(u.id).is_ok() {
+                out.push(Action::SelfOrder { unit: u.id });
+            }
+        }
+        out.push(Action::EndPhase);
+    }
+
+    fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
+        let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
+        v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
+        let u = self.unit(id);
+        if u.is_artillery() && !u.limbered {
+            if let Some((e, _)) = self.nearest_enemy_any(id) {
+                let a = (self.unit(e).pose.pos - u.pose.pos).angle();
+                if wrap_angle(a - u.pose.facing).abs() > 0.05 {
+                    v.push(Deploy::Pivot(a));
+                }
+            }
+        }
+        v
+    }
+
+    /// The nearest enemy unit, seen or not (for facing and advancing).
+    pub fn nearest_enemy_any(&self, id: UnitId) -> Option<(UnitId, f64)> {
+        let u = self.unit(id);
+        self.side_units(1 - u.side)
+            .map(|e| (e.id, e.pose.pos.dist(u.pose.pos)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+    }
+
+    /// A representative set of destinations for an ordered move.
+    pub fn candidate_moves(&self, id: UnitId) -> Vec<Pose> {
+        let u = self.unit(id);
+        let rate = u.move_rate();
+        if rate <= 0.0 {
+            return Vec::new();
+        }
+        let p = u.pose;
+        let mut v = Vec::new();
+        let fwd = p.forward();
+        for frac in [1.0, 0.5, 0.25] {
+            let d = rate * frac;
+            v.push(Pose::new(p.pos + fwd * d, p.facing));
+            for a in [PI / 4.0, -PI / 4.0] {
+                v.push(Pose::new(p.pos + fwd.rotate(a) * d, p.facing));
+            }
+        }
+        // Retire: a quarter move back.
+        v.push(Pose::new(p.pos - fwd * (rate * 0.25), p.facing));
+        // Wheels in place and with a short advance.
+        for a in [PI / 4.0, -PI / 4.0, PI / 8.0, -PI / 8.0] {
+            v.push(Pose::new(p.pos, p.facing + a));
+            v.push(Pose::new(p.pos + p.forward().rotate(a / 2.0) * (rate * 0.3), p.facing + a));
+        }
+        // About face.
+        v.push(Pose::new(p.pos, wrap_angle(p.facing + PI)));
+        // Towards the nearest enemy and towards the side's objective, turning to face.
+        let mut goals: Vec<V2> = Vec::new();
+        if let Some((e, _)) = self.nearest_enemy_any(id) {
+            goals.push(self.unit(e).pose.pos);
+        }
+        for o in self.objectives.iter().filter(|o| o.side == self.sides[u.side].name) {
+            goals.push(o.pos);
+        }
+        for g in goals {
+            let to = g - p.pos;
+            let dist = to.len();
+            if dist < 1e-6 {
+                continue;
+            }
+            let dir = to.norm();
+            let ang = dir.angle();
+            let turn = wrap_angle(ang - p.facing);
+            let clamped = p.facing + turn.clamp(-PI / 4.0, PI / 4.0);
+            for frac in [1.0, 0.5] {
+                let d = (rate * frac).min((dist - 6.0).max(0.0));
+                v.push(Pose::new(p.pos + dir * d, p.facing));
+                v.push(Pose::new(p.pos + dir * (d * 0.5), clamped));
+            }
+        }
+        v
+    }
+
+    fn candidate_commander_moves(&self, c: CmdId) -> Vec<V2> {
+        let cm = self.commander(c);
+        let mut v = Vec::new();
+        // Beside each unit it commands (command presence), and halfway to them.
+        for u in self.side_units(cm.side).filter(|u| u.hq == c) {
+            let spot = self.spot_behind(u.id);
+            if spot.dist(cm.pos) <= cm.move_rate() {
+                v.push(spot);
+            } else {
+                v.push(cm.pos + (spot - cm.pos).norm() * (cm.move_rate() * 0.9));
+            }
+        }
+        v
+    }
+}

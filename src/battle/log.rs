@@ -1,0 +1,257 @@
+//! Events as sentences for the battle log and the dice panel: every roll with its modifiers
+//! and the rule that applied.
+
+use super::event::{CommandOutcome, Event};
+use super::state::Battle;
+use super::Action;
+
+fn dice(v: &[u32]) -> String {
+    v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl Battle {
+    fn uname(&self, id: u32) -> &str {
+        self.units.get(id as usize).map(|u| u.name.as_str()).unwrap_or("?")
+    }
+    fn cname(&self, id: u32) -> &str {
+        self.commanders.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
+    }
+
+    /// One line per event.
+    pub fn describe(&self, e: &Event) -> String {
+        match e {
+            Event::PhaseStarted { phase, active, game_turn, .. } => {
+                format!("— Turn {game_turn}, {}: {phase:?} phase —", self.sides[*active].name)
+            }
+            Event::CommandRoll { commander, units, value, modifiers, target, dice: d, outcome } => {
+                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
+                let res = match outcome {
+                    CommandOutcome::Success => "order issued",
+                    CommandOutcome::Bonus => "double 1: two actions",
+                    CommandOutcome::Failure => "failed",
+                    CommandOutcome::Blunder => "double 6: BLUNDER",
+                };
+                format!(
+                    "{} orders {}: command {value}{}{} → need ≤ {target}, rolled {}+{} = {}: {res}",
+                    self.cname(*commander),
+                    names.join(", "),
+                    if mods.is_empty() { "" } else { ", " },
+                    mods.join(", "),
+                    d[0],
+                    d[1],
+                    d[0] + d[1]
+                )
+            }
+            Event::SelfOrderRoll { unit, target, dice: d, success } => format!(
+                "{} orders itself: need ≤ {target}, rolled {}+{}: {}",
+                self.uname(*unit),
+                d[0],
+                d[1],
+                if *success { "moves" } else { "stays" }
+            ),
+            Event::Blunder { commander, roll, effect } => {
+                format!("{} blunders: rolled {roll}: {effect:?}", self.cname(*commander))
+            }
+            Event::OrdersEnded { commander, all } => {
+                if *all {
+                    format!("{} failed: no more orders this turn", self.cname(*commander))
+                } else {
+                    format!("{} issues no more orders this turn", self.cname(*commander))
+                }
+            }
+            Event::Moved { unit, from, to, kind, cost } => format!(
+                "{} {kind:?}: {:.1} cm to ({:.1}, {:.1}) facing {:.0}° (cost {:.1})",
+                self.uname(*unit),
+                from.pos.dist(to.pos),
+                to.pos.x,
+                to.pos.y,
+                to.facing.to_degrees(),
+                cost
+            ),
+            Event::CommanderMoved { commander, to, .. } => {
+                format!("{} rides to ({:.1}, {:.1})", self.cname(*commander), to.x, to.y)
+            }
+            Event::Deployed { unit, what } => format!("{} deploys: {what}", self.uname(*unit)),
+            Event::Fired {
+                firers, target, context, base_dice, modifiers, dice: n, aspect, cover, to_hit, roll_bonus, rolls, hits,
+                save, save_rolls, saved,
+            } => {
+                let who: Vec<&str> = firers.iter().map(|f| self.uname(*f)).collect();
+                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                let bonus = if *roll_bonus > 0 { format!(" (+{roll_bonus} to each die: ACW first fire)") } else { String::new() };
+                let sv = match save {
+                    Some(s) => format!("; saves {s}+: [{}] save {saved}", dice(save_rolls)),
+                    None => String::new(),
+                };
+                format!(
+                    "{} fire ({context}) at {} ({aspect:?}, {cover:?} cover): {base_dice} dice{}{} = {n}, hit on {to_hit}+{bonus}: [{}] → {hits} hits{sv}",
+                    if who.is_empty() { "Cross-fire".to_string() } else { who.join(" & ") },
+                    self.uname(*target),
+                    if mods.is_empty() { "" } else { " " },
+                    mods.join(" "),
+                    dice(rolls)
+                )
+            }
+            Event::CommanderAttacked { commander, dice: n, rolls, hits, knocked_out } => format!(
+                "{} takes {n} attacks (hit on 6): [{}] → {hits} hits{}",
+                self.cname(*commander),
+                dice(rolls),
+                if *knocked_out { ", knocked out" } else { "" }
+            ),
+            Event::HitsTaken { unit, hits, total, value } => {
+                format!("{} takes {hits} hits ({total} of {value})", self.uname(*unit))
+            }
+            Event::SuppressionTest { unit, rolls, need, suppressed } => format!(
+                "{} suppression test, any {need}+ suppresses: [{}] → {}",
+                self.uname(*unit),
+                dice(rolls),
+                if *suppressed { "suppressed" } else { "holds" }
+            ),
+            Event::FellBack { unit, rolls, distance, .. } => {
+                format!("{} falls back [{}] = {distance:.0} cm", self.uname(*unit), dice(rolls))
+            }
+            Event::Halted { unit, by } => format!("{} halts against {}", self.uname(*unit), self.uname(*by)),
+            Event::Suppressed { unit, why } => format!("{} is suppressed ({why})", self.uname(*unit)),
+            Event::CommanderSuppressed { commander } => format!("{} is suppressed", self.cname(*commander)),
+            Event::KnockedOut { unit, why } => format!("{} is knocked out: {why:?}", self.uname(*unit)),
+            Event::CommanderKnockedOut { commander, why } => {
+                format!("{} is knocked out: {why:?}", self.cname(*commander))
+            }
+            Event::CommanderJoined { commander, unit } => {
+                format!("{} is overrun and joins {}", self.cname(*commander), self.uname(*unit))
+            }
+            Event::CommanderReplaced { commander, command_value, .. } => {
+                format!("{} is replaced (command {command_value})", self.cname(*commander))
+            }
+            Event::StandsRemoved { unit, removed, left } => {
+                format!("{} loses {removed} stand(s), {left} left", self.uname(*unit))
+            }
+            Event::ChargeDeclared { unit, target, .. } => {
+                format!("{} charges {}!", self.uname(*unit), self.uname(*target))
+            }
+            Event::ChargeContact { unit, target, aspect } => {
+                format!("{} contacts {} ({aspect:?})", self.uname(*unit), self.uname(*target))
+            }
+            Event::ChargeFailed { unit, target, why } => {
+                format!("{}'s charge on {} fails: {why}", self.uname(*unit), self.uname(*target))
+            }
+            Event::Supporting { unit, friend } => format!("{} supports {}", self.uname(*unit), self.uname(*friend)),
+            Event::CombatRound { round, target, sides } => {
+                let parts: Vec<String> = sides
+                    .iter()
+                    .map(|s| {
+                        let mods: Vec<String> = s.modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                        format!(
+                            "{}: {} dice ({}) hit on {}+ [{}] → {} hits, {} saved, on {}",
+                            self.sides[s.side].name,
+                            s.dice,
+                            mods.join(", "),
+                            s.to_hit,
+                            dice(&s.rolls),
+                            s.hits,
+                            s.saved,
+                            self.uname(s.struck)
+                        )
+                    })
+                    .collect();
+                format!("Charge on {}, round {round}: {}", self.uname(*target), parts.join(" | "))
+            }
+            Event::CombatResult { target, winner, by_double, hits } => match winner {
+                Some(w) => format!(
+                    "Charge on {}: {} win{} ({} v {} hits)",
+                    self.uname(*target),
+                    self.sides[*w].name,
+                    if *by_double { " by double" } else { "" },
+                    hits[*w],
+                    hits[1 - *w]
+                ),
+                None => format!("Charge on {}: drawn, both fall apart", self.uname(*target)),
+            },
+            Event::Retreated { unit, from, to } => {
+                format!("{} retreats {:.1} cm", self.uname(*unit), from.pos.dist(to.pos))
+            }
+            Event::Consolidated { unit, from, to } => {
+                format!("{} consolidates {:.1} cm", self.uname(*unit), from.pos.dist(to.pos))
+            }
+            Event::Disordered { unit } => format!("{} is disordered", self.uname(*unit)),
+            Event::DisorderEnded { unit } => format!("{} is no longer disordered", self.uname(*unit)),
+            Event::SuppressionCleared { unit } => format!("{} recovers from suppression", self.uname(*unit)),
+            Event::BreakpointRoll { side, value, dice: d, broken } => format!(
+                "{} at breakpoint: need ≤ {value}, rolled {}+{}: {}",
+                self.sides[*side].name,
+                d[0],
+                d[1],
+                if *broken { "the command breaks" } else { "holds" }
+            ),
+            Event::SideBroken { side } => format!("{} withdraws from the field", self.sides[*side].name),
+            Event::GameOver { winner, result, victory_points, reason } => format!(
+                "Game over ({reason}): {} — {result:?}; VPs {} {} / {} {}",
+                winner.map(|w| self.sides[w].name.clone()).unwrap_or_else(|| "draw".into()),
+                self.sides[0].name,
+                victory_points[0],
+                self.sides[1].name,
+                victory_points[1]
+            ),
+        }
+    }
+
+    /// An action as a menu line.
+    pub fn describe_action(&self, a: &Action) -> String {
+        match a {
+            Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => {
+                let plan = self.fire_plan(*unit, *target, super::fire::FireContext::Order);
+                let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+                format!(
+                    "{}: {} fires at {} ({} dice, {}+, expect {:.2} hits)",
+                    a.name(),
+                    self.uname(*unit),
+                    self.uname(*target),
+                    plan.dice,
+                    plan.effective_to_hit(),
+                    crate::rules::odds::mean(&dist)
+                )
+            }
+            Action::InitiativeCharge { unit, target } | Action::Charge { unit, target } => {
+                format!("{}: {} charges {}", a.name(), self.uname(*unit), self.uname(*target))
+            }
+            Action::InitiativeEvade { unit } | Action::CounterEvade { unit } => {
+                format!("{}: {}", a.name(), self.uname(*unit))
+            }
+            Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
+                format!("{}: {} {deploy:?}", a.name(), self.uname(*unit))
+            }
+            Action::CounterFire { unit } | Action::CounterCharge { unit } | Action::SelfOrder { unit } => {
+                format!("{}: {}", a.name(), self.uname(*unit))
+            }
+            Action::Order { commander, units, charge, dense } => {
+                let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
+                let plan = self.check_order(*commander, units, *charge, *dense).ok();
+                format!(
+                    "order: {} → {}{}{} (need ≤ {})",
+                    self.cname(*commander),
+                    names.join(", "),
+                    if *charge { " [may charge]" } else { "" },
+                    if *dense { " [dense]" } else { "" },
+                    plan.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+                )
+            }
+            Action::Move { unit, to } => format!(
+                "move: {} to ({:.1}, {:.1}) facing {:.0}°",
+                self.uname(*unit),
+                to.pos.x,
+                to.pos.y,
+                to.facing.to_degrees()
+            ),
+            Action::Support { unit, friend } => format!("support: {} supports {}", self.uname(*unit), self.uname(*friend)),
+            Action::CommanderMove { commander, to } => {
+                format!("commander move: {} to ({:.1}, {:.1})", self.cname(*commander), to.x, to.y)
+            }
+            Action::OpportunityFire { unit, target } => {
+                format!("opportunity fire: {} at {}", self.uname(*unit), self.uname(*target))
+            }
+            Action::Pass => "pass".into(),
+            Action::EndPhase => "end phase".into(),
+        }
+    }
+}

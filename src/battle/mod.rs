@@ -1,0 +1,21 @@
+//! The battle: state, the action pipeline, the four phases, legal actions, the ECS mirror.
+
+pub mod action;
+mod apply;
+pub mod charge;
+pub mod command;
+pub mod ecs;
+pub mod end;
+pub mod event;
+pub mod fire;
+pub mod hash;
+pub mod initiative;
+pub mod legal;
+pub mod log;
+pub mod movement;
+pub mod setup;
+pub mod state;
+
+pub use action::{Action, Deploy, Refusal};
+pub use event::Event;
+pub use state::{Battle, Phase, SideId, Step, UnitId};

@@ -1,0 +1,373 @@
+//! Movement (BPT "Movement", "Terrain"): allowances, wheel, oblique, about face, retire,
+//! road bonus, area / dense / linear terrain, passage of lines, no overlapping bases.
+
+use super::action::{refuse, Refusal};
+use super::state::*;
+use crate::data::army::Arm;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{self, wrap_angle, Pose, Rect, V2};
+use crate::rules::layout::{self, StandShape};
+use crate::rules::terrain::{AreaKind, CrossingWhat, LinearKind};
+use std::f64::consts::PI;
+
+/// The checked cost of a move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveCheck {
+    pub cost: f64,
+    pub allowance: f64,
+    pub road: bool,
+    pub dense: bool,
+    pub passage_of_lines: bool,
+    pub crossed_obstacle: bool,
+}
+
+/// How terrain treats a unit type.
+fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
+    let m = &b.rules.movement;
+    let towed = u.is_artillery();
+    let dense = match kind {
+        AreaKind::Mud => true,
+        AreaKind::Marsh => true,
+        // BPT "Dense Terrain": towed guns in everything but roads, open ground and hills;
+        // other transport in rough ground, woods and built-up areas.
+        AreaKind::Scrub | AreaKind::Woods | AreaKind::BuiltUp | AreaKind::Orchard => towed,
+        AreaKind::Field => towed && u.limbered,
+        AreaKind::Lake => false,
+    };
+    let area = match kind {
+        AreaKind::Field | AreaKind::Scrub => m.low_area_factor,
+        AreaKind::Woods | AreaKind::Orchard | AreaKind::BuiltUp => m.high_area_factor,
+        // Partially wet: foot move as in high area terrain.
+        AreaKind::Marsh => m.high_area_factor,
+        AreaKind::Mud | AreaKind::Lake => 1.0,
+    };
+    let f = if dense { area.max(m.dense_factor) } else { area };
+    (f, dense)
+}
+
+/// Area kinds whose boundary makes a unit stop (BPT "Area Terrain": stop on entering and leaving).
+fn stops_at_boundary(kind: AreaKind) -> bool {
+    matches!(
+        kind,
+        AreaKind::Field | AreaKind::Scrub | AreaKind::Woods | AreaKind::Orchard | AreaKind::BuiltUp | AreaKind::Marsh
+    )
+}
+
+impl Battle {
+    fn area_kind_by_index(&self, i: usize) -> AreaKind {
+        if i < self.terrain.areas.len() { self.terrain.areas[i].kind } else { AreaKind::BuiltUp }
+    }
+
+    /// Frontage and depth of the unit's fighting stands.
+    pub fn frontage(&self, u: &Unit) -> (f64, f64) {
+        let s = u.shape(&self.rules);
+        layout::extent(u.formation, u.stands as usize, StandShape { width: s.width, depth: s.depth }, u.gap(&self.rules))
+    }
+
+    /// Can the unit's bases stand at `pose`: on the table, out of impassable terrain, not
+    /// overlapping another unit, not touching an enemy (that would be a charge)?
+    pub fn check_placement(&self, id: UnitId, pose: Pose, allow_enemy_contact: Option<UnitId>) -> Result<Vec<Rect>, Refusal> {
+        let u = self.unit(id);
+        let rects = self.rects_at(id, pose);
+        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
+            return refuse("BPT Battlefield", format!("{} would leave the table", u.name));
+        }
+        if rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot())) {
+            return refuse("BPT Impassable Terrain", format!("{} cannot stand in impassable terrain", u.name));
+        }
+        if let Some(o) = self.overlapping_unit(id, &rects) {
+            return refuse(
+                "BPT Movement: no overlapping bases",
+                format!("{} would overlap {}", u.name, self.unit(o).name),
+            );
+        }
+        let contact = self.rules.visibility.contact;
+        for e in self.side_units(1 - u.side) {
+            if Some(e.id) == allow_enemy_contact {
+                continue;
+            }
+            if geometry::rects_distance(&rects, self.rects(e.id)) < contact {
+                return refuse(
+                    "BPT Charge: moving into contact with the enemy is a charge",
+                    format!("{} would touch the enemy {}", u.name, e.name),
+                );
+            }
+        }
+        Ok(rects)
+    }
+
+    /// Check an ordered move of unit `id` to `to` (BPT "Movement").
+    pub fn check_move(&self, id: UnitId, to: Pose, may_dense: bool) -> Result<MoveCheck, Refusal> {
+        let u = self.unit(id);
+        let mr = &self.rules.movement;
+        let rate = u.move_rate();
+        if rate <= 0.0 {
+            return refuse("BPT Army Lists: Move", format!("{} cannot move", u.name));
+        }
+        if u.formation == Formation::Square {
+            return refuse("BPT Square March Formation", "a square cannot move");
+        }
+        if !to.pos.x.is_finite() || !to.pos.y.is_finite() || !to.facing.is_finite() {
+            return refuse("BPT Movement", "not a place on the table");
+        }
+        let from = u.pose;
+        let d = from.pos.dist(to.pos);
+        let turn = wrap_angle(to.facing - from.facing);
+        let eps = 1e-6;
+        let mut allowance = rate;
+        let (frontage, _) = self.frontage(u);
+        // The manoeuvre's cost.
+        let mut cost = d;
+        let manhandled = u.is_artillery() && !u.limbered;
+        let free_turn = u.formation == Formation::MarchColumn || (u.is_artillery() && u.limbered);
+        if manhandled {
+            if turn.abs() > eps {
+                return refuse("BPT Towed Guns", "pivoting a gun is a deploy action");
+            }
+        } else if turn.abs() <= eps {
+            if d > eps {
+                let rel = wrap_angle((to.pos - from.pos).angle() - from.facing).abs();
+                let oblique = mr.oblique_max_deg.to_radians() + 1e-6;
+                if rel <= oblique {
+                    // advance or oblique
+                } else if rel >= PI - oblique {
+                    // BPT "Retire Movement": infantry only, three-quarters of the allowance.
+                    if u.row.arm != Arm::Infantry || free_turn {
+                        if !free_turn {
+                            return refuse(
+                                "BPT Retire Movement",
+                                "only infantry may move backwards without turning",
+                            );
+                        }
+                    } else {
+                        cost += mr.retire_cost * rate;
+                    }
+                } else if !free_turn {
+                    return refuse("BPT Oblique Movement", "an oblique is at most 45° from the front");
+                }
+            }
+        } else if turn.abs() <= mr.wheel_max_deg.to_radians() + 1e-6 {
+            // BPT "Wheel Movement": measured from the outside stand.
+            cost += frontage * turn.abs();
+            if d > eps {
+                let dir = (to.pos - from.pos).angle();
+                let between = |a: f64| {
+                    let lo = from.facing.min(from.facing + turn) - 1e-3;
+                    let hi = from.facing.max(from.facing + turn) + 1e-3;
+                    let a = from.facing + wrap_angle(a - from.facing);
+                    a >= lo && a <= hi
+                };
+                if !(between(dir) || between(dir + PI)) && !free_turn {
+                    return refuse("BPT Oblique Movement", "a unit cannot wheel and oblique in the same move");
+                }
+            }
+        } else if (turn.abs() - PI).abs() <= mr.wheel_max_deg.to_radians() + 1e-6 && !free_turn {
+            // BPT "About Face Movement": half the allowance.
+            if !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
+                return refuse("BPT About Face Movement", "only cavalry and infantry about face");
+            }
+            cost += mr.about_face_cost * rate + frontage * (turn.abs() - PI).abs();
+        } else if !free_turn {
+            return refuse(
+                "BPT Wheel Movement",
+                "a formed unit turns at most 45° by wheeling, or 180° by about face",
+            );
+        }
+        // Road bonus (BPT "Road Bonus Movement"): column, the whole move on a road.
+        let road = u.formation == Formation::MarchColumn && d > eps && self.terrain.on_road(from.pos, to.pos);
+        if road {
+            let horse = u.mounted() || (u.is_artillery() && u.limbered);
+            allowance += if horse { mr.road_bonus_horse } else { mr.road_bonus_foot };
+        }
+        // Terrain along the way.
+        let mut dense = false;
+        let mut crossed_obstacle = false;
+        if d > eps {
+            if let Some(what) = self.terrain.impassable_for(from.pos, to.pos, u.on_foot()) {
+                return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+            }
+            if !road {
+                for (kind, len) in self.terrain.length_in_areas(from.pos, to.pos) {
+                    let (f, is_dense) = area_factor(self, u, kind);
+                    cost += len * (f - 1.0);
+                    dense |= is_dense && len > 0.0;
+                }
+            }
+            let crossings = self.terrain.crossings(from.pos, to.pos);
+            let start_rects = self.rects(id);
+            let contact = self.rules.visibility.contact + 0.25;
+            let mut boundary: Option<f64> = None;
+            let mut boundaries = 0;
+            for c in &crossings {
+                match c.what {
+                    CrossingWhat::Linear(li) => {
+                        let lin = &self.terrain.linears[li];
+                        if lin.kind == LinearKind::Road || lin.kind == LinearKind::River {
+                            continue;
+                        }
+                        if u.is_artillery() && u.limbered && !road {
+                            return refuse(
+                                "BPT Linear Terrain",
+                                format!("limbers cannot cross the {:?}", lin.kind),
+                            );
+                        }
+                        let touching = start_rects
+                            .iter()
+                            .any(|r| self.terrain.linear_touching(r, contact).contains(&li));
+                        if !touching {
+                            return refuse(
+                                "BPT Linear Terrain: stop on contact, cross on the next order",
+                                format!("{} must first halt at the {:?}", u.name, lin.kind),
+                            );
+                        }
+                        crossed_obstacle = true;
+                    }
+                    CrossingWhat::EnterArea(ai) | CrossingWhat::ExitArea(ai) => {
+                        if stops_at_boundary(self.area_kind_by_index(ai)) && !road {
+                            boundaries += 1;
+                            boundary.get_or_insert(c.t);
+                        }
+                    }
+                }
+            }
+            if boundaries > 1 {
+                return refuse(
+                    "BPT Area Terrain: stop on entering and on leaving",
+                    "a move may cross only one area terrain boundary",
+                );
+            }
+            if let Some(t) = boundary {
+                let beyond = d * (1.0 - t);
+                let depth = self.frontage(u).1;
+                if beyond > depth + mr.stop_tolerance {
+                    return refuse(
+                        "BPT Area Terrain: stop on entering and on leaving",
+                        format!("{} must stop in contact with the boundary", u.name),
+                    );
+                }
+            }
+            // Passage of lines (BPT "Movement"): through friends at half the allowance;
+            // never through enemy units.
+            let corridor = geometry::corridor(from.pos, to.pos, frontage.max(0.5));
+            for o in self.alive_units().filter(|o| o.id != id) {
+                if self.rects(o.id).iter().any(|r| geometry::convex_overlaps_rect(&corridor, r)) {
+                    if o.side == u.side {
+                        if !matches!(o.formation, Formation::Square) {
+                            cost += mr.passage_of_lines_cost * rate;
+                        }
+                    } else {
+                        return refuse(
+                            "BPT Movement: troops may not move through enemy units",
+                            format!("{} is in the way", o.name),
+                        );
+                    }
+                }
+            }
+        }
+        // Dense terrain at either end counts too.
+        for p in [from.pos, to.pos] {
+            for kind in self.terrain.area_kinds_at(p) {
+                if area_factor(self, u, kind).1 {
+                    dense = true;
+                }
+            }
+        }
+        if dense && !may_dense {
+            return refuse(
+                "BPT Command Modifiers note 3",
+                "moving into, through or out of dense terrain needs an order that declares it",
+            );
+        }
+        self.check_placement(id, to, None)?;
+        let passage = cost > d + 1e-9;
+        if cost > allowance + mr.epsilon {
+            return refuse(
+                "BPT Movement: move allowance",
+                format!("{} needs {:.1} cm of movement; it has {:.1} cm", u.name, cost, allowance),
+            );
+        }
+        Ok(MoveCheck { cost, allowance, road, dense, passage_of_lines: passage, crossed_obstacle })
+    }
+
+    /// Check a commander's move (BPT "Command Movement"; commanders cross terrain without
+    /// stopping unless it is impassable).
+    pub fn check_commander_move(&self, c: CmdId, to: V2) -> Result<f64, Refusal> {
+        let cm = self.commander(c);
+        if !to.x.is_finite() || !to.y.is_finite() {
+            return refuse("BPT Command Movement", "not a place on the table");
+        }
+        let d = cm.pos.dist(to);
+        if d > cm.move_rate() + self.rules.movement.epsilon {
+            return refuse(
+                "BPT Command Movement",
+                format!("{} moves at most {:.0} cm ({:.1} asked)", cm.name, cm.move_rate(), d),
+            );
+        }
+        if !self.on_table(to) {
+            return refuse("BPT Battlefield", "off the table");
+        }
+        if let Some(what) = self.terrain.impassable_for(cm.pos, to, true) {
+            return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+        }
+        let r = Rect::new(to, 0.0, self.rules.footprints.commander_diameter, self.rules.footprints.commander_diameter);
+        if let Some(o) = self.overlapping_unit(u32::MAX, &[r]) {
+            return refuse(
+                "BPT Command Units: commanders do not overrun units",
+                format!("{} would stand on {}", cm.name, self.unit(o).name),
+            );
+        }
+        Ok(d)
+    }
+
+    /// How far a unit could go straight along `dir` with `allowance`, stopping where
+    /// BPT terrain rules stop it, short of other units and the table edge (evade, consolidate,
+    /// blunder moves).
+    pub fn travel_limit(&self, id: UnitId, dir: V2, allowance: f64, facing: f64, keep_gap_from_enemy: f64) -> f64 {
+        let u = self.unit(id);
+        let start = u.pose.pos;
+        let step = 0.25;
+        let mut cost = 0.0;
+        let mut best = 0.0;
+        let mut s = 0.0;
+        let start_kinds = self.terrain.area_kinds_at(start);
+        while cost < allowance {
+            let next = s + step;
+            let p = start + dir * next;
+            let kinds = self.terrain.area_kinds_at(p);
+            let f = kinds.iter().map(|k| area_factor(self, u, *k).0).fold(1.0, f64::max);
+            cost += step * f;
+            if cost > allowance + 1e-9 {
+                break;
+            }
+            let pose = Pose::new(p, facing);
+            let rects = self.rects_at(id, pose);
+            if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
+                || rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot()))
+                || self.overlapping_unit(id, &rects).is_some()
+            {
+                break;
+            }
+            if self.terrain.crossings(start, p).iter().any(|c| match c.what {
+                CrossingWhat::Linear(li) => !matches!(self.terrain.linears[li].kind, LinearKind::Road),
+                _ => false,
+            }) {
+                break;
+            }
+            if keep_gap_from_enemy > 0.0
+                && self
+                    .side_units(1 - u.side)
+                    .any(|e| geometry::rects_distance(&rects, self.rects(e.id)) < keep_gap_from_enemy)
+            {
+                break;
+            }
+            s = next;
+            best = s;
+            let changed = kinds.iter().any(|k| stops_at_boundary(*k) && !start_kinds.contains(k))
+                || start_kinds.iter().any(|k| stops_at_boundary(*k) && !kinds.contains(k));
+            if changed {
+                break;
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,165 @@
+//! Building a battle from a loaded scenario (deployment as the scenario places it).
+
+use super::event::Event;
+use super::state::*;
+use crate::data::army::{Arm, Trait};
+use crate::data::scenario::{Grade, Weather};
+use crate::data::validate::LoadedScenario;
+use crate::rules::dice::Dice;
+use crate::rules::geometry::{Pose, V2};
+use crate::rules::los::{LosParams, LosWorld};
+use crate::rules::params::Rules;
+use std::collections::BTreeMap;
+
+impl Battle {
+    /// A new battle at the start of the first player's first initiative phase.
+    /// Returns the battle and the events of its start.
+    pub fn new(loaded: &LoadedScenario, rules: Rules, seed: u64) -> (Battle, Vec<Event>) {
+        let sc = &loaded.scenario;
+        let mut commanders = Vec::new();
+        let mut cmd_ids: BTreeMap<&str, CmdId> = BTreeMap::new();
+        for (side, spec) in sc.sides.iter().enumerate() {
+            for c in &spec.commanders {
+                let id = commanders.len() as CmdId;
+                cmd_ids.insert(c.id.as_str(), id);
+                let row = loaded.armies[side].command(&c.row).cloned().expect("validated");
+                commanders.push(Commander {
+                    id,
+                    key: c.id.clone(),
+                    name: c.name.clone(),
+                    side,
+                    command_value: row.command as i32,
+                    row,
+                    superior: None,
+                    pos: c.pos,
+                    mounted: c.mounted,
+                    knocked_out: false,
+                    replaced: false,
+                    placed_turn: None,
+                    suppressed: None,
+                    hits: 0,
+                });
+            }
+        }
+        for spec in &sc.sides {
+            for c in &spec.commanders {
+                let id = cmd_ids[c.id.as_str()];
+                commanders[id as usize].superior =
+                    c.superior.as_deref().and_then(|s| cmd_ids.get(s).copied());
+            }
+        }
+        let mut units = Vec::new();
+        for (side, spec) in sc.sides.iter().enumerate() {
+            let army = &loaded.armies[side];
+            // ACW note 9: limbered artillery attached to a cavalry brigade is horse artillery.
+            let cavalry_hqs: Vec<&str> = spec
+                .units
+                .iter()
+                .filter(|u| army.troop(&u.row).is_some_and(|r| r.arm == Arm::Cavalry))
+                .map(|u| u.commander.as_str())
+                .collect();
+            for u in &spec.units {
+                let row = army.troop(&u.row).cloned().expect("validated");
+                let mounted_row = None;
+                let is_art = row.arm == Arm::Artillery;
+                units.push(Unit {
+                    id: units.len() as UnitId,
+                    key: u.id.clone(),
+                    name: u.name.clone(),
+                    side,
+                    mounted_row,
+                    grade: u.grade.unwrap_or(Grade::Regular),
+                    hq: cmd_ids[u.commander.as_str()],
+                    pose: Pose::new(u.pos, u.facing.to_radians()),
+                    formation: u.formation,
+                    stands: u.stands,
+                    start_stands: u.stands,
+                    hits: 0,
+                    suppressed: None,
+                    disordered_until: None,
+                    exhausted: false,
+                    has_fired: false,
+                    initiative_turn: None,
+                    opportunity_turn: None,
+                    self_order_turn: None,
+                    limbered: is_art && u.limbered,
+                    has_limber: is_art && !row.has(Trait::Siege) && !row.has(Trait::Mortar),
+                    horse_artillery: is_art && cavalry_hqs.contains(&u.commander.as_str()),
+                    loaded: u.loaded,
+                    dug_in: u.dug_in,
+                    knocked_out: false,
+                    row,
+                });
+            }
+        }
+        let sides = [0, 1].map(|s| {
+            let n = units.iter().filter(|u: &&Unit| u.side == s).count() as f64;
+            Side {
+                name: sc.sides[s].name.clone(),
+                army: loaded.armies[s].name.clone(),
+                breakpoint: (n * rules.victory.breakpoint_fraction).ceil() as u32,
+                broken: false,
+                broke_turn: None,
+            }
+        });
+        let vis = &rules.visibility;
+        let visibility = match (sc.weather, sc.night) {
+            (Weather::Extreme, _) => vis.extreme,
+            (Weather::Poor, _) | (_, true) => vis.poor,
+            _ => vis.normal,
+        };
+        let los = LosWorld::new(
+            &sc.terrain,
+            sc.table.width,
+            sc.table.height,
+            LosParams {
+                visibility,
+                into_area: vis.into_area,
+                seen_in_high: vis.seen_in_high,
+                seen_in_low: vis.seen_in_low,
+                seen_hidden: vis.seen_hidden,
+                low_strip_max: vis.low_strip_max,
+                contact: vis.contact,
+            },
+        );
+        let mut b = Battle {
+            title: sc.title.clone(),
+            scenario_hash: loaded.content_hash,
+            table: sc.table,
+            terrain: sc.terrain.clone(),
+            weather: if sc.night && sc.weather == Weather::Normal { Weather::Poor } else { sc.weather },
+            wet_ground: sc.wet_ground,
+            turn_limit: sc.turn_limit,
+            first_side: sc.first_side,
+            objectives: sc.objectives.clone(),
+            rules,
+            units,
+            commanders,
+            sides,
+            phase: Phase::Deployment,
+            step: Step::Open,
+            active: sc.first_side,
+            game_turn: 1,
+            player_turn: 1,
+            dice: Dice::new(seed),
+            cmd: CommandState::default(),
+            order_seq: 0,
+            combats: Vec::new(),
+            outcome: None,
+            actions: 0,
+            geom: Vec::new(),
+            los,
+            rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
+            counter_charging: None,
+        };
+        b.refresh_geometry();
+        let mut events = Vec::new();
+        b.start_player_turn(&mut events);
+        (b, events)
+    }
+
+    /// Where a point is, for messages.
+    pub fn describe_point(p: V2) -> String {
+        format!("({:.1}, {:.1})", p.x, p.y)
+    }
+}

@@ -1,0 +1,529 @@
+//! The battle's state: every unit, stand and commander, the phase, and the dice.
+//!
+//! This is plain data so the whole battle can be cloned (undo, the scheduler's look-ahead,
+//! replay seeking) and hashed. The ECS mirrors it (see `battle::ecs`); only the action
+//! pipeline (`Battle::apply`) changes it.
+
+use crate::data::army::{Arm, CommandRow, Trait, TroopRow};
+use crate::data::scenario::{Ammo, Grade, Objective, TableSize, Weather};
+use crate::rules::dice::Dice;
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{Pose, Rect, V2};
+use crate::rules::layout::{self, StandShape};
+use crate::rules::los::{Blocker, LosWorld, Sighting};
+use crate::rules::params::{Rules, Shape};
+use crate::rules::terrain::Terrain;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type UnitId = u32;
+pub type CmdId = u32;
+pub type SideId = usize;
+
+/// The phases of a player turn (BPT "Sequence of Play").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    Deployment,
+    Initiative,
+    Command,
+    Charge,
+    End,
+    GameOver,
+}
+
+/// A decision window inside a phase, where someone other than the phase's normal actor
+/// may be the one to act.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// The active player acts.
+    Open,
+    /// A charge has been declared: the defending side may counter-initiative / respond
+    /// (BPT "Counter-Initiative", "Response").
+    CounterInitiative {
+        charger: UnitId,
+        target: UnitId,
+        /// Units that may still react.
+        eligible: Vec<UnitId>,
+        /// Distance the charger may still travel after being held off.
+        charge_left: f64,
+    },
+    /// The inactive side may opportunity-fire at a unit that moved or fired (BPT "Opportunity Fire").
+    Reaction { mover: UnitId, eligible: Vec<UnitId> },
+    /// Before charges are resolved, `side` may send units in support (BPT "Support").
+    Support { side: SideId },
+}
+
+/// A unit's suppression marker and when it was placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suppression {
+    pub player_turn: u32,
+    /// Order sequence number it was placed in (a unit is not suppressed and forced to fall
+    /// back by the same order, BPT "Fall-back").
+    pub order_seq: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: UnitId,
+    /// The scenario's id, e.g. `us_20me`.
+    pub key: String,
+    pub name: String,
+    pub side: SideId,
+    /// The row in force (changes on mount/dismount).
+    pub row: TroopRow,
+    /// The mounted row of dismounted cavalry, to mount again.
+    pub mounted_row: Option<TroopRow>,
+    pub grade: Grade,
+    /// The HQ the unit belongs to.
+    pub hq: CmdId,
+    pub pose: Pose,
+    pub formation: Formation,
+    /// Fighting stands left (guns for artillery).
+    pub stands: u32,
+    pub start_stands: u32,
+    /// Hits taken this player turn.
+    pub hits: u32,
+    pub suppressed: Option<Suppression>,
+    /// Disordered until the end of the initiative phase of this player turn.
+    pub disordered_until: Option<u32>,
+    pub exhausted: bool,
+    /// ACW: the first time it fires it gets +1 to the hit roll.
+    pub has_fired: bool,
+    /// Player turn in which it last used initiative.
+    pub initiative_turn: Option<u32>,
+    /// Player turn in which it made opportunity fire.
+    pub opportunity_turn: Option<u32>,
+    /// Game turn of its last self-order.
+    pub self_order_turn: Option<u32>,
+    // Artillery.
+    pub limbered: bool,
+    pub has_limber: bool,
+    pub horse_artillery: bool,
+    pub loaded: Option<Ammo>,
+    pub dug_in: bool,
+    pub knocked_out: bool,
+}
+
+impl Unit {
+    pub fn alive(&self) -> bool {
+        !self.knocked_out
+    }
+    pub fn is_artillery(&self) -> bool {
+        self.row.arm == Arm::Artillery
+    }
+    pub fn is_cavalry(&self) -> bool {
+        self.row.arm == Arm::Cavalry
+    }
+    pub fn mounted(&self) -> bool {
+        self.row.has(Trait::Mounted)
+    }
+    /// On foot for terrain (BPT "Partially wet terrain is impassable to all but troops on foot").
+    pub fn on_foot(&self) -> bool {
+        matches!(self.row.arm, Arm::Infantry | Arm::Engineers)
+    }
+    pub fn is_skirmisher(&self) -> bool {
+        self.row.has(Trait::Sharpshooter)
+    }
+    pub fn suppressed(&self) -> bool {
+        self.suppressed.is_some()
+    }
+    pub fn disordered(&self, player_turn: u32) -> bool {
+        self.disordered_until.is_some_and(|t| t >= player_turn)
+    }
+    /// BPT "Attacks, Hits & Saves": hits a stand can take, with ACW elite, disorder and exhaustion.
+    pub fn stand_hits(&self, rules: &Rules, player_turn: u32) -> u32 {
+        let mut h = self.row.hits as i32;
+        if self.grade == Grade::Elite {
+            h += rules.fire.elite_hits;
+        }
+        if self.disordered(player_turn) {
+            h += rules.fire.disordered_hits;
+            if self.exhausted {
+                h += rules.fire.exhausted_hits;
+            }
+        }
+        h.max(1) as u32
+    }
+    /// The unit's hits value: stand hits × stands (DECISIONS "Entities").
+    pub fn hits_value(&self, rules: &Rules, player_turn: u32) -> u32 {
+        self.stand_hits(rules, player_turn) * self.stands
+    }
+    /// Move allowance in cm before terrain (army list "Move"; limbers; ACW notes 8, 9, 15).
+    pub fn move_rate(&self) -> f64 {
+        if self.is_artillery() {
+            if self.row.has(Trait::Siege) || self.row.has(Trait::Mortar) || self.row.movement <= 0.0 {
+                return 0.0;
+            }
+            if self.limbered {
+                return if self.horse_artillery { 30.0 } else { 15.0 };
+            }
+        }
+        self.row.movement
+    }
+    pub fn shape(&self, rules: &Rules) -> Shape {
+        let f = &rules.footprints;
+        match self.row.arm {
+            Arm::Cavalry if self.mounted() => f.cavalry,
+            Arm::Artillery => f.gun,
+            _ => f.infantry,
+        }
+    }
+    pub fn gap(&self, rules: &Rules) -> f64 {
+        if self.is_skirmisher() {
+            rules.footprints.skirmish_gap
+        } else {
+            rules.footprints.extended_gap
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Commander {
+    pub id: CmdId,
+    pub key: String,
+    pub name: String,
+    pub side: SideId,
+    pub row: CommandRow,
+    pub superior: Option<CmdId>,
+    pub pos: V2,
+    pub mounted: bool,
+    /// Command value in force (a replacement loses one).
+    pub command_value: i32,
+    pub knocked_out: bool,
+    pub replaced: bool,
+    /// Player turn it was placed as a replacement: it may not order or move that turn.
+    pub placed_turn: Option<u32>,
+    pub suppressed: Option<Suppression>,
+    /// Hits taken this player turn (only blunders and attached units hit commanders).
+    pub hits: u32,
+}
+
+impl Commander {
+    pub fn alive(&self) -> bool {
+        !self.knocked_out
+    }
+    pub fn is_co(&self) -> bool {
+        self.superior.is_none()
+    }
+    pub fn move_rate(&self) -> f64 {
+        if self.mounted { self.row.movement_mounted } else { self.row.movement }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    pub name: String,
+    pub army: String,
+    /// Units (non-command) lost before the breakpoint test starts.
+    pub breakpoint: u32,
+    pub broken: bool,
+    /// Player turn in which it broke.
+    pub broke_turn: Option<u32>,
+}
+
+/// A unit's orders this turn (BPT "Command Phase").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrderState {
+    pub by: CmdId,
+    /// Orders received this turn.
+    pub count: u32,
+    /// Actions left from the current order.
+    pub credits: u32,
+    /// No more orders this turn.
+    pub finished: bool,
+    /// The current order declared a charge / dense terrain.
+    pub may_charge: bool,
+    pub may_enter_dense: bool,
+    /// A self-order: may only move towards the nearest commander.
+    pub self_order: bool,
+    /// Crossed a linear obstacle / stopped at one this order (cross on the next).
+    pub moved_this_order: bool,
+}
+
+/// The command phase's book-keeping, cleared every player turn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CommandState {
+    pub orders: BTreeMap<UnitId, OrderState>,
+    /// Commanders that have finished ordering (failed, or moved).
+    pub done: BTreeSet<CmdId>,
+    /// Units an HQ failed to order (the CO may try them at −1).
+    pub hq_failed: BTreeSet<UnitId>,
+    /// The army CO failed: no more orders by anyone this turn.
+    pub all_stopped: bool,
+    /// The commander whose order is current.
+    pub current: Option<CmdId>,
+    /// Commanders that have moved this phase.
+    pub moved: BTreeSet<CmdId>,
+}
+
+/// A charge in contact, to be resolved in the charge phase.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Combat {
+    pub chargers: Vec<UnitId>,
+    pub target: UnitId,
+    /// Supporting units of each side (index = side).
+    pub supports: [Vec<UnitId>; 2],
+    /// Both sides count as charging in the first round (cavalry counter-charge).
+    pub counter_charge: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResultKind {
+    Draw,
+    Minor,
+    Decisive,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub winner: Option<SideId>,
+    pub result: ResultKind,
+    pub victory_points: [u32; 2],
+    pub units_lost: [u32; 2],
+    pub objectives: [Option<crate::data::scenario::ObjectiveLevel>; 2],
+    pub reason: String,
+}
+
+/// Geometry derived from the state, rebuilt after every change (not hashed).
+#[derive(Clone, Debug, Default)]
+pub struct UnitGeom {
+    /// Every base: fighting stands, then the command stand (artillery: guns then limber).
+    pub rects: Vec<Rect>,
+    /// Fighting stands only.
+    pub fighting: usize,
+    pub front: (V2, V2),
+}
+
+#[derive(Clone)]
+pub struct Battle {
+    pub title: String,
+    pub scenario_hash: u64,
+    pub table: TableSize,
+    pub terrain: Terrain,
+    pub weather: Weather,
+    pub wet_ground: bool,
+    pub turn_limit: u32,
+    pub first_side: SideId,
+    pub objectives: Vec<Objective>,
+    pub rules: Rules,
+    pub units: Vec<Unit>,
+    pub commanders: Vec<Commander>,
+    pub sides: [Side; 2],
+    pub phase: Phase,
+    pub step: Step,
+    pub active: SideId,
+    /// Game turn, from 1.
+    pub game_turn: u32,
+    /// Player turn, from 1.
+    pub player_turn: u32,
+    pub dice: Dice,
+    pub cmd: CommandState,
+    /// Sequence number of the order being carried out (for the fall-back exception).
+    pub order_seq: u32,
+    pub combats: Vec<Combat>,
+    pub outcome: Option<Outcome>,
+    /// Actions applied so far.
+    pub actions: u64,
+    pub geom: Vec<UnitGeom>,
+    pub los: LosWorld,
+    /// Each side's troop chart (for dismounting to another row).
+    pub rows: Vec<Vec<TroopRow>>,
+    /// Set while a charged cavalry unit is counter-charging.
+    pub counter_charging: Option<UnitId>,
+}
+
+impl Battle {
+    pub fn unit(&self, id: UnitId) -> &Unit {
+        &self.units[id as usize]
+    }
+    pub fn unit_mut(&mut self, id: UnitId) -> &mut Unit {
+        &mut self.units[id as usize]
+    }
+    pub fn commander(&self, id: CmdId) -> &Commander {
+        &self.commanders[id as usize]
+    }
+    pub fn inactive(&self) -> SideId {
+        1 - self.active
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+    /// Alive units in id order.
+    pub fn alive_units(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.alive())
+    }
+    pub fn side_units(&self, side: SideId) -> impl Iterator<Item = &Unit> {
+        self.alive_units().filter(move |u| u.side == side)
+    }
+
+    /// Whose decision the battle is waiting for.
+    pub fn actor(&self) -> SideId {
+        match &self.step {
+            Step::Open => self.active,
+            Step::CounterInitiative { .. } | Step::Reaction { .. } => self.inactive(),
+            Step::Support { side } => *side,
+        }
+    }
+
+    /// Every base of a unit as placed by its formation.
+    pub fn compute_geom(&self, u: &Unit) -> UnitGeom {
+        let shape = u.shape(&self.rules);
+        let fp = &self.rules.footprints;
+        let ss = StandShape { width: shape.width, depth: shape.depth };
+        if u.is_artillery() {
+            let (guns, limber) = layout::artillery_rects(
+                u.pose,
+                u.stands as usize,
+                u.limbered,
+                u.has_limber,
+                ss,
+                StandShape { width: fp.limber.width, depth: fp.limber.depth },
+            );
+            let fighting = guns.len();
+            let front = if u.limbered {
+                limber.map(|l| l.front_edge()).unwrap_or_else(|| guns[0].front_edge())
+            } else {
+                let l = guns.first().map(|g| g.front_edge().0).unwrap_or(u.pose.pos);
+                let r = guns.last().map(|g| g.front_edge().1).unwrap_or(u.pose.pos);
+                (l, r)
+            };
+            let mut rects = guns;
+            rects.extend(limber);
+            return UnitGeom { rects, fighting, front };
+        }
+        let n = u.stands as usize;
+        let gap = u.gap(&self.rules);
+        let mut rects = layout::stand_rects(u.pose, u.formation, n, ss, gap);
+        let fighting = rects.len();
+        let front = layout::front_edge(u.pose, u.formation, n, ss, gap);
+        rects.push(layout::command_stand_rect(
+            u.pose,
+            u.formation,
+            n,
+            ss,
+            gap,
+            StandShape { width: fp.command_stand.width, depth: fp.command_stand.depth },
+        ));
+        UnitGeom { rects, fighting, front }
+    }
+
+    /// Rebuild the derived geometry and the line-of-sight blockers. Called after every change
+    /// of position.
+    pub fn refresh_geometry(&mut self) {
+        let geom: Vec<UnitGeom> = self
+            .units
+            .iter()
+            .map(|u| if u.alive() { self.compute_geom(u) } else { UnitGeom::default() })
+            .collect();
+        let mut blockers = Vec::new();
+        for u in self.units.iter().filter(|u| u.alive()) {
+            // DECISIONS "Line of sight": commanders, skirmishers and unlimbered guns do not block.
+            if u.is_skirmisher() || (u.is_artillery() && !u.limbered) {
+                continue;
+            }
+            for r in &geom[u.id as usize].rects {
+                blockers.push(Blocker { id: u.id, rect: *r });
+            }
+        }
+        self.geom = geom;
+        self.los.set_blockers(blockers);
+    }
+
+    pub fn rects(&self, id: UnitId) -> &[Rect] {
+        &self.geom[id as usize].rects
+    }
+
+    /// The commander's round base, as a square of the same width for distance maths.
+    pub fn commander_rect(&self, c: &Commander) -> Rect {
+        let d = self.rules.footprints.commander_diameter;
+        Rect::new(c.pos, 0.0, d, d)
+    }
+
+    pub fn sighting(&self, id: UnitId) -> Sighting<'_> {
+        let u = self.unit(id);
+        let g = &self.geom[id as usize];
+        Sighting {
+            id,
+            stands: &g.rects,
+            front: g.front,
+            facing: u.pose.facing,
+            all_round: u.formation == Formation::Square,
+            hard_to_see: u.dug_in || (u.is_artillery() && !u.limbered),
+            dug_in: u.dug_in,
+        }
+    }
+
+    /// Edge-to-edge distance between two units.
+    pub fn unit_distance(&self, a: UnitId, b: UnitId) -> f64 {
+        crate::rules::geometry::rects_distance(self.rects(a), self.rects(b))
+    }
+
+    /// Does unit `a` see unit `b` (BPT "Line of Sight")?
+    pub fn sees(&self, a: UnitId, b: UnitId) -> bool {
+        self.los.sees(&self.sighting(a), &self.sighting(b)).is_ok()
+    }
+
+    /// Enemy units `id` can see, nearest first (ties by id), with their distances.
+    pub fn visible_enemies(&self, id: UnitId) -> Vec<(UnitId, f64)> {
+        let side = self.unit(id).side;
+        let mut v: Vec<(UnitId, f64)> = self
+            .side_units(1 - side)
+            .map(|e| (e.id, self.unit_distance(id, e.id)))
+            .filter(|(e, d)| *d <= self.los.params().visibility && self.sees(id, *e))
+            .collect();
+        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// The nearest visible enemy, if any.
+    pub fn nearest_visible_enemy(&self, id: UnitId) -> Option<(UnitId, f64)> {
+        self.visible_enemies(id).into_iter().next()
+    }
+
+    /// The commander (if any) touching unit `id` who commands it: BPT "Command Presence".
+    pub fn touching_commander(&self, id: UnitId) -> Option<CmdId> {
+        let u = self.unit(id);
+        let contact = self.rules.visibility.contact;
+        self.commanders
+            .iter()
+            .filter(|c| c.alive() && c.side == u.side && self.in_chain(u.hq, c.id))
+            .find(|c| {
+                crate::rules::geometry::rects_distance(&[self.commander_rect(c)], self.rects(id))
+                    <= contact
+            })
+            .map(|c| c.id)
+    }
+
+    /// Is `cmd` the HQ `hq` or one of its superiors?
+    pub fn in_chain(&self, hq: CmdId, cmd: CmdId) -> bool {
+        let mut cur = Some(hq);
+        let mut guard = 0;
+        while let Some(c) = cur {
+            if c == cmd {
+                return true;
+            }
+            cur = self.commander(c).superior;
+            guard += 1;
+            if guard > 64 {
+                break;
+            }
+        }
+        false
+    }
+
+    /// The side's CO in force: the highest commander still alive.
+    pub fn co(&self, side: SideId) -> Option<CmdId> {
+        let alive: Vec<&Commander> =
+            self.commanders.iter().filter(|c| c.side == side && c.alive()).collect();
+        alive
+            .iter()
+            .find(|c| c.is_co())
+            .or_else(|| alive.iter().max_by_key(|c| (c.row.level, std::cmp::Reverse(c.id))))
+            .map(|c| c.id)
+    }
+
+    /// Is a point inside the table?
+    pub fn on_table(&self, p: V2) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.table.width && p.y <= self.table.height
+    }
+}

@@ -1,0 +1,534 @@
+//! Reading RON data files with errors that point at `file:line:col`.
+//!
+//! Syntax and type errors come from `ron` with its position. Semantic errors found later
+//! (an unknown row id, overlapping stands, …) are placed with [`RonSpans`], a small span map
+//! of the same text that finds a value by its path (`sides[0].units[3].row`), or with
+//! [`locate`] on a distinctive needle as a fallback.
+//!
+//! Nothing here panics, whatever the input: empty text, binary junk, huge numbers, deep nesting.
+
+use super::error::DataError;
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// Most nesting the span map follows; `ron` itself stops at 128.
+const MAX_DEPTH: usize = 256;
+
+/// Parses RON `text` (the contents of `file`, which only names the place in errors).
+///
+/// Uses `ron::Options::default()`: no extensions unless the file enables them itself
+/// (`#![enable(implicit_some)]`), recursion limited to 128.
+pub fn parse_ron<T: DeserializeOwned>(text: &str, file: &Path) -> Result<T, DataError> {
+    ron::Options::default().from_str::<T>(text).map_err(|e| {
+        let (line, col) = (e.span.start.line.max(1), e.span.start.col.max(1));
+        DataError::new(file, line, col, e.code.to_string())
+    })
+}
+
+/// Reads and parses a RON file. A file that cannot be read is an error at `0:0`
+/// ("cannot read: …"); a file that is not UTF-8 is an error at its first bad byte.
+pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
+    let text = read_text(path)?;
+    parse_ron(&text, path)
+}
+
+/// Reads a whole text file; errors as [`load_ron`] describes.
+pub fn read_text(path: &Path) -> Result<String, DataError> {
+    let bytes = std::fs::read(path).map_err(|e| DataError::whole_file(path, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        // The valid prefix is text: place the error right after it.
+        let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
+        DataError::at_offset(path, &prefix, good, "file is not valid UTF-8 text")
+    })
+}
+
+/// Line and column (1-based, columns in characters) of the first occurrence of `needle`
+/// in `text`; `(0, 0)` when it does not occur (or is empty).
+pub fn locate(text: &str, needle: &str) -> (usize, usize) {
+    if needle.is_empty() {
+        return (0, 0);
+    }
+    match text.find(needle) {
+        Some(i) => line_col(text, i),
+        None => (0, 0),
+    }
+}
+
+/// Line and column (1-based, columns in characters) of byte `offset` in `text`.
+/// Offsets past the end (or inside a character) are clamped back to a character boundary.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut off = offset.min(text.len());
+    while !text.is_char_boundary(off) {
+        off -= 1;
+    }
+    let before = &text[..off];
+    let line = 1 + before.bytes().filter(|&b| b == b'\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = 1 + before[line_start..].chars().count();
+    (line, col)
+}
+
+/// FNV-1a (64 bit) of `bytes`: pins a scenario's content in replays.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// One step of a path into a RON value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg<'a> {
+    /// A named field of a struct: `name: value`.
+    Field(&'a str),
+    /// An element of a list or a positional element of a tuple.
+    Index(usize),
+    /// The inside of a newtype struct, `Polygon([...])` / `([...])`; passes through when the
+    /// value is not wrapped.
+    Newtype,
+}
+
+#[derive(Debug)]
+struct Node {
+    /// Byte offset where the value starts.
+    at: usize,
+    kind: Kind,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Leaf,
+    Seq(Vec<Node>),
+    Fields(Vec<(String, Node)>),
+}
+
+/// A span map of a RON text: where each value starts, found by its path.
+///
+/// Built leniently from text `ron` already accepted; on text it cannot follow it keeps what
+/// it has (and [`RonSpans::find`] falls back to the start of the file).
+#[derive(Debug)]
+pub struct RonSpans<'t> {
+    text: &'t str,
+    root: Option<Node>,
+}
+
+impl<'t> RonSpans<'t> {
+    pub fn new(text: &'t str) -> Self {
+        let mut p = SpanParser {
+            s: text.as_bytes(),
+            i: 0,
+            depth: 0,
+        };
+        p.ws();
+        let root = p.value();
+        RonSpans { text, root }
+    }
+
+    /// Byte offset of the value at `path`, or of its deepest ancestor that exists
+    /// (a field left to its default points at the struct that omits it).
+    pub fn offset(&self, path: &[Seg]) -> usize {
+        let Some(mut node) = self.root.as_ref() else {
+            return 0;
+        };
+        for seg in path {
+            let next = match (*seg, &node.kind) {
+                (Seg::Field(name), Kind::Fields(fields)) => fields.iter().find(|(k, _)| k == name).map(|(_, n)| n),
+                (Seg::Index(i), Kind::Seq(items)) => items.get(i),
+                (Seg::Newtype, Kind::Seq(items)) => match items.as_slice() {
+                    [inner @ Node { kind: Kind::Seq(_), .. }] => Some(inner),
+                    _ => Some(node),
+                },
+                (Seg::Newtype, _) => Some(node),
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        node.at
+    }
+
+    /// Line and column (1-based) of the value at `path`; see [`RonSpans::offset`].
+    pub fn find(&self, path: &[Seg]) -> (usize, usize) {
+        line_col(self.text, self.offset(path))
+    }
+
+    /// A [`DataError`] in `file` at the value at `path`.
+    pub fn error(&self, file: &Path, path: &[Seg], msg: impl Into<String>) -> DataError {
+        let (line, col) = self.find(path);
+        DataError::new(file, line, col, msg)
+    }
+}
+
+struct SpanParser<'a> {
+    s: &'a [u8],
+    i: usize,
+    depth: usize,
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_ident_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl SpanParser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.s.get(self.i + k).copied()
+    }
+
+    /// Skips whitespace, comments (line, nested block) and `#![...]` attributes.
+    fn ws(&mut self) {
+        loop {
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b), _) if b.is_ascii_whitespace() => self.i += 1,
+                (Some(b'/'), Some(b'/')) => {
+                    while let Some(b) = self.peek() {
+                        self.i += 1;
+                        if b == b'\n' {
+                            break;
+                        }
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    self.i += 2;
+                    let mut level = 1usize;
+                    while level > 0 {
+                        match (self.peek(), self.peek_at(1)) {
+                            (None, _) => return,
+                            (Some(b'/'), Some(b'*')) => {
+                                level += 1;
+                                self.i += 2;
+                            }
+                            (Some(b'*'), Some(b'/')) => {
+                                level -= 1;
+                                self.i += 2;
+                            }
+                            _ => self.i += 1,
+                        }
+                    }
+                }
+                (Some(b'#'), Some(b'!')) => {
+                    while let Some(b) = self.peek() {
+                        self.i += 1;
+                        if b == b']' {
+                            break;
+                        }
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn ident(&mut self) -> &str {
+        let start = self.i;
+        if self.peek() == Some(b'r') && self.peek_at(1) == Some(b'#') {
+            self.i += 2;
+        }
+        while self.peek().is_some_and(is_ident_char) {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.i]).unwrap_or("")
+    }
+
+    /// Skips a quoted string or char starting at the quote `q`, honouring backslash escapes.
+    fn quoted(&mut self, q: u8) {
+        self.i += 1;
+        while let Some(b) = self.peek() {
+            self.i += 1;
+            if b == b'\\' {
+                self.i += 1;
+            } else if b == q {
+                return;
+            }
+        }
+    }
+
+    /// Skips a raw string `r##"..."##` starting at the `r`.
+    fn raw_string(&mut self) {
+        self.i += 1;
+        let mut hashes = 0;
+        while self.peek() == Some(b'#') {
+            hashes += 1;
+            self.i += 1;
+        }
+        if self.peek() != Some(b'"') {
+            return;
+        }
+        self.i += 1;
+        while self.i < self.s.len() {
+            if self.s[self.i] == b'"'
+                && self.s[self.i + 1..].iter().take(hashes).filter(|&&b| b == b'#').count() == hashes
+            {
+                self.i += 1 + hashes;
+                return;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// One value, starting at the current (non-whitespace) position.
+    fn value(&mut self) -> Option<Node> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let r = self.value_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn value_inner(&mut self) -> Option<Node> {
+        let at = self.i;
+        let b = self.peek()?;
+        match b {
+            b'(' => {
+                self.i += 1;
+                Some(Node {
+                    at,
+                    kind: self.group(b')')?,
+                })
+            }
+            b'[' => {
+                self.i += 1;
+                Some(Node {
+                    at,
+                    kind: self.group(b']')?,
+                })
+            }
+            b'{' => {
+                self.i += 1;
+                Some(Node { at, kind: self.map()? })
+            }
+            b'"' | b'\'' => {
+                self.quoted(b);
+                Some(Node { at, kind: Kind::Leaf })
+            }
+            b'r' if matches!(self.peek_at(1), Some(b'"') | Some(b'#'))
+                && !(self.peek_at(1) == Some(b'#') && self.peek_at(2).is_some_and(is_ident_start)) =>
+            {
+                self.raw_string();
+                Some(Node { at, kind: Kind::Leaf })
+            }
+            b'b' if matches!(self.peek_at(1), Some(b'"') | Some(b'\'')) => {
+                self.i += 1;
+                self.quoted(self.s[self.i]);
+                Some(Node { at, kind: Kind::Leaf })
+            }
+            b if is_ident_start(b) => {
+                let name = self.ident().to_owned();
+                let after_ident = self.i;
+                self.ws();
+                if self.peek() == Some(b'(') {
+                    self.i += 1;
+                    let kind = self.group(b')')?;
+                    // `Some(x)` is transparent: the path goes straight to `x`.
+                    if name == "Some"
+                        && let Kind::Seq(mut items) = kind
+                    {
+                        return match items.len() {
+                            1 => items.pop(),
+                            _ => Some(Node {
+                                at,
+                                kind: Kind::Seq(items),
+                            }),
+                        };
+                    }
+                    Some(Node { at, kind })
+                } else {
+                    self.i = after_ident;
+                    Some(Node { at, kind: Kind::Leaf })
+                }
+            }
+            _ => {
+                // Numbers and anything else: up to the next delimiter.
+                while let Some(c) = self.peek() {
+                    if c.is_ascii_whitespace() || matches!(c, b',' | b')' | b']' | b'}' | b':' | b'/') {
+                        break;
+                    }
+                    self.i += 1;
+                }
+                (self.i > at).then_some(Node { at, kind: Kind::Leaf })
+            }
+        }
+    }
+
+    /// The inside of `( … )` or `[ … ]`: named fields or positional items.
+    fn group(&mut self, close: u8) -> Option<Kind> {
+        let mut items = Vec::new();
+        let mut fields = Vec::new();
+        loop {
+            self.ws();
+            match self.peek()? {
+                c if c == close => {
+                    self.i += 1;
+                    break;
+                }
+                b if is_ident_start(b) && close == b')' => {
+                    let save = self.i;
+                    let name = self.ident().to_owned();
+                    self.ws();
+                    if self.peek() == Some(b':') && self.peek_at(1) != Some(b':') {
+                        self.i += 1;
+                        self.ws();
+                        let v = self.value()?;
+                        fields.push((name.trim_start_matches("r#").to_owned(), v));
+                    } else {
+                        self.i = save;
+                        items.push(self.value()?);
+                    }
+                }
+                _ => items.push(self.value()?),
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                c if c == close => {}
+                _ => return None,
+            }
+        }
+        Some(if fields.is_empty() {
+            Kind::Seq(items)
+        } else {
+            Kind::Fields(fields)
+        })
+    }
+
+    /// The inside of `{ key: value, … }`: kept as the sequence of values.
+    fn map(&mut self) -> Option<Kind> {
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.peek()? == b'}' {
+                self.i += 1;
+                break;
+            }
+            self.value()?;
+            self.ws();
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.i += 1;
+            self.ws();
+            items.push(self.value()?);
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {}
+                _ => return None,
+            }
+        }
+        Some(Kind::Seq(items))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Pt {
+        x: f64,
+        y: f64,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Doc {
+        name: String,
+        pts: Vec<Pt>,
+        #[serde(default)]
+        opt: Option<u32>,
+    }
+
+    fn p() -> &'static Path {
+        Path::new("t.ron")
+    }
+
+    #[test]
+    fn parses_and_reports_syntax_errors_with_place() {
+        let d: Doc = parse_ron("(name: \"a\", pts: [(x: 1, y: 2.5)], opt: Some(3))", p()).unwrap();
+        assert_eq!(d.pts[0], Pt { x: 1.0, y: 2.5 });
+        assert_eq!(d.opt, Some(3));
+        let e = parse_ron::<Doc>("(\n  name: \"a\",\n  pts: [(x: 1, y: )],\n)", p()).unwrap_err();
+        assert_eq!((e.line, e.col), (3, 18), "{e}");
+        assert!(e.to_string().starts_with("t.ron:3:18: "), "{e}");
+    }
+
+    #[test]
+    fn hostile_inputs_are_errors_not_panics() {
+        let deep = "[".repeat(100_000);
+        let deep_struct = "(name: ".to_owned() + &"(".repeat(50_000);
+        let cases: Vec<String> = vec![
+            String::new(),
+            " \n\t".into(),
+            "\u{0}\u{1}\u{7f}\u{fffd}".into(),
+            deep,
+            deep_struct,
+            "(name: \"a\", pts: [(x: 1e999999, y: 0)])".into(),
+            "(name: \"a\", pts: [], opt: Some(99999999999999999999999))".into(),
+            "(name: \"unterminated".into(),
+            "/* unclosed".into(),
+            "(name: r#\"".into(),
+        ];
+        for c in &cases {
+            let r = parse_ron::<Doc>(c, p());
+            // 1e999999 parses as inf: that is the validator's business, not a parse error.
+            if let Err(e) = r {
+                assert!(e.line >= 1 && e.col >= 1, "{e}");
+            }
+            let _ = RonSpans::new(c).find(&[Seg::Field("pts"), Seg::Index(0)]);
+        }
+    }
+
+    #[test]
+    fn missing_file_is_0_0() {
+        let e = load_ron::<Doc>(Path::new("/nonexistent/volley/x.ron")).unwrap_err();
+        assert_eq!((e.line, e.col), (0, 0));
+        assert!(e.msg.starts_with("cannot read: "), "{e}");
+    }
+
+    #[test]
+    fn locate_finds_first_occurrence() {
+        let t = "a\nbb \"x\"\n\"x\"";
+        assert_eq!(locate(t, "\"x\""), (2, 4));
+        assert_eq!(locate(t, "zz"), (0, 0));
+        assert_eq!(locate(t, ""), (0, 0));
+        assert_eq!(line_col(t, 10_000), (3, 4));
+    }
+
+    #[test]
+    fn fnv1a_known_values() {
+        assert_eq!(content_hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(content_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(content_hash(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn spans_follow_paths() {
+        let t = "// c\n#![enable(implicit_some)]\nDoc(\n  name: \"a\", // (x: 9)\n  pts: [\n    (x: 1, y: 2),\n    Pt(x: 3, /* ) */ y: 4),\n  ],\n  opt: Some(7),\n  poly: Polygon([(x: 0, y: 0), (x: 1, y: 1)]),\n  s: r#\"a\"b\"#, t: (1, \"two\"),\n)";
+        let s = RonSpans::new(t);
+        assert_eq!(s.find(&[]), (3, 1));
+        assert_eq!(s.find(&[Seg::Field("name")]), (4, 9));
+        assert_eq!(s.find(&[Seg::Field("pts"), Seg::Index(1)]), (7, 5));
+        assert_eq!(s.find(&[Seg::Field("pts"), Seg::Index(1), Seg::Field("y")]), (7, 25));
+        assert_eq!(s.find(&[Seg::Field("opt")]), (9, 13));
+        let poly = [Seg::Field("poly"), Seg::Newtype, Seg::Index(1)];
+        assert_eq!(s.find(&poly), (10, 32));
+        assert_eq!(s.find(&[Seg::Field("t"), Seg::Index(1)]), (11, 23));
+        // Missing pieces fall back to the deepest ancestor that exists.
+        assert_eq!(s.find(&[Seg::Field("pts"), Seg::Index(9)]), (5, 8));
+        assert_eq!(s.find(&[Seg::Field("nope")]), (3, 1));
+    }
+}

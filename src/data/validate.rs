@@ -1,0 +1,1441 @@
+//! Checking data files: an army list on its own, and a scenario against its army lists and
+//! the table. Every error carries `file:line:col` of the offending value (see [`DataError`]).
+//!
+//! [`unit_rects`] lays out every base of a unit from its scenario entry; the checks use it for
+//! "on the table", "not in impassable terrain" and "no two units overlap", and the game uses
+//! it to place the stands at the start.
+
+use super::army::{Arm, ArmyList, CommandLevel, Trait, TroopRow};
+use super::error::DataError;
+use super::load::{RonSpans, Seg, content_hash, parse_ron, read_text};
+use super::scenario::{Scenario, UnitSpec};
+use crate::rules::formation::Formation;
+use crate::rules::geometry::{Pose, Rect, V2};
+use crate::rules::layout::{StandShape, artillery_rects, command_stand_rect, stand_rects};
+use crate::rules::terrain::Polygon;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Most stands (guns, for artillery) a unit may have.
+pub const MAX_STANDS: u32 = 40;
+/// Largest table side, cm.
+pub const MAX_TABLE: f64 = 10_000.0;
+/// Largest coordinate anywhere in a scenario (terrain may run off the table), cm.
+pub const MAX_COORD: f64 = 1.0e6;
+/// Tolerance for "inside the table", cm.
+const EDGE_EPS: f64 = 1e-6;
+
+/// Base sizes (cm) and gaps used to lay out units. DECISIONS.md "Scale and the table".
+#[derive(Clone, Copy, Debug)]
+pub struct Footprints {
+    pub infantry: StandShape,
+    pub cavalry: StandShape,
+    pub gun: StandShape,
+    pub limber: StandShape,
+    /// The unit command stand.
+    pub command_stand: StandShape,
+    /// Commanders (CO/HQ) are round.
+    pub commander_diameter: f64,
+    /// Gap between stands in extended line.
+    pub extended_gap: f64,
+    /// Gap between sharpshooter (skirmisher) stands in extended line (ACW note 14).
+    pub skirmish_gap: f64,
+}
+
+impl Default for Footprints {
+    fn default() -> Self {
+        Footprints {
+            infantry: StandShape { width: 2.5, depth: 1.5 },
+            cavalry: StandShape { width: 3.5, depth: 2.0 },
+            gun: StandShape { width: 2.5, depth: 2.5 },
+            limber: StandShape { width: 2.5, depth: 3.5 },
+            command_stand: StandShape { width: 1.5, depth: 1.5 },
+            commander_diameter: 2.0,
+            extended_gap: 1.0,
+            skirmish_gap: 2.0,
+        }
+    }
+}
+
+/// The base a stand of this row uses: mounted cavalry the cavalry base, guns the gun base,
+/// limbers/transport the limber base, everything on foot (dismounted cavalry included) the
+/// infantry base.
+pub fn stand_shape(row: &TroopRow, fp: &Footprints) -> StandShape {
+    match row.arm {
+        Arm::Cavalry if !row.has(Trait::Dismounted) => fp.cavalry,
+        Arm::Artillery => fp.gun,
+        Arm::Transport => fp.limber,
+        _ if row.has(Trait::Mounted) => fp.cavalry,
+        _ => fp.infantry,
+    }
+}
+
+/// The extended-line gap for this row: sharpshooters open wider.
+pub fn stand_gap(row: &TroopRow, fp: &Footprints) -> f64 {
+    if row.has(Trait::Sharpshooter) {
+        fp.skirmish_gap
+    } else {
+        fp.extended_gap
+    }
+}
+
+/// Whether a row's guns come with a limber (siege guns and mortars never move: none).
+pub fn has_limber(row: &TroopRow) -> bool {
+    row.arm == Arm::Artillery && row.movement > 0.0 && !row.has(Trait::Siege) && !row.has(Trait::Mortar)
+}
+
+/// Whether the unit counts as troops on foot for terrain (mounted troops, guns and
+/// vehicles do not).
+pub fn is_foot(row: &TroopRow) -> bool {
+    !row.has(Trait::Mounted) && !matches!(row.arm, Arm::Artillery | Arm::Transport | Arm::Cavalry)
+}
+
+/// Every base of the unit as the scenario places it: its fighting stands, then its unit
+/// command stand (artillery: its guns, then its limber, and no command stand).
+/// `spec.facing` is in degrees (counter-clockwise from +x); the rects' facings are radians.
+pub fn unit_rects(spec: &UnitSpec, row: &TroopRow, fp: &Footprints) -> Vec<Rect> {
+    let pose = Pose::new(spec.pos, spec.facing.to_radians());
+    let n = spec.stands as usize;
+    match row.arm {
+        Arm::Artillery => {
+            let (mut rects, limber) = artillery_rects(pose, n, spec.limbered, has_limber(row), fp.gun, fp.limber);
+            rects.extend(limber);
+            rects
+        }
+        Arm::Transport => stand_rects(pose, spec.formation, n, fp.limber, fp.extended_gap),
+        _ => {
+            let shape = stand_shape(row, fp);
+            let gap = stand_gap(row, fp);
+            let mut rects = stand_rects(pose, spec.formation, n, shape, gap);
+            rects.push(command_stand_rect(
+                pose,
+                spec.formation,
+                n,
+                shape,
+                gap,
+                fp.command_stand,
+            ));
+            rects
+        }
+    }
+}
+
+/// A scenario read from disk, checked, with its sides' army lists.
+#[derive(Clone, Debug)]
+pub struct LoadedScenario {
+    pub path: PathBuf,
+    /// The scenario file's text (for placing later errors).
+    pub text: String,
+    pub scenario: Scenario,
+    /// One army list per side, in the order of `scenario.sides`.
+    pub armies: Vec<ArmyList>,
+    /// FNV-1a of the scenario file's bytes followed by each side's army file's bytes (in side
+    /// order, each preceded by a 0 byte): replays pin this, so a changed map or army list is
+    /// noticed.
+    pub content_hash: u64,
+}
+
+/// Reads, parses and checks an army list file.
+pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
+    let text = read_text(path)?;
+    let army: ArmyList = parse_ron(&text, path)?;
+    validate_army(&text, path, &army)?;
+    Ok(army)
+}
+
+/// Reads a scenario, loads each side's army list from `{armies_dir}/{army}.ron`, and checks
+/// the scenario against them ([`validate_scenario`]).
+pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<LoadedScenario, DataError> {
+    let text = read_text(path)?;
+    let scenario: Scenario = parse_ron(&text, path)?;
+    let spans = RonSpans::new(&text);
+    check_sides(
+        &Ctx {
+            file: path,
+            spans: &spans,
+        },
+        &scenario,
+    )?;
+    let mut armies = Vec::with_capacity(scenario.sides.len());
+    let mut hash_input = text.as_bytes().to_vec();
+    for (i, side) in scenario.sides.iter().enumerate() {
+        let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("army")];
+        let stem = side.army.as_str();
+        if stem.is_empty() || !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err(spans.error(
+                path,
+                &at,
+                format!("army \"{stem}\" must be a file stem (letters, digits, _ and -)"),
+            ));
+        }
+        let army_path = armies_dir.join(format!("{stem}.ron"));
+        if !army_path.is_file() {
+            return Err(spans.error(path, &at, format!("army list not found: {}", army_path.display())));
+        }
+        let army_text = read_text(&army_path)?;
+        let army: ArmyList = parse_ron(&army_text, &army_path)?;
+        validate_army(&army_text, &army_path, &army)?;
+        hash_input.push(0);
+        hash_input.extend_from_slice(army_text.as_bytes());
+        armies.push(army);
+    }
+    validate_scenario(&text, path, &scenario, &armies, fp)?;
+    Ok(LoadedScenario {
+        path: path.to_path_buf(),
+        content_hash: content_hash(&hash_input),
+        text,
+        scenario,
+        armies,
+    })
+}
+
+struct Ctx<'a> {
+    file: &'a Path,
+    spans: &'a RonSpans<'a>,
+}
+
+impl Ctx<'_> {
+    fn err(&self, path: &[Seg], msg: impl Into<String>) -> DataError {
+        self.spans.error(self.file, path, msg)
+    }
+}
+
+fn finite(v: V2) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.x.abs() <= MAX_COORD && v.y.abs() <= MAX_COORD
+}
+
+fn fmt_v(v: V2) -> String {
+    format!("({:.1}, {:.1})", v.x, v.y)
+}
+
+fn ids_list<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    ids.collect::<Vec<_>>().join(", ")
+}
+
+fn snake_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Checks an army list: unique snake_case ids, sane numbers, `dismounts_to` naming a
+/// dismounted row, and (when the list has note texts) a text for every note a row cites.
+pub fn validate_army(text: &str, path: &Path, army: &ArmyList) -> Result<(), DataError> {
+    let spans = RonSpans::new(text);
+    let c = Ctx {
+        file: path,
+        spans: &spans,
+    };
+    if army.name.trim().is_empty() {
+        return Err(c.err(&[Seg::Field("name")], "army list name is empty"));
+    }
+    if army.troops.is_empty() {
+        return Err(c.err(&[Seg::Field("troops")], "army list has no troop rows"));
+    }
+    let note_nums: Vec<u32> = army.notes.iter().map(|(n, _)| *n).collect();
+    for (i, (n, _)) in army.notes.iter().enumerate() {
+        if note_nums[..i].contains(n) {
+            return Err(c.err(&[Seg::Field("notes"), Seg::Index(i)], format!("note {n} given twice")));
+        }
+    }
+    let cites = |notes: &[u32], at: &[Seg]| -> Result<(), DataError> {
+        if army.notes.is_empty() {
+            return Ok(());
+        }
+        match notes.iter().find(|n| !note_nums.contains(n)) {
+            Some(n) => Err(c.err(at, format!("note {n} has no text in the list's `notes`"))),
+            None => Ok(()),
+        }
+    };
+    for (i, t) in army.troops.iter().enumerate() {
+        let at = |f: &'static str| [Seg::Field("troops"), Seg::Index(i), Seg::Field(f)];
+        if !snake_id(&t.id) {
+            return Err(c.err(&at("id"), format!("troop id \"{}\" must be snake_case", t.id)));
+        }
+        if army.troops[..i].iter().any(|o| o.id == t.id) {
+            return Err(c.err(&at("id"), format!("duplicate troop id \"{}\"", t.id)));
+        }
+        let id = &t.id;
+        let sane = |v: f64| v.is_finite() && (0.0..=1000.0).contains(&v);
+        if !sane(t.movement) {
+            return Err(c.err(&at("movement"), format!("{id}: movement must be 0..=1000 cm")));
+        }
+        if t.movement_alt.is_some_and(|v| !sane(v)) {
+            return Err(c.err(&at("movement_alt"), format!("{id}: movement_alt must be 0..=1000 cm")));
+        }
+        if !sane(t.range) {
+            return Err(c.err(&at("range"), format!("{id}: range must be 0..=1000 cm")));
+        }
+        if t.attacks > 100 {
+            return Err(c.err(&at("attacks"), format!("{id}: at most 100 attacks")));
+        }
+        if !(1..=100).contains(&t.hits) {
+            return Err(c.err(&at("hits"), format!("{id}: hits must be 1..=100")));
+        }
+        if t.save.is_some_and(|s| !(1..=6).contains(&s)) {
+            return Err(c.err(&at("save"), format!("{id}: a save is 1..=6 (5 means 5+) or None")));
+        }
+        cites(&t.notes, &at("notes"))?;
+        if let Some(d) = &t.dismounts_to {
+            match army.troop(d) {
+                None => {
+                    return Err(c.err(
+                        &at("dismounts_to"),
+                        format!("{id}: dismounts_to names unknown row \"{d}\""),
+                    ));
+                }
+                Some(r) if !r.has(Trait::Dismounted) => {
+                    return Err(c.err(
+                        &at("dismounts_to"),
+                        format!("{id}: dismounts_to row \"{d}\" lacks the Dismounted trait"),
+                    ));
+                }
+                Some(_) if !t.has(Trait::Mounted) => {
+                    return Err(c.err(&at("dismounts_to"), format!("{id}: only Mounted rows dismount")));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    for (i, r) in army.commands.iter().enumerate() {
+        let at = |f: &'static str| [Seg::Field("commands"), Seg::Index(i), Seg::Field(f)];
+        let id = &r.id;
+        if !snake_id(id) {
+            return Err(c.err(&at("id"), format!("command id \"{id}\" must be snake_case")));
+        }
+        if army.commands[..i].iter().any(|o| o.id == *id) || army.troop(id).is_some() {
+            return Err(c.err(&at("id"), format!("duplicate id \"{id}\"")));
+        }
+        if !(2..=12).contains(&r.command) {
+            return Err(c.err(&at("command"), format!("{id}: command value must be 2..=12")));
+        }
+        for (f, v) in [("movement", r.movement), ("movement_mounted", r.movement_mounted)] {
+            if !v.is_finite() || !(0.0..=1000.0).contains(&v) {
+                return Err(c.err(&at(f), format!("{id}: {f} must be 0..=1000 cm")));
+            }
+        }
+        if r.attack_bonus > 100 {
+            return Err(c.err(&at("attack_bonus"), format!("{id}: at most 100 bonus attacks")));
+        }
+        if !(1..=100).contains(&r.hits) {
+            return Err(c.err(&at("hits"), format!("{id}: hits must be 1..=100")));
+        }
+        if r.save.is_some_and(|s| !(1..=6).contains(&s)) {
+            return Err(c.err(&at("save"), format!("{id}: a save is 1..=6 (5 means 5+) or None")));
+        }
+        cites(&r.notes, &at("notes"))?;
+    }
+    Ok(())
+}
+
+/// Exactly two sides, with distinct non-empty names.
+fn check_sides(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
+    if sc.sides.len() != 2 {
+        return Err(c.err(
+            &[Seg::Field("sides")],
+            format!("a scenario has exactly 2 sides, found {}", sc.sides.len()),
+        ));
+    }
+    for (i, s) in sc.sides.iter().enumerate() {
+        let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("name")];
+        if s.name.trim().is_empty() {
+            return Err(c.err(&at, "side name is empty"));
+        }
+        if sc.sides[..i].iter().any(|o| o.name == s.name) {
+            return Err(c.err(&at, format!("two sides are named \"{}\"", s.name)));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a polygon: at least 3 points, finite (and not absurd) coordinates.
+fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), DataError> {
+    let mut path = at.to_vec();
+    path.push(Seg::Newtype);
+    if poly.0.len() < 3 {
+        return Err(c.err(&path, format!("{what}: a polygon needs at least 3 points")));
+    }
+    if let Some(k) = poly.0.iter().position(|p| !finite(*p)) {
+        path.push(Seg::Index(k));
+        return Err(c.err(&path, format!("{what}: point {k} is not a finite coordinate")));
+    }
+    Ok(())
+}
+
+/// Checks a scenario (already parsed from `text`, the contents of `path`) against its sides'
+/// army lists (`armies[i]` for `sc.sides[i]`) and the table. The first problem found is
+/// returned, placed at the offending value.
+pub fn validate_scenario(
+    text: &str,
+    path: &Path,
+    sc: &Scenario,
+    armies: &[ArmyList],
+    fp: &Footprints,
+) -> Result<(), DataError> {
+    let spans = RonSpans::new(text);
+    let c = Ctx {
+        file: path,
+        spans: &spans,
+    };
+    check_sides(&c, sc)?;
+    if armies.len() != sc.sides.len() {
+        return Err(c.err(
+            &[Seg::Field("sides")],
+            format!("{} army lists given for {} sides", armies.len(), sc.sides.len()),
+        ));
+    }
+    let (w, h) = (sc.table.width, sc.table.height);
+    let table_ok = |v: f64| v.is_finite() && v > 0.0 && v <= MAX_TABLE;
+    if !table_ok(w) || !table_ok(h) {
+        return Err(c.err(
+            &[Seg::Field("table")],
+            format!("table width and height must be in (0, {MAX_TABLE}] cm"),
+        ));
+    }
+    if sc.turn_limit < 1 {
+        return Err(c.err(&[Seg::Field("turn_limit")], "turn_limit must be at least 1"));
+    }
+    if sc.first_side >= sc.sides.len() {
+        return Err(c.err(
+            &[Seg::Field("first_side")],
+            format!("first_side {} is not a side index (0 or 1)", sc.first_side),
+        ));
+    }
+    let on_table = |p: V2, margin: f64| {
+        p.x >= margin - EDGE_EPS
+            && p.y >= margin - EDGE_EPS
+            && p.x <= w - margin + EDGE_EPS
+            && p.y <= h - margin + EDGE_EPS
+    };
+
+    // Terrain.
+    let t = &sc.terrain;
+    for (i, a) in t.areas.iter().enumerate() {
+        let at = [
+            Seg::Field("terrain"),
+            Seg::Field("areas"),
+            Seg::Index(i),
+            Seg::Field("outline"),
+        ];
+        check_polygon(&c, &at, &a.outline, &format!("{:?} area {i}", a.kind))?;
+    }
+    for (i, b) in t.buildings.iter().enumerate() {
+        let at = [
+            Seg::Field("terrain"),
+            Seg::Field("buildings"),
+            Seg::Index(i),
+            Seg::Field("outline"),
+        ];
+        check_polygon(&c, &at, &b.outline, &format!("building {i}"))?;
+    }
+    for (i, l) in t.linears.iter().enumerate() {
+        let at = |f: &'static str| {
+            [
+                Seg::Field("terrain"),
+                Seg::Field("linears"),
+                Seg::Index(i),
+                Seg::Field(f),
+            ]
+        };
+        if l.points.len() < 2 {
+            return Err(c.err(
+                &at("points"),
+                format!("{:?} {i}: a line needs at least 2 points", l.kind),
+            ));
+        }
+        if let Some(k) = l.points.iter().position(|p| !finite(*p)) {
+            let mut p = at("points").to_vec();
+            p.push(Seg::Index(k));
+            return Err(c.err(&p, format!("{:?} {i}: point {k} is not a finite coordinate", l.kind)));
+        }
+        if !l.width.is_finite() || l.width < 0.0 || l.width > 100.0 {
+            return Err(c.err(&at("width"), format!("{:?} {i}: width must be 0..=100 cm", l.kind)));
+        }
+    }
+    for (i, hill) in t.hills.iter().enumerate() {
+        let hill_at = [Seg::Field("terrain"), Seg::Field("hills"), Seg::Index(i)];
+        let name = if hill.name.is_empty() {
+            format!("hill {i}")
+        } else {
+            hill.name.clone()
+        };
+        if hill.contours.is_empty() {
+            let mut p = hill_at.to_vec();
+            p.push(Seg::Field("contours"));
+            return Err(c.err(&p, format!("{name}: a hill needs at least one contour")));
+        }
+        for (k, ct) in hill.contours.iter().enumerate() {
+            let at = |f: &'static str| {
+                let mut p = hill_at.to_vec();
+                p.extend([Seg::Field("contours"), Seg::Index(k), Seg::Field(f)]);
+                p
+            };
+            check_polygon(&c, &at("outline"), &ct.outline, &format!("{name} contour {k}"))?;
+            if k == 0 {
+                continue;
+            }
+            let prev = &hill.contours[k - 1];
+            if ct.height <= prev.height {
+                return Err(c.err(
+                    &at("height"),
+                    format!(
+                        "{name}: contour {k} height {} must be above the contour below it ({})",
+                        ct.height, prev.height
+                    ),
+                ));
+            }
+            if let Some(j) = ct.outline.0.iter().position(|p| !prev.outline.contains(*p)) {
+                let mut p = at("outline");
+                p.extend([Seg::Newtype, Seg::Index(j)]);
+                return Err(c.err(
+                    &p,
+                    format!(
+                        "{name}: contour {k} point {j} {} lies outside contour {}",
+                        fmt_v(ct.outline.0[j]),
+                        k - 1
+                    ),
+                ));
+            }
+        }
+    }
+    for (i, s) in sc.sides.iter().enumerate() {
+        if let Some(d) = &s.deployment {
+            let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("deployment")];
+            check_polygon(&c, &at, d, &format!("{} deployment zone", s.name))?;
+        }
+    }
+
+    // Objectives.
+    for (i, o) in sc.objectives.iter().enumerate() {
+        let at = |f: &'static str| [Seg::Field("objectives"), Seg::Index(i), Seg::Field(f)];
+        if !sc.sides.iter().any(|s| s.name == o.side) {
+            return Err(c.err(
+                &at("side"),
+                format!(
+                    "objective \"{}\": no side is named \"{}\" (sides: {})",
+                    o.name,
+                    o.side,
+                    ids_list(sc.sides.iter().map(|s| s.name.as_str()))
+                ),
+            ));
+        }
+        if !finite(o.pos) || !on_table(o.pos, 0.0) {
+            return Err(c.err(
+                &at("pos"),
+                format!("objective \"{}\" at {} is off the table", o.name, fmt_v(o.pos)),
+            ));
+        }
+        if !o.radius.is_finite() || o.radius <= 0.0 || o.radius > MAX_TABLE {
+            return Err(c.err(
+                &at("radius"),
+                format!("objective \"{}\": radius must be a positive distance", o.name),
+            ));
+        }
+    }
+
+    // Ids, shared by units and commanders across the whole scenario.
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (si, s) in sc.sides.iter().enumerate() {
+        let cmd_ids = s.commanders.iter().enumerate().map(|(k, cm)| ("commanders", k, &cm.id));
+        let unit_ids = s.units.iter().enumerate().map(|(k, u)| ("units", k, &u.id));
+        for (list, k, id) in cmd_ids.chain(unit_ids) {
+            let at = [
+                Seg::Field("sides"),
+                Seg::Index(si),
+                Seg::Field(list),
+                Seg::Index(k),
+                Seg::Field("id"),
+            ];
+            if id.trim().is_empty() {
+                return Err(c.err(&at, "empty id"));
+            }
+            if !seen.insert(id.as_str()) {
+                return Err(c.err(
+                    &at,
+                    format!("duplicate id \"{id}\": unit and commander ids are unique across the scenario"),
+                ));
+            }
+        }
+    }
+
+    // Commanders: rows, places, and one chain of command per side.
+    for (si, (s, army)) in sc.sides.iter().zip(armies).enumerate() {
+        let cat = |k: usize, f: &'static str| {
+            [
+                Seg::Field("sides"),
+                Seg::Index(si),
+                Seg::Field("commanders"),
+                Seg::Index(k),
+                Seg::Field(f),
+            ]
+        };
+        let mut army_hqs = 0;
+        for (k, cm) in s.commanders.iter().enumerate() {
+            let Some(row) = army.command(&cm.row) else {
+                return Err(c.err(
+                    &cat(k, "row"),
+                    format!(
+                        "commander {}: unknown command row \"{}\" in {} (rows: {})",
+                        cm.id,
+                        cm.row,
+                        army.name,
+                        ids_list(army.commands.iter().map(|r| r.id.as_str()))
+                    ),
+                ));
+            };
+            if row.level == CommandLevel::Army {
+                army_hqs += 1;
+                if army_hqs > 1 {
+                    return Err(c.err(
+                        &cat(k, "row"),
+                        format!("commander {}: a side has only one Army HQ (ACW note 10)", cm.id),
+                    ));
+                }
+            }
+            let r = fp.commander_diameter / 2.0;
+            if !finite(cm.pos) || !on_table(cm.pos, r) {
+                return Err(c.err(
+                    &cat(k, "pos"),
+                    format!("commander {} at {} is off the table", cm.id, fmt_v(cm.pos)),
+                ));
+            }
+        }
+        let cos: Vec<usize> = (0..s.commanders.len())
+            .filter(|&k| s.commanders[k].superior.is_none())
+            .collect();
+        match cos.as_slice() {
+            [] => {
+                return Err(c.err(
+                    &[Seg::Field("sides"), Seg::Index(si), Seg::Field("commanders")],
+                    format!("side {} has no CO (a commander with no superior)", s.name),
+                ));
+            }
+            [_] => {}
+            [a, b, ..] => {
+                return Err(c.err(
+                    &cat(*b, "id"),
+                    format!(
+                        "side {} has more than one CO (commanders with no superior): {} and {}",
+                        s.name, s.commanders[*a].id, s.commanders[*b].id
+                    ),
+                ));
+            }
+        }
+        for (k, cm) in s.commanders.iter().enumerate() {
+            let Some(sup) = &cm.superior else { continue };
+            if !s.commanders.iter().any(|o| o.id == *sup) {
+                let msg = match sc.sides.iter().find(|o| o.commanders.iter().any(|x| x.id == *sup)) {
+                    Some(other) => format!(
+                        "commander {}: superior \"{sup}\" is a commander of side {}, not {}",
+                        cm.id, other.name, s.name
+                    ),
+                    None => format!("commander {}: unknown superior \"{sup}\"", cm.id),
+                };
+                return Err(c.err(&cat(k, "superior"), msg));
+            }
+            // Follow the chain up: it must reach the CO within as many steps as there are
+            // commanders.
+            let mut cur = cm;
+            let mut steps = 0;
+            while let Some(up) = &cur.superior {
+                steps += 1;
+                match s.commanders.iter().find(|o| o.id == *up) {
+                    Some(next) if steps <= s.commanders.len() => cur = next,
+                    _ => {
+                        return Err(c.err(
+                            &cat(k, "superior"),
+                            format!("commander {}: the chain of command loops", cm.id),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    // Units: rows, commanders, sizes, formations.
+    let acw = |army: &ArmyList| army.name.starts_with("ACW");
+    let mut placed: Vec<(usize, usize, Vec<Rect>)> = Vec::new();
+    for (si, (s, army)) in sc.sides.iter().zip(armies).enumerate() {
+        for (k, u) in s.units.iter().enumerate() {
+            let at = |f: &'static str| {
+                [
+                    Seg::Field("sides"),
+                    Seg::Index(si),
+                    Seg::Field("units"),
+                    Seg::Index(k),
+                    Seg::Field(f),
+                ]
+            };
+            let id = &u.id;
+            let Some(row) = army.troop(&u.row) else {
+                return Err(c.err(
+                    &at("row"),
+                    format!(
+                        "unit {id}: unknown troop row \"{}\" in {} (rows: {})",
+                        u.row,
+                        army.name,
+                        ids_list(army.troops.iter().map(|r| r.id.as_str()))
+                    ),
+                ));
+            };
+            if row.arm == Arm::Transport || row.has(Trait::Limber) {
+                return Err(c.err(
+                    &at("row"),
+                    format!(
+                        "unit {id}: \"{}\" is a limber row; give the gun row with `limbered: true`",
+                        u.row
+                    ),
+                ));
+            }
+            if !s.commanders.iter().any(|cm| cm.id == u.commander) {
+                let msg = match sc
+                    .sides
+                    .iter()
+                    .find(|o| o.commanders.iter().any(|x| x.id == u.commander))
+                {
+                    Some(other) => format!(
+                        "unit {id}: commander \"{}\" belongs to side {}, not {}",
+                        u.commander, other.name, s.name
+                    ),
+                    None => format!("unit {id}: unknown commander \"{}\"", u.commander),
+                };
+                return Err(c.err(&at("commander"), msg));
+            }
+            let what = if row.arm == Arm::Artillery { "guns" } else { "stands" };
+            if u.stands < 1 || u.stands > MAX_STANDS {
+                return Err(c.err(
+                    &at("stands"),
+                    format!("unit {id}: {} {what}; a unit has 1..={MAX_STANDS} {what}", u.stands),
+                ));
+            }
+            if u.formation == Formation::Disordered {
+                return Err(c.err(
+                    &at("formation"),
+                    format!("unit {id}: Disordered is not a starting formation"),
+                ));
+            }
+            if u.formation == Formation::Square && acw(army) {
+                return Err(c.err(
+                    &at("formation"),
+                    format!("unit {id}: square is not used in the American Civil War (BPT)"),
+                ));
+            }
+            if row.arm != Arm::Artillery && u.limbered {
+                return Err(c.err(&at("limbered"), format!("unit {id}: only artillery limbers")));
+            }
+            if row.arm != Arm::Artillery && u.loaded.is_some() {
+                return Err(c.err(&at("loaded"), format!("unit {id}: only artillery is loaded")));
+            }
+            if u.limbered && !has_limber(row) {
+                return Err(c.err(
+                    &at("limbered"),
+                    format!("unit {id}: {} has no limber (it never moves)", row.name),
+                ));
+            }
+            if !finite(u.pos) {
+                return Err(c.err(&at("pos"), format!("unit {id}: position is not a finite coordinate")));
+            }
+            if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
+                return Err(c.err(&at("facing"), format!("unit {id}: facing must be finite degrees")));
+            }
+
+            // Every base on the table and out of impassable terrain.
+            let rects = unit_rects(u, row, fp);
+            for r in &rects {
+                if let Some(p) = r.corners().into_iter().find(|p| !on_table(*p, 0.0)) {
+                    return Err(c.err(
+                        &at("pos"),
+                        format!("unit {id}: a base lies off the table (corner at {})", fmt_v(p)),
+                    ));
+                }
+                if sc.terrain.rect_in_impassable(r, is_foot(row)) {
+                    return Err(c.err(
+                        &at("pos"),
+                        format!("unit {id}: a base at {} is in impassable terrain", fmt_v(r.center)),
+                    ));
+                }
+            }
+            placed.push((si, k, rects));
+        }
+    }
+
+    // No two units' bases overlap (bases of one unit may touch).
+    let bbox = |rs: &[Rect]| {
+        rs.iter().fold(
+            (
+                V2::new(f64::INFINITY, f64::INFINITY),
+                V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            ),
+            |(lo, hi), r| {
+                let (a, b) = r.aabb();
+                (
+                    V2::new(lo.x.min(a.x), lo.y.min(a.y)),
+                    V2::new(hi.x.max(b.x), hi.y.max(b.y)),
+                )
+            },
+        )
+    };
+    let boxes: Vec<(V2, V2)> = placed.iter().map(|(_, _, rs)| bbox(rs)).collect();
+    for j in 0..placed.len() {
+        for i in 0..j {
+            let ((al, ah), (bl, bh)) = (boxes[i], boxes[j]);
+            if al.x > bh.x || bl.x > ah.x || al.y > bh.y || bl.y > ah.y {
+                continue;
+            }
+            let (ra, rb) = (&placed[i].2, &placed[j].2);
+            if ra.iter().any(|a| rb.iter().any(|b| a.overlaps(b))) {
+                let (si, ui) = (placed[i].0, placed[i].1);
+                let (sj, uj) = (placed[j].0, placed[j].1);
+                return Err(c.err(
+                    &[
+                        Seg::Field("sides"),
+                        Seg::Index(sj),
+                        Seg::Field("units"),
+                        Seg::Index(uj),
+                        Seg::Field("pos"),
+                    ],
+                    format!(
+                        "overlapping stands: {} and {}",
+                        sc.sides[si].units[ui].id, sc.sides[sj].units[uj].id
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::army::Trait;
+    use crate::data::load::line_col;
+    use crate::data::scenario::Ammo;
+    use crate::rules::terrain::{AreaKind, LinearKind};
+    use proptest::prelude::*;
+
+    const UNION: &str = include_str!("../../assets/armies/acw_union.ron");
+    const CONFED: &str = include_str!("../../assets/armies/acw_confederate.ron");
+    const SKIRMISH: &str = include_str!("../../maps/skirmish.ron");
+
+    const BASE: &str = r#"(
+    title: "Test",
+    turn_limit: 4,
+    sides: [
+        (
+            name: "Union",
+            army: "acw_union",
+            commanders: [
+                (id: "u_co", name: "Gen. A", row: "division_average", pos: (x: 120, y: 10)),
+                (id: "u_bde", name: "Col. B", row: "brigade_average", superior: Some("u_co"), pos: (x: 100, y: 10)),
+            ],
+            units: [
+                (id: "u_inf", name: "1st", row: "regular_infantry_rifled", stands: 4, formation: Line, pos: (x: 100, y: 30), facing: 90, commander: "u_bde"),
+                (id: "u_gun", name: "Bty", row: "rifled_cannon", stands: 1, formation: Line, pos: (x: 140, y: 30), facing: 90, commander: "u_co", loaded: Some(Shot)),
+            ],
+        ),
+        (
+            name: "Confederate",
+            army: "acw_confederate",
+            commanders: [
+                (id: "c_co", name: "Gen. C", row: "brigade_average", pos: (x: 120, y: 170)),
+            ],
+            units: [
+                (id: "c_inf", name: "2nd", row: "regular_infantry_smoothbore", stands: 4, formation: Line, pos: (x: 100, y: 150), facing: 270, commander: "c_co"),
+            ],
+        ),
+    ],
+)"#;
+
+    /// Where a test puts the offending value: right after this marker comment.
+    const MARK: &str = "/*@*/";
+
+    fn army(text: &str, name: &str) -> ArmyList {
+        let p = Path::new(name);
+        let a: ArmyList = parse_ron(text, p).unwrap_or_else(|e| panic!("{e}"));
+        validate_army(text, p, &a).unwrap_or_else(|e| panic!("{e}"));
+        a
+    }
+
+    fn armies() -> Vec<ArmyList> {
+        vec![army(UNION, "acw_union.ron"), army(CONFED, "acw_confederate.ron")]
+    }
+
+    fn check(src: &str) -> Result<(), DataError> {
+        let p = Path::new("t.ron");
+        let sc: Scenario = parse_ron(src, p)?;
+        validate_scenario(src, p, &sc, &armies(), &Footprints::default())
+    }
+
+    /// `BASE` with `from` (which must occur exactly once) replaced by `to`.
+    fn with(from: &str, to: &str) -> String {
+        assert_eq!(BASE.matches(from).count(), 1, "{from:?} must occur once in BASE");
+        BASE.replace(from, to)
+    }
+
+    /// The scenario fails with a message containing `msg`, placed right after the marker.
+    fn expect(src: &str, msg: &str) -> DataError {
+        let e = check(src).expect_err("the scenario should be refused");
+        assert!(e.msg.contains(msg), "message {:?} lacks {msg:?}", e.msg);
+        let i = src.find(MARK).expect("test source has a marker");
+        assert_eq!((e.line, e.col), line_col(src, i + MARK.len()), "{e}");
+        assert!(e.to_string().starts_with(&format!("t.ron:{}:{}: ", e.line, e.col)));
+        e
+    }
+
+    #[test]
+    fn base_scenario_is_valid() {
+        check(BASE).unwrap();
+    }
+
+    #[test]
+    fn sides_count_and_names() {
+        expect("(title: \"t\", turn_limit: 1, sides: /*@*/[])", "exactly 2 sides");
+        expect(
+            &with("name: \"Confederate\"", "name: /*@*/\"Union\""),
+            "two sides are named \"Union\"",
+        );
+    }
+
+    #[test]
+    fn duplicate_ids() {
+        let e = expect(&with("(id: \"c_inf\"", "(id: /*@*/\"u_inf\""), "duplicate id \"u_inf\"");
+        assert!(e.msg.contains("unique across the scenario"));
+        expect(&with("(id: \"c_co\"", "(id: /*@*/\"u_gun\""), "duplicate id \"u_gun\"");
+    }
+
+    #[test]
+    fn unknown_rows() {
+        let e = expect(
+            &with("\"regular_infantry_smoothbore\"", "/*@*/\"the_bad_id\""),
+            "unknown troop row \"the_bad_id\" in ACW Confederate Army",
+        );
+        assert!(e.msg.contains("regular_infantry_rifled"), "lists the known rows: {e}");
+        expect(
+            &with(
+                "row: \"brigade_average\", pos: (x: 120, y: 170)",
+                "row: /*@*/\"bde_bad\", pos: (x: 120, y: 170)",
+            ),
+            "unknown command row \"bde_bad\"",
+        );
+        expect(
+            &with("row: \"rifled_cannon\"", "row: /*@*/\"limbered_artillery\""),
+            "is a limber row",
+        );
+    }
+
+    #[test]
+    fn unit_commanders() {
+        expect(
+            &with("commander: \"c_co\"", "commander: /*@*/\"u_co\""),
+            "unit c_inf: commander \"u_co\" belongs to side Union, not Confederate",
+        );
+        expect(
+            &with("commander: \"c_co\"", "commander: /*@*/\"nobody\""),
+            "unknown commander \"nobody\"",
+        );
+    }
+
+    #[test]
+    fn chain_of_command() {
+        // No CO at all.
+        expect(
+            &with(
+                "commanders: [\n                (id: \"u_co\", name: \"Gen. A\", row: \"division_average\",",
+                "commanders: /*@*/[\n                (id: \"u_co\", name: \"Gen. A\", row: \"division_average\", superior: Some(\"u_bde\"),",
+            ),
+            "side Union has no CO",
+        );
+        // Two COs.
+        expect(
+            &with(
+                "(id: \"u_bde\", name: \"Col. B\", row: \"brigade_average\", superior: Some(\"u_co\"),",
+                "(id: /*@*/\"u_bde\", name: \"Col. B\", row: \"brigade_average\",",
+            ),
+            "more than one CO",
+        );
+        expect(
+            &with("superior: Some(\"u_co\")", "superior: Some(/*@*/\"zzz\")"),
+            "unknown superior \"zzz\"",
+        );
+        expect(
+            &with("superior: Some(\"u_co\")", "superior: Some(/*@*/\"c_co\")"),
+            "superior \"c_co\" is a commander of side Confederate",
+        );
+        // A loop below the CO.
+        let looped = with(
+            "superior: Some(\"u_co\"), pos: (x: 100, y: 10)),",
+            "superior: Some(/*@*/\"u_x\"), pos: (x: 100, y: 10)),\n                (id: \"u_x\", name: \"Col. X\", row: \"brigade_average\", superior: Some(\"u_bde\"), pos: (x: 90, y: 10)),",
+        );
+        expect(&looped, "chain of command loops");
+        // Only one Army HQ a side.
+        let two_army = with(
+            "row: \"division_average\", pos: (x: 120, y: 10)),\n                (id: \"u_bde\", name: \"Col. B\", row: \"brigade_average\"",
+            "row: \"army_average\", pos: (x: 120, y: 10)),\n                (id: \"u_bde\", name: \"Col. B\", row: /*@*/\"army_uninspiring\"",
+        );
+        expect(&two_army, "only one Army HQ");
+    }
+
+    #[test]
+    fn stands_turns_first_side() {
+        expect(
+            &with(
+                "stands: 4, formation: Line, pos: (x: 100, y: 30)",
+                "stands: /*@*/0, formation: Line, pos: (x: 100, y: 30)",
+            ),
+            "0 stands",
+        );
+        expect(
+            &with(
+                "stands: 4, formation: Line, pos: (x: 100, y: 30)",
+                "stands: /*@*/41, formation: Line, pos: (x: 100, y: 30)",
+            ),
+            "1..=40 stands",
+        );
+        expect(
+            &with(
+                "stands: 1, formation: Line, pos: (x: 140, y: 30)",
+                "stands: /*@*/0, formation: Line, pos: (x: 140, y: 30)",
+            ),
+            "0 guns",
+        );
+        expect(
+            &with("turn_limit: 4,", "turn_limit: /*@*/0,"),
+            "turn_limit must be at least 1",
+        );
+        expect(
+            &with("turn_limit: 4,", "turn_limit: 4, first_side: /*@*/2,"),
+            "first_side 2",
+        );
+    }
+
+    #[test]
+    fn formations() {
+        expect(
+            &with(
+                "stands: 4, formation: Line, pos: (x: 100, y: 30)",
+                "stands: 4, formation: /*@*/Square, pos: (x: 100, y: 30)",
+            ),
+            "square is not used in the American Civil War",
+        );
+        expect(
+            &with(
+                "stands: 4, formation: Line, pos: (x: 100, y: 30)",
+                "stands: 4, formation: /*@*/Disordered, pos: (x: 100, y: 30)",
+            ),
+            "Disordered is not a starting formation",
+        );
+        expect(
+            &with(
+                "commander: \"c_co\")",
+                "commander: \"c_co\", loaded: Some(/*@*/Canister))",
+            ),
+            "only artillery is loaded",
+        );
+    }
+
+    #[test]
+    fn placement() {
+        expect(
+            &with("pos: (x: 100, y: 30)", "pos: /*@*/(x: 3, y: 30)"),
+            "off the table",
+        );
+        expect(
+            &with("pos: (x: 100, y: 150)", "pos: /*@*/(x: 100, y: 179.5)"),
+            "off the table",
+        );
+        expect(
+            &with("pos: (x: 100, y: 30)", "pos: /*@*/(x: NaN, y: 30)"),
+            "not a finite coordinate",
+        );
+        expect(
+            &with("pos: (x: 120, y: 170)", "pos: /*@*/(x: 120, y: 180)"),
+            "commander c_co at (120.0, 180.0) is off the table",
+        );
+        expect(
+            &with("pos: (x: 100, y: 150)", "pos: /*@*/(x: 101, y: 31)"),
+            "overlapping stands: u_inf and c_inf",
+        );
+        // Touching is not overlapping: two lines of 4 (10 cm wide) side by side.
+        check(&with(
+            "pos: (x: 100, y: 150), facing: 270",
+            "pos: (x: 110, y: 30), facing: 90",
+        ))
+        .unwrap();
+        // A unit in a lake.
+        let lake = with(
+            "turn_limit: 4,",
+            "turn_limit: 4, terrain: (areas: [(kind: Lake, outline: Polygon([(x: 90, y: 25), (x: 110, y: 25), (x: 110, y: 32), (x: 90, y: 32)]))]),",
+        )
+        .replace("pos: (x: 100, y: 30)", "pos: /*@*/(x: 100, y: 30)");
+        expect(&lake, "impassable terrain");
+        // Marsh stops guns and horses but not infantry.
+        let marsh = |pos: &str| {
+            with(
+                "turn_limit: 4,",
+                "turn_limit: 4, terrain: (areas: [(kind: Marsh, outline: Polygon([(x: 90, y: 25), (x: 150, y: 25), (x: 150, y: 35), (x: 90, y: 35)]))]),",
+            )
+            .replace(pos, &format!("{MARK}{pos}"))
+        };
+        let e = check(&marsh("(x: 100, y: 30)")).unwrap_err();
+        assert!(e.msg.contains("u_gun"), "infantry may stand in marsh: {e}");
+        expect(&marsh("(x: 140, y: 30)"), "unit u_gun: a base at");
+    }
+
+    #[test]
+    fn objectives() {
+        let obj = |side: &str, pos: &str| {
+            with(
+                "turn_limit: 4,",
+                &format!("turn_limit: 4, objectives: [(name: \"Hill\", side: {side}, level: Major, pos: {pos})],"),
+            )
+        };
+        check(&obj("\"Union\"", "(x: 10, y: 10)")).unwrap();
+        expect(
+            &obj("/*@*/\"Yankees\"", "(x: 10, y: 10)"),
+            "no side is named \"Yankees\"",
+        );
+        expect(&obj("\"Union\"", "/*@*/(x: 241, y: 10)"), "off the table");
+    }
+
+    #[test]
+    fn polygons_and_hills() {
+        let ter = |t: &str| with("turn_limit: 4,", &format!("turn_limit: 4, terrain: ({t}),"));
+        expect(
+            &ter("buildings: [(outline: Polygon(/*@*/[(x: 0, y: 0), (x: 1, y: 1)]))]"),
+            "at least 3 points",
+        );
+        expect(
+            &ter("areas: [(kind: Woods, outline: Polygon([(x: 0, y: 0), /*@*/(x: inf, y: 1), (x: 2, y: 0)]))]"),
+            "point 1 is not a finite coordinate",
+        );
+        let hill = |c2: &str, h2: u32| {
+            ter(&format!(
+                "hills: [(name: \"Round Top\", contours: [\
+                 (height: 1, outline: Polygon([(x: 0, y: 0), (x: 20, y: 0), (x: 20, y: 20), (x: 0, y: 20)])), \
+                 (height: {h2}, outline: Polygon([{c2}]))])]"
+            ))
+        };
+        check(&hill("(x: 5, y: 5), (x: 15, y: 5), (x: 15, y: 15)", 2)).unwrap();
+        let e = check(&hill("(x: 5, y: 5), (x: 15, y: 5), (x: 15, y: 15)", 1)).unwrap_err();
+        assert!(e.msg.contains("must be above the contour below"), "{e}");
+        expect(
+            &hill("(x: 5, y: 5), /*@*/(x: 25, y: 5), (x: 15, y: 15)", 2),
+            "Round Top: contour 1 point 1 (25.0, 5.0) lies outside contour 0",
+        );
+        expect(
+            &ter("linears: [(kind: Road, points: /*@*/[(x: 0, y: 0)])]"),
+            "at least 2 points",
+        );
+    }
+
+    #[test]
+    fn table_size() {
+        expect(
+            &with("turn_limit: 4,", "turn_limit: 4, table: /*@*/(width: NaN, height: 10),"),
+            "table width",
+        );
+        expect(
+            &with("turn_limit: 4,", "turn_limit: 4, table: /*@*/(width: 0, height: 10),"),
+            "table width",
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_places() {
+        let e = check(&with(
+            "stands: 4, formation: Line, pos: (x: 100, y: 30)",
+            "stands: 4, formation: Lime, pos: (x: 100, y: 30)",
+        ))
+        .unwrap_err();
+        assert_eq!(e.line, 13, "{e}");
+        assert!(e.col > 1, "{e}");
+        let e = check(&with("turn_limit: 4,", "turn_limit: 99999999999999999999,")).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        let e = check("").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 1), "{e}");
+    }
+
+    #[test]
+    fn army_files_are_complete_and_exact() {
+        let [u, c]: [ArmyList; 2] = armies().try_into().unwrap();
+        assert_eq!(u.name, "ACW Union Army");
+        assert_eq!(c.name, "ACW Confederate Army");
+        assert_eq!((u.troops.len(), u.commands.len()), (20, 12));
+        assert_eq!((c.troops.len(), c.commands.len()), (16, 12));
+        assert_eq!((u.exceptional_per_level, c.exceptional_per_level), (Some(1), Some(2)));
+        let t = u.troop("regular_infantry_rifled").unwrap();
+        assert_eq!(
+            (t.movement, t.attacks, t.range, t.hits, t.save),
+            (10.0, 1, 20.0, 3, None)
+        );
+        assert_eq!(
+            (t.points, t.limit.as_deref(), t.notes.as_slice()),
+            (Some(60), Some("4/-"), &[1, 14][..])
+        );
+        let t = u.troop("skirmishing_infantry_rifled").unwrap();
+        assert_eq!((t.movement, t.save), (12.0, Some(5)));
+        assert!(t.has(Trait::Sharpshooter) && t.has(Trait::Rifled));
+        let t = u.troop("us_cavalry_1862").unwrap();
+        assert!(t.has(Trait::Mounted) && t.has(Trait::Sabre));
+        assert_eq!(t.dismounts_to.as_deref(), Some("us_cavalry_1862_dismounted"));
+        let t = u.troop("us_cavalry_1861").unwrap();
+        assert!(t.has(Trait::ScenarioOnly) && !t.has(Trait::Sabre) && t.hits == 1);
+        let t = c.troop("cs_cavalry").unwrap();
+        assert!(t.has(Trait::Mounted) && !t.has(Trait::Sabre));
+        assert!(
+            c.troop(t.dismounts_to.as_deref().unwrap())
+                .unwrap()
+                .has(Trait::Dismounted)
+        );
+        for a in [&u, &c] {
+            let l = a.troop("limbered_artillery").unwrap();
+            assert_eq!(
+                (l.arm, l.movement, l.movement_alt, l.attacks, l.range),
+                (Arm::Transport, 15.0, Some(30.0), 0, 0.0)
+            );
+            assert!(l.has(Trait::Limber));
+            let r = a.troop("rifled_cannon").unwrap();
+            assert_eq!((r.movement, r.movement_alt, r.range), (3.0, Some(10.0), 75.0));
+            assert!(a.troop("howitzers").unwrap().has(Trait::Howitzer));
+            assert!(a.troop("mortar").unwrap().has(Trait::Mortar));
+            assert!(a.troop("rifled_siege_cannon").unwrap().has(Trait::Siege));
+            assert!(a.troops.iter().all(|t| !t.has(Trait::Lancer)));
+            for lvl in ["brigade", "division", "corps", "army"] {
+                for q in ["uninspiring", "average", "exceptional"] {
+                    let r = a.command(&format!("{lvl}_{q}")).unwrap();
+                    assert_eq!((r.movement, r.movement_mounted, r.hits), (10.0, 30.0, 6));
+                }
+            }
+            let ax = a.command("army_exceptional").unwrap();
+            assert_eq!(
+                (ax.command, ax.attack_bonus, ax.save, ax.points),
+                (11, 3, Some(5), Some(170))
+            );
+            let b = a.command("brigade_uninspiring").unwrap();
+            assert_eq!((b.command, b.attack_bonus, b.save, b.points), (6, 0, Some(6), Some(30)));
+            assert_eq!(a.notes.len(), 18);
+        }
+        assert_eq!(c.troop("rifled_cannon").unwrap().attacks, 1);
+        assert_eq!(u.troop("rifled_cannon").unwrap().attacks, 2);
+        assert_eq!(
+            u.command("brigade_average").unwrap().limit.as_deref(),
+            Some("1 per 3 Inf")
+        );
+        assert_eq!(
+            c.command("corps_average").unwrap().limit.as_deref(),
+            Some("1 per 36 Inf")
+        );
+        assert!(u.troop("gatling_gun").unwrap().has(Trait::ScenarioOnly));
+    }
+
+    #[test]
+    fn army_errors_have_places() {
+        let p = Path::new("a.ron");
+        let bad = UNION.replacen("id: \"us_engineers\"", "id: \"regular_infantry_rifled\"", 1);
+        let a: ArmyList = parse_ron(&bad, p).unwrap();
+        let e = validate_army(&bad, p, &a).unwrap_err();
+        assert!(e.msg.contains("duplicate troop id"), "{e}");
+        let i = bad
+            .find("\"regular_infantry_rifled\",\n            name: \"US Engineers\"")
+            .unwrap();
+        assert_eq!((e.line, e.col), line_col(&bad, i));
+        let bad = UNION.replacen("Some(\"us_cavalry_1862_dismounted\")", "Some(\"nope\")", 1);
+        let a: ArmyList = parse_ron(&bad, p).unwrap();
+        let e = validate_army(&bad, p, &a).unwrap_err();
+        assert!(e.msg.contains("unknown row \"nope\""), "{e}");
+        assert_eq!((e.line, e.col), line_col(&bad, bad.find("\"nope\"").unwrap()));
+    }
+
+    #[test]
+    fn unit_rects_cover_every_base() {
+        let a = armies();
+        let fp = Footprints::default();
+        let sc: Scenario = parse_ron(BASE, Path::new("t.ron")).unwrap();
+        let inf = &sc.sides[0].units[0];
+        let rects = unit_rects(inf, a[0].troop(&inf.row).unwrap(), &fp);
+        assert_eq!(rects.len(), 5); // 4 stands + command stand
+        assert!(
+            rects
+                .iter()
+                .all(|r| (r.facing - std::f64::consts::FRAC_PI_2).abs() < 1e-12)
+        );
+        let gun = &sc.sides[0].units[1];
+        assert_eq!(gun.loaded, Some(Ammo::Shot));
+        let rects = unit_rects(gun, a[0].troop(&gun.row).unwrap(), &fp);
+        assert_eq!(rects.len(), 2); // gun + limber
+        assert_eq!((rects[1].width, rects[1].depth), (2.5, 3.5));
+        let siege = a[0].troop("rifled_siege_cannon").unwrap();
+        assert_eq!(unit_rects(gun, siege, &fp).len(), 1); // no limber
+        let mut cav = inf.clone();
+        cav.stands = 3;
+        let rects = unit_rects(&cav, a[0].troop("us_cavalry_1862").unwrap(), &fp);
+        assert_eq!((rects[0].width, rects[0].depth), (3.5, 2.0));
+        let dis = unit_rects(&cav, a[0].troop("us_cavalry_1862_dismounted").unwrap(), &fp);
+        assert_eq!((dis[0].width, dis[0].depth), (2.5, 1.5));
+    }
+
+    #[test]
+    fn skirmish_is_valid_and_complete() {
+        check(SKIRMISH).unwrap_or_else(|e| panic!("{e}"));
+        let sc: Scenario = parse_ron(SKIRMISH, Path::new("skirmish.ron")).unwrap();
+        assert_eq!((sc.turn_limit, sc.table.width, sc.table.height), (8, 240.0, 180.0));
+        let a = armies();
+        for (s, army) in sc.sides.iter().zip(&a) {
+            // Fighting stands (guns included), and every base (command stands and limbers too).
+            let fighting: u32 = s.units.iter().map(|u| u.stands).sum();
+            let bases: usize = s
+                .units
+                .iter()
+                .map(|u| unit_rects(u, army.troop(&u.row).unwrap(), &Footprints::default()).len())
+                .sum();
+            assert!((35..=45).contains(&fighting), "{}: {fighting} stands", s.name);
+            assert!(bases <= 50, "{}: {bases} bases", s.name);
+            assert!(s.units.iter().any(|u| army.troop(&u.row).unwrap().has(Trait::Mounted)));
+            assert!(
+                s.units
+                    .iter()
+                    .any(|u| army.troop(&u.row).unwrap().has(Trait::Sharpshooter))
+            );
+            assert!(
+                s.units
+                    .iter()
+                    .any(|u| army.troop(&u.row).unwrap().arm == Arm::Artillery)
+            );
+            assert!(s.units.iter().any(|u| u.grade.is_some()));
+        }
+        let t = &sc.terrain;
+        for k in [
+            AreaKind::Field,
+            AreaKind::Scrub,
+            AreaKind::Woods,
+            AreaKind::Orchard,
+            AreaKind::BuiltUp,
+            AreaKind::Marsh,
+            AreaKind::Mud,
+            AreaKind::Lake,
+        ] {
+            assert!(t.areas.iter().any(|a| a.kind == k), "{k:?}");
+        }
+        for k in [
+            LinearKind::Wall,
+            LinearKind::Fence,
+            LinearKind::Hedge,
+            LinearKind::Road,
+            LinearKind::Stream,
+            LinearKind::River,
+        ] {
+            assert!(t.linears.iter().any(|l| l.kind == k), "{k:?}");
+        }
+        // The roads cross the river (a bridge) and the stream (a ford).
+        let crosses = |a: LinearKind, b: LinearKind| {
+            t.linears.iter().filter(|l| l.kind == a).any(|l| {
+                t.linears.iter().filter(|m| m.kind == b).any(|m| {
+                    l.points.windows(2).any(|p| {
+                        m.points
+                            .windows(2)
+                            .any(|q| crate::rules::geometry::segments_intersect(p[0], p[1], q[0], q[1]))
+                    })
+                })
+            })
+        };
+        assert!(crosses(LinearKind::Road, LinearKind::River));
+        assert!(crosses(LinearKind::Road, LinearKind::Stream));
+        assert!(t.hills.len() >= 2 && t.hills.iter().any(|h| h.contours.len() >= 2));
+        assert!(t.buildings.len() >= 2);
+        for s in ["Union", "Confederate"] {
+            use crate::data::scenario::ObjectiveLevel::{Major, Minor};
+            for lvl in [Major, Minor] {
+                assert!(sc.objectives.iter().any(|o| o.side == s && o.level == lvl));
+            }
+        }
+    }
+
+    #[test]
+    fn docs_example_is_valid() {
+        let doc = include_str!("../../docs/scenario-format.md");
+        let start = doc.rfind("```ron\n").expect("the guide ends with an example") + 7;
+        let len = doc[start..].find("```").unwrap();
+        check(&doc[start..start + len]).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn load_scenario_from_disk() {
+        let dir = std::env::temp_dir().join(format!("volley-data-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("acw_union.ron"), UNION).unwrap();
+        std::fs::write(dir.join("acw_confederate.ron"), CONFED).unwrap();
+        let map = dir.join("skirmish.ron");
+        std::fs::write(&map, SKIRMISH).unwrap();
+        let fp = Footprints::default();
+        let l = load_scenario(&map, &dir, &fp).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.armies[1].name, "ACW Confederate Army");
+        assert_eq!(l.text, SKIRMISH);
+        assert_eq!(l.content_hash, load_scenario(&map, &dir, &fp).unwrap().content_hash);
+        assert_ne!(
+            l.content_hash,
+            content_hash(SKIRMISH.as_bytes()),
+            "armies are pinned too"
+        );
+        // A missing army list is reported at the `army:` value.
+        let src = with("army: \"acw_confederate\"", "army: /*@*/\"acw_nowhere\"");
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, &src).unwrap();
+        let e = load_scenario(&bad, &dir, &fp).unwrap_err();
+        assert!(e.msg.starts_with("army list not found: "), "{e}");
+        let i = src.find(MARK).unwrap();
+        assert_eq!((e.line, e.col), line_col(&src, i + MARK.len()));
+        let src = with("army: \"acw_confederate\"", "army: \"../acw_union\"");
+        std::fs::write(&bad, &src).unwrap();
+        assert!(load_scenario(&bad, &dir, &fp).unwrap_err().msg.contains("file stem"));
+        // A missing scenario has no place.
+        let e = load_scenario(&dir.join("none.ron"), &dir, &fp).unwrap_err();
+        assert_eq!((e.line, e.col), (0, 0));
+        let e = load_army(&dir.join("none.ron")).unwrap_err();
+        assert!(e.msg.starts_with("cannot read"));
+        // Not UTF-8.
+        std::fs::write(&bad, b"(title: \"a\xff\"").unwrap();
+        let e = load_scenario(&bad, &dir, &fp).unwrap_err();
+        assert_eq!((e.line, e.col, e.msg.as_str()), (1, 11, "file is not valid UTF-8 text"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_text_never_panics(s in "\\PC*") {
+            let _ = check(&s);
+        }
+
+        #[test]
+        fn ron_like_text_never_panics(s in "[()\\[\\]{}:,\"a-z0-9_ .\\-/*#!\n]{0,200}") {
+            let _ = check(&s);
+        }
+
+        #[test]
+        fn truncated_skirmish_never_panics(cut in 0usize..SKIRMISH.len()) {
+            let mut end = cut;
+            while !SKIRMISH.is_char_boundary(end) {
+                end -= 1;
+            }
+            let r = check(&SKIRMISH[..end]);
+            if end < SKIRMISH.len() - 2 {
+                prop_assert!(r.is_err());
+            }
+        }
+
+        #[test]
+        fn mutated_skirmish_never_panics(at in 0usize..SKIRMISH.len(), with in "[0-9a-z()\\[\\],:.\"-]{1,3}") {
+            let mut end = at;
+            while !SKIRMISH.is_char_boundary(end) {
+                end -= 1;
+            }
+            let s = format!("{}{}{}", &SKIRMISH[..end], with, &SKIRMISH[end..]);
+            if let Err(e) = check(&s) {
+                prop_assert!(e.line >= 1 && e.col >= 1, "{}", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The `volley` command line.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use volley::agents;
+use volley::battle::Battle;
+use volley::replay::{Recording, FORMAT_VERSION};
+use volley::rules::odds;
+use volley::sim;
+
+const DEFAULT_SCENARIO: &str = "maps/skirmish.ron";
+
+#[derive(Parser)]
+#[command(name = "volley", version, about = "Black Powder Tactical Commander on the computer")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play a battle (the window comes with the rendered-battlefield work; until then a
+    /// turn-by-turn game in the terminal).
+    Play {
+        #[arg(default_value = DEFAULT_SCENARIO)]
+        scenario: PathBuf,
+        /// NAME=human|random for a side (default: both human).
+        #[arg(long = "side")]
+        sides: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play a whole game headless.
+    Simulate {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// NAME=AGENT for a side (default: random for both).
+        #[arg(long = "side")]
+        sides: Vec<String>,
+        #[arg(long)]
+        max_turns: Option<u32>,
+        /// Write the game as a replay file.
+        #[arg(long)]
+        record: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate maps, scenarios, army lists and rules files.
+    Check {
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact distribution of hits of a fire: the fire preview's maths.
+    Odds {
+        #[arg(long)]
+        dice: u32,
+        #[arg(long = "to-hit")]
+        to_hit: u32,
+        #[arg(long)]
+        save: Option<u32>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => play(PathBuf::from(DEFAULT_SCENARIO), &[], 1),
+        Some(Cmd::Play { scenario, sides, seed }) => play(scenario, &sides, seed),
+        Some(Cmd::Simulate { scenario, seed, sides, max_turns, record, json }) => {
+            simulate(scenario, seed, &sides, max_turns, record, json)
+        }
+        Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
+        Some(Cmd::Odds { dice, to_hit, save, json }) => {
+            let report = odds::odds_report(dice, to_hit, save);
+            if json {
+                println!("{}", serde_json::to_string(&report).expect("serialises"));
+            } else {
+                print!("{report}");
+            }
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("volley: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parse `NAME=AGENT` pairs against the battle's side names.
+fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2], String> {
+    let mut out = [default.to_string(), default.to_string()];
+    for s in sides {
+        let (name, agent) = s.split_once('=').ok_or_else(|| format!("--side wants NAME=AGENT, not '{s}'"))?;
+        let i = (0..2)
+            .find(|&i| b.sides[i].name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no side named '{name}' (sides: {}, {})", b.sides[0].name, b.sides[1].name))?;
+        out[i] = agent.to_string();
+    }
+    Ok(out)
+}
+
+fn simulate(
+    scenario: PathBuf,
+    seed: u64,
+    sides: &[String],
+    max_turns: Option<u32>,
+    record: Option<PathBuf>,
+    json: bool,
+) -> Result<(), String> {
+    let (mut b, _) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    sim::cap_turns(&mut b, max_turns);
+    let names = side_agents(&b, sides, "random")?;
+    let mut agents = [agents::by_name(&names[0], seed, 0)?, agents::by_name(&names[1], seed, 1)?];
+    let scenario_hash = b.scenario_hash;
+    let rules_version = b.rules.version.clone();
+    let mut actions = Vec::new();
+    let done = sim::play(b, &mut agents, 200_000, |_, a| actions.push(a.clone())).map_err(|e| e.to_string())?;
+    let result = sim::summary(&done, &scenario.display().to_string(), seed);
+    if let Some(path) = record {
+        let rec = Recording {
+            version: FORMAT_VERSION,
+            scenario: scenario.display().to_string(),
+            scenario_hash,
+            rules_version,
+            seed,
+            max_turns,
+            actions,
+            final_hash: done.state_hash(),
+        };
+        rec.save(&path).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    if json {
+        println!("{}", serde_json::to_string(&result).expect("serialises"));
+    } else {
+        println!("{} (seed {})", done.title, seed);
+        println!(
+            "winner: {} ({}) after {} game turns, {} actions — {}",
+            result.winner, result.result, result.game_turns, result.actions, result.reason
+        );
+        for s in 0..2 {
+            let n = &done.sides[s].name;
+            println!("  {n}: units lost {}, victory points {}", result.units_lost[n], result.victory_points[n]);
+        }
+        println!("state hash {}", result.state_hash);
+    }
+    Ok(())
+}
+
+fn play(scenario: PathBuf, sides: &[String], seed: u64) -> Result<(), String> {
+    let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    let names = side_agents(&b, sides, "human")?;
+    volley::terminal::play(b, events, names, seed)
+}

@@ -1,0 +1,24 @@
+//! BPT "Movement Formations": the five formations and disordered.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Formation {
+    Line,
+    ExtendedLine,
+    MarchColumn,
+    AttackColumn,
+    Square,
+    Disordered,
+}
+
+impl Formation {
+    pub const ALL: [Formation; 6] = [
+        Formation::Line,
+        Formation::ExtendedLine,
+        Formation::MarchColumn,
+        Formation::AttackColumn,
+        Formation::Square,
+        Formation::Disordered,
+    ];
+}

@@ -1,0 +1,264 @@
+//! Every rule number, read from `assets/rules/*.ron` (DECISIONS.md: "every number lives in a
+//! rules data file"). Field names follow the book's terms; the doc comment of each names the
+//! section it comes from.
+
+use super::formation::Formation;
+use super::geometry::V2;
+use super::terrain::AreaKind;
+use serde::{Deserialize, Serialize};
+
+/// Width × depth of a base in cm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shape {
+    pub width: f64,
+    pub depth: f64,
+}
+
+/// DECISIONS "Scale and the table": stand footprints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Footprints {
+    pub infantry: Shape,
+    pub cavalry: Shape,
+    pub gun: Shape,
+    pub limber: Shape,
+    pub command_stand: Shape,
+    pub commander_diameter: f64,
+    /// BPT "Extended Line": 1 cm between stands, 2 cm for light infantry/sharpshooters.
+    pub extended_gap: f64,
+    pub skirmish_gap: f64,
+}
+
+/// DECISIONS "Arcs" and "Line of sight"; BPT "Visibility", "Weather".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Visibility {
+    pub normal: f64,
+    pub poor: f64,
+    pub extreme: f64,
+    pub into_area: f64,
+    pub seen_in_high: f64,
+    pub seen_in_low: f64,
+    pub seen_hidden: f64,
+    pub low_strip_max: f64,
+    /// Base contact tolerance in cm (touching an obstacle, a boundary, a unit).
+    pub contact: f64,
+    /// Half of the fire cone, degrees (15° either side: 30° in all).
+    pub fire_cone_half_deg: f64,
+}
+
+/// BPT "Initiative Phase", "Counter-Initiative"; DECISIONS "Phases" 1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Initiative {
+    /// Units that see an enemy within this may act on initiative (DECISIONS: 20 cm).
+    pub distance: f64,
+    /// Units within this of a unit under charge may counter-initiative.
+    pub counter_radius: f64,
+    /// An evading unit must end at least this far from where the charger ends, else knocked out.
+    pub evade_min_gap: f64,
+    /// Charging units are first placed this far from their target for counter-initiative.
+    pub charge_hold_off: f64,
+    /// Towed guns that limber and cavalry that mount evade at this fraction of a move.
+    pub evade_mounting_fraction: f64,
+}
+
+/// One entry of the blunder table (BPT "Command Blunder").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BlunderEffect {
+    /// 1: the command unit takes d6 attacks from firing.
+    CeaseFiring,
+    /// 2: the three units nearest the command unit each take 3 attacks in the flank.
+    CrossFire,
+    /// 3: the command unit moves half a move directly away from the nearest visible enemy.
+    Relocate,
+    /// 4: all unsuppressed ordered units in the open half-move away from the nearest visible enemy.
+    PullBack,
+    /// 5: all unsuppressed ordered units fire at the nearest visible enemy in range.
+    OpenFire,
+    /// 6: all unsuppressed ordered units in the open half-move towards the nearest visible enemy.
+    LetsGetEm,
+}
+
+/// BPT "Command Phase", "Command Modifiers", "Command Bonus", "Command Blunder";
+/// DECISIONS "Phases" 2.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Command {
+    /// No distance penalty while the farthest unit is within this (10 cm).
+    pub free_distance: f64,
+    /// −1 per full step of this beyond `free_distance` (20 cm).
+    pub distance_step: f64,
+    pub per_distance: i32,
+    /// −1 for each successive order to the same unit or formation.
+    pub successive: i32,
+    /// −1 moving into, through or out of dense terrain.
+    pub dense: i32,
+    /// −1 charging a visible enemy within `charge_zone` (DECISIONS: 10 cm, "zone of control").
+    pub charge: i32,
+    pub charge_zone: f64,
+    /// −1 for units that used initiative or opportunity fire.
+    pub used_initiative: i32,
+    /// −1 when the CO orders units an HQ failed to order.
+    pub co_reorder: i32,
+    /// +1 when the commander touches the units it orders in march column.
+    pub march_column_touch: i32,
+    /// Weather: poor −1, extreme −2 (BPT "Weather").
+    pub weather_poor: i32,
+    pub weather_extreme: i32,
+    /// Blunder table, indexed by the d6 score − 1.
+    pub blunders: Vec<BlunderEffect>,
+    /// Attack dice of the blunder "Cross-fire" per unit.
+    pub crossfire_attacks: u32,
+    /// Isolated units (no friendly commander within this) may order themselves every second turn.
+    pub isolation_distance: f64,
+    /// The command value an isolated unit rolls against (decision: the book gives none).
+    pub self_order_value: i32,
+    /// Game turns between self-orders (every second turn).
+    pub self_order_interval: u32,
+    /// A replaced commander's command value is reduced by this.
+    pub replacement_penalty: i32,
+    /// An overrun commander must join a friendly unit within this fraction of its move.
+    pub overrun_join_fraction: f64,
+}
+
+/// BPT "Movement", "Terrain"; DECISIONS "Scale".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Movement {
+    pub road_bonus_foot: f64,
+    pub road_bonus_horse: f64,
+    /// Wheel / oblique at most this many degrees in one move.
+    pub wheel_max_deg: f64,
+    pub oblique_max_deg: f64,
+    /// About face costs this fraction of the move allowance.
+    pub about_face_cost: f64,
+    /// Retire (infantry backwards without turning) costs this fraction.
+    pub retire_cost: f64,
+    /// Passage of lines through friends costs this fraction.
+    pub passage_of_lines_cost: f64,
+    /// Movement multipliers: low area ×2 (half speed), high area ×4 (quarter), dense ×4.
+    pub low_area_factor: f64,
+    pub high_area_factor: f64,
+    pub dense_factor: f64,
+    /// A move that enters or leaves area terrain must stop within this of the boundary.
+    pub stop_tolerance: f64,
+    /// Tolerance for comparing distances to allowances.
+    pub epsilon: f64,
+    /// Formation changes allowed by the deployment table: (from, to).
+    pub deployment: Vec<(Formation, Vec<Formation>)>,
+}
+
+/// BPT "Firing"; DECISIONS "Firing (BPT)".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fire {
+    pub to_hit_open: u32,
+    pub to_hit_soft: u32,
+    pub to_hit_hard: u32,
+    pub to_hit_commander: u32,
+    pub extended_line_target: i32,
+    pub half_range: i32,
+    pub flank_rear: i32,
+    /// Firing attacks lost by a unit in extended line.
+    pub extended_line_firer: i32,
+    /// Stands that may fire in march column / attack column.
+    pub march_column_stands: u32,
+    pub attack_column_stands: u32,
+    /// ACW special rules: +1 to the hit die roll the first time a unit fires.
+    pub first_fire_roll_bonus: u32,
+    /// Saves are one worse against flank/rear hits (6 stays 6).
+    pub flank_save_worse: u32,
+    /// Fall back more than this in one roll → knocked out.
+    pub fall_back_ko: f64,
+    /// Dug-in troops and unlimbered guns: knocked out only beyond this.
+    pub fall_back_ko_dug_in: f64,
+    /// Disordered: fewer dice and one less hit per stand.
+    pub disordered_attacks: i32,
+    pub disordered_hits: i32,
+    pub exhausted_hits: i32,
+    /// Elite infantry: one fewer fall-back die, +1 hit per stand; poor: one more die.
+    pub elite_fall_back_dice: i32,
+    pub elite_hits: i32,
+    pub poor_fall_back_dice: i32,
+    /// Weapon range of mounted cavalry (ACW notes 2, 4, 5).
+    pub mounted_range: f64,
+    /// Infantry in line roll one failed save again (BPT "Line": "a bonus save die roll").
+    pub line_save_rerolls: u32,
+    /// Cover given by each kind of area terrain to troops inside it (decision, docs/rules.md).
+    pub area_cover: Vec<(AreaKind, Cover)>,
+    /// Cover behind a wall, fence or hedge the target touches (BPT "Scoring Hits": soft).
+    pub obstacle_cover: Cover,
+    /// Cover of dug-in troops (BPT "Scoring Hits": fortified works, hard).
+    pub dug_in_cover: Cover,
+    /// Victory points per stand for rows the chart prints no points for (skirmishers).
+    pub default_stand_points: u32,
+}
+
+/// BPT "Scoring Hits": the three grades of cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Cover {
+    Open,
+    Soft,
+    Hard,
+}
+
+/// BPT "Charge"; DECISIONS "Phases" 3.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Charge {
+    pub distance: f64,
+    pub support_distance: f64,
+    pub response_distance: f64,
+    pub attacks_sabre: u32,
+    pub attacks_cavalry: u32,
+    pub attacks_foot: u32,
+    pub attacks_other: u32,
+    pub charging: i32,
+    pub supporting: i32,
+    pub suppressed: i32,
+    pub flank_rear: i32,
+    pub consolidate: f64,
+    pub consolidate_gap: f64,
+    /// A base edge cannot be contacted with enemy or impassable terrain within this.
+    pub edge_clearance: f64,
+    /// Rounds before a drawn combat is broken off (decision: the book fights to a finish).
+    pub max_rounds: u32,
+}
+
+/// BPT "End of the Battle", "Breakpoint", "Deciding the Winner".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Victory {
+    /// Breakpoint: this fraction of the non-command units, rounded up.
+    pub breakpoint_fraction: f64,
+    /// Twice the opponent's VPs improves the result one category.
+    pub vp_ratio: u32,
+}
+
+/// A whole rules file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rules {
+    /// Changes whenever a number changes; replays record it.
+    pub version: String,
+    pub footprints: Footprints,
+    pub visibility: Visibility,
+    pub initiative: Initiative,
+    pub command: Command,
+    pub movement: Movement,
+    pub fire: Fire,
+    pub charge: Charge,
+    pub victory: Victory,
+}
+
+impl Rules {
+    /// The formations a unit in `from` may deploy into.
+    pub fn can_deploy(&self, from: Formation, to: Formation) -> bool {
+        self.movement
+            .deployment
+            .iter()
+            .any(|(f, tos)| *f == from && tos.contains(&to))
+    }
+}
+
+/// Degrees to radians.
+pub fn rad(deg: f64) -> f64 {
+    deg.to_radians()
+}
+
+/// Convenience for tests and tools.
+pub fn v(x: f64, y: f64) -> V2 {
+    V2::new(x, y)
+}

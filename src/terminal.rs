@@ -1,0 +1,57 @@
+//! A turn-by-turn game in the terminal: the legal actions numbered, the battle log as it
+//! happens. The same pipeline as the window; it stands in until the window exists.
+
+use crate::agents::{self, Agent};
+use crate::battle::{Battle, Event};
+use std::io::{BufRead, Write};
+
+/// Play with `sides[i]` = `human` or an agent name.
+pub fn play(mut b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64) -> Result<(), String> {
+    let mut bots: [Option<Box<dyn Agent>>; 2] = [None, None];
+    for s in 0..2 {
+        if sides[s] != "human" {
+            bots[s] = Some(agents::by_name(&sides[s], seed, s)?);
+        }
+    }
+    println!("{}\n", b.title);
+    for e in &events {
+        println!("  {}", b.describe(e));
+    }
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    while !b.is_over() {
+        let legal = b.legal_actions();
+        let side = b.actor();
+        let choice = if let Some(bot) = bots[side].as_mut() {
+            bot.choose(&b, &legal)
+        } else {
+            println!("\n{} to act ({:?}, turn {}):", b.sides[side].name, b.phase, b.game_turn);
+            for (i, a) in legal.iter().enumerate() {
+                println!("  {i:>3}. {}", b.describe_action(a));
+            }
+            print!("choice (q quits)> ");
+            std::io::stdout().flush().ok();
+            let Some(Ok(line)) = lines.next() else { return Ok(()) };
+            let line = line.trim();
+            if line == "q" {
+                return Ok(());
+            }
+            match line.parse::<usize>() {
+                Ok(i) if i < legal.len() => i,
+                _ => {
+                    println!("  (type a number from the list)");
+                    continue;
+                }
+            }
+        };
+        match b.apply(&legal[choice]) {
+            Ok(evs) => {
+                for e in &evs {
+                    println!("  {}", b.describe(e));
+                }
+            }
+            Err(r) => println!("  refused: {r}"),
+        }
+    }
+    Ok(())
+}

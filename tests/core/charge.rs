@@ -1,0 +1,87 @@
+//! BPT "Charge": attacks in contact, modifiers, outcome (equal, greater, double), retreat.
+
+use super::common::*;
+use volley::battle::event::{Event, KnockOut};
+use volley::battle::state::Combat;
+use volley::battle::Action;
+
+const RIFLES: &str = "regular_infantry_rifled";
+
+/// Union line charging a Confederate line front to front, bases touching.
+fn in_contact() -> volley::battle::Battle {
+    // Front edges: Union 50.75, Confederate 52.25 − 0.75 = 51.5 → touch at... place at 51.5+0.75.
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)]);
+    to_command(&mut b);
+    assert!(b.unit_distance(0, 1) < 0.6, "in contact: {}", b.unit_distance(0, 1));
+    b.combats.push(Combat { chargers: vec![0], target: 1, supports: [vec![], vec![]], counter_charge: false });
+    b
+}
+
+fn round_dice(ev: &[Event]) -> Vec<u32> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .next()
+        .unwrap_or_default()
+}
+
+#[test]
+fn infantry_fight_with_two_attacks_a_stand_in_contact_plus_one_for_charging() {
+    // 4 stands × 2 + 1 (charging) = 9 for the Union; 4 × 2 = 8 for the Confederates.
+    let mut b = in_contact();
+    let mut faces = vec![6; 9];
+    faces.extend([1; 8]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(round_dice(&ev), vec![9, 8]);
+}
+
+#[test]
+fn a_charge_won_by_double_knocks_the_losers_out() {
+    let mut b = in_contact();
+    let mut faces = vec![6; 9]; // 9 hits on the Confederates
+    faces.extend([1; 8]); // none back
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(!b.unit(1).alive());
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: Some(0), by_double: true, .. })));
+    assert!(ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 1, why: KnockOut::ChargeLost })));
+    assert!(b.unit(0).disordered_until.is_some(), "winners of a charge are disordered");
+}
+
+#[test]
+fn a_charge_won_but_not_by_double_suppresses_and_retreats_the_losers_half_a_move() {
+    let mut b = in_contact();
+    // Union 9 dice: 3 hits; Confederates 8 dice: 2 hits. 3 v 2: greater, not double.
+    let mut faces = vec![6, 6, 6, 1, 1, 1, 1, 1, 1];
+    faces.extend([6, 6, 1, 1, 1, 1, 1, 1]);
+    script(&mut b, &faces);
+    let y0 = b.unit(1).pose.pos.y;
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: Some(0), by_double: false, .. })), "{ev:#?}");
+    assert!(b.unit(1).alive());
+    assert!(b.unit(1).suppressed());
+    assert!((b.unit(1).pose.pos.y - (y0 + 5.0)).abs() < 0.3, "retreated half of 10 cm");
+}
+
+#[test]
+fn equal_hits_fight_another_round_without_the_charge_bonus() {
+    let mut b = in_contact();
+    let mut faces = vec![6, 6, 1, 1, 1, 1, 1, 1, 1]; // 2
+    faces.extend([6, 6, 1, 1, 1, 1, 1, 1]); // 2: equal
+    faces.extend([6, 6, 6, 6, 1, 1, 1, 1]); // round 2: Union 8 dice, 4 hits (6 total)
+    faces.extend([1; 8]); // Confederates none (2 total): 6 ≥ 2 × 2 → double
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let rounds: Vec<Vec<u32>> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds, vec![vec![9, 8], vec![8, 8]]);
+    assert!(!b.unit(1).alive());
+}

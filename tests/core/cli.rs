@@ -1,0 +1,53 @@
+//! The command line, as a player runs it.
+
+use std::process::Command;
+
+fn volley(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn simulate_json_has_every_field_and_is_repeatable() {
+    let out = volley(&["simulate", "maps/skirmish.ron", "--seed", "4", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    for k in ["scenario", "seed", "winner", "result", "game_turns", "units_lost", "victory_points", "actions", "state_hash"] {
+        assert!(v.get(k).is_some(), "missing {k}: {v}");
+    }
+    assert!(["decisive", "minor", "draw"].contains(&v["result"].as_str().unwrap()));
+    let again = volley(&["simulate", "maps/skirmish.ron", "--seed", "4", "--json"]);
+    assert_eq!(out.stdout, again.stdout);
+}
+
+#[test]
+fn check_reports_the_scenario_and_refuses_a_bad_file_with_its_place() {
+    let out = volley(&["check", "maps/skirmish.ron", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["kind"], "scenario");
+    assert!(v["total_stands"].as_u64().unwrap() > 0);
+    let dir = std::env::temp_dir().join(format!("volley-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron")).unwrap();
+    std::fs::write(&bad, text.replacen("regular_infantry_rifled", "regular_infantry_laser", 1)).unwrap();
+    let out = volley(&["check", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron:") && err.contains("regular_infantry_laser"), "{err}");
+    let line_col: Vec<&str> = err.split(':').skip(1).take(2).collect();
+    assert!(line_col.iter().all(|p| p.trim().parse::<u32>().is_ok()), "{err}");
+}
+
+#[test]
+fn odds_prints_the_exact_distribution() {
+    let out = volley(&["odds", "--dice", "6", "--to-hit", "4", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((v["mean"].as_f64().unwrap() - 3.0).abs() < 1e-12);
+    assert!((v["distribution"][0].as_f64().unwrap() - 1.0 / 64.0).abs() < 1e-12);
+}

@@ -1,0 +1,126 @@
+//! BPT "Command Phase": rolls, modifiers, bonus, blunder, failure, the CO.
+
+use super::common::*;
+use volley::battle::command::distance_penalty;
+use volley::battle::event::{CommandOutcome, Event};
+use volley::battle::Action;
+use volley::rules::odds;
+
+const RIFLES: &str = "regular_infantry_rifled";
+
+#[test]
+fn distance_modifier_is_minus_one_per_full_twenty_cm_beyond_ten() {
+    // DECISIONS "Phases" 2: −1 per full 20 cm beyond 10 cm to the farthest unit.
+    assert_eq!(distance_penalty(10.0, 10.0, 20.0, -1), 0);
+    assert_eq!(distance_penalty(29.9, 10.0, 20.0, -1), 0);
+    assert_eq!(distance_penalty(30.0, 10.0, 20.0, -1), -1);
+    assert_eq!(distance_penalty(50.0, 10.0, 20.0, -1), -2);
+}
+
+/// A brigade HQ (command 7) with one unit `d` cm away (edge to edge).
+fn hq_and_unit(d: f64) -> volley::battle::Battle {
+    // Line of 4: 10 wide, 1.5 deep, command stand 1.5 deep behind; unit centre at y = 50.
+    // The HQ (2 cm across) stands in front of it.
+    let mut b = battle_with(
+        &[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 170.0, 270.0)],
+        Default::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(100.0, 50.75 + d + 1.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    b
+}
+
+#[test]
+fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact_2d6_odds() {
+    // Division HQ average: command 8. Its unit 30 cm away: −1 → roll 7 or less: 21/36.
+    let mut b = hq_and_unit(100.0);
+    b.commanders[0].pos = volley::rules::geometry::V2::new(100.0, 50.75 + 30.0 + 1.0);
+    let plan = b.check_order(0, &[0], false, false).expect("legal order");
+    assert_eq!(plan.value, 8);
+    assert_eq!(plan.target, 7, "{:?}", plan.modifiers);
+    let exact = odds::command_roll_odds(7).success;
+    assert!((exact - 21.0 / 36.0).abs() < 1e-12);
+    // The game's dice agree: 20 000 seeded orders, tolerance ±0.012 (≈3.5 standard errors).
+    let n = 20_000;
+    let mut ok = 0;
+    for seed in 0..n {
+        let mut t = b.clone();
+        t.dice = volley::rules::dice::Dice::new(seed);
+        let ev = t.apply(&Action::Order { commander: 0, units: vec![0], charge: false, dense: false }).unwrap();
+        if ev.iter().any(|e| matches!(e, Event::CommandRoll { outcome: CommandOutcome::Success | CommandOutcome::Bonus, .. })) {
+            ok += 1;
+        }
+    }
+    let p = ok as f64 / n as f64;
+    assert!((p - exact).abs() < 0.012, "observed {p}, exact {exact}");
+}
+
+#[test]
+fn successive_orders_cost_one_more_each_and_a_failure_ends_the_commanders_orders() {
+    let mut b = hq_and_unit(2.0);
+    script(&mut b, &[3, 3, 2, 2, 5, 2]);
+    let order = Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false };
+    b.apply(&order).unwrap(); // 6 ≤ 7
+    let plan = b.check_order(HQ0, &[0], false, false).unwrap();
+    assert_eq!(plan.target, 6, "second order −1");
+    b.apply(&order).unwrap(); // 4 ≤ 6
+    assert_eq!(b.check_order(HQ0, &[0], false, false).unwrap().target, 5, "third order −2");
+    let ev = b.apply(&order).unwrap(); // 7 > 5: fails
+    assert!(ev.iter().any(|e| matches!(e, Event::CommandRoll { outcome: CommandOutcome::Failure, .. })));
+    let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
+    assert!(r.reason.contains("no further orders"), "{r}");
+}
+
+#[test]
+fn double_one_gives_two_actions() {
+    let mut b = hq_and_unit(2.0);
+    script(&mut b, &[1, 1]);
+    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    assert_eq!(b.cmd.orders[&0].credits, 2);
+}
+
+#[test]
+fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all_orders() {
+    let mut b = hq_and_unit(2.0);
+    b.commanders[CO0 as usize].pos = volley::rules::geometry::V2::new(100.0, 54.0);
+    script(&mut b, &[5, 5, 6, 5]);
+    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap(); // 10 > 7
+    let plan = b.check_order(CO0, &[0], false, false).unwrap();
+    assert!(plan.modifiers.iter().any(|m| m.rule.contains("Commanding Officer") && m.amount == -1));
+    assert_eq!(plan.target, 7);
+    b.apply(&Action::Order { commander: CO0, units: vec![0], charge: false, dense: false }).unwrap(); // 11 > 7
+    assert!(b.cmd.all_stopped);
+    let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
+    assert!(r.reason.contains("no more orders") || r.reason.contains("no further"), "{r}");
+}
+
+#[test]
+fn double_six_is_a_blunder_rolled_on_the_table() {
+    let mut b = hq_and_unit(2.0);
+    // 6 6: blunder; d6 = 3: RE-LOCATE (the HQ moves half a move away from the nearest visible enemy).
+    script(&mut b, &[6, 6, 3]);
+    let before = b.commanders[HQ0 as usize].pos;
+    let ev = b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Blunder { roll: 3, effect: volley::rules::params::BlunderEffect::Relocate, .. }
+    )));
+    let after = b.commanders[HQ0 as usize].pos;
+    assert!((before.dist(after) - 15.0).abs() < 1e-6, "half of a 30 cm mounted move");
+}
+
+#[test]
+fn an_unordered_unit_cannot_act_and_orders_are_spent_by_actions() {
+    let mut b = hq_and_unit(2.0);
+    let mv = Action::Move { unit: 0, to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 45.0), b.unit(0).pose.facing) };
+    let before = b.state_hash();
+    assert!(b.apply(&mv).is_err());
+    assert_eq!(b.state_hash(), before, "a refused action changes nothing");
+    script(&mut b, &[2, 2]);
+    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    // Retire 2.5 cm: 2.5 + 7.5 (three-quarters) = 10.
+    let back = Action::Move { unit: 0, to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 47.5), b.unit(0).pose.facing) };
+    b.apply(&back).expect("a retire of a quarter move");
+    assert!(b.apply(&back).is_err(), "the order's one action is spent");
+}

@@ -1,0 +1,131 @@
+//! Building small battles in code from the real army lists and rules file.
+
+use volley::battle::state::{Phase, Step};
+use volley::battle::Battle;
+use volley::data::army::ArmyList;
+use volley::data::scenario::{CommanderSpec, Scenario, SideSpec, TableSize, UnitSpec, Weather};
+use volley::data::validate::{validate_scenario, LoadedScenario};
+use volley::rules::dice::Dice;
+use volley::rules::formation::Formation;
+use volley::rules::geometry::V2;
+use volley::rules::terrain::Terrain;
+
+pub fn army(stem: &str) -> ArmyList {
+    let p = volley::assets_dir().join("armies").join(format!("{stem}.ron"));
+    volley::data::load_army(&p).expect("army list loads")
+}
+
+/// A unit to place: side (0 Union, 1 Confederate), troop row, stands, formation, centre, facing°.
+#[derive(Clone)]
+pub struct U {
+    pub side: usize,
+    pub row: &'static str,
+    pub stands: u32,
+    pub formation: Formation,
+    pub x: f64,
+    pub y: f64,
+    pub facing: f64,
+}
+
+pub fn u(side: usize, row: &'static str, stands: u32, x: f64, y: f64, facing: f64) -> U {
+    U { side, row, stands, formation: Formation::Line, x, y, facing }
+}
+
+/// Commander ids in the fixture: CO of side s = 2s, its brigade HQ = 2s + 1.
+pub const CO0: u32 = 0;
+pub const HQ0: u32 = 1;
+
+/// A battle with a CO and a brigade HQ a side (units belong to the HQ) (Union at the bottom edge, Confederates at the top), the units,
+/// the terrain, at the start of side 0's first command phase unless `initiative` is asked.
+pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64, f64); 2]) -> Battle {
+    let mut sides = Vec::new();
+    for s in 0..2 {
+        let us: Vec<UnitSpec> = units
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.side == s)
+            .map(|(i, x)| UnitSpec {
+                id: format!("u{i}"),
+                name: format!("{} {i}", if s == 0 { "Union" } else { "Reb" }),
+                row: x.row.to_string(),
+                stands: x.stands,
+                formation: x.formation,
+                pos: V2::new(x.x, x.y),
+                facing: x.facing,
+                commander: format!("hq{s}"),
+                grade: None,
+                limbered: false,
+                loaded: None,
+                dug_in: false,
+            })
+            .collect();
+        sides.push(SideSpec {
+            name: if s == 0 { "Union".into() } else { "Confederate".into() },
+            army: if s == 0 { "acw_union".into() } else { "acw_confederate".into() },
+            deployment: None,
+            commanders: vec![
+                CommanderSpec {
+                    id: format!("co{s}"),
+                    name: format!("General {s}"),
+                    row: "division_average".into(),
+                    superior: None,
+                    pos: V2::new(co[s].0, co[s].1),
+                    mounted: true,
+                },
+                CommanderSpec {
+                    id: format!("hq{s}"),
+                    name: format!("Colonel {s}"),
+                    row: "brigade_average".into(),
+                    superior: Some(format!("co{s}")),
+                    pos: V2::new(hq[s].0, hq[s].1),
+                    mounted: true,
+                },
+            ],
+            units: us,
+        });
+    }
+    let scenario = Scenario {
+        title: "test".into(),
+        brief: String::new(),
+        table: TableSize::default(),
+        weather: Weather::Normal,
+        wet_ground: false,
+        night: false,
+        turn_limit: 8,
+        first_side: 0,
+        rules: None,
+        terrain,
+        objectives: vec![],
+        sides,
+    };
+    let armies = vec![army("acw_union"), army("acw_confederate")];
+    let rules = volley::load_rules(None).expect("rules load");
+    let fp = volley::footprints(&rules);
+    let path = std::path::PathBuf::from("test.ron");
+    validate_scenario("", &path, &scenario, &armies, &fp).expect("test scenario is valid");
+    let loaded = LoadedScenario { path, text: String::new(), scenario, armies, content_hash: 1 };
+    let (b, _) = Battle::new(&loaded, rules, 7);
+    b
+}
+
+pub fn battle(units: &[U]) -> Battle {
+    battle_with(units, Terrain::default(), [(20.0, 5.0), (220.0, 175.0)], [(40.0, 5.0), (200.0, 175.0)])
+}
+
+/// Jump to the active player's command phase (no rolls spent).
+pub fn to_command(b: &mut Battle) {
+    b.phase = Phase::Command;
+    b.step = Step::Open;
+    b.cmd = Default::default();
+}
+
+/// Script the dice from now on.
+pub fn script(b: &mut Battle, faces: &[u32]) {
+    b.dice = Dice::scripted(faces.to_vec());
+}
+
+/// The skirmish scenario, started with `seed`.
+pub fn skirmish(seed: u64) -> Battle {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    volley::load_battle(&path, seed).expect("skirmish loads").0
+}

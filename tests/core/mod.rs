@@ -1,0 +1,12 @@
+pub mod common;
+
+mod charge;
+mod cli;
+mod command;
+mod determinism;
+mod ecs;
+mod end;
+mod fire;
+mod initiative;
+mod movement;
+mod property;

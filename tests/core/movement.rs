@@ -1,0 +1,158 @@
+//! BPT "Movement": allowance, oblique, wheel, about face, retire, road bonus, terrain, overlap,
+//! the deployment table.
+
+use super::common::*;
+use volley::battle::Battle;
+use volley::battle::Deploy;
+use volley::rules::formation::Formation;
+use volley::rules::geometry::{Pose, V2};
+use volley::rules::terrain::{Area, AreaKind, Linear, LinearKind, Polygon, Terrain};
+use std::f64::consts::PI;
+
+const RIFLES: &str = "regular_infantry_rifled";
+const N: f64 = PI / 2.0;
+
+fn one_unit(formation: Formation, terrain: Terrain) -> Battle {
+    let mut x = u(0, RIFLES, 4, 100.0, 50.0, 90.0);
+    x.formation = formation;
+    let mut b = battle_with(&[x, u(1, RIFLES, 4, 100.0, 170.0, 270.0)], terrain, [(20.0, 5.0), (220.0, 175.0)], [(40.0, 5.0), (200.0, 175.0)]);
+    to_command(&mut b);
+    b
+}
+
+fn at(x: f64, y: f64, facing: f64) -> Pose {
+    Pose::new(V2::new(x, y), facing)
+}
+
+#[test]
+fn a_move_is_at_most_the_move_allowance() {
+    // Regular infantry move 10 cm (ACW troop chart).
+    let b = one_unit(Formation::Line, Terrain::default());
+    assert!(b.check_move(0, at(100.0, 60.0, N), false).is_ok());
+    let r = b.check_move(0, at(100.0, 60.5, N), false).unwrap_err();
+    assert!(r.rule.contains("allowance"), "{r}");
+}
+
+#[test]
+fn oblique_up_to_45_degrees_but_not_sideways() {
+    let b = one_unit(Formation::Line, Terrain::default());
+    let d = 9.0 / 2f64.sqrt();
+    assert!(b.check_move(0, at(100.0 + d, 50.0 + d, N), false).is_ok());
+    assert!(b.check_move(0, at(105.0, 50.0, N), false).is_err(), "straight sideways is not an oblique");
+}
+
+#[test]
+fn retire_costs_three_quarters_of_the_allowance() {
+    let b = one_unit(Formation::Line, Terrain::default());
+    assert_eq!(b.check_move(0, at(100.0, 47.5, N), false).unwrap().cost, 10.0);
+    assert!(b.check_move(0, at(100.0, 47.0, N), false).is_err());
+}
+
+#[test]
+fn about_face_costs_half_the_allowance() {
+    let b = one_unit(Formation::Line, Terrain::default());
+    let c = b.check_move(0, at(100.0, 50.0, -N), false).unwrap();
+    assert_eq!(c.cost, 5.0);
+    assert!(b.check_move(0, at(100.0, 45.0, -N), false).is_ok());
+    assert!(b.check_move(0, at(100.0, 44.0, -N), false).is_err());
+}
+
+#[test]
+fn wheel_is_measured_from_the_outside_stand_and_limited_to_45_degrees() {
+    // A line of 4 infantry stands is 10 cm wide: a 45° wheel moves the outside stand 10·π/4 ≈ 7.85.
+    let b = one_unit(Formation::Line, Terrain::default());
+    let c = b.check_move(0, at(100.0, 50.0, N + PI / 4.0), false).unwrap();
+    assert!((c.cost - 10.0 * PI / 4.0).abs() < 1e-9);
+    assert!(b.check_move(0, at(100.0, 50.0, N + PI / 3.0), false).is_err(), "60° is more than a wheel");
+}
+
+fn road() -> Terrain {
+    Terrain {
+        linears: vec![Linear { kind: LinearKind::Road, name: "pike".into(), points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)], width: 3.0 }],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn march_column_on_a_road_gets_five_cm_more() {
+    let b = one_unit(Formation::MarchColumn, road());
+    let c = b.check_move(0, at(100.0, 65.0, N), false).expect("10 + 5 road bonus");
+    assert!(c.road);
+    assert!(b.check_move(0, at(100.0, 65.5, N), false).is_err());
+    // A line on the road gets no bonus.
+    let b = one_unit(Formation::Line, road());
+    assert!(b.check_move(0, at(100.0, 65.0, N), false).is_err());
+}
+
+fn rect_area(kind: AreaKind, y0: f64, y1: f64) -> Terrain {
+    Terrain {
+        areas: vec![Area { kind, name: "a".into(), outline: Polygon(vec![V2::new(60.0, y0), V2::new(140.0, y0), V2::new(140.0, y1), V2::new(60.0, y1)]) }],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn low_area_terrain_is_half_speed_and_stops_on_leaving() {
+    // Standing inside a field (y 40..80): 5 cm costs 10.
+    let b = one_unit(Formation::Line, rect_area(AreaKind::Field, 40.0, 80.0));
+    assert_eq!(b.check_move(0, at(100.0, 55.0, N), false).unwrap().cost, 10.0);
+    assert!(b.check_move(0, at(100.0, 55.5, N), false).is_err());
+}
+
+#[test]
+fn entering_area_terrain_stops_at_the_boundary() {
+    // Wood edge 4 cm ahead: the unit may go in and stop at the edge, but not 5 cm further.
+    let b = one_unit(Formation::Line, rect_area(AreaKind::Woods, 55.0, 100.0));
+    assert!(b.check_move(0, at(100.0, 56.0, N), false).is_ok());
+    let r = b.check_move(0, at(100.0, 59.9, N), false).unwrap_err();
+    assert!(r.rule.contains("Area Terrain"), "{r}");
+}
+
+#[test]
+fn dense_terrain_needs_an_order_that_declares_it() {
+    let b = one_unit(Formation::Line, rect_area(AreaKind::Mud, 40.0, 80.0));
+    let r = b.check_move(0, at(100.0, 52.0, N), false).unwrap_err();
+    assert!(r.rule.contains("note 3"), "{r}");
+    // Quarter speed: 2 cm cost 8.
+    assert_eq!(b.check_move(0, at(100.0, 52.0, N), true).unwrap().cost, 8.0);
+}
+
+#[test]
+fn a_wall_stops_the_move_and_is_crossed_on_the_next_order() {
+    let wall = |y: f64| Terrain {
+        linears: vec![Linear { kind: LinearKind::Wall, name: "wall".into(), points: vec![V2::new(50.0, y), V2::new(150.0, y)], width: 0.5 }],
+        ..Default::default()
+    };
+    let b = one_unit(Formation::Line, wall(55.0));
+    let r = b.check_move(0, at(100.0, 59.0, N), false).unwrap_err();
+    assert!(r.rule.contains("Linear Terrain"), "{r}");
+    // Front edge touching the wall (front at y 50.75 → wall at 51.0): may cross.
+    let b = one_unit(Formation::Line, wall(51.0));
+    assert!(b.check_move(0, at(100.0, 55.0, N), false).unwrap().crossed_obstacle);
+}
+
+#[test]
+fn no_overlapping_bases_and_no_moving_into_contact_with_the_enemy() {
+    // Union lines at y 50 and 58; a Confederate line facing south at y 69.5 (front edge 68.75).
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(0, RIFLES, 4, 100.0, 58.0, 90.0), u(1, RIFLES, 4, 100.0, 69.5, 270.0)]);
+    to_command(&mut b);
+    assert!(b.check_move(0, at(100.0, 57.0, N), false).unwrap_err().rule.contains("overlapping"));
+    let r = b.check_move(1, at(100.0, 67.9, N), false).unwrap_err();
+    assert!(r.rule.contains("Charge"), "{r}");
+    assert!(b.check_move(1, at(100.0, 66.0, N), false).is_ok());
+}
+
+#[test]
+fn formation_changes_follow_the_deployment_table() {
+    // BPT "Movement Formation Deployment": line → attack column "No"; line → march column "Yes";
+    // extended line → march column "No"; square is not used in the ACW.
+    let b = one_unit(Formation::Line, Terrain::default());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false).is_err());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false).is_ok());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::ExtendedLine), false).is_ok());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::Square), false).is_err());
+    let b = one_unit(Formation::ExtendedLine, Terrain::default());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false).is_err());
+    let b = one_unit(Formation::MarchColumn, Terrain::default());
+    assert!(b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false).is_ok());
+}

@@ -1,0 +1,3 @@
+//! One integration-test crate (Bevy links once): modules by area.
+
+mod core;
