@@ -29,14 +29,19 @@ pub fn assets_dir() -> PathBuf {
 
 /// Rules file by stem (default `bpt`).
 pub fn load_rules(stem: Option<&str>) -> Result<rules::params::Rules, data::DataError> {
-    let path = assets_dir().join("rules").join(format!("{}.ron", stem.unwrap_or("bpt")));
+    let path = assets_dir()
+        .join("rules")
+        .join(format!("{}.ron", stem.unwrap_or("bpt")));
     data::load_ron(&path)
 }
 
 /// The footprints the scenario validator uses, from the rules file.
 pub fn footprints(r: &rules::params::Rules) -> data::Footprints {
     let f = &r.footprints;
-    let s = |x: rules::params::Shape| rules::layout::StandShape { width: x.width, depth: x.depth };
+    let s = |x: rules::params::Shape| rules::layout::StandShape {
+        width: x.width,
+        depth: x.depth,
+    };
     data::Footprints {
         infantry: s(f.infantry),
         cavalry: s(f.cavalry),
@@ -50,10 +55,7 @@ pub fn footprints(r: &rules::params::Rules) -> data::Footprints {
 }
 
 /// Load a scenario and its rules and start a battle with `seed`.
-pub fn load_battle(
-    scenario: &Path,
-    seed: u64,
-) -> Result<(battle::Battle, Vec<battle::Event>), data::DataError> {
+pub fn load_battle(scenario: &Path, seed: u64) -> Result<(battle::Battle, Vec<battle::Event>), data::DataError> {
     let base_rules = load_rules(None)?;
     let loaded = data::load_scenario(scenario, &assets_dir().join("armies"), &footprints(&base_rules))?;
     let rules = match loaded.scenario.rules.as_deref() {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use volley::agents;
 use volley::battle::Battle;
-use volley::replay::{Recording, FORMAT_VERSION};
+use volley::replay::{FORMAT_VERSION, Recording};
 use volley::rules::odds;
 use volley::sim;
 
@@ -46,6 +46,9 @@ enum Cmd {
         record: Option<PathBuf>,
         #[arg(long)]
         json: bool,
+        /// Print the battle log (every roll and the rule that applied) as the game goes.
+        #[arg(long)]
+        log: bool,
     },
     /// Validate maps, scenarios, army lists and rules files.
     Check {
@@ -71,11 +74,22 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => play(PathBuf::from(DEFAULT_SCENARIO), &[], 1),
         Some(Cmd::Play { scenario, sides, seed }) => play(scenario, &sides, seed),
-        Some(Cmd::Simulate { scenario, seed, sides, max_turns, record, json }) => {
-            simulate(scenario, seed, &sides, max_turns, record, json)
-        }
+        Some(Cmd::Simulate {
+            scenario,
+            seed,
+            sides,
+            max_turns,
+            record,
+            json,
+            log,
+        }) => simulate(scenario, seed, &sides, max_turns, record, json, log),
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
-        Some(Cmd::Odds { dice, to_hit, save, json }) => {
+        Some(Cmd::Odds {
+            dice,
+            to_hit,
+            save,
+            json,
+        }) => {
             let report = odds::odds_report(dice, to_hit, save);
             if json {
                 println!("{}", serde_json::to_string(&report).expect("serialises"));
@@ -98,10 +112,17 @@ fn main() -> ExitCode {
 fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2], String> {
     let mut out = [default.to_string(), default.to_string()];
     for s in sides {
-        let (name, agent) = s.split_once('=').ok_or_else(|| format!("--side wants NAME=AGENT, not '{s}'"))?;
+        let (name, agent) = s
+            .split_once('=')
+            .ok_or_else(|| format!("--side wants NAME=AGENT, not '{s}'"))?;
         let i = (0..2)
             .find(|&i| b.sides[i].name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("no side named '{name}' (sides: {}, {})", b.sides[0].name, b.sides[1].name))?;
+            .ok_or_else(|| {
+                format!(
+                    "no side named '{name}' (sides: {}, {})",
+                    b.sides[0].name, b.sides[1].name
+                )
+            })?;
         out[i] = agent.to_string();
     }
     Ok(out)
@@ -114,15 +135,28 @@ fn simulate(
     max_turns: Option<u32>,
     record: Option<PathBuf>,
     json: bool,
+    log: bool,
 ) -> Result<(), String> {
     let (mut b, _) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
     sim::cap_turns(&mut b, max_turns);
     let names = side_agents(&b, sides, "random")?;
-    let mut agents = [agents::by_name(&names[0], seed, 0)?, agents::by_name(&names[1], seed, 1)?];
+    let mut agents = [
+        agents::by_name(&names[0], seed, 0)?,
+        agents::by_name(&names[1], seed, 1)?,
+    ];
     let scenario_hash = b.scenario_hash;
     let rules_version = b.rules.version.clone();
     let mut actions = Vec::new();
-    let done = sim::play(b, &mut agents, 200_000, |_, a| actions.push(a.clone())).map_err(|e| e.to_string())?;
+    let done = sim::play(b, &mut agents, 200_000, |b, a, events| {
+        if log {
+            println!("> {}", a.name());
+            for e in events {
+                println!("    {}", b.describe(e));
+            }
+        }
+        actions.push(a.clone());
+    })
+    .map_err(|e| e.to_string())?;
     let result = sim::summary(&done, &scenario.display().to_string(), seed);
     if let Some(path) = record {
         let rec = Recording {
@@ -135,7 +169,8 @@ fn simulate(
             actions,
             final_hash: done.state_hash(),
         };
-        rec.save(&path).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        rec.save(&path)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     }
     if json {
         println!("{}", serde_json::to_string(&result).expect("serialises"));
@@ -147,7 +182,10 @@ fn simulate(
         );
         for s in 0..2 {
             let n = &done.sides[s].name;
-            println!("  {n}: units lost {}, victory points {}", result.units_lost[n], result.victory_points[n]);
+            println!(
+                "  {n}: units lost {}, victory points {}",
+                result.units_lost[n], result.victory_points[n]
+            );
         }
         println!("state hash {}", result.state_hash);
     }

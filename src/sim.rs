@@ -1,7 +1,7 @@
 //! Whole games, headless: the agents choose, the ECS app applies (the same door as the window).
 
 use crate::agents::Agent;
-use crate::battle::ecs::{headless_app, ActionApplied, ActionRefused, ActionRequest, BattleState};
+use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState, headless_app};
 use crate::battle::state::ResultKind;
 use crate::battle::{Action, Battle};
 use bevy::ecs::message::Messages;
@@ -46,7 +46,7 @@ pub fn play(
     battle: Battle,
     agents: &mut [Box<dyn Agent>; 2],
     max_actions: u64,
-    mut observe: impl FnMut(&Battle, &Action),
+    mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event]),
 ) -> Result<Battle, SimError> {
     let mut app = headless_app(battle);
     loop {
@@ -67,8 +67,12 @@ pub fn play(
         if let Some(r) = world.resource_mut::<Messages<ActionRefused>>().drain().next() {
             return Err(SimError::Refused(r.action, r.refusal.to_string()));
         }
-        world.resource_mut::<Messages<ActionApplied>>().clear();
-        observe(&world.resource::<BattleState>().0, &action);
+        let events: Vec<crate::battle::Event> = world
+            .resource_mut::<Messages<ActionApplied>>()
+            .drain()
+            .flat_map(|a| a.events)
+            .collect();
+        observe(&world.resource::<BattleState>().0, &action, &events);
     }
     let b = app.world().resource::<BattleState>().0.clone();
     Ok(b)

@@ -27,41 +27,86 @@ pub enum Deploy {
 pub enum Action {
     // ---- Initiative phase (active player) ----
     /// Fire at the nearest visible enemy within initiative distance.
-    InitiativeFire { unit: UnitId, target: UnitId },
+    InitiativeFire {
+        unit: UnitId,
+        target: UnitId,
+    },
     /// Evade directly away from the nearest visible enemy, a full move.
-    InitiativeEvade { unit: UnitId },
+    InitiativeEvade {
+        unit: UnitId,
+    },
     /// Mount/dismount, limber/unlimber with an enemy within initiative distance.
-    InitiativeDeploy { unit: UnitId, deploy: Deploy },
+    InitiativeDeploy {
+        unit: UnitId,
+        deploy: Deploy,
+    },
     /// Charge the nearest visible enemy within initiative distance.
-    InitiativeCharge { unit: UnitId, target: UnitId },
+    InitiativeCharge {
+        unit: UnitId,
+        target: UnitId,
+    },
 
     // ---- Counter-initiative / response (the charged side) ----
     /// Fire at the charging unit.
-    CounterFire { unit: UnitId },
+    CounterFire {
+        unit: UnitId,
+    },
     /// The charged unit evades the charger.
-    CounterEvade { unit: UnitId },
+    CounterEvade {
+        unit: UnitId,
+    },
     /// Charged cavalry meet the charge (both count as charging in the first round).
-    CounterCharge { unit: UnitId },
+    CounterCharge {
+        unit: UnitId,
+    },
 
     // ---- Command phase (active player) ----
     /// A command roll: `commander` orders `units` as one formation. The order declares
     /// whether any of them will charge or move in dense terrain (each costs −1).
-    Order { commander: CmdId, units: Vec<UnitId>, charge: bool, dense: bool },
+    Order {
+        commander: CmdId,
+        units: Vec<UnitId>,
+        charge: bool,
+        dense: bool,
+    },
     /// An isolated unit orders itself to move towards its nearest commander.
-    SelfOrder { unit: UnitId },
+    SelfOrder {
+        unit: UnitId,
+    },
     /// Move an ordered unit to a new pose (wheel, oblique, about face, retire as the
     /// geometry implies).
-    Move { unit: UnitId, to: Pose },
-    Deploy { unit: UnitId, deploy: Deploy },
-    Fire { unit: UnitId, target: UnitId },
-    Charge { unit: UnitId, target: UnitId },
+    Move {
+        unit: UnitId,
+        to: Pose,
+    },
+    Deploy {
+        unit: UnitId,
+        deploy: Deploy,
+    },
+    Fire {
+        unit: UnitId,
+        target: UnitId,
+    },
+    Charge {
+        unit: UnitId,
+        target: UnitId,
+    },
     /// Move in support of a friendly unit in a charge (initiative, command or the support window).
-    Support { unit: UnitId, friend: UnitId },
+    Support {
+        unit: UnitId,
+        friend: UnitId,
+    },
     /// A commander's own move; it issues no more orders this turn.
-    CommanderMove { commander: CmdId, to: V2 },
+    CommanderMove {
+        commander: CmdId,
+        to: V2,
+    },
 
     // ---- Opportunity fire (inactive player, after an enemy move or fire) ----
-    OpportunityFire { unit: UnitId, target: UnitId },
+    OpportunityFire {
+        unit: UnitId,
+        target: UnitId,
+    },
 
     /// Close a window (counter-initiative, opportunity fire, support) without acting.
     Pass,
@@ -105,7 +150,10 @@ pub struct Refusal {
 
 impl Refusal {
     pub fn new(rule: &str, reason: impl Into<String>) -> Self {
-        Refusal { rule: rule.to_string(), reason: reason.into() }
+        Refusal {
+            rule: rule.to_string(),
+            reason: reason.into(),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! An illegal action is refused with the rule that forbids it and changes nothing: every
 //! handler checks everything before its first change.
 
-use super::action::{refuse, Action, Refusal};
+use super::action::{Action, Refusal, refuse};
 use super::event::Event;
 use super::state::*;
 

@@ -1,13 +1,13 @@
 //! Charges (BPT "Charge": declaring, support, response, contact, resolution, outcome,
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
-use super::action::{refuse, Action, Refusal};
+use super::action::{Action, Refusal, refuse};
 use super::event::{CombatSide, Event, KnockOut, Modifier, MoveKind};
 use super::fire::ForcedKind;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{self, wrap_angle, Aspect, Pose, Rect, V2};
+use crate::rules::geometry::{self, Aspect, Pose, V2};
 use crate::rules::params::Cover;
 use crate::rules::terrain::LinearKind;
 
@@ -62,7 +62,7 @@ impl Battle {
     }
 
     /// May `unit` charge `target` (BPT "Charge", "Charging")?
-    pub fn check_charge(&self, unit: UnitId, target: UnitId, initiative: bool) -> Result<ChargePlan, Refusal> {
+    pub fn check_charge(&self, unit: UnitId, target: UnitId) -> Result<ChargePlan, Refusal> {
         let u = self.unit(unit);
         let t = self.unit(target);
         if !u.alive() || !t.alive() || u.side == t.side || u.side != self.active {
@@ -88,10 +88,12 @@ impl Battle {
         if dist > reach + 1e-9 {
             return refuse(
                 "BPT Charge: charge distance",
-                format!("{} is {:.1} cm away; the charge distance is {:.0} cm", t.name, dist, reach),
+                format!(
+                    "{} is {:.1} cm away; the charge distance is {:.0} cm",
+                    t.name, dist, reach
+                ),
             );
         }
-        let _ = initiative;
         // Obstacles: only if the charger starts touching it or the target touches it.
         let contact = self.rules.visibility.contact + 0.25;
         for c in self.terrain.crossings(u.pose.pos, t.pose.pos) {
@@ -101,7 +103,9 @@ impl Battle {
                     continue;
                 }
                 let touching = |id: UnitId| {
-                    self.rects(id).iter().any(|r| self.terrain.linear_touching(r, contact).contains(&li))
+                    self.rects(id)
+                        .iter()
+                        .any(|r| self.terrain.linear_touching(r, contact).contains(&li))
                 };
                 if !(touching(unit) || touching(target)) {
                     return refuse(
@@ -115,7 +119,10 @@ impl Battle {
             return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
         }
         // The nearest edge with room.
-        let from = self.geom[unit as usize].front.0.lerp(self.geom[unit as usize].front.1, 0.5);
+        let from = self.geom[unit as usize]
+            .front
+            .0
+            .lerp(self.geom[unit as usize].front.1, 0.5);
         let mut edges = self.target_edges(target);
         edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
         let hold = self.rules.initiative.charge_hold_off;
@@ -136,13 +143,25 @@ impl Battle {
                     let frontage = self.frontage(u).0.max(0.5);
                     let corridor = geometry::corridor(u.pose.pos, held.pos, frontage * 0.9);
                     if let Some(o) = self.alive_units().find(|o| {
-                        o.id != unit && o.id != target && self.rects(o.id).iter().any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                        o.id != unit
+                            && o.id != target
+                            && self
+                                .rects(o.id)
+                                .iter()
+                                .any(|r| geometry::convex_overlaps_rect(&corridor, r))
                     }) {
                         last_err = Some(Refusal::new("BPT Charge: contact", format!("{} is in the way", o.name)));
                         continue;
                     }
                     let left = held.pos.dist(contact_pose.pos);
-                    return Ok(ChargePlan { unit, target, held, contact: contact_pose, aspect, left });
+                    return Ok(ChargePlan {
+                        unit,
+                        target,
+                        held,
+                        contact: contact_pose,
+                        aspect,
+                        left,
+                    });
                 }
                 Err(e) => last_err = Some(e),
             }
@@ -180,13 +199,29 @@ impl Battle {
     /// Place the charger 2 cm off and open the counter-initiative window.
     pub(crate) fn declare_charge(&mut self, plan: ChargePlan, initiative: bool, ev: &mut Vec<Event>) {
         let from = self.unit(plan.unit).pose;
+        // The charge may carry the unit up to the charge distance in all (BPT "Counter-Initiative").
+        let left = (self.rules.charge.distance - from.pos.dist(plan.held.pos)).max(plan.left);
         self.unit_mut(plan.unit).pose = plan.held;
         self.unit_mut(plan.unit).dug_in = false;
         self.refresh_geometry();
-        ev.push(Event::Moved { unit: plan.unit, from, to: plan.held, kind: MoveKind::Charge, cost: from.pos.dist(plan.held.pos) });
-        ev.push(Event::ChargeDeclared { unit: plan.unit, target: plan.target, held_at: plan.held });
+        ev.push(Event::Moved {
+            unit: plan.unit,
+            from,
+            to: plan.held,
+            kind: MoveKind::Charge,
+            cost: from.pos.dist(plan.held.pos),
+        });
+        ev.push(Event::ChargeDeclared {
+            unit: plan.unit,
+            target: plan.target,
+            held_at: plan.held,
+        });
         self.overrun_commanders(plan.unit, ev);
-        let radius = if initiative { self.rules.initiative.counter_radius } else { self.rules.charge.response_distance };
+        let radius = if initiative {
+            self.rules.initiative.counter_radius
+        } else {
+            self.rules.charge.response_distance
+        };
         let defender = self.unit(plan.target).side;
         let eligible: Vec<UnitId> = self
             .side_units(defender)
@@ -195,11 +230,15 @@ impl Battle {
             .filter(|d| self.sees(d.id, plan.unit))
             .map(|d| d.id)
             .collect();
-        let left = plan.left + 1.0;
         if eligible.is_empty() {
             self.complete_charge(plan.unit, plan.target, left, ev);
         } else {
-            self.step = Step::CounterInitiative { charger: plan.unit, target: plan.target, eligible, charge_left: left };
+            self.step = Step::CounterInitiative {
+                charger: plan.unit,
+                target: plan.target,
+                eligible,
+                charge_left: left,
+            };
         }
     }
 
@@ -208,7 +247,11 @@ impl Battle {
         self.step = Step::Open;
         let counter = self.counter_charging.take() == Some(target);
         if !self.unit(charger).alive() {
-            ev.push(Event::ChargeFailed { unit: charger, target, why: "knocked out".into() });
+            ev.push(Event::ChargeFailed {
+                unit: charger,
+                target,
+                why: "knocked out".into(),
+            });
             return;
         }
         let held = match ev.iter().rev().find_map(|e| match e {
@@ -219,23 +262,45 @@ impl Battle {
             None => self.unit(charger).pose,
         };
         if self.unit(charger).pose != held {
-            ev.push(Event::ChargeFailed { unit: charger, target, why: "fell back".into() });
+            ev.push(Event::ChargeFailed {
+                unit: charger,
+                target,
+                why: "fell back".into(),
+            });
             return;
         }
         if !self.unit(target).alive() {
-            ev.push(Event::ChargeFailed { unit: charger, target, why: "the target is gone".into() });
+            ev.push(Event::ChargeFailed {
+                unit: charger,
+                target,
+                why: "the target is gone".into(),
+            });
             return;
         }
         // Where is the target now (it may have evaded)?
         let gap = self.unit_distance(charger, target);
-        let plan = if gap <= left + 1e-6 { self.contact_pose(charger, target) } else { None };
+        let plan = if gap <= left + 1e-6 {
+            self.contact_pose(charger, target)
+        } else {
+            None
+        };
         match plan {
             Some((pose, aspect)) => {
                 let from = self.unit(charger).pose;
                 self.unit_mut(charger).pose = pose;
                 self.refresh_geometry();
-                ev.push(Event::Moved { unit: charger, from, to: pose, kind: MoveKind::Charge, cost: from.pos.dist(pose.pos) });
-                ev.push(Event::ChargeContact { unit: charger, target, aspect });
+                ev.push(Event::Moved {
+                    unit: charger,
+                    from,
+                    to: pose,
+                    kind: MoveKind::Charge,
+                    cost: from.pos.dist(pose.pos),
+                });
+                ev.push(Event::ChargeContact {
+                    unit: charger,
+                    target,
+                    aspect,
+                });
                 self.overrun_commanders(charger, ev);
                 if let Some(c) = self.combats.iter_mut().find(|c| c.target == target) {
                     c.chargers.push(charger);
@@ -250,19 +315,35 @@ impl Battle {
                 }
             }
             None => {
-                // Move as far as it can towards the target; it did not close: disordered.
-                let dir = (self.unit(target).pose.pos - self.unit(charger).pose.pos).norm();
-                let facing = self.unit(charger).pose.facing;
-                let gap_keep = self.rules.visibility.contact;
-                let dist = self.travel_limit(charger, dir, left, facing, gap_keep);
-                if dist > 0.0 {
-                    self.forced_move(charger, dir, dist, None, ForcedKind::Consolidate, ev);
-                }
-                ev.push(Event::ChargeFailed { unit: charger, target, why: "did not close".into() });
-                self.unit_mut(charger).disordered_until = Some(self.player_turn + 1);
-                ev.push(Event::Disordered { unit: charger });
-                self.check_evader_caught(target, charger, ev);
+                self.pursue(charger, target, left, ev);
+                ev.push(Event::ChargeFailed {
+                    unit: charger,
+                    target,
+                    why: "did not close".into(),
+                });
             }
+        }
+    }
+
+    /// The charger goes on towards a target that evaded (or that it cannot reach): up to what
+    /// is left of its charge. An evader ending within 3 cm of it is knocked out; a charger that
+    /// did not close to 1 cm is disordered (BPT "Charging", "Counter-Initiative").
+    pub(crate) fn pursue(&mut self, charger: UnitId, target: UnitId, left: f64, ev: &mut Vec<Event>) {
+        if !self.unit(charger).alive() {
+            return;
+        }
+        let dir = (self.unit(target).pose.pos - self.unit(charger).pose.pos).norm();
+        let facing = self.unit(charger).pose.facing;
+        let gap_keep = self.rules.visibility.contact;
+        let dist = self.travel_limit(charger, dir, left, facing, gap_keep);
+        if dist > 0.0 {
+            self.forced_move(charger, dir, dist, None, ForcedKind::Charge, ev);
+        }
+        let closed = self.unit(target).alive() && self.unit_distance(charger, target) <= 1.0;
+        self.check_evader_caught(target, charger, ev);
+        if !closed && self.unit(charger).alive() {
+            self.unit_mut(charger).disordered_until = Some(self.player_turn + 1);
+            ev.push(Event::Disordered { unit: charger });
         }
     }
 
@@ -273,7 +354,9 @@ impl Battle {
         edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
         edges.into_iter().find_map(|(normal, mid, _, aspect)| {
             let pose = self.pose_facing_edge(charger, normal, mid, 0.0);
-            self.check_placement_ignoring(charger, pose, target).ok().map(|_| (pose, aspect))
+            self.check_placement_ignoring(charger, pose, target)
+                .ok()
+                .map(|_| (pose, aspect))
         })
     }
 
@@ -291,20 +374,27 @@ impl Battle {
         if u.row.attacks == 0 && !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
             return refuse("BPT Support", "only units with an attack value support");
         }
-        if !self.combats.iter().any(|c| c.target == friend || c.chargers.contains(&friend)) {
+        if !self
+            .combats
+            .iter()
+            .any(|c| c.target == friend || c.chargers.contains(&friend))
+        {
             return refuse("BPT Support", format!("{} is not in a charge", f.name));
         }
         if self.engaged(unit) {
             return refuse("BPT Support", "each unit supports one charge");
         }
         if f.is_cavalry() && f.mounted() && !(u.is_cavalry() && u.mounted()) {
-            return refuse("BPT Supporting a Charge", "only mounted cavalry may support mounted cavalry");
+            return refuse(
+                "BPT Supporting a Charge",
+                "only mounted cavalry may support mounted cavalry",
+            );
         }
         if self.unit_distance(unit, friend) > self.rules.charge.support_distance + 1e-9 {
             return refuse("BPT Support", format!("{} is more than 10 cm away", f.name));
         }
-        if !self.sees(unit, friend) && !self.los.sees(&self.sighting(unit), &self.sighting(friend)).is_ok() {
-            // Friends behind are out of the 180° arc; a support needs LOS.
+        if self.los.line_clear(u.pose.pos, f.pose.pos, &[unit, friend]).is_err() {
+            // A clear line to the friend (it may stand behind the supporter's front arc).
             return refuse("BPT Support", format!("{} cannot see {}", u.name, f.name));
         }
         let fr = f.pose;
@@ -331,10 +421,20 @@ impl Battle {
         let from = self.unit(unit).pose;
         self.unit_mut(unit).pose = pose;
         self.refresh_geometry();
-        ev.push(Event::Moved { unit, from, to: pose, kind: MoveKind::Support, cost: from.pos.dist(pose.pos) });
+        ev.push(Event::Moved {
+            unit,
+            from,
+            to: pose,
+            kind: MoveKind::Support,
+            cost: from.pos.dist(pose.pos),
+        });
         ev.push(Event::Supporting { unit, friend });
         let side = self.unit(unit).side;
-        if let Some(c) = self.combats.iter_mut().find(|c| c.target == friend || c.chargers.contains(&friend)) {
+        if let Some(c) = self
+            .combats
+            .iter_mut()
+            .find(|c| c.target == friend || c.chargers.contains(&friend))
+        {
             c.supports[side].push(unit);
         }
     }
@@ -374,7 +474,9 @@ impl Battle {
     }
 
     pub(crate) fn apply_support_window(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::Support { side } = self.step.clone() else { unreachable!() };
+        let Step::Support { side } = self.step.clone() else {
+            unreachable!()
+        };
         match action {
             Action::Support { unit, friend } => {
                 self.check_unit_id(*unit)?;
@@ -411,7 +513,11 @@ impl Battle {
     fn contact_attacks(&self, u: &Unit) -> u32 {
         let c = &self.rules.charge;
         if u.is_cavalry() && u.mounted() {
-            if u.row.has(Trait::Sabre) { c.attacks_sabre } else { c.attacks_cavalry }
+            if u.row.has(Trait::Sabre) {
+                c.attacks_sabre
+            } else {
+                c.attacks_cavalry
+            }
         } else if matches!(u.row.arm, Arm::Infantry | Arm::Engineers) {
             c.attacks_foot
         } else {
@@ -425,7 +531,11 @@ impl Battle {
         let contact = self.rules.visibility.contact + 0.05;
         let n = g.rects[..g.fighting.min(g.rects.len())]
             .iter()
-            .filter(|r| enemies.iter().any(|&e| self.rects(e).iter().any(|o| r.distance(o) <= contact)))
+            .filter(|r| {
+                enemies
+                    .iter()
+                    .any(|&e| self.rects(e).iter().any(|o| r.distance(o) <= contact))
+            })
             .count() as u32;
         n.max(u32::from(!enemies.is_empty()))
     }
@@ -444,7 +554,12 @@ impl Battle {
         let attacker_side = self.active;
         let mut round = 1;
         loop {
-            let chargers: Vec<UnitId> = combat.chargers.iter().copied().filter(|&u| self.unit(u).alive()).collect();
+            let chargers: Vec<UnitId> = combat
+                .chargers
+                .iter()
+                .copied()
+                .filter(|&u| self.unit(u).alive())
+                .collect();
             let target = combat.target;
             if chargers.is_empty() || !self.unit(target).alive() {
                 break;
@@ -456,8 +571,13 @@ impl Battle {
                 c[1 - attacker_side] = vec![target];
                 c
             };
-            let supports: [Vec<UnitId>; 2] =
-                [0, 1].map(|s| combat.supports[s].iter().copied().filter(|&u| self.unit(u).alive()).collect());
+            let supports: [Vec<UnitId>; 2] = [0, 1].map(|s| {
+                combat.supports[s]
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.unit(u).alive())
+                    .collect()
+            });
             let mut sides = Vec::new();
             let mut dealt = [0u32; 2];
             for s in [attacker_side, 1 - attacker_side] {
@@ -475,7 +595,10 @@ impl Battle {
                     }
                     let aspect = self.aspect_of(id, &self.nearest_rect(enemies[0], id));
                     if aspect != Aspect::Front {
-                        modifiers.push(Modifier::new(self.rules.charge.flank_rear, "BPT Charge: fighting to the flank or rear"));
+                        modifiers.push(Modifier::new(
+                            self.rules.charge.flank_rear,
+                            "BPT Charge: fighting to the flank or rear",
+                        ));
                     }
                     if let Some(c) = self.touching_commander(id) {
                         let b = self.commander(c).row.attack_bonus as i32;
@@ -489,7 +612,10 @@ impl Battle {
                 }
                 if round == 1 && (s == attacker_side || combat.counter_charge) {
                     let n = contact[s].len() as i32;
-                    modifiers.push(Modifier::new(self.rules.charge.charging * n, "BPT Charge: each unit charging"));
+                    modifiers.push(Modifier::new(
+                        self.rules.charge.charging * n,
+                        "BPT Charge: each unit charging",
+                    ));
                 }
                 if !supports[s].is_empty() {
                     modifiers.push(Modifier::new(
@@ -513,10 +639,24 @@ impl Battle {
                 let rolls = self.dice.roll(n, 6);
                 let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
                 let save = self.unit(struck).row.save.map(u32::from);
-                let save = if self.unit(struck).formation == Formation::AttackColumn { None } else { save };
+                let save = if self.unit(struck).formation == Formation::AttackColumn {
+                    None
+                } else {
+                    save
+                };
                 let (save_rolls, saved) = self.roll_saves(struck, hits, save);
                 dealt[s] = hits - saved;
-                sides.push(CombatSide { side: s, dice: n, modifiers, to_hit, rolls, hits, save_rolls, saved, struck });
+                sides.push(CombatSide {
+                    side: s,
+                    dice: n,
+                    modifiers,
+                    to_hit,
+                    rolls,
+                    hits,
+                    save_rolls,
+                    saved,
+                    struck,
+                });
             }
             for cs in &sides {
                 let net = dealt[cs.side];
@@ -525,7 +665,12 @@ impl Battle {
                     let t = self.unit_mut(cs.struck);
                     t.hits += net;
                     let total = t.hits;
-                    ev.push(Event::HitsTaken { unit: cs.struck, hits: net, total, value });
+                    ev.push(Event::HitsTaken {
+                        unit: cs.struck,
+                        hits: net,
+                        total,
+                        value,
+                    });
                 }
             }
             ev.push(Event::CombatRound { round, target, sides });
@@ -537,7 +682,11 @@ impl Battle {
             }
             // BPT "Outcome": compare all hits taken by each side's units this turn.
             let taken: [u32; 2] = [0, 1].map(|s| {
-                contact[s].iter().chain(supports[s].iter()).map(|&id| self.unit(id).hits).sum()
+                contact[s]
+                    .iter()
+                    .chain(supports[s].iter())
+                    .map(|&id| self.unit(id).hits)
+                    .sum()
             });
             let alive = [0, 1].map(|s| contact[s].iter().any(|&id| self.unit(id).alive()));
             let winner = if !alive[0] && alive[1] {
@@ -557,7 +706,12 @@ impl Battle {
                     continue;
                 }
                 None => {
-                    ev.push(Event::CombatResult { target, winner: None, by_double: false, hits: taken });
+                    ev.push(Event::CombatResult {
+                        target,
+                        winner: None,
+                        by_double: false,
+                        hits: taken,
+                    });
                     // Break off: both consolidate, attacker first.
                     for s in [attacker_side, 1 - attacker_side] {
                         for &id in contact[s].iter().chain(supports[s].iter()) {
@@ -568,7 +722,12 @@ impl Battle {
                 Some(w) => {
                     let l = 1 - w;
                     let by_double = taken[l] >= 2 * taken[w].max(1) || !alive[l];
-                    ev.push(Event::CombatResult { target, winner: Some(w), by_double, hits: taken });
+                    ev.push(Event::CombatResult {
+                        target,
+                        winner: Some(w),
+                        by_double,
+                        hits: taken,
+                    });
                     for &id in &contact[l] {
                         if !self.unit(id).alive() {
                             continue;
@@ -620,11 +779,19 @@ impl Battle {
             .map(|&v| (self.aspect_of(target, &self.nearest_rect(v, target)), v))
             .collect();
         by_aspect.sort_by_key(|(a, v)| (*a as u8, *v));
-        let front: Vec<UnitId> = by_aspect.iter().filter(|(a, _)| *a == Aspect::Front).map(|x| x.1).collect();
+        let front: Vec<UnitId> = by_aspect
+            .iter()
+            .filter(|(a, _)| *a == Aspect::Front)
+            .map(|x| x.1)
+            .collect();
         if let Some(&f) = front.first() {
             return f;
         }
-        let flank: Vec<UnitId> = by_aspect.iter().filter(|(a, _)| *a == Aspect::Flank).map(|x| x.1).collect();
+        let flank: Vec<UnitId> = by_aspect
+            .iter()
+            .filter(|(a, _)| *a == Aspect::Flank)
+            .map(|x| x.1)
+            .collect();
         if flank.len() >= 2 {
             let d = self.dice.d6();
             return if d % 2 == 1 { flank[0] } else { flank[1] };
@@ -636,7 +803,11 @@ impl Battle {
     fn retreat(&mut self, id: UnitId, enemies: &[UnitId], ev: &mut Vec<Event>) {
         let u = self.unit(id);
         if u.is_artillery() && !u.limbered {
-            self.knock_out(id, KnockOut::ForcedInto("retreating unlimbered guns are lost".into()), ev);
+            self.knock_out(
+                id,
+                KnockOut::ForcedInto("retreating unlimbered guns are lost".into()),
+                ev,
+            );
             return;
         }
         let near = enemies
@@ -671,6 +842,5 @@ impl Battle {
             ev.push(Event::Consolidated { unit: id, from, to });
             self.overrun_commanders(id, ev);
         }
-        let _ = (wrap_angle(0.0), Rect::new(V2::ZERO, 0.0, 1.0, 1.0));
     }
 }

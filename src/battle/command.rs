@@ -2,13 +2,13 @@
 //! command rolls and their modifiers, the bonus and the blunder, failed HQs and the CO,
 //! ordered actions, self-orders, command movement, opportunity fire windows.
 
-use super::action::{refuse, Action, Deploy, Refusal};
+use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
-use super::fire::{FireContext, ForcedKind};
+use super::fire::FireContext;
 use super::state::*;
 use crate::data::scenario::Weather;
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{self, Pose, V2};
+use crate::rules::geometry::{self, Pose};
 use crate::rules::params::BlunderEffect;
 
 /// A command roll worked out before the dice.
@@ -47,15 +47,16 @@ impl Battle {
             );
         }
         if self.cmd.all_stopped {
-            return refuse("BPT Command Phase", "the army HQ failed a command roll: no more orders this turn");
+            return refuse(
+                "BPT Command Phase",
+                "the army HQ failed a command roll: no more orders this turn",
+            );
         }
         if self.cmd.done.contains(&c) {
-            return refuse("BPT Command Phase", format!("{} may issue no further orders this turn", cm.name));
-        }
-        if let Some(cur) = self.cmd.current {
-            if cur != c && !self.cmd.done.contains(&cur) {
-                // Issuing with a new commander ends the previous one's orders.
-            }
+            return refuse(
+                "BPT Command Phase",
+                format!("{} may issue no further orders this turn", cm.name),
+            );
         }
         Ok(())
     }
@@ -105,17 +106,27 @@ impl Battle {
         }
         let rules = &self.rules.command;
         let mut modifiers = Vec::new();
-        let prior = units.iter().filter_map(|u| self.cmd.orders.get(u)).map(|o| o.count).max().unwrap_or(0);
+        let prior = units
+            .iter()
+            .filter_map(|u| self.cmd.orders.get(u))
+            .map(|o| o.count)
+            .max()
+            .unwrap_or(0);
         if prior > 0 {
-            modifiers.push(Modifier::new(rules.successive * prior as i32, "BPT Command Modifiers note 1: successive order"));
+            modifiers.push(Modifier::new(
+                rules.successive * prior as i32,
+                "BPT Command Modifiers note 1: successive order",
+            ));
         }
         let used_initiative = units.iter().any(|&id| {
             let u = self.unit(id);
-            u.initiative_turn == Some(self.player_turn)
-                || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
+            u.initiative_turn == Some(self.player_turn) || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
         });
         if used_initiative && prior == 0 {
-            modifiers.push(Modifier::new(rules.used_initiative, "BPT Command Modifiers note 1: used initiative or opportunity fire"));
+            modifiers.push(Modifier::new(
+                rules.used_initiative,
+                "BPT Command Modifiers note 1: used initiative or opportunity fire",
+            ));
         }
         let crect = self.commander_rect(cm);
         let far = units
@@ -124,27 +135,42 @@ impl Battle {
             .fold(0.0, f64::max);
         let dp = distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance);
         if dp != 0 {
-            modifiers.push(Modifier::new(dp, "BPT Command Modifiers note 2: distance to the farthest unit"));
+            modifiers.push(Modifier::new(
+                dp,
+                "BPT Command Modifiers note 2: distance to the farthest unit",
+            ));
         }
         if dense {
-            modifiers.push(Modifier::new(rules.dense, "BPT Command Modifiers note 3: dense terrain"));
+            modifiers.push(Modifier::new(
+                rules.dense,
+                "BPT Command Modifiers note 3: dense terrain",
+            ));
         }
         if charge
-            && units.iter().any(|&id| {
-                self.visible_enemies(id).iter().any(|(_, d)| *d <= rules.charge_zone)
-            })
+            && units
+                .iter()
+                .any(|&id| self.visible_enemies(id).iter().any(|(_, d)| *d <= rules.charge_zone))
         {
-            modifiers.push(Modifier::new(rules.charge, "BPT Command Modifiers note 4: charging a visible enemy close by"));
+            modifiers.push(Modifier::new(
+                rules.charge,
+                "BPT Command Modifiers note 4: charging a visible enemy close by",
+            ));
         }
         if cm.is_co() && units.iter().any(|u| self.cmd.hq_failed.contains(u)) {
-            modifiers.push(Modifier::new(rules.co_reorder, "BPT Commanding Officer: units an HQ failed to order"));
+            modifiers.push(Modifier::new(
+                rules.co_reorder,
+                "BPT Commanding Officer: units an HQ failed to order",
+            ));
         }
         let contact = self.rules.visibility.contact;
         if units.iter().all(|&id| {
             self.unit(id).formation == Formation::MarchColumn
                 && geometry::rects_distance(&[crect], self.rects(id)) <= contact
         }) {
-            modifiers.push(Modifier::new(rules.march_column_touch, "BPT March Column: commander touching"));
+            modifiers.push(Modifier::new(
+                rules.march_column_touch,
+                "BPT March Column: commander touching",
+            ));
         }
         match self.weather {
             Weather::Poor => modifiers.push(Modifier::new(rules.weather_poor, "BPT Weather: poor")),
@@ -153,16 +179,25 @@ impl Battle {
         }
         let value = cm.command_value;
         let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
-        Ok(OrderPlan { value, modifiers, target })
+        Ok(OrderPlan {
+            value,
+            modifiers,
+            target,
+        })
     }
 
-    fn do_order(&mut self, c: CmdId, units: &[UnitId], charge: bool, dense: bool, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+    fn do_order(
+        &mut self,
+        c: CmdId,
+        units: &[UnitId],
+        charge: bool,
+        dense: bool,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
         let plan = self.check_order(c, units, charge, dense)?;
         // The previous commander (if another) is finished once a new one starts ordering.
-        if let Some(prev) = self.cmd.current {
-            if prev != c {
-                self.cmd.done.insert(prev);
-            }
+        if let Some(prev) = self.cmd.current.filter(|&p| p != c) {
+            self.cmd.done.insert(prev);
         }
         self.cmd.current = Some(c);
         self.order_seq += 1;
@@ -229,7 +264,10 @@ impl Battle {
                 if is_co {
                     self.cmd.all_stopped = true;
                 }
-                ev.push(Event::OrdersEnded { commander: c, all: is_co });
+                ev.push(Event::OrdersEnded {
+                    commander: c,
+                    all: is_co,
+                });
             }
         }
         Ok(())
@@ -239,7 +277,11 @@ impl Battle {
     fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
         let roll = self.dice.d6();
         let effect = self.rules.command.blunders[(roll - 1) as usize];
-        ev.push(Event::Blunder { commander: c, roll, effect });
+        ev.push(Event::Blunder {
+            commander: c,
+            roll,
+            effect,
+        });
         let cpos = self.commander(c).pos;
         match effect {
             BlunderEffect::CeaseFiring => {
@@ -272,7 +314,11 @@ impl Battle {
                     to.y = to.y.clamp(1.0, self.table.height - 1.0);
                     if self.check_commander_move(c, to).is_ok() {
                         self.commanders[c as usize].pos = to;
-                        ev.push(Event::CommanderMoved { commander: c, from: cpos, to });
+                        ev.push(Event::CommanderMoved {
+                            commander: c,
+                            from: cpos,
+                            to,
+                        });
                     }
                 }
             }
@@ -285,18 +331,34 @@ impl Battle {
                     if !self.terrain.area_kinds_at(u.pose.pos).is_empty() {
                         continue; // only units in the open
                     }
-                    let Some((e, _)) = self.nearest_visible_enemy(id) else { continue };
+                    let Some((e, _)) = self.nearest_visible_enemy(id) else {
+                        continue;
+                    };
                     let to_enemy = (self.unit(e).pose.pos - u.pose.pos).norm();
-                    let dir = if effect == BlunderEffect::PullBack { -to_enemy } else { to_enemy };
+                    let dir = if effect == BlunderEffect::PullBack {
+                        -to_enemy
+                    } else {
+                        to_enemy
+                    };
                     let half = u.move_rate() / 2.0;
                     let facing = u.pose.facing;
-                    let gap = if effect == BlunderEffect::LetsGetEm { self.rules.visibility.contact } else { 0.0 };
+                    let gap = if effect == BlunderEffect::LetsGetEm {
+                        self.rules.visibility.contact
+                    } else {
+                        0.0
+                    };
                     let dist = self.travel_limit(id, dir, half, facing, gap);
                     if dist > 0.0 {
                         let from = u.pose;
                         self.unit_mut(id).pose.pos = from.pos + dir * dist;
                         self.refresh_geometry();
-                        ev.push(Event::Moved { unit: id, from, to: self.unit(id).pose, kind: MoveKind::Blunder, cost: dist });
+                        ev.push(Event::Moved {
+                            unit: id,
+                            from,
+                            to: self.unit(id).pose,
+                            kind: MoveKind::Blunder,
+                            cost: dist,
+                        });
                         self.overrun_commanders(id, ev);
                     }
                 }
@@ -324,7 +386,11 @@ impl Battle {
         let to_hit = self.rules.fire.to_hit_open;
         let rolls = self.dice.roll(n, 6);
         let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
-        let save = self.unit(id).row.save.map(|s| (u32::from(s) + self.rules.fire.flank_save_worse).min(6));
+        let save = self
+            .unit(id)
+            .row
+            .save
+            .map(|s| (u32::from(s) + self.rules.fire.flank_save_worse).min(6));
         let (save_rolls, saved) = self.roll_saves(id, hits, save);
         ev.push(Event::Fired {
             firers: vec![],
@@ -359,7 +425,13 @@ impl Battle {
         let cm = &mut self.commanders[c as usize];
         cm.hits += hits;
         let ko = cm.hits >= cm.row.hits;
-        ev.push(Event::CommanderAttacked { commander: c, dice: n, rolls, hits, knocked_out: ko });
+        ev.push(Event::CommanderAttacked {
+            commander: c,
+            dice: n,
+            rolls,
+            hits,
+            knocked_out: ko,
+        });
         if ko {
             self.knock_out_commander(c, super::event::KnockOut::Hits, ev);
         }
@@ -387,7 +459,12 @@ impl Battle {
     /// The command phase's actions.
     pub(crate) fn apply_command(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
         match action {
-            Action::Order { commander, units, charge, dense } => {
+            Action::Order {
+                commander,
+                units,
+                charge,
+                dense,
+            } => {
                 if *commander as usize >= self.commanders.len() {
                     return refuse("BPT Command Phase", "no such commander");
                 }
@@ -406,7 +483,13 @@ impl Battle {
                 self.unit_mut(*unit).pose = *to;
                 self.unit_mut(*unit).dug_in = false;
                 self.refresh_geometry();
-                ev.push(Event::Moved { unit: *unit, from, to: *to, kind: MoveKind::Order, cost: chk.cost });
+                ev.push(Event::Moved {
+                    unit: *unit,
+                    from,
+                    to: *to,
+                    kind: MoveKind::Order,
+                    cost: chk.cost,
+                });
                 self.overrun_commanders(*unit, ev);
                 self.open_reaction(*unit, ev);
                 Ok(())
@@ -438,7 +521,7 @@ impl Battle {
                 if !o.may_charge {
                     return refuse("BPT Command Modifiers note 4", "the order did not declare a charge");
                 }
-                let plan = self.check_charge(*unit, *target, false)?;
+                let plan = self.check_charge(*unit, *target)?;
                 self.spend(*unit);
                 self.declare_charge(plan, false, ev);
                 Ok(())
@@ -454,36 +537,52 @@ impl Battle {
             }
             Action::CommanderMove { commander, to } => {
                 let c = *commander;
-                if c as usize >= self.commanders.len() {
-                    return refuse("BPT Command Movement", "no such commander");
-                }
-                let cm = self.commander(c);
-                if cm.side != self.active || !cm.alive() {
-                    return refuse("BPT Command Movement", "not a commander of the active player");
-                }
-                if cm.suppressed.is_some() {
-                    return refuse("BPT Command Movement", "a suppressed commander cannot move");
-                }
-                if cm.placed_turn == Some(self.player_turn) {
-                    return refuse("BPT Replacing a Command Unit", "a replacement cannot move the turn it is placed");
-                }
-                if self.cmd.moved.contains(&c) {
-                    return refuse("BPT Command Movement", "a commander moves once, after its orders");
-                }
+                self.check_commander_may_move(c)?;
                 self.check_commander_move(c, *to)?;
-                let from = cm.pos;
+                let from = self.commander(c).pos;
                 self.commanders[c as usize].pos = *to;
                 self.cmd.moved.insert(c);
                 self.cmd.done.insert(c);
-                ev.push(Event::CommanderMoved { commander: c, from, to: *to });
+                ev.push(Event::CommanderMoved {
+                    commander: c,
+                    from,
+                    to: *to,
+                });
                 Ok(())
             }
             Action::EndPhase => {
                 self.end_command(ev);
                 Ok(())
             }
-            other => refuse("BPT Command Phase", format!("{} is not a command phase action", other.name())),
+            other => refuse(
+                "BPT Command Phase",
+                format!("{} is not a command phase action", other.name()),
+            ),
         }
+    }
+
+    /// May commander `c` make its command move now (BPT "Command Movement")?
+    pub fn check_commander_may_move(&self, c: CmdId) -> Result<(), Refusal> {
+        if c as usize >= self.commanders.len() {
+            return refuse("BPT Command Movement", "no such commander");
+        }
+        let cm = self.commander(c);
+        if cm.side != self.active || !cm.alive() {
+            return refuse("BPT Command Movement", "not a commander of the active player");
+        }
+        if cm.suppressed.is_some() {
+            return refuse("BPT Command Movement", "a suppressed commander cannot move");
+        }
+        if cm.placed_turn == Some(self.player_turn) {
+            return refuse(
+                "BPT Replacing a Command Unit",
+                "a replacement cannot move the turn it is placed",
+            );
+        }
+        if self.cmd.moved.contains(&c) {
+            return refuse("BPT Command Movement", "a commander moves once, after its orders");
+        }
+        Ok(())
     }
 
     pub(crate) fn check_unit_id(&self, id: UnitId) -> Result<(), Refusal> {
@@ -505,7 +604,12 @@ impl Battle {
         if self.cmd.orders.contains_key(&id) {
             return refuse("BPT Command Phase", format!("{} has already been ordered", u.name));
         }
-        if u.self_order_turn.is_some_and(|t| self.game_turn < t + self.rules.command.self_order_interval) {
+        if self.engaged(id) {
+            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+        }
+        if u.self_order_turn
+            .is_some_and(|t| self.game_turn < t + self.rules.command.self_order_interval)
+        {
             return refuse("BPT Command Phase: self-orders", "only every second turn");
         }
         let near = self.nearest_chain_commander(id).ok_or_else(|| {
@@ -516,7 +620,10 @@ impl Battle {
             .commanders
             .iter()
             .filter(|c| c.alive() && c.side == u.side)
-            .all(|c| geometry::rects_distance(&[self.commander_rect(c)], self.rects(id)) > self.rules.command.isolation_distance);
+            .all(|c| {
+                geometry::rects_distance(&[self.commander_rect(c)], self.rects(id))
+                    > self.rules.command.isolation_distance
+            });
         if !isolated || d <= self.rules.command.isolation_distance {
             return refuse(
                 "BPT Command Phase: self-orders",
@@ -542,7 +649,10 @@ impl Battle {
         };
         let cpos = self.commander(c).pos;
         if to.pos.dist(cpos) >= self.unit(id).pose.pos.dist(cpos) - 1e-6 {
-            return refuse("BPT Command Phase: self-orders", "a self-order only moves towards the nearest commander");
+            return refuse(
+                "BPT Command Phase: self-orders",
+                "a self-order only moves towards the nearest commander",
+            );
         }
         Ok(())
     }
@@ -553,7 +663,12 @@ impl Battle {
         let dice = [self.dice.d6(), self.dice.d6()];
         let success = dice != [6, 6] && (dice == [1, 1] || (dice[0] + dice[1]) as i32 <= target);
         self.unit_mut(id).self_order_turn = Some(self.game_turn);
-        ev.push(Event::SelfOrderRoll { unit: id, target, dice, success });
+        ev.push(Event::SelfOrderRoll {
+            unit: id,
+            target,
+            dice,
+            success,
+        });
         let o = OrderState {
             by: u32::MAX,
             count: 1,
@@ -586,7 +701,9 @@ impl Battle {
 
     /// The opportunity-fire window.
     pub(crate) fn apply_reaction(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::Reaction { mover, eligible } = self.step.clone() else { unreachable!() };
+        let Step::Reaction { mover, eligible } = self.step.clone() else {
+            unreachable!()
+        };
         match action {
             Action::Pass => {
                 self.step = Step::Open;
@@ -606,14 +723,23 @@ impl Battle {
                 let left: Vec<UnitId> = eligible
                     .into_iter()
                     .filter(|&u| u != *unit)
-                    .filter(|&u| self.unit(mover).alive() && self.check_fire(u, mover, FireContext::Opportunity).is_ok())
+                    .filter(|&u| {
+                        self.unit(mover).alive() && self.check_fire(u, mover, FireContext::Opportunity).is_ok()
+                    })
                     .collect();
-                self.step = if left.is_empty() { Step::Open } else { Step::Reaction { mover, eligible: left } };
+                self.step = if left.is_empty() {
+                    Step::Open
+                } else {
+                    Step::Reaction { mover, eligible: left }
+                };
                 Ok(())
             }
             other => refuse(
                 "BPT Opportunity Fire",
-                format!("waiting for the inactive player's opportunity fire, not a {}", other.name()),
+                format!(
+                    "waiting for the inactive player's opportunity fire, not a {}",
+                    other.name()
+                ),
             ),
         }
     }
@@ -627,16 +753,25 @@ impl Battle {
         match d {
             Deploy::Formation(f) => {
                 if initiative {
-                    return refuse("BPT Deploying", "on initiative a unit may only mount, dismount, limber or unlimber");
+                    return refuse(
+                        "BPT Deploying",
+                        "on initiative a unit may only mount, dismount, limber or unlimber",
+                    );
                 }
                 if u.is_artillery() {
                     return refuse("BPT Movement Formations", "guns do not change formation");
                 }
                 if f == Formation::Square && (u.is_cavalry() || self.sides[u.side].army.starts_with("ACW")) {
-                    return refuse("BPT Square", "square is infantry only and not used in the American Civil War");
+                    return refuse(
+                        "BPT Square",
+                        "square is infantry only and not used in the American Civil War",
+                    );
                 }
                 if f == Formation::Disordered {
-                    return refuse("BPT Disordered Formation", "units become disordered; they are not ordered into it");
+                    return refuse(
+                        "BPT Disordered Formation",
+                        "units become disordered; they are not ordered into it",
+                    );
                 }
                 if !self.rules.can_deploy(u.formation, f) {
                     return refuse(
@@ -647,7 +782,10 @@ impl Battle {
             }
             Deploy::Dismount => {
                 if !(u.is_cavalry() && u.mounted() && u.row.dismounts_to.is_some()) {
-                    return refuse("ACW note 3: Dismounting Cavalry", "only mounted cavalry with a dismounted row dismount");
+                    return refuse(
+                        "ACW note 3: Dismounting Cavalry",
+                        "only mounted cavalry with a dismounted row dismount",
+                    );
                 }
             }
             Deploy::Mount => {
@@ -657,7 +795,10 @@ impl Battle {
             }
             Deploy::Limber => {
                 if !u.is_artillery() || u.limbered || !u.has_limber {
-                    return refuse("BPT Limbered or Unlimbered", "only unlimbered guns with a limber can limber");
+                    return refuse(
+                        "BPT Limbered or Unlimbered",
+                        "only unlimbered guns with a limber can limber",
+                    );
                 }
             }
             Deploy::Unlimber => {
@@ -716,7 +857,9 @@ impl Battle {
     }
 
     fn find_row(&self, side: SideId, id: &str) -> Option<crate::data::army::TroopRow> {
-        self.rows.get(side).and_then(|rows| rows.iter().find(|r| r.id == id).cloned())
+        self.rows
+            .get(side)
+            .and_then(|rows| rows.iter().find(|r| r.id == id).cloned())
     }
 
     pub(crate) fn do_deploy(&mut self, id: UnitId, d: Deploy, ev: &mut Vec<Event>) {
@@ -724,7 +867,9 @@ impl Battle {
         self.deployed_unit(&mut u, d);
         self.units[id as usize] = u;
         self.refresh_geometry();
-        ev.push(Event::Deployed { unit: id, what: format!("{d:?}") });
-        let _ = (ForcedKind::Evade, V2::ZERO);
+        ev.push(Event::Deployed {
+            unit: id,
+            what: format!("{d:?}"),
+        });
     }
 }

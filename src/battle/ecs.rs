@@ -5,7 +5,7 @@
 use super::action::{Action, Refusal};
 use super::event::Event;
 use super::state::{Battle, CmdId, Phase, SideId, UnitId};
-use crate::rules::geometry::{Rect, V2};
+use crate::rules::geometry::Rect;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
 
@@ -102,7 +102,12 @@ pub fn plugin(app: &mut App) {
         .init_resource::<EntityIndex>()
         .add_systems(
             Update,
-            (apply_requests, walk_phases, sync_entities.run_if(resource_changed::<BattleState>)).chain(),
+            (
+                apply_requests,
+                walk_phases,
+                sync_entities.run_if(resource_changed::<BattleState>),
+            )
+                .chain(),
         );
 }
 
@@ -122,10 +127,17 @@ fn apply_requests(
                         queue.0.push((*phase).into());
                     }
                 }
-                applied.write(ActionApplied { action: action.clone(), events, state_hash: battle.0.state_hash() });
+                applied.write(ActionApplied {
+                    action: action.clone(),
+                    events,
+                    state_hash: battle.0.state_hash(),
+                });
             }
             Err(refusal) => {
-                refused.write(ActionRefused { action: action.clone(), refusal });
+                refused.write(ActionRefused {
+                    action: action.clone(),
+                    refusal,
+                });
             }
         }
     }
@@ -138,7 +150,11 @@ fn walk_phases(
     state: Res<State<GamePhase>>,
     mut next: ResMut<NextState<GamePhase>>,
 ) {
-    let target = if queue.0.is_empty() { GamePhase::from(battle.0.phase) } else { queue.0.remove(0) };
+    let target = if queue.0.is_empty() {
+        GamePhase::from(battle.0.phase)
+    } else {
+        queue.0.remove(0)
+    };
     if *state.get() != target {
         next.set(target);
     }
@@ -159,7 +175,15 @@ fn sync_entities(mut commands: Commands, battle: Res<BattleState>, mut index: Re
                     e
                 }
                 None => commands
-                    .spawn((Stand { unit: u.id, index: i, command_stand: i >= g.fighting }, SideOf(u.side), base))
+                    .spawn((
+                        Stand {
+                            unit: u.id,
+                            index: i,
+                            command_stand: i >= g.fighting,
+                        },
+                        SideOf(u.side),
+                        base,
+                    ))
                     .id(),
             };
             keep_stands.insert(key, e);
@@ -171,13 +195,17 @@ fn sync_entities(mut commands: Commands, battle: Res<BattleState>, mut index: Re
     index.stands = keep_stands;
     let d = b.rules.footprints.commander_diameter;
     for c in &b.commanders {
-        let base = Base { rect: Rect::new(c.pos, 0.0, d, d) };
+        let base = Base {
+            rect: Rect::new(c.pos, 0.0, d, d),
+        };
         match (c.alive(), index.commanders.get(&c.id).copied()) {
             (true, Some(e)) => {
                 commands.entity(e).insert(base);
             }
             (true, None) => {
-                let e = commands.spawn((CommanderBase { commander: c.id }, SideOf(c.side), base)).id();
+                let e = commands
+                    .spawn((CommanderBase { commander: c.id }, SideOf(c.side), base))
+                    .id();
                 index.commanders.insert(c.id, e);
             }
             (false, Some(e)) => {
@@ -187,7 +215,6 @@ fn sync_entities(mut commands: Commands, battle: Res<BattleState>, mut index: Re
             (false, None) => {}
         }
     }
-    let _ = V2::ZERO;
 }
 
 /// A headless app running `battle`: `MinimalPlugins` + `StatesPlugin` + the battle plugin.

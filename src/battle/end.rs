@@ -5,7 +5,6 @@
 use super::event::Event;
 use super::state::*;
 use crate::data::scenario::ObjectiveLevel;
-use crate::rules::geometry;
 
 impl Battle {
     /// Units of `side` knocked out so far.
@@ -53,7 +52,11 @@ impl Battle {
             cm.placed_turn = Some(pt);
             cm.suppressed = None;
             cm.hits = 0;
-            ev.push(Event::CommanderReplaced { commander: c, pos, command_value: cm.command_value });
+            ev.push(Event::CommanderReplaced {
+                commander: c,
+                pos,
+                command_value: cm.command_value,
+            });
         }
     }
 
@@ -71,7 +74,12 @@ impl Battle {
         let dice = [self.dice.d6(), self.dice.d6()];
         let total = (dice[0] + dice[1]) as i32;
         let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();
-        ev.push(Event::BreakpointRoll { side, value: target, dice, broken });
+        ev.push(Event::BreakpointRoll {
+            side,
+            value: target,
+            dice,
+            broken,
+        });
         if broken {
             self.sides[side].broken = true;
             self.sides[side].broke_turn = Some(self.player_turn);
@@ -106,7 +114,11 @@ impl Battle {
             self.units[i].hits = 0;
             if removed > 0 {
                 self.units[i].stands = left;
-                ev.push(Event::StandsRemoved { unit: id, removed, left });
+                ev.push(Event::StandsRemoved {
+                    unit: id,
+                    removed,
+                    left,
+                });
                 if left == 0 {
                     self.knock_out(id, super::event::KnockOut::Hits, ev);
                 }
@@ -130,7 +142,7 @@ impl Battle {
         self.refresh_geometry();
         // The end of the battle.
         let second = self.active != self.first_side;
-        if self.sides.iter().any(|s| s.broken) && (second || self.sides[self.active].broken && second) {
+        if self.sides.iter().any(|s| s.broken) && second {
             self.game_over("breakpoint", ev);
             return;
         }
@@ -206,21 +218,26 @@ impl Battle {
         };
         let (r0, r1) = (rank(obj[0]), rank(obj[1]));
         // A broken side reaches no objectives.
-        let r = [if self.sides[0].broken { 0 } else { r0 }, if self.sides[1].broken { 0 } else { r1 }];
+        let r = [
+            if self.sides[0].broken { 0 } else { r0 },
+            if self.sides[1].broken { 0 } else { r1 },
+        ];
         let (mut winner, mut result) = if r[0] == r[1] {
             (None, ResultKind::Draw)
         } else {
             let w = if r[0] > r[1] { 0 } else { 1 };
-            let kind = if r[w] == 2 && r[1 - w] == 0 { ResultKind::Decisive } else { ResultKind::Minor };
+            let kind = if r[w] == 2 && r[1 - w] == 0 {
+                ResultKind::Decisive
+            } else {
+                ResultKind::Minor
+            };
             (Some(w), kind)
         };
         // A broken side cannot win; its opponent wins at least a minor victory.
         for s in 0..2 {
-            if self.sides[s].broken && !self.sides[1 - s].broken {
-                if winner != Some(1 - s) {
-                    winner = Some(1 - s);
-                    result = ResultKind::Minor;
-                }
+            if self.sides[s].broken && !self.sides[1 - s].broken && winner != Some(1 - s) {
+                winner = Some(1 - s);
+                result = ResultKind::Minor;
             }
         }
         let vp = self.victory_points();
@@ -258,6 +275,5 @@ impl Battle {
         self.outcome = Some(o);
         self.phase = Phase::GameOver;
         self.step = Step::Open;
-        let _ = geometry::wrap_angle(0.0);
     }
 }

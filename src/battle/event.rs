@@ -14,7 +14,10 @@ pub struct Modifier {
 
 impl Modifier {
     pub fn new(amount: i32, rule: &str) -> Self {
-        Modifier { amount, rule: rule.to_string() }
+        Modifier {
+            amount,
+            rule: rule.to_string(),
+        }
     }
 }
 
@@ -61,7 +64,12 @@ pub enum KnockOut {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
-    PhaseStarted { phase: Phase, active: SideId, game_turn: u32, player_turn: u32 },
+    PhaseStarted {
+        phase: Phase,
+        active: SideId,
+        game_turn: u32,
+        player_turn: u32,
+    },
     CommandRoll {
         commander: CmdId,
         units: Vec<UnitId>,
@@ -71,12 +79,37 @@ pub enum Event {
         dice: [u32; 2],
         outcome: CommandOutcome,
     },
-    SelfOrderRoll { unit: UnitId, target: i32, dice: [u32; 2], success: bool },
-    Blunder { commander: CmdId, roll: u32, effect: BlunderEffect },
-    OrdersEnded { commander: CmdId, all: bool },
-    Moved { unit: UnitId, from: Pose, to: Pose, kind: MoveKind, cost: f64 },
-    CommanderMoved { commander: CmdId, from: V2, to: V2 },
-    Deployed { unit: UnitId, what: String },
+    SelfOrderRoll {
+        unit: UnitId,
+        target: i32,
+        dice: [u32; 2],
+        success: bool,
+    },
+    Blunder {
+        commander: CmdId,
+        roll: u32,
+        effect: BlunderEffect,
+    },
+    OrdersEnded {
+        commander: CmdId,
+        all: bool,
+    },
+    Moved {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+        kind: MoveKind,
+        cost: f64,
+    },
+    CommanderMoved {
+        commander: CmdId,
+        from: V2,
+        to: V2,
+    },
+    Deployed {
+        unit: UnitId,
+        what: String,
+    },
     Fired {
         firers: Vec<UnitId>,
         target: UnitId,
@@ -95,37 +128,130 @@ pub enum Event {
         save_rolls: Vec<u32>,
         saved: u32,
     },
-    CommanderAttacked { commander: CmdId, dice: u32, rolls: Vec<u32>, hits: u32, knocked_out: bool },
-    HitsTaken { unit: UnitId, hits: u32, total: u32, value: u32 },
-    SuppressionTest { unit: UnitId, rolls: Vec<u32>, need: u32, suppressed: bool },
-    FellBack { unit: UnitId, rolls: Vec<u32>, distance: f64, from: Pose, to: Pose },
-    Halted { unit: UnitId, by: UnitId },
-    Suppressed { unit: UnitId, why: String },
-    CommanderSuppressed { commander: CmdId },
-    KnockedOut { unit: UnitId, why: KnockOut },
-    CommanderKnockedOut { commander: CmdId, why: KnockOut },
-    CommanderJoined { commander: CmdId, unit: UnitId },
-    CommanderReplaced { commander: CmdId, pos: V2, command_value: i32 },
-    StandsRemoved { unit: UnitId, removed: u32, left: u32 },
-    ChargeDeclared { unit: UnitId, target: UnitId, held_at: Pose },
-    ChargeContact { unit: UnitId, target: UnitId, aspect: Aspect },
-    ChargeFailed { unit: UnitId, target: UnitId, why: String },
-    Supporting { unit: UnitId, friend: UnitId },
+    CommanderAttacked {
+        commander: CmdId,
+        dice: u32,
+        rolls: Vec<u32>,
+        hits: u32,
+        knocked_out: bool,
+    },
+    HitsTaken {
+        unit: UnitId,
+        hits: u32,
+        total: u32,
+        value: u32,
+    },
+    SuppressionTest {
+        unit: UnitId,
+        rolls: Vec<u32>,
+        need: u32,
+        suppressed: bool,
+    },
+    FellBack {
+        unit: UnitId,
+        rolls: Vec<u32>,
+        distance: f64,
+        from: Pose,
+        to: Pose,
+    },
+    Halted {
+        unit: UnitId,
+        by: UnitId,
+    },
+    Suppressed {
+        unit: UnitId,
+        why: String,
+    },
+    CommanderSuppressed {
+        commander: CmdId,
+    },
+    KnockedOut {
+        unit: UnitId,
+        why: KnockOut,
+    },
+    CommanderKnockedOut {
+        commander: CmdId,
+        why: KnockOut,
+    },
+    CommanderJoined {
+        commander: CmdId,
+        unit: UnitId,
+    },
+    CommanderReplaced {
+        commander: CmdId,
+        pos: V2,
+        command_value: i32,
+    },
+    StandsRemoved {
+        unit: UnitId,
+        removed: u32,
+        left: u32,
+    },
+    ChargeDeclared {
+        unit: UnitId,
+        target: UnitId,
+        held_at: Pose,
+    },
+    ChargeContact {
+        unit: UnitId,
+        target: UnitId,
+        aspect: Aspect,
+    },
+    ChargeFailed {
+        unit: UnitId,
+        target: UnitId,
+        why: String,
+    },
+    Supporting {
+        unit: UnitId,
+        friend: UnitId,
+    },
     CombatRound {
         round: u32,
         target: UnitId,
         /// Side index → (dice, modifiers, to_hit, rolls, hits before saves, saved, hits).
         sides: Vec<CombatSide>,
     },
-    CombatResult { target: UnitId, winner: Option<SideId>, by_double: bool, hits: [u32; 2] },
-    Retreated { unit: UnitId, from: Pose, to: Pose },
-    Consolidated { unit: UnitId, from: Pose, to: Pose },
-    Disordered { unit: UnitId },
-    DisorderEnded { unit: UnitId },
-    SuppressionCleared { unit: UnitId },
-    BreakpointRoll { side: SideId, value: i32, dice: [u32; 2], broken: bool },
-    SideBroken { side: SideId },
-    GameOver { winner: Option<SideId>, result: ResultKind, victory_points: [u32; 2], reason: String },
+    CombatResult {
+        target: UnitId,
+        winner: Option<SideId>,
+        by_double: bool,
+        hits: [u32; 2],
+    },
+    Retreated {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+    },
+    Consolidated {
+        unit: UnitId,
+        from: Pose,
+        to: Pose,
+    },
+    Disordered {
+        unit: UnitId,
+    },
+    DisorderEnded {
+        unit: UnitId,
+    },
+    SuppressionCleared {
+        unit: UnitId,
+    },
+    BreakpointRoll {
+        side: SideId,
+        value: i32,
+        dice: [u32; 2],
+        broken: bool,
+    },
+    SideBroken {
+        side: SideId,
+    },
+    GameOver {
+        winner: Option<SideId>,
+        result: ResultKind,
+        victory_points: [u32; 2],
+        reason: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

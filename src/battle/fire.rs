@@ -1,7 +1,7 @@
 //! Firing (BPT "Firing", "Testing For Casualties"; DECISIONS "Firing (BPT)"): the dice a unit
 //! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
 
-use super::action::{refuse, Refusal};
+use super::action::{Refusal, refuse};
 use super::event::{Event, KnockOut, Modifier, MoveKind};
 use super::state::*;
 use crate::data::army::{Arm, Trait};
@@ -65,7 +65,10 @@ impl Battle {
     /// A unit's weapon range in cm (army list "Attack" second number; mounted cavalry 2 cm).
     pub fn weapon_range(&self, u: &Unit) -> f64 {
         if u.is_cavalry() && u.mounted() {
-            self.rules.fire.mounted_range.min(u.row.range.max(self.rules.fire.mounted_range))
+            self.rules
+                .fire
+                .mounted_range
+                .min(u.row.range.max(self.rules.fire.mounted_range))
         } else {
             u.row.range
         }
@@ -106,7 +109,11 @@ impl Battle {
         let g = &self.geom[target as usize];
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
         let a = geometry::aspect(g.front, self.rear_edge(target), t.pose.facing, half, from);
-        if t.formation == Formation::MarchColumn && a == Aspect::Front { Aspect::Flank } else { a }
+        if t.formation == Formation::MarchColumn && a == Aspect::Front {
+            Aspect::Flank
+        } else {
+            a
+        }
     }
 
     /// The nearest base of unit `id` to unit `other`.
@@ -141,8 +148,7 @@ impl Battle {
                 // Behind it: the line of fire crosses it, or the obstacle lies nearer the firer.
                 if obstacle
                     && (crate::rules::terrain::polyline_crossing(&lin.points, from, r.center).is_some()
-                        || crate::rules::terrain::polyline_distance_to_point(&lin.points, from)
-                            < from.dist(r.center))
+                        || crate::rules::terrain::polyline_distance_to_point(&lin.points, from) < from.dist(r.center))
                 {
                     cover = cover.max(f.obstacle_cover);
                 }
@@ -158,16 +164,30 @@ impl Battle {
         let fr = &self.rules.fire;
         let distance = self.unit_distance(firer, target);
         let canister = ctx == FireContext::Counter && fu.is_artillery();
-        let range = if canister { self.rules_canister_range() } else { self.weapon_range(fu) };
+        let range = if canister {
+            self.rules_canister_range()
+        } else {
+            self.weapon_range(fu)
+        };
         let stands = self.firing_stands(fu) as i32;
-        let per_stand = if canister { self.canister_attacks(fu) as i32 } else { fu.row.attacks as i32 };
+        let per_stand = if canister {
+            self.canister_attacks(fu) as i32
+        } else {
+            fu.row.attacks as i32
+        };
         let base_dice = per_stand * stands;
         let mut modifiers = Vec::new();
         if fu.formation == Formation::ExtendedLine && !fu.is_artillery() {
-            modifiers.push(Modifier::new(fr.extended_line_firer, "BPT Extended Line: loses one attack die"));
+            modifiers.push(Modifier::new(
+                fr.extended_line_firer,
+                "BPT Extended Line: loses one attack die",
+            ));
         }
         if tu.formation == Formation::ExtendedLine {
-            modifiers.push(Modifier::new(fr.extended_line_target, "BPT Firing Modifiers: target in extended line"));
+            modifiers.push(Modifier::new(
+                fr.extended_line_target,
+                "BPT Firing Modifiers: target in extended line",
+            ));
         }
         let high_angle = fu.row.has(Trait::Howitzer) || fu.row.has(Trait::Mortar);
         if !canister && !high_angle && distance <= range / 2.0 {
@@ -202,7 +222,11 @@ impl Battle {
             Cover::Hard => fr.to_hit_hard,
         };
         let acw = self.sides[fu.side].army.starts_with("ACW");
-        let roll_bonus = if acw && !fu.has_fired { fr.first_fire_roll_bonus } else { 0 };
+        let roll_bonus = if acw && !fu.has_fired {
+            fr.first_fire_roll_bonus
+        } else {
+            0
+        };
         let mut save = tu.row.save.map(u32::from);
         if tu.formation == Formation::AttackColumn || tu.formation == Formation::Square {
             save = None; // BPT: attack column and square get no saves against fire
@@ -258,13 +282,19 @@ impl Battle {
             return refuse("BPT Charge", "a unit in a charge fights, it does not fire");
         }
         if let Err(b) = self.los.sees(&self.sighting(firer), &self.sighting(target)) {
-            return refuse("BPT Line of Sight", format!("{} cannot see {}: {:?}", fu.name, tu.name, b));
+            return refuse(
+                "BPT Line of Sight",
+                format!("{} cannot see {}: {:?}", fu.name, tu.name, b),
+            );
         }
         let plan = self.fire_plan(firer, target, ctx);
         if plan.distance > plan.range + 1e-9 {
             return refuse(
                 "BPT Firing: range",
-                format!("{} is {:.1} cm away; range is {:.0} cm", tu.name, plan.distance, plan.range),
+                format!(
+                    "{} is {:.1} cm away; range is {:.0} cm",
+                    tu.name, plan.distance, plan.range
+                ),
             );
         }
         let g = &self.geom[firer as usize];
@@ -276,7 +306,10 @@ impl Battle {
                 .iter()
                 .any(|r| geometry::rect_in_cone(g.front, fu.pose.facing, half, plan.range + 0.01, r))
         {
-            return refuse("BPT Weapons Firing Cone", format!("{} is outside the 30° fire cone", tu.name));
+            return refuse(
+                "BPT Weapons Firing Cone",
+                format!("{} is outside the 30° fire cone", tu.name),
+            );
         }
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
@@ -350,7 +383,12 @@ impl Battle {
             t.hits += net;
             t.hits
         };
-        ev.push(Event::HitsTaken { unit: target, hits: net, total, value });
+        ev.push(Event::HitsTaken {
+            unit: target,
+            hits: net,
+            total,
+            value,
+        });
         if total >= value {
             self.knock_out(target, KnockOut::Hits, ev);
             return;
@@ -363,7 +401,12 @@ impl Battle {
             // BPT "Suppression": a die per hit; any ≥ the score to hit suppresses.
             let rolls = self.dice.roll(net, 6);
             let suppressed = rolls.iter().any(|&r| r >= to_hit);
-            ev.push(Event::SuppressionTest { unit: target, rolls, need: to_hit, suppressed });
+            ev.push(Event::SuppressionTest {
+                unit: target,
+                rolls,
+                need: to_hit,
+                suppressed,
+            });
             if suppressed && already.is_none() {
                 self.suppress(target, "suppression test", ev);
             }
@@ -381,37 +424,66 @@ impl Battle {
         let distance: f64 = rolls.iter().sum::<u32>() as f64;
         let u = self.unit(target);
         let stays = u.dug_in || (u.is_artillery() && !u.limbered);
-        let limit = if stays { self.rules.fire.fall_back_ko_dug_in } else { self.rules.fire.fall_back_ko };
+        let limit = if stays {
+            self.rules.fire.fall_back_ko_dug_in
+        } else {
+            self.rules.fire.fall_back_ko
+        };
         let from_pose = u.pose;
         if distance > limit {
-            ev.push(Event::FellBack { unit: target, rolls, distance, from: from_pose, to: from_pose });
+            ev.push(Event::FellBack {
+                unit: target,
+                rolls,
+                distance,
+                from: from_pose,
+                to: from_pose,
+            });
             self.knock_out(target, KnockOut::FellBackTooFar, ev);
             return;
         }
         if stays {
-            ev.push(Event::FellBack { unit: target, rolls, distance: 0.0, from: from_pose, to: from_pose });
+            ev.push(Event::FellBack {
+                unit: target,
+                rolls,
+                distance: 0.0,
+                from: from_pose,
+                to: from_pose,
+            });
             return;
         }
         let away = (from_pose.pos - from).norm();
         let away = if away == V2::ZERO { -from_pose.forward() } else { away };
         let face = (-away).angle();
         let to = self.forced_move(target, away, distance, Some(face), ForcedKind::FallBack, ev);
-        ev.push(Event::FellBack { unit: target, rolls, distance, from: from_pose, to });
+        ev.push(Event::FellBack {
+            unit: target,
+            rolls,
+            distance,
+            from: from_pose,
+            to,
+        });
     }
 
     pub(crate) fn suppress(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) {
         if !self.unit(id).alive() || self.unit(id).suppressed() {
             return;
         }
-        let s = Suppression { player_turn: self.player_turn, order_seq: self.order_seq };
+        let s = Suppression {
+            player_turn: self.player_turn,
+            order_seq: self.order_seq,
+        };
         self.unit_mut(id).suppressed = Some(s);
-        ev.push(Event::Suppressed { unit: id, why: why.to_string() });
+        ev.push(Event::Suppressed {
+            unit: id,
+            why: why.to_string(),
+        });
         // BPT "Command Units": a commander touching the unit suffers the same.
-        if let Some(c) = self.touching_commander(id) {
-            if self.commanders[c as usize].suppressed.is_none() {
-                self.commanders[c as usize].suppressed = Some(s);
-                ev.push(Event::CommanderSuppressed { commander: c });
-            }
+        if let Some(c) = self
+            .touching_commander(id)
+            .filter(|&c| self.commanders[c as usize].suppressed.is_none())
+        {
+            self.commanders[c as usize].suppressed = Some(s);
+            ev.push(Event::CommanderSuppressed { commander: c });
         }
     }
 
@@ -446,9 +518,9 @@ impl Battle {
 
     /// Is the unit in a charge waiting to be resolved?
     pub fn engaged(&self, id: UnitId) -> bool {
-        self.combats.iter().any(|c| {
-            c.target == id || c.chargers.contains(&id) || c.supports.iter().any(|s| s.contains(&id))
-        })
+        self.combats
+            .iter()
+            .any(|c| c.target == id || c.chargers.contains(&id) || c.supports.iter().any(|s| s.contains(&id)))
     }
 
     /// Move a unit by force (fall-back, retreat, evade): straight along `dir` for up to
@@ -464,7 +536,18 @@ impl Battle {
         ev: &mut Vec<Event>,
     ) -> Pose {
         let start = self.unit(id).pose;
-        let facing = face.unwrap_or(start.facing);
+        let mut facing = face.unwrap_or(start.facing);
+        if facing != start.facing {
+            // Turn only if there is room to turn where it stands.
+            let turned = self.rects_at(id, Pose::new(start.pos, facing));
+            let foot = self.unit(id).on_foot();
+            if self.overlapping_unit(id, &turned).is_some()
+                || turned.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
+                || turned.iter().any(|r| self.terrain.rect_in_impassable(r, foot))
+            {
+                facing = start.facing;
+            }
+        }
         let step = 0.25;
         let mut travelled = 0.0;
         let mut last_ok = Pose::new(start.pos, facing);
@@ -566,7 +649,10 @@ impl Battle {
                 Some((fid, _)) => {
                     let spot = self.spot_behind(fid);
                     self.commanders[c as usize].pos = spot;
-                    ev.push(Event::CommanderJoined { commander: c, unit: fid });
+                    ev.push(Event::CommanderJoined {
+                        commander: c,
+                        unit: fid,
+                    });
                 }
                 None => self.knock_out_commander(c, KnockOut::Overrun, ev),
             }
@@ -585,10 +671,16 @@ impl Battle {
     pub fn front_offset(&self, id: UnitId) -> f64 {
         let u = self.unit(id);
         let shape = u.shape(&self.rules);
-        let ss = StandShape { width: shape.width, depth: shape.depth };
+        let ss = StandShape {
+            width: shape.width,
+            depth: shape.depth,
+        };
         let origin = Pose::new(V2::ZERO, 0.0);
         if u.is_artillery() {
-            let g = self.compute_geom(&Unit { pose: origin, ..u.clone() });
+            let g = self.compute_geom(&Unit {
+                pose: origin,
+                ..u.clone()
+            });
             return g.front.0.x;
         }
         let (l, _) = layout::front_edge(origin, u.formation, u.stands as usize, ss, u.gap(&self.rules));
@@ -603,6 +695,7 @@ pub enum ForcedKind {
     Retreat,
     Evade,
     Consolidate,
+    Charge,
 }
 
 impl ForcedKind {
@@ -612,6 +705,7 @@ impl ForcedKind {
             ForcedKind::Retreat => MoveKind::Retreat,
             ForcedKind::Evade => MoveKind::Evade,
             ForcedKind::Consolidate => MoveKind::Consolidate,
+            ForcedKind::Charge => MoveKind::Charge,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The initiative phase and counter-initiative (BPT "Initiative Phase", "Counter-Initiative",
 //! "Evading", "Deploying"; DECISIONS "Phases" 1).
 
-use super::action::{refuse, Action, Deploy, Refusal};
+use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{Event, KnockOut};
 use super::fire::{FireContext, ForcedKind};
 use super::state::*;
@@ -13,16 +13,25 @@ impl Battle {
         self.check_unit_id(id)?;
         let u = self.unit(id);
         if u.side != self.active || !u.alive() {
-            return refuse("BPT Initiative Phase", "only the active player's units act on initiative");
+            return refuse(
+                "BPT Initiative Phase",
+                "only the active player's units act on initiative",
+            );
         }
         if u.suppressed() {
-            return refuse("BPT Initiative Phase", "suppressed units may not act on their initiative");
+            return refuse(
+                "BPT Initiative Phase",
+                "suppressed units may not act on their initiative",
+            );
         }
         if u.initiative_turn == Some(self.player_turn) {
             return refuse("BPT Initiative Phase", "a unit acts on its initiative once a turn");
         }
         if u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn) {
-            return refuse("BPT Opportunity Fire", "units that made opportunity fire may not use their initiative");
+            return refuse(
+                "BPT Opportunity Fire",
+                "units that made opportunity fire may not use their initiative",
+            );
         }
         if self.engaged(id) {
             return refuse("BPT Charge", "a unit in a charge cannot act on initiative");
@@ -31,14 +40,19 @@ impl Battle {
             Some((e, d)) if d <= self.rules.initiative.distance + 1e-9 => Ok((e, d)),
             _ => refuse(
                 "BPT Initiative Phase",
-                format!("{} sees no enemy within {:.0} cm", u.name, self.rules.initiative.distance),
+                format!(
+                    "{} sees no enemy within {:.0} cm",
+                    u.name, self.rules.initiative.distance
+                ),
             ),
         }
     }
 
     /// Targets equally nearest count as nearest.
     fn is_nearest(&self, id: UnitId, target: UnitId, nearest: f64) -> bool {
-        self.visible_enemies(id).iter().any(|(e, d)| *e == target && *d <= nearest + 1e-9)
+        self.visible_enemies(id)
+            .iter()
+            .any(|(e, d)| *e == target && *d <= nearest + 1e-9)
     }
 
     pub(crate) fn apply_initiative(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
@@ -47,7 +61,10 @@ impl Battle {
                 let (_, near) = self.check_initiative(*unit)?;
                 self.check_unit_id(*target)?;
                 if !self.is_nearest(*unit, *target, near) {
-                    return refuse("BPT Initiative Phase: Firing", "on initiative a unit fires at the nearest visible enemy");
+                    return refuse(
+                        "BPT Initiative Phase: Firing",
+                        "on initiative a unit fires at the nearest visible enemy",
+                    );
                 }
                 let plan = self.check_fire(*unit, *target, FireContext::Initiative)?;
                 self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
@@ -72,9 +89,12 @@ impl Battle {
                 let (_, near) = self.check_initiative(*unit)?;
                 self.check_unit_id(*target)?;
                 if !self.is_nearest(*unit, *target, near) {
-                    return refuse("BPT Initiative Phase: Charging", "on initiative a unit charges the nearest visible enemy");
+                    return refuse(
+                        "BPT Initiative Phase: Charging",
+                        "on initiative a unit charges the nearest visible enemy",
+                    );
                 }
-                let plan = self.check_charge(*unit, *target, true)?;
+                let plan = self.check_charge(*unit, *target)?;
                 self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
                 self.declare_charge(plan, true, ev);
                 Ok(())
@@ -95,7 +115,10 @@ impl Battle {
                 self.end_initiative(ev);
                 Ok(())
             }
-            other => refuse("BPT Initiative Phase", format!("{} is not an initiative action", other.name())),
+            other => refuse(
+                "BPT Initiative Phase",
+                format!("{} is not an initiative action", other.name()),
+            ),
         }
     }
 
@@ -128,7 +151,11 @@ impl Battle {
         }
         let u = self.unit(id);
         let away = (u.pose.pos - self.unit(enemy).pose.pos).norm();
-        let away = if away == crate::rules::geometry::V2::ZERO { -u.pose.forward() } else { away };
+        let away = if away == crate::rules::geometry::V2::ZERO {
+            -u.pose.forward()
+        } else {
+            away
+        };
         let face = (-away).angle();
         let dist = self.travel_limit(id, away, allowance, face, 0.0);
         self.forced_move(id, away, dist, Some(face), ForcedKind::Evade, ev);
@@ -137,11 +164,22 @@ impl Battle {
 
     /// Counter-initiative and response to a charge (BPT "Counter-Initiative", "Response").
     pub(crate) fn apply_counter(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::CounterInitiative { charger, target, eligible, charge_left } = self.step.clone() else {
+        let Step::CounterInitiative {
+            charger,
+            target,
+            eligible,
+            charge_left,
+        } = self.step.clone()
+        else {
             unreachable!()
         };
         let keep = |b: &mut Battle, left: Vec<UnitId>| {
-            b.step = Step::CounterInitiative { charger, target, eligible: left, charge_left };
+            b.step = Step::CounterInitiative {
+                charger,
+                target,
+                eligible: left,
+                charge_left,
+            };
         };
         match action {
             Action::Pass => {
@@ -151,7 +189,10 @@ impl Battle {
             Action::CounterFire { unit } => {
                 self.check_unit_id(*unit)?;
                 if !eligible.contains(unit) {
-                    return refuse("BPT Counter-Initiative", "only units under charge or close to it may respond, once");
+                    return refuse(
+                        "BPT Counter-Initiative",
+                        "only units under charge or close to it may respond, once",
+                    );
                 }
                 let plan = self.check_fire(*unit, charger, FireContext::Counter)?;
                 self.resolve_fire(plan, FireContext::Counter, ev);
@@ -169,7 +210,14 @@ impl Battle {
                 }
                 self.check_evade(*unit)?;
                 self.evade(*unit, charger, ev);
-                self.complete_charge(charger, target, charge_left, ev);
+                self.step = Step::Open;
+                self.counter_charging = None;
+                self.pursue(charger, target, charge_left, ev);
+                ev.push(Event::ChargeFailed {
+                    unit: charger,
+                    target,
+                    why: "the target evaded".into(),
+                });
                 Ok(())
             }
             Action::CounterCharge { unit } => {
@@ -183,7 +231,10 @@ impl Battle {
             }
             other => refuse(
                 "BPT Counter-Initiative",
-                format!("waiting for the charged side's counter-initiative, not a {}", other.name()),
+                format!(
+                    "waiting for the charged side's counter-initiative, not a {}",
+                    other.name()
+                ),
             ),
         }
     }

@@ -7,7 +7,7 @@ use super::action::{Action, Deploy};
 use super::fire::FireContext;
 use super::state::*;
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{wrap_angle, Pose, V2};
+use crate::rules::geometry::{Pose, V2, wrap_angle};
 use std::f64::consts::PI;
 
 impl Battle {
@@ -18,7 +18,12 @@ impl Battle {
             return out;
         }
         match &self.step {
-            Step::CounterInitiative { charger, target, eligible, .. } => {
+            Step::CounterInitiative {
+                charger,
+                target,
+                eligible,
+                ..
+            } => {
                 for &u in eligible {
                     if self.check_fire(u, *charger, FireContext::Counter).is_ok() {
                         out.push(Action::CounterFire { unit: u });
@@ -37,7 +42,10 @@ impl Battle {
             }
             Step::Reaction { mover, eligible } => {
                 for &u in eligible {
-                    out.push(Action::OpportunityFire { unit: u, target: *mover });
+                    out.push(Action::OpportunityFire {
+                        unit: u,
+                        target: *mover,
+                    });
                 }
                 out.push(Action::Pass);
             }
@@ -58,7 +66,9 @@ impl Battle {
 
     fn legal_initiative(&self, out: &mut Vec<Action>) {
         for u in self.side_units(self.active) {
-            let Ok((_, near)) = self.check_initiative(u.id) else { continue };
+            let Ok((_, near)) = self.check_initiative(u.id) else {
+                continue;
+            };
             for (e, d) in self.visible_enemies(u.id) {
                 if d > near + 1e-9 {
                     break;
@@ -66,7 +76,7 @@ impl Battle {
                 if self.check_fire(u.id, e, FireContext::Initiative).is_ok() {
                     out.push(Action::InitiativeFire { unit: u.id, target: e });
                 }
-                if self.check_charge(u.id, e, true).is_ok() {
+                if self.check_charge(u.id, e).is_ok() {
                     out.push(Action::InitiativeCharge { unit: u.id, target: e });
                 }
             }
@@ -114,7 +124,7 @@ impl Battle {
                 if self.check_fire(id, e, FireContext::Order).is_ok() {
                     out.push(Action::Fire { unit: id, target: e });
                 }
-                if o.may_charge && self.check_charge(id, e, false).is_ok() {
+                if o.may_charge && self.check_charge(id, e).is_ok() {
                     out.push(Action::Charge { unit: id, target: e });
                 }
             }
@@ -142,18 +152,25 @@ impl Battle {
             }
             for g in groups {
                 let enemy_close = g.iter().any(|&u| {
-                    self.visible_enemies(u).first().is_some_and(|(_, d)| *d <= self.rules.charge.distance)
+                    self.visible_enemies(u)
+                        .first()
+                        .is_some_and(|(_, d)| *d <= self.rules.charge.distance)
                 });
                 for charge in [false, true] {
                     if charge && !enemy_close {
                         continue;
                     }
                     if self.check_order(c.id, &g, charge, false).is_ok() {
-                        out.push(Action::Order { commander: c.id, units: g.clone(), charge, dense: false });
+                        out.push(Action::Order {
+                            commander: c.id,
+                            units: g.clone(),
+                            charge,
+                            dense: false,
+                        });
                     }
                 }
             }
-            if !self.cmd.moved.contains(&c.id) {
+            if self.check_commander_may_move(c.id).is_ok() {
                 for to in self.candidate_commander_moves(c.id) {
                     if self.check_commander_move(c.id, to).is_ok() {
                         out.push(Action::CommanderMove { commander: c.id, to });
@@ -173,12 +190,10 @@ impl Battle {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
         let u = self.unit(id);
-        if u.is_artillery() && !u.limbered {
-            if let Some((e, _)) = self.nearest_enemy_any(id) {
-                let a = (self.unit(e).pose.pos - u.pose.pos).angle();
-                if wrap_angle(a - u.pose.facing).abs() > 0.05 {
-                    v.push(Deploy::Pivot(a));
-                }
+        if let Some((e, _)) = self.nearest_enemy_any(id).filter(|_| u.is_artillery() && !u.limbered) {
+            let a = (self.unit(e).pose.pos - u.pose.pos).angle();
+            if wrap_angle(a - u.pose.facing).abs() > 0.05 {
+                v.push(Deploy::Pivot(a));
             }
         }
         v
@@ -214,7 +229,10 @@ impl Battle {
         // Wheels in place and with a short advance.
         for a in [PI / 4.0, -PI / 4.0, PI / 8.0, -PI / 8.0] {
             v.push(Pose::new(p.pos, p.facing + a));
-            v.push(Pose::new(p.pos + p.forward().rotate(a / 2.0) * (rate * 0.3), p.facing + a));
+            v.push(Pose::new(
+                p.pos + p.forward().rotate(a / 2.0) * (rate * 0.3),
+                p.facing + a,
+            ));
         }
         // About face.
         v.push(Pose::new(p.pos, wrap_angle(p.facing + PI)));

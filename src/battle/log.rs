@@ -1,9 +1,9 @@
 //! Events as sentences for the battle log and the dice panel: every roll with its modifiers
 //! and the rule that applied.
 
+use super::Action;
 use super::event::{CommandOutcome, Event};
 use super::state::Battle;
-use super::Action;
 
 fn dice(v: &[u32]) -> String {
     v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
@@ -20,10 +20,23 @@ impl Battle {
     /// One line per event.
     pub fn describe(&self, e: &Event) -> String {
         match e {
-            Event::PhaseStarted { phase, active, game_turn, .. } => {
+            Event::PhaseStarted {
+                phase,
+                active,
+                game_turn,
+                ..
+            } => {
                 format!("— Turn {game_turn}, {}: {phase:?} phase —", self.sides[*active].name)
             }
-            Event::CommandRoll { commander, units, value, modifiers, target, dice: d, outcome } => {
+            Event::CommandRoll {
+                commander,
+                units,
+                value,
+                modifiers,
+                target,
+                dice: d,
+                outcome,
+            } => {
                 let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
                 let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
                 let res = match outcome {
@@ -43,14 +56,23 @@ impl Battle {
                     d[0] + d[1]
                 )
             }
-            Event::SelfOrderRoll { unit, target, dice: d, success } => format!(
+            Event::SelfOrderRoll {
+                unit,
+                target,
+                dice: d,
+                success,
+            } => format!(
                 "{} orders itself: need ≤ {target}, rolled {}+{}: {}",
                 self.uname(*unit),
                 d[0],
                 d[1],
                 if *success { "moves" } else { "stays" }
             ),
-            Event::Blunder { commander, roll, effect } => {
+            Event::Blunder {
+                commander,
+                roll,
+                effect,
+            } => {
                 format!("{} blunders: rolled {roll}: {effect:?}", self.cname(*commander))
             }
             Event::OrdersEnded { commander, all } => {
@@ -60,7 +82,13 @@ impl Battle {
                     format!("{} issues no more orders this turn", self.cname(*commander))
                 }
             }
-            Event::Moved { unit, from, to, kind, cost } => format!(
+            Event::Moved {
+                unit,
+                from,
+                to,
+                kind,
+                cost,
+            } => format!(
                 "{} {kind:?}: {:.1} cm to ({:.1}, {:.1}) facing {:.0}° (cost {:.1})",
                 self.uname(*unit),
                 from.pos.dist(to.pos),
@@ -74,41 +102,80 @@ impl Battle {
             }
             Event::Deployed { unit, what } => format!("{} deploys: {what}", self.uname(*unit)),
             Event::Fired {
-                firers, target, context, base_dice, modifiers, dice: n, aspect, cover, to_hit, roll_bonus, rolls, hits,
-                save, save_rolls, saved,
+                firers,
+                target,
+                context,
+                base_dice,
+                modifiers,
+                dice: n,
+                aspect,
+                cover,
+                to_hit,
+                roll_bonus,
+                rolls,
+                hits,
+                save,
+                save_rolls,
+                saved,
             } => {
                 let who: Vec<&str> = firers.iter().map(|f| self.uname(*f)).collect();
                 let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
-                let bonus = if *roll_bonus > 0 { format!(" (+{roll_bonus} to each die: ACW first fire)") } else { String::new() };
+                let bonus = if *roll_bonus > 0 {
+                    format!(" (+{roll_bonus} to each die: ACW first fire)")
+                } else {
+                    String::new()
+                };
                 let sv = match save {
                     Some(s) => format!("; saves {s}+: [{}] save {saved}", dice(save_rolls)),
                     None => String::new(),
                 };
                 format!(
                     "{} fire ({context}) at {} ({aspect:?}, {cover:?} cover): {base_dice} dice{}{} = {n}, hit on {to_hit}+{bonus}: [{}] → {hits} hits{sv}",
-                    if who.is_empty() { "Cross-fire".to_string() } else { who.join(" & ") },
+                    if who.is_empty() {
+                        "Cross-fire".to_string()
+                    } else {
+                        who.join(" & ")
+                    },
                     self.uname(*target),
                     if mods.is_empty() { "" } else { " " },
                     mods.join(" "),
                     dice(rolls)
                 )
             }
-            Event::CommanderAttacked { commander, dice: n, rolls, hits, knocked_out } => format!(
+            Event::CommanderAttacked {
+                commander,
+                dice: n,
+                rolls,
+                hits,
+                knocked_out,
+            } => format!(
                 "{} takes {n} attacks (hit on 6): [{}] → {hits} hits{}",
                 self.cname(*commander),
                 dice(rolls),
                 if *knocked_out { ", knocked out" } else { "" }
             ),
-            Event::HitsTaken { unit, hits, total, value } => {
+            Event::HitsTaken {
+                unit,
+                hits,
+                total,
+                value,
+            } => {
                 format!("{} takes {hits} hits ({total} of {value})", self.uname(*unit))
             }
-            Event::SuppressionTest { unit, rolls, need, suppressed } => format!(
+            Event::SuppressionTest {
+                unit,
+                rolls,
+                need,
+                suppressed,
+            } => format!(
                 "{} suppression test, any {need}+ suppresses: [{}] → {}",
                 self.uname(*unit),
                 dice(rolls),
                 if *suppressed { "suppressed" } else { "holds" }
             ),
-            Event::FellBack { unit, rolls, distance, .. } => {
+            Event::FellBack {
+                unit, rolls, distance, ..
+            } => {
                 format!("{} falls back [{}] = {distance:.0} cm", self.uname(*unit), dice(rolls))
             }
             Event::Halted { unit, by } => format!("{} halts against {}", self.uname(*unit), self.uname(*by)),
@@ -121,7 +188,11 @@ impl Battle {
             Event::CommanderJoined { commander, unit } => {
                 format!("{} is overrun and joins {}", self.cname(*commander), self.uname(*unit))
             }
-            Event::CommanderReplaced { commander, command_value, .. } => {
+            Event::CommanderReplaced {
+                commander,
+                command_value,
+                ..
+            } => {
                 format!("{} is replaced (command {command_value})", self.cname(*commander))
             }
             Event::StandsRemoved { unit, removed, left } => {
@@ -141,7 +212,11 @@ impl Battle {
                 let parts: Vec<String> = sides
                     .iter()
                     .map(|s| {
-                        let mods: Vec<String> = s.modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                        let mods: Vec<String> = s
+                            .modifiers
+                            .iter()
+                            .map(|m| format!("{:+} {}", m.amount, m.rule))
+                            .collect();
                         format!(
                             "{}: {} dice ({}) hit on {}+ [{}] → {} hits, {} saved, on {}",
                             self.sides[s.side].name,
@@ -155,9 +230,18 @@ impl Battle {
                         )
                     })
                     .collect();
-                format!("Charge on {}, round {round}: {}", self.uname(*target), parts.join(" | "))
+                format!(
+                    "Charge on {}, round {round}: {}",
+                    self.uname(*target),
+                    parts.join(" | ")
+                )
             }
-            Event::CombatResult { target, winner, by_double, hits } => match winner {
+            Event::CombatResult {
+                target,
+                winner,
+                by_double,
+                hits,
+            } => match winner {
                 Some(w) => format!(
                     "Charge on {}: {} win{} ({} v {} hits)",
                     self.uname(*target),
@@ -177,7 +261,12 @@ impl Battle {
             Event::Disordered { unit } => format!("{} is disordered", self.uname(*unit)),
             Event::DisorderEnded { unit } => format!("{} is no longer disordered", self.uname(*unit)),
             Event::SuppressionCleared { unit } => format!("{} recovers from suppression", self.uname(*unit)),
-            Event::BreakpointRoll { side, value, dice: d, broken } => format!(
+            Event::BreakpointRoll {
+                side,
+                value,
+                dice: d,
+                broken,
+            } => format!(
                 "{} at breakpoint: need ≤ {value}, rolled {}+{}: {}",
                 self.sides[*side].name,
                 d[0],
@@ -185,9 +274,16 @@ impl Battle {
                 if *broken { "the command breaks" } else { "holds" }
             ),
             Event::SideBroken { side } => format!("{} withdraws from the field", self.sides[*side].name),
-            Event::GameOver { winner, result, victory_points, reason } => format!(
+            Event::GameOver {
+                winner,
+                result,
+                victory_points,
+                reason,
+            } => format!(
                 "Game over ({reason}): {} — {result:?}; VPs {} {} / {} {}",
-                winner.map(|w| self.sides[w].name.clone()).unwrap_or_else(|| "draw".into()),
+                winner
+                    .map(|w| self.sides[w].name.clone())
+                    .unwrap_or_else(|| "draw".into()),
                 self.sides[0].name,
                 victory_points[0],
                 self.sides[1].name,
@@ -224,7 +320,12 @@ impl Battle {
             Action::CounterFire { unit } | Action::CounterCharge { unit } | Action::SelfOrder { unit } => {
                 format!("{}: {}", a.name(), self.uname(*unit))
             }
-            Action::Order { commander, units, charge, dense } => {
+            Action::Order {
+                commander,
+                units,
+                charge,
+                dense,
+            } => {
                 let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
                 let plan = self.check_order(*commander, units, *charge, *dense).ok();
                 format!(
@@ -243,9 +344,16 @@ impl Battle {
                 to.pos.y,
                 to.facing.to_degrees()
             ),
-            Action::Support { unit, friend } => format!("support: {} supports {}", self.uname(*unit), self.uname(*friend)),
+            Action::Support { unit, friend } => {
+                format!("support: {} supports {}", self.uname(*unit), self.uname(*friend))
+            }
             Action::CommanderMove { commander, to } => {
-                format!("commander move: {} to ({:.1}, {:.1})", self.cname(*commander), to.x, to.y)
+                format!(
+                    "commander move: {} to ({:.1}, {:.1})",
+                    self.cname(*commander),
+                    to.x,
+                    to.y
+                )
             }
             Action::OpportunityFire { unit, target } => {
                 format!("opportunity fire: {} at {}", self.uname(*unit), self.uname(*target))

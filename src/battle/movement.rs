@@ -1,11 +1,11 @@
 //! Movement (BPT "Movement", "Terrain"): allowances, wheel, oblique, about face, retire,
 //! road bonus, area / dense / linear terrain, passage of lines, no overlapping bases.
 
-use super::action::{refuse, Refusal};
+use super::action::{Refusal, refuse};
 use super::state::*;
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{self, wrap_angle, Pose, Rect, V2};
+use crate::rules::geometry::{self, Pose, Rect, V2, wrap_angle};
 use crate::rules::layout::{self, StandShape};
 use crate::rules::terrain::{AreaKind, CrossingWhat, LinearKind};
 use std::f64::consts::PI;
@@ -55,25 +55,45 @@ fn stops_at_boundary(kind: AreaKind) -> bool {
 
 impl Battle {
     fn area_kind_by_index(&self, i: usize) -> AreaKind {
-        if i < self.terrain.areas.len() { self.terrain.areas[i].kind } else { AreaKind::BuiltUp }
+        if i < self.terrain.areas.len() {
+            self.terrain.areas[i].kind
+        } else {
+            AreaKind::BuiltUp
+        }
     }
 
     /// Frontage and depth of the unit's fighting stands.
     pub fn frontage(&self, u: &Unit) -> (f64, f64) {
         let s = u.shape(&self.rules);
-        layout::extent(u.formation, u.stands as usize, StandShape { width: s.width, depth: s.depth }, u.gap(&self.rules))
+        layout::extent(
+            u.formation,
+            u.stands as usize,
+            StandShape {
+                width: s.width,
+                depth: s.depth,
+            },
+            u.gap(&self.rules),
+        )
     }
 
     /// Can the unit's bases stand at `pose`: on the table, out of impassable terrain, not
     /// overlapping another unit, not touching an enemy (that would be a charge)?
-    pub fn check_placement(&self, id: UnitId, pose: Pose, allow_enemy_contact: Option<UnitId>) -> Result<Vec<Rect>, Refusal> {
+    pub fn check_placement(
+        &self,
+        id: UnitId,
+        pose: Pose,
+        allow_enemy_contact: Option<UnitId>,
+    ) -> Result<Vec<Rect>, Refusal> {
         let u = self.unit(id);
         let rects = self.rects_at(id, pose);
         if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
             return refuse("BPT Battlefield", format!("{} would leave the table", u.name));
         }
         if rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot())) {
-            return refuse("BPT Impassable Terrain", format!("{} cannot stand in impassable terrain", u.name));
+            return refuse(
+                "BPT Impassable Terrain",
+                format!("{} cannot stand in impassable terrain", u.name),
+            );
         }
         if let Some(o) = self.overlapping_unit(id, &rects) {
             return refuse(
@@ -157,8 +177,11 @@ impl Battle {
                     let a = from.facing + wrap_angle(a - from.facing);
                     a >= lo && a <= hi
                 };
-                if !(between(dir) || between(dir + PI)) && !free_turn {
-                    return refuse("BPT Oblique Movement", "a unit cannot wheel and oblique in the same move");
+                if !(between(dir) || between(dir + PI) || free_turn) {
+                    return refuse(
+                        "BPT Oblique Movement",
+                        "a unit cannot wheel and oblique in the same move",
+                    );
                 }
             }
         } else if (turn.abs() - PI).abs() <= mr.wheel_max_deg.to_radians() + 1e-6 && !free_turn {
@@ -206,10 +229,7 @@ impl Battle {
                             continue;
                         }
                         if u.is_artillery() && u.limbered && !road {
-                            return refuse(
-                                "BPT Linear Terrain",
-                                format!("limbers cannot cross the {:?}", lin.kind),
-                            );
+                            return refuse("BPT Linear Terrain", format!("limbers cannot cross the {:?}", lin.kind));
                         }
                         let touching = start_rects
                             .iter()
@@ -250,7 +270,11 @@ impl Battle {
             // never through enemy units.
             let corridor = geometry::corridor(from.pos, to.pos, frontage.max(0.5));
             for o in self.alive_units().filter(|o| o.id != id) {
-                if self.rects(o.id).iter().any(|r| geometry::convex_overlaps_rect(&corridor, r)) {
+                if self
+                    .rects(o.id)
+                    .iter()
+                    .any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                {
                     if o.side == u.side {
                         if !matches!(o.formation, Formation::Square) {
                             cost += mr.passage_of_lines_cost * rate;
@@ -283,10 +307,20 @@ impl Battle {
         if cost > allowance + mr.epsilon {
             return refuse(
                 "BPT Movement: move allowance",
-                format!("{} needs {:.1} cm of movement; it has {:.1} cm", u.name, cost, allowance),
+                format!(
+                    "{} needs {:.1} cm of movement; it has {:.1} cm",
+                    u.name, cost, allowance
+                ),
             );
         }
-        Ok(MoveCheck { cost, allowance, road, dense, passage_of_lines: passage, crossed_obstacle })
+        Ok(MoveCheck {
+            cost,
+            allowance,
+            road,
+            dense,
+            passage_of_lines: passage,
+            crossed_obstacle,
+        })
     }
 
     /// Check a commander's move (BPT "Command Movement"; commanders cross terrain without
@@ -309,7 +343,12 @@ impl Battle {
         if let Some(what) = self.terrain.impassable_for(cm.pos, to, true) {
             return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
         }
-        let r = Rect::new(to, 0.0, self.rules.footprints.commander_diameter, self.rules.footprints.commander_diameter);
+        let r = Rect::new(
+            to,
+            0.0,
+            self.rules.footprints.commander_diameter,
+            self.rules.footprints.commander_diameter,
+        );
         if let Some(o) = self.overlapping_unit(u32::MAX, &[r]) {
             return refuse(
                 "BPT Command Units: commanders do not overrun units",

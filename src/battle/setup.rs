@@ -44,8 +44,7 @@ impl Battle {
         for spec in &sc.sides {
             for c in &spec.commanders {
                 let id = cmd_ids[c.id.as_str()];
-                commanders[id as usize].superior =
-                    c.superior.as_deref().and_then(|s| cmd_ids.get(s).copied());
+                commanders[id as usize].superior = c.superior.as_deref().and_then(|s| cmd_ids.get(s).copied());
             }
         }
         let mut units = Vec::new();
@@ -127,7 +126,11 @@ impl Battle {
             scenario_hash: loaded.content_hash,
             table: sc.table,
             terrain: sc.terrain.clone(),
-            weather: if sc.night && sc.weather == Weather::Normal { Weather::Poor } else { sc.weather },
+            weather: if sc.night && sc.weather == Weather::Normal {
+                Weather::Poor
+            } else {
+                sc.weather
+            },
             wet_ground: sc.wet_ground,
             turn_limit: sc.turn_limit,
             first_side: sc.first_side,

@@ -206,7 +206,11 @@ impl Commander {
         self.superior.is_none()
     }
     pub fn move_rate(&self) -> f64 {
-        if self.mounted { self.row.movement_mounted } else { self.row.movement }
+        if self.mounted {
+            self.row.movement_mounted
+        } else {
+            self.row.movement
+        }
     }
 }
 
@@ -369,7 +373,10 @@ impl Battle {
     pub fn compute_geom(&self, u: &Unit) -> UnitGeom {
         let shape = u.shape(&self.rules);
         let fp = &self.rules.footprints;
-        let ss = StandShape { width: shape.width, depth: shape.depth };
+        let ss = StandShape {
+            width: shape.width,
+            depth: shape.depth,
+        };
         if u.is_artillery() {
             let (guns, limber) = layout::artillery_rects(
                 u.pose,
@@ -377,7 +384,10 @@ impl Battle {
                 u.limbered,
                 u.has_limber,
                 ss,
-                StandShape { width: fp.limber.width, depth: fp.limber.depth },
+                StandShape {
+                    width: fp.limber.width,
+                    depth: fp.limber.depth,
+                },
             );
             let fighting = guns.len();
             let front = if u.limbered {
@@ -402,7 +412,10 @@ impl Battle {
             n,
             ss,
             gap,
-            StandShape { width: fp.command_stand.width, depth: fp.command_stand.depth },
+            StandShape {
+                width: fp.command_stand.width,
+                depth: fp.command_stand.depth,
+            },
         ));
         UnitGeom { rects, fighting, front }
     }
@@ -413,7 +426,13 @@ impl Battle {
         let geom: Vec<UnitGeom> = self
             .units
             .iter()
-            .map(|u| if u.alive() { self.compute_geom(u) } else { UnitGeom::default() })
+            .map(|u| {
+                if u.alive() {
+                    self.compute_geom(u)
+                } else {
+                    UnitGeom::default()
+                }
+            })
             .collect();
         let mut blockers = Vec::new();
         for u in self.units.iter().filter(|u| u.alive()) {
@@ -487,10 +506,7 @@ impl Battle {
         self.commanders
             .iter()
             .filter(|c| c.alive() && c.side == u.side && self.in_chain(u.hq, c.id))
-            .find(|c| {
-                crate::rules::geometry::rects_distance(&[self.commander_rect(c)], self.rects(id))
-                    <= contact
-            })
+            .find(|c| crate::rules::geometry::rects_distance(&[self.commander_rect(c)], self.rects(id)) <= contact)
             .map(|c| c.id)
     }
 
@@ -513,8 +529,7 @@ impl Battle {
 
     /// The side's CO in force: the highest commander still alive.
     pub fn co(&self, side: SideId) -> Option<CmdId> {
-        let alive: Vec<&Commander> =
-            self.commanders.iter().filter(|c| c.side == side && c.alive()).collect();
+        let alive: Vec<&Commander> = self.commanders.iter().filter(|c| c.side == side && c.alive()).collect();
         alive
             .iter()
             .find(|c| c.is_co())

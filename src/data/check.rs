@@ -2,7 +2,7 @@
 
 use super::army::ArmyList;
 use super::load::read_text;
-use super::{load_army, load_ron, load_scenario, DataError};
+use super::{DataError, load_army, load_ron, load_scenario};
 use crate::rules::params::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -117,12 +117,19 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<(), String> {
             Err(e) => {
                 bad += 1;
                 if json {
-                    println!("{}", serde_json::json!({"file": f.display().to_string(), "error": e.to_string()}));
+                    println!(
+                        "{}",
+                        serde_json::json!({"file": f.display().to_string(), "error": e.to_string()})
+                    );
                 } else {
                     eprintln!("{e}");
                 }
             }
         }
     }
-    if bad > 0 { Err(format!("{bad} of {} files have errors", files.len())) } else { Ok(()) }
+    if bad > 0 {
+        Err(format!("{bad} of {} files have errors", files.len()))
+    } else {
+        Ok(())
+    }
 }

@@ -87,10 +87,7 @@ impl Dice {
     /// If `sides` is 0; for scripted dice, if the script is exhausted or the next scripted
     /// face is not in `1..=sides`.
     pub fn d(&mut self, sides: u32) -> u32 {
-        assert!(
-            sides > 0,
-            "Dice::d: a die needs at least one side (asked for a d0)"
-        );
+        assert!(sides > 0, "Dice::d: a die needs at least one side (asked for a d0)");
         let face = match &mut self.source {
             Source::Seeded(rng) => {
                 // Accept words below the largest multiple of `sides` that fits in 2^32,

@@ -32,10 +32,7 @@ pub fn p_at_least(score: u32) -> f64 {
 /// # Panics
 /// If `p` is not in `0..=1`.
 pub fn binomial(n: u32, p: f64) -> Vec<f64> {
-    assert!(
-        (0.0..=1.0).contains(&p),
-        "binomial: probability {p} is not in 0..=1"
-    );
+    assert!((0.0..=1.0).contains(&p), "binomial: probability {p} is not in 0..=1");
     let q = 1.0 - p;
     let n_i = n as i32;
     let mut choose = 1.0_f64; // C(n, k), built up exactly enough for any sane n.
@@ -385,14 +382,8 @@ mod tests {
     #[test]
     fn saves_of_one_or_none() {
         // A save of 1+ saves everything; no save saves nothing.
-        assert_dist_close(
-            &hits_distribution(4, 4, Some(1)),
-            &[1.0, 0.0, 0.0, 0.0, 0.0],
-        );
-        assert_dist_close(
-            &hits_distribution(4, 4, Some(7)),
-            &hits_distribution(4, 4, None),
-        );
+        assert_dist_close(&hits_distribution(4, 4, Some(1)), &[1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_dist_close(&hits_distribution(4, 4, Some(7)), &hits_distribution(4, 4, None));
     }
 
     /// Hits after saves as the two-stage process the table plays: binomial hits, then each
@@ -414,10 +405,7 @@ mod tests {
         for dice in 0..=12 {
             for to_hit in 1..=7 {
                 for save in [None, Some(1), Some(3), Some(4), Some(5), Some(6)] {
-                    assert_dist_close(
-                        &two_stage(dice, to_hit, save),
-                        &hits_distribution(dice, to_hit, save),
-                    );
+                    assert_dist_close(&two_stage(dice, to_hit, save), &hits_distribution(dice, to_hit, save));
                 }
             }
         }
@@ -527,10 +515,7 @@ mod tests {
         assert_close(r.distribution[0], 1.0 / 64.0);
         assert_close(r.p_suppress, 1.0 - 0.75_f64.powi(6));
         let text = r.to_string();
-        assert!(
-            text.starts_with("6 dice hitting on 4+, no save\n"),
-            "{text}"
-        );
+        assert!(text.starts_with("6 dice hitting on 4+, no save\n"), "{text}");
         assert!(text.contains("hits  probability  at least"), "{text}");
         assert!(text.contains("   0        1.56%   100.00%"), "{text}");
         assert!(text.contains("   6        1.56%     1.56%"), "{text}");
@@ -638,13 +623,7 @@ mod tests {
             };
             tally[slot] += 1;
         }
-        let exact = [
-            exact.a_double,
-            exact.a_wins,
-            exact.draw,
-            exact.b_wins,
-            exact.b_double,
-        ];
+        let exact = [exact.a_double, exact.a_wins, exact.draw, exact.b_wins, exact.b_double];
         for (i, (&t, &e)) in tally.iter().zip(&exact).enumerate() {
             assert_mc(&format!("charge outcome {i}"), t, e);
         }

@@ -1,9 +1,9 @@
 //! BPT "Charge": attacks in contact, modifiers, outcome (equal, greater, double), retreat.
 
 use super::common::*;
+use volley::battle::Action;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::state::Combat;
-use volley::battle::Action;
 
 const RIFLES: &str = "regular_infantry_rifled";
 
@@ -13,7 +13,12 @@ fn in_contact() -> volley::battle::Battle {
     let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 1) < 0.6, "in contact: {}", b.unit_distance(0, 1));
-    b.combats.push(Combat { chargers: vec![0], target: 1, supports: [vec![], vec![]], counter_charge: false });
+    b.combats.push(Combat {
+        chargers: vec![0],
+        target: 1,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
     b
 }
 
@@ -46,9 +51,25 @@ fn a_charge_won_by_double_knocks_the_losers_out() {
     script(&mut b, &faces);
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(!b.unit(1).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: Some(0), by_double: true, .. })));
-    assert!(ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 1, why: KnockOut::ChargeLost })));
-    assert!(b.unit(0).disordered_until.is_some(), "winners of a charge are disordered");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatResult {
+            winner: Some(0),
+            by_double: true,
+            ..
+        }
+    )));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::KnockedOut {
+            unit: 1,
+            why: KnockOut::ChargeLost
+        }
+    )));
+    assert!(
+        b.unit(0).disordered_until.is_some(),
+        "winners of a charge are disordered"
+    );
 }
 
 #[test]
@@ -60,10 +81,23 @@ fn a_charge_won_but_not_by_double_suppresses_and_retreats_the_losers_half_a_move
     script(&mut b, &faces);
     let y0 = b.unit(1).pose.pos.y;
     let ev = b.apply(&Action::EndPhase).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: Some(0), by_double: false, .. })), "{ev:#?}");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::CombatResult {
+                winner: Some(0),
+                by_double: false,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
     assert!(b.unit(1).alive());
     assert!(b.unit(1).suppressed());
-    assert!((b.unit(1).pose.pos.y - (y0 + 5.0)).abs() < 0.3, "retreated half of 10 cm");
+    assert!(
+        (b.unit(1).pose.pos.y - (y0 + 5.0)).abs() < 0.3,
+        "retreated half of 10 cm"
+    );
 }
 
 #[test]

@@ -15,7 +15,17 @@ fn simulate_json_has_every_field_and_is_repeatable() {
     let out = volley(&["simulate", "maps/skirmish.ron", "--seed", "4", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    for k in ["scenario", "seed", "winner", "result", "game_turns", "units_lost", "victory_points", "actions", "state_hash"] {
+    for k in [
+        "scenario",
+        "seed",
+        "winner",
+        "result",
+        "game_turns",
+        "units_lost",
+        "victory_points",
+        "actions",
+        "state_hash",
+    ] {
         assert!(v.get(k).is_some(), "missing {k}: {v}");
     }
     assert!(["decisive", "minor", "draw"].contains(&v["result"].as_str().unwrap()));
@@ -34,11 +44,18 @@ fn check_reports_the_scenario_and_refuses_a_bad_file_with_its_place() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.ron");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron")).unwrap();
-    std::fs::write(&bad, text.replacen("regular_infantry_rifled", "regular_infantry_laser", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        text.replacen("regular_infantry_rifled", "regular_infantry_laser", 1),
+    )
+    .unwrap();
     let out = volley(&["check", bad.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.ron:") && err.contains("regular_infantry_laser"), "{err}");
+    assert!(
+        err.contains("bad.ron:") && err.contains("regular_infantry_laser"),
+        "{err}"
+    );
     let line_col: Vec<&str> = err.split(':').skip(1).take(2).collect();
     assert!(line_col.iter().all(|p| p.trim().parse::<u32>().is_ok()), "{err}");
 }

@@ -1,9 +1,9 @@
 //! BPT "Command Phase": rolls, modifiers, bonus, blunder, failure, the CO.
 
 use super::common::*;
+use volley::battle::Action;
 use volley::battle::command::distance_penalty;
 use volley::battle::event::{CommandOutcome, Event};
-use volley::battle::Action;
 use volley::rules::odds;
 
 const RIFLES: &str = "regular_infantry_rifled";
@@ -47,8 +47,23 @@ fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact
     for seed in 0..n {
         let mut t = b.clone();
         t.dice = volley::rules::dice::Dice::new(seed);
-        let ev = t.apply(&Action::Order { commander: 0, units: vec![0], charge: false, dense: false }).unwrap();
-        if ev.iter().any(|e| matches!(e, Event::CommandRoll { outcome: CommandOutcome::Success | CommandOutcome::Bonus, .. })) {
+        let ev = t
+            .apply(&Action::Order {
+                commander: 0,
+                units: vec![0],
+                charge: false,
+                dense: false,
+            })
+            .unwrap();
+        if ev.iter().any(|e| {
+            matches!(
+                e,
+                Event::CommandRoll {
+                    outcome: CommandOutcome::Success | CommandOutcome::Bonus,
+                    ..
+                }
+            )
+        }) {
             ok += 1;
         }
     }
@@ -60,14 +75,29 @@ fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact
 fn successive_orders_cost_one_more_each_and_a_failure_ends_the_commanders_orders() {
     let mut b = hq_and_unit(2.0);
     script(&mut b, &[3, 3, 2, 2, 5, 2]);
-    let order = Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false };
+    let order = Action::Order {
+        commander: HQ0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    };
     b.apply(&order).unwrap(); // 6 ≤ 7
     let plan = b.check_order(HQ0, &[0], false, false).unwrap();
     assert_eq!(plan.target, 6, "second order −1");
     b.apply(&order).unwrap(); // 4 ≤ 6
-    assert_eq!(b.check_order(HQ0, &[0], false, false).unwrap().target, 5, "third order −2");
+    assert_eq!(
+        b.check_order(HQ0, &[0], false, false).unwrap().target,
+        5,
+        "third order −2"
+    );
     let ev = b.apply(&order).unwrap(); // 7 > 5: fails
-    assert!(ev.iter().any(|e| matches!(e, Event::CommandRoll { outcome: CommandOutcome::Failure, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CommandRoll {
+            outcome: CommandOutcome::Failure,
+            ..
+        }
+    )));
     let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
     assert!(r.reason.contains("no further orders"), "{r}");
 }
@@ -76,7 +106,13 @@ fn successive_orders_cost_one_more_each_and_a_failure_ends_the_commanders_orders
 fn double_one_gives_two_actions() {
     let mut b = hq_and_unit(2.0);
     script(&mut b, &[1, 1]);
-    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    b.apply(&Action::Order {
+        commander: HQ0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    })
+    .unwrap();
     assert_eq!(b.cmd.orders[&0].credits, 2);
 }
 
@@ -85,14 +121,33 @@ fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all
     let mut b = hq_and_unit(2.0);
     b.commanders[CO0 as usize].pos = volley::rules::geometry::V2::new(100.0, 54.0);
     script(&mut b, &[5, 5, 6, 5]);
-    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap(); // 10 > 7
+    b.apply(&Action::Order {
+        commander: HQ0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    })
+    .unwrap(); // 10 > 7
     let plan = b.check_order(CO0, &[0], false, false).unwrap();
-    assert!(plan.modifiers.iter().any(|m| m.rule.contains("Commanding Officer") && m.amount == -1));
+    assert!(
+        plan.modifiers
+            .iter()
+            .any(|m| m.rule.contains("Commanding Officer") && m.amount == -1)
+    );
     assert_eq!(plan.target, 7);
-    b.apply(&Action::Order { commander: CO0, units: vec![0], charge: false, dense: false }).unwrap(); // 11 > 7
+    b.apply(&Action::Order {
+        commander: CO0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    })
+    .unwrap(); // 11 > 7
     assert!(b.cmd.all_stopped);
     let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
-    assert!(r.reason.contains("no more orders") || r.reason.contains("no further"), "{r}");
+    assert!(
+        r.reason.contains("no more orders") || r.reason.contains("no further"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -101,10 +156,21 @@ fn double_six_is_a_blunder_rolled_on_the_table() {
     // 6 6: blunder; d6 = 3: RE-LOCATE (the HQ moves half a move away from the nearest visible enemy).
     script(&mut b, &[6, 6, 3]);
     let before = b.commanders[HQ0 as usize].pos;
-    let ev = b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    let ev = b
+        .apply(&Action::Order {
+            commander: HQ0,
+            units: vec![0],
+            charge: false,
+            dense: false,
+        })
+        .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Blunder { roll: 3, effect: volley::rules::params::BlunderEffect::Relocate, .. }
+        Event::Blunder {
+            roll: 3,
+            effect: volley::rules::params::BlunderEffect::Relocate,
+            ..
+        }
     )));
     let after = b.commanders[HQ0 as usize].pos;
     assert!((before.dist(after) - 15.0).abs() < 1e-6, "half of a 30 cm mounted move");
@@ -113,14 +179,26 @@ fn double_six_is_a_blunder_rolled_on_the_table() {
 #[test]
 fn an_unordered_unit_cannot_act_and_orders_are_spent_by_actions() {
     let mut b = hq_and_unit(2.0);
-    let mv = Action::Move { unit: 0, to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 45.0), b.unit(0).pose.facing) };
+    let mv = Action::Move {
+        unit: 0,
+        to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 45.0), b.unit(0).pose.facing),
+    };
     let before = b.state_hash();
     assert!(b.apply(&mv).is_err());
     assert_eq!(b.state_hash(), before, "a refused action changes nothing");
     script(&mut b, &[2, 2]);
-    b.apply(&Action::Order { commander: HQ0, units: vec![0], charge: false, dense: false }).unwrap();
+    b.apply(&Action::Order {
+        commander: HQ0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    })
+    .unwrap();
     // Retire 2.5 cm: 2.5 + 7.5 (three-quarters) = 10.
-    let back = Action::Move { unit: 0, to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 47.5), b.unit(0).pose.facing) };
+    let back = Action::Move {
+        unit: 0,
+        to: volley::rules::geometry::Pose::new(volley::rules::geometry::V2::new(100.0, 47.5), b.unit(0).pose.facing),
+    };
     b.apply(&back).expect("a retire of a quarter move");
     assert!(b.apply(&back).is_err(), "the order's one action is spent");
 }

@@ -1,10 +1,10 @@
 //! Building small battles in code from the real army lists and rules file.
 
-use volley::battle::state::{Phase, Step};
 use volley::battle::Battle;
+use volley::battle::state::{Phase, Step};
 use volley::data::army::ArmyList;
 use volley::data::scenario::{CommanderSpec, Scenario, SideSpec, TableSize, UnitSpec, Weather};
-use volley::data::validate::{validate_scenario, LoadedScenario};
+use volley::data::validate::{LoadedScenario, validate_scenario};
 use volley::rules::dice::Dice;
 use volley::rules::formation::Formation;
 use volley::rules::geometry::V2;
@@ -28,7 +28,15 @@ pub struct U {
 }
 
 pub fn u(side: usize, row: &'static str, stands: u32, x: f64, y: f64, facing: f64) -> U {
-    U { side, row, stands, formation: Formation::Line, x, y, facing }
+    U {
+        side,
+        row,
+        stands,
+        formation: Formation::Line,
+        x,
+        y,
+        facing,
+    }
 }
 
 /// Commander ids in the fixture: CO of side s = 2s, its brigade HQ = 2s + 1.
@@ -61,7 +69,11 @@ pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64
             .collect();
         sides.push(SideSpec {
             name: if s == 0 { "Union".into() } else { "Confederate".into() },
-            army: if s == 0 { "acw_union".into() } else { "acw_confederate".into() },
+            army: if s == 0 {
+                "acw_union".into()
+            } else {
+                "acw_confederate".into()
+            },
             deployment: None,
             commanders: vec![
                 CommanderSpec {
@@ -103,13 +115,24 @@ pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64
     let fp = volley::footprints(&rules);
     let path = std::path::PathBuf::from("test.ron");
     validate_scenario("", &path, &scenario, &armies, &fp).expect("test scenario is valid");
-    let loaded = LoadedScenario { path, text: String::new(), scenario, armies, content_hash: 1 };
+    let loaded = LoadedScenario {
+        path,
+        text: String::new(),
+        scenario,
+        armies,
+        content_hash: 1,
+    };
     let (b, _) = Battle::new(&loaded, rules, 7);
     b
 }
 
 pub fn battle(units: &[U]) -> Battle {
-    battle_with(units, Terrain::default(), [(20.0, 5.0), (220.0, 175.0)], [(40.0, 5.0), (200.0, 175.0)])
+    battle_with(
+        units,
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    )
 }
 
 /// Jump to the active player's command phase (no rolls spent).
@@ -128,4 +151,30 @@ pub fn script(b: &mut Battle, faces: &[u32]) {
 pub fn skirmish(seed: u64) -> Battle {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
     volley::load_battle(&path, seed).expect("skirmish loads").0
+}
+
+/// Close quarters: four units a side 12–18 cm apart across open ground, so initiative fire,
+/// charges, fall-backs and knock-outs happen from the first turn.
+pub fn close_quarters() -> Battle {
+    let mut units = Vec::new();
+    let rows = [
+        "regular_infantry_rifled",
+        "regular_infantry_smoothbore",
+        "skirmishing_infantry_rifled",
+    ];
+    for i in 0..4 {
+        let x = 60.0 + 30.0 * i as f64;
+        units.push(u(0, rows[i % 3], 4, x, 80.0, 90.0));
+        units.push(u(1, rows[(i + 1) % 3], 4, x + 4.0, 96.0 + 2.0 * (i % 2) as f64, 270.0));
+    }
+    units.push(u(0, "us_cavalry_1862", 3, 200.0, 70.0, 90.0));
+    units.push(u(1, "cs_cavalry", 4, 30.0, 110.0, 270.0));
+    units.push(u(0, "rifled_cannon", 1, 100.0, 60.0, 90.0));
+    units.push(u(1, "smoothbore_cannon", 1, 140.0, 120.0, 270.0));
+    battle_with(
+        &units,
+        Terrain::default(),
+        [(100.0, 40.0), (100.0, 140.0)],
+        [(80.0, 72.0), (120.0, 104.0)],
+    )
 }

@@ -6,8 +6,11 @@ use volley::sim;
 
 fn run(seed: u64) -> (u64, u64) {
     let b = skirmish(seed);
-    let mut a = [agents::by_name("random", seed, 0).unwrap(), agents::by_name("random", seed, 1).unwrap()];
-    let done = sim::play(b, &mut a, 200_000, |_, _| {}).expect("the game ends");
+    let mut a = [
+        agents::by_name("random", seed, 0).unwrap(),
+        agents::by_name("random", seed, 1).unwrap(),
+    ];
+    let done = sim::play(b, &mut a, 200_000, |_, _, _| {}).expect("the game ends");
     (done.state_hash(), done.actions)
 }
 
@@ -24,9 +27,12 @@ fn the_same_seed_gives_the_same_state_hash_and_two_seeds_differ() {
 fn replaying_the_recorded_actions_directly_gives_the_same_hash() {
     let b = skirmish(5);
     let start = b.clone();
-    let mut a = [agents::by_name("random", 5, 0).unwrap(), agents::by_name("random", 5, 1).unwrap()];
+    let mut a = [
+        agents::by_name("random", 5, 0).unwrap(),
+        agents::by_name("random", 5, 1).unwrap(),
+    ];
     let mut actions = Vec::new();
-    let done = sim::play(b, &mut a, 200_000, |_, act| actions.push(act.clone())).unwrap();
+    let done = sim::play(b, &mut a, 200_000, |_, act, _| actions.push(act.clone())).unwrap();
     let mut again = start;
     for act in &actions {
         again.apply(act).expect("recorded actions stay legal");

@@ -3,8 +3,8 @@
 
 use super::common::*;
 use bevy::prelude::*;
-use volley::battle::ecs::{headless_app, ActionRefused, ActionRequest, BattleState, CommanderBase, GamePhase, Stand};
 use volley::battle::Action;
+use volley::battle::ecs::{ActionRefused, ActionRequest, BattleState, CommanderBase, GamePhase, Stand, headless_app};
 
 #[test]
 fn stands_and_commanders_are_entities_and_actions_go_through_messages() {
@@ -28,10 +28,14 @@ fn stands_and_commanders_are_entities_and_actions_go_through_messages() {
 fn an_illegal_action_is_refused_with_its_rule_and_changes_nothing() {
     let mut app = headless_app(skirmish(3));
     let before = app.world().resource::<BattleState>().0.state_hash();
-    app.world_mut().write_message(ActionRequest(Action::Fire { unit: 0, target: 30 }));
+    app.world_mut()
+        .write_message(ActionRequest(Action::Fire { unit: 0, target: 30 }));
     app.update();
-    let refused: Vec<ActionRefused> =
-        app.world_mut().resource_mut::<bevy::ecs::message::Messages<ActionRefused>>().drain().collect();
+    let refused: Vec<ActionRefused> = app
+        .world_mut()
+        .resource_mut::<bevy::ecs::message::Messages<ActionRefused>>()
+        .drain()
+        .collect();
     assert_eq!(refused.len(), 1);
     assert!(!refused[0].refusal.rule.is_empty());
     assert_eq!(app.world().resource::<BattleState>().0.state_hash(), before);

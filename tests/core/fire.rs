@@ -1,9 +1,9 @@
 //! BPT "Firing": dice, modifiers, to-hit by cover, saves, suppression, fall-back, knock-out.
 
 use super::common::*;
+use volley::battle::Action;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::fire::FireContext;
-use volley::battle::Action;
 use volley::rules::formation::Formation;
 use volley::rules::geometry::{Aspect, V2};
 use volley::rules::params::Cover;
@@ -14,7 +14,10 @@ const RIFLES: &str = "regular_infantry_rifled";
 /// Union line at (100, 50) facing north; a Confederate line `gap` cm of clear ground beyond.
 fn duel(gap: f64) -> volley::battle::Battle {
     // Line bases are 1.5 deep: front edges at y ± 0.75.
-    battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 50.0 + 1.5 + gap, 270.0)])
+    battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 50.0 + 1.5 + gap, 270.0),
+    ])
 }
 
 #[test]
@@ -61,9 +64,17 @@ fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
 #[test]
 fn cover_sets_the_score_to_hit_and_artillery_treats_soft_as_open() {
     // BPT "Scoring Hits": open 4+, soft 5+, hard 6; ACW notes 6/7: artillery shifts one step.
-    for (kind, need, gun_need) in [(AreaKind::Woods, 5, 4), (AreaKind::BuiltUp, 6, 5), (AreaKind::Field, 4, 4)] {
+    for (kind, need, gun_need) in [
+        (AreaKind::Woods, 5, 4),
+        (AreaKind::BuiltUp, 6, 5),
+        (AreaKind::Field, 4, 4),
+    ] {
         let terrain = Terrain {
-            areas: vec![Area { kind, name: "x".into(), outline: square(85.0, 58.0, 115.0, 75.0) }],
+            areas: vec![Area {
+                kind,
+                name: "x".into(),
+                outline: square(85.0, 58.0, 115.0, 75.0),
+            }],
             ..Default::default()
         };
         let b = battle_with(
@@ -78,7 +89,11 @@ fn cover_sets_the_score_to_hit_and_artillery_treats_soft_as_open() {
         );
         // Unit ids: a side's units in order, side 0 first.
         assert_eq!(b.fire_plan(0, 2, FireContext::Order).to_hit, need, "{kind:?}");
-        assert_eq!(b.fire_plan(1, 2, FireContext::Order).to_hit, gun_need, "{kind:?} artillery");
+        assert_eq!(
+            b.fire_plan(1, 2, FireContext::Order).to_hit,
+            gun_need,
+            "{kind:?} artillery"
+        );
     }
 }
 
@@ -91,7 +106,14 @@ fn hits_then_a_suppression_test_that_any_die_at_the_score_to_hit_fails() {
     script(&mut b, &[3, 2, 6, 1, 4, 1, 2, 4]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("legal fire");
     assert!(ev.iter().any(|e| matches!(e, Event::Fired { hits: 3, .. })), "{ev:?}");
-    assert!(ev.iter().any(|e| matches!(e, Event::SuppressionTest { suppressed: true, need: 4, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::SuppressionTest {
+            suppressed: true,
+            need: 4,
+            ..
+        }
+    )));
     assert_eq!(b.unit(1).hits, 3);
     assert!(b.unit(1).suppressed());
 }
@@ -113,7 +135,10 @@ fn suppressed_target_takes(hits_faces: &[u32], fall_back: &[u32]) -> (volley::ba
     let mut b = duel(8.5);
     to_command(&mut b);
     b.cmd.orders.insert(0, order(HQ0));
-    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression { player_turn: 0, order_seq: 0 });
+    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+        player_turn: 0,
+        order_seq: 0,
+    });
     let mut faces = hits_faces.to_vec();
     faces.extend_from_slice(fall_back);
     script(&mut b, &faces);
@@ -141,7 +166,13 @@ fn an_already_suppressed_unit_falls_back_the_sum_of_its_dice() {
 fn falling_back_more_than_twenty_cm_knocks_out() {
     let (b, ev) = suppressed_target_takes(&[6, 6, 6, 6, 1], &[6, 6, 5, 4]);
     assert!(!b.unit(1).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::KnockedOut { why: KnockOut::FellBackTooFar, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::KnockedOut {
+            why: KnockOut::FellBackTooFar,
+            ..
+        }
+    )));
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! BPT "Initiative Phase", "Evading", "Counter-Initiative".
 
 use super::common::*;
+use volley::battle::Action;
 use volley::battle::event::Event;
 use volley::battle::state::{Phase, Step};
-use volley::battle::Action;
 
 const RIFLES: &str = "regular_infantry_rifled";
 
@@ -39,7 +39,10 @@ fn initiative_fire_is_at_the_nearest_visible_enemy_only() {
 #[test]
 fn suppressed_units_may_not_use_initiative() {
     let mut b = facing_off(8.0);
-    b.unit_mut(0).suppressed = Some(volley::battle::state::Suppression { player_turn: 0, order_seq: 0 });
+    b.unit_mut(0).suppressed = Some(volley::battle::state::Suppression {
+        player_turn: 0,
+        order_seq: 0,
+    });
     assert!(b.check_initiative(0).unwrap_err().reason.contains("suppressed"));
 }
 
@@ -50,15 +53,24 @@ fn evade_is_a_full_move_directly_away_turning_to_face_the_enemy() {
     assert!(ev.iter().any(|e| matches!(e, Event::Moved { .. })));
     let p = b.unit(0).pose;
     assert!((p.pos.y - 40.0).abs() < 0.3, "10 cm back: {:?}", p.pos);
-    assert!((p.facing - std::f64::consts::FRAC_PI_2).abs() < 0.2, "still faces the enemy");
+    assert!(
+        (p.facing - std::f64::consts::FRAC_PI_2).abs() < 0.2,
+        "still faces the enemy"
+    );
 }
 
 #[test]
 fn a_charge_opens_counter_initiative_for_the_target_then_makes_contact() {
     let mut b = facing_off(8.0);
-    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).expect("legal charge");
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("legal charge");
     match &b.step {
-        Step::CounterInitiative { charger, target, eligible, .. } => {
+        Step::CounterInitiative {
+            charger,
+            target,
+            eligible,
+            ..
+        } => {
             assert_eq!((*charger, *target), (0, 1));
             assert!(eligible.contains(&1));
         }

@@ -2,12 +2,12 @@
 //! the deployment table.
 
 use super::common::*;
+use std::f64::consts::PI;
 use volley::battle::Battle;
 use volley::battle::Deploy;
 use volley::rules::formation::Formation;
 use volley::rules::geometry::{Pose, V2};
 use volley::rules::terrain::{Area, AreaKind, Linear, LinearKind, Polygon, Terrain};
-use std::f64::consts::PI;
 
 const RIFLES: &str = "regular_infantry_rifled";
 const N: f64 = PI / 2.0;
@@ -15,7 +15,12 @@ const N: f64 = PI / 2.0;
 fn one_unit(formation: Formation, terrain: Terrain) -> Battle {
     let mut x = u(0, RIFLES, 4, 100.0, 50.0, 90.0);
     x.formation = formation;
-    let mut b = battle_with(&[x, u(1, RIFLES, 4, 100.0, 170.0, 270.0)], terrain, [(20.0, 5.0), (220.0, 175.0)], [(40.0, 5.0), (200.0, 175.0)]);
+    let mut b = battle_with(
+        &[x, u(1, RIFLES, 4, 100.0, 170.0, 270.0)],
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
     to_command(&mut b);
     b
 }
@@ -38,7 +43,10 @@ fn oblique_up_to_45_degrees_but_not_sideways() {
     let b = one_unit(Formation::Line, Terrain::default());
     let d = 9.0 / 2f64.sqrt();
     assert!(b.check_move(0, at(100.0 + d, 50.0 + d, N), false).is_ok());
-    assert!(b.check_move(0, at(105.0, 50.0, N), false).is_err(), "straight sideways is not an oblique");
+    assert!(
+        b.check_move(0, at(105.0, 50.0, N), false).is_err(),
+        "straight sideways is not an oblique"
+    );
 }
 
 #[test]
@@ -63,12 +71,20 @@ fn wheel_is_measured_from_the_outside_stand_and_limited_to_45_degrees() {
     let b = one_unit(Formation::Line, Terrain::default());
     let c = b.check_move(0, at(100.0, 50.0, N + PI / 4.0), false).unwrap();
     assert!((c.cost - 10.0 * PI / 4.0).abs() < 1e-9);
-    assert!(b.check_move(0, at(100.0, 50.0, N + PI / 3.0), false).is_err(), "60° is more than a wheel");
+    assert!(
+        b.check_move(0, at(100.0, 50.0, N + PI / 3.0), false).is_err(),
+        "60° is more than a wheel"
+    );
 }
 
 fn road() -> Terrain {
     Terrain {
-        linears: vec![Linear { kind: LinearKind::Road, name: "pike".into(), points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)], width: 3.0 }],
+        linears: vec![Linear {
+            kind: LinearKind::Road,
+            name: "pike".into(),
+            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)],
+            width: 3.0,
+        }],
         ..Default::default()
     }
 }
@@ -86,7 +102,16 @@ fn march_column_on_a_road_gets_five_cm_more() {
 
 fn rect_area(kind: AreaKind, y0: f64, y1: f64) -> Terrain {
     Terrain {
-        areas: vec![Area { kind, name: "a".into(), outline: Polygon(vec![V2::new(60.0, y0), V2::new(140.0, y0), V2::new(140.0, y1), V2::new(60.0, y1)]) }],
+        areas: vec![Area {
+            kind,
+            name: "a".into(),
+            outline: Polygon(vec![
+                V2::new(60.0, y0),
+                V2::new(140.0, y0),
+                V2::new(140.0, y1),
+                V2::new(60.0, y1),
+            ]),
+        }],
         ..Default::default()
     }
 }
@@ -120,7 +145,12 @@ fn dense_terrain_needs_an_order_that_declares_it() {
 #[test]
 fn a_wall_stops_the_move_and_is_crossed_on_the_next_order() {
     let wall = |y: f64| Terrain {
-        linears: vec![Linear { kind: LinearKind::Wall, name: "wall".into(), points: vec![V2::new(50.0, y), V2::new(150.0, y)], width: 0.5 }],
+        linears: vec![Linear {
+            kind: LinearKind::Wall,
+            name: "wall".into(),
+            points: vec![V2::new(50.0, y), V2::new(150.0, y)],
+            width: 0.5,
+        }],
         ..Default::default()
     };
     let b = one_unit(Formation::Line, wall(55.0));
@@ -134,9 +164,18 @@ fn a_wall_stops_the_move_and_is_crossed_on_the_next_order() {
 #[test]
 fn no_overlapping_bases_and_no_moving_into_contact_with_the_enemy() {
     // Union lines at y 50 and 58; a Confederate line facing south at y 69.5 (front edge 68.75).
-    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(0, RIFLES, 4, 100.0, 58.0, 90.0), u(1, RIFLES, 4, 100.0, 69.5, 270.0)]);
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 100.0, 58.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 69.5, 270.0),
+    ]);
     to_command(&mut b);
-    assert!(b.check_move(0, at(100.0, 57.0, N), false).unwrap_err().rule.contains("overlapping"));
+    assert!(
+        b.check_move(0, at(100.0, 57.0, N), false)
+            .unwrap_err()
+            .rule
+            .contains("overlapping")
+    );
     let r = b.check_move(1, at(100.0, 67.9, N), false).unwrap_err();
     assert!(r.rule.contains("Charge"), "{r}");
     assert!(b.check_move(1, at(100.0, 66.0, N), false).is_ok());
@@ -147,12 +186,27 @@ fn formation_changes_follow_the_deployment_table() {
     // BPT "Movement Formation Deployment": line → attack column "No"; line → march column "Yes";
     // extended line → march column "No"; square is not used in the ACW.
     let b = one_unit(Formation::Line, Terrain::default());
-    assert!(b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false).is_err());
-    assert!(b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false).is_ok());
-    assert!(b.check_deploy(0, Deploy::Formation(Formation::ExtendedLine), false).is_ok());
+    assert!(
+        b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false)
+            .is_err()
+    );
+    assert!(
+        b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false)
+            .is_ok()
+    );
+    assert!(
+        b.check_deploy(0, Deploy::Formation(Formation::ExtendedLine), false)
+            .is_ok()
+    );
     assert!(b.check_deploy(0, Deploy::Formation(Formation::Square), false).is_err());
     let b = one_unit(Formation::ExtendedLine, Terrain::default());
-    assert!(b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false).is_err());
+    assert!(
+        b.check_deploy(0, Deploy::Formation(Formation::MarchColumn), false)
+            .is_err()
+    );
     let b = one_unit(Formation::MarchColumn, Terrain::default());
-    assert!(b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false).is_ok());
+    assert!(
+        b.check_deploy(0, Deploy::Formation(Formation::AttackColumn), false)
+            .is_ok()
+    );
 }

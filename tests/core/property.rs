@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use volley::agents;
 use volley::battle::state::Phase;
 use volley::battle::{Action, Battle};
-use volley::rules::geometry::rects_distance;
 use volley::sim;
 
 /// Checks after each action.
@@ -17,7 +16,10 @@ struct Invariants {
 
 impl Invariants {
     fn new(b: &Battle) -> Self {
-        Invariants { last_phase: (b.player_turn, b.phase), alive: b.units.iter().map(|u| (u.id, u.alive())).collect() }
+        Invariants {
+            last_phase: (b.player_turn, b.phase),
+            alive: b.units.iter().map(|u| (u.id, u.alive())).collect(),
+        }
     }
 
     fn check(&mut self, b: &Battle, a: &Action) {
@@ -31,8 +33,18 @@ impl Invariants {
         }
         // Stands never exceed the start, hits never exceed what the unit can take.
         for u in b.alive_units() {
-            assert!(u.stands >= 1 && u.stands <= u.start_stands, "{} has {} stands", u.name, u.stands);
-            assert!(u.hits < u.hits_value(&b.rules, b.player_turn), "{} alive with {} hits", u.name, u.hits);
+            assert!(
+                u.stands >= 1 && u.stands <= u.start_stands,
+                "{} has {} stands",
+                u.name,
+                u.stands
+            );
+            assert!(
+                u.hits < u.hits_value(&b.rules, b.player_turn),
+                "{} alive with {} hits",
+                u.name,
+                u.hits
+            );
         }
         // A knocked-out unit stays out.
         for u in &b.units {
@@ -56,14 +68,18 @@ impl Invariants {
         let now = (b.player_turn, b.phase);
         assert!(now.0 >= self.last_phase.0, "player turn went back");
         if now.0 == self.last_phase.0 {
-            assert!(rank(now.1) >= rank(self.last_phase.1), "phase went back: {:?} → {:?}", self.last_phase, now);
+            assert!(
+                rank(now.1) >= rank(self.last_phase.1),
+                "phase went back: {:?} → {:?}",
+                self.last_phase,
+                now
+            );
         }
         self.last_phase = now;
         // Commanders on the table.
         for c in b.commanders.iter().filter(|c| c.alive()) {
             assert!(b.on_table(c.pos), "{} off the table", c.name);
         }
-        let _ = rects_distance;
     }
 }
 
@@ -80,15 +96,66 @@ fn seeds(n: usize) -> Vec<u64> {
         .collect()
 }
 
+fn play_checked(b: Battle, seed: u64, agent: &str) -> Battle {
+    let mut inv = Invariants::new(&b);
+    let mut a = [
+        agents::by_name(agent, seed, 0).unwrap(),
+        agents::by_name(agent, seed, 1).unwrap(),
+    ];
+    let done =
+        sim::play(b, &mut a, 200_000, |b, act, _| inv.check(b, act)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    assert!(done.is_over(), "seed {seed}");
+    assert!(done.outcome.is_some());
+    done
+}
+
+#[test]
+fn eager_random_games_at_close_quarters_finish_with_every_invariant_holding() {
+    // Lines 12–18 cm apart: initiative fire, charges, fall-backs and knock-outs from turn 1.
+    let n: usize = std::env::var("VOLLEY_PROPERTY_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let mut knocked_out = 0;
+    for seed in seeds(n) {
+        let mut b = close_quarters();
+        b.dice = volley::rules::dice::Dice::new(seed);
+        let done = play_checked(b, seed, "eager");
+        knocked_out += done.units.iter().filter(|u| u.knocked_out).count();
+    }
+    assert!(
+        knocked_out > n,
+        "the games should be bloody: {knocked_out} knock-outs in {n} games"
+    );
+}
+
+#[test]
+fn eager_random_games_of_the_skirmish_finish_with_every_invariant_holding() {
+    let n: usize = std::env::var("VOLLEY_PROPERTY_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200)
+        / 4;
+    for seed in seeds(n.max(1)) {
+        play_checked(skirmish(seed), seed, "eager");
+    }
+}
+
 #[test]
 fn random_games_finish_with_every_invariant_holding() {
-    let n: usize = std::env::var("VOLLEY_PROPERTY_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let n: usize = std::env::var("VOLLEY_PROPERTY_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
     for seed in seeds(n) {
         let b = skirmish(seed);
         let mut inv = Invariants::new(&b);
-        let mut a = [agents::by_name("random", seed, 0).unwrap(), agents::by_name("random", seed, 1).unwrap()];
-        let done = sim::play(b, &mut a, 200_000, |b, act| inv.check(b, act))
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut a = [
+            agents::by_name("random", seed, 0).unwrap(),
+            agents::by_name("random", seed, 1).unwrap(),
+        ];
+        let done =
+            sim::play(b, &mut a, 200_000, |b, act, _| inv.check(b, act)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(done.is_over(), "seed {seed}");
         assert!(done.outcome.is_some());
     }
