@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use volley::agents;
 use volley::battle::Battle;
-use volley::replay::{FORMAT_VERSION, Recording};
+use volley::replay::Recording;
 use volley::rules::odds;
 use volley::sim;
 
@@ -30,6 +30,9 @@ enum Cmd {
         sides: Vec<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Continue a saved game (a recording), e.g. saves/autosave.ron.
+        #[arg(long)]
+        load: Option<PathBuf>,
     },
     /// Play a whole game headless.
     Simulate {
@@ -50,6 +53,8 @@ enum Cmd {
         #[arg(long)]
         log: bool,
     },
+    /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
+    Verify { recording: PathBuf },
     /// Validate maps, scenarios, army lists and rules files.
     Check {
         files: Vec<PathBuf>,
@@ -72,8 +77,13 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => play(PathBuf::from(DEFAULT_SCENARIO), &[], 1),
-        Some(Cmd::Play { scenario, sides, seed }) => play(scenario, &sides, seed),
+        None => play(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None),
+        Some(Cmd::Play {
+            scenario,
+            sides,
+            seed,
+            load,
+        }) => play(scenario, &sides, seed, load),
         Some(Cmd::Simulate {
             scenario,
             seed,
@@ -83,6 +93,13 @@ fn main() -> ExitCode {
             json,
             log,
         }) => simulate(scenario, seed, &sides, max_turns, record, json, log),
+        Some(Cmd::Verify { recording }) => match volley::replay::verify::verify_file(&recording) {
+            Ok(h) => {
+                println!("ok {h:016x}");
+                Ok(())
+            }
+            Err(e) => Err(format!("{}: {e}", recording.display())),
+        },
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
         Some(Cmd::Odds {
             dice,
@@ -144,9 +161,7 @@ fn simulate(
         agents::by_name(&names[0], seed, 0)?,
         agents::by_name(&names[1], seed, 1)?,
     ];
-    let scenario_hash = b.scenario_hash;
-    let rules_version = b.rules.version.clone();
-    let mut actions = Vec::new();
+    let mut rec = Recording::start(&b, &scenario.display().to_string(), seed, max_turns);
     let done = sim::play(b, &mut agents, 200_000, |b, a, events| {
         if log {
             println!("> {}", a.name());
@@ -154,21 +169,11 @@ fn simulate(
                 println!("    {}", b.describe(e));
             }
         }
-        actions.push(a.clone());
+        rec.push(b, a, events);
     })
     .map_err(|e| e.to_string())?;
     let result = sim::summary(&done, &scenario.display().to_string(), seed);
     if let Some(path) = record {
-        let rec = Recording {
-            version: FORMAT_VERSION,
-            scenario: scenario.display().to_string(),
-            scenario_hash,
-            rules_version,
-            seed,
-            max_turns,
-            actions,
-            final_hash: done.state_hash(),
-        };
         rec.save(&path)
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     }
@@ -192,8 +197,22 @@ fn simulate(
     Ok(())
 }
 
-fn play(scenario: PathBuf, sides: &[String], seed: u64) -> Result<(), String> {
-    let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>) -> Result<(), String> {
+    let (b, events, rec) = match load {
+        Some(save) => {
+            // A save is a recording: re-play it to the moment it was saved.
+            let rec = Recording::load(&save).map_err(|e| e.to_string())?;
+            let (b, _) = volley::replay::verify::verify(&rec, &save).map_err(|e| format!("{}: {e}", save.display()))?;
+            println!("continuing {} after {} actions", save.display(), rec.actions.len());
+            (b, Vec::new(), rec)
+        }
+        None => {
+            let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+            let rec = Recording::start(&b, &scenario.display().to_string(), seed, None);
+            (b, events, rec)
+        }
+    };
     let names = side_agents(&b, sides, "human")?;
-    volley::terminal::play(b, events, names, seed)
+    let seed = rec.seed;
+    volley::terminal::play(b, events, names, seed, rec)
 }

@@ -1,12 +1,24 @@
 //! A turn-by-turn game in the terminal: the legal actions numbered, the battle log as it
-//! happens. The same pipeline as the window; it stands in until the window exists.
+//! happens, save and load at any moment, an autosave at the end of every player turn. The same
+//! pipeline as the window; it stands in until the window exists.
 
 use crate::agents::{self, Agent};
 use crate::battle::{Battle, Event};
+use crate::replay::Recording;
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 
-/// Play with `sides[i]` = `human` or an agent name.
-pub fn play(mut b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64) -> Result<(), String> {
+/// Where the autosave goes.
+pub const AUTOSAVE: &str = "saves/autosave.ron";
+
+/// Play with `sides[i]` = `human` or an agent name, recording into `rec`.
+pub fn play(
+    mut b: Battle,
+    events: Vec<Event>,
+    sides: [String; 2],
+    seed: u64,
+    mut rec: Recording,
+) -> Result<(), String> {
     let mut bots: [Option<Box<dyn Agent>>; 2] = [None, None];
     for s in 0..2 {
         if sides[s] != "human" {
@@ -17,6 +29,7 @@ pub fn play(mut b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64) ->
     for e in &events {
         println!("  {}", b.describe(e));
     }
+    println!("(type a number to act, `s FILE` to save, `q` to quit; autosave: {AUTOSAVE})");
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while !b.is_over() {
@@ -29,12 +42,22 @@ pub fn play(mut b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64) ->
             for (i, a) in legal.iter().enumerate() {
                 println!("  {i:>3}. {}", b.describe_action(a));
             }
-            print!("choice (q quits)> ");
+            print!("choice> ");
             std::io::stdout().flush().ok();
             let Some(Ok(line)) = lines.next() else { return Ok(()) };
             let line = line.trim();
             if line == "q" {
                 return Ok(());
+            }
+            if let Some(file) = line
+                .strip_prefix("s ")
+                .or(if line == "s" { Some("saves/game.ron") } else { None })
+            {
+                match rec.save(Path::new(file.trim())) {
+                    Ok(()) => println!("  saved to {}", file.trim()),
+                    Err(e) => println!("  could not save to {}: {e}", file.trim()),
+                }
+                continue;
             }
             match line.parse::<usize>() {
                 Ok(i) if i < legal.len() => i,
@@ -46,8 +69,23 @@ pub fn play(mut b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64) ->
         };
         match b.apply(&legal[choice]) {
             Ok(evs) => {
+                rec.push(&b, &legal[choice], &evs);
                 for e in &evs {
                     println!("  {}", b.describe(e));
+                }
+                let new_turn = evs.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::PhaseStarted {
+                            phase: crate::battle::Phase::Initiative,
+                            ..
+                        }
+                    ) || matches!(e, Event::GameOver { .. })
+                });
+                if new_turn {
+                    if let Err(e) = rec.save(&PathBuf::from(AUTOSAVE)) {
+                        println!("  (autosave failed: {e})");
+                    }
                 }
             }
             Err(r) => println!("  refused: {r}"),

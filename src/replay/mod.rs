@@ -1,33 +1,139 @@
-//! Recording games: the scenario (path and content hash), seed, rules version and every
-//! action in order, as versioned RON a person can read.
+//! Recordings: the scenario (path and content hash), seed, rules version, every action in
+//! order, and the state hash at the end of every phase — versioned RON a person can read.
+//! Saves are recordings of a game in progress; both are written atomically.
 
-use crate::battle::Action;
+pub mod verify;
+
+use crate::battle::{Action, Battle, Event};
+use crate::data::DataError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The recording format's version; `verify` refuses others.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The state after an action that ended one or more phases.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Index (from 0) of the action after which the phase ended.
+    pub action: u64,
+    /// The phase that ended, e.g. "turn 2 Union command".
+    pub phase: String,
+    pub hash: u64,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recording {
     pub version: u32,
+    /// The scenario file as given (relative to the working directory or to the recording).
     pub scenario: String,
+    /// Content hash of the scenario and its army lists (`LoadedScenario::content_hash`).
     pub scenario_hash: u64,
     pub rules_version: String,
     pub seed: u64,
     #[serde(default)]
     pub max_turns: Option<u32>,
     pub actions: Vec<Action>,
+    #[serde(default)]
+    pub checkpoints: Vec<Checkpoint>,
     /// The state hash after the last action.
     pub final_hash: u64,
 }
 
 impl Recording {
-    /// Write atomically: a temporary file beside the target, then a rename.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        let tmp = path.with_extension("ron.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)
+    /// A new recording of `battle` (at its start).
+    pub fn start(battle: &Battle, scenario: &str, seed: u64, max_turns: Option<u32>) -> Self {
+        Recording {
+            version: FORMAT_VERSION,
+            scenario: scenario.to_string(),
+            scenario_hash: battle.scenario_hash,
+            rules_version: battle.rules.version.clone(),
+            seed,
+            max_turns,
+            actions: Vec::new(),
+            checkpoints: Vec::new(),
+            final_hash: battle.state_hash(),
+        }
     }
+
+    /// Add an applied action; `battle` is the state after it, `events` what it produced.
+    /// An action that ended a phase leaves a checkpoint named after the phase that began.
+    pub fn push(&mut self, battle: &Battle, action: &Action, events: &[Event]) {
+        let i = self.actions.len() as u64;
+        self.actions.push(action.clone());
+        let hash = battle.state_hash();
+        let boundary = events.iter().rev().find_map(|e| match e {
+            Event::PhaseStarted {
+                phase,
+                active,
+                game_turn,
+                ..
+            } => Some(format!(
+                "start of turn {game_turn} {} {phase:?} phase",
+                battle.sides[*active].name
+            )),
+            Event::GameOver { .. } => Some("game over".to_string()),
+            _ => None,
+        });
+        if let Some(phase) = boundary {
+            self.checkpoints.push(Checkpoint { action: i, phase, hash });
+        }
+        self.final_hash = hash;
+    }
+
+    /// The RON text.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().struct_names(true))
+            .expect("a recording serialises")
+    }
+
+    /// Write atomically: a temporary file beside the target, flushed, then renamed over it,
+    /// so a crash mid-write leaves the previous file intact.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        save_atomically(path, self.to_ron().as_bytes())
+    }
+
+    /// Read a recording or save; any fault is an error naming the file and place.
+    pub fn load(path: &Path) -> Result<Recording, DataError> {
+        let text = crate::data::load::read_text(path)?;
+        Self::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Recording, DataError> {
+        let rec: Recording = crate::data::parse_ron(text, path)?;
+        if rec.version != FORMAT_VERSION {
+            let (line, col) = crate::data::locate(text, "version");
+            return Err(DataError::new(
+                path,
+                line,
+                col,
+                format!(
+                    "recording format version {} is not supported (this build reads {FORMAT_VERSION})",
+                    rec.version
+                ),
+            ));
+        }
+        Ok(rec)
+    }
+}
+
+/// Write `bytes` to `path` atomically (temporary file, fsync, rename).
+pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
 }

@@ -10,3 +10,4 @@ mod fire;
 mod initiative;
 mod movement;
 mod property;
+mod replay;

@@ -1,0 +1,139 @@
+//! `volley verify`: re-play a recording headless and check every checkpoint.
+
+use super::Recording;
+use crate::battle::Battle;
+use std::path::{Path, PathBuf};
+
+/// Why a recording does not verify: the first place the states part.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mismatch {
+    /// The file itself is bad (not RON, truncated, unknown version): `file:line:col: …`.
+    File(String),
+    /// The scenario file is missing or invalid.
+    Scenario(String),
+    /// The scenario (or an army list it uses) changed since the recording.
+    ScenarioChanged {
+        recorded: u64,
+        now: u64,
+    },
+    RulesVersion {
+        recorded: String,
+        now: String,
+    },
+    /// Action `index` was refused by the rules.
+    Refused {
+        index: u64,
+        action: String,
+        reason: String,
+    },
+    /// After action `index`, at `phase`, the state hash differs.
+    Diverged {
+        index: u64,
+        phase: String,
+        recorded: u64,
+        now: u64,
+    },
+    FinalHash {
+        recorded: u64,
+        now: u64,
+    },
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mismatch::File(e) | Mismatch::Scenario(e) => write!(f, "{e}"),
+            Mismatch::ScenarioChanged { recorded, now } => write!(
+                f,
+                "the scenario or its army lists changed since the recording (content hash {now:016x}, recorded {recorded:016x})"
+            ),
+            Mismatch::RulesVersion { recorded, now } => {
+                write!(f, "recorded with rules {recorded}, these rules are {now}")
+            }
+            Mismatch::Refused { index, action, reason } => {
+                write!(f, "action #{index} ({action}) is refused: {reason}")
+            }
+            Mismatch::Diverged {
+                index,
+                phase,
+                recorded,
+                now,
+            } => write!(
+                f,
+                "the states diverge after action #{index}, at the {phase}: hash {now:016x}, recorded {recorded:016x}"
+            ),
+            Mismatch::FinalHash { recorded, now } => {
+                write!(f, "the final state differs: hash {now:016x}, recorded {recorded:016x}")
+            }
+        }
+    }
+}
+
+/// Where the recording's scenario is: as written (from the working directory), else beside the recording.
+pub fn scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
+    let p = PathBuf::from(&rec.scenario);
+    if p.is_file() {
+        return p;
+    }
+    let beside = recording.parent().unwrap_or(Path::new(".")).join(&p);
+    if beside.is_file() { beside } else { p }
+}
+
+/// Rebuild the battle at the recording's start (scenario, seed, rules, turn cap).
+pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatch> {
+    let path = scenario_path(rec, recording);
+    let (mut b, _) = crate::load_battle(&path, rec.seed).map_err(|e| Mismatch::Scenario(e.to_string()))?;
+    if b.scenario_hash != rec.scenario_hash {
+        return Err(Mismatch::ScenarioChanged {
+            recorded: rec.scenario_hash,
+            now: b.scenario_hash,
+        });
+    }
+    if b.rules.version != rec.rules_version {
+        return Err(Mismatch::RulesVersion {
+            recorded: rec.rules_version.clone(),
+            now: b.rules.version.clone(),
+        });
+    }
+    crate::sim::cap_turns(&mut b, rec.max_turns);
+    Ok(b)
+}
+
+/// Re-play every action, checking each checkpoint; the final state's hash on success.
+pub fn verify(rec: &Recording, recording: &Path) -> Result<(Battle, u64), Mismatch> {
+    let mut b = start_battle(rec, recording)?;
+    let mut checkpoints = rec.checkpoints.iter().peekable();
+    for (i, a) in rec.actions.iter().enumerate() {
+        let i = i as u64;
+        b.apply(a).map_err(|r| Mismatch::Refused {
+            index: i,
+            action: a.name().to_string(),
+            reason: r.to_string(),
+        })?;
+        while let Some(c) = checkpoints.next_if(|c| c.action == i) {
+            let now = b.state_hash();
+            if now != c.hash {
+                return Err(Mismatch::Diverged {
+                    index: i,
+                    phase: c.phase.clone(),
+                    recorded: c.hash,
+                    now,
+                });
+            }
+        }
+    }
+    let now = b.state_hash();
+    if now != rec.final_hash {
+        return Err(Mismatch::FinalHash {
+            recorded: rec.final_hash,
+            now,
+        });
+    }
+    Ok((b, now))
+}
+
+/// Load and verify a recording file.
+pub fn verify_file(path: &Path) -> Result<u64, Mismatch> {
+    let rec = Recording::load(path).map_err(|e| Mismatch::File(e.to_string()))?;
+    verify(&rec, path).map(|(_, h)| h)
+}

@@ -1,0 +1,165 @@
+//! Recordings and saves: round trip, tampering, bad files, a fuzz of the loader, a crash
+//! between write and rename.
+
+use super::common::*;
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use volley::agents;
+use volley::battle::Action;
+use volley::replay::verify::{Mismatch, verify, verify_file};
+use volley::replay::{Recording, save_atomically};
+use volley::sim;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("volley-replay-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn scenario_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron")
+}
+
+/// Record an eager game of the skirmish.
+fn record(seed: u64) -> (Recording, u64) {
+    let b = skirmish(seed);
+    let mut rec = Recording::start(&b, &scenario_path().display().to_string(), seed, Some(4));
+    let mut b = b;
+    volley::sim::cap_turns(&mut b, Some(4));
+    let mut a = [
+        agents::by_name("eager", seed, 0).unwrap(),
+        agents::by_name("eager", seed, 1).unwrap(),
+    ];
+    let done = sim::play(b, &mut a, 100_000, |b, act, ev| rec.push(b, act, ev)).unwrap();
+    (rec, done.state_hash())
+}
+
+#[test]
+fn a_recorded_game_verifies_with_the_simulations_hash_and_reloads_to_the_same_state() {
+    let (rec, hash) = record(21);
+    assert!(!rec.checkpoints.is_empty());
+    let dir = tmp("roundtrip");
+    let file = dir.join("game.ron");
+    rec.save(&file).unwrap();
+    assert_eq!(verify_file(&file), Ok(hash));
+    let back = Recording::load(&file).unwrap();
+    assert_eq!(back, rec);
+    let (b, h) = verify(&back, &file).unwrap();
+    assert_eq!(h, hash);
+    assert!(b.is_over());
+}
+
+#[test]
+fn an_edited_action_is_found_at_the_first_action_or_phase_where_states_diverge() {
+    let (mut rec, _) = record(22);
+    // Replace the first order by the same order to another commander's units, or end the phase.
+    let i = rec
+        .actions
+        .iter()
+        .position(|a| matches!(a, Action::Order { .. }))
+        .expect("an order");
+    rec.actions[i] = Action::EndPhase;
+    match verify(&rec, Path::new("x.ron")).map(|(_, h)| h) {
+        Err(Mismatch::Refused { index, .. }) | Err(Mismatch::Diverged { index, .. }) => {
+            assert!(index as usize >= i, "found at {index}, edit at {i}")
+        }
+        other => panic!("expected a divergence, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_edited_seed_is_found() {
+    let (mut rec, _) = record(23);
+    rec.seed += 1;
+    let e = verify(&rec, Path::new("x.ron")).map(|(_, h)| h).unwrap_err();
+    assert!(
+        matches!(e, Mismatch::Diverged { .. } | Mismatch::Refused { .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("action #"), "{e}");
+}
+
+#[test]
+fn a_changed_terrain_feature_in_the_scenario_is_found() {
+    let (mut rec, _) = record(24);
+    let dir = tmp("terrain");
+    let text = std::fs::read_to_string(scenario_path()).unwrap();
+    // Move one terrain point by a centimetre.
+    let at = text
+        .find("V2(x:")
+        .or_else(|| text.find("(x:"))
+        .expect("a point in the scenario");
+    let end = at + text[at..].find(',').unwrap();
+    let edited = format!("{}{}.25{}", &text[..end], "", &text[end..]);
+    assert_ne!(edited, text);
+    let changed = dir.join("skirmish.ron");
+    std::fs::write(&changed, edited).unwrap();
+    rec.scenario = changed.display().to_string();
+    let e = verify(&rec, Path::new("x.ron")).map(|(_, h)| h).unwrap_err();
+    assert!(matches!(e, Mismatch::ScenarioChanged { .. }), "{e:?}");
+}
+
+#[test]
+fn bad_recording_files_are_refused_with_their_place() {
+    let (rec, _) = record(25);
+    let dir = tmp("bad");
+    let good = rec.to_ron();
+    let cases = [
+        ("truncated.ron", good[..good.len() / 2].to_string()),
+        ("junk.ron", "this is not RON at all".to_string()),
+        ("version.ron", good.replacen("version: 1", "version: 99", 1)),
+        ("missing.ron", good.replacen(&rec.scenario, "maps/no-such-map.ron", 1)),
+    ];
+    for (name, text) in cases {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let e = verify_file(&f).unwrap_err().to_string();
+        assert!(e.contains(':'), "{name}: {e}");
+        if name != "missing.ron" {
+            assert!(e.contains(name), "{name}: the error names the file: {e}");
+            let parts: Vec<&str> = e.splitn(4, ':').collect();
+            assert!(
+                parts[1].parse::<u32>().is_ok() && parts[2].parse::<u32>().is_ok(),
+                "{name}: line:col in {e}"
+            );
+        } else {
+            assert!(e.contains("no-such-map"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn a_crash_between_write_and_rename_leaves_the_previous_save_intact() {
+    let (rec, _) = record(26);
+    let dir = tmp("crash");
+    let file = dir.join("save.ron");
+    rec.save(&file).unwrap();
+    // The crash: a half-written temporary beside the save, never renamed.
+    let text = rec.to_ron();
+    std::fs::write(dir.join(".save.ron.999.tmp"), &text[..text.len() / 3]).unwrap();
+    assert_eq!(Recording::load(&file).unwrap(), rec);
+    // A failing save (its target is a directory) leaves the previous file as it was.
+    let blocked = dir.join("blocked");
+    std::fs::create_dir_all(blocked.join("inner")).unwrap();
+    assert!(save_atomically(&blocked, b"x").is_err());
+    assert!(blocked.join("inner").is_dir());
+    assert_eq!(Recording::load(&file).unwrap(), rec);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, rng_seed: proptest::test_runner::RngSeed::Fixed(5), ..ProptestConfig::default() })]
+
+    /// The loader never panics: truncations and byte changes of a real recording, and junk.
+    #[test]
+    fn the_recording_loader_never_panics(cut in 0usize..4000, flip in 0usize..4000, byte in any::<u8>(), junk in ".{0,200}") {
+        static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let good = TEXT.get_or_init(|| record(1).0.to_ron());
+        let mut text = good.clone().into_bytes();
+        let n = text.len();
+        text[flip % n] = byte;
+        text.truncate(cut % (n + 1));
+        let s = String::from_utf8_lossy(&text).into_owned();
+        let _ = Recording::parse(&s, Path::new("fuzz.ron"));
+        let _ = Recording::parse(&junk, Path::new("junk.ron"));
+    }
+}
