@@ -21,6 +21,12 @@ pub enum Deploy {
     Pivot(f64),
     /// Load a gun (Hardtack; the artillery issue uses the choice).
     Load(Ammo),
+    /// Swing the end stands of a line back 45° (BPT "Refuse the Flank Movement");
+    /// both false dresses the line again.
+    RefuseFlank {
+        left: bool,
+        right: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -77,6 +77,12 @@ impl Battle {
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
             return refuse("BPT Charge", "charging units must be in line or attack column");
         }
+        if u.refused != (false, false) {
+            return refuse(
+                "BPT Refuse the Flank Movement",
+                "a unit may not refuse its flanks when charging",
+            );
+        }
         if self.engaged(unit) {
             return refuse("BPT Charge", format!("{} is already in a charge", u.name));
         }
@@ -768,7 +774,7 @@ impl Battle {
     }
 
     /// BPT "Allocating Hits": the unit touching the enemy's front edge, else a flank (a die:
-    /// odd right, even left), else the rear.
+    /// odd the enemy's right flank, even its left), else the rear.
     fn allocate_hits(&mut self, victims: &[UnitId], attackers: &[UnitId]) -> UnitId {
         if victims.len() == 1 {
             return victims[0];
@@ -787,14 +793,20 @@ impl Battle {
         if let Some(&f) = front.first() {
             return f;
         }
-        let flank: Vec<UnitId> = by_aspect
+        let mut flank: Vec<UnitId> = by_aspect
             .iter()
             .filter(|(a, _)| *a == Aspect::Flank)
             .map(|x| x.1)
             .collect();
         if flank.len() >= 2 {
+            // Rightmost first, as the unit dealing the hits faces (ties by id).
+            let t = self.unit(target).pose;
+            let left = t.forward().perp();
+            let across = |v: UnitId| (self.unit(v).pose.pos - t.pos).dot(left);
+            flank.sort_by(|a, b| across(*a).total_cmp(&across(*b)).then(a.cmp(b)));
+            let (right, left) = (flank[0], flank[flank.len() - 1]);
             let d = self.dice.d6();
-            return if d % 2 == 1 { flank[0] } else { flank[1] };
+            return if d % 2 == 1 { right } else { left };
         }
         by_aspect[0].1
     }

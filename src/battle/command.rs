@@ -482,6 +482,7 @@ impl Battle {
                 self.spend(*unit);
                 self.unit_mut(*unit).pose = *to;
                 self.unit_mut(*unit).dug_in = false;
+                self.unit_mut(*unit).refused = (false, false);
                 self.refresh_geometry();
                 ev.push(Event::Moved {
                     unit: *unit,
@@ -816,6 +817,23 @@ impl Battle {
                     return refuse("Hardtack: loading", "only unlimbered guns load");
                 }
             }
+            Deploy::RefuseFlank { left, right } => {
+                if initiative {
+                    return refuse("BPT Refuse the Flank Movement", "refusing a flank needs an order");
+                }
+                if u.row.arm != crate::data::army::Arm::Infantry
+                    || !matches!(u.formation, Formation::Line | Formation::ExtendedLine)
+                    || u.stands < 3
+                {
+                    return refuse(
+                        "BPT Refuse the Flank Movement",
+                        "only infantry or dismounted cavalry in line or extended line (3 stands or more) refuse a flank",
+                    );
+                }
+                if u.refused == (left, right) {
+                    return refuse("BPT Refuse the Flank Movement", "the flanks are already so");
+                }
+            }
         }
         let mut after = u.clone();
         self.deployed_unit(&mut after, d);
@@ -837,7 +855,11 @@ impl Battle {
 
     fn deployed_unit(&self, u: &mut Unit, d: Deploy) {
         match d {
-            Deploy::Formation(f) => u.formation = f,
+            Deploy::Formation(f) => {
+                u.formation = f;
+                u.refused = (false, false);
+            }
+            Deploy::RefuseFlank { left, right } => u.refused = (left, right),
             Deploy::Dismount => {
                 if let Some(row) = u.row.dismounts_to.as_ref().and_then(|r| self.find_row(u.side, r)) {
                     u.mounted_row = Some(u.row.clone());

@@ -87,6 +87,36 @@ impl Battle {
         }
     }
 
+    /// For a unit with a refused flank: how many of its stands bear on `target` — the line's
+    /// middle if the target is in the main cone, and each refused stand whose own cone holds it.
+    /// `None` for a unit with no refused flank.
+    pub fn bearing_stands(&self, firer: UnitId, target: UnitId, range: f64) -> Option<u32> {
+        let u = self.unit(firer);
+        if u.refused == (false, false) || u.is_artillery() {
+            return None;
+        }
+        let g = &self.geom[firer as usize];
+        let half = self.rules.visibility.fire_cone_half_deg.to_radians();
+        let targets = self.rects(target);
+        let n = g.fighting;
+        let in_cone = |front: (V2, V2), facing: f64| {
+            targets
+                .iter()
+                .any(|r| geometry::rect_in_cone(front, facing, half, range + 0.01, r))
+        };
+        let mut count = 0;
+        let (l, r) = (usize::from(u.refused.0), n - usize::from(u.refused.1));
+        if in_cone(g.front, u.pose.facing) {
+            count += (r - l) as u32;
+        }
+        for (on, i) in [(u.refused.0, 0), (u.refused.1, n - 1)] {
+            if on && in_cone(g.rects[i].front_edge(), g.rects[i].facing) {
+                count += 1;
+            }
+        }
+        Some(count)
+    }
+
     /// The rear edge of a unit's formation (for flank/rear).
     pub fn rear_edge(&self, id: UnitId) -> (V2, V2) {
         let u = self.unit(id);
@@ -108,7 +138,14 @@ impl Battle {
         let t = self.unit(target);
         let g = &self.geom[target as usize];
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
-        let a = geometry::aspect(g.front, self.rear_edge(target), t.pose.facing, half, from);
+        let mut a = geometry::aspect(g.front, self.rear_edge(target), t.pose.facing, half, from);
+        // A refused flank stand faces the flank: attacks inside its own cone meet a front.
+        for (on, i) in [(t.refused.0, 0), (t.refused.1, g.fighting.saturating_sub(1))] {
+            let r = g.rects[i];
+            if on && a != Aspect::Front && geometry::rect_in_cone(r.front_edge(), r.facing, half, 1e4, from) {
+                a = Aspect::Front;
+            }
+        }
         if t.formation == Formation::MarchColumn && a == Aspect::Front {
             Aspect::Flank
         } else {
@@ -169,7 +206,9 @@ impl Battle {
         } else {
             self.weapon_range(fu)
         };
-        let stands = self.firing_stands(fu) as i32;
+        let stands = self
+            .bearing_stands(firer, target, range)
+            .unwrap_or_else(|| self.firing_stands(fu)) as i32;
         let per_stand = if canister {
             self.canister_attacks(fu) as i32
         } else {
@@ -300,7 +339,15 @@ impl Battle {
         let g = &self.geom[firer as usize];
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
         let all_round = fu.formation == Formation::Square;
+        let refused_ok = self.bearing_stands(firer, target, plan.range).map(|n| n > 0);
+        if refused_ok == Some(false) {
+            return refuse(
+                "BPT Weapons Firing Cone",
+                format!("{} is outside every fire cone", tu.name),
+            );
+        }
         if !all_round
+            && refused_ok.is_none()
             && !self
                 .rects(target)
                 .iter()

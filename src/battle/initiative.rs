@@ -195,9 +195,18 @@ impl Battle {
                     );
                 }
                 let plan = self.check_fire(*unit, charger, FireContext::Counter)?;
+                let before = self.unit(charger).pose;
                 self.resolve_fire(plan, FireContext::Counter, ev);
                 let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
-                if !self.unit(charger).alive() || left.is_empty() {
+                if self.unit(charger).alive() && self.unit(charger).pose != before {
+                    // BPT "Charging": a charger that has fallen back does not contact.
+                    self.step = Step::Open;
+                    ev.push(Event::ChargeFailed {
+                        unit: charger,
+                        target,
+                        why: "fell back".into(),
+                    });
+                } else if !self.unit(charger).alive() || left.is_empty() {
                     self.complete_charge(charger, target, charge_left, ev);
                 } else {
                     keep(self, left);

@@ -189,6 +189,16 @@ impl Battle {
     fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
+        v.extend([
+            Deploy::RefuseFlank {
+                left: true,
+                right: true,
+            },
+            Deploy::RefuseFlank {
+                left: false,
+                right: false,
+            },
+        ]);
         let u = self.unit(id);
         if let Some((e, _)) = self.nearest_enemy_any(id).filter(|_| u.is_artillery() && !u.limbered) {
             let a = (self.unit(e).pose.pos - u.pose.pos).angle();

@@ -87,6 +87,7 @@ impl Battle {
                     loaded: u.loaded,
                     dug_in: u.dug_in,
                     knocked_out: false,
+                    refused: (false, false),
                     row,
                 });
             }

@@ -102,6 +102,9 @@ pub struct Unit {
     pub loaded: Option<Ammo>,
     pub dug_in: bool,
     pub knocked_out: bool,
+    /// Left and right flank stands refused (BPT "Refuse the Flank Movement").
+    #[serde(default)]
+    pub refused: (bool, bool),
 }
 
 impl Unit {
@@ -405,7 +408,14 @@ impl Battle {
         let gap = u.gap(&self.rules);
         let mut rects = layout::stand_rects(u.pose, u.formation, n, ss, gap);
         let fighting = rects.len();
-        let front = layout::front_edge(u.pose, u.formation, n, ss, gap);
+        let mut front = layout::front_edge(u.pose, u.formation, n, ss, gap);
+        if u.refused != (false, false) && rects.len() >= 3 {
+            let angle = self.rules.movement.refuse_flank_deg.to_radians();
+            layout::refuse_flanks(&mut rects, u.refused.0, u.refused.1, angle);
+            let first = if u.refused.0 { 1 } else { 0 };
+            let last = if u.refused.1 { rects.len() - 2 } else { rects.len() - 1 };
+            front = (rects[first].front_edge().0, rects[last].front_edge().1);
+        }
         rects.push(layout::command_stand_rect(
             u.pose,
             u.formation,

@@ -291,3 +291,46 @@ mod tests {
         assert!(artillery_rects(pose, 1, true, false, g, lim).1.is_none());
     }
 }
+
+/// BPT "Refuse the Flank Movement": swing the end stand of a line (index 0 is the left end,
+/// the last the right end) backwards by `angle` radians about its inner front corner.
+pub fn refuse_flanks(rects: &mut [Rect], left: bool, right: bool, angle: f64) {
+    let n = rects.len();
+    if n < 3 {
+        return;
+    }
+    let swing = |r: &Rect, pivot: V2, a: f64| {
+        let c = pivot + (r.center - pivot).rotate(a);
+        Rect::new(c, r.facing + a, r.width, r.depth)
+    };
+    if left {
+        let r = rects[0];
+        rects[0] = swing(&r, r.front_edge().1, angle);
+    }
+    if right {
+        let r = rects[n - 1];
+        rects[n - 1] = swing(&r, r.front_edge().0, -angle);
+    }
+}
+
+#[cfg(test)]
+mod refuse_tests {
+    use super::*;
+
+    #[test]
+    fn refused_end_stands_swing_back_about_their_inner_front_corner() {
+        let shape = StandShape { width: 2.5, depth: 1.5 };
+        let pose = Pose::new(V2::new(0.0, 0.0), std::f64::consts::FRAC_PI_2);
+        let mut r = stand_rects(pose, Formation::Line, 4, shape, 1.0);
+        let before = r.clone();
+        refuse_flanks(&mut r, true, true, 45f64.to_radians());
+        // The pivot corners stay put; the outer ends go back (−y); the middle is untouched.
+        assert!(r[0].front_edge().1.dist(before[0].front_edge().1) < 1e-9);
+        assert!(r[3].front_edge().0.dist(before[3].front_edge().0) < 1e-9);
+        assert!(r[0].front_edge().0.y < before[0].front_edge().0.y - 1.0);
+        assert!(r[3].front_edge().1.y < before[3].front_edge().1.y - 1.0);
+        assert_eq!(r[1], before[1]);
+        assert!((r[0].facing - (pose.facing + 45f64.to_radians())).abs() < 1e-12);
+        assert!(!r[0].overlaps(&r[1]) && !r[3].overlaps(&r[2]));
+    }
+}

@@ -140,6 +140,8 @@ pub struct Movement {
     pub stop_tolerance: f64,
     /// Tolerance for comparing distances to allowances.
     pub epsilon: f64,
+    /// Refuse the flank: the end stand swings back this many degrees.
+    pub refuse_flank_deg: f64,
     /// Formation changes allowed by the deployment table: (from, to).
     pub deployment: Vec<(Formation, Vec<Formation>)>,
 }

@@ -210,3 +210,59 @@ fn formation_changes_follow_the_deployment_table() {
             .is_ok()
     );
 }
+
+#[test]
+fn a_refused_flank_stand_fires_and_fronts_to_the_flank_and_the_unit_cannot_charge() {
+    // BPT "Refuse the Flank Movement": the flank stand swings back 45°; it needs an order and
+    // a refused unit may not charge. The refused stand has its own cone.
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 85.0, 58.0, 0.0)]);
+    to_command(&mut b);
+    // The enemy off the left front, outside the line's 30° cone.
+    let r = b
+        .check_fire(0, 1, volley::battle::fire::FireContext::Order)
+        .unwrap_err();
+    assert!(r.rule.contains("Cone"), "{r}");
+    assert!(
+        b.check_deploy(
+            0,
+            Deploy::RefuseFlank {
+                left: true,
+                right: false
+            },
+            true
+        )
+        .is_err(),
+        "needs an order"
+    );
+    b.check_deploy(
+        0,
+        Deploy::RefuseFlank {
+            left: true,
+            right: false,
+        },
+        false,
+    )
+    .expect("a line may refuse");
+    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.apply(&volley::battle::Action::Deploy {
+        unit: 0,
+        deploy: Deploy::RefuseFlank {
+            left: true,
+            right: false,
+        },
+    })
+    .unwrap();
+    let left = b.rects(0)[0];
+    assert!(
+        (left.facing - (N + PI / 4.0)).abs() < 1e-9,
+        "the left stand faces 45° outward"
+    );
+    let plan = b
+        .check_fire(0, 1, volley::battle::fire::FireContext::Order)
+        .expect("the refused stand bears");
+    assert_eq!(plan.base_dice, 1, "one stand bears");
+    // Fire from that side now meets the refused stand's front.
+    let from = b.rects(1)[0];
+    assert_eq!(b.aspect_of(0, &from), volley::rules::geometry::Aspect::Front);
+    assert!(b.check_charge(0, 1).unwrap_err().rule.contains("Refuse"));
+}
