@@ -82,10 +82,13 @@ pub fn play(
                         }
                     ) || matches!(e, Event::GameOver { .. })
                 });
-                if new_turn {
-                    if let Err(e) = rec.save(&PathBuf::from(AUTOSAVE)) {
-                        println!("  (autosave failed: {e})");
-                    }
+                let saved = if new_turn {
+                    rec.save(&PathBuf::from(AUTOSAVE))
+                } else {
+                    Ok(())
+                };
+                if let Err(e) = saved {
+                    println!("  (autosave failed: {e})");
                 }
             }
             Err(r) => println!("  refused: {r}"),

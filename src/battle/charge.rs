@@ -252,34 +252,28 @@ impl Battle {
     pub(crate) fn complete_charge(&mut self, charger: UnitId, target: UnitId, left: f64, ev: &mut Vec<Event>) {
         self.step = Step::Open;
         let counter = self.counter_charging.take() == Some(target);
-        if !self.unit(charger).alive() {
-            ev.push(Event::ChargeFailed {
-                unit: charger,
-                target,
-                why: "knocked out".into(),
-            });
-            return;
-        }
-        let held = match ev.iter().rev().find_map(|e| match e {
-            Event::ChargeDeclared { unit, held_at, .. } if *unit == charger => Some(*held_at),
-            _ => None,
-        }) {
-            Some(h) => h,
-            None => self.unit(charger).pose,
+        let held = ev
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::ChargeDeclared { unit, held_at, .. } if *unit == charger => Some(*held_at),
+                _ => None,
+            })
+            .unwrap_or(self.unit(charger).pose);
+        let failed = if !self.unit(charger).alive() {
+            Some("knocked out")
+        } else if self.unit(charger).pose != held {
+            Some("fell back")
+        } else if !self.unit(target).alive() {
+            Some("the target is gone")
+        } else {
+            None
         };
-        if self.unit(charger).pose != held {
+        if let Some(why) = failed {
             ev.push(Event::ChargeFailed {
                 unit: charger,
                 target,
-                why: "fell back".into(),
-            });
-            return;
-        }
-        if !self.unit(target).alive() {
-            ev.push(Event::ChargeFailed {
-                unit: charger,
-                target,
-                why: "the target is gone".into(),
+                why: why.into(),
             });
             return;
         }

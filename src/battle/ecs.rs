@@ -33,29 +33,8 @@ pub struct ActionRefused {
 }
 
 /// The phase state machine: deployment → initiative → command → charge → end → … → game over.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GamePhase {
-    #[default]
-    Deployment,
-    Initiative,
-    Command,
-    Charge,
-    End,
-    GameOver,
-}
-
-impl From<Phase> for GamePhase {
-    fn from(p: Phase) -> Self {
-        match p {
-            Phase::Deployment => GamePhase::Deployment,
-            Phase::Initiative => GamePhase::Initiative,
-            Phase::Command => GamePhase::Command,
-            Phase::Charge => GamePhase::Charge,
-            Phase::End => GamePhase::End,
-            Phase::GameOver => GamePhase::GameOver,
-        }
-    }
-}
+/// The battle's own `Phase` is the Bevy state.
+pub type GamePhase = Phase;
 
 /// One base of a unit: a fighting stand (`index < fighting`) or its command stand / limber.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -124,7 +103,7 @@ fn apply_requests(
             Ok(events) => {
                 for e in &events {
                     if let Event::PhaseStarted { phase, .. } = e {
-                        queue.0.push((*phase).into());
+                        queue.0.push(*phase);
                     }
                 }
                 applied.write(ActionApplied {
@@ -151,7 +130,7 @@ fn walk_phases(
     mut next: ResMut<NextState<GamePhase>>,
 ) {
     let target = if queue.0.is_empty() {
-        GamePhase::from(battle.0.phase)
+        battle.0.phase
     } else {
         queue.0.remove(0)
     };

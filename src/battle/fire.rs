@@ -200,7 +200,9 @@ impl Battle {
         let tu = self.unit(target);
         let fr = &self.rules.fire;
         let distance = self.unit_distance(firer, target);
-        let canister = ctx == FireContext::Counter && fu.is_artillery();
+        // ACW notes 6, 7: a gun that is itself charged fires canister.
+        let charged = matches!(self.step, Step::CounterInitiative { target, .. } if target == firer);
+        let canister = ctx == FireContext::Counter && fu.is_artillery() && charged;
         let range = if canister {
             self.rules_canister_range()
         } else {

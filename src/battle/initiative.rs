@@ -183,6 +183,12 @@ impl Battle {
         };
         match action {
             Action::Pass => {
+                // BPT "Counter-Charge": charged cavalry never receive a charge standing still;
+                // mounted cavalry that do not evade meet it.
+                let t = self.unit(target);
+                if t.row.arm == Arm::Cavalry && t.mounted() {
+                    self.counter_charging = Some(target);
+                }
                 self.complete_charge(charger, target, charge_left, ev);
                 Ok(())
             }

@@ -20,9 +20,10 @@ pub type UnitId = u32;
 pub type CmdId = u32;
 pub type SideId = usize;
 
-/// The phases of a player turn (BPT "Sequence of Play").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The phases of a player turn (BPT "Sequence of Play"); also the Bevy state machine's states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, bevy::prelude::States)]
 pub enum Phase {
+    #[default]
     Deployment,
     Initiative,
     Command,

@@ -293,7 +293,8 @@ mod tests {
 }
 
 /// BPT "Refuse the Flank Movement": swing the end stand of a line (index 0 is the left end,
-/// the last the right end) backwards by `angle` radians about its inner front corner.
+/// the last the right end) backwards by `angle` radians about its inner rear corner, so it
+/// clears its neighbour.
 pub fn refuse_flanks(rects: &mut [Rect], left: bool, right: bool, angle: f64) {
     let n = rects.len();
     if n < 3 {
@@ -305,11 +306,11 @@ pub fn refuse_flanks(rects: &mut [Rect], left: bool, right: bool, angle: f64) {
     };
     if left {
         let r = rects[0];
-        rects[0] = swing(&r, r.front_edge().1, angle);
+        rects[0] = swing(&r, r.rear_edge().1, angle);
     }
     if right {
         let r = rects[n - 1];
-        rects[n - 1] = swing(&r, r.front_edge().0, -angle);
+        rects[n - 1] = swing(&r, r.rear_edge().0, -angle);
     }
 }
 
@@ -324,9 +325,9 @@ mod refuse_tests {
         let mut r = stand_rects(pose, Formation::Line, 4, shape, 1.0);
         let before = r.clone();
         refuse_flanks(&mut r, true, true, 45f64.to_radians());
-        // The pivot corners stay put; the outer ends go back (−y); the middle is untouched.
-        assert!(r[0].front_edge().1.dist(before[0].front_edge().1) < 1e-9);
-        assert!(r[3].front_edge().0.dist(before[3].front_edge().0) < 1e-9);
+        // The pivot corners (inner rear) stay put; the outer ends go back (−y); the middle is untouched.
+        assert!(r[0].rear_edge().1.dist(before[0].rear_edge().1) < 1e-9);
+        assert!(r[3].rear_edge().0.dist(before[3].rear_edge().0) < 1e-9);
         assert!(r[0].front_edge().0.y < before[0].front_edge().0.y - 1.0);
         assert!(r[3].front_edge().1.y < before[3].front_edge().1.y - 1.0);
         assert_eq!(r[1], before[1]);

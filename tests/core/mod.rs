@@ -11,3 +11,6 @@ mod initiative;
 mod movement;
 mod property;
 mod replay;
+mod rules_charge;
+mod rules_command;
+mod rules_fire;

@@ -1,0 +1,433 @@
+//! BPT "Charge", "Counter-Initiative", "Counter-Charge", "Support", "Allocating Hits",
+//! "Retreat": the rules without a test elsewhere.
+
+use super::common::*;
+use volley::battle::event::{CombatSide, Event, KnockOut};
+use volley::battle::state::{Combat, Step, Suppression};
+use volley::battle::{Action, Battle};
+use volley::rules::geometry::V2;
+use volley::rules::terrain::{Area, AreaKind, Linear, LinearKind, Polygon, Terrain};
+
+const RIFLES: &str = "regular_infantry_rifled";
+const SKIRMISHERS: &str = "skirmishing_infantry_rifled";
+
+fn rounds(ev: &[Event]) -> Vec<Vec<CombatSide>> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn round_dice(ev: &[Event]) -> Vec<Vec<u32>> {
+    rounds(ev).iter().map(|r| r.iter().map(|s| s.dice).collect()).collect()
+}
+
+fn suppressed_marker() -> Option<Suppression> {
+    Some(Suppression {
+        player_turn: 0,
+        order_seq: 0,
+    })
+}
+
+/// Union line (id 0) facing north at (100, 50) charging on initiative a Confederate unit
+/// `row` facing it, `gap` cm between the fronts, `depth` the Confederate base depth.
+fn initiative_charge(row: &'static str, gap: f64, depth: f64) -> Battle {
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, row, 4, 100.0, 50.75 + gap + depth / 2.0, 270.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("a legal charge");
+    assert!(matches!(b.step, Step::CounterInitiative { .. }));
+    b
+}
+
+#[test]
+fn an_evader_ending_within_3_cm_of_the_charger_is_knocked_out() {
+    // BPT "Counter-Initiative": the evader must end at least 3 cm from where the charger
+    // ends, otherwise it is knocked out. Infantry evade 10 cm; the charger may go 20 cm in all.
+    let mut b = initiative_charge(RIFLES, 8.0, 1.5);
+    let ev = b.apply(&Action::CounterEvade { unit: 1 }).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::KnockedOut {
+            unit: 1,
+            why: KnockOut::CaughtEvading
+        }
+    )));
+    assert!(!b.unit(1).alive());
+    assert!(b.combats.is_empty());
+    assert!(b.unit(0).disordered_until.is_none(), "it closed on the evader");
+}
+
+#[test]
+fn an_evader_that_gets_clear_survives_and_the_charger_that_did_not_close_is_disordered() {
+    // Cavalry evade a full 30 cm move: the infantry charge (20 cm in all) cannot follow.
+    let mut b = initiative_charge("cs_cavalry", 8.0, 2.0);
+    let ev = b.apply(&Action::CounterEvade { unit: 1 }).unwrap();
+    assert!(b.unit(1).alive());
+    assert!(b.unit_distance(0, 1) >= 3.0, "{}", b.unit_distance(0, 1));
+    assert!(ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })));
+    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+    assert!(b.unit(0).disordered(b.player_turn));
+    assert!(b.combats.is_empty());
+}
+
+/// Union line (id 0, `stands`) charging a Confederate skirmisher line (id 1, 8 cm off);
+/// a Confederate line (id 2) 3 cm behind the skirmishers sees the charger through them
+/// (skirmishers do not block line of sight) and may respond as well.
+fn charge_into_fire(stands: u32) -> Battle {
+    // Skirmisher stands y 58.75–60.25, command stand to 61.75; the line's front at 64.75.
+    let mut b = battle(&[
+        u(0, RIFLES, stands, 100.0, 50.0, 90.0),
+        u(1, SKIRMISHERS, 4, 100.0, 59.5, 270.0),
+        u(1, RIFLES, 4, 100.0, 65.5, 270.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("a legal charge");
+    match &b.step {
+        Step::CounterInitiative { eligible, .. } => assert_eq!(eligible, &vec![1, 2]),
+        s => panic!("expected counter-initiative, got {s:?}"),
+    }
+    b
+}
+
+#[test]
+fn a_charger_suppressed_by_counter_fire_still_contacts() {
+    // BPT "Counter-Initiative": "Troops suppressed during a charge still contact the enemy".
+    let mut b = charge_into_fire(4);
+    // Skirmishers: 4 + 1 (half range) = 5 dice at 3+ (first fire): 2 hits; suppression 4 1.
+    script(&mut b, &[6, 6, 1, 1, 1, 4, 1]);
+    b.apply(&Action::CounterFire { unit: 1 }).unwrap();
+    assert!(b.unit(0).suppressed());
+    b.apply(&Action::Pass).unwrap();
+    assert!(b.unit_distance(0, 1) < 0.1, "{}", b.unit_distance(0, 1));
+    assert_eq!(b.combats.len(), 1);
+    assert_eq!(b.combats[0].chargers, vec![0]);
+}
+
+#[test]
+fn a_charger_that_falls_back_under_counter_fire_does_not_contact() {
+    // Suppressed by the first unit; the second unit's hits make it fall back instead
+    // (3 hits: fall-back dice 2 2 2 = 6 cm).
+    let mut b = charge_into_fire(4);
+    script(&mut b, &[6, 6, 1, 1, 1, 4, 1, 6, 6, 6, 1, 1, 2, 2, 2]);
+    b.apply(&Action::CounterFire { unit: 1 }).unwrap();
+    let held = b.unit(0).pose;
+    let ev = b.apply(&Action::CounterFire { unit: 2 }).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::FellBack { unit: 0, distance, .. } if *distance == 6.0))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ChargeFailed { unit: 0, why, .. } if why == "fell back"))
+    );
+    assert!((b.unit(0).pose.pos.dist(held.pos) - 6.0).abs() < 0.3);
+    assert!(b.combats.is_empty());
+    assert_eq!(b.step, Step::Open);
+}
+
+#[test]
+fn a_charger_knocked_out_by_counter_fire_does_not_contact() {
+    // A one-stand line: hits value 3. Three hits knock it out.
+    let mut b = charge_into_fire(1);
+    script(&mut b, &[6, 6, 6, 1, 1]);
+    let ev = b.apply(&Action::CounterFire { unit: 1 }).unwrap();
+    assert!(!b.unit(0).alive());
+    assert!(ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })));
+    assert!(b.combats.is_empty());
+}
+
+/// Union line (id 0) already in contact with a Confederate line, front to front; the extra
+/// units given. Ids: the Union units in order, then the Confederates (the line first).
+fn in_contact_with(extra: &[U], terrain: Terrain) -> Battle {
+    let mut units = vec![u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)];
+    units.extend_from_slice(extra);
+    let target = units.iter().filter(|x| x.side == 0).count() as u32;
+    let mut b = battle_with(
+        &units,
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    assert!(b.unit_distance(0, target) < 0.6);
+    b.combats.push(Combat {
+        chargers: vec![0],
+        target,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
+    b
+}
+
+#[test]
+fn a_commander_touching_a_unit_in_a_charge_adds_its_attack_bonus() {
+    // BPT "Command Presence": brigade HQ average, +1 die. Union 4 × 2 + 1 (charging) + 1.
+    let mut b = in_contact_with(&[], Terrain::default());
+    // The Union command stand's rear edge is at y = 47.75; the HQ (2 cm across) touches it.
+    b.commanders[HQ0 as usize].pos = V2::new(100.0, 46.55);
+    let mut faces = vec![6; 10];
+    faces.extend([1; 8]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(round_dice(&ev)[0], vec![10, 8]);
+    let presence = rounds(&ev)[0][0]
+        .modifiers
+        .iter()
+        .any(|m| m.rule.contains("Command Presence") && m.amount == 1);
+    assert!(presence);
+}
+
+#[test]
+fn a_unit_within_10_cm_supports_lined_up_behind_its_friend_for_one_more_die() {
+    // BPT "Support": within 10 cm and in sight of the friend in the charge; lined up centre to
+    // centre; "+1 each unit in support". Union 9 dice (8 + charging) + 1 = 10.
+    let far = u(0, RIFLES, 4, 100.0, 36.0, 90.0); // 11 cm behind the charger's rear
+    let b = in_contact_with(&[far], Terrain::default());
+    let r = b.check_support(1, 0).unwrap_err();
+    assert!(r.reason.contains("more than 10 cm"), "{r}");
+    let near = u(0, RIFLES, 4, 100.0, 44.0, 90.0); // 3 cm behind
+    let mut b = in_contact_with(&[near], Terrain::default());
+    let mut faces = vec![6; 10];
+    faces.extend([1; 8]);
+    faces.extend([1, 1]); // the Confederate breakpoint roll next turn
+    script(&mut b, &faces);
+    b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(b.step, Step::Support { side: 0 }, "the active side's support window");
+    let ev = b.apply(&Action::Support { unit: 1, friend: 0 }).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Supporting { unit: 1, friend: 0 })));
+    assert_eq!(round_dice(&ev)[0], vec![10, 8]);
+    let s = b.unit(1).pose;
+    assert!((s.pos.x - 100.0).abs() < 1e-9, "lined up centre to centre: {s:?}");
+    assert!(b.unit_distance(1, 0) < 0.5, "moved up to the friend");
+}
+
+#[test]
+fn only_mounted_cavalry_support_mounted_cavalry() {
+    // BPT "Supporting a Charge". Union cavalry (id 0) in contact with Confederate infantry;
+    // Union infantry (id 1) and Union cavalry (id 2) beside it, 8 and 6 cm away.
+    let mut b = battle(&[
+        u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 52.25, 270.0),
+        u(0, RIFLES, 4, 80.0, 50.0, 90.0),
+        u(0, "us_cavalry_1862", 4, 120.0, 50.0, 90.0),
+    ]);
+    to_command(&mut b);
+    b.combats.push(Combat {
+        chargers: vec![0],
+        target: 3,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
+    let r = b.check_support(1, 0).unwrap_err();
+    assert!(r.reason.contains("mounted cavalry"), "{r}");
+    assert!(b.check_support(2, 0).is_ok());
+}
+
+fn charged_dice(row: &'static str, depth: f64, counter: bool, expect_counter: bool) -> Vec<u32> {
+    let mut b = initiative_charge(row, 8.0, depth);
+    if counter {
+        b.apply(&Action::CounterCharge { unit: 1 }).unwrap();
+    } else {
+        b.apply(&Action::Pass).unwrap();
+    }
+    assert_eq!(b.combats.len(), 1);
+    assert_eq!(b.combats[0].counter_charge, expect_counter);
+    b.apply(&Action::EndPhase).unwrap(); // the charge is resolved in the charge phase
+    let mut faces = vec![6; 9];
+    faces.extend([1; 13]);
+    faces.extend([1, 1]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    round_dice(&ev)[0].clone()
+}
+
+#[test]
+fn a_counter_charge_gives_both_sides_the_charge_bonus_in_the_first_round() {
+    // BPT "Counter-Charge": both sides receive the charge bonus in the first round; cavalry
+    // never receive a charge standing still, so charged mounted cavalry that do not evade
+    // counter-charge. Infantry 4 stands × 2 + 1; CS cavalry (no sabre) 4 stands × 3 + 1;
+    // charged infantry 4 × 2 and no bonus.
+    assert_eq!(charged_dice("cs_cavalry", 2.0, true, true), vec![9, 13]);
+    assert_eq!(charged_dice("cs_cavalry", 2.0, false, true), vec![9, 13]);
+    assert_eq!(charged_dice(RIFLES, 1.5, false, false), vec![9, 8]);
+}
+
+fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
+    Polygon(vec![V2::new(x0, y0), V2::new(x1, y0), V2::new(x1, y1), V2::new(x0, y1)])
+}
+
+#[test]
+fn defenders_are_hit_by_their_cover_in_the_first_round_and_in_the_open_after() {
+    // BPT "Calculating Hits": defenders under charge are hit according to their cover; in a
+    // successive round everyone counts as in the open. The Confederates stand in woods (soft: 5+).
+    let woods = Terrain {
+        areas: vec![Area {
+            kind: AreaKind::Woods,
+            name: "wood".into(),
+            outline: square(80.0, 51.6, 120.0, 70.0),
+        }],
+        ..Default::default()
+    };
+    let mut b = in_contact_with(&[], woods);
+    let mut faces = vec![5, 5, 1, 1, 1, 1, 1, 1, 1]; // round 1: Union 9 dice at 5+: 2 hits
+    faces.extend([4, 4, 1, 1, 1, 1, 1, 1]); // Confederates 8 dice at 4+: 2 hits: equal
+    faces.extend([4, 4, 4, 4, 1, 1, 1, 1]); // round 2: Union 8 dice at 4+: 4 hits (6 in all)
+    faces.extend([1; 8]); // none: 6 ≥ 2 × 2, the Confederates are knocked out
+    faces.extend([1, 1]); // the Confederate breakpoint roll next turn
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let to_hit: Vec<Vec<u32>> = rounds(&ev)
+        .iter()
+        .map(|r| r.iter().map(|s| s.to_hit).collect())
+        .collect();
+    assert_eq!(to_hit, vec![vec![5, 4], vec![4, 4]]);
+    assert!(!b.unit(1).alive());
+}
+
+/// A Confederate line (id 2) facing south at (100, 60) charged by two Union units (ids 0, 1)
+/// placed by `a` and `b` (x, y, facing), already in contact.
+fn two_chargers(a: (f64, f64, f64, u32), c: (f64, f64, f64, u32)) -> Battle {
+    let mut b = battle(&[
+        u(0, RIFLES, a.3, a.0, a.1, a.2),
+        u(0, RIFLES, c.3, c.0, c.1, c.2),
+        u(1, RIFLES, 4, 100.0, 60.0, 270.0),
+    ]);
+    to_command(&mut b);
+    assert!(b.unit_distance(0, 2) < 0.5 && b.unit_distance(1, 2) < 0.5);
+    b.combats.push(Combat {
+        chargers: vec![0, 1],
+        target: 2,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
+    b
+}
+
+#[test]
+fn hits_go_to_the_unit_touching_the_enemys_front_edge() {
+    // BPT "Allocating Hits" 1. Unit 0 touches the Confederate flank (x = 105), unit 1 its front.
+    let mut b = two_chargers((105.76, 60.0, 180.0, 2), (100.0, 58.49, 90.0, 4));
+    script(&mut b, &[1; 400]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let r = rounds(&ev);
+    assert_eq!(r[0][0].struck, 2, "the Union hits go to the one defender");
+    assert_eq!(
+        r[0][1].struck, 1,
+        "the Confederate hits go to the unit on its front edge"
+    );
+}
+
+fn flank_allocation(die: u32) -> u32 {
+    // The Confederates face south: their right flank is to the west (x = 95), their left to
+    // the east (x = 105). Unit 0 touches the left flank, unit 1 the right.
+    let mut b = two_chargers((105.76, 60.0, 180.0, 2), (94.24, 60.0, 0.0, 2));
+    // Union: 2 × 2 + 2 × 2 + 2 (charging) = 10 dice, all hit (10 < 12, the hits value); the
+    // allocation die; the Confederates: 2 stands in contact × 2 − 2 (fighting to the flank).
+    let mut faces = vec![6; 10];
+    faces.push(die);
+    faces.extend([1; 2]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let r = rounds(&ev);
+    assert_eq!(r[0].iter().map(|s| s.dice).collect::<Vec<_>>(), vec![10, 2]);
+    assert_eq!(b.dice.remaining_scripted(), Some(0));
+    r[0][1].struck
+}
+
+#[test]
+fn hits_against_units_on_both_flanks_go_right_on_an_odd_die_and_left_on_an_even_one() {
+    // BPT "Allocating Hits" 2: "roll a single die: odds indicate the right flank, evens the
+    // left flank" (the right and left of the unit dealing the hits).
+    assert_eq!(flank_allocation(1), 1);
+    assert_eq!(flank_allocation(3), 1);
+    assert_eq!(flank_allocation(2), 0);
+    assert_eq!(flank_allocation(6), 0);
+}
+
+/// The in-contact charge won by the Union 3 hits to 2 (greater, not double): the
+/// Confederates retreat 5 cm towards a friend 2 cm behind them.
+fn retreat_into_friend(suppressed: bool) -> (Battle, Vec<Event>) {
+    let friend = u(1, RIFLES, 4, 100.0, 57.0, 270.0);
+    let mut b = in_contact_with(&[friend], Terrain::default());
+    if suppressed {
+        b.unit_mut(2).suppressed = suppressed_marker();
+    }
+    let mut faces = vec![6, 6, 6, 1, 1, 1, 1, 1, 1];
+    faces.extend([6, 6, 1, 1, 1, 1, 1, 1]);
+    faces.extend([1, 1]); // the Confederate breakpoint roll next turn, if any
+    script(&mut b, &faces);
+    let mut ev = b.apply(&Action::EndPhase).unwrap();
+    if b.step == (Step::Support { side: 1 }) {
+        ev.extend(b.apply(&Action::Pass).unwrap());
+    }
+    (b, ev)
+}
+
+#[test]
+fn retreating_into_a_suppressed_friend_knocks_both_out() {
+    // BPT "Retreat" 2.
+    let (b, ev) = retreat_into_friend(true);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatResult {
+            winner: Some(0),
+            by_double: false,
+            ..
+        }
+    )));
+    assert!(!b.unit(1).alive());
+    assert!(!b.unit(2).alive());
+    assert!(ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 2, .. })));
+}
+
+#[test]
+fn retreating_into_an_unsuppressed_friend_halts_and_suppresses_it() {
+    // BPT "Retreat": units retreating into unsuppressed friendly units halt on contact,
+    // suppressing them.
+    let (b, ev) = retreat_into_friend(false);
+    assert!(b.unit(1).alive() && b.unit(2).alive());
+    assert!(ev.iter().any(|e| matches!(e, Event::Halted { unit: 1, by: 2 })));
+    assert!(ev.iter().any(|e| matches!(e, Event::Suppressed { unit: 2, .. })));
+    assert!(b.unit(1).pose.pos.y < 52.0 + 2.5, "halted short of 5 cm");
+}
+
+fn stream_at(y: f64) -> Terrain {
+    Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Stream,
+            name: "brook".into(),
+            points: vec![V2::new(60.0, y), V2::new(140.0, y)],
+            width: 0.5,
+        }],
+        ..Default::default()
+    }
+}
+
+fn stream_charge(charger_y: f64, target_y: f64) -> Result<(), volley::battle::Refusal> {
+    let b = battle_with(
+        &[
+            u(0, RIFLES, 4, 100.0, charger_y, 90.0),
+            u(1, RIFLES, 4, 100.0, target_y, 270.0),
+        ],
+        stream_at(56.0),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    b.check_charge(0, 1).map(|_| ())
+}
+
+#[test]
+fn a_charge_crosses_an_obstacle_only_from_contact_with_it() {
+    // BPT "Charge": "Units may only charge across an obstacle if they begin their move in base
+    // contact with that obstacle or the target is in base contact with the obstacle."
+    // A stream along y = 56 (0.5 cm wide).
+    let r = stream_charge(50.0, 61.0).unwrap_err(); // 5 cm and 4 cm from it
+    assert!(r.rule.contains("obstacles"), "{r}");
+    assert!(stream_charge(54.5, 61.0).is_ok(), "the charger touches the stream");
+    assert!(stream_charge(50.0, 57.5).is_ok(), "the target touches the stream");
+}

@@ -1,0 +1,188 @@
+//! BPT "Fall-back" into friends, enemies, impassable terrain and off the table; guns charged
+//! from the front fire canister (ACW notes 6, 7).
+
+use super::common::*;
+use super::fire::order;
+use volley::battle::event::{Event, KnockOut};
+use volley::battle::fire::FireContext;
+use volley::battle::state::{Step, Suppression};
+use volley::battle::{Action, Battle};
+use volley::rules::geometry::V2;
+use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+
+const RIFLES: &str = "regular_infantry_rifled";
+
+/// Union line (id 0) at (100, y0) facing north fires at an already suppressed Confederate line
+/// (id 1) 8.5 cm off its front, with `extra` units and `terrain`: 5 dice, 4 hits, then the
+/// fall-back dice 3 3 2 2 = 10 cm, directly away from the firer.
+fn fall_back_into(y0: f64, extra: &[U], terrain: Terrain) -> (Battle, Vec<Event>) {
+    let mut units = vec![
+        u(0, RIFLES, 4, 100.0, y0, 90.0),
+        u(1, RIFLES, 4, 100.0, y0 + 10.0, 270.0),
+    ];
+    units.extend_from_slice(extra);
+    // Ids: the Union units in order, then the Confederates.
+    let target = units.iter().filter(|x| x.side == 0).count() as u32;
+    let mut b = battle_with(
+        &units,
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 165.0)],
+    );
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    b.unit_mut(target).suppressed = Some(Suppression {
+        player_turn: 0,
+        order_seq: 0,
+    });
+    script(&mut b, &[6, 6, 6, 6, 1, 3, 3, 2, 2]);
+    let ev = b.apply(&Action::Fire { unit: 0, target }).expect("legal fire");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::FellBack { unit, distance, .. } if *unit == target && *distance == 10.0))
+    );
+    (b, ev)
+}
+
+fn forced_into(ev: &[Event], unit: u32, what: &str) -> bool {
+    ev.iter().any(|e| match e {
+        Event::KnockedOut {
+            unit: u,
+            why: KnockOut::ForcedInto(w),
+        } => *u == unit && w.contains(what),
+        _ => false,
+    })
+}
+
+#[test]
+fn falling_back_into_a_friendly_unit_halts_on_contact_and_suppresses_it() {
+    // BPT "Fall-back": "Troops falling back into friendly units halt on contact, suppressing
+    // them." The Confederate base reaches y = 62.25; a friend's front edge is 3 cm beyond.
+    let friend = u(1, RIFLES, 4, 100.0, 66.0, 270.0);
+    let (b, ev) = fall_back_into(50.0, &[friend], Terrain::default());
+    assert!(b.unit(1).alive() && b.unit(2).alive());
+    assert!(ev.iter().any(|e| matches!(e, Event::Halted { unit: 1, by: 2 })));
+    assert!(ev.iter().any(|e| matches!(e, Event::Suppressed { unit: 2, .. })));
+    assert!(b.unit(2).suppressed());
+    let moved = b.unit(1).pose.pos.y - 60.0;
+    assert!(moved > 2.0 && moved <= 3.0, "halted on contact after {moved} cm");
+}
+
+#[test]
+fn falling_back_into_an_enemy_unit_knocks_out() {
+    // A Union line 2.5 cm behind the Confederates (ids: it is 1, the Confederates 2).
+    let enemy = u(0, RIFLES, 4, 100.0, 67.0, 90.0);
+    let (b, ev) = fall_back_into(50.0, &[enemy], Terrain::default());
+    assert!(!b.unit(2).alive());
+    assert!(forced_into(&ev, 2, "enemy"), "{ev:#?}");
+    assert!(b.unit(1).alive());
+}
+
+#[test]
+fn falling_back_off_the_table_knocks_out() {
+    // The table is 180 cm deep; the Confederates stand at y = 165 + 10.
+    let (b, ev) = fall_back_into(165.0, &[], Terrain::default());
+    assert!(!b.unit(1).alive());
+    assert!(forced_into(&ev, 1, "off the table"), "{ev:#?}");
+}
+
+#[test]
+fn falling_back_into_impassable_terrain_knocks_out() {
+    // A lake 3 cm behind the Confederates.
+    let lake = Terrain {
+        areas: vec![Area {
+            kind: AreaKind::Lake,
+            name: "pond".into(),
+            outline: Polygon(vec![
+                V2::new(80.0, 65.25),
+                V2::new(120.0, 65.25),
+                V2::new(120.0, 90.0),
+                V2::new(80.0, 90.0),
+            ]),
+        }],
+        ..Default::default()
+    };
+    let (b, ev) = fall_back_into(50.0, &[], lake);
+    assert!(!b.unit(1).alive());
+    assert!(forced_into(&ev, 1, "impassable"), "{ev:#?}");
+}
+
+/// A Union line (id 0) charging on initiative a Confederate gun (`row`, one gun, id 1) from
+/// its front, 8 cm between the fronts.
+fn charge_a_gun(row: &'static str) -> Battle {
+    // The gun base is 2.5 × 2.5: its front edge is 1.25 from its centre.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, row, 1, 100.0, 50.75 + 8.0 + 1.25, 270.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("a legal charge");
+    assert!(
+        matches!(&b.step, Step::CounterInitiative { eligible, .. } if eligible.contains(&1)),
+        "{:?}",
+        b.step
+    );
+    b
+}
+
+fn canister_shot(row: &'static str) -> (u32, i32, u32, String) {
+    let mut b = charge_a_gun(row);
+    script(&mut b, &[1; 3]);
+    let ev = b.apply(&Action::CounterFire { unit: 1 }).unwrap();
+    let (dice, base, to_hit, context) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Fired {
+                firers,
+                dice,
+                base_dice,
+                to_hit,
+                context,
+                ..
+            } if firers == &vec![1] => Some((*dice, *base_dice, *to_hit, context.clone())),
+            _ => None,
+        })
+        .expect("the gun fired");
+    assert_eq!(b.dice.remaining_scripted(), Some(3 - dice as usize));
+    (dice, base, to_hit, context)
+}
+
+#[test]
+fn guns_charged_from_the_front_fire_canister_three_attacks_smoothbore_two_rifled() {
+    // ACW note 6: "When charged, smoothbore cannon fires canister shot for 3 attacks"; note 7:
+    // rifled cannon "fires canister shot for 2 attacks". No half-range bonus for canister
+    // (its whole range is 10 cm); the charger is 2 cm off, in the open (4+).
+    let (dice, base, to_hit, context) = canister_shot("smoothbore_cannon");
+    assert_eq!((dice, base, to_hit), (3, 3, 4));
+    assert_eq!(context, "counter-initiative");
+    let (dice, base, _, _) = canister_shot("rifled_cannon");
+    assert_eq!((dice, base), (2, 2));
+}
+
+#[test]
+fn canister_range_is_10_cm() {
+    // ACW notes 6, 7: canister range is 10 cm; ordinary fire reaches the gun's full range (60).
+    for (gap, ok) in [(9.9, true), (10.5, false)] {
+        let mut b = battle(&[
+            u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+            u(1, "smoothbore_cannon", 1, 100.0, 50.75 + gap + 1.25, 270.0),
+        ]);
+        // The gun is the unit under charge (canister is only for the charged gun).
+        b.step = volley::battle::state::Step::CounterInitiative {
+            charger: 0,
+            target: 1,
+            eligible: vec![1],
+            charge_left: 0.0,
+        };
+        let canister = b.check_fire(1, 0, FireContext::Counter);
+        assert_eq!(canister.is_ok(), ok, "{gap} cm: {canister:?}");
+        if let Err(r) = canister {
+            assert!(r.rule.contains("range"), "{r}");
+        }
+        b.step = volley::battle::state::Step::Open;
+        let shot = b
+            .check_fire(1, 0, FireContext::Order)
+            .expect("round shot reaches 60 cm");
+        assert!(!shot.canister);
+    }
+}
