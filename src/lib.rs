@@ -32,7 +32,19 @@ pub fn load_rules(stem: Option<&str>) -> Result<rules::params::Rules, data::Data
     let path = assets_dir()
         .join("rules")
         .join(format!("{}.ron", stem.unwrap_or("bpt")));
-    data::load_ron(&path)
+    let rules: rules::params::Rules = data::load_ron(&path)?;
+    check_rules(&rules, &path)?;
+    Ok(rules)
+}
+
+/// Refuse rule numbers the game cannot play with, naming the place in the file.
+pub fn check_rules(rules: &rules::params::Rules, path: &Path) -> Result<(), data::DataError> {
+    if let Some((field, msg)) = rules.problems() {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (line, col) = data::locate(&text, &format!("{field}:"));
+        return Err(data::DataError::new(path, line, col, msg));
+    }
+    Ok(())
 }
 
 /// The footprints the scenario validator uses, from the rules file.

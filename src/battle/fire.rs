@@ -293,11 +293,12 @@ impl Battle {
     }
 
     fn rules_canister_range(&self) -> f64 {
-        10.0
+        self.rules.artillery.canister_range
     }
 
+    /// ACW notes 6, 7: 3 attacks a smoothbore gun, 2 a rifled one.
     fn canister_attacks(&self, u: &Unit) -> u32 {
-        if u.row.has(Trait::Rifled) { 2 } else { 3 }
+        self.rules.artillery.canister_attacks(!u.row.has(Trait::Rifled))
     }
 
     /// May `firer` fire at `target` now (ignoring whose turn it is)?

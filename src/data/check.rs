@@ -63,6 +63,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
         }
         "rules" => {
             let r: Rules = load_ron(path)?;
+            crate::check_rules(&r, path)?;
             report.title = Some(r.version);
         }
         _ => {

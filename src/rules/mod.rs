@@ -1,6 +1,7 @@
 //! Pure rules maths: no ECS, no I/O. Geometry, dice and odds, line of sight, layouts, the
 //! rule parameters.
 
+pub mod artillery;
 pub mod dice;
 pub mod formation;
 pub mod geometry;

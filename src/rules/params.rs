@@ -243,9 +243,46 @@ pub struct Rules {
     pub fire: Fire,
     pub charge: Charge,
     pub victory: Victory,
+    /// DECISIONS "Artillery": Hardtack's round shot, canister and shell in BPT terms.
+    pub artillery: super::artillery::ArtilleryParams,
 }
 
 impl Rules {
+    /// Numbers the rules cannot work with: (field, what is wrong).
+    pub fn problems(&self) -> Option<(&'static str, String)> {
+        if self.command.blunders.len() != 6 {
+            return Some((
+                "blunders",
+                format!("the blunder table needs 6 entries, not {}", self.command.blunders.len()),
+            ));
+        }
+        let dists = [
+            ("normal", self.visibility.normal),
+            ("distance_step", self.command.distance_step),
+            ("contact", self.visibility.contact),
+            ("fire_cone_half_deg", self.visibility.fire_cone_half_deg),
+        ];
+        for (name, v) in dists {
+            if !(v.is_finite() && v > 0.0) {
+                return Some((name, format!("{name} must be a positive number")));
+            }
+        }
+        for (name, v) in [
+            ("to_hit_open", self.fire.to_hit_open),
+            ("to_hit_soft", self.fire.to_hit_soft),
+            ("to_hit_hard", self.fire.to_hit_hard),
+            ("to_hit_commander", self.fire.to_hit_commander),
+        ] {
+            if !(1..=7).contains(&v) {
+                return Some((name, format!("{name} is a d6 score (1 to 7), not {v}")));
+            }
+        }
+        if self.victory.breakpoint_fraction <= 0.0 || self.victory.breakpoint_fraction > 1.0 {
+            return Some(("breakpoint_fraction", "breakpoint_fraction is between 0 and 1".into()));
+        }
+        None
+    }
+
     /// The formations a unit in `from` may deploy into.
     pub fn can_deploy(&self, from: Formation, to: Formation) -> bool {
         self.movement

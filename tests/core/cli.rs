@@ -68,3 +68,24 @@ fn odds_prints_the_exact_distribution() {
     assert!((v["mean"].as_f64().unwrap() - 3.0).abs() < 1e-12);
     assert!((v["distribution"][0].as_f64().unwrap() - 1.0 / 64.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_rules_file_with_a_short_blunder_table_is_refused_with_its_place() {
+    let dir = std::env::temp_dir().join(format!("volley-rules-{}", std::process::id()));
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rules/bpt.ron")).unwrap();
+    let bad = rules.join("short.ron");
+    std::fs::write(&bad, text.replace("OpenFire, LetsGetEm]", "OpenFire]")).unwrap();
+    let out = volley(&["check", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("short.ron:") && err.contains("6 entries"), "{err}");
+    let good = volley(&[
+        "check",
+        "assets/rules/bpt.ron",
+        "assets/armies/acw_union.ron",
+        "assets/armies/acw_confederate.ron",
+    ]);
+    assert!(good.status.success(), "{}", String::from_utf8_lossy(&good.stderr));
+}
