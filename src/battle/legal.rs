@@ -138,6 +138,16 @@ impl Battle {
                 }
             }
         }
+        // Units with a visible enemy within charge distance (worked out once).
+        let close: std::collections::BTreeSet<UnitId> = self
+            .side_units(self.active)
+            .filter(|u| self.cmd.orders.get(&u.id).is_none_or(|o| !o.finished))
+            .filter(|u| {
+                self.side_units(1 - u.side)
+                    .any(|e| self.unit_distance(u.id, e.id) <= self.rules.charge.distance && self.sees(u.id, e.id))
+            })
+            .map(|u| u.id)
+            .collect();
         // New orders: each commander to each of its units alone and to all of them together.
         for c in self.commanders.iter().filter(|c| c.side == self.active && c.alive()) {
             let mine: Vec<UnitId> = self
@@ -151,11 +161,7 @@ impl Battle {
                 groups.push(direct);
             }
             for g in groups {
-                let enemy_close = g.iter().any(|&u| {
-                    self.visible_enemies(u)
-                        .first()
-                        .is_some_and(|(_, d)| *d <= self.rules.charge.distance)
-                });
+                let enemy_close = g.iter().any(|u| close.contains(u));
                 for charge in [false, true] {
                     if charge && !enemy_close {
                         continue;

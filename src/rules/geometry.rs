@@ -187,6 +187,11 @@ impl Rect {
     }
     /// Interiors overlap (separating axis theorem); touching is not overlapping.
     pub fn overlaps(&self, o: &Rect) -> bool {
+        // Bounding circles first: most pairs are far apart.
+        let reach = 0.5 * (self.width.hypot(self.depth) + o.width.hypot(o.depth));
+        if self.center.dist(o.center) >= reach {
+            return false;
+        }
         convex_separation(&self.corners(), &o.corners()) < -EPS
     }
     /// Shortest distance between the two bases, edge to edge; 0 when they touch or overlap.
@@ -559,6 +564,16 @@ pub fn corridor(a: V2, b: V2, width: f64) -> [V2; 4] {
 /// A convex polygon and a base overlap (touching is not overlapping).
 pub fn convex_overlaps_rect(poly: &[V2], r: &Rect) -> bool {
     if poly.is_empty() {
+        return false;
+    }
+    // Bounding boxes first.
+    let (lo, hi) = r.aabb();
+    let (mut plo, mut phi) = (poly[0], poly[0]);
+    for v in &poly[1..] {
+        plo = V2::new(plo.x.min(v.x), plo.y.min(v.y));
+        phi = V2::new(phi.x.max(v.x), phi.y.max(v.y));
+    }
+    if phi.x <= lo.x || plo.x >= hi.x || phi.y <= lo.y || plo.y >= hi.y {
         return false;
     }
     convex_separation(poly, &r.corners()) < -EPS
