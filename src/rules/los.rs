@@ -429,11 +429,17 @@ fn observer_point(s: &Sighting, i: usize) -> Option<V2> {
 }
 
 /// Target sample point `i`: the front-edge middle, then every stand centre.
+/// Sight-line ends on the target: its front-edge middle, then stand centres — every stand of a
+/// unit of up to three bases, else the two end bases and the middle one (decision, docs/rules.md).
 fn target_point(s: &Sighting, i: usize) -> Option<V2> {
-    if i == 0 {
-        Some(front_mid(s))
-    } else {
-        s.stands.get(i - 1).map(|r| r.center)
+    let n = s.stands.len();
+    match i {
+        0 => Some(front_mid(s)),
+        _ if n <= 3 => s.stands.get(i - 1).map(|r| r.center),
+        1 => Some(s.stands[0].center),
+        2 => Some(s.stands[n / 2].center),
+        3 => Some(s.stands[n - 1].center),
+        _ => None,
     }
 }
 
