@@ -10,31 +10,8 @@ use volley::rules::dice::Dice;
 use volley::rules::geometry::{Rect, V2};
 use volley::rules::terrain::{Area, AreaKind, Building, Contour, Hill, Linear, LinearKind, Polygon, Terrain};
 
-/// A tiny deterministic LCG (no `rand`).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
-fn blob(rng: &mut Lcg, c: V2, r: f64, n: usize) -> Polygon {
-    Polygon(
-        (0..n)
-            .map(|i| {
-                let a = TAU * i as f64 / n as f64;
-                c + V2::new(a.cos(), a.sin()) * (r * rng.range(0.75, 1.0))
-            })
-            .collect(),
-    )
-}
+mod common;
+use common::{Lcg, blob};
 
 fn terrain(rng: &mut Lcg) -> Terrain {
     let kinds = [AreaKind::Woods, AreaKind::Field, AreaKind::Marsh, AreaKind::Orchard];
