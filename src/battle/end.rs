@@ -121,6 +121,13 @@ impl Battle {
                 });
                 if left == 0 {
                     self.knock_out(id, super::event::KnockOut::Hits, ev);
+                } else if self.units[i].refused != (false, false) {
+                    // A shorter line swings its refused stands further in: if they would
+                    // now stand on another unit (or it is too short to refuse), it dresses.
+                    let rects = self.compute_geom(&self.units[i]).rects;
+                    if left < 3 || self.overlapping_unit(id, &rects).is_some() {
+                        self.units[i].refused = (false, false);
+                    }
                 }
             }
         }

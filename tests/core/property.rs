@@ -28,7 +28,13 @@ impl Invariants {
         for (i, &x) in alive.iter().enumerate() {
             for &y in &alive[i + 1..] {
                 let overlap = b.rects(x).iter().any(|r| b.rects(y).iter().any(|s| r.overlaps(s)));
-                assert!(!overlap, "{} overlaps {} after {a:?}", b.unit(x).name, b.unit(y).name);
+                assert!(
+                    !overlap,
+                    "{} overlaps {} after {a:?} (seed {})",
+                    b.unit(x).name,
+                    b.unit(y).name,
+                    b.dice.seed()
+                );
             }
         }
         // Stands never exceed the start, hits never exceed what the unit can take.
