@@ -2,7 +2,7 @@
 //! crowded, terrain-rich 240 × 180 table: 120 units of 5 stands (600 stands).
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use std::f64::consts::{FRAC_PI_2, TAU};
+use std::f64::consts::FRAC_PI_2;
 use volley::rules::artillery::{
     ArtilleryParams, TerrainGround, canister_corridor, round_shot, strip_hits, units_in_corridor,
 };
@@ -42,26 +42,7 @@ fn terrain(rng: &mut Lcg) -> Terrain {
             }
         })
         .collect();
-    let obstacle = [LinearKind::Wall, LinearKind::Fence, LinearKind::Hedge];
-    let mut linears: Vec<Linear> = (0..10)
-        .map(|i| {
-            let mut p = V2::new(rng.range(10.0, 230.0), rng.range(10.0, 170.0));
-            let a = rng.range(0.0, TAU);
-            let points = (0..3)
-                .map(|_| {
-                    let q = p;
-                    p += V2::new(a.cos(), a.sin()) * rng.range(6.0, 12.0);
-                    q
-                })
-                .collect();
-            Linear {
-                kind: obstacle[i % 3],
-                name: format!("obstacle{i}"),
-                points,
-                width: 0.5,
-            }
-        })
-        .collect();
+    let mut linears: Vec<Linear> = common::obstacles(rng);
     linears.push(Linear {
         kind: LinearKind::Road,
         name: String::new(),

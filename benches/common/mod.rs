@@ -31,3 +31,28 @@ pub fn blob(rng: &mut Lcg, c: V2, r: f64, n: usize) -> Polygon {
             .collect(),
     )
 }
+
+/// Ten short walls, fences and hedges of three points each, scattered over the table.
+pub fn obstacles(rng: &mut Lcg) -> Vec<volley::rules::terrain::Linear> {
+    use volley::rules::terrain::{Linear, LinearKind};
+    let kinds = [LinearKind::Wall, LinearKind::Fence, LinearKind::Hedge];
+    (0..10)
+        .map(|i| {
+            let mut p = V2::new(rng.range(10.0, 230.0), rng.range(10.0, 170.0));
+            let a = rng.range(0.0, TAU);
+            let points = (0..3)
+                .map(|_| {
+                    let q = p;
+                    p += V2::new(a.cos(), a.sin()) * rng.range(6.0, 12.0);
+                    q
+                })
+                .collect();
+            Linear {
+                kind: kinds[i % 3],
+                name: format!("obstacle{i}"),
+                points,
+                width: 0.5,
+            }
+        })
+        .collect()
+}
