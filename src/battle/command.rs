@@ -240,13 +240,11 @@ impl Battle {
                         may_charge: false,
                         may_enter_dense: false,
                         self_order: false,
-                        moved_this_order: false,
                     });
                     e.count += 1;
                     e.credits = credits;
                     e.may_charge = charge || outcome == CommandOutcome::Bonus;
                     e.may_enter_dense = dense || outcome == CommandOutcome::Bonus;
-                    e.moved_this_order = false;
                     self.cmd.hq_failed.remove(&id);
                 }
             }
@@ -678,7 +676,6 @@ impl Battle {
             may_charge: false,
             may_enter_dense: false,
             self_order: true,
-            moved_this_order: false,
         };
         self.cmd.orders.insert(id, o);
         Ok(())

@@ -6,7 +6,7 @@ use crate::data::army::{Arm, Trait};
 use crate::data::scenario::{Grade, Weather};
 use crate::data::validate::LoadedScenario;
 use crate::rules::dice::Dice;
-use crate::rules::geometry::{Pose, V2};
+use crate::rules::geometry::Pose;
 use crate::rules::los::{LosParams, LosWorld};
 use crate::rules::params::Rules;
 use std::collections::BTreeMap;
@@ -160,10 +160,5 @@ impl Battle {
         let mut events = Vec::new();
         b.start_player_turn(&mut events);
         (b, events)
-    }
-
-    /// Where a point is, for messages.
-    pub fn describe_point(p: V2) -> String {
-        format!("({:.1}, {:.1})", p.x, p.y)
     }
 }

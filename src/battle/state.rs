@@ -244,8 +244,6 @@ pub struct OrderState {
     pub may_enter_dense: bool,
     /// A self-order: may only move towards the nearest commander.
     pub self_order: bool,
-    /// Crossed a linear obstacle / stopped at one this order (cross on the next).
-    pub moved_this_order: bool,
 }
 
 /// The command phase's book-keeping, cleared every player turn.

@@ -127,7 +127,6 @@ pub fn order(by: u32) -> volley::battle::state::OrderState {
         may_charge: true,
         may_enter_dense: true,
         self_order: false,
-        moved_this_order: false,
     }
 }
 
