@@ -222,7 +222,7 @@ impl Battle {
             target: plan.target,
             held_at: plan.held,
         });
-        self.overrun_commanders(plan.unit, ev);
+        self.overrun_along(plan.unit, Some(from), ev);
         let radius = if initiative {
             self.rules.initiative.counter_radius
         } else {

@@ -489,7 +489,7 @@ impl Battle {
                     kind: MoveKind::Order,
                     cost: chk.cost,
                 });
-                self.overrun_commanders(*unit, ev);
+                self.overrun_along(*unit, Some(from), ev);
                 self.open_reaction(*unit, ev);
                 Ok(())
             }

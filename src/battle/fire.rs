@@ -649,7 +649,7 @@ impl Battle {
                 self.suppress(friend, "a friendly unit fell back into it", ev);
             }
         }
-        self.overrun_commanders(id, ev);
+        self.overrun_along(id, Some(start), ev);
         last_ok
     }
 
@@ -671,18 +671,29 @@ impl Battle {
     /// BPT "Command Units": enemy commanders a unit's bases now cover are overrun; each must
     /// join a friendly unit within half its move or is knocked out.
     pub(crate) fn overrun_commanders(&mut self, id: UnitId, ev: &mut Vec<Event>) {
+        self.overrun_along(id, None, ev);
+    }
+
+    /// As [`Battle::overrun_commanders`], counting also the commanders on the way from `from`
+    /// (the unit's frontage swept along its move: BPT "Movement", "moving through an enemy
+    /// command unit").
+    pub(crate) fn overrun_along(&mut self, id: UnitId, from: Option<Pose>, ev: &mut Vec<Event>) {
         if !self.unit(id).alive() {
             return;
         }
         let side = self.unit(id).side;
         let rects = self.rects(id).to_vec();
+        let swept = from.map(|f| {
+            let u = self.unit(id);
+            geometry::corridor(f.pos, u.pose.pos, self.frontage(u).0.max(0.5))
+        });
         let victims: Vec<CmdId> = self
             .commanders
             .iter()
             .filter(|c| c.alive() && c.side != side)
             .filter(|c| {
                 let cr = self.commander_rect(c);
-                rects.iter().any(|r| r.overlaps(&cr))
+                rects.iter().any(|r| r.overlaps(&cr)) || swept.is_some_and(|s| geometry::convex_overlaps_rect(&s, &cr))
             })
             .map(|c| c.id)
             .collect();

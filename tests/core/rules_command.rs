@@ -628,3 +628,32 @@ fn blunder_six_lets_get_em_moves_the_ordered_units_half_a_move_towards_the_neare
     assert!((b.unit(0).pose.pos.y - 55.0).abs() < 1e-6, "{:?}", b.unit(0).pose);
     assert_eq!(b.unit(2).pose.pos, V2::new(130.0, 50.0));
 }
+
+#[test]
+fn a_unit_moving_through_an_enemy_commander_overruns_it() {
+    // BPT "Movement": "when moving through an enemy command unit, there is a chance the command
+    // unit may be overrun". The Confederate HQ stands at (100, 55), in the path of a 10 cm
+    // advance from y 50 to 60 that ends beyond it; no friend of the HQ within 15 cm.
+    let mut b = battle_with(
+        &[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 200.0, 150.0, 270.0)],
+        Default::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(90.0, 45.0), (100.0, 55.0)],
+    );
+    to_command(&mut b);
+    script(&mut b, &[2, 2]);
+    order(&mut b, HQ0, &[0]);
+    // At y 60 the line and its command stand cover y 57.75–60.75, clear of the HQ (y 54–56):
+    // only passing through it overruns it.
+    let ev = move_to(&mut b, 0, 100.0, 60.0);
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::CommanderKnockedOut {
+                commander: HQ1,
+                why: KnockOut::Overrun
+            }
+        )),
+        "{ev:#?}"
+    );
+}
