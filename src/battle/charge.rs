@@ -237,29 +237,29 @@ impl Battle {
             .map(|d| d.id)
             .collect();
         if eligible.is_empty() {
-            self.complete_charge(plan.unit, plan.target, left, ev);
+            self.complete_charge(plan.unit, plan.target, left, plan.held, ev);
         } else {
             self.step = Step::CounterInitiative {
                 charger: plan.unit,
                 target: plan.target,
                 eligible,
                 charge_left: left,
+                held: plan.held,
             };
         }
     }
 
     /// After counter-initiative: contact, or a failed charge.
-    pub(crate) fn complete_charge(&mut self, charger: UnitId, target: UnitId, left: f64, ev: &mut Vec<Event>) {
+    pub(crate) fn complete_charge(
+        &mut self,
+        charger: UnitId,
+        target: UnitId,
+        left: f64,
+        held: Pose,
+        ev: &mut Vec<Event>,
+    ) {
         self.step = Step::Open;
         let counter = self.counter_charging.take() == Some(target);
-        let held = ev
-            .iter()
-            .rev()
-            .find_map(|e| match e {
-                Event::ChargeDeclared { unit, held_at, .. } if *unit == charger => Some(*held_at),
-                _ => None,
-            })
-            .unwrap_or(self.unit(charger).pose);
         let failed = if !self.unit(charger).alive() {
             Some("knocked out")
         } else if self.unit(charger).pose != held {

@@ -169,6 +169,7 @@ impl Battle {
             target,
             eligible,
             charge_left,
+            held,
         } = self.step.clone()
         else {
             unreachable!()
@@ -179,6 +180,7 @@ impl Battle {
                 target,
                 eligible: left,
                 charge_left,
+                held,
             };
         };
         match action {
@@ -189,7 +191,7 @@ impl Battle {
                 if t.row.arm == Arm::Cavalry && t.mounted() {
                     self.counter_charging = Some(target);
                 }
-                self.complete_charge(charger, target, charge_left, ev);
+                self.complete_charge(charger, target, charge_left, held, ev);
                 Ok(())
             }
             Action::CounterFire { unit } => {
@@ -201,19 +203,13 @@ impl Battle {
                     );
                 }
                 let plan = self.check_fire(*unit, charger, FireContext::Counter)?;
-                let before = self.unit(charger).pose;
                 self.resolve_fire(plan, FireContext::Counter, ev);
                 let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
-                if self.unit(charger).alive() && self.unit(charger).pose != before {
-                    // BPT "Charging": a charger that has fallen back does not contact.
-                    self.step = Step::Open;
-                    ev.push(Event::ChargeFailed {
-                        unit: charger,
-                        target,
-                        why: "fell back".into(),
-                    });
-                } else if !self.unit(charger).alive() || left.is_empty() {
-                    self.complete_charge(charger, target, charge_left, ev);
+                // A charger knocked out or fallen back (no longer where it was held) does not
+                // contact: `complete_charge` says so and closes the window.
+                let c = self.unit(charger);
+                if !c.alive() || c.pose != held || left.is_empty() {
+                    self.complete_charge(charger, target, charge_left, held, ev);
                 } else {
                     keep(self, left);
                 }
@@ -241,7 +237,7 @@ impl Battle {
                     return refuse("BPT Counter-Charge", "only charged mounted cavalry counter-charge");
                 }
                 self.counter_charging = Some(target);
-                self.complete_charge(charger, target, charge_left, ev);
+                self.complete_charge(charger, target, charge_left, held, ev);
                 Ok(())
             }
             other => refuse(

@@ -47,6 +47,8 @@ pub enum Step {
         eligible: Vec<UnitId>,
         /// Distance the charger may still travel after being held off.
         charge_left: f64,
+        /// Where the charger was held off; if it is no longer there it fell back.
+        held: Pose,
     },
     /// The inactive side may opportunity-fire at a unit that moved or fired (BPT "Opportunity Fire").
     Reaction { mover: UnitId, eligible: Vec<UnitId> },

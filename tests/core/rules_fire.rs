@@ -173,6 +173,7 @@ fn canister_range_is_10_cm() {
             target: 1,
             eligible: vec![1],
             charge_left: 0.0,
+            held: b.unit(0).pose,
         };
         let canister = b.check_fire(1, 0, FireContext::Counter);
         assert_eq!(canister.is_ok(), ok, "{gap} cm: {canister:?}");
