@@ -1,4 +1,5 @@
-//! All-pairs line of sight among 120 units (600 stands) on a terrain-rich 240 × 180 table.
+//! All-pairs line of sight among 120 units (600 stands) on a terrain-rich 240 × 180 table:
+//! one pair at a time, with prepared ends, and as the threaded visibility matrix.
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use std::f64::consts::FRAC_PI_2;
@@ -143,6 +144,25 @@ fn bench(c: &mut Criterion) {
             }
             black_box(seen)
         })
+    });
+    // The same all-pairs answer with each unit's own facts prepared once.
+    c.bench_function("los_all_pairs_600_stands_prepared", |b| {
+        b.iter(|| {
+            let prepared: Vec<_> = sightings.iter().map(|s| world.prepare(s)).collect();
+            let mut seen = 0u32;
+            for (i, o) in prepared.iter().enumerate() {
+                for (j, t) in prepared.iter().enumerate() {
+                    if i != j && world.sees_prepared(black_box(o), black_box(t)).is_ok() {
+                        seen += 1;
+                    }
+                }
+            }
+            black_box(seen)
+        })
+    });
+    // The visibility matrix the game asks for: prepared ends, rows shared over the cores.
+    c.bench_function("los_matrix_600_stands", |b| {
+        b.iter(|| black_box(world.visibility_matrix(black_box(&sightings))))
     });
 }
 

@@ -69,6 +69,39 @@ pub struct Blocker {
     pub rect: Rect,
 }
 
+/// One end of a line of sight with the facts that do not depend on the other end (its box,
+/// its height on each hill, which area terrain and obstacles it touches), computed once by
+/// [`LosWorld::prepare`] and reused for every pair it is in ([`LosWorld::sees_prepared`]).
+#[derive(Clone, Debug)]
+pub struct Prepared<'a> {
+    sighting: Sighting<'a>,
+    lo: V2,
+    hi: V2,
+    /// Unit vector of the facing.
+    fwd: V2,
+    /// Height of the unit on each hill (highest stand centre; 0 off it).
+    elev: Vec<u32>,
+    /// Some stand stands on a hill: it ignores low area terrain.
+    high: bool,
+    /// Areas (index < 64) the unit is in or in base contact with.
+    area_at: u64,
+    /// Areas (index < 64) the unit overlaps.
+    area_in: u64,
+    /// Obstacles (index < 64) the unit is in base contact with.
+    obst_at: u64,
+    /// Dug in at a linear obstacle or an area boundary (BPT "Dug In").
+    dug_hidden: bool,
+    /// `area_at`, `area_in` and `obst_at` are filled in (else they are found per pair, lazily).
+    contacts: bool,
+}
+
+impl<'a> std::ops::Deref for Prepared<'a> {
+    type Target = Sighting<'a>;
+    fn deref(&self) -> &Sighting<'a> {
+        &self.sighting
+    }
+}
+
 /// Why a line of sight fails.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LosBlock {
@@ -330,10 +363,10 @@ pub struct LosWorld {
 
 /// Per-pair lazily computed facts (no allocation).
 struct PairCache {
-    /// Per area: 0 unknown, else bit 0 set = known, bit 1 = observer at, bit 2 = target at,
-    /// bit 3 = target overlaps (is inside).
+    /// Per area, when the ends' contacts are not prepared: 0 unknown, else `AREA_KNOWN` with
+    /// the `AREA_*` bits.
     area: [u8; 64],
-    /// Per obstacle: 0 unknown, 1 no contact, 2 one end in contact.
+    /// Per obstacle, likewise: 0 unknown, 1 no contact, 2 one end in contact.
     obst: [u8; 64],
     /// Hills to test per line (neither end on them).
     hills_per_line: u64,
@@ -341,13 +374,26 @@ struct PairCache {
     obst_mask: u64,
     /// LOS-relevant areas (index < 64) whose boxes meet the pair's box.
     area_mask: u64,
-    /// Observer stands on high ground: ignores low area terrain.
-    observer_high: bool,
     dist: Option<f64>,
     /// A lower bound of the distance (gap between the units' boxes).
     gap_lb: f64,
     /// The feature that blocked the last line.
     hint: Option<Feature>,
+}
+
+impl Default for PairCache {
+    fn default() -> Self {
+        PairCache {
+            area: [0; 64],
+            obst: [0; 64],
+            hills_per_line: 0,
+            obst_mask: 0,
+            area_mask: 0,
+            dist: None,
+            gap_lb: 0.0,
+            hint: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -599,7 +645,160 @@ impl LosWorld {
     ///    target is seen if any one is clear (see [`LosWorld::line_blocked`]), else the first
     ///    line's block is returned.
     pub fn sees(&self, observer: &Sighting, target: &Sighting) -> Result<(), LosBlock> {
+        self.check_pair(observer, target, &[], true)
+    }
+
+    /// [`LosWorld::sees`] for ends prepared once with [`LosWorld::prepare`]: the same answer,
+    /// without recomputing each unit's own facts for every pair (the all-pairs matrix).
+    pub fn sees_prepared(&self, observer: &Prepared, target: &Prepared) -> Result<(), LosBlock> {
         self.check(observer, target, &[], true)
+    }
+
+    /// One pair: the distance and arc limits first, on the ends' own boxes; the terrain facts
+    /// of each end only when those pass, and only for the features near the pair.
+    fn check_pair(&self, obs: &Sighting, tgt: &Sighting, ignore: &[u32], limits: bool) -> Result<(), LosBlock> {
+        let mut o = self.prepare_light(obs);
+        o.fwd = dir(obs.facing);
+        let mut t = self.prepare_light(tgt);
+        let mut cache = PairCache::default();
+        if limits {
+            self.limits(&o, &t, &mut cache)?;
+        }
+        let region = (
+            V2::new(o.lo.x.min(t.lo.x), o.lo.y.min(t.lo.y)),
+            V2::new(o.hi.x.max(t.hi.x), o.hi.y.max(t.hi.y)),
+        );
+        self.fill_terrain(&mut o, region);
+        self.fill_terrain(&mut t, region);
+        self.terrain_check(&o, &t, ignore, cache)
+    }
+
+    /// Who sees whom among `units`: entry `i * n + j` is `sees(units[i], units[j])` (false on
+    /// the diagonal). Each unit is prepared once and the rows are shared out over the machine's
+    /// cores; the answer does not depend on how many there are.
+    pub fn visibility_matrix(&self, units: &[Sighting]) -> Vec<bool> {
+        let n = units.len();
+        let prepared: Vec<Prepared> = units.iter().map(|s| self.prepare(s)).collect();
+        let mut out = vec![false; n * n];
+        if n == 0 {
+            return out;
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n);
+        let row = |i: usize, cells: &mut [bool]| {
+            for (j, cell) in cells.iter_mut().enumerate() {
+                *cell = i != j && self.check(&prepared[i], &prepared[j], &[], true).is_ok();
+            }
+        };
+        if threads <= 1 {
+            for (i, cells) in out.chunks_mut(n).enumerate() {
+                row(i, cells);
+            }
+            return out;
+        }
+        // Interleave rows so every thread gets a like share of near and far pairs.
+        let mut rows: Vec<Vec<(usize, &mut [bool])>> = (0..threads).map(|_| Vec::new()).collect();
+        for (i, cells) in out.chunks_mut(n).enumerate() {
+            rows[i % threads].push((i, cells));
+        }
+        std::thread::scope(|scope| {
+            for mine in rows {
+                let row = &row;
+                scope.spawn(move || {
+                    for (i, cells) in mine {
+                        row(i, cells);
+                    }
+                });
+            }
+        });
+        out
+    }
+
+    /// The facts of one end of a sight line that do not depend on the other end.
+    pub fn prepare<'a>(&self, s: &Sighting<'a>) -> Prepared<'a> {
+        let mut p = self.prepare_light(s);
+        p.fwd = dir(s.facing);
+        let inf = V2::new(f64::INFINITY, f64::INFINITY);
+        self.fill_terrain(&mut p, (inf * -1.0, inf));
+        self.fill_contacts(&mut p);
+        p
+    }
+
+    /// The end's box, facing and dug-in state; no terrain facts yet.
+    fn prepare_light<'a>(&self, s: &Sighting<'a>) -> Prepared<'a> {
+        let (lo, hi) = aabb_of(s.stands);
+        let k = self.params.contact;
+        // BPT "Dug In": in base contact behind linear terrain or inside an area boundary.
+        let dug_hidden = s.dug_in
+            && (self.obstacles.iter().any(|o| touches_obstacle(s.stands, o))
+                || self
+                    .areas
+                    .iter()
+                    .any(|a| unit_at_poly(s.stands, &a.poly, a.lo, a.hi, k).1));
+        Prepared {
+            sighting: *s,
+            lo,
+            hi,
+            // Only the observer's is used: set by the callers that need it.
+            fwd: V2::new(0.0, 0.0),
+            elev: Vec::new(),
+            high: false,
+            area_at: 0,
+            area_in: 0,
+            obst_at: 0,
+            dug_hidden,
+            contacts: false,
+        }
+    }
+
+    /// The end's heights on the hills, for pairs inside `region` (hills whose boxes miss it
+    /// are never consulted, so they are left out).
+    fn fill_terrain(&self, p: &mut Prepared, region: (V2, V2)) {
+        let s = p.sighting;
+        let (lo, hi) = (p.lo, p.hi);
+        let (rlo, rhi) = region;
+        let misses = |a: V2, b: V2, m: f64| a.x > rhi.x + m || b.x < rlo.x - m || a.y > rhi.y + m || b.y < rlo.y - m;
+        let near_unit = |a: V2, b: V2, m: f64| !(a.x > hi.x + m || b.x < lo.x - m || a.y > hi.y + m || b.y < lo.y - m);
+        p.elev = self
+            .hills
+            .iter()
+            .map(|h| {
+                if misses(h.lo, h.hi, 0.0) || !near_unit(h.lo, h.hi, 0.0) {
+                    0
+                } else {
+                    h.unit_elevation(&s)
+                }
+            })
+            .collect();
+        // On a hill anywhere (outside the region too): ignores low area terrain.
+        p.high = p.elev.iter().any(|&e| e > 0)
+            || self
+                .hills
+                .iter()
+                .any(|h| misses(h.lo, h.hi, 0.0) && near_unit(h.lo, h.hi, 0.0) && h.unit_elevation(&s) > 0);
+    }
+
+    /// Which areas (index < 64) the end is in or touches, and which obstacles it touches.
+    fn fill_contacts(&self, p: &mut Prepared) {
+        let s = p.sighting;
+        let (lo, hi) = (p.lo, p.hi);
+        let near_unit = |a: V2, b: V2, m: f64| !(a.x > hi.x + m || b.x < lo.x - m || a.y > hi.y + m || b.y < lo.y - m);
+        let k = self.params.contact;
+        for (i, a) in self.areas.iter().enumerate().take(64) {
+            if !near_unit(a.lo, a.hi, k) {
+                continue;
+            }
+            let (at, inside) = unit_at_poly(s.stands, &a.poly, a.lo, a.hi, k);
+            p.area_at |= u64::from(at) << i;
+            p.area_in |= u64::from(inside) << i;
+        }
+        for (i, o) in self.obstacles.iter().enumerate().take(64) {
+            let r = o.reach + EPS;
+            if !near_unit(o.lo, o.hi, r) {
+                continue;
+            }
+            p.obst_at |= u64::from(touches_obstacle(s.stands, o)) << i;
+        }
+        p.contacts = true;
     }
 
     /// Can `observer` see the point `p` (a spot on the table)? Same rules as [`LosWorld::sees`]
@@ -615,7 +814,7 @@ impl LosWorld {
             hard_to_see: false,
             dug_in: false,
         };
-        self.check(observer, &target, &[], true)
+        self.check_pair(observer, &target, &[], true)
     }
 
     /// Terrain and blocking stands (except those of the units in `ignore`) between two points,
@@ -637,7 +836,7 @@ impl LosWorld {
         }
         let sa = mk(&ra, a, fa);
         let sb = mk(&rb, b, fa + std::f64::consts::PI);
-        self.check(&sa, &sb, ignore, false)
+        self.check_pair(&sa, &sb, ignore, false)
     }
 
     fn pair_dist(&self, c: &mut PairCache, o: &Sighting, t: &Sighting) -> f64 {
@@ -656,22 +855,20 @@ impl LosWorld {
         self.pair_dist(c, o, t) <= limit + EPS
     }
 
-    fn check(&self, obs: &Sighting, tgt: &Sighting, ignore: &[u32], limits: bool) -> Result<(), LosBlock> {
-        let p = &self.params;
-        let mut cache = PairCache {
-            area: [0; 64],
-            obst: [0; 64],
-            hills_per_line: 0,
-            obst_mask: 0,
-            area_mask: 0,
-            observer_high: false,
-            dist: None,
-            gap_lb: 0.0,
-            hint: None,
-        };
-        let (olo, ohi) = aabb_of(obs.stands);
-        let (tlo, thi) = aabb_of(tgt.stands);
+    fn check(&self, obs: &Prepared, tgt: &Prepared, ignore: &[u32], limits: bool) -> Result<(), LosBlock> {
+        let mut cache = PairCache::default();
         if limits {
+            self.limits(obs, tgt, &mut cache)?;
+        }
+        self.terrain_check(obs, tgt, ignore, cache)
+    }
+
+    /// Distance, arc and dug-in: the rules that need no terrain facts.
+    fn limits(&self, obs: &Prepared, tgt: &Prepared, cache: &mut PairCache) -> Result<(), LosBlock> {
+        let p = &self.params;
+        let (olo, ohi) = (obs.lo, obs.hi);
+        let (tlo, thi) = (tgt.lo, tgt.hi);
+        {
             // Distance: a cheap lower bound from the bounding boxes, an upper bound from the
             // nearest stand centres, the exact minimum only in between.
             let gx = (tlo.x - ohi.x).max(olo.x - thi.x).max(0.0);
@@ -681,16 +878,20 @@ impl LosWorld {
             if gx * gx + gy * gy > v2 || obs.stands.is_empty() || tgt.stands.is_empty() {
                 return Err(LosBlock::TooFar);
             }
-            let near2 = obs
-                .stands
-                .iter()
-                .flat_map(|a| {
-                    tgt.stands
-                        .iter()
-                        .map(move |b| (a.center - b.center).dot(a.center - b.center))
-                })
-                .fold(f64::INFINITY, f64::min);
-            if near2 > v2 && self.pair_dist(&mut cache, obs, tgt) > p.visibility {
+            let near2 = || {
+                obs.stands
+                    .iter()
+                    .flat_map(|a| {
+                        tgt.stands
+                            .iter()
+                            .map(move |b| (a.center - b.center).dot(a.center - b.center))
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            // The boxes' farthest corners within sight: every point is.
+            let fx = (thi.x - olo.x).max(ohi.x - tlo.x);
+            let fy = (thi.y - olo.y).max(ohi.y - tlo.y);
+            if fx * fx + fy * fy > v2 && near2() > v2 && self.pair_dist(cache, obs, tgt) > p.visibility {
                 return Err(LosBlock::TooFar);
             }
             // Arc.
@@ -698,11 +899,23 @@ impl LosWorld {
                 return Err(LosBlock::OutOfArc);
             }
             // Dug in.
-            if tgt.dug_in && self.dug_in_hidden(tgt) && !self.within(&mut cache, obs, tgt, p.seen_hidden, near2.sqrt())
-            {
+            if tgt.dug_hidden && !self.within(cache, obs, tgt, p.seen_hidden, near2().sqrt()) {
                 return Err(LosBlock::Hidden);
             }
         }
+        Ok(())
+    }
+
+    /// Hills, obstacles, area terrain and third units along the sample sight lines.
+    fn terrain_check(
+        &self,
+        obs: &Prepared,
+        tgt: &Prepared,
+        ignore: &[u32],
+        mut cache: PairCache,
+    ) -> Result<(), LosBlock> {
+        let (olo, ohi) = (obs.lo, obs.hi);
+        let (tlo, thi) = (tgt.lo, tgt.hi);
         // Hills: unit-level crest rule, or per-line tests for hills under neither end.
         let plo = V2::new(olo.x.min(tlo.x), olo.y.min(tlo.y));
         let phi = V2::new(ohi.x.max(thi.x), ohi.y.max(thi.y));
@@ -710,11 +923,7 @@ impl LosWorld {
             if h.lo.x > phi.x || h.hi.x < plo.x || h.lo.y > phi.y || h.hi.y < plo.y {
                 continue;
             }
-            let eo = h.unit_elevation(obs);
-            let et = h.unit_elevation(tgt);
-            if eo > 0 {
-                cache.observer_high = true;
-            }
+            let (eo, et) = (obs.elev[hi_idx], tgt.elev[hi_idx]);
             if eo == 0 && et == 0 {
                 if hi_idx < 64 {
                     cache.hills_per_line |= 1 << hi_idx;
@@ -726,10 +935,6 @@ impl LosWorld {
                 }
             }
         }
-        if !cache.observer_high {
-            // Observers on other hills (outside the pair's box test) still stand high.
-            cache.observer_high = obs.stands.iter().any(|r| self.elevation(r.center) > 0);
-        }
         // Terrain near the pair: every sight line lies in the pair's box.
         let meets = |lo: V2, hi: V2| !(lo.x > phi.x || hi.x < plo.x || lo.y > phi.y || hi.y < plo.y);
         for (k, o) in self.obstacles.iter().enumerate().take(64) {
@@ -738,7 +943,7 @@ impl LosWorld {
             }
         }
         for (k, a) in self.areas.iter().enumerate().take(64) {
-            if (a.high || !cache.observer_high) && meets(a.lo, a.hi) {
+            if (a.high || !obs.high) && meets(a.lo, a.hi) {
                 cache.area_mask |= 1 << k;
             }
         }
@@ -773,8 +978,8 @@ impl LosWorld {
 
     /// Some part of the target is in the observer's 180° arc: corners are only computed for
     /// stands whose circumcircle straddles the front line.
-    fn in_arc(obs: &Sighting, tgt: &Sighting) -> bool {
-        let f = dir(obs.facing);
+    fn in_arc(obs: &Prepared, tgt: &Sighting) -> bool {
+        let f = obs.fwd;
         let mut unsure = false;
         for r in tgt.stands {
             let ahead = (r.center - obs.front.0).dot(f);
@@ -790,17 +995,6 @@ impl LosWorld {
                 .stands
                 .iter()
                 .any(|r| r.corners().iter().any(|&c| in_front_arc(obs.front, obs.facing, c)))
-    }
-
-    /// BPT "Dug In": the target is placed in base contact behind linear terrain or in base
-    /// contact with the inside boundary of area terrain.
-    fn dug_in_hidden(&self, tgt: &Sighting) -> bool {
-        let c = self.params.contact;
-        self.obstacles.iter().any(|o| touches_obstacle(tgt.stands, o))
-            || self
-                .areas
-                .iter()
-                .any(|a| unit_at_poly(tgt.stands, &a.poly, a.lo, a.hi, c).1)
     }
 
     /// BPT "High Ground" crest line: a line through the centre of the hill (`top`, the
@@ -825,7 +1019,12 @@ impl LosWorld {
             .any(|c| s * (c - top).dot(n) >= -EPS)
     }
 
-    fn area_state(&self, c: &mut PairCache, idx: usize, obs: &Sighting, tgt: &Sighting) -> u8 {
+    fn area_state(&self, c: &mut PairCache, idx: usize, obs: &Prepared, tgt: &Prepared) -> u8 {
+        if idx < 64 && obs.contacts && tgt.contacts {
+            let bit = 1u64 << idx;
+            let (oat, tat, tin) = (obs.area_at & bit != 0, tgt.area_at & bit != 0, tgt.area_in & bit != 0);
+            return (u8::from(oat) * AREA_OBS) | (u8::from(tat) * AREA_TGT) | (u8::from(tin) * AREA_TGT_IN);
+        }
         if idx < 64 && c.area[idx] != 0 {
             return c.area[idx];
         }
@@ -833,17 +1032,17 @@ impl LosWorld {
         let k = self.params.contact;
         let (oat, _) = unit_at_poly(obs.stands, &a.poly, a.lo, a.hi, k);
         let (tat, tin) = unit_at_poly(tgt.stands, &a.poly, a.lo, a.hi, k);
-        let s = AREA_KNOWN
-            | if oat { AREA_OBS } else { 0 }
-            | if tat { AREA_TGT } else { 0 }
-            | if tin { AREA_TGT_IN } else { 0 };
+        let st = AREA_KNOWN | (u8::from(oat) * AREA_OBS) | (u8::from(tat) * AREA_TGT) | (u8::from(tin) * AREA_TGT_IN);
         if idx < 64 {
-            c.area[idx] = s;
+            c.area[idx] = st;
         }
-        s
+        st
     }
 
-    fn obstacle_contact(&self, c: &mut PairCache, idx: usize, obs: &Sighting, tgt: &Sighting) -> bool {
+    fn obstacle_contact(&self, c: &mut PairCache, idx: usize, obs: &Prepared, tgt: &Prepared) -> bool {
+        if idx < 64 && obs.contacts && tgt.contacts {
+            return (obs.obst_at | tgt.obst_at) & (1u64 << idx) != 0;
+        }
         if idx < 64 && c.obst[idx] != 0 {
             return c.obst[idx] == 2;
         }
@@ -872,8 +1071,8 @@ impl LosWorld {
     fn line_blocked(
         &self,
         c: &mut PairCache,
-        obs: &Sighting,
-        tgt: &Sighting,
+        obs: &Prepared,
+        tgt: &Prepared,
         a: V2,
         b: V2,
         ignore: &[u32],
@@ -917,8 +1116,8 @@ impl LosWorld {
     fn find_block(
         &self,
         c: &mut PairCache,
-        obs: &Sighting,
-        tgt: &Sighting,
+        obs: &Prepared,
+        tgt: &Prepared,
         a: V2,
         b: V2,
         ignore: &[u32],
@@ -932,8 +1131,8 @@ impl LosWorld {
                 return Some(Feature::Hill(h));
             }
         }
-        for (h, hill) in self.hills.iter().enumerate().skip(64) {
-            if hill.unit_elevation(obs) == 0 && hill.unit_elevation(tgt) == 0 && self.hill_blocks(h, a, b) {
+        for h in 64..self.hills.len() {
+            if obs.elev[h] == 0 && tgt.elev[h] == 0 && self.hill_blocks(h, a, b) {
                 return Some(Feature::Hill(h));
             }
         }
@@ -962,7 +1161,7 @@ impl LosWorld {
             }
         }
         for k in 64..self.areas.len() {
-            if (self.areas[k].high || !c.observer_high) && self.area_blocks(c, k, obs, tgt, a, b, &mut strips) {
+            if (self.areas[k].high || !obs.high) && self.area_blocks(c, k, obs, tgt, a, b, &mut strips) {
                 return Some(Feature::Area(k));
             }
         }
@@ -992,7 +1191,7 @@ impl LosWorld {
     }
 
     /// BPT "Linear Terrain": a wall, fence or hedge crossed, neither end in contact with it.
-    fn obstacle_blocks(&self, c: &mut PairCache, k: usize, obs: &Sighting, tgt: &Sighting, a: V2, b: V2) -> bool {
+    fn obstacle_blocks(&self, c: &mut PairCache, k: usize, obs: &Prepared, tgt: &Prepared, a: V2, b: V2) -> bool {
         let o = &self.obstacles[k];
         bbox_meets_segment(o.lo, o.hi, a, b, 0.0)
             && o.points
@@ -1008,8 +1207,8 @@ impl LosWorld {
         &self,
         c: &mut PairCache,
         k: usize,
-        obs: &Sighting,
-        tgt: &Sighting,
+        obs: &Prepared,
+        tgt: &Prepared,
         a: V2,
         b: V2,
         strips: &mut u32,
@@ -1432,5 +1631,56 @@ mod tests {
             Err(LosBlock::Hill("Ridge".into()))
         );
         assert_eq!(w.params().visibility, 100.0);
+    }
+
+    /// The all-pairs paths (prepared ends, the threaded matrix) give exactly the answers of
+    /// one-off `sees`, block reasons included, on a table with a hill, woods, a field, a wall
+    /// and units that block, dug in, hard to see and all-round among them.
+    #[test]
+    fn prepared_and_matrix_agree_with_sees() {
+        let mut t = hill_table();
+        t.areas = vec![
+            area(AreaKind::Woods, "Wood", rect_poly(110.0, 20.0, 130.0, 60.0)),
+            area(AreaKind::Field, "Field", rect_poly(140.0, 90.0, 170.0, 120.0)),
+        ];
+        t.linears = vec![Linear {
+            kind: LinearKind::Wall,
+            name: "Wall".into(),
+            points: vec![V2::new(60.0, 120.0), V2::new(200.0, 125.0)],
+            width: 0.5,
+        }];
+        let mut us = Vec::new();
+        let mut seed = 7u64;
+        let mut next = |lo: f64, hi: f64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        for id in 0..40u32 {
+            let mut u = U::line(id, next(10.0, 230.0), next(10.0, 170.0), next(0.0, 6.28));
+            u.all_round = id % 7 == 0;
+            u.hard = id % 5 == 0;
+            u.dug_in = id % 6 == 0;
+            us.push(u);
+        }
+        let mut w = world(t);
+        w.set_blockers(us.iter().filter(|u| u.id % 3 != 0).flat_map(U::blockers).collect());
+        let ss: Vec<Sighting> = us.iter().map(U::s).collect();
+        let pre: Vec<Prepared> = ss.iter().map(|s| w.prepare(s)).collect();
+        let matrix = w.visibility_matrix(&ss);
+        let mut seen = 0;
+        for i in 0..ss.len() {
+            for j in 0..ss.len() {
+                if i == j {
+                    assert!(!matrix[i * ss.len() + j]);
+                    continue;
+                }
+                let one = w.sees(&ss[i], &ss[j]);
+                assert_eq!(w.sees_prepared(&pre[i], &pre[j]), one, "pair {i} {j}");
+                assert_eq!(matrix[i * ss.len() + j], one.is_ok(), "pair {i} {j}");
+                seen += usize::from(one.is_ok());
+            }
+        }
+        // Neither all nor none: the table exercises both answers.
+        assert!(seen > 100 && seen < 40 * 39 - 100, "{seen}");
     }
 }
