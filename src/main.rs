@@ -69,6 +69,14 @@ enum Cmd {
         to_hit: u32,
         #[arg(long)]
         save: Option<u32>,
+        /// Artillery: `shot` (with --accuracy: the crew's accuracy score) or `canister` (with
+        /// --behind: the to-hit scores of the units behind the target in the corridor).
+        #[arg(long)]
+        ammo: Option<String>,
+        #[arg(long, default_value_t = 4)]
+        accuracy: u32,
+        #[arg(long, value_delimiter = ',')]
+        behind: Vec<u32>,
         #[arg(long)]
         json: bool,
     },
@@ -105,7 +113,17 @@ fn main() -> ExitCode {
             dice,
             to_hit,
             save,
+            ammo: Some(ammo),
+            accuracy,
+            behind,
             json,
+        }) => artillery_odds(&ammo, dice, to_hit, save, accuracy, &behind, json),
+        Some(Cmd::Odds {
+            dice,
+            to_hit,
+            save,
+            json,
+            ..
         }) => {
             let report = odds::odds_report(dice, to_hit, save);
             if json {
@@ -123,6 +141,72 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `volley odds --ammo shot|canister`: the expected hits of a round shot on its target, or of
+/// a canister blast on the target and each unit behind it (the fire preview's numbers).
+fn artillery_odds(
+    ammo: &str,
+    dice: u32,
+    to_hit: u32,
+    save: Option<u32>,
+    accuracy: u32,
+    behind: &[u32],
+    json: bool,
+) -> Result<(), String> {
+    use volley::rules::artillery as art;
+    let value = match ammo {
+        "shot" => {
+            let on_target = art::p_on_target(accuracy);
+            let given = art::expected_shot_hits(dice, to_hit, save);
+            let bounces = art::bounce_chain_odds(&volley::rules::artillery::ArtilleryParams::default());
+            if !json {
+                println!("round shot: {dice} dice at {to_hit}+, accuracy {accuracy}+");
+                println!("  lands on the aim point: {:.1}%", on_target * 100.0);
+                println!("  expected hits on the first stand if it does: {given:.3}");
+                println!("  expected hits from landing on target: {:.3}", on_target * given);
+                println!(
+                    "  bounces on open ground: 1st {:.1}%, 2nd {:.1}%, 3rd {:.1}%",
+                    bounces[0] * 100.0,
+                    bounces[1] * 100.0,
+                    bounces[2] * 100.0
+                );
+                return Ok(());
+            }
+            serde_json::json!({
+                "ammo": "shot", "dice": dice, "to_hit": to_hit, "save": save, "accuracy": accuracy,
+                "p_on_target": on_target, "hits_if_on_target": given, "expected_hits": on_target * given,
+                "p_bounces": bounces,
+            })
+        }
+        "canister" => {
+            let mut to_hits = vec![to_hit];
+            to_hits.extend_from_slice(behind);
+            let saves: Vec<Option<u32>> = std::iter::once(save).chain(behind.iter().map(|_| None)).collect();
+            let e = art::canister_expected_hits(dice, &to_hits, &saves);
+            if !json {
+                println!(
+                    "canister: {dice} dice; target at {to_hit}+, then {} unit(s) behind",
+                    behind.len()
+                );
+                for (k, h) in e.iter().enumerate() {
+                    let who = if k == 0 {
+                        "target".to_string()
+                    } else {
+                        format!("behind {k}")
+                    };
+                    println!("  {who:>9}: expected hits {h:.3}");
+                }
+                return Ok(());
+            }
+            serde_json::json!({
+                "ammo": "canister", "dice": dice, "to_hits": to_hits, "save": save, "expected_hits": e,
+            })
+        }
+        other => return Err(format!("--ammo wants shot or canister, not '{other}'")),
+    };
+    println!("{value}");
+    Ok(())
 }
 
 /// Parse `NAME=AGENT` pairs against the battle's side names.

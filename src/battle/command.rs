@@ -6,7 +6,7 @@ use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
 use super::fire::FireContext;
 use super::state::*;
-use crate::data::scenario::Weather;
+use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{self, Pose};
 use crate::rules::params::BlunderEffect;
@@ -809,9 +809,15 @@ impl Battle {
                     return refuse("BPT Towed Guns", "only an unlimbered gun pivots, as a deploy order");
                 }
             }
-            Deploy::Load(_) => {
-                if !u.is_artillery() || u.limbered {
+            Deploy::Load(ammo) => {
+                if !self.uses_ammo(id) || u.limbered {
                     return refuse("Hardtack: loading", "only unlimbered guns load");
+                }
+                if self.high_angle(id) && ammo != Ammo::Shell {
+                    return refuse("BPT Howitzers / Mortars", "howitzers and mortars fire shell only");
+                }
+                if u.loaded == Some(ammo) {
+                    return refuse("Hardtack: loading", format!("already loaded with {ammo:?}"));
                 }
             }
             Deploy::RefuseFlank { left, right } => {

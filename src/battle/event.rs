@@ -1,6 +1,7 @@
 //! What happened: the outcome of an action, each die roll with its modifiers and the rule.
 
 use super::state::{CmdId, Phase, ResultKind, SideId, UnitId};
+use crate::rules::artillery::ShotTrace;
 use crate::rules::geometry::{Aspect, Pose, V2};
 use crate::rules::params::{BlunderEffect, Cover};
 use serde::{Deserialize, Serialize};
@@ -127,6 +128,38 @@ pub enum Event {
         save: Option<u32>,
         save_rolls: Vec<u32>,
         saved: u32,
+    },
+    /// One gun's round shot (DECISIONS "Artillery: round shot with bounce"): the whole flight,
+    /// every roll and point of it, and the attack dice each unit in an impact strip takes.
+    RoundShot {
+        firer: UnitId,
+        trace: ShotTrace,
+        attacked: Vec<(UnitId, u32)>,
+    },
+    /// One gun's shell (DECISIONS "Shell and howitzers"): the aim, the accuracy roll, the
+    /// deviation (d12 clock, the d6s, cm), where it burst or why it was lost, and the dice each
+    /// unit within the burst takes.
+    ShellFired {
+        firer: UnitId,
+        gun: V2,
+        aim: V2,
+        high_angle: bool,
+        accuracy_roll: u32,
+        accuracy_need: u32,
+        deviation: Option<(u32, Vec<u32>, f64)>,
+        burst: V2,
+        lost: Option<String>,
+        attacked: Vec<(UnitId, u32)>,
+    },
+    /// Canister blasts through the unit in front (DECISIONS "Artillery: canister with
+    /// blast-through"): the corridor, the next unit, and the score it is attacked at (None: the
+    /// score would pass 6, so the blast stops).
+    BlastThrough {
+        firer: UnitId,
+        corridor: [V2; 4],
+        next: UnitId,
+        damaged_in_front: u32,
+        to_hit: Option<u32>,
     },
     CommanderAttacked {
         commander: CmdId,

@@ -200,9 +200,10 @@ impl Battle {
         let tu = self.unit(target);
         let fr = &self.rules.fire;
         let distance = self.unit_distance(firer, target);
-        // ACW notes 6, 7: a gun that is itself charged fires canister.
-        let charged = matches!(self.step, Step::CounterInitiative { target, .. } if target == firer);
-        let canister = ctx == FireContext::Counter && fu.is_artillery() && charged;
+        // ACW notes 6, 7: a gun that is itself charged fires canister; so does a gun loaded
+        // with it (Hardtack).
+        let canister =
+            self.uses_ammo(firer) && self.ammo_for(firer, ctx) == Some(crate::data::scenario::Ammo::Canister);
         let range = if canister {
             self.rules_canister_range()
         } else {
@@ -320,6 +321,12 @@ impl Battle {
         if fu.is_artillery() && fu.limbered {
             return refuse("BPT Limbered or Unlimbered", "limbered guns cannot fire");
         }
+        if self.uses_ammo(firer) && self.ammo_for(firer, ctx).is_none() {
+            return refuse(
+                "Hardtack: loading",
+                format!("{} is not loaded: load shot, canister or shell first", fu.name),
+            );
+        }
         if self.engaged(firer) {
             return refuse("BPT Charge", "a unit in a charge fights, it does not fire");
         }
@@ -364,11 +371,28 @@ impl Battle {
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
         }
+        if plan.canister
+            && let Some(f) = self.friend_in_canister_path(&plan)
+        {
+            return refuse(
+                "DECISIONS Artillery: canister",
+                format!(
+                    "{} is in the canister's path: the gun may not fire it",
+                    self.unit(f).name
+                ),
+            );
+        }
         Ok(plan)
     }
 
     /// Roll a planned fire and apply its results.
     pub(crate) fn resolve_fire(&mut self, plan: FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        if self.uses_ammo(plan.firer)
+            && let Some(ammo) = self.ammo_for(plan.firer, ctx)
+        {
+            self.resolve_artillery(plan, ctx, ammo, ev);
+            return;
+        }
         let rolls = self.dice.roll(plan.dice, 6);
         let need = plan.effective_to_hit();
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;

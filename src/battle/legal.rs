@@ -6,6 +6,7 @@
 use super::action::{Action, Deploy};
 use super::fire::FireContext;
 use super::state::*;
+use crate::data::scenario::Ammo;
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{Pose, V2, wrap_angle};
 use std::f64::consts::PI;
@@ -83,7 +84,15 @@ impl Battle {
             if self.check_evade(u.id).is_ok() {
                 out.push(Action::InitiativeEvade { unit: u.id });
             }
-            for d in [Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber] {
+            for d in [
+                Deploy::Dismount,
+                Deploy::Mount,
+                Deploy::Limber,
+                Deploy::Unlimber,
+                Deploy::Load(Ammo::Shot),
+                Deploy::Load(Ammo::Canister),
+                Deploy::Load(Ammo::Shell),
+            ] {
                 if self.check_deploy(u.id, d, true).is_ok() {
                     out.push(Action::InitiativeDeploy { unit: u.id, deploy: d });
                 }
@@ -195,6 +204,7 @@ impl Battle {
     fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
+        v.extend([Ammo::Shot, Ammo::Canister, Ammo::Shell].map(Deploy::Load));
         v.extend([
             Deploy::RefuseFlank {
                 left: true,

@@ -142,6 +142,104 @@ impl Battle {
                     dice(rolls)
                 )
             }
+            Event::RoundShot { firer, trace, attacked } => {
+                let mut parts = vec![format!(
+                    "{} round shot: accuracy d6 [{}] need {}+",
+                    self.uname(*firer),
+                    trace.accuracy_roll,
+                    trace.accuracy_need
+                )];
+                match &trace.deviation {
+                    None => parts.push("on the aim point".into()),
+                    Some((clock, d6s, cm)) => {
+                        parts.push(format!("deviates {clock} o'clock by [{}] = {cm:.0} cm", dice(d6s)))
+                    }
+                }
+                for (i, imp) in trace.impacts.iter().enumerate() {
+                    let mut t = format!(
+                        "impact {} at ({:.1}, {:.1}) with {} dice",
+                        i + 1,
+                        imp.point.x,
+                        imp.point.y,
+                        imp.attacks
+                    );
+                    if let Some((clock, d4)) = imp.deviation {
+                        t.push_str(&format!(" (landing {clock} o'clock, d4 {d4})"));
+                    }
+                    if let (Some(r), Some(n)) = (imp.bounce_roll, imp.bounce_need) {
+                        t.push_str(&format!(", bounce d6 [{r}] need {n}+"));
+                    }
+                    parts.push(t);
+                }
+                parts.push(format!("the ball stops: {}", trace.end));
+                let hit: Vec<String> = attacked
+                    .iter()
+                    .map(|(u, k)| format!("{} {k} dice", self.uname(*u)))
+                    .collect();
+                parts.push(if hit.is_empty() {
+                    "no stand in its path".into()
+                } else {
+                    format!("strikes {}", hit.join(", "))
+                });
+                parts.join("; ")
+            }
+            Event::ShellFired {
+                firer,
+                high_angle,
+                accuracy_roll,
+                accuracy_need,
+                deviation,
+                burst,
+                lost,
+                attacked,
+                ..
+            } => {
+                let mut t = format!(
+                    "{} shell{}: accuracy d6 [{accuracy_roll}] need {accuracy_need}+",
+                    self.uname(*firer),
+                    if *high_angle { " (high-angle fire)" } else { "" }
+                );
+                match deviation {
+                    None => t.push_str(", on the aim point"),
+                    Some((clock, d6s, cm)) => {
+                        t.push_str(&format!(", deviates {clock} o'clock by [{}] = {cm:.0} cm", dice(d6s)))
+                    }
+                }
+                match lost {
+                    Some(why) => t.push_str(&format!("; the shell is lost ({why})")),
+                    None => {
+                        t.push_str(&format!("; bursts at ({:.1}, {:.1})", burst.x, burst.y));
+                        let hit: Vec<String> = attacked
+                            .iter()
+                            .map(|(u, k)| format!("{} {k} dice", self.uname(*u)))
+                            .collect();
+                        if hit.is_empty() {
+                            t.push_str(", no stand within reach");
+                        } else {
+                            t.push_str(&format!(", strikes {}", hit.join(", ")));
+                        }
+                    }
+                }
+                t
+            }
+            Event::BlastThrough {
+                firer,
+                next,
+                damaged_in_front,
+                to_hit,
+                ..
+            } => match to_hit {
+                Some(k) => format!(
+                    "{}'s canister blasts through to {} ({damaged_in_front} damaged in front: hit on {k}+)",
+                    self.uname(*firer),
+                    self.uname(*next)
+                ),
+                None => format!(
+                    "{}'s canister would need more than 6 to hit {}: the blast stops",
+                    self.uname(*firer),
+                    self.uname(*next)
+                ),
+            },
             Event::CommanderAttacked {
                 commander,
                 dice: n,

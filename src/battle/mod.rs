@@ -2,6 +2,7 @@
 
 pub mod action;
 mod apply;
+pub mod artillery;
 pub mod charge;
 pub mod command;
 pub mod ecs;

@@ -77,6 +77,14 @@ pub struct ArtilleryParams {
     pub canister_extra_depth: f64,
     /// Shell: every stand within this of the impact point is attacked, cm (3).
     pub shell_radius: f64,
+    /// Shrapnel (shell fired after 1845, so all ACW shell): extra attack dice per stand (1).
+    pub shrapnel_bonus: u32,
+    /// High-angle fire (howitzers, mortars; BPT "High Angle Direct Fire"): one deviation d6
+    /// for the first `high_angle_first` cm of range (10) ...
+    pub high_angle_first: f64,
+    /// ... and one more per further `high_angle_step` cm or part of it (5), plus one if the
+    /// target point is unseen.
+    pub high_angle_step: f64,
 }
 
 impl Default for ArtilleryParams {
@@ -97,6 +105,9 @@ impl Default for ArtilleryParams {
             canister_corridor_width: 1.0,
             canister_extra_depth: 5.0,
             shell_radius: 3.0,
+            shrapnel_bonus: 1,
+            high_angle_first: 10.0,
+            high_angle_step: 5.0,
         }
     }
 }
@@ -117,6 +128,17 @@ impl ArtilleryParams {
         } else {
             self.canister_attacks_rifled
         }
+    }
+    /// Number of deviation d6 of high-angle fire at this range (BPT: 1 die from 0–10 cm, 2 from
+    /// 11–15 cm, ...), plus one when the target point is unseen.
+    pub fn high_angle_dice(&self, range: f64, unseen: bool) -> u32 {
+        let beyond = (range - self.high_angle_first).max(0.0);
+        let steps = if self.high_angle_step > 0.0 {
+            (beyond / self.high_angle_step - 1e-9).ceil().max(0.0) as u32
+        } else {
+            0
+        };
+        1 + steps + u32::from(unseen)
     }
     /// Number of d6 for a missed round shot's deviation at this range: 1 + one per full step.
     pub fn deviation_dice(&self, range: f64) -> u32 {
@@ -652,6 +674,33 @@ pub fn bounce_chain_odds(p: &ArtilleryParams) -> [f64; 4] {
 /// that the shot deviates off the target, so it is the hits *given a hit on the aim point*.
 pub fn expected_shot_hits(attacks: u32, to_hit: u32, save: Option<u32>) -> f64 {
     f64::from(attacks) * p_hit_unsaved(to_hit, save)
+}
+
+/// Exact expected hits (after saves) on each unit a canister blast reaches, for `volley odds`
+/// and the fire preview: `to_hits[k]` and `saves[k]` are unit k's own score and save (0: the
+/// primary target, then the units behind it in the corridor, nearest first). Unit k is reached
+/// only if every unit in front took at least one hit after saves, and is attacked `k` worse
+/// (DECISIONS "canister with blast-through"); past 6 the blast stops. Line troops' save re-roll
+/// is left out.
+pub fn canister_expected_hits(dice: u32, to_hits: &[u32], saves: &[Option<u32>]) -> Vec<f64> {
+    let mut reach = 1.0;
+    let mut out = Vec::with_capacity(to_hits.len());
+    for (k, &base) in to_hits.iter().enumerate() {
+        let Some(score) = blast_through_to_hit(base, k as u32) else {
+            out.push(0.0);
+            reach = 0.0;
+            continue;
+        };
+        let p = p_hit_unsaved(score, saves.get(k).copied().flatten());
+        out.push(reach * f64::from(dice) * p);
+        reach *= 1.0 - (1.0 - p).powi(dice as i32);
+    }
+    out
+}
+
+/// The chance a round shot lands on its aim point: the accuracy d6.
+pub fn p_on_target(accuracy_need: u32) -> f64 {
+    p_at_least(accuracy_need)
 }
 
 #[cfg(test)]
@@ -1204,5 +1253,21 @@ mod tests {
             round_shot(V2::new(10.0, 90.0), V2::new(70.0, 90.0), 3, 4, &p, &ground(&t), &mut d2),
             tr
         );
+    }
+
+    #[test]
+    fn canister_blast_odds_are_exact() {
+        // 3 dice at 4+ (p = 1/2): the primary expects 1.5 hits; the next unit is reached when
+        // the primary took a hit (1 − 1/8 = 7/8) and is hit on 5+ (1/3): 7/8 × 3 × 1/3 = 7/8;
+        // the third is reached with 7/8 × (1 − (2/3)³) = 7/8 × 19/27 and hit on 6+.
+        let e = canister_expected_hits(3, &[4, 4, 4, 4], &[None; 4]);
+        assert!(close(e[0], 1.5));
+        assert!(close(e[1], 7.0 / 8.0));
+        assert!(close(e[2], 7.0 / 8.0 * 19.0 / 27.0 * 3.0 / 6.0));
+        assert_eq!(e[3], 0.0, "would need 7");
+        // A save halves the primary's expected hits at 4+.
+        let e = canister_expected_hits(3, &[4], &[Some(4)]);
+        assert!(close(e[0], 0.75));
+        assert!(close(p_on_target(4), 0.5));
     }
 }

@@ -163,6 +163,14 @@ impl Rect {
         let d = p - self.center;
         V2::new(d.dot(f), d.dot(f.perp()))
     }
+    /// The point of the base (edge or inside) nearest `p`.
+    pub fn closest_point(&self, p: V2) -> V2 {
+        let f = dir(self.facing);
+        let q = self.local(p);
+        let x = q.x.clamp(-self.depth * 0.5, self.depth * 0.5);
+        let y = q.y.clamp(-self.width * 0.5, self.width * 0.5);
+        self.center + f * x + f.perp() * y
+    }
     /// Front-left, front-right, rear-right, rear-left.
     pub fn corners(&self) -> [V2; 4] {
         let f = dir(self.facing) * (self.depth * 0.5);

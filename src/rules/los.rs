@@ -1656,7 +1656,12 @@ mod tests {
             lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
         };
         for id in 0..40u32 {
-            let mut u = U::line(id, next(10.0, 230.0), next(10.0, 170.0), next(0.0, 6.28));
+            let mut u = U::line(
+                id,
+                next(10.0, 230.0),
+                next(10.0, 170.0),
+                next(0.0, std::f64::consts::TAU),
+            );
             u.all_round = id % 7 == 0;
             u.hard = id % 5 == 0;
             u.dug_in = id % 6 == 0;

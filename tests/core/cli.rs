@@ -70,6 +70,26 @@ fn odds_prints_the_exact_distribution() {
 }
 
 #[test]
+fn odds_shows_a_canister_blast_and_a_round_shot() {
+    // 3 dice at 4+, then a unit behind at 4+ (5+ once the first is damaged): 1.5, then
+    // 7/8 × 3 × 1/3 = 0.875 (DECISIONS "canister with blast-through").
+    let out = volley(&[
+        "odds", "--ammo", "canister", "--dice", "3", "--to-hit", "4", "--behind", "4", "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((v["expected_hits"][0].as_f64().unwrap() - 1.5).abs() < 1e-12);
+    assert!((v["expected_hits"][1].as_f64().unwrap() - 0.875).abs() < 1e-12);
+    // Round shot: regular crew (4+) lands half its balls on the aim point.
+    let out = volley(&["odds", "--ammo", "shot", "--dice", "3", "--to-hit", "4", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((v["expected_hits"].as_f64().unwrap() - 0.75).abs() < 1e-12);
+    let bad = volley(&["odds", "--ammo", "grape", "--dice", "3", "--to-hit", "4"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("shot or canister"));
+}
+
+#[test]
 fn a_rules_file_with_a_short_blunder_table_is_refused_with_its_place() {
     let dir = std::env::temp_dir().join(format!("volley-rules-{}", std::process::id()));
     let rules = dir.join("rules");

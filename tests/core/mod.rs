@@ -11,6 +11,7 @@ mod initiative;
 mod movement;
 mod property;
 mod replay;
+mod rules_artillery;
 mod rules_charge;
 mod rules_command;
 mod rules_fire;

@@ -154,7 +154,7 @@ fn guns_charged_from_the_front_fire_canister_three_attacks_smoothbore_two_rifled
     // (its whole range is 10 cm); the charger is 2 cm off, in the open (4+).
     let (dice, base, to_hit, context) = canister_shot("smoothbore_cannon");
     assert_eq!((dice, base, to_hit), (3, 3, 4));
-    assert_eq!(context, "counter-initiative");
+    assert_eq!(context, "counter-initiative: canister");
     let (dice, base, _, _) = canister_shot("rifled_cannon");
     assert_eq!((dice, base), (2, 2));
 }
@@ -181,6 +181,7 @@ fn canister_range_is_10_cm() {
             assert!(r.rule.contains("range"), "{r}");
         }
         b.step = volley::battle::state::Step::Open;
+        b.units[1].loaded = Some(volley::data::scenario::Ammo::Shot);
         let shot = b
             .check_fire(1, 0, FireContext::Order)
             .expect("round shot reaches 60 cm");

@@ -1,0 +1,442 @@
+//! The guns in the battle: a loaded gun fires round shot, canister or shell (DECISIONS
+//! "Artillery: round shot with bounce", "Artillery: canister with blast-through", "Shell and
+//! howitzers", "Artillery handling"), on top of the pure maths of `rules::artillery`.
+//!
+//! The fire plan (dice, modifiers, score, save) is the ordinary BPT one; the guns share its dice
+//! (the first guns take any odd die). Each gun then fires on its own: a ball with its bounces,
+//! a shell burst, or (for the battery as one) canister with its blast-through. Every stand the
+//! ball or burst strikes is attacked with the dice the rules give it, friend or foe, with the
+//! score and save that unit would have against the gun.
+
+use super::event::Event;
+use super::fire::{FireContext, FirePlan};
+use super::state::*;
+use crate::data::army::Trait;
+use crate::data::scenario::{Ammo, Grade, Weather};
+use crate::rules::artillery::{
+    self as art, ArtilleryParams, TerrainGround, blast_through_to_hit, canister_corridor, round_shot, shell_hits,
+    strip_hits, units_in_corridor,
+};
+use crate::rules::geometry::{Aspect, Rect, V2};
+use crate::rules::params::Cover;
+
+impl Battle {
+    /// Guns that load and fire Hardtack ammunition (every artillery row but Gatlings).
+    pub fn uses_ammo(&self, id: UnitId) -> bool {
+        let u = self.unit(id);
+        u.is_artillery() && !u.row.has(Trait::Gatling)
+    }
+
+    /// Howitzers and mortars: shell only, high-angle fire.
+    pub fn high_angle(&self, id: UnitId) -> bool {
+        let u = self.unit(id);
+        u.row.has(Trait::Howitzer) || u.row.has(Trait::Mortar)
+    }
+
+    /// What the gun fires now: canister when it is itself charged (BPT ACW note 6, as its
+    /// counter-initiative, loaded or not), else what it has loaded.
+    pub fn ammo_for(&self, id: UnitId, ctx: FireContext) -> Option<Ammo> {
+        let charged = matches!(self.step, Step::CounterInitiative { target, .. } if target == id);
+        if ctx == FireContext::Counter && charged {
+            Some(Ammo::Canister)
+        } else {
+            self.unit(id).loaded
+        }
+    }
+
+    /// Round-shot and shell accuracy by crew quality (veteran 3+, regular 4+, green 5+).
+    pub fn crew_accuracy(&self, id: UnitId) -> u32 {
+        let p = &self.rules.artillery;
+        match self.unit(id).grade {
+            Grade::Elite => p.accuracy_veteran,
+            Grade::Regular => p.accuracy_regular,
+            Grade::Poor => p.accuracy_green,
+        }
+    }
+
+    /// The gun stands that fire at `target`: as many as the plan counts, nearest it first
+    /// (ties by stand index).
+    fn firing_guns(&self, plan: &FirePlan) -> Vec<Rect> {
+        let per_stand = if plan.canister {
+            self.rules
+                .artillery
+                .canister_attacks(!self.unit(plan.firer).row.has(Trait::Rifled))
+        } else {
+            self.unit(plan.firer).row.attacks
+        }
+        .max(1) as i32;
+        let n = (plan.base_dice / per_stand).max(1) as usize;
+        let target = self.rects(plan.target);
+        let mut guns: Vec<(usize, f64, Rect)> = self
+            .rects(plan.firer)
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (i, crate::rules::geometry::rects_distance(&[*g], target), *g))
+            .collect();
+        guns.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        guns.into_iter().take(n).map(|(_, _, g)| g).collect()
+    }
+
+    /// The target's stand nearest `from`, and the point of it nearest `from` (the aim point).
+    fn aim_at(&self, target: UnitId, from: V2) -> V2 {
+        self.rects(target)
+            .iter()
+            .map(|r| r.closest_point(from))
+            .min_by(|a, b| a.dist(from).total_cmp(&b.dist(from)))
+            .unwrap_or(from)
+    }
+
+    /// Every stand on the table except the firer's, with its unit (stable: by unit id, then
+    /// stand order).
+    fn stands_but(&self, firer: UnitId) -> (Vec<Rect>, Vec<UnitId>) {
+        let mut rects = Vec::new();
+        let mut owner = Vec::new();
+        for u in self.units.iter().filter(|u| u.alive() && u.id != firer) {
+            for r in self.rects(u.id) {
+                rects.push(*r);
+                owner.push(u.id);
+            }
+        }
+        (rects, owner)
+    }
+
+    /// Resolve a planned artillery fire with `ammo`; the load is spent.
+    pub(crate) fn resolve_artillery(&mut self, plan: FirePlan, ctx: FireContext, ammo: Ammo, ev: &mut Vec<Event>) {
+        {
+            let f = self.unit_mut(plan.firer);
+            f.has_fired = true;
+            f.dug_in = false;
+            f.loaded = None;
+        }
+        match ammo {
+            Ammo::Canister => self.fire_canister(&plan, ctx, ev),
+            Ammo::Shot => {
+                for (gun, dice) in self.guns_with_dice(&plan) {
+                    self.fire_round_shot(&plan, ctx, gun, dice, ev);
+                }
+            }
+            Ammo::Shell => {
+                for (gun, dice) in self.guns_with_dice(&plan) {
+                    self.fire_shell(&plan, ctx, gun, dice, ev);
+                }
+            }
+        }
+    }
+
+    /// The plan's dice shared out over its guns, the odd dice to the first guns.
+    fn guns_with_dice(&self, plan: &FirePlan) -> Vec<(Rect, u32)> {
+        let guns = self.firing_guns(plan);
+        let n = guns.len() as u32;
+        guns.into_iter()
+            .enumerate()
+            .map(|(i, g)| (g, plan.dice / n + u32::from((i as u32) < plan.dice % n)))
+            .filter(|(_, d)| *d > 0)
+            .collect()
+    }
+
+    /// One gun's ball: aim at the target's nearest point, roll accuracy, follow the bounces,
+    /// then attack every unit whose stands lie in an impact strip.
+    fn fire_round_shot(&mut self, plan: &FirePlan, ctx: FireContext, gun: Rect, dice: u32, ev: &mut Vec<Event>) {
+        let aim = self.aim_at(plan.target, gun.center);
+        let need = self.crew_accuracy(plan.firer);
+        let p: ArtilleryParams = self.rules.artillery.clone();
+        let smoothbore = !self.unit(plan.firer).row.has(Trait::Rifled);
+        let ground = TerrainGround {
+            terrain: self.los.terrain(),
+            width: self.table.width,
+            height: self.table.height,
+            wet: self.ground_is_wet(),
+        };
+        let mut trace = round_shot(gun.center, aim, dice, need, &p, &ground, &mut self.dice);
+        let pen = p.penetration(smoothbore);
+        trace.restrip(pen, p.strip_width);
+        let (rects, owner) = self.stands_but(plan.firer);
+        let mut attacked: Vec<(UnitId, u32)> = Vec::new();
+        for (i, imp) in trace.impacts.iter().enumerate() {
+            for (s, k) in strip_hits(imp, trace.from_of(i), pen, &rects, p.strip_width) {
+                add_dice(&mut attacked, owner[s], k);
+            }
+        }
+        ev.push(Event::RoundShot {
+            firer: plan.firer,
+            trace,
+            attacked: attacked.clone(),
+        });
+        for (u, k) in attacked {
+            self.attack_unit(plan, ctx, u, k, gun, 0, "round shot", ev);
+        }
+    }
+
+    /// One gun's shell: accuracy as round shot; a miss deviates (high-angle fire with BPT's
+    /// dice); every stand within the burst radius takes the gun's dice, +1 as shrapnel (ACW).
+    fn fire_shell(&mut self, plan: &FirePlan, ctx: FireContext, gun: Rect, dice: u32, ev: &mut Vec<Event>) {
+        let aim = self.aim_at(plan.target, gun.center);
+        let need = self.crew_accuracy(plan.firer);
+        let high_angle = self.high_angle(plan.firer);
+        let p = self.rules.artillery.clone();
+        let accuracy_roll = self.dice.d6();
+        let deviation = if accuracy_roll >= need {
+            None
+        } else {
+            let range = gun.center.dist(aim);
+            let n = if high_angle {
+                p.high_angle_dice(range, false)
+            } else {
+                p.deviation_dice(range)
+            };
+            let clock = self.dice.d(12);
+            let d6s = self.dice.roll(n, 6);
+            let cm = f64::from(d6s.iter().sum::<u32>());
+            Some((clock, d6s, cm))
+        };
+        let burst = match &deviation {
+            None => aim,
+            Some((clock, _, cm)) => aim + art::clock_dir(aim - gun.center, *clock) * *cm,
+        };
+        let lost = self.shell_lost_at(burst);
+        let mut attacked: Vec<(UnitId, u32)> = Vec::new();
+        if lost.is_none() {
+            let shrapnel = if self.sides[self.unit(plan.firer).side].army.starts_with("ACW") {
+                p.shrapnel_bonus
+            } else {
+                0
+            };
+            let (rects, owner) = self.stands_but(plan.firer);
+            for s in shell_hits(burst, &p, &rects) {
+                add_dice(&mut attacked, owner[s], dice + shrapnel);
+            }
+        }
+        ev.push(Event::ShellFired {
+            firer: plan.firer,
+            gun: gun.center,
+            aim,
+            high_angle,
+            accuracy_roll,
+            accuracy_need: need,
+            deviation,
+            burst,
+            lost,
+            attacked: attacked.clone(),
+        });
+        for (u, k) in attacked {
+            self.attack_unit(plan, ctx, u, k, gun, 0, "shell", ev);
+        }
+    }
+
+    /// BPT "High Angle Direct Fire": a shell landing off the table or in wet terrain is lost.
+    fn shell_lost_at(&self, p: V2) -> Option<String> {
+        if p.x < 0.0 || p.y < 0.0 || p.x > self.table.width || p.y > self.table.height {
+            return Some("off the table".into());
+        }
+        let t = self.los.terrain();
+        if let Some(k) = t.area_kinds_at(p).into_iter().find(|k| {
+            matches!(
+                k,
+                crate::rules::terrain::AreaKind::Marsh
+                    | crate::rules::terrain::AreaKind::Mud
+                    | crate::rules::terrain::AreaKind::Lake
+            )
+        }) {
+            return Some(format!("wet terrain ({k:?})"));
+        }
+        t.linears
+            .iter()
+            .filter(|l| {
+                matches!(
+                    l.kind,
+                    crate::rules::terrain::LinearKind::Stream | crate::rules::terrain::LinearKind::River
+                )
+            })
+            .find(|l| crate::rules::terrain::polyline_distance_to_point(&l.points, p) <= l.width * 0.5)
+            .map(|l| format!("wet terrain ({:?})", l.kind))
+    }
+
+    /// Wet ground: poor or extreme weather, or the scenario says so (no ball bounces).
+    pub fn ground_is_wet(&self) -> bool {
+        self.wet_ground || matches!(self.weather, Weather::Poor | Weather::Extreme)
+    }
+
+    /// Canister: the primary target as ordinary fire; if it took a hit, the blast goes on
+    /// through the corridor to the next enemy unit, one worse to hit per damaged unit in front,
+    /// until a unit takes no hit or the score would pass 6.
+    fn fire_canister(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        let gun = self
+            .firing_guns(plan)
+            .first()
+            .copied()
+            .unwrap_or(self.rects(plan.firer)[0]);
+        let through = self.aim_at(plan.target, gun.center);
+        let corridor = canister_corridor(gun.center, through, plan.range, &self.rules.artillery);
+        let net = self.attack_primary(plan, ctx, ev);
+        if net == 0 {
+            return;
+        }
+        let order = self.canister_path(plan.firer, &corridor, gun.center);
+        let Some(at) = order.iter().position(|&u| u == plan.target) else {
+            return;
+        };
+        let side = self.unit(plan.firer).side;
+        for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
+            if self.unit(next).side == side {
+                break; // check_fire refuses canister with a friend in the path
+            }
+            let base = self.to_hit_against(plan.firer, next, gun.center);
+            let to_hit = blast_through_to_hit(base, damaged);
+            ev.push(Event::BlastThrough {
+                firer: plan.firer,
+                corridor,
+                next,
+                damaged_in_front: damaged,
+                to_hit,
+            });
+            if to_hit.is_none() {
+                break;
+            }
+            let net = self.attack_unit(plan, ctx, next, plan.dice, gun, damaged, "canister blast-through", ev);
+            if net == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The living units a canister corridor crosses, nearest the gun first (the firer left out).
+    pub fn canister_path(&self, firer: UnitId, corridor: &[V2; 4], gun: V2) -> Vec<UnitId> {
+        let ids: Vec<UnitId> = self
+            .units
+            .iter()
+            .filter(|u| u.alive() && u.id != firer)
+            .map(|u| u.id)
+            .collect();
+        let slices: Vec<&[Rect]> = ids.iter().map(|&id| self.rects(id)).collect();
+        units_in_corridor(corridor, gun, &slices)
+            .into_iter()
+            .map(|i| ids[i])
+            .collect()
+    }
+
+    /// The friendly unit a canister at `target` would blast through, if any (DECISIONS: such a
+    /// unit forbids canister).
+    pub fn friend_in_canister_path(&self, plan: &FirePlan) -> Option<UnitId> {
+        let gun = self.firing_guns(plan).first().copied()?;
+        let through = self.aim_at(plan.target, gun.center);
+        let corridor = canister_corridor(gun.center, through, plan.range, &self.rules.artillery);
+        let side = self.unit(plan.firer).side;
+        self.canister_path(plan.firer, &corridor, gun.center)
+            .into_iter()
+            .find(|&u| self.unit(u).side == side)
+    }
+
+    /// The primary target of canister: the plan's dice, score and save, as ordinary fire.
+    fn attack_primary(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) -> u32 {
+        let rolls = self.dice.roll(plan.dice, 6);
+        let need = plan.effective_to_hit();
+        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
+        ev.push(Event::Fired {
+            firers: vec![plan.firer],
+            target: plan.target,
+            context: format!("{}: canister", ctx.label()),
+            base_dice: plan.base_dice,
+            modifiers: plan.modifiers.clone(),
+            dice: plan.dice,
+            aspect: plan.aspect,
+            cover: plan.cover,
+            to_hit: plan.to_hit,
+            roll_bonus: plan.roll_bonus,
+            rolls,
+            hits,
+            save: plan.save,
+            save_rolls,
+            saved,
+        });
+        let net = hits - saved;
+        let from = self.unit(plan.firer).pose.pos;
+        self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
+        net
+    }
+
+    /// The score a gun at `from` needs against `target`: its cover as artillery sees it
+    /// (ACW notes 6, 7: soft cover as open, hard as soft).
+    fn to_hit_against(&self, _firer: UnitId, target: UnitId, from: V2) -> u32 {
+        let fr = &self.rules.fire;
+        match self.cover_of(target, from) {
+            Cover::Hard => fr.to_hit_soft,
+            _ => fr.to_hit_open,
+        }
+    }
+
+    /// Attack `target` with `dice` from the gun at `gun`, the score worse by `worse`; the
+    /// unit's own save against this gun (flank and rear worsen it; mortars: 4+ at best for the
+    /// target, ACW note 16). Returns the hits after saves.
+    #[allow(clippy::too_many_arguments)]
+    fn attack_unit(
+        &mut self,
+        plan: &FirePlan,
+        ctx: FireContext,
+        target: UnitId,
+        dice: u32,
+        gun: Rect,
+        worse: u32,
+        what: &str,
+        ev: &mut Vec<Event>,
+    ) -> u32 {
+        if !self.unit(target).alive() || dice == 0 {
+            return 0;
+        }
+        let fr = self.rules.fire.clone();
+        let cover = match self.cover_of(target, gun.center) {
+            Cover::Hard => Cover::Soft,
+            _ => Cover::Open,
+        };
+        let Some(to_hit) = blast_through_to_hit(self.to_hit_against(plan.firer, target, gun.center), worse) else {
+            return 0;
+        };
+        let aspect = self.aspect_of(target, &gun);
+        let tu = self.unit(target);
+        let mut save = tu.row.save.map(u32::from);
+        if matches!(
+            tu.formation,
+            crate::rules::formation::Formation::AttackColumn | crate::rules::formation::Formation::Square
+        ) {
+            save = None;
+        }
+        if aspect != Aspect::Front {
+            save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
+        }
+        if self.unit(plan.firer).row.has(Trait::Mortar) {
+            save = Some(save.map_or(4, |s| s.min(4)));
+        }
+        let rolls = self.dice.roll(dice, 6);
+        let need = to_hit.saturating_sub(plan.roll_bonus).max(1);
+        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        let (save_rolls, saved) = self.roll_saves(target, hits, save);
+        ev.push(Event::Fired {
+            firers: vec![plan.firer],
+            target,
+            context: format!("{}: {what}", ctx.label()),
+            base_dice: dice as i32,
+            modifiers: Vec::new(),
+            dice,
+            aspect,
+            cover,
+            to_hit,
+            roll_bonus: plan.roll_bonus,
+            rolls,
+            hits,
+            save,
+            save_rolls,
+            saved,
+        });
+        let net = hits - saved;
+        self.take_fire_hits(target, net, to_hit, gun.center, ev);
+        net
+    }
+}
+
+/// Add `k` dice for `u`, keeping the order units were first struck in.
+fn add_dice(v: &mut Vec<(UnitId, u32)>, u: UnitId, k: u32) {
+    match v.iter_mut().find(|(w, _)| *w == u) {
+        Some((_, d)) => *d += k,
+        None => v.push((u, k)),
+    }
+}
