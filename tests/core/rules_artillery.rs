@@ -244,3 +244,29 @@ fn shell_bursts_on_every_stand_within_3_cm_with_a_shrapnel_die() {
     // The gun's dice + 1 shrapnel, for each stand within 3 cm; the line behind is too far.
     assert_eq!(attacked, vec![(1, per_stand * near)]);
 }
+
+#[test]
+fn a_mortars_target_saves_4_or_better() {
+    // ACW note 16: "Mortars cannot see the actual target behind the wall, so the target gets a
+    // save 4+." Regular infantry have no save of their own; against the mortar's shell, 4+.
+    let mut b = battle(&[
+        u(0, "mortar", 1, 101.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 62.0, 270.0),
+    ]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    assert!(b.check_deploy(0, Deploy::Load(Ammo::Canister), false).is_err());
+    b.units[0].loaded = Some(Ammo::Shell);
+    let mut faces = vec![6];
+    faces.extend([6; 60]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("the mortar fires");
+    let saves: Vec<Option<u32>> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { target: 1, save, .. } => Some(*save),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saves, vec![Some(4)]);
+}
