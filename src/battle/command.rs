@@ -240,6 +240,7 @@ impl Battle {
                         may_charge: false,
                         may_enter_dense: false,
                         self_order: false,
+                        fire_after_manhandle: false,
                     });
                     e.count += 1;
                     e.credits = credits;
@@ -448,6 +449,19 @@ impl Battle {
         }
     }
 
+    /// The gun was man-handled under its order and has no action left but the fire that
+    /// goes with it.
+    pub fn ordered_to_fire_after_manhandling(&self, id: UnitId) -> bool {
+        let u = self.unit(id);
+        u.side == self.active
+            && u.alive()
+            && self
+                .cmd
+                .orders
+                .get(&id)
+                .is_some_and(|o| o.credits == 0 && o.fire_after_manhandle && !o.finished)
+    }
+
     fn spend(&mut self, id: UnitId) {
         if let Some(o) = self.cmd.orders.get_mut(&id) {
             o.credits = o.credits.saturating_sub(1);
@@ -478,6 +492,14 @@ impl Battle {
                 let chk = self.check_move(*unit, *to, o.may_enter_dense)?;
                 let from = self.unit(*unit).pose;
                 self.spend(*unit);
+                let gun = self.unit(*unit);
+                if gun.is_artillery()
+                    && !gun.limbered
+                    && !o.self_order
+                    && let Some(o) = self.cmd.orders.get_mut(unit)
+                {
+                    o.fire_after_manhandle = true;
+                }
                 self.unit_mut(*unit).pose = *to;
                 self.unit_mut(*unit).dug_in = false;
                 self.unit_mut(*unit).refused = (false, false);
@@ -504,9 +526,18 @@ impl Battle {
             Action::Fire { unit, target } => {
                 self.check_unit_id(*unit)?;
                 self.check_unit_id(*target)?;
-                self.ordered(*unit)?;
+                let manhandled = self.ordered_to_fire_after_manhandling(*unit);
+                if !manhandled {
+                    self.ordered(*unit)?;
+                }
                 let plan = self.check_fire(*unit, *target, FireContext::Order)?;
-                self.spend(*unit);
+                if manhandled {
+                    if let Some(o) = self.cmd.orders.get_mut(unit) {
+                        o.fire_after_manhandle = false;
+                    }
+                } else {
+                    self.spend(*unit);
+                }
                 // BPT "Opportunity Fire": units opportunity-firing at a unit that fires fire
                 // immediately after it.
                 self.resolve_fire(plan, FireContext::Order, ev);
@@ -676,6 +707,7 @@ impl Battle {
             may_charge: false,
             may_enter_dense: false,
             self_order: true,
+            fire_after_manhandle: false,
         };
         self.cmd.orders.insert(id, o);
         Ok(())

@@ -104,7 +104,17 @@ impl Battle {
     fn legal_command(&self, out: &mut Vec<Action>) {
         // Actions of units with orders in hand.
         for (&id, o) in &self.cmd.orders {
-            if o.credits == 0 || o.finished || !self.unit(id).alive() {
+            if o.finished || !self.unit(id).alive() {
+                continue;
+            }
+            if o.credits == 0 {
+                if self.ordered_to_fire_after_manhandling(id) {
+                    for (e, _) in self.visible_enemies(id) {
+                        if self.check_fire(id, e, FireContext::Order).is_ok() {
+                            out.push(Action::Fire { unit: id, target: e });
+                        }
+                    }
+                }
                 continue;
             }
             for to in self.candidate_moves(id) {

@@ -246,6 +246,10 @@ pub struct OrderState {
     pub may_enter_dense: bool,
     /// A self-order: may only move towards the nearest commander.
     pub self_order: bool,
+    /// An unlimbered gun man-handled under this order may still fire once (DECISIONS
+    /// "Artillery handling": "man-handled (3 cm) and fire in the same order").
+    #[serde(default)]
+    pub fire_after_manhandle: bool,
 }
 
 /// The command phase's book-keeping, cleared every player turn.

@@ -127,6 +127,7 @@ pub fn order(by: u32) -> volley::battle::state::OrderState {
         may_charge: true,
         may_enter_dense: true,
         self_order: false,
+        fire_after_manhandle: false,
     }
 }
 

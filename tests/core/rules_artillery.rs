@@ -270,3 +270,27 @@ fn a_mortars_target_saves_4_or_better() {
         .collect();
     assert_eq!(saves, vec![Some(4)]);
 }
+
+#[test]
+fn an_unlimbered_gun_man_handled_under_an_order_fires_in_the_same_order() {
+    // DECISIONS "Artillery handling": "an unlimbered gun may be man-handled (3 cm) and fire in
+    // the same order". One order: move 2 cm, then fire; a second fire needs another order.
+    let mut b = battery(&[u(1, RIFLES, 4, 100.0, 80.0, 270.0)]);
+    b.units[0].loaded = Some(Ammo::Shot);
+    let mut to = b.unit(0).pose;
+    to.pos.y += 2.0;
+    b.apply(&Action::Move { unit: 0, to }).expect("man-handled 2 cm");
+    assert!(b.legal_actions().contains(&Action::Fire { unit: 0, target: 1 }));
+    let mut faces = vec![6, 1];
+    faces.extend([1; 20]);
+    script(&mut b, &faces);
+    b.apply(&Action::Fire { unit: 0, target: 1 })
+        .expect("and fires in the same order");
+    b.units[0].loaded = Some(Ammo::Shot);
+    assert_eq!(
+        b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err().rule,
+        "BPT Actions"
+    );
+    // A limbered gun that moves gets no such fire (and could not fire anyway).
+    assert!(!b.ordered_to_fire_after_manhandling(0));
+}
