@@ -684,6 +684,14 @@ impl Battle {
         self.compute_geom(&u).rects
     }
 
+    /// The unit's bases at `pose` after an ordered move, which dresses a refused line.
+    pub fn rects_at_dressed(&self, id: UnitId, pose: Pose) -> Vec<Rect> {
+        let mut u = self.unit(id).clone();
+        u.pose = pose;
+        u.refused = (false, false);
+        self.compute_geom(&u).rects
+    }
+
     /// The first unit (by id) other than `id` whose bases overlap `rects`.
     pub fn overlapping_unit(&self, id: UnitId, rects: &[Rect]) -> Option<UnitId> {
         self.alive_units()

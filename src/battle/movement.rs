@@ -83,9 +83,15 @@ impl Battle {
         id: UnitId,
         pose: Pose,
         allow_enemy_contact: Option<UnitId>,
+        dressed: bool,
     ) -> Result<Vec<Rect>, Refusal> {
         let u = self.unit(id);
-        let rects = self.rects_at(id, pose);
+        // An ordered move dresses a refused line (the move clears the refusal).
+        let rects = if dressed {
+            self.rects_at_dressed(id, pose)
+        } else {
+            self.rects_at(id, pose)
+        };
         if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
             return refuse("BPT Battlefield", format!("{} would leave the table", u.name));
         }
@@ -302,7 +308,7 @@ impl Battle {
                 "moving into, through or out of dense terrain needs an order that declares it",
             );
         }
-        self.check_placement(id, to, None)?;
+        self.check_placement(id, to, None, true)?;
         let passage = cost > d + 1e-9;
         if cost > allowance + mr.epsilon {
             return refuse(
