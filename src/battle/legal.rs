@@ -158,12 +158,21 @@ impl Battle {
             }
         }
         // Units with a visible enemy within charge distance (worked out once).
+        // Bounding boxes first: most pairs are far apart, and the exact edge distance is dear.
+        let boxes: Vec<(V2, V2)> = self.units.iter().map(|u| self.unit_box(u.id)).collect();
+        let reach = self.rules.charge.distance;
+        let near = |a: UnitId, b: UnitId| {
+            let ((alo, ahi), (blo, bhi)) = (boxes[a as usize], boxes[b as usize]);
+            let gx = (blo.x - ahi.x).max(alo.x - bhi.x).max(0.0);
+            let gy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
+            gx * gx + gy * gy <= reach * reach
+        };
         let close: std::collections::BTreeSet<UnitId> = self
             .side_units(self.active)
             .filter(|u| self.cmd.orders.get(&u.id).is_none_or(|o| !o.finished))
             .filter(|u| {
                 self.side_units(1 - u.side)
-                    .any(|e| self.unit_distance(u.id, e.id) <= self.rules.charge.distance && self.sees(u.id, e.id))
+                    .any(|e| near(u.id, e.id) && self.unit_distance(u.id, e.id) <= reach && self.sees(u.id, e.id))
             })
             .map(|u| u.id)
             .collect();
@@ -312,5 +321,19 @@ impl Battle {
             }
         }
         v
+    }
+}
+
+impl Battle {
+    /// A box holding every base of the unit.
+    pub fn unit_box(&self, id: UnitId) -> (V2, V2) {
+        let mut lo = V2::new(f64::INFINITY, f64::INFINITY);
+        let mut hi = V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for r in self.rects(id) {
+            let (a, b) = r.aabb();
+            lo = V2::new(lo.x.min(a.x), lo.y.min(a.y));
+            hi = V2::new(hi.x.max(b.x), hi.y.max(b.y));
+        }
+        (lo, hi)
     }
 }
