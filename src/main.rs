@@ -53,6 +53,21 @@ enum Cmd {
         #[arg(long)]
         log: bool,
     },
+    /// Agent against agent over many seeds, sides swapped every game: how strong an agent is.
+    Match {
+        #[arg(default_value = DEFAULT_SCENARIO)]
+        scenario: PathBuf,
+        /// The agent measured (e.g. scheduler).
+        #[arg(long)]
+        agent: String,
+        /// Its opponent (e.g. greedy or random).
+        #[arg(long)]
+        against: String,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
     Verify { recording: PathBuf },
     /// Validate maps, scenarios, army lists and rules files.
@@ -109,6 +124,29 @@ fn main() -> ExitCode {
             Err(e) => Err(format!("{}: {e}", recording.display())),
         },
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
+        Some(Cmd::Match {
+            scenario,
+            agent,
+            against,
+            games,
+            json,
+        }) => sim::play_match(&scenario, &agent, &against, games).map(|r| {
+            if json {
+                println!("{}", serde_json::to_string(&r).expect("serialises"));
+            } else {
+                println!(
+                    "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won; sides swapped every game)",
+                    r.agent,
+                    r.against,
+                    r.scenario,
+                    r.won,
+                    r.drawn,
+                    r.lost,
+                    r.games,
+                    r.win_rate * 100.0
+                );
+            }
+        }),
         Some(Cmd::Odds {
             dice,
             to_hit,
@@ -246,9 +284,12 @@ fn simulate(
         agents::by_name(&names[1], seed, 1)?,
     ];
     let mut rec = Recording::start(&b, &scenario.display().to_string(), seed, max_turns);
-    let done = sim::play(b, &mut agents, 200_000, |b, a, events| {
+    let done = sim::play_with_reasons(b, &mut agents, 200_000, |b, a, events, why| {
         if log {
-            println!("> {}", a.name());
+            match why {
+                Some(why) => println!("> {} — {why}", a.name()),
+                None => println!("> {}", a.name()),
+            }
             for e in events {
                 println!("    {}", b.describe(e));
             }

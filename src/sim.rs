@@ -48,6 +48,16 @@ pub fn play(
     max_actions: u64,
     mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event]),
 ) -> Result<Battle, SimError> {
+    play_with_reasons(battle, agents, max_actions, |b, a, ev, _| observe(b, a, ev))
+}
+
+/// [`play`], with each choice's one-line reason from its agent (for the battle log).
+pub fn play_with_reasons(
+    battle: Battle,
+    agents: &mut [Box<dyn Agent>; 2],
+    max_actions: u64,
+    mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
+) -> Result<Battle, SimError> {
     let mut app = headless_app(battle);
     loop {
         let b = &app.world().resource::<BattleState>().0;
@@ -60,6 +70,7 @@ pub fn play(
         let legal = b.legal_actions();
         let side = b.actor();
         let i = agents[side].choose(b, &legal);
+        let reason = agents[side].reason();
         let action = legal[i].clone();
         app.world_mut().write_message(ActionRequest(action.clone()));
         app.update();
@@ -72,7 +83,7 @@ pub fn play(
             .drain()
             .flat_map(|a| a.events)
             .collect();
-        observe(&world.resource::<BattleState>().0, &action, &events);
+        observe(&world.resource::<BattleState>().0, &action, &events, reason.as_deref());
     }
     let b = app.world().resource::<BattleState>().0.clone();
     Ok(b)
@@ -106,4 +117,80 @@ pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
         state_hash: format!("{:016x}", b.state_hash()),
         reason: o.reason,
     }
+}
+
+/// What `volley match` prints: agent `a` against agent `b` over seeds 1..=games, `a` taking the
+/// first side on even seeds and the second on odd ones.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MatchResult {
+    pub scenario: String,
+    pub agent: String,
+    pub against: String,
+    pub games: u64,
+    pub won: u64,
+    pub drawn: u64,
+    pub lost: u64,
+    /// Won / games.
+    pub win_rate: f64,
+}
+
+/// Play the match, the games shared over the machine's cores (each game is its own seed, so
+/// the result does not depend on how many there are).
+pub fn play_match(scenario: &std::path::Path, a: &str, b: &str, games: u64) -> Result<MatchResult, String> {
+    // The scenario and the agents' names are checked once, before any thread starts.
+    crate::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    for name in [a, b] {
+        crate::agents::by_name(name, 1, 0)?;
+    }
+    let one = |seed: u64| -> Result<i8, String> {
+        let (battle, _) = crate::load_battle(scenario, seed).map_err(|e| e.to_string())?;
+        let a_side = usize::from(!seed.is_multiple_of(2));
+        let names = if a_side == 0 { [a, b] } else { [b, a] };
+        let mut players = [
+            crate::agents::by_name(names[0], seed, 0)?,
+            crate::agents::by_name(names[1], seed, 1)?,
+        ];
+        let done = play(battle, &mut players, 200_000, |_, _, _| {}).map_err(|e| format!("seed {seed}: {e}"))?;
+        let o = done
+            .outcome
+            .clone()
+            .unwrap_or_else(|| done.compute_outcome("unfinished"));
+        Ok(match o.winner {
+            Some(w) if w == a_side => 1,
+            None => 0,
+            Some(_) => -1,
+        })
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()) as u64;
+    let results: Vec<Result<i8, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let one = &one;
+                s.spawn(move || (1..=games).filter(|g| g % threads == t).map(one).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a match thread panicked"))
+            .collect()
+    });
+    let mut r = MatchResult {
+        scenario: scenario.display().to_string(),
+        agent: a.to_string(),
+        against: b.to_string(),
+        games,
+        won: 0,
+        drawn: 0,
+        lost: 0,
+        win_rate: 0.0,
+    };
+    for x in results {
+        match x? {
+            1 => r.won += 1,
+            0 => r.drawn += 1,
+            _ => r.lost += 1,
+        }
+    }
+    r.win_rate = if games > 0 { r.won as f64 / games as f64 } else { 0.0 };
+    Ok(r)
 }

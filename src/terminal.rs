@@ -36,7 +36,11 @@ pub fn play(
         let legal = b.legal_actions();
         let side = b.actor();
         let choice = if let Some(bot) = bots[side].as_mut() {
-            bot.choose(&b, &legal)
+            let i = bot.choose(&b, &legal);
+            if let Some(why) = bot.reason() {
+                println!("  [{}] {why}", bot.name());
+            }
+            i
         } else {
             println!("\n{} to act ({:?}, turn {}):", b.sides[side].name, b.phase, b.game_turn);
             for (i, a) in legal.iter().enumerate() {

@@ -1,7 +1,10 @@
 //! Players that are programs: they choose among the legal actions, through the same pipeline
 //! as a person.
 
+pub mod greedy;
+pub mod perception;
 pub mod random;
+pub mod scheduler;
 
 use crate::battle::{Action, Battle};
 
@@ -10,14 +13,41 @@ pub trait Agent {
     /// Pick one of `legal` (never empty) for the current state.
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize;
     fn name(&self) -> &'static str;
+    /// Why it made its last choice, one line for the battle log (the scheduler and greedy).
+    fn reason(&self) -> Option<String> {
+        None
+    }
 }
+
+/// Every agent name `by_name` knows.
+pub const AGENTS: [&str; 6] = [
+    "random",
+    "eager",
+    "greedy",
+    "scheduler",
+    "scheduler-easy",
+    "scheduler-hard",
+];
 
 /// Make an agent by name (`random`), seeded from the game seed and the side.
 pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, String> {
     match name {
         "random" => Ok(Box::new(random::RandomAgent::new(agent_seed(seed, side)))),
         "eager" => Ok(Box::new(random::RandomAgent::eager(agent_seed(seed, side)))),
-        other => Err(format!("unknown agent '{other}' (known: random, eager)")),
+        "greedy" => Ok(Box::new(greedy::GreedyAgent::new())),
+        "scheduler" => Ok(Box::new(scheduler::Scheduler::new(
+            agent_seed(seed, side),
+            scheduler::evaluate::Depth::Normal,
+        ))),
+        "scheduler-easy" => Ok(Box::new(scheduler::Scheduler::new(
+            agent_seed(seed, side),
+            scheduler::evaluate::Depth::Easy,
+        ))),
+        "scheduler-hard" => Ok(Box::new(scheduler::Scheduler::new(
+            agent_seed(seed, side),
+            scheduler::evaluate::Depth::Hard,
+        ))),
+        other => Err(format!("unknown agent '{other}' (known: {})", AGENTS.join(", "))),
     }
 }
 

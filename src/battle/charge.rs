@@ -410,7 +410,7 @@ impl Battle {
         ];
         for p in candidates {
             let pose = Pose::new(p, fr.facing);
-            if self.check_placement(unit, pose, None).is_ok() {
+            if self.check_placement(unit, pose, None, false).is_ok() {
                 return Ok(pose);
             }
         }
@@ -510,7 +510,7 @@ impl Battle {
     }
 
     /// Attack dice per stand in contact (BPT "Troops In Contact").
-    fn contact_attacks(&self, u: &Unit) -> u32 {
+    pub fn contact_attacks(&self, u: &Unit) -> u32 {
         let c = &self.rules.charge;
         if u.is_cavalry() && u.mounted() {
             if u.row.has(Trait::Sabre) {

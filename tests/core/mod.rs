@@ -15,3 +15,4 @@ mod rules_artillery;
 mod rules_charge;
 mod rules_command;
 mod rules_fire;
+mod scheduler;

@@ -1,0 +1,388 @@
+//! The scheduler's judgement: what an action is worth, from the rules' exact odds and the
+//! scenario's goals. Pure reading of the battle; no dice are rolled and nothing is tried out
+//! on a copy (that would peek at the game's dice).
+
+use crate::agents::perception::known_enemies;
+use crate::battle::action::Deploy;
+use crate::battle::fire::FireContext;
+use crate::battle::state::{SideId, UnitId};
+use crate::battle::{Action, Battle};
+use crate::data::army::Arm;
+use crate::data::scenario::{Ammo, ObjectiveLevel};
+use crate::rules::formation::Formation;
+use crate::rules::geometry::V2;
+use crate::rules::odds::{self, ChargeOdds};
+use std::collections::BTreeMap;
+
+/// An action's worth and the one-line reason the log shows.
+pub struct Judged {
+    pub score: f64,
+    pub why: String,
+}
+
+impl Judged {
+    fn new(score: f64, why: impl Into<String>) -> Self {
+        Judged { score, why: why.into() }
+    }
+    fn nothing() -> Self {
+        Judged::new(f64::NEG_INFINITY, "")
+    }
+}
+
+/// How far ahead the scheduler looks (its difficulty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// The action's own odds only; one order per commander; charges only at long odds.
+    Easy,
+    /// Also successive orders worth their risk, and charge odds.
+    Normal,
+    /// Also the enemy fire a move walks into.
+    Hard,
+}
+
+/// Expected hits and the chance to suppress of `unit` firing at `target` in `ctx`, if legal.
+pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) -> Option<(f64, f64, String)> {
+    let plan = b.check_fire(unit, target, ctx).ok()?;
+    let dist = odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+    let mean = odds::mean(&dist);
+    let p_sup = if b.unit(target).suppressed() {
+        0.0
+    } else {
+        odds::p_suppress(&dist, plan.to_hit)
+    };
+    let t = b.unit(target);
+    let left = t.hits_value(&b.rules, b.player_turn).saturating_sub(t.hits) as f64;
+    // A unit near its hits value is worth finishing; guns and objectives' holders are worth more.
+    let finish = if mean >= left * 0.6 { 1.0 } else { 0.0 };
+    let score = mean * (1.0 + 0.6 * finish) + 0.4 * p_sup;
+    let ammo = if b.uses_ammo(unit) {
+        match b.ammo_for(unit, ctx) {
+            Some(Ammo::Canister) => " (canister)",
+            Some(Ammo::Shell) => " (shell)",
+            _ => " (round shot)",
+        }
+    } else {
+        ""
+    };
+    let why = format!(
+        "{}: fire at {}{ammo}, {} dice at {}+, {:.1} hits expected, {:.0}% to suppress",
+        b.unit(unit).name,
+        t.name,
+        plan.dice,
+        plan.effective_to_hit(),
+        mean,
+        p_sup * 100.0
+    );
+    Some((score, p_sup, why))
+}
+
+/// The first round of a charge of `unit` on `target`, estimated from the stands that will
+/// touch (the narrower frontage), each side's contact attacks, the target's cover and saves.
+pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
+    let a = b.unit(unit);
+    let t = b.unit(target);
+    let front = a.stands.min(t.stands).max(1);
+    let a_dice = b.contact_attacks(a) * front + 1; // the charge bonus die
+    let b_dice = b.contact_attacks(t) * front;
+    let cover = b.cover_of(target, a.pose.pos);
+    let a_hit = match cover {
+        crate::rules::params::Cover::Open => b.rules.fire.to_hit_open,
+        crate::rules::params::Cover::Soft => b.rules.fire.to_hit_soft,
+        crate::rules::params::Cover::Hard => b.rules.fire.to_hit_hard,
+    };
+    odds::charge_outcome(
+        a_dice,
+        a_hit,
+        t.row.save.map(u32::from),
+        b_dice,
+        b.rules.fire.to_hit_open,
+        a.row.save.map(u32::from),
+    )
+}
+
+fn charge_value(b: &Battle, unit: UnitId, target: UnitId, depth: Depth) -> Judged {
+    let o = charge_odds(b, unit, target);
+    let win = o.a_double + o.a_wins;
+    let lose = o.b_double + o.b_wins;
+    if depth == Depth::Easy && win < 0.7 {
+        return Judged::nothing();
+    }
+    let score = 2.5 * o.a_double + 1.0 * o.a_wins - 1.5 * lose - 2.0 * o.b_double;
+    Judged::new(
+        score,
+        format!(
+            "{}: charge {}, {:.0}% to win by double, {:.0}% to lose",
+            b.unit(unit).name,
+            b.unit(target).name,
+            o.a_double * 100.0,
+            lose * 100.0
+        ),
+    )
+}
+
+/// Where `side` wants to be: its major objective (else minor), if it has one.
+pub fn objective(b: &Battle, side: SideId) -> Option<V2> {
+    let name = &b.sides[side].name;
+    let mine = b.objectives.iter().filter(|o| &o.side == name);
+    mine.clone()
+        .find(|o| o.level == ObjectiveLevel::Major)
+        .or_else(|| mine.clone().next())
+        .map(|o| o.pos)
+}
+
+/// The objectives `side` plays for: its own (major 3, minor 2) and the enemy's it can deny by
+/// standing on them (1.5): (point, radius, worth), worth first.
+fn objective_points(b: &Battle, side: SideId, enemies: &[UnitId]) -> Vec<(V2, f64, f64)> {
+    let last_turn = b.game_turn >= b.turn_limit;
+    let enemies_within = |p: V2, d: f64| {
+        enemies
+            .iter()
+            .filter(|&&e| b.rects(e).iter().any(|r| r.distance_to_point(p) <= d))
+            .count()
+    };
+    let mut v: Vec<(V2, f64, f64)> = b
+        .objectives
+        .iter()
+        .map(|o| {
+            let own = o.side == b.sides[side].name;
+            let worth = match (own, o.level) {
+                (true, ObjectiveLevel::Major) => 3.0,
+                (true, ObjectiveLevel::Minor) => 2.0,
+                (false, _) => 1.5,
+            };
+            (o.pos, o.radius, worth, own)
+        })
+        // Deny an enemy objective only when an enemy could reach it; go for an own one unless
+        // it is too hot for a lone unit (two enemies close by), save in the last turn.
+        .filter(|&(p, r, _, own)| {
+            if own {
+                last_turn || enemies_within(p, r + 15.0) < 2
+            } else {
+                enemies_within(p, r + 40.0) > 0
+            }
+        })
+        .map(|(p, r, w, _)| (p, r, w))
+        .collect();
+    v.sort_by(|a, b| b.2.total_cmp(&a.2));
+    // One entry per place (a shared objective counts once, at its higher worth).
+    let mut out: Vec<(V2, f64, f64)> = Vec::new();
+    for p in v {
+        if !out.iter().any(|q| q.0.dist(p.0) < 1.0) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Which unit goes to which objective: for each objective, worth first, the nearest free
+/// unit that can move (not an unlimbered gun, not suppressed), if it is within reach of the
+/// remaining turns; a unit already inside an objective's radius keeps it.
+pub fn assign_objectives(b: &Battle, side: SideId, enemies: &[UnitId]) -> BTreeMap<UnitId, (V2, f64)> {
+    let mut out = BTreeMap::new();
+    let turns_left = (b.turn_limit + 1).saturating_sub(b.game_turn) as f64;
+    // Own objectives get a second unit (a holder must be unsuppressed at the end; a spare
+    // covers a suppressed holder), after every objective has its first.
+    let points = objective_points(b, side, enemies);
+    let seconds: Vec<_> = points.iter().copied().filter(|p| p.2 >= 2.0).collect();
+    for (pos, radius, _) in points.into_iter().chain(seconds) {
+        let holder = b
+            .side_units(side)
+            .filter(|u| !out.contains_key(&u.id))
+            .find(|u| b.rects(u.id).iter().any(|r| r.distance_to_point(pos) <= radius));
+        if let Some(h) = holder {
+            out.insert(h.id, (pos, radius));
+            continue;
+        }
+        let best = b
+            .side_units(side)
+            .filter(|u| (!u.is_artillery() || u.limbered) && !u.suppressed() && !out.contains_key(&u.id))
+            .map(|u| (u.id, u.pose.pos.dist(pos), u.move_rate()))
+            .filter(|(_, d, rate)| *d <= rate * 2.0 * turns_left + radius)
+            .min_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+        if let Some((id, _, _)) = best {
+            out.insert(id, (pos, radius));
+        }
+    }
+    out
+}
+
+/// The point a unit advances on and the distance it wants to stop at: its assigned objective,
+/// else the nearest known enemy at a bit inside its weapon range.
+fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId, (V2, f64)>) -> Option<(V2, f64)> {
+    if let Some(&(p, r)) = assigned.get(&unit) {
+        return Some((p, r * 0.4));
+    }
+    let u = b.unit(unit);
+    let here = u.pose.pos;
+    let nearest = enemies
+        .iter()
+        .map(|&e| (b.unit(e).pose.pos, b.unit_distance(unit, e)))
+        .min_by(|x, y| x.1.total_cmp(&y.1));
+    let obj = objective(b, u.side);
+    let range = b.weapon_range(u).max(b.rules.charge.distance * 0.5);
+    match (nearest, obj) {
+        (Some((_, d)), Some(o)) if here.dist(o) < d => Some((o, 0.0)),
+        (Some((p, _)), _) => Some((p, range * 0.7)),
+        (None, Some(o)) => Some((o, 0.0)),
+        (None, None) => None,
+    }
+}
+
+fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &Ctx) -> Judged {
+    let u = b.unit(unit);
+    if u.is_artillery() && !u.limbered {
+        return Judged::nothing(); // unlimbered guns stay and shoot
+    }
+    let Some((g, want)) = goal(b, unit, &ctx.enemies, &ctx.assigned) else {
+        return Judged::nothing();
+    };
+    let before = (u.pose.pos.dist(g) - want).abs();
+    let after = (to.pos.dist(g) - want).abs();
+    let mut score = 0.08 * (before - after);
+    if let Some(&(o, r)) = ctx.assigned.get(&unit) {
+        let inside = |pose: crate::rules::geometry::Pose| {
+            b.rects_at(unit, pose)
+                .iter()
+                .any(|rect| rect.distance_to_point(o) <= r * 0.8)
+        };
+        match (inside(u.pose), inside(to)) {
+            (false, true) => score += 1.2,
+            (true, false) => score -= 2.0,
+            _ => {}
+        }
+    } else if ctx.can_fire.contains(&unit) {
+        score *= 0.3;
+    }
+    if ctx.depth == Depth::Hard && !ctx.assigned.contains_key(&unit) {
+        // One step deeper: the charges the enemy could answer with next turn. Ending a move
+        // within an enemy's charge reach costs what that charge would win by double.
+        let reach = b.rules.charge.distance + 5.0;
+        let risk: f64 = ctx
+            .enemies
+            .iter()
+            .filter(|&&e| b.unit(e).pose.pos.dist(to.pos) <= reach && b.unit(e).pose.pos.dist(u.pose.pos) > reach)
+            .map(|&e| charge_odds(b, e, unit).a_double)
+            .sum();
+        score -= 0.8 * risk;
+    }
+    Judged::new(
+        score,
+        format!(
+            "{}: move {:.0} cm towards {}",
+            u.name,
+            u.pose.pos.dist(to.pos),
+            if ctx.assigned.contains_key(&unit) {
+                "its objective"
+            } else {
+                "the enemy"
+            }
+        ),
+    )
+}
+
+fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
+    let u = b.unit(unit);
+    let nearest = ctx
+        .enemies
+        .iter()
+        .map(|&e| b.unit_distance(unit, e))
+        .fold(f64::INFINITY, f64::min);
+    match d {
+        Deploy::Load(ammo) => {
+            let want = if b.high_angle(unit) {
+                Ammo::Shell
+            } else if nearest <= b.rules.artillery.canister_range + 2.0 {
+                Ammo::Canister
+            } else {
+                Ammo::Shot
+            };
+            if ammo == want && u.loaded != Some(want) {
+                Judged::new(
+                    0.9,
+                    format!("{}: load {ammo:?} (nearest enemy {nearest:.0} cm)", u.name),
+                )
+            } else {
+                Judged::nothing()
+            }
+        }
+        Deploy::Unlimber if nearest <= b.weapon_range(u) + 15.0 => {
+            Judged::new(0.8, format!("{}: unlimber, enemy {nearest:.0} cm off", u.name))
+        }
+        Deploy::Limber if nearest > b.weapon_range(u) + 20.0 && nearest.is_finite() => {
+            Judged::new(0.3, format!("{}: limber up to close the range", u.name))
+        }
+        Deploy::Formation(Formation::Line)
+            if u.row.arm == Arm::Infantry && u.formation != Formation::Line && nearest <= 35.0 =>
+        {
+            Judged::new(0.6, format!("{}: form line, enemy {nearest:.0} cm off", u.name))
+        }
+        Deploy::Formation(Formation::MarchColumn)
+            if u.row.arm == Arm::Infantry && u.formation == Formation::Line && nearest > 60.0 =>
+        {
+            Judged::new(0.15, format!("{}: form march column to close faster", u.name))
+        }
+        _ => Judged::nothing(),
+    }
+}
+
+/// What is worked out once per decision.
+pub struct Ctx {
+    pub depth: Depth,
+    pub enemies: Vec<UnitId>,
+    /// Units with a legal fire among the actions on offer.
+    pub can_fire: std::collections::BTreeSet<UnitId>,
+    /// Units sent to hold or deny an objective: (point, radius).
+    pub assigned: BTreeMap<UnitId, (V2, f64)>,
+}
+
+impl Ctx {
+    pub fn new(b: &Battle, side: SideId, depth: Depth, legal: &[Action]) -> Self {
+        let can_fire = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Fire { unit, .. } | Action::InitiativeFire { unit, .. } => Some(*unit),
+                _ => None,
+            })
+            .collect();
+        let enemies = known_enemies(b, side);
+        let assigned = assign_objectives(b, side, &enemies);
+        Ctx {
+            depth,
+            enemies,
+            can_fire,
+            assigned,
+        }
+    }
+}
+
+/// The worth of one unit action (fire, charge, move, deploy, support) in any phase.
+pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
+    match a {
+        Action::Fire { unit, target } => fire_value(b, *unit, *target, FireContext::Order)
+            .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s, why)),
+        Action::InitiativeFire { unit, target } => fire_value(b, *unit, *target, FireContext::Initiative)
+            .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s, why)),
+        Action::OpportunityFire { unit, target } => fire_value(b, *unit, *target, FireContext::Opportunity)
+            .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s - 0.25, why)),
+        Action::CounterFire { unit } => {
+            let charger = match &b.step {
+                crate::battle::state::Step::CounterInitiative { charger, .. } => *charger,
+                _ => return Judged::nothing(),
+            };
+            fire_value(b, *unit, charger, FireContext::Counter)
+                .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s + 0.2, why))
+        }
+        Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => {
+            charge_value(b, *unit, *target, ctx.depth)
+        }
+        Action::Move { unit, to } => move_value(b, *unit, *to, ctx),
+        Action::Deploy { unit, deploy } | Action::InitiativeDeploy { unit, deploy } => {
+            deploy_value(b, *unit, *deploy, ctx)
+        }
+        Action::Support { unit, friend } => Judged::new(
+            0.7,
+            format!("{}: support {} in its charge", b.unit(*unit).name, b.unit(*friend).name),
+        ),
+        _ => Judged::nothing(),
+    }
+}

@@ -1,0 +1,296 @@
+//! The scheduler: the computer opponent for solo play (DECISIONS "The scheduler").
+//!
+//! Each of its command phases it deals a **random move stack** (the seed rules' "Game Turn
+//! Sequence" A): one card per living commander, shuffled from its own stream seeded by the game
+//! seed; commanders act in card order, each still making its command rolls. For the units with
+//! orders in hand it picks the action worth most by the rules' exact odds ([`evaluate`]); a
+//! commander gives a further order only while the chance of the roll is worth the risk. It
+//! knows only what its side could see ([`crate::agents::perception`]) and never tries an action
+//! out on a copy of the battle (that would read the game's next dice).
+//!
+//! Every choice leaves a one-line reason ([`Agent::reason`]) for the battle log.
+
+pub mod evaluate;
+
+use super::Agent;
+use crate::battle::state::{CmdId, Phase, UnitId};
+use crate::battle::{Action, Battle};
+use crate::rules::dice::Dice;
+use crate::rules::odds;
+use evaluate::{Ctx, Depth, judge};
+use std::collections::BTreeSet;
+
+pub struct Scheduler {
+    dice: Dice,
+    depth: Depth,
+    /// The player turn the cards were dealt for.
+    dealt: Option<u32>,
+    cards: Vec<CmdId>,
+    card: usize,
+    /// Units with actions in hand that have nothing worth doing this turn.
+    idle: BTreeSet<UnitId>,
+    reason: Option<String>,
+}
+
+impl Scheduler {
+    pub fn new(seed: u64, depth: Depth) -> Self {
+        Scheduler {
+            dice: Dice::new(seed),
+            depth,
+            dealt: None,
+            cards: Vec::new(),
+            card: 0,
+            idle: BTreeSet::new(),
+            reason: None,
+        }
+    }
+
+    /// A new command phase: shuffle one card per living commander of the side.
+    fn deal(&mut self, b: &Battle) {
+        let mut cards: Vec<CmdId> = b
+            .commanders
+            .iter()
+            .filter(|c| c.side == b.active && c.alive())
+            .map(|c| c.id)
+            .collect();
+        self.dice.shuffle(&mut cards);
+        self.cards = cards;
+        self.card = 0;
+        self.idle.clear();
+        self.dealt = Some(b.player_turn);
+    }
+
+    fn pick(&mut self, b: &Battle, legal: &[Action]) -> (usize, String) {
+        let side = b.actor();
+        let ctx = Ctx::new(b, side, self.depth, legal);
+        let end = legal.iter().position(|a| matches!(a, Action::EndPhase | Action::Pass));
+        // Windows (counter-initiative, opportunity fire, support): the best positive action, or pass.
+        if legal.iter().any(|a| matches!(a, Action::Pass)) {
+            return self
+                .best(b, legal, &ctx, |_| true, 0.15)
+                .unwrap_or((end.unwrap_or(0), "lets it pass".into()));
+        }
+        match b.phase {
+            Phase::Initiative => self
+                .best(b, legal, &ctx, |_| true, 0.35)
+                .unwrap_or((end.unwrap_or(0), "no initiative worth taking".into())),
+            Phase::Command => self.command(b, legal, &ctx, end),
+            _ => (end.unwrap_or(0), "ends the phase".into()),
+        }
+    }
+
+    /// The highest-scoring unit action above `floor` among those `keep` allows (ties: first).
+    fn best(
+        &self,
+        b: &Battle,
+        legal: &[Action],
+        ctx: &Ctx,
+        keep: impl Fn(&Action) -> bool,
+        floor: f64,
+    ) -> Option<(usize, String)> {
+        let mut best: Option<(usize, f64, String)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            if !keep(a) {
+                continue;
+            }
+            let j = judge(b, a, ctx);
+            if j.score > floor && best.as_ref().is_none_or(|(_, s, _)| j.score > *s) {
+                best = Some((i, j.score, j.why));
+            }
+        }
+        best.map(|(i, _, why)| (i, why))
+    }
+
+    fn command(&mut self, b: &Battle, legal: &[Action], ctx: &Ctx, end: Option<usize>) -> (usize, String) {
+        if self.dealt != Some(b.player_turn) {
+            self.deal(b);
+        }
+        // 1. Units with actions in hand act first.
+        loop {
+            let idle = &self.idle;
+            let acting = |a: &Action| match a {
+                Action::Move { unit, .. }
+                | Action::Fire { unit, .. }
+                | Action::Charge { unit, .. }
+                | Action::Deploy { unit, .. }
+                | Action::Support { unit, .. } => !idle.contains(unit),
+                _ => false,
+            };
+            if let Some(pick) = self.best(b, legal, ctx, acting, 0.05) {
+                return pick;
+            }
+            // Whoever still holds actions has nothing worth doing: mark them idle.
+            let holding: Vec<UnitId> = legal
+                .iter()
+                .filter(|a| acting(a))
+                .filter_map(|a| match a {
+                    Action::Move { unit, .. }
+                    | Action::Fire { unit, .. }
+                    | Action::Charge { unit, .. }
+                    | Action::Deploy { unit, .. }
+                    | Action::Support { unit, .. } => Some(*unit),
+                    _ => None,
+                })
+                .collect();
+            if holding.is_empty() {
+                break;
+            }
+            self.idle.extend(holding);
+        }
+        // 2. The commander of the top card gives its next order, if worth the roll.
+        while self.card < self.cards.len() {
+            let c = self.cards[self.card];
+            if let Some(pick) = self.order_for(b, legal, ctx, c) {
+                return pick;
+            }
+            self.card += 1;
+        }
+        // 3. Commanders close up on their units (a commander that moves gives no more orders).
+        if let Some(pick) = self.commander_move(b, legal) {
+            return pick;
+        }
+        (end.unwrap_or(0), "all cards played: ends the command phase".into())
+    }
+
+    /// The order commander `c` should give now: the group or unit order with the best chance
+    /// times the work its units have, when the roll's chance is worth it.
+    fn order_for(&self, b: &Battle, legal: &[Action], ctx: &Ctx, c: CmdId) -> Option<(usize, String)> {
+        let first = !b.cmd.orders.values().any(|o| o.by == c && o.count > 0);
+        if !first && self.depth == Depth::Easy {
+            return None;
+        }
+        // A failed roll of the army's CO ends every order of the side this turn (BPT): while
+        // other commanders still have cards to play, the CO only gives safe orders.
+        let others_waiting = self.cards[self.card + 1..].iter().any(|&o| o != c);
+        let co = b.commander(c).is_co();
+        if co && others_waiting && !first {
+            return None;
+        }
+        let need = match (first, co && others_waiting) {
+            (_, true) => 0.8,
+            (true, false) => 0.4,
+            (false, false) => 0.55,
+        };
+        let mut best: Option<(usize, f64, String)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            let Action::Order {
+                commander,
+                units,
+                charge,
+                dense,
+            } = a
+            else {
+                continue;
+            };
+            if *commander != c || units.iter().any(|u| self.idle.contains(u) && !first) {
+                continue;
+            }
+            // A commander orders its own units; a superior reaches past a subordinate only when
+            // that HQ failed on them or is gone (BPT CO re-ordering, at −1).
+            if units.iter().any(|&u| {
+                let hq = b.unit(u).hq;
+                hq != c && b.commander(hq).alive() && !b.cmd.hq_failed.contains(&u)
+            }) {
+                continue;
+            }
+            let Ok(plan) = b.check_order(c, units, *charge, *dense) else {
+                continue;
+            };
+            let p = odds::command_roll_odds(plan.target).success;
+            if p < need {
+                continue;
+            }
+            let work = units.iter().filter(|&&u| self.has_work(b, u, ctx)).count() as f64;
+            if work == 0.0 {
+                continue;
+            }
+            // A charge order costs −1: only when a charge is worth it.
+            let charge_ok = !*charge
+                || units.iter().any(|&u| {
+                    ctx.enemies.iter().any(|&e| {
+                        b.check_charge(u, e).is_ok() && {
+                            let o = evaluate::charge_odds(b, u, e);
+                            o.a_double + o.a_wins > 0.55
+                        }
+                    })
+                });
+            if !charge_ok {
+                continue;
+            }
+            let score = p * work + if *charge { 0.5 } else { 0.0 };
+            if best.as_ref().is_none_or(|(_, s, _)| score > *s) {
+                best = Some((
+                    i,
+                    score,
+                    format!(
+                        "{}: order {} unit(s){} at {} or less, {:.0}% to succeed",
+                        b.commander(c).name,
+                        units.len(),
+                        if *charge { " to charge" } else { "" },
+                        plan.target,
+                        p * 100.0
+                    ),
+                ));
+            }
+        }
+        best.map(|(i, _, why)| (i, why))
+    }
+
+    /// The unit has something to do: a known enemy or its objective to go to, or a gun to load.
+    fn has_work(&self, b: &Battle, u: UnitId, ctx: &Ctx) -> bool {
+        let unit = b.unit(u);
+        if !unit.alive() || unit.suppressed() {
+            return false;
+        }
+        let obj = evaluate::objective(b, unit.side).is_some_and(|o| unit.pose.pos.dist(o) > 8.0);
+        obj || !ctx.enemies.is_empty()
+    }
+
+    /// A commander move that brings it nearer the middle of its units (by more than 2 cm).
+    fn commander_move(&self, b: &Battle, legal: &[Action]) -> Option<(usize, String)> {
+        let mut best: Option<(usize, f64, String)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            let Action::CommanderMove { commander, to } = a else {
+                continue;
+            };
+            let mine: Vec<_> = b
+                .side_units(b.active)
+                .filter(|u| u.hq == *commander)
+                .map(|u| u.pose.pos)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let n = mine.len() as f64;
+            let centre = mine.iter().fold(crate::rules::geometry::V2::ZERO, |acc, p| acc + *p) * (1.0 / n);
+            let here = b.commander(*commander).pos;
+            let gain = here.dist(centre) - to.dist(centre);
+            if here.dist(centre) > 12.0 && gain > 2.0 && best.as_ref().is_none_or(|(_, g, _)| gain > *g) {
+                best = Some((
+                    i,
+                    gain,
+                    format!("{}: rides {gain:.0} cm nearer its units", b.commander(*commander).name),
+                ));
+            }
+        }
+        best.map(|(i, _, why)| (i, why))
+    }
+}
+
+impl Agent for Scheduler {
+    fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize {
+        let (i, why) = self.pick(battle, legal);
+        self.reason = Some(why);
+        i
+    }
+    fn name(&self) -> &'static str {
+        match self.depth {
+            Depth::Easy => "scheduler-easy",
+            Depth::Normal => "scheduler",
+            Depth::Hard => "scheduler-hard",
+        }
+    }
+    fn reason(&self) -> Option<String> {
+        self.reason.clone()
+    }
+}
