@@ -163,3 +163,65 @@ proptest! {
         let _ = Recording::parse(&junk, Path::new("junk.ron"));
     }
 }
+
+#[test]
+fn the_timeline_reaches_every_state_the_game_passed_through_and_jumps_to_any_turn() {
+    // The viewer's round trip: record, verify, lay out, jump to the last turn — the same state
+    // as playing the actions one by one; the last state has the simulation's hash.
+    let (rec, hash) = record(23);
+    let path = tmp("timeline").join("game.ron");
+    rec.save(&path).unwrap();
+    let rec = Recording::load(&path).unwrap();
+    let tl = volley::replay::timeline::Timeline::build(rec.clone(), &path).expect("verifies");
+    assert_eq!(tl.final_hash(), hash);
+    assert_eq!(tl.state_at(tl.len()).state_hash(), hash);
+    let mut b = volley::replay::verify::start_battle(&rec, &path).unwrap();
+    for n in 0..=tl.len() {
+        assert_eq!(tl.state_at(n).state_hash(), b.state_hash(), "after {n} actions");
+        if n < tl.len() {
+            let ev = b.apply(&rec.actions[n]).unwrap();
+            assert_eq!(tl.events_of(n), ev, "the events of action {n}");
+        }
+    }
+    let last = tl.turns().last().expect("turn marks").clone();
+    assert!(last.game_turn >= 2, "{last:?}");
+    let at = tl.turn_start(last.game_turn).unwrap();
+    let s = tl.state_at(at);
+    assert_eq!(s.game_turn, last.game_turn);
+    assert!(tl.turns().windows(2).all(|w| w[0].at < w[1].at), "turns in order");
+}
+
+#[test]
+fn taking_command_mid_game_gives_a_recording_that_verifies_and_plays_on() {
+    let (rec, _) = record(24);
+    let path = tmp("take").join("game.ron");
+    rec.save(&path).unwrap();
+    let tl = volley::replay::timeline::Timeline::build(rec.clone(), &path).unwrap();
+    let n = tl.len() / 2;
+    let (b, cut) = tl.take_command(n);
+    assert_eq!(cut.actions.len(), n);
+    let cut_path = tmp("take").join("cut.ron");
+    cut.save(&cut_path).unwrap();
+    assert_eq!(verify_file(&cut_path).unwrap(), b.state_hash());
+    // Play on from there with the scheduler on both sides: the game ends.
+    let mut a = [
+        agents::by_name("scheduler", 1, 0).unwrap(),
+        agents::by_name("scheduler", 1, 1).unwrap(),
+    ];
+    let done = sim::play(b, &mut a, 100_000, |_, _, _| {}).unwrap();
+    assert!(done.is_over());
+    // The original file is untouched.
+    assert_eq!(Recording::load(&path).unwrap(), rec);
+}
+
+#[test]
+fn a_different_rules_version_is_found() {
+    let (mut rec, _) = record(25);
+    rec.rules_version = "bpt-0".into();
+    let path = tmp("rules").join("game.ron");
+    rec.save(&path).unwrap();
+    match verify_file(&path) {
+        Err(Mismatch::RulesVersion { recorded, .. }) => assert_eq!(recorded, "bpt-0"),
+        other => panic!("{other:?}"),
+    }
+}
