@@ -68,6 +68,17 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Play N seeded games and report each side's win rate (95% interval), game length and losses.
+    Balance {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// NAME=AGENT for a side (default: scheduler for both).
+        #[arg(long = "side")]
+        sides: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
     Verify { recording: PathBuf },
     /// Validate maps, scenarios, army lists and rules files.
@@ -124,6 +135,12 @@ fn main() -> ExitCode {
             Err(e) => Err(format!("{}: {e}", recording.display())),
         },
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
+        Some(Cmd::Balance {
+            scenario,
+            games,
+            sides,
+            json,
+        }) => balance(&scenario, games, &sides, json),
         Some(Cmd::Match {
             scenario,
             agent,
@@ -244,6 +261,57 @@ fn artillery_odds(
         other => return Err(format!("--ammo wants shot or canister, not '{other}'")),
     };
     println!("{value}");
+    Ok(())
+}
+
+/// `volley balance`: the table (or `--json`), a progress bar on a terminal while it runs.
+fn balance(scenario: &std::path::Path, games: u64, sides: &[String], json: bool) -> Result<(), String> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (b, _) = volley::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    let agents = side_agents(&b, sides, "scheduler")?;
+    let done = AtomicU64::new(0);
+    let bar = std::io::stderr().is_terminal();
+    let tick = || {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if bar {
+            let w = 30 * n / games.max(1);
+            eprint!(
+                "\r[{}{}] {n}/{games}",
+                "#".repeat(w as usize),
+                ".".repeat((30 - w) as usize)
+            );
+            if n == games {
+                eprintln!();
+            }
+        }
+    };
+    let r = sim::balance(scenario, &agents, games, &tick)?;
+    if json {
+        println!("{}", serde_json::to_string(&r).expect("serialises"));
+        return Ok(());
+    }
+    println!("{} — {} games", r.scenario, r.games);
+    println!(
+        "{:<14} {:<16} {:>5} {:>7} {:>17} {:>12}",
+        "side", "agent", "wins", "win %", "95% interval", "units lost"
+    );
+    for s in &r.sides {
+        println!(
+            "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>12.2}",
+            s.side,
+            s.agent,
+            s.wins,
+            s.win_rate * 100.0,
+            s.ci95[0] * 100.0,
+            s.ci95[1] * 100.0,
+            s.avg_units_lost
+        );
+    }
+    println!(
+        "draws {}; average game length {:.1} game turns",
+        r.draws, r.avg_game_turns
+    );
     Ok(())
 }
 

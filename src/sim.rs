@@ -161,19 +161,7 @@ pub fn play_match(scenario: &std::path::Path, a: &str, b: &str, games: u64) -> R
             Some(_) => -1,
         })
     };
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()) as u64;
-    let results: Vec<Result<i8, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let one = &one;
-                s.spawn(move || (1..=games).filter(|g| g % threads == t).map(one).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a match thread panicked"))
-            .collect()
-    });
+    let results = in_parallel(games, &|| {}, one);
     let mut r = MatchResult {
         scenario: scenario.display().to_string(),
         agent: a.to_string(),
@@ -193,4 +181,144 @@ pub fn play_match(scenario: &std::path::Path, a: &str, b: &str, games: u64) -> R
     }
     r.win_rate = if games > 0 { r.won as f64 / games as f64 } else { 0.0 };
     Ok(r)
+}
+
+/// Run `one(seed)` for seeds 1..=games on every core; the results in seed order (each game is
+/// its own seed, so they do not depend on how many cores there are). `tick` is called after
+/// each game (a progress bar).
+pub fn in_parallel<T: Send>(games: u64, tick: &(dyn Fn() + Sync), one: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()) as u64;
+    let mut out: Vec<(u64, T)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let one = &one;
+                s.spawn(move || {
+                    (1..=games)
+                        .filter(|g| g % threads == t)
+                        .map(|g| {
+                            let r = (g, one(g));
+                            tick();
+                            r
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a game thread panicked"))
+            .collect()
+    });
+    out.sort_by_key(|(g, _)| *g);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// One side's figures in a balance run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SideBalance {
+    pub side: String,
+    pub agent: String,
+    pub wins: u64,
+    pub win_rate: f64,
+    /// 95% Wilson score interval of the win rate.
+    pub ci95: [f64; 2],
+    /// Units lost per game, on average.
+    pub avg_units_lost: f64,
+}
+
+/// What `volley balance` prints.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BalanceResult {
+    pub scenario: String,
+    pub games: u64,
+    pub sides: Vec<SideBalance>,
+    pub draws: u64,
+    pub avg_game_turns: f64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson95(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / d;
+    [(c - h).max(0.0), (c + h).min(1.0)]
+}
+
+/// Play `games` seeded games (seeds 1..=games) of `scenario` with the given agents per side.
+pub fn balance(
+    scenario: &std::path::Path,
+    agents: &[String; 2],
+    games: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<BalanceResult, String> {
+    let (first, _) = crate::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    for (s, a) in agents.iter().enumerate() {
+        crate::agents::by_name(a, 1, s)?;
+    }
+    let one = |seed: u64| -> Result<(Option<usize>, u32, [u32; 2]), String> {
+        let (battle, _) = crate::load_battle(scenario, seed).map_err(|e| e.to_string())?;
+        let mut players = [
+            crate::agents::by_name(&agents[0], seed, 0)?,
+            crate::agents::by_name(&agents[1], seed, 1)?,
+        ];
+        let done = play(battle, &mut players, 200_000, |_, _, _| {}).map_err(|e| format!("seed {seed}: {e}"))?;
+        let o = done
+            .outcome
+            .clone()
+            .unwrap_or_else(|| done.compute_outcome("unfinished"));
+        Ok((o.winner, done.game_turn, o.units_lost))
+    };
+    let results = in_parallel(games, tick, one);
+    let mut wins = [0u64; 2];
+    let mut lost = [0u64; 2];
+    let (mut draws, mut turns) = (0u64, 0u64);
+    for r in results {
+        let (w, t, l) = r?;
+        match w {
+            Some(s) => wins[s] += 1,
+            None => draws += 1,
+        }
+        turns += u64::from(t);
+        lost[0] += u64::from(l[0]);
+        lost[1] += u64::from(l[1]);
+    }
+    let n = games.max(1) as f64;
+    Ok(BalanceResult {
+        scenario: scenario.display().to_string(),
+        games,
+        sides: (0..2)
+            .map(|s| SideBalance {
+                side: first.sides[s].name.clone(),
+                agent: agents[s].clone(),
+                wins: wins[s],
+                win_rate: wins[s] as f64 / n,
+                ci95: wilson95(wins[s], games),
+                avg_units_lost: lost[s] as f64 / n,
+            })
+            .collect(),
+        draws,
+        avg_game_turns: turns as f64 / n,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wilson95;
+
+    #[test]
+    fn wilson_interval_matches_the_formula() {
+        // 50 of 100: p = 0.5, z = 1.96: 0.5 ± 0.0962 (known value 0.4038–0.5962).
+        let [lo, hi] = wilson95(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+        // 0 of 10: lower bound 0, upper 0.2775.
+        let [lo, hi] = wilson95(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-3, "{hi}");
+    }
 }

@@ -90,6 +90,39 @@ fn odds_shows_a_canister_blast_and_a_round_shot() {
 }
 
 #[test]
+fn balance_reports_each_sides_win_rate_with_its_interval() {
+    let out = volley(&[
+        "balance",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron"),
+        "--games",
+        "4",
+        "--side",
+        "Union=scheduler",
+        "--side",
+        "Confederate=random",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 4);
+    let sides = v["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["side"], "Union");
+    assert_eq!(sides[0]["agent"], "scheduler");
+    let wins: u64 = sides.iter().map(|s| s["wins"].as_u64().unwrap()).sum::<u64>() + v["draws"].as_u64().unwrap();
+    assert_eq!(wins, 4);
+    let ci = sides[0]["ci95"].as_array().unwrap();
+    let rate = sides[0]["win_rate"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+    let bad = volley(&[
+        "balance",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron"),
+        "--side",
+        "Union=clever",
+    ]);
+    assert!(!bad.status.success());
+}
+
+#[test]
 fn a_rules_file_with_a_short_blunder_table_is_refused_with_its_place() {
     let dir = std::env::temp_dir().join(format!("volley-rules-{}", std::process::id()));
     let rules = dir.join("rules");
