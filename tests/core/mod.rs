@@ -14,3 +14,5 @@ mod replay;
 mod rules_charge;
 mod rules_command;
 mod rules_fire;
+#[cfg(feature = "gui")]
+mod ui;
