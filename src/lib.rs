@@ -14,6 +14,8 @@ pub mod replay;
 pub mod rules;
 pub mod sim;
 pub mod terminal;
+#[cfg(feature = "gui")]
+pub mod ui;
 
 use std::path::{Path, PathBuf};
 

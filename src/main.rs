@@ -20,11 +20,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Play a battle (the window comes with the rendered-battlefield work; until then a
-    /// turn-by-turn game in the terminal).
+    /// Play a battle in a window (or, with --terminal, turn by turn in the terminal).
     Play {
         #[arg(default_value = DEFAULT_SCENARIO)]
         scenario: PathBuf,
+        /// Play in the terminal instead of a window.
+        #[arg(long)]
+        terminal: bool,
         /// NAME=human|random for a side (default: both human).
         #[arg(long = "side")]
         sides: Vec<String>,
@@ -81,6 +83,23 @@ enum Cmd {
     },
     /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
     Verify { recording: PathBuf },
+    /// Draw a scenario's battle in a window, save it as a PNG and quit.
+    Screenshot {
+        scenario: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1600)]
+        width: u32,
+        #[arg(long, default_value_t = 1000)]
+        height: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Show only part of the table: X,Y,WIDTH in cm (centre and width shown).
+        #[arg(long, value_parser = parse_focus)]
+        focus: Option<[f32; 3]>,
+    },
+    /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
+    CheckScreenshot { png: PathBuf },
     /// Validate maps, scenarios, army lists and rules files.
     Check {
         files: Vec<PathBuf>,
@@ -111,13 +130,30 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => play(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None),
+        None => window(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None, true),
         Some(Cmd::Play {
             scenario,
+            terminal: true,
             sides,
             seed,
             load,
         }) => play(scenario, &sides, seed, load),
+        Some(Cmd::Play {
+            scenario,
+            terminal: false,
+            sides,
+            seed,
+            load,
+        }) => window(scenario, &sides, seed, load, false),
+        Some(Cmd::Screenshot {
+            scenario,
+            out,
+            width,
+            height,
+            seed,
+            focus,
+        }) => screenshot(scenario, out, width, height, seed, focus),
+        Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
             scenario,
             seed,
@@ -408,4 +444,109 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>) -
     let names = side_agents(&b, sides, "human")?;
     let seed = rec.seed;
     volley::terminal::play(b, events, names, seed, rec)
+}
+
+/// Open the window: on the main menu, or straight into the battle.
+#[cfg(feature = "gui")]
+fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, menu: bool) -> Result<(), String> {
+    let (battle, events, recording, seed) = match load {
+        Some(save) => {
+            let rec = Recording::load(&save).map_err(|e| e.to_string())?;
+            let (b, _) = volley::replay::verify::verify(&rec, &save).map_err(|e| format!("{}: {e}", save.display()))?;
+            let seed = rec.seed;
+            (b, Vec::new(), Some(rec), seed)
+        }
+        None => {
+            let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+            (b, events, None, seed)
+        }
+    };
+    let names = side_agents(&battle, sides, "human")?;
+    volley::ui::run(volley::ui::Launch {
+        battle,
+        events,
+        scenario,
+        seed,
+        sides: names,
+        recording,
+        menu,
+        screenshot: None,
+        width: 1600,
+        height: 960,
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, _menu: bool) -> Result<(), String> {
+    play(scenario, sides, seed, load)
+}
+
+/// Draw the battle, save a PNG, check it shows a battle.
+#[cfg(feature = "gui")]
+fn screenshot(
+    scenario: PathBuf,
+    out: PathBuf,
+    width: u32,
+    height: u32,
+    seed: u64,
+    focus: Option<[f32; 3]>,
+) -> Result<(), String> {
+    if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
+        return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
+    }
+    let (battle, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    volley::ui::run(volley::ui::Launch {
+        battle,
+        events,
+        scenario,
+        seed,
+        sides: ["human".into(), "human".into()],
+        recording: None,
+        menu: false,
+        screenshot: Some(volley::ui::screenshot::ShotRequest {
+            out: out.clone(),
+            focus,
+        }),
+        width,
+        height,
+    })?;
+    if focus.is_some() {
+        // A close-up need not show both sides.
+        return Ok(());
+    }
+    check_screenshot(&out)
+}
+
+#[cfg(feature = "gui")]
+fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
+    let stats = volley::ui::screenshot::check_png(png)?;
+    match stats.problem() {
+        None => {
+            println!("{}: ok ({stats})", png.display());
+            Ok(())
+        }
+        Some(p) => Err(format!("{}: {p}", png.display())),
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn screenshot(_: PathBuf, _: PathBuf, _: u32, _: u32, _: u64, _: Option<[f32; 3]>) -> Result<(), String> {
+    Err("this build has no window (built without the `gui` feature)".into())
+}
+
+#[cfg(not(feature = "gui"))]
+fn check_screenshot(_: &std::path::Path) -> Result<(), String> {
+    Err("this build has no window (built without the `gui` feature)".into())
+}
+
+/// `X,Y,WIDTH` in cm.
+fn parse_focus(s: &str) -> Result<[f32; 3], String> {
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f32>().map_err(|e| format!("'{x}': {e}")))
+        .collect::<Result<_, _>>()?;
+    match v[..] {
+        [x, y, w] if w > 0.0 && x.is_finite() && y.is_finite() && w.is_finite() => Ok([x, y, w]),
+        _ => Err(format!("want X,Y,WIDTH in cm with WIDTH > 0, not '{s}'")),
+    }
 }

@@ -16,3 +16,5 @@ mod rules_charge;
 mod rules_command;
 mod rules_fire;
 mod scheduler;
+#[cfg(feature = "gui")]
+mod ui;

@@ -1,0 +1,314 @@
+//! The camera over the table: fitted to the table in the space the panels leave free, then
+//! panned, zoomed and rotated by the bindings of `input`. A left click picks the stand or
+//! commander under the pointer.
+
+use super::input::{Controls, TableAction};
+use super::table::{t, w};
+use super::{Screen, Selection, Session};
+use crate::battle::Action;
+use crate::battle::ecs::{ActionRequest, BattleState};
+use crate::rules::geometry::Pose;
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, WindowResized};
+use leafwing_input_manager::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TableViewport>()
+        .init_resource::<Drag>()
+        .init_resource::<CameraFit>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(OnEnter(Screen::Battle), request_fit)
+        .add_systems(
+            Update,
+            (refit_on_change, fit_camera, steer_camera, pick)
+                .chain()
+                .in_set(CameraSystems),
+        );
+}
+
+/// The camera's systems (fitting, steering, picking).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CameraSystems;
+
+#[derive(Component)]
+pub struct TableCamera;
+
+/// The part of the window the table shows in (logical pixels, origin top-left): the window
+/// less the panels. Set by the panels every frame.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Debug)]
+pub struct TableViewport(pub Option<Rect>);
+
+/// Fit the table on the next frame; `moved` once the player has steered the camera.
+#[derive(Resource, Default)]
+pub struct CameraFit {
+    pub pending: bool,
+    pub moved: bool,
+    last_viewport: Option<Rect>,
+    last_table: Option<(u64, String)>,
+}
+
+fn spawn_camera(mut commands: Commands, mut fit: ResMut<CameraFit>) {
+    commands.spawn((Camera2d, Msaa::Sample4, TableCamera));
+    fit.pending = true;
+}
+
+fn request_fit(mut fit: ResMut<CameraFit>) {
+    fit.pending = true;
+    fit.moved = false;
+}
+
+/// Fit again on a new table, a resized window, or panels that changed size (unless the player
+/// has moved the camera since).
+fn refit_on_change(
+    mut fit: ResMut<CameraFit>,
+    battle: Res<BattleState>,
+    viewport: Res<TableViewport>,
+    mut resized: MessageReader<WindowResized>,
+) {
+    let key = (battle.0.scenario_hash, battle.0.title.clone());
+    if fit.last_table.as_ref() != Some(&key) {
+        fit.last_table = Some(key);
+        fit.pending = true;
+        fit.moved = false;
+    }
+    if resized.read().count() > 0 && !fit.moved {
+        fit.pending = true;
+    }
+    if let Some(v) = viewport.0 {
+        let changed = fit
+            .last_viewport
+            .is_none_or(|l| (l.min - v.min).length() > 2.0 || (l.max - v.max).length() > 2.0);
+        if changed {
+            fit.last_viewport = Some(v);
+            if !fit.moved {
+                fit.pending = true;
+            }
+        }
+    }
+}
+
+/// Place the camera so the whole table shows in the free part of the window.
+fn fit_camera(
+    mut fit: ResMut<CameraFit>,
+    battle: Res<BattleState>,
+    viewport: Res<TableViewport>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
+) {
+    if !fit.pending {
+        return;
+    }
+    let (Some(window), Some(camera)) = (window, camera) else {
+        return;
+    };
+    let (mut tf, mut proj) = camera.into_inner();
+    let size = Vec2::new(window.width(), window.height());
+    if size.x < 2.0 || size.y < 2.0 {
+        return;
+    }
+    let view = viewport.0.unwrap_or(Rect::from_corners(Vec2::ZERO, size));
+    let (tw, th) = (battle.0.table.width as f32, battle.0.table.height as f32);
+    let margin = 1.06;
+    let scale = (tw / view.width().max(1.0)).max(th / view.height().max(1.0)) * margin;
+    // Offset of the free area's centre from the window's centre, in pixels (y down).
+    let off = view.center() - size * 0.5;
+    tf.translation = Vec3::new(tw * 0.5 - off.x * scale, th * 0.5 + off.y * scale, 100.0);
+    tf.rotation = Quat::IDENTITY;
+    if let Projection::Orthographic(o) = proj.as_mut() {
+        o.scale = scale;
+    }
+    fit.pending = false;
+}
+
+/// Pan, zoom and rotate from the bindings.
+fn steer_camera(
+    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
+    mut fit: ResMut<CameraFit>,
+    viewport: Res<TableViewport>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    time: Res<Time>,
+    screen: Res<State<Screen>>,
+) {
+    let (Some(controls), Some(camera)) = (controls, camera) else {
+        return;
+    };
+    if *screen.get() != Screen::Battle {
+        return;
+    }
+    let a = controls.into_inner();
+    let (mut tf, mut proj) = camera.into_inner();
+    let Projection::Orthographic(o) = proj.as_mut() else {
+        return;
+    };
+    let dt = time.delta_secs();
+    if a.just_pressed(&TableAction::FitTable) {
+        fit.pending = true;
+        fit.moved = false;
+        return;
+    }
+    let over_table = window
+        .and_then(|w| w.cursor_position())
+        .is_some_and(|c| viewport.0.is_none_or(|v| v.contains(c)));
+    let mut moved = false;
+    let rot = tf.rotation;
+    let keys = a.clamped_axis_pair(&TableAction::Pan);
+    if keys != Vec2::ZERO {
+        let d = rot * (keys.extend(0.0) * 600.0 * o.scale * dt);
+        tf.translation += d;
+        moved = true;
+    }
+    let drag = a.axis_pair(&TableAction::DragPan);
+    if drag != Vec2::ZERO {
+        let d = rot * (Vec3::new(-drag.x, drag.y, 0.0) * o.scale);
+        tf.translation += d;
+        moved = true;
+    }
+    let wheel = if over_table {
+        a.value(&TableAction::ZoomWheel)
+    } else {
+        0.0
+    };
+    let keys_zoom = a.value(&TableAction::ZoomKeys);
+    if wheel != 0.0 || keys_zoom != 0.0 {
+        let factor = (1.0 - 0.12 * wheel.clamp(-3.0, 3.0)) * (1.0 - 1.5 * keys_zoom * dt);
+        o.scale = (o.scale * factor).clamp(0.005, 2.0);
+        moved = true;
+    }
+    let turn = a.value(&TableAction::Rotate);
+    if turn != 0.0 {
+        tf.rotate_z(turn * 1.2 * dt);
+        moved = true;
+    }
+    if moved {
+        fit.moved = true;
+    }
+}
+
+/// The table point under the pointer, if the pointer is over the table's part of the window.
+pub fn cursor_on_table(
+    window: &Window,
+    viewport: &TableViewport,
+    camera: &Camera,
+    cam_tf: &GlobalTransform,
+) -> Option<Vec2> {
+    let c = window.cursor_position()?;
+    if viewport.0.is_some_and(|v| !v.contains(c)) {
+        return None;
+    }
+    camera.viewport_to_world_2d(cam_tf, c).ok()
+}
+
+/// A drag of the selected unit or commander: where it was grabbed and the move it would make.
+#[derive(Resource, Default, Debug)]
+pub struct Drag {
+    pub grab: Option<(Selection, Vec2)>,
+    pub action: Option<Action>,
+}
+
+/// Left click: select the commander or stand under the pointer (commanders first, being on
+/// top), or clear the selection on empty table. Pressing on what is already selected and
+/// dragging moves it: the move is previewed, and sent when the button is let go (the rules
+/// refuse it, with the reason, if it is not legal).
+#[allow(clippy::too_many_arguments)]
+fn pick(
+    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    viewport: Res<TableViewport>,
+    battle: Res<BattleState>,
+    session: Res<Session>,
+    mut selection: ResMut<Selection>,
+    mut drag: ResMut<Drag>,
+    mut requests: MessageWriter<ActionRequest>,
+    screen: Res<State<Screen>>,
+) {
+    let Some(controls) = controls else { return };
+    if *screen.get() != Screen::Battle {
+        return;
+    }
+    if controls.just_pressed(&TableAction::Deselect) {
+        *selection = Selection::default();
+        *drag = Drag::default();
+        return;
+    }
+    let cursor = match (camera, window) {
+        (Some(camera), Some(window)) => {
+            let (cam, cam_tf) = camera.into_inner();
+            cursor_on_table(&window, &viewport, cam, cam_tf)
+        }
+        _ => None,
+    };
+    let b = &battle.0;
+    if controls.just_pressed(&TableAction::Select) {
+        let Some(p) = cursor else { return };
+        let picked = pick_at(b, p);
+        let mine = session.human(b.actor()) && !b.is_over();
+        if picked == *selection && picked != Selection::default() && mine {
+            *drag = Drag {
+                grab: Some((picked, p)),
+                action: None,
+            };
+        } else if *selection != picked {
+            *selection = picked;
+        }
+        return;
+    }
+    let Some((what, grab)) = drag.grab else { return };
+    if controls.pressed(&TableAction::Select) {
+        if let Some(p) = cursor {
+            let a = drag_action(b, &what, grab, p);
+            if drag.action != a {
+                drag.action = a;
+            }
+        }
+    } else {
+        if let Some(a) = drag.action.take() {
+            requests.write(ActionRequest(a));
+        }
+        *drag = Drag::default();
+    }
+}
+
+/// The move that dragging `what` from `grab` to `p` asks for (same facing), if it moved at all.
+pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: Vec2) -> Option<Action> {
+    let d = p - grab;
+    if d.length() < 0.5 {
+        return None;
+    }
+    if let Some(u) = what.unit {
+        let u = b.units.get(u as usize)?;
+        let to = Pose::new(u.pose.pos + t(d), u.pose.facing);
+        return Some(Action::Move { unit: u.id, to });
+    }
+    let c = b.commanders.get(what.commander? as usize)?;
+    Some(Action::CommanderMove {
+        commander: c.id,
+        to: c.pos + t(d),
+    })
+}
+
+/// What is at table point `p`: a commander (by its round base), else a unit (by any of its
+/// stand rectangles), else nothing.
+pub fn pick_at(b: &crate::battle::Battle, p: Vec2) -> Selection {
+    let r = b.rules.footprints.commander_diameter as f32 * 0.5;
+    if let Some(c) = b
+        .commanders
+        .iter()
+        .filter(|c| c.alive() && w(c.pos).distance(p) <= r)
+        .min_by(|a, c| w(a.pos).distance(p).total_cmp(&w(c.pos).distance(p)))
+    {
+        return Selection {
+            unit: None,
+            commander: Some(c.id),
+        };
+    }
+    let q = t(p);
+    if let Some(u) = b.alive_units().find(|u| b.rects(u.id).iter().any(|r| r.contains(q))) {
+        return Selection {
+            unit: Some(u.id),
+            commander: None,
+        };
+    }
+    Selection::default()
+}

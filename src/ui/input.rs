@@ -1,0 +1,72 @@
+//! The bindings: every key and button the table answers to is a leafwing action, so they can
+//! be rebound and a test can press them.
+//!
+//! - Pan: WASD / arrow keys, or drag with the middle (or right) mouse button.
+//! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the table again: `F` / Home.
+//! - Select: left click on a stand or a commander. Deselect: Escape.
+//! - End the phase (or pass a reaction window): Enter.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<TableAction>::default())
+        .add_systems(First, spawn_controls.run_if(not(any_with_component::<Controls>)));
+}
+
+#[derive(Actionlike, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+pub enum TableAction {
+    /// Keyboard pan, screen directions.
+    #[actionlike(DualAxis)]
+    Pan,
+    /// Mouse drag pan, in pixels.
+    #[actionlike(DualAxis)]
+    DragPan,
+    /// Wheel zoom, in wheel steps.
+    #[actionlike(Axis)]
+    ZoomWheel,
+    /// Keyboard zoom, held.
+    #[actionlike(Axis)]
+    ZoomKeys,
+    /// Keyboard rotation, held.
+    #[actionlike(Axis)]
+    Rotate,
+    FitTable,
+    Select,
+    Deselect,
+    EndPhase,
+}
+
+/// The entity that carries the bindings and their state.
+#[derive(Component)]
+pub struct Controls;
+
+/// The default bindings.
+pub fn input_map() -> InputMap<TableAction> {
+    use TableAction::*;
+    InputMap::default()
+        .with_dual_axis(Pan, VirtualDPad::wasd())
+        .with_dual_axis(Pan, VirtualDPad::arrow_keys())
+        .with_dual_axis(
+            DragPan,
+            DualAxislikeChord::new(MouseButton::Middle, MouseMove::default()),
+        )
+        .with_dual_axis(
+            DragPan,
+            DualAxislikeChord::new(MouseButton::Right, MouseMove::default()),
+        )
+        .with_axis(ZoomWheel, MouseScrollAxis::Y)
+        .with_axis(ZoomKeys, VirtualAxis::new(KeyCode::Minus, KeyCode::Equal))
+        .with_axis(ZoomKeys, VirtualAxis::new(KeyCode::NumpadSubtract, KeyCode::NumpadAdd))
+        .with_axis(Rotate, VirtualAxis::new(KeyCode::KeyE, KeyCode::KeyQ))
+        .with(FitTable, KeyCode::KeyF)
+        .with(FitTable, KeyCode::Home)
+        .with(Select, MouseButton::Left)
+        .with(Deselect, KeyCode::Escape)
+        .with(EndPhase, KeyCode::Enter)
+        .with(EndPhase, KeyCode::NumpadEnter)
+}
+
+fn spawn_controls(mut commands: Commands) {
+    commands.spawn((Controls, input_map(), ActionState::<TableAction>::default()));
+}

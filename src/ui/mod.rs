@@ -1,0 +1,138 @@
+//! The window: the table drawn from the battle state, the panels, camera and input, and the
+//! screens (menu, battle, hand-over, result). Built on the battle's ECS plugin: the picture
+//! only reads `BattleState`, and every decision goes in as an `ActionRequest`.
+
+pub mod camera;
+pub mod input;
+pub mod palette;
+pub mod panels;
+pub mod screens;
+pub mod screenshot;
+pub mod session;
+pub mod table;
+
+use crate::battle::state::CmdId;
+use crate::battle::{Action, Battle, Event, UnitId};
+use crate::replay::Recording;
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use std::path::PathBuf;
+
+pub use session::{Agents, Session};
+
+/// Which screen shows.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Menu,
+    Battle,
+    /// Hot-seat: the table is hidden until the next player takes the seat.
+    Handover,
+    Result,
+}
+
+/// The stand (unit) or commander the player has picked.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub unit: Option<UnitId>,
+    pub commander: Option<CmdId>,
+}
+
+/// The action under the pointer in the orders panel, drawn on the table as a preview.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct Preview(pub Option<Action>);
+
+/// How the window starts.
+pub struct Launch {
+    pub battle: Battle,
+    /// What the set-up of the battle printed (deployment, first phase).
+    pub events: Vec<Event>,
+    pub scenario: PathBuf,
+    pub seed: u64,
+    /// `human` or an agent's name, by side.
+    pub sides: [String; 2],
+    /// The game so far (a loaded save) or a fresh one.
+    pub recording: Option<Recording>,
+    /// Open on the main menu rather than in the battle.
+    pub menu: bool,
+    pub screenshot: Option<screenshot::ShotRequest>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Open the window and play until it is closed.
+pub fn run(launch: Launch) -> Result<(), String> {
+    let mut app = build_app(launch)?;
+    match app.run() {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => Err(format!("the window closed with an error ({code})")),
+    }
+}
+
+/// The windowed app, ready to run.
+pub fn build_app(launch: Launch) -> Result<App, String> {
+    let Launch {
+        battle,
+        events,
+        scenario,
+        seed,
+        sides,
+        recording,
+        menu,
+        screenshot,
+        width,
+        height,
+    } = launch;
+    let agents = Agents::new(&sides, seed)?;
+    let title = format!("Volley — {}", battle.title);
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title,
+                    resolution: WindowResolution::new(width, height).with_scale_factor_override(1.0),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(bevy::log::LogPlugin {
+                filter: "warn,wgpu=error,naga=error".into(),
+                ..default()
+            }),
+    );
+    app.insert_resource(ClearColor(palette::ROOM));
+    let session = Session::new(&battle, &events, scenario, seed, sides, recording, screenshot.is_some());
+    app.insert_resource(crate::battle::ecs::BattleState(battle));
+    app.add_plugins(crate::battle::ecs::plugin);
+    app.insert_resource(session);
+    app.insert_non_send(agents);
+    app.insert_state(if menu { Screen::Menu } else { Screen::Battle });
+    if let Some(shot) = screenshot {
+        app.insert_resource(shot);
+    }
+    app.add_plugins(plugin);
+    Ok(app)
+}
+
+/// Everything of the window but the window itself.
+pub fn plugin(app: &mut App) {
+    app.add_plugins(play_plugin);
+    app.add_plugins(bevy_egui::EguiPlugin::default());
+    app.add_plugins((
+        camera::plugin,
+        table::plugin,
+        screens::plugin,
+        panels::plugin,
+        screenshot::plugin,
+    ));
+}
+
+/// The playing part, which needs no window or renderer: the bindings, the session (agents,
+/// record, log, hand-over) and the battle screen's keys. Needs `BattleState`, `Session` and
+/// `Agents`; a headless test runs it with `MinimalPlugins`, `StatesPlugin` and `InputPlugin`.
+pub fn play_plugin(app: &mut App) {
+    app.init_resource::<Selection>().init_resource::<Preview>();
+    app.init_state::<Screen>();
+    app.add_plugins((input::plugin, session::plugin, screens::battle::plugin));
+}

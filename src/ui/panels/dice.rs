@@ -1,0 +1,26 @@
+//! The dice panel: the last action and everything it caused, each roll with its modifiers
+//! and the rule that applied (the battle log's text, `battle::log`).
+
+use super::heading;
+use crate::ui::Session;
+use bevy_egui::egui;
+
+pub fn show(ui: &mut egui::Ui, session: &Session) {
+    heading(ui, "Dice");
+    match &session.last {
+        None => {
+            ui.label(egui::RichText::new("No action yet.").weak());
+        }
+        Some((action, lines)) => {
+            ui.label(egui::RichText::new(action).strong());
+            egui::ScrollArea::vertical()
+                .id_salt("dice_scroll")
+                .max_height(140.0)
+                .show(ui, |ui| {
+                    for l in lines {
+                        ui.label(egui::RichText::new(l).small());
+                    }
+                });
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The battle screen's panels (bevy_egui): the phase bar on top; the selected unit or
+//! commander and its orders on the left; the dice, victory state, battle log and terrain
+//! legend on the right. The table shows in what is left, which the camera is told about.
+
+pub mod dice;
+pub mod legend;
+pub mod log;
+pub mod orders;
+pub mod phase_bar;
+pub mod unit_card;
+pub mod victory;
+
+use super::camera::TableViewport;
+use super::{Preview, Screen, Selection, Session};
+use crate::battle::Action;
+use crate::battle::ecs::{ActionRequest, BattleState};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LegalCache>().add_systems(
+        EguiPrimaryContextPass,
+        battle_panels
+            .in_set(PanelsSet)
+            .run_if(in_state(Screen::Battle).or_else(in_state(Screen::Result))),
+    );
+}
+
+/// The battle panels' system, before any floating window.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelsSet;
+
+/// The legal actions of the current state, computed once per applied action.
+#[derive(Resource, Default)]
+pub struct LegalCache {
+    key: Option<(u64, u64)>,
+    pub actions: Vec<Action>,
+}
+
+impl LegalCache {
+    pub fn refresh(&mut self, b: &crate::battle::Battle) {
+        let key = (b.actions, b.scenario_hash);
+        if self.key != Some(key) {
+            self.key = Some(key);
+            self.actions = b.legal_actions();
+        }
+    }
+}
+
+/// What the panels may ask for this frame.
+#[derive(Default)]
+pub struct Asks {
+    pub request: Option<Action>,
+    pub hover: Option<Action>,
+    pub select: Option<Selection>,
+    pub save: bool,
+    pub menu: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn battle_panels(
+    mut contexts: EguiContexts,
+    battle: Res<BattleState>,
+    mut session: ResMut<Session>,
+    mut selection: ResMut<Selection>,
+    mut preview: ResMut<Preview>,
+    mut legal: ResMut<LegalCache>,
+    mut viewport: ResMut<TableViewport>,
+    mut requests: MessageWriter<ActionRequest>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let b = &battle.0;
+    legal.refresh(b);
+    let may_act = session.human(b.actor()) && !b.is_over();
+    let mut asks = Asks::default();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "battle".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("phase_bar").show(&mut root, |ui| {
+        phase_bar::show(ui, b, &session, &legal.actions, may_act, &mut asks);
+    });
+    egui::Panel::left("left")
+        .exact_size(300.0)
+        .resizable(false)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().id_salt("left_scroll").show(ui, |ui| {
+                unit_card::show(ui, b, &selection);
+                ui.separator();
+                orders::show(ui, b, &session, &selection, &legal.actions, may_act, &mut asks);
+            });
+        });
+    egui::Panel::right("right")
+        .exact_size(330.0)
+        .resizable(false)
+        .show(&mut root, |ui| {
+            dice::show(ui, &session);
+            ui.separator();
+            victory::show(ui, b);
+            ui.separator();
+            legend::show(ui);
+            ui.separator();
+            log::show(ui, &session);
+        });
+    let free = root.available_rect_before_wrap();
+    let rect = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    if viewport.0 != Some(rect) {
+        viewport.0 = Some(rect);
+    }
+    if let Some(a) = asks.request {
+        requests.write(ActionRequest(a));
+    }
+    if preview.0 != asks.hover {
+        preview.0 = asks.hover;
+    }
+    if let Some(s) = asks.select
+        && *selection != s
+    {
+        *selection = s;
+    }
+    if asks.save {
+        session.save(std::path::Path::new("saves/game.ron"));
+    }
+    if asks.menu {
+        next.set(Screen::Menu);
+    }
+    Ok(())
+}
+
+/// A heading in the panels' style.
+pub fn heading(ui: &mut egui::Ui, text: &str) {
+    ui.label(egui::RichText::new(text).strong().size(15.0));
+}
+
+/// The side colours for text.
+pub fn side_colour(side: usize) -> egui::Color32 {
+    let [r, g, b] = crate::ui::palette::SIDE_RGB[side];
+    // Lightened for dark panels.
+    egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
+}

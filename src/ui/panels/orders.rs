@@ -1,0 +1,128 @@
+//! Orders with the mouse: the legal actions of the selected commander or unit (from
+//! `legal_actions()`), grouped, as buttons. Hovering one previews it on the table; clicking
+//! sends it. With nothing selected, every legal action is listed.
+
+use super::{Asks, heading};
+use crate::battle::{Action, Battle};
+use crate::ui::{Selection, Session};
+use bevy_egui::egui;
+
+/// The group an action is listed under.
+pub fn group(a: &Action) -> &'static str {
+    match a {
+        Action::Order { .. } | Action::SelfOrder { .. } => "Order",
+        Action::Move { .. }
+        | Action::CommanderMove { .. }
+        | Action::InitiativeEvade { .. }
+        | Action::CounterEvade { .. } => "Move",
+        Action::Fire { .. }
+        | Action::InitiativeFire { .. }
+        | Action::CounterFire { .. }
+        | Action::OpportunityFire { .. } => "Fire",
+        Action::Charge { .. }
+        | Action::InitiativeCharge { .. }
+        | Action::CounterCharge { .. }
+        | Action::Support { .. } => "Charge",
+        Action::Deploy { .. } | Action::InitiativeDeploy { .. } => "Deploy",
+        Action::Pass | Action::EndPhase => "Phase",
+    }
+}
+
+/// Does `a` concern the selection?
+pub fn concerns(a: &Action, sel: &Selection) -> bool {
+    match a {
+        Action::Order { commander, units, .. } => {
+            sel.commander == Some(*commander) || sel.unit.is_some_and(|u| units.contains(&u))
+        }
+        Action::CommanderMove { commander, .. } => sel.commander == Some(*commander),
+        Action::Pass | Action::EndPhase => false,
+        Action::InitiativeFire { unit, .. }
+        | Action::InitiativeEvade { unit }
+        | Action::InitiativeDeploy { unit, .. }
+        | Action::InitiativeCharge { unit, .. }
+        | Action::CounterFire { unit }
+        | Action::CounterEvade { unit }
+        | Action::CounterCharge { unit }
+        | Action::SelfOrder { unit }
+        | Action::Move { unit, .. }
+        | Action::Deploy { unit, .. }
+        | Action::Fire { unit, .. }
+        | Action::Charge { unit, .. }
+        | Action::Support { unit, .. }
+        | Action::OpportunityFire { unit, .. } => sel.unit == Some(*unit),
+    }
+}
+
+const GROUPS: [&str; 6] = ["Order", "Move", "Fire", "Charge", "Deploy", "Phase"];
+
+pub fn show(
+    ui: &mut egui::Ui,
+    b: &Battle,
+    session: &Session,
+    sel: &Selection,
+    legal: &[Action],
+    may_act: bool,
+    asks: &mut Asks,
+) {
+    let actor = b.actor();
+    if b.is_over() {
+        heading(ui, "The battle is over");
+        return;
+    }
+    if !session.human(actor) {
+        heading(ui, "Orders");
+        ui.label(format!(
+            "{} is played by the {} agent.",
+            b.sides[actor].name, session.sides[actor]
+        ));
+        return;
+    }
+    let anything = *sel != Selection::default();
+    let list: Vec<&Action> = if anything {
+        legal.iter().filter(|a| concerns(a, sel)).collect()
+    } else {
+        legal
+            .iter()
+            .filter(|a| !matches!(a, Action::Pass | Action::EndPhase))
+            .collect()
+    };
+    heading(
+        ui,
+        if anything {
+            "Orders for the selection"
+        } else {
+            "Every legal action"
+        },
+    );
+    if list.is_empty() {
+        ui.label(
+            egui::RichText::new(if anything {
+                "Nothing this one can do now. Select another, or end the phase."
+            } else {
+                "No actions but ending the phase."
+            })
+            .weak(),
+        );
+    }
+    for g in GROUPS {
+        let items: Vec<&&Action> = list.iter().filter(|a| group(a) == g).collect();
+        if items.is_empty() {
+            continue;
+        }
+        egui::CollapsingHeader::new(format!("{g} ({})", items.len()))
+            .id_salt(("orders", g))
+            .default_open(true)
+            .show(ui, |ui| {
+                for a in items.into_iter().take(60) {
+                    let text = b.describe_action(a);
+                    let r = ui.add_enabled(may_act, egui::Button::new(egui::RichText::new(text).small()).wrap());
+                    if r.hovered() {
+                        asks.hover = Some((*a).clone());
+                    }
+                    if r.clicked() {
+                        asks.request = Some((*a).clone());
+                    }
+                }
+            });
+    }
+}

@@ -1,0 +1,69 @@
+//! The phase bar: game turn, the active player, the phase, whose decision it is, the
+//! "End phase" (or "Pass") button, save and menu, and the last refusal.
+
+use super::{Asks, side_colour};
+use crate::battle::{Action, Battle, Step};
+use crate::ui::Session;
+use bevy_egui::egui;
+
+pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], may_act: bool, asks: &mut Asks) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(&b.title).strong());
+        ui.separator();
+        ui.label(format!("Turn {} of {}", b.game_turn, b.turn_limit));
+        ui.separator();
+        let active = b.active;
+        ui.label(
+            egui::RichText::new(&b.sides[active].name)
+                .color(side_colour(active))
+                .strong(),
+        );
+        ui.label(format!("{:?} phase", b.phase));
+        let step = match &b.step {
+            Step::Open => String::new(),
+            Step::CounterInitiative { .. } => "counter-initiative".into(),
+            Step::Reaction { .. } => "opportunity fire".into(),
+            Step::Support { .. } => "support".into(),
+        };
+        if !step.is_empty() {
+            ui.label(format!("· {step}"));
+        }
+        ui.separator();
+        let actor = b.actor();
+        let who = if session.human(actor) {
+            "to act".to_string()
+        } else {
+            format!("to act ({})", session.sides[actor])
+        };
+        ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
+        for (a, label) in [(Action::EndPhase, "End phase (Enter)"), (Action::Pass, "Pass (Enter)")] {
+            if legal.contains(&a) {
+                let r = ui.add_enabled(may_act, egui::Button::new(label));
+                if r.clicked() {
+                    asks.request = Some(a.clone());
+                }
+            }
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button("Menu").clicked() {
+                asks.menu = true;
+            }
+            if ui.button("Save").on_hover_text("save to saves/game.ron").clicked() {
+                asks.save = true;
+            }
+            if let Some(s) = &session.status {
+                ui.label(egui::RichText::new(s).weak());
+            }
+        });
+    });
+    if let Some((action, refusal)) = &session.refusal {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                egui::RichText::new("Refused:")
+                    .color(egui::Color32::from_rgb(255, 170, 60))
+                    .strong(),
+            );
+            ui.label(format!("{action} — {} ({})", refusal.reason, refusal.rule));
+        });
+    }
+}

@@ -1,0 +1,132 @@
+//! The unit card: the selected unit's stat line, formation, stands, hits and status, or the
+//! selected commander's rank, quality and command value.
+
+use super::{heading, side_colour};
+use crate::battle::Battle;
+use crate::ui::Selection;
+use bevy_egui::egui;
+
+pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
+    if let Some(id) = sel.unit.filter(|u| (*u as usize) < b.units.len()) {
+        let u = b.unit(id);
+        heading(ui, &u.name);
+        ui.label(egui::RichText::new(&b.sides[u.side].name).color(side_colour(u.side)));
+        let r = &u.row;
+        ui.label(format!("{} ({:?}, {:?})", r.name, r.arm, u.grade));
+        egui::Grid::new("stat_line").striped(true).show(ui, |ui| {
+            for h in ["Move", "Attacks", "Range", "Hits", "Save"] {
+                ui.label(egui::RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            ui.label(format!("{} cm", u.move_rate()));
+            ui.label(r.attacks.to_string());
+            ui.label(format!("{} cm", r.range));
+            ui.label(r.hits.to_string());
+            ui.label(r.save.map(|s| format!("{s}+")).unwrap_or_else(|| "—".into()));
+            ui.end_row();
+        });
+        ui.label(format!("Formation: {:?}", u.formation));
+        ui.label(format!("Stands: {} of {}", u.stands, u.start_stands));
+        ui.label(format!(
+            "Hits this turn: {} (stand takes {}, unit {})",
+            u.hits,
+            u.stand_hits(&b.rules, b.player_turn),
+            u.hits_value(&b.rules, b.player_turn)
+        ));
+        let mut status = Vec::new();
+        if !u.alive() {
+            status.push("lost".to_string());
+        }
+        if u.suppressed() {
+            status.push("suppressed".into());
+        }
+        if u.disordered(b.player_turn) {
+            status.push("disordered".into());
+        }
+        if u.exhausted {
+            status.push("exhausted".into());
+        }
+        if u.is_artillery() {
+            status.push(if u.limbered {
+                "limbered".into()
+            } else {
+                "unlimbered".into()
+            });
+            if let Some(ammo) = u.loaded {
+                status.push(format!("loaded: {ammo:?}"));
+            }
+        }
+        if u.dug_in {
+            status.push("dug in".into());
+        }
+        if u.is_cavalry() && !u.mounted() {
+            status.push("dismounted".into());
+        }
+        ui.label(format!(
+            "Status: {}",
+            if status.is_empty() {
+                "fresh".to_string()
+            } else {
+                status.join(", ")
+            }
+        ));
+        ui.label(format!("Brigade: {}", b.commander(u.hq).name));
+        if let Some(o) = b.cmd.orders.get(&u.id) {
+            ui.label(format!(
+                "Orders: {} this turn from {}, {} action(s) left{}",
+                o.count,
+                b.commander(o.by).name,
+                o.credits,
+                if o.finished { ", finished" } else { "" }
+            ));
+        }
+        if !r.notes.is_empty() {
+            let notes: Vec<String> = r.notes.iter().map(|n| n.to_string()).collect();
+            ui.label(egui::RichText::new(format!("Notes: {}", notes.join(", "))).small());
+        }
+    } else if let Some(id) = sel.commander.filter(|c| (*c as usize) < b.commanders.len()) {
+        let c = b.commander(id);
+        heading(ui, &c.name);
+        ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
+        ui.label(format!("{:?} commander, {:?}", c.row.level, c.row.quality));
+        ui.label(format!("Command value: {}", c.command_value));
+        ui.label(format!(
+            "Move: {} cm ({})",
+            c.move_rate(),
+            if c.mounted { "mounted" } else { "on foot" }
+        ));
+        if let Some(s) = c.superior {
+            ui.label(format!("Superior: {}", b.commander(s).name));
+        }
+        let units: Vec<&str> = b
+            .alive_units()
+            .filter(|u| u.hq == id)
+            .map(|u| u.name.as_str())
+            .collect();
+        if !units.is_empty() {
+            ui.label(egui::RichText::new(format!("Commands: {}", units.join(", "))).small());
+        }
+        let mut status = Vec::new();
+        if !c.alive() {
+            status.push("lost");
+        }
+        if c.suppressed.is_some() {
+            status.push("suppressed");
+        }
+        if c.replaced {
+            status.push("a replacement");
+        }
+        if b.cmd.done.contains(&id) {
+            status.push("done ordering this turn");
+        }
+        if b.cmd.moved.contains(&id) {
+            status.push("has moved");
+        }
+        if !status.is_empty() {
+            ui.label(format!("Status: {}", status.join(", ")));
+        }
+    } else {
+        heading(ui, "Nothing selected");
+        ui.label(egui::RichText::new("Click a stand or a commander on the table.").weak());
+    }
+}

@@ -1,0 +1,41 @@
+//! The victory state: objectives (held or not), victory points, units lost against each
+//! side's breakpoint, and the result once the game is over.
+
+use super::{heading, side_colour};
+use crate::battle::Battle;
+use bevy_egui::egui;
+
+pub fn show(ui: &mut egui::Ui, b: &Battle) {
+    heading(ui, "Victory");
+    let vp = b.victory_points();
+    egui::Grid::new("victory_grid").striped(true).show(ui, |ui| {
+        ui.label("");
+        ui.label("VP");
+        ui.label("lost / breakpoint");
+        ui.label("objective held");
+        ui.end_row();
+        for (s, side) in b.sides.iter().enumerate() {
+            ui.label(egui::RichText::new(&side.name).color(side_colour(s)).strong());
+            ui.label(vp[s].to_string());
+            let broken = if side.broken { " BROKEN" } else { "" };
+            ui.label(format!("{} / {}{broken}", b.units_lost(s), side.breakpoint));
+            ui.label(match b.objective_held(s) {
+                Some(level) => format!("{level:?}"),
+                None => "—".into(),
+            });
+            ui.end_row();
+        }
+    });
+    ui.collapsing("Objectives", |ui| {
+        for o in &b.objectives {
+            ui.label(format!("★ {} — {} ({:?}, {} cm)", o.name, o.side, o.level, o.radius));
+        }
+    });
+    if let Some(o) = &b.outcome {
+        let winner = o
+            .winner
+            .map(|s| b.sides[s].name.clone())
+            .unwrap_or_else(|| "nobody".into());
+        ui.label(egui::RichText::new(format!("{:?} win for {winner}: {}", o.result, o.reason)).strong());
+    }
+}

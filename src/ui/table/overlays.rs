@@ -1,0 +1,122 @@
+//! Overlays: the selection, and the preview of the action under the pointer in the orders
+//! panel (where a move ends, who a fire or charge aims at). Rebuilt when the selection, the
+//! preview or the battle changes.
+
+use super::{Pen, spawn_layer, w, z};
+use crate::battle::ecs::BattleState;
+use crate::battle::{Action, Battle};
+use crate::ui::camera::Drag;
+use crate::ui::palette as pal;
+use crate::ui::{Preview, Selection};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        draw_overlays.run_if(
+            resource_changed::<BattleState>
+                .or_else(resource_changed::<Selection>)
+                .or_else(resource_changed::<Preview>)
+                .or_else(resource_changed::<Drag>),
+        ),
+    );
+}
+
+/// Marks the overlay shape entities.
+#[derive(Component)]
+pub struct OverlayLayer;
+
+fn draw_overlays(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    selection: Res<Selection>,
+    preview: Res<Preview>,
+    drag: Res<Drag>,
+    old: Query<Entity, With<OverlayLayer>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &battle.0;
+    let mut ring = Pen::new();
+    let mut ghost = Pen::new();
+    let mut aim = Pen::new();
+    let cr = b.rules.footprints.commander_diameter as f32 * 0.5;
+    if let Some(u) = selection
+        .unit
+        .filter(|u| (*u as usize) < b.units.len() && b.unit(*u).alive())
+    {
+        for r in b.rects(u) {
+            ring.rect(r, -0.25);
+        }
+    }
+    if let Some(c) = selection.commander.filter(|c| (*c as usize) < b.commanders.len()) {
+        let c = b.commander(c);
+        if c.alive() {
+            ring.circle(w(c.pos), cr + 0.35);
+        }
+    }
+    for a in preview.0.iter().chain(drag.action.iter()) {
+        preview_action(b, a, &mut ghost, &mut aim);
+    }
+    spawn_layer(&mut commands, ring.fill(pal::SELECT, z::OVERLAY_UNDER), OverlayLayer);
+    spawn_layer(
+        &mut commands,
+        ghost.fill(Color::srgba(1.0, 1.0, 1.0, 0.45), z::OVERLAY),
+        OverlayLayer,
+    );
+    spawn_layer(
+        &mut commands,
+        aim.stroke(pal::SELECT, 0.35, z::OVERLAY + 0.1),
+        OverlayLayer,
+    );
+}
+
+/// Where `a` would put things, as ghost bases, and whom it aims at, as lines.
+fn preview_action(b: &Battle, a: &Action, ghost: &mut Pen, aim: &mut Pen) {
+    let centre = |u: u32| -> Option<Vec2> {
+        let u = b.units.get(u as usize)?;
+        u.alive().then(|| w(u.pose.pos))
+    };
+    match a {
+        Action::Move { unit, to } => {
+            if let Some(u) = b.units.get(*unit as usize) {
+                let mut moved = u.clone();
+                moved.pose = *to;
+                for r in &b.compute_geom(&moved).rects {
+                    ghost.rect(r, 0.0);
+                }
+                aim.line(&[w(u.pose.pos), w(to.pos)]);
+            }
+        }
+        Action::CommanderMove { commander, to } => {
+            if let Some(c) = b.commanders.get(*commander as usize) {
+                ghost.circle(w(*to), b.rules.footprints.commander_diameter as f32 * 0.5);
+                aim.line(&[w(c.pos), w(*to)]);
+            }
+        }
+        Action::Fire { unit, target }
+        | Action::Charge { unit, target }
+        | Action::InitiativeFire { unit, target }
+        | Action::InitiativeCharge { unit, target }
+        | Action::OpportunityFire { unit, target }
+        | Action::Support { unit, friend: target } => {
+            if let (Some(p), Some(q)) = (centre(*unit), centre(*target)) {
+                aim.line(&[p, q]);
+                if let Some(r) = b.rects(*target).first() {
+                    ghost.rect(r, -0.2);
+                }
+            }
+        }
+        Action::Order { commander, units, .. } => {
+            if let Some(c) = b.commanders.get(*commander as usize) {
+                for u in units {
+                    if let Some(q) = centre(*u) {
+                        aim.line(&[w(c.pos), q]);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,140 @@
+//! The troops: every base in its side's colour with a NATO-style glyph (infantry a cross,
+//! cavalry a diagonal, artillery a dot, limbers wheels, skirmishers a lighter base, the unit
+//! command stand a flag) and a light front edge; markers for suppressed and disordered units
+//! and pips for hits. Rebuilt when the battle state changes.
+
+use super::{Pen, in_rect, rect_corners, spawn_layer, w, z};
+use crate::battle::Battle;
+use crate::battle::ecs::BattleState;
+use crate::data::army::Arm;
+use crate::ui::palette as pal;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, draw_stands.run_if(resource_changed::<BattleState>));
+}
+
+/// Marks the troops' shape entities.
+#[derive(Component)]
+pub struct StandLayer;
+
+fn draw_stands(mut commands: Commands, battle: Res<BattleState>, old: Query<Entity, With<StandLayer>>) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    for layer in stand_layers(&battle.0) {
+        spawn_layer(&mut commands, Some(layer), StandLayer);
+    }
+}
+
+type Layer = (bevy_prototype_lyon::prelude::Shape, Transform);
+
+/// The troop layers, bottom to top.
+pub fn stand_layers(b: &Battle) -> Vec<Layer> {
+    let mut out = Vec::new();
+    let mut shadow = Pen::new();
+    let mut edge = [Pen::new(), Pen::new()];
+    let mut base = [Pen::new(), Pen::new()];
+    let mut light = [Pen::new(), Pen::new()];
+    let mut front = Pen::new();
+    let mut glyph = Pen::new();
+    let mut dots = Pen::new();
+    let mut suppressed = Pen::new();
+    let mut disordered = Pen::new();
+    let mut pips = Pen::new();
+    for u in b.alive_units() {
+        let s = u.side;
+        let g = &b.geom[u.id as usize];
+        for (i, r) in g.rects.iter().enumerate() {
+            let command = i >= g.fighting;
+            shadow.poly(&rect_corners(r, 0.0).map(|p| p + Vec2::new(0.25, -0.25)));
+            edge[s].rect(r, 0.0);
+            if u.is_skirmisher() || (command && u.is_artillery()) {
+                light[s].rect(r, 0.12);
+            } else {
+                base[s].rect(r, 0.12);
+            }
+            // The front edge, a light strip.
+            let (fl, fr) = (in_rect(r, 0.92, 0.86), in_rect(r, 0.92, -0.86));
+            front.line(&[fl, fr]);
+            if command && u.is_artillery() {
+                // The limber: two wheels and the pole.
+                glyph.line(&[in_rect(r, 0.75, 0.0), in_rect(r, -0.5, 0.0)]);
+                dots.circle(in_rect(r, -0.2, 0.45), 0.28);
+                dots.circle(in_rect(r, -0.2, -0.45), 0.28);
+            } else if command {
+                // The unit command stand: a flag.
+                let pole = [in_rect(r, -0.6, -0.2), in_rect(r, 0.6, -0.2)];
+                glyph.line(&pole);
+                dots.poly(&[
+                    in_rect(r, 0.6, -0.2),
+                    in_rect(r, 0.6, 0.55),
+                    in_rect(r, 0.05, 0.55),
+                    in_rect(r, 0.05, -0.2),
+                ]);
+            } else {
+                match u.row.arm {
+                    Arm::Artillery => dots.circle(w(r.center) - w(r.forward()) * 0.15, 0.42),
+                    Arm::Cavalry => glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]),
+                    Arm::Transport => {
+                        dots.circle(in_rect(r, -0.1, 0.4), 0.25);
+                        dots.circle(in_rect(r, -0.1, -0.4), 0.25);
+                    }
+                    Arm::Engineers => {
+                        glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, -0.45, -0.6)]);
+                        glyph.line(&[in_rect(r, -0.45, 0.0), in_rect(r, 0.4, 0.0)]);
+                        glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, 0.4, 0.6)]);
+                        glyph.line(&[in_rect(r, -0.45, -0.6), in_rect(r, 0.4, -0.6)]);
+                    }
+                    Arm::Infantry => {
+                        glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]);
+                        glyph.line(&[in_rect(r, -0.55, -0.7), in_rect(r, 0.65, 0.7)]);
+                    }
+                }
+            }
+        }
+        // Markers behind the unit's centre.
+        let Some(first) = g.rects.first() else { continue };
+        let back = w(u.pose.pos) - w(first.forward()) * (first.depth as f32 * 0.5 + 1.0);
+        let side = w(first.left());
+        if u.suppressed() {
+            suppressed.circle(back + side * 0.9, 0.6);
+        }
+        if u.disordered(b.player_turn) {
+            let c = back - side * 0.9;
+            disordered.poly(&[
+                c + Vec2::new(0.0, 0.7),
+                c + Vec2::new(-0.65, -0.45),
+                c + Vec2::new(0.65, -0.45),
+            ]);
+        }
+        for k in 0..u.hits.min(12) {
+            let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (u.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
+            pips.circle(p, 0.25);
+        }
+    }
+    let zu = z::UNITS;
+    let mut push = |l: Option<Layer>| {
+        if let Some(l) = l {
+            out.push(l);
+        }
+    };
+    push(shadow.fill(Color::srgba(0.0, 0.0, 0.0, 0.35), zu));
+    for s in 0..2 {
+        let (e, bs, l) = (
+            std::mem::take(&mut edge[s]),
+            std::mem::take(&mut base[s]),
+            std::mem::take(&mut light[s]),
+        );
+        push(e.fill(pal::SIDE_DARK[s], zu + 0.1));
+        push(bs.fill(pal::SIDE[s], zu + 0.2));
+        push(l.fill(pal::SIDE_LIGHT[s], zu + 0.2));
+    }
+    push(front.stroke(pal::MARK, 0.22, zu + 0.3));
+    push(glyph.stroke(pal::MARK, 0.16, zu + 0.35));
+    push(dots.fill(pal::MARK, zu + 0.35));
+    push(suppressed.fill(pal::SUPPRESSED, zu + 0.4));
+    push(disordered.fill(pal::DISORDERED, zu + 0.4));
+    push(pips.fill(pal::MARK, zu + 0.4));
+    out
+}

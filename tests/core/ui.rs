@@ -1,0 +1,98 @@
+//! The window's playing part without a window: a headless app with the real bindings
+//! (leafwing-input-manager), the session and the battle screen's keys. Real key presses,
+//! sent as keyboard input, play through a player turn.
+
+use super::common::*;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::Buttonlike;
+use volley::battle::ecs::{BattleState, headless_app};
+use volley::battle::{Battle, Phase};
+use volley::ui::{Agents, Screen, Session};
+
+fn app_with(b: Battle, sides: [&str; 2]) -> App {
+    let sides = [sides[0].to_string(), sides[1].to_string()];
+    let session = Session::new(&b, &[], "maps/skirmish.ron".into(), 3, sides.clone(), None, false);
+    let agents = Agents::new(&sides, 3).expect("agents");
+    let mut app = headless_app(b);
+    app.add_plugins(bevy::input::InputPlugin);
+    app.insert_resource(session);
+    app.insert_non_send(agents);
+    app.insert_state(Screen::Battle);
+    app.add_plugins(volley::ui::play_plugin);
+    // A frame to look at the state, one for the screen to follow.
+    app.update();
+    app.update();
+    app
+}
+
+fn press(app: &mut App, key: KeyCode) {
+    key.press(app.world_mut());
+    app.update();
+    key.release(app.world_mut());
+    app.update();
+    app.update();
+}
+
+fn battle(app: &App) -> &Battle {
+    &app.world().resource::<BattleState>().0
+}
+
+#[test]
+fn enter_ends_the_phases_of_a_player_turn_and_the_other_player_is_handed_the_seat() {
+    let mut app = app_with(skirmish(3), ["human", "human"]);
+    // Both sides human: the first player must take the seat first.
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+    let b = battle(&app);
+    assert_eq!((b.phase, b.active, b.actions), (Phase::Initiative, 0, 0));
+
+    // Enter: the initiative phase ends, the command phase starts.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+    assert_eq!(battle(&app).actions, 1);
+    // A key that is not bound does nothing.
+    press(&mut app, KeyCode::KeyZ);
+    assert_eq!(battle(&app).actions, 1);
+    // Enter again: the command phase ends; the charge and end phases follow and the other
+    // side's turn begins, so the table is hidden until its player takes the seat.
+    press(&mut app, KeyCode::Enter);
+    let b = battle(&app);
+    assert_eq!(b.active, 1, "the other side's player turn");
+    assert_eq!(b.phase, Phase::Initiative);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    // While the table is hidden, Enter does nothing.
+    let before = battle(&app).actions;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actions, before);
+    // The session recorded every action and logged them.
+    let s = app.world().resource::<Session>();
+    assert_eq!(s.recording.actions.len() as u64, before);
+    assert!(
+        s.log.iter().any(|l| l.action && l.text.contains("end phase")),
+        "{:?}",
+        s.log
+    );
+}
+
+#[test]
+fn an_agent_plays_its_side_through_the_same_pipeline() {
+    let mut app = app_with(skirmish(5), ["human", "random"]);
+    // One human: no hand-over.
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actor(), 1, "the agent's turn");
+    // The agent acts a few times a second (virtual time advances with each update).
+    let start = battle(&app).actions;
+    for _ in 0..400 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        if battle(&app).actor() == 0 {
+            break;
+        }
+    }
+    assert!(battle(&app).actions > start, "the agent acted");
+}
