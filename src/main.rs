@@ -81,6 +81,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Watch a recorded game in the window: play, pause, step, jump to a turn, take command.
+    Replay { recording: PathBuf },
     /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
     Verify { recording: PathBuf },
     /// Draw a scenario's battle in a window, save it as a PNG and quit.
@@ -97,6 +99,12 @@ enum Cmd {
         /// Show only part of the table: X,Y,WIDTH in cm (centre and width shown).
         #[arg(long, value_parser = parse_focus)]
         focus: Option<[f32; 3]>,
+        /// Picture the replay viewer on this recording instead (the scenario is the one it names).
+        #[arg(long)]
+        replay: Option<PathBuf>,
+        /// With --replay: after this many actions.
+        #[arg(long, default_value_t = 0)]
+        at: usize,
     },
     /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
     CheckScreenshot { png: PathBuf },
@@ -152,7 +160,9 @@ fn main() -> ExitCode {
             height,
             seed,
             focus,
-        }) => screenshot(scenario, out, width, height, seed, focus),
+            replay,
+            at,
+        }) => screenshot(scenario, out, width, height, seed, focus, replay.map(|r| (r, at))),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
             scenario,
@@ -163,6 +173,7 @@ fn main() -> ExitCode {
             json,
             log,
         }) => simulate(scenario, seed, &sides, max_turns, record, json, log),
+        Some(Cmd::Replay { recording }) => replay_window(recording),
         Some(Cmd::Verify { recording }) => match volley::replay::verify::verify_file(&recording) {
             Ok(h) => {
                 println!("ok {h:016x}");
@@ -473,7 +484,39 @@ fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>,
         screenshot: None,
         width: 1600,
         height: 960,
+        replay: None,
     })
+}
+
+/// `volley replay FILE`: verify the recording, then open the viewer on it.
+#[cfg(feature = "gui")]
+fn replay_window(path: PathBuf) -> Result<(), String> {
+    let rec = Recording::load(&path).map_err(|e| e.to_string())?;
+    let timeline = volley::replay::timeline::Timeline::build(rec.clone(), &path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let scenario = volley::replay::verify::scenario_path(&rec, &path);
+    let battle = timeline.state_at(0);
+    volley::ui::run(volley::ui::Launch {
+        battle,
+        events: Vec::new(),
+        scenario,
+        seed: rec.seed,
+        sides: ["replay".into(), "replay".into()],
+        recording: Some(rec),
+        menu: false,
+        screenshot: None,
+        width: 1600,
+        height: 960,
+        replay: Some((timeline, 0)),
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn replay_window(path: PathBuf) -> Result<(), String> {
+    Err(format!(
+        "{}: the replay viewer needs the window (build with the gui feature); `volley verify` checks it headless",
+        path.display()
+    ))
 }
 
 #[cfg(not(feature = "gui"))]
@@ -490,18 +533,32 @@ fn screenshot(
     height: u32,
     seed: u64,
     focus: Option<[f32; 3]>,
+    replay: Option<(PathBuf, usize)>,
 ) -> Result<(), String> {
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
     }
     let (battle, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    let mut sides: [String; 2] = ["human".into(), "human".into()];
+    let mut recording = None;
+    let replay = match replay {
+        Some((path, at)) => {
+            let rec = Recording::load(&path).map_err(|e| e.to_string())?;
+            let t = volley::replay::timeline::Timeline::build(rec.clone(), &path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            sides = ["replay".into(), "replay".into()];
+            recording = Some(rec);
+            Some((t, at))
+        }
+        None => None,
+    };
     volley::ui::run(volley::ui::Launch {
         battle,
         events,
         scenario,
         seed,
-        sides: ["human".into(), "human".into()],
-        recording: None,
+        sides,
+        recording,
         menu: false,
         screenshot: Some(volley::ui::screenshot::ShotRequest {
             out: out.clone(),
@@ -509,6 +566,7 @@ fn screenshot(
         }),
         width,
         height,
+        replay,
     })?;
     if focus.is_some() {
         // A close-up need not show both sides.
@@ -530,7 +588,15 @@ fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "gui"))]
-fn screenshot(_: PathBuf, _: PathBuf, _: u32, _: u32, _: u64, _: Option<[f32; 3]>) -> Result<(), String> {
+fn screenshot(
+    _: PathBuf,
+    _: PathBuf,
+    _: u32,
+    _: u32,
+    _: u64,
+    _: Option<[f32; 3]>,
+    _: Option<(PathBuf, usize)>,
+) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())
 }
 

@@ -6,6 +6,7 @@ pub mod camera;
 pub mod input;
 pub mod palette;
 pub mod panels;
+pub mod replay;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
@@ -58,6 +59,9 @@ pub struct Launch {
     pub screenshot: Option<screenshot::ShotRequest>,
     pub width: u32,
     pub height: u32,
+    /// Open the replay viewer on this verified recording (`volley replay`), after this many
+    /// actions.
+    pub replay: Option<(crate::replay::timeline::Timeline, usize)>,
 }
 
 /// Open the window and play until it is closed.
@@ -82,6 +86,7 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
         screenshot,
         width,
         height,
+        replay,
     } = launch;
     let agents = Agents::new(&sides, seed)?;
     let title = format!("Volley — {}", battle.title);
@@ -111,6 +116,10 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     if let Some(shot) = screenshot {
         app.insert_resource(shot);
     }
+    if let Some((t, at)) = replay {
+        app.insert_resource(replay::Viewer::new(t));
+        app.add_systems(Startup, move |world: &mut World| replay::seek_world(world, at));
+    }
     app.add_plugins(plugin);
     Ok(app)
 }
@@ -134,5 +143,5 @@ pub fn plugin(app: &mut App) {
 pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Preview>();
     app.init_state::<Screen>();
-    app.add_plugins((input::plugin, session::plugin, screens::battle::plugin));
+    app.add_plugins((input::plugin, session::plugin, screens::battle::plugin, replay::plugin));
 }

@@ -109,7 +109,8 @@ impl Agents {
     pub fn new(sides: &[String; 2], seed: u64) -> Result<Agents, String> {
         let mut out: [Option<Box<dyn Agent>>; 2] = [None, None];
         for s in 0..2 {
-            if sides[s] != "human" {
+            // `replay`: the replay viewer moves the table, nobody plays.
+            if sides[s] != "human" && sides[s] != "replay" {
                 out[s] = Some(agents::by_name(&sides[s], seed, s)?);
             }
         }
@@ -117,11 +118,15 @@ impl Agents {
     }
 }
 
-/// An agent whose turn it is picks one legal action, a few times a second so the player can
-/// follow.
+/// Seconds between a computer player's actions, so a person can follow its turn.
+pub const AGENT_PACE: f32 = 0.5;
+
+/// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
+/// goes into the battle log.
 fn agent_turn(
     mut agents: NonSendMut<Agents>,
     battle: Res<BattleState>,
+    mut session: ResMut<Session>,
     mut requests: MessageWriter<ActionRequest>,
     mut waiting: Local<Option<u64>>,
     mut clock: Local<f32>,
@@ -141,7 +146,7 @@ fn agent_turn(
         return;
     };
     *clock += time.delta_secs();
-    if *clock < 0.15 {
+    if *clock < AGENT_PACE {
         return;
     }
     *clock = 0.0;
@@ -150,6 +155,13 @@ fn agent_turn(
         return;
     }
     let i = agent.choose(b, &legal).min(legal.len() - 1);
+    if let Some(why) = agent.reason() {
+        session.log.push(LogLine {
+            game_turn: b.game_turn,
+            action: false,
+            text: format!("[{}] {why}", agent.name()),
+        });
+    }
     requests.write(ActionRequest(legal[i].clone()));
     *waiting = Some(b.actions);
 }

@@ -96,3 +96,71 @@ fn an_agent_plays_its_side_through_the_same_pipeline() {
     }
     assert!(battle(&app).actions > start, "the agent acted");
 }
+
+/// A headless app with the replay viewer on a recorded game (scheduler against scheduler).
+fn replay_app() -> (App, volley::replay::Recording) {
+    use volley::replay::Recording;
+    let b = skirmish(5);
+    let path = std::env::temp_dir().join(format!("volley-ui-replay-{}.ron", std::process::id()));
+    let mut rec = Recording::start(
+        &b,
+        concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron"),
+        5,
+        Some(3),
+    );
+    let mut start = b.clone();
+    volley::sim::cap_turns(&mut start, Some(3));
+    let mut players = [
+        volley::agents::by_name("scheduler", 5, 0).unwrap(),
+        volley::agents::by_name("scheduler", 5, 1).unwrap(),
+    ];
+    volley::sim::play(start, &mut players, 100_000, |b, a, ev| rec.push(b, a, ev)).unwrap();
+    rec.save(&path).unwrap();
+    let t = volley::replay::timeline::Timeline::build(rec.clone(), &path).unwrap();
+    let first = t.state_at(0);
+    let mut app = app_with(first, ["replay", "replay"]);
+    app.insert_resource(volley::ui::replay::Viewer::new(t));
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(250),
+    ));
+    app.update();
+    (app, rec)
+}
+
+#[test]
+fn the_replay_viewer_plays_seeks_and_hands_over_command() {
+    use volley::ui::replay::{Viewer, seek_world, take_command};
+    let (mut app, rec) = replay_app();
+    let n = rec.actions.len();
+    assert!(n > 20);
+    // Play: an action every 0.6 s at speed 1; at speed 4, one every frame of 0.25 s or so.
+    app.world_mut().resource_mut::<Viewer>().playing = true;
+    app.world_mut().resource_mut::<Viewer>().speed = 4.0;
+    for _ in 0..6 {
+        app.update();
+    }
+    let at = app.world().resource::<Viewer>().at;
+    assert!((3..=6).contains(&at), "played {at} actions");
+    let timeline_hash = app.world().resource::<Viewer>().timeline.state_at(at).state_hash();
+    assert_eq!(
+        battle(&app).state_hash(),
+        timeline_hash,
+        "the table shows the replayed state"
+    );
+    // Nobody plays during a replay.
+    assert_eq!(battle(&app).actions as usize, at);
+    // Jump to the last action: the recorded final state.
+    app.world_mut().resource_mut::<Viewer>().playing = false;
+    seek_world(app.world_mut(), n);
+    assert_eq!(battle(&app).state_hash(), rec.final_hash);
+    let log_len = app.world().resource::<Session>().log.len();
+    assert!(log_len > n, "the log follows the replay: {log_len} lines");
+    // Back to the middle and take command there, hot-seat.
+    seek_world(app.world_mut(), n / 2);
+    take_command(app.world_mut(), ["human".into(), "human".into()]).unwrap();
+    assert!(app.world().get_resource::<Viewer>().is_none());
+    let s = app.world().resource::<Session>();
+    assert_eq!(s.recording.actions.len(), n / 2);
+    assert_eq!(s.sides, ["human".to_string(), "human".to_string()]);
+    assert_eq!(battle(&app).actions as usize, n / 2);
+}

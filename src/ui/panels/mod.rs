@@ -7,6 +7,7 @@ pub mod legend;
 pub mod log;
 pub mod orders;
 pub mod phase_bar;
+pub mod replay;
 pub mod unit_card;
 pub mod victory;
 
@@ -68,6 +69,8 @@ fn battle_panels(
     mut viewport: ResMut<TableViewport>,
     mut requests: MessageWriter<ActionRequest>,
     mut next: ResMut<NextState<Screen>>,
+    mut viewer: Option<ResMut<crate::ui::replay::Viewer>>,
+    mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
@@ -84,6 +87,10 @@ fn battle_panels(
     egui::Panel::top("phase_bar").show(&mut root, |ui| {
         phase_bar::show(ui, b, &session, &legal.actions, may_act, &mut asks);
     });
+    let mut replay_asks = crate::ui::replay::ReplayAsks::default();
+    if let Some(v) = viewer.as_deref_mut() {
+        egui::Panel::bottom("replay").show(&mut root, |ui| replay::show(ui, v, &mut replay_asks));
+    }
     egui::Panel::left("left")
         .exact_size(300.0)
         .resizable(false)
@@ -127,6 +134,16 @@ fn battle_panels(
     }
     if asks.menu {
         next.set(Screen::Menu);
+    }
+    if let Some(n) = replay_asks.seek {
+        commands.queue(move |world: &mut World| crate::ui::replay::seek_world(world, n));
+    }
+    if let Some(sides) = replay_asks.take_command {
+        commands.queue(move |world: &mut World| {
+            if let Err(e) = crate::ui::replay::take_command(world, sides) {
+                world.resource_mut::<Session>().status = Some(e);
+            }
+        });
     }
     Ok(())
 }

@@ -1,0 +1,152 @@
+//! The replay viewer: a verified recording on the table, played, paused, stepped one action or
+//! one phase, jumped to any game turn, scrubbed, faster or slower, with the dice panel and the
+//! battle log following; "take command here" hands the game over to play on from that point.
+//! It only ever sets `BattleState` to a state the timeline re-played; nothing is decided here.
+
+use super::session::{Agents, LogLine, Session};
+use crate::battle::ecs::BattleState;
+use crate::replay::timeline::Timeline;
+use bevy::prelude::*;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Update, tick.run_if(resource_exists::<Viewer>));
+}
+
+/// Seconds an action stays on the table at speed 1.
+pub const PACE: f32 = 0.6;
+
+#[derive(Resource)]
+pub struct Viewer {
+    pub timeline: Timeline,
+    /// Actions shown so far (0: the deployment).
+    pub at: usize,
+    pub playing: bool,
+    /// 0.25 to 8.
+    pub speed: f32,
+    clock: f32,
+}
+
+impl Viewer {
+    pub fn new(timeline: Timeline) -> Viewer {
+        Viewer {
+            timeline,
+            at: 0,
+            playing: false,
+            speed: 1.0,
+            clock: 0.0,
+        }
+    }
+
+    /// The first action after `at` that starts a new phase (for "step one phase").
+    pub fn next_phase(&self) -> usize {
+        let n = self.timeline.len();
+        self.timeline
+            .recording()
+            .checkpoints
+            .iter()
+            .map(|c| c.action as usize + 1)
+            .find(|&a| a > self.at)
+            .unwrap_or(n)
+            .min(n)
+    }
+}
+
+/// What the replay panel asked for this frame.
+#[derive(Default)]
+pub struct ReplayAsks {
+    pub seek: Option<usize>,
+    pub take_command: Option<[String; 2]>,
+}
+
+/// Show the state after `n` actions, the log up to it and the last action's dice.
+pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &mut Session) {
+    let n = n.min(viewer.timeline.len());
+    viewer.at = n;
+    battle.0 = viewer.timeline.state_at(n);
+    // The log and dice panel: every action up to `n`, described on its own state.
+    let rec = viewer.timeline.recording();
+    let mut b = viewer.timeline.state_at(0);
+    session.log.truncate(1);
+    session.last = None;
+    for a in &rec.actions[..n] {
+        let heading = b.describe_action(a);
+        let Ok(events) = b.apply(a) else { break };
+        let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
+        session.log.push(LogLine {
+            game_turn: b.game_turn,
+            action: true,
+            text: heading.clone(),
+        });
+        session.log.extend(lines.iter().map(|l| LogLine {
+            game_turn: b.game_turn,
+            action: false,
+            text: l.clone(),
+        }));
+        session.last = Some((heading, lines));
+    }
+}
+
+/// Playing: one action every `PACE / speed` seconds, the log and dice panel following.
+fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session: ResMut<Session>, time: Res<Time>) {
+    if !viewer.playing {
+        return;
+    }
+    viewer.clock += time.delta_secs() * viewer.speed;
+    if viewer.clock < PACE {
+        return;
+    }
+    viewer.clock = 0.0;
+    let n = viewer.at;
+    if n >= viewer.timeline.len() {
+        viewer.playing = false;
+        return;
+    }
+    let action = viewer.timeline.recording().actions[n].clone();
+    let heading = battle.0.describe_action(&action);
+    let events = viewer.timeline.events_of(n);
+    viewer.at = n + 1;
+    battle.0 = viewer.timeline.state_at(n + 1);
+    let lines: Vec<String> = events.iter().map(|e| battle.0.describe(e)).collect();
+    let turn = battle.0.game_turn;
+    session.log.push(LogLine {
+        game_turn: turn,
+        action: true,
+        text: heading.clone(),
+    });
+    session.log.extend(lines.iter().map(|l| LogLine {
+        game_turn: turn,
+        action: false,
+        text: l.clone(),
+    }));
+    session.last = Some((heading, lines));
+}
+
+/// "Take command here": the game from this point is a new game (its recording the old one
+/// cut here), played by `sides`; the viewer closes. The file on disk is not touched.
+pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String> {
+    let Some(viewer) = world.remove_resource::<Viewer>() else {
+        return Ok(());
+    };
+    let (b, rec) = viewer.timeline.take_command(viewer.at);
+    let seed = rec.seed;
+    let agents = Agents::new(&sides, seed)?;
+    world.insert_non_send(agents);
+    world.resource_mut::<BattleState>().0 = b;
+    let mut session = world.resource_mut::<Session>();
+    session.recording = rec;
+    session.no_handover = sides.iter().filter(|s| *s == "human").count() < 2;
+    session.viewer = None;
+    session.sides = sides;
+    session.status = Some(format!("took command after action {}", viewer.at));
+    Ok(())
+}
+
+/// [`seek`] with world access (queued by the panel).
+pub fn seek_world(world: &mut World, n: usize) {
+    world.resource_scope(|world, mut viewer: Mut<Viewer>| {
+        world.resource_scope(|world, mut battle: Mut<BattleState>| {
+            let mut session = world.resource_mut::<Session>();
+            seek(&mut viewer, n, &mut battle, &mut session);
+        });
+    });
+}
