@@ -71,6 +71,9 @@ enum Cmd {
         /// Show only part of the table: X,Y,WIDTH in cm (centre and width shown).
         #[arg(long, value_parser = parse_focus)]
         focus: Option<[f32; 3]>,
+        /// Let the `eager` agent play both sides for N actions first.
+        #[arg(long, default_value_t = 0)]
+        play: u64,
     },
     /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
     CheckScreenshot { png: PathBuf },
@@ -118,7 +121,8 @@ fn main() -> ExitCode {
             height,
             seed,
             focus,
-        }) => screenshot(scenario, out, width, height, seed, focus),
+            play,
+        }) => screenshot(scenario, out, width, height, seed, focus, play),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
             scenario,
@@ -297,6 +301,7 @@ fn screenshot(
     height: u32,
     seed: u64,
     focus: Option<[f32; 3]>,
+    play: u64,
 ) -> Result<(), String> {
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
@@ -307,12 +312,17 @@ fn screenshot(
         events,
         scenario,
         seed,
-        sides: ["human".into(), "human".into()],
+        sides: if play > 0 {
+            ["eager".into(), "eager".into()]
+        } else {
+            ["human".into(), "human".into()]
+        },
         recording: None,
         menu: false,
         screenshot: Some(volley::ui::screenshot::ShotRequest {
             out: out.clone(),
             focus,
+            after_actions: play,
         }),
         width,
         height,
@@ -337,7 +347,7 @@ fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "gui"))]
-fn screenshot(_: PathBuf, _: PathBuf, _: u32, _: u32, _: u64, _: Option<[f32; 3]>) -> Result<(), String> {
+fn screenshot(_: PathBuf, _: PathBuf, _: u32, _: u32, _: u64, _: Option<[f32; 3]>, _: u64) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())
 }
 
