@@ -74,6 +74,9 @@ enum Cmd {
         /// Let the `eager` agent play both sides for N actions first.
         #[arg(long, default_value_t = 0)]
         play: u64,
+        /// Picture the main menu instead of the battle.
+        #[arg(long)]
+        menu: bool,
     },
     /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
     CheckScreenshot { png: PathBuf },
@@ -122,7 +125,8 @@ fn main() -> ExitCode {
             seed,
             focus,
             play,
-        }) => screenshot(scenario, out, width, height, seed, focus, play),
+            menu,
+        }) => screenshot(scenario, out, width, height, seed, focus, play, menu),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
             scenario,
@@ -294,6 +298,7 @@ fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>,
 
 /// Draw the battle, save a PNG, check it shows a battle.
 #[cfg(feature = "gui")]
+#[allow(clippy::too_many_arguments)]
 fn screenshot(
     scenario: PathBuf,
     out: PathBuf,
@@ -302,6 +307,7 @@ fn screenshot(
     seed: u64,
     focus: Option<[f32; 3]>,
     play: u64,
+    menu: bool,
 ) -> Result<(), String> {
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
@@ -318,7 +324,7 @@ fn screenshot(
             ["human".into(), "human".into()]
         },
         recording: None,
-        menu: false,
+        menu,
         screenshot: Some(volley::ui::screenshot::ShotRequest {
             out: out.clone(),
             focus,
@@ -347,7 +353,17 @@ fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "gui"))]
-fn screenshot(_: PathBuf, _: PathBuf, _: u32, _: u32, _: u64, _: Option<[f32; 3]>, _: u64) -> Result<(), String> {
+#[allow(clippy::too_many_arguments)]
+fn screenshot(
+    _: PathBuf,
+    _: PathBuf,
+    _: u32,
+    _: u32,
+    _: u64,
+    _: Option<[f32; 3]>,
+    _: u64,
+    _: bool,
+) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())
 }
 

@@ -96,3 +96,48 @@ fn an_agent_plays_its_side_through_the_same_pipeline() {
     }
     assert!(battle(&app).actions > start, "the agent acted");
 }
+
+#[test]
+fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
+    use volley::ui::Selection;
+    use volley::ui::camera::{drag_action, pick_at};
+    let b = skirmish(3);
+    let at = |p: volley::rules::geometry::V2| Vec2::new(p.x as f32, p.y as f32);
+    // A stand's centre picks its unit.
+    let u = b.alive_units().nth(3).expect("a unit");
+    let r = b.rects(u.id)[0];
+    assert_eq!(
+        pick_at(&b, at(r.center)),
+        Selection {
+            unit: Some(u.id),
+            commander: None
+        }
+    );
+    // A commander's base picks the commander.
+    let c = &b.commanders[1];
+    assert_eq!(
+        pick_at(&b, at(c.pos) + Vec2::new(0.5, 0.0)),
+        Selection {
+            unit: None,
+            commander: Some(c.id)
+        }
+    );
+    // The empty corner of the table picks nothing.
+    assert_eq!(pick_at(&b, Vec2::new(0.5, 0.5)), Selection::default());
+    // Dragging the unit 4 cm north asks for a move of its pose by as much, same facing.
+    let sel = Selection {
+        unit: Some(u.id),
+        commander: None,
+    };
+    let grab = at(r.center);
+    match drag_action(&b, &sel, grab, grab + Vec2::new(0.0, 4.0)) {
+        Some(volley::battle::Action::Move { unit, to }) => {
+            assert_eq!(unit, u.id);
+            assert!((to.pos.y - u.pose.pos.y - 4.0).abs() < 1e-4 && (to.pos.x - u.pose.pos.x).abs() < 1e-4);
+            assert_eq!(to.facing, u.pose.facing);
+        }
+        other => panic!("expected a move, got {other:?}"),
+    }
+    // A click without moving is no drag.
+    assert_eq!(drag_action(&b, &sel, grab, grab + Vec2::new(0.1, 0.0)), None);
+}
