@@ -99,6 +99,12 @@ enum Cmd {
         /// Show only part of the table: X,Y,WIDTH in cm (centre and width shown).
         #[arg(long, value_parser = parse_focus)]
         focus: Option<[f32; 3]>,
+        /// Let the `eager` agent play both sides for N actions first.
+        #[arg(long, default_value_t = 0)]
+        play: u64,
+        /// Picture the main menu instead of the battle.
+        #[arg(long)]
+        menu: bool,
         /// Picture the replay viewer on this recording instead (the scenario is the one it names).
         #[arg(long)]
         replay: Option<PathBuf>,
@@ -160,9 +166,21 @@ fn main() -> ExitCode {
             height,
             seed,
             focus,
+            play,
+            menu,
             replay,
             at,
-        }) => screenshot(scenario, out, width, height, seed, focus, replay.map(|r| (r, at))),
+        }) => screenshot(
+            scenario,
+            out,
+            width,
+            height,
+            seed,
+            focus,
+            play,
+            menu,
+            replay.map(|r| (r, at)),
+        ),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
             scenario,
@@ -526,6 +544,7 @@ fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>,
 
 /// Draw the battle, save a PNG, check it shows a battle.
 #[cfg(feature = "gui")]
+#[allow(clippy::too_many_arguments)]
 fn screenshot(
     scenario: PathBuf,
     out: PathBuf,
@@ -533,6 +552,8 @@ fn screenshot(
     height: u32,
     seed: u64,
     focus: Option<[f32; 3]>,
+    play: u64,
+    menu: bool,
     replay: Option<(PathBuf, usize)>,
 ) -> Result<(), String> {
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
@@ -557,12 +578,17 @@ fn screenshot(
         events,
         scenario,
         seed,
-        sides,
+        sides: if play > 0 && recording.is_none() {
+            ["eager".into(), "eager".into()]
+        } else {
+            sides
+        },
         recording,
-        menu: false,
+        menu,
         screenshot: Some(volley::ui::screenshot::ShotRequest {
             out: out.clone(),
             focus,
+            after_actions: play,
         }),
         width,
         height,
@@ -588,6 +614,7 @@ fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "gui"))]
+#[allow(clippy::too_many_arguments)]
 fn screenshot(
     _: PathBuf,
     _: PathBuf,
@@ -595,6 +622,8 @@ fn screenshot(
     _: u32,
     _: u64,
     _: Option<[f32; 3]>,
+    _: u64,
+    _: bool,
     _: Option<(PathBuf, usize)>,
 ) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())

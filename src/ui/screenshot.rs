@@ -21,6 +21,8 @@ pub struct ShotRequest {
     pub out: PathBuf,
     /// Show this part of the table: centre x, y and the width shown, in cm (else the whole table).
     pub focus: Option<[f32; 3]>,
+    /// Let the agents play this many actions first (then select a unit of the side to act).
+    pub after_actions: u64,
 }
 
 /// Point the camera at the requested part of the table.
@@ -159,11 +161,24 @@ fn drive(
     req: Res<ShotRequest>,
     state: Option<ResMut<ShotState>>,
     mut exit: MessageWriter<AppExit>,
+    battle: Res<crate::battle::ecs::BattleState>,
+    mut selection: ResMut<super::Selection>,
 ) {
     let Some(mut state) = state else {
         commands.init_resource::<ShotState>();
         return;
     };
+    let b = &battle.0;
+    if req.after_actions > 0 {
+        if b.actions < req.after_actions && !b.is_over() {
+            return;
+        }
+        if *selection == super::Selection::default()
+            && let Some(u) = b.side_units(b.actor()).next()
+        {
+            selection.unit = Some(u.id);
+        }
+    }
     state.frame += 1;
     if let Some(result) = state.result.take() {
         match result {

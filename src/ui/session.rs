@@ -123,6 +123,7 @@ pub const AGENT_PACE: f32 = 0.5;
 
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
 /// goes into the battle log.
+#[allow(clippy::too_many_arguments)]
 fn agent_turn(
     mut agents: NonSendMut<Agents>,
     battle: Res<BattleState>,
@@ -131,11 +132,18 @@ fn agent_turn(
     mut waiting: Local<Option<u64>>,
     mut clock: Local<f32>,
     time: Res<Time>,
+    shot: Option<Res<super::screenshot::ShotRequest>>,
 ) {
     let b = &battle.0;
     if b.is_over() {
         return;
     }
+    // A screenshot after N actions: play them at once, then hold still.
+    let delay = match &shot {
+        Some(s) if b.actions >= s.after_actions => return,
+        Some(_) => 0.0,
+        None => AGENT_PACE,
+    };
     if let Some(at) = *waiting {
         if b.actions == at {
             return;
@@ -146,7 +154,7 @@ fn agent_turn(
         return;
     };
     *clock += time.delta_secs();
-    if *clock < AGENT_PACE {
+    if *clock < delay {
         return;
     }
     *clock = 0.0;
@@ -173,6 +181,7 @@ fn on_applied(
     mut session: ResMut<Session>,
     mut preview: ResMut<Preview>,
     mut selection: ResMut<Selection>,
+    shot: Option<Res<super::screenshot::ShotRequest>>,
 ) {
     let b = &battle.0;
     let mut any = false;
@@ -203,7 +212,8 @@ fn on_applied(
                 } | Event::GameOver { .. }
             )
         });
-        if new_turn {
+        // A screenshot does not overwrite the player's autosave.
+        if new_turn && shot.is_none() {
             let r = session.recording.save(Path::new(AUTOSAVE));
             if let Err(e) = r {
                 session.status = Some(format!("autosave failed: {e}"));

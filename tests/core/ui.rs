@@ -97,6 +97,89 @@ fn an_agent_plays_its_side_through_the_same_pipeline() {
     assert!(battle(&app).actions > start, "the agent acted");
 }
 
+#[test]
+fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
+    use volley::ui::Selection;
+    use volley::ui::camera::{drag_action, pick_at};
+    let b = skirmish(3);
+    let at = |p: volley::rules::geometry::V2| Vec2::new(p.x as f32, p.y as f32);
+    // A stand's centre picks its unit.
+    let u = b.alive_units().nth(3).expect("a unit");
+    let r = b.rects(u.id)[0];
+    assert_eq!(
+        pick_at(&b, at(r.center)),
+        Selection {
+            unit: Some(u.id),
+            commander: None
+        }
+    );
+    // A commander's base picks the commander.
+    let c = &b.commanders[1];
+    assert_eq!(
+        pick_at(&b, at(c.pos) + Vec2::new(0.5, 0.0)),
+        Selection {
+            unit: None,
+            commander: Some(c.id)
+        }
+    );
+    // The empty corner of the table picks nothing.
+    assert_eq!(pick_at(&b, Vec2::new(0.5, 0.5)), Selection::default());
+    // Dragging the unit 4 cm north asks for a move of its pose by as much, same facing.
+    let sel = Selection {
+        unit: Some(u.id),
+        commander: None,
+    };
+    let grab = at(r.center);
+    match drag_action(&b, &sel, grab, grab + Vec2::new(0.0, 4.0)) {
+        Some(volley::battle::Action::Move { unit, to }) => {
+            assert_eq!(unit, u.id);
+            assert!((to.pos.y - u.pose.pos.y - 4.0).abs() < 1e-4 && (to.pos.x - u.pose.pos.x).abs() < 1e-4);
+            assert_eq!(to.facing, u.pose.facing);
+        }
+        other => panic!("expected a move, got {other:?}"),
+    }
+    // A click without moving is no drag.
+    assert_eq!(drag_action(&b, &sel, grab, grab + Vec2::new(0.1, 0.0)), None);
+}
+
+#[test]
+fn the_screenshot_check_tells_a_drawn_battle_from_a_blank_window() {
+    use volley::ui::screenshot::{ShotStats, check_png};
+    // The committed README picture is a drawn battle.
+    let png = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshot.png");
+    let stats = check_png(&png).expect("docs/screenshot.png reads");
+    assert_eq!(stats.problem(), None, "{stats}");
+    // A black window is blank; a many-coloured picture without the sides has no troops.
+    let black = ShotStats::of_rgb(&vec![0u8; 64 * 64 * 3], 64, 64);
+    assert!(black.problem().unwrap().contains("blank"));
+    let rainbow: Vec<u8> = (0..64 * 64)
+        .flat_map(|i| [(i % 256) as u8, (i / 16) as u8, 40])
+        .collect();
+    let no_troops = ShotStats::of_rgb(&rainbow, 64, 64);
+    assert!(no_troops.colours >= ShotStats::MIN_COLOURS);
+    assert!(no_troops.problem().unwrap().contains("no troops"));
+    // Not a PNG at all: an error, not a panic.
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    assert!(check_png(&readme).is_err());
+}
+
+#[test]
+fn a_missing_scenario_is_a_clear_error_before_any_window_opens() {
+    for args in [
+        &["screenshot", "maps/no-such-map.ron", "--out", "/tmp/volley-never.png"][..],
+        &["play", "maps/no-such-map.ron"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no-such-map.ron") && err.contains("cannot read"), "{err}");
+    }
+}
+
 /// A headless app with the replay viewer on a recorded game (scheduler against scheduler).
 fn replay_app() -> (App, volley::replay::Recording) {
     use volley::replay::Recording;

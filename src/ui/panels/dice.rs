@@ -12,13 +12,13 @@ pub fn show(ui: &mut egui::Ui, session: &Session) {
             ui.label(egui::RichText::new("No action yet.").weak());
         }
         Some((action, lines)) => {
-            ui.label(egui::RichText::new(action).strong());
+            ui.label(egui::RichText::new(super::plain(action)).strong());
             egui::ScrollArea::vertical()
                 .id_salt("dice_scroll")
                 .max_height(140.0)
                 .show(ui, |ui| {
                     for l in lines {
-                        ui.label(egui::RichText::new(l).small());
+                        ui.label(egui::RichText::new(super::plain(l)).small());
                     }
                 });
         }

@@ -19,18 +19,100 @@ fn swatch(ui: &mut egui::Ui, fill: Color, edge: Color, text: &str) {
     });
 }
 
+/// The troop glyphs as drawn on a base.
+#[derive(Clone, Copy)]
+enum Glyph {
+    Infantry,
+    Cavalry,
+    Gun,
+    Limber,
+    CommandStand,
+    Skirmisher,
+    Commander,
+}
+
+fn base(ui: &mut egui::Ui, g: Glyph, text: &str) {
+    ui.horizontal(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(26.0, 16.0), egui::Sense::hover());
+        let p = ui.painter();
+        let mark = c32(pal::MARK);
+        let line = egui::Stroke::new(1.5, mark);
+        let fill = if matches!(g, Glyph::Skirmisher | Glyph::Limber) {
+            pal::SIDE_LIGHT[0]
+        } else {
+            pal::SIDE[0]
+        };
+        if matches!(g, Glyph::Commander) {
+            p.circle_filled(r.center(), 7.5, c32(pal::MARK));
+            p.circle_filled(r.center(), 5.5, c32(pal::SIDE_DARK[0]));
+        } else {
+            p.rect_filled(r, 1.0, c32(fill));
+            p.rect_stroke(
+                r,
+                1.0,
+                egui::Stroke::new(1.0, c32(pal::SIDE_DARK[0])),
+                egui::StrokeKind::Inside,
+            );
+            // The front edge is the top.
+            p.line_segment(
+                [
+                    r.left_top() + egui::vec2(2.0, 2.0),
+                    r.right_top() + egui::vec2(-2.0, 2.0),
+                ],
+                line,
+            );
+        }
+        let inner = r.shrink2(egui::vec2(6.0, 4.0));
+        match g {
+            Glyph::Infantry | Glyph::Skirmisher => {
+                p.line_segment([inner.left_top(), inner.right_bottom()], line);
+                p.line_segment([inner.left_bottom(), inner.right_top()], line);
+            }
+            Glyph::Cavalry => {
+                p.line_segment([inner.left_bottom(), inner.right_top()], line);
+            }
+            Glyph::Gun => {
+                p.circle_filled(inner.center(), 3.0, mark);
+            }
+            Glyph::Limber => {
+                p.circle_filled(inner.left_center(), 2.0, mark);
+                p.circle_filled(inner.right_center(), 2.0, mark);
+                p.line_segment([inner.center_top(), inner.center_bottom()], line);
+            }
+            Glyph::CommandStand => {
+                p.line_segment([inner.center_top(), inner.center_bottom()], line);
+                p.rect_filled(
+                    egui::Rect::from_min_size(inner.center_top(), egui::vec2(5.0, 4.0)),
+                    0.0,
+                    mark,
+                );
+            }
+            Glyph::Commander => {}
+        }
+        ui.label(egui::RichText::new(text).small());
+    });
+}
+
 pub fn show(ui: &mut egui::Ui) {
-    ui.collapsing("Legend", |ui| {
+    egui::CollapsingHeader::new("Legend").default_open(true).show(ui, |ui| {
         swatch(ui, pal::SIDE[0], pal::SIDE_DARK[0], "blue side (the first side)");
         swatch(ui, pal::SIDE[1], pal::SIDE_DARK[1], "vermillion side (the second side)");
+        base(ui, Glyph::Infantry, "infantry (light line = front edge)");
+        base(ui, Glyph::Cavalry, "cavalry");
+        base(ui, Glyph::Gun, "gun");
+        base(ui, Glyph::Limber, "limber");
+        base(ui, Glyph::Skirmisher, "skirmishers (lighter base)");
+        base(ui, Glyph::CommandStand, "unit command stand");
+        base(ui, Glyph::Commander, "commander");
         ui.label(
             egui::RichText::new(
-                "Bases: light line = front edge; ✕ infantry, ╱ cavalry, ● gun, two wheels = limber, \
-                 flag = unit command stand, lighter base = skirmishers. Round bases = commanders \
-                 (rim: gold exceptional, cream average, grey uninspiring; stars = rank; number = command value). \
-                 Black dot = suppressed, yellow triangle = disordered, white pips = hits this turn.",
+                "Commander rim: gold exceptional, cream average, grey uninspiring; stars = rank; number = command value.",
             )
             .small(),
+        );
+        ui.label(
+            egui::RichText::new("Black dot = suppressed, yellow triangle = disordered, white pips = hits this turn.")
+                .small(),
         );
         swatch(ui, pal::HILL[0], pal::HILL_EDGE, "hill, one colour per contour step");
         swatch(ui, pal::FIELD, pal::FIELD_FURROW, "field (low area)");

@@ -15,12 +15,12 @@ pub fn show(ui: &mut egui::Ui, session: &Session) {
             for l in &session.log[start..] {
                 if l.action {
                     ui.label(
-                        egui::RichText::new(format!("T{} {}", l.game_turn, l.text))
+                        egui::RichText::new(format!("T{} {}", l.game_turn, super::plain(&l.text)))
                             .strong()
                             .small(),
                     );
                 } else {
-                    ui.label(egui::RichText::new(format!("    {}", l.text)).small());
+                    ui.label(egui::RichText::new(format!("    {}", super::plain(&l.text))).small());
                 }
             }
         });

@@ -159,3 +159,8 @@ pub fn side_colour(side: usize) -> egui::Color32 {
     // Lightened for dark panels.
     egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
 }
+
+/// The battle log's text with the few signs egui's default fonts lack replaced.
+pub fn plain(text: &str) -> String {
+    text.replace('→', "->").replace('⇒', "=>")
+}

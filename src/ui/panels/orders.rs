@@ -114,7 +114,7 @@ pub fn show(
             .default_open(true)
             .show(ui, |ui| {
                 for a in items.into_iter().take(60) {
-                    let text = b.describe_action(a);
+                    let text = super::plain(&b.describe_action(a));
                     let r = ui.add_enabled(may_act, egui::Button::new(egui::RichText::new(text).small()).wrap());
                     if r.hovered() {
                         asks.hover = Some((*a).clone());

@@ -63,7 +63,10 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
                     .color(egui::Color32::from_rgb(255, 170, 60))
                     .strong(),
             );
-            ui.label(format!("{action} — {} ({})", refusal.reason, refusal.rule));
+            ui.label(super::plain(&format!(
+                "{action} — {} ({})",
+                refusal.reason, refusal.rule
+            )));
         });
     }
 }

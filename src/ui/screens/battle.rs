@@ -17,10 +17,15 @@ fn end_phase_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
     session: Res<Session>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let Some(controls) = controls else { return };
     if !controls.just_pressed(&TableAction::EndPhase) {
+        return;
+    }
+    // A focused button takes Enter itself (egui clicks it): do not end the phase twice.
+    if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
     }
     let b = &battle.0;

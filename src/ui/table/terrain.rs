@@ -152,7 +152,7 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         .max()
         .unwrap_or(0);
     for level in 1..=max_level {
-        let (mut shadow, mut fill, mut edge) = (Pen::new(), Pen::new(), Pen::new());
+        let (mut shadow, mut fill, mut edge, mut lit) = (Pen::new(), Pen::new(), Pen::new(), Pen::new());
         for hill in &b.terrain.hills {
             for c in hill.contours.iter().filter(|c| c.height == level) {
                 let pts = rounded(&c.outline, 3.0);
@@ -160,12 +160,23 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
                 shadow.poly(&off);
                 fill.poly(&pts);
                 edge.poly(&pts);
+                // Light from the north-west catches the upper slope's edge.
+                let n = pts.len();
+                for i in 0..n {
+                    let (a, c2) = (pts[i], pts[(i + 1) % n]);
+                    let outward = (c2 - a).perp() * -1.0;
+                    if outward.normalize_or_zero().dot(Vec2::new(-0.7, 0.7)) > 0.3 {
+                        let inset = outward.normalize_or_zero() * -0.45;
+                        lit.line(&[a + inset, c2 + inset]);
+                    }
+                }
             }
         }
         let zl = z::HILLS + level as f32 * 0.3;
         let colour = pal::HILL[(level as usize - 1).min(pal::HILL.len() - 1)];
         push(shadow.fill(pal::mix(pal::HILL_SHADOW, pal::CLOTH, 0.2), zl));
         push(fill.fill(colour, zl + 0.1));
+        push(lit.stroke(pal::mix(colour, Color::WHITE, 0.25), 0.5, zl + 0.15));
         push(edge.stroke(pal::HILL_EDGE, 0.3, zl + 0.2));
     }
 
