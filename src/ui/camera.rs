@@ -147,9 +147,15 @@ fn steer_camera(
         fit.moved = false;
         return;
     }
-    let over_table = window
-        .and_then(|w| w.cursor_position())
-        .is_some_and(|c| viewport.0.is_none_or(|v| v.contains(c)));
+    // The pointer's offset from the window's centre in pixels (y up), when over the table.
+    let pointer = window.and_then(|w| {
+        let c = w.cursor_position()?;
+        viewport.0.is_none_or(|v| v.contains(c)).then(|| {
+            let d = c - Vec2::new(w.width(), w.height()) * 0.5;
+            Vec2::new(d.x, -d.y)
+        })
+    });
+    let over_table = pointer.is_some();
     let mut moved = false;
     let rot = tf.rotation;
     let keys = a.clamped_axis_pair(&TableAction::Pan);
@@ -172,7 +178,13 @@ fn steer_camera(
     let keys_zoom = a.value(&TableAction::ZoomKeys);
     if wheel != 0.0 || keys_zoom != 0.0 {
         let factor = (1.0 - 0.12 * wheel.clamp(-3.0, 3.0)) * (1.0 - 1.5 * keys_zoom * dt);
+        let old = o.scale;
         o.scale = (o.scale * factor).clamp(0.005, 2.0);
+        // The wheel zooms about the pointer: the table point under it stays put.
+        if let (Some(p), true) = (pointer, wheel != 0.0) {
+            let shift = tf.rotation * (p * (old - o.scale)).extend(0.0);
+            tf.translation += shift;
+        }
         moved = true;
     }
     let turn = a.value(&TableAction::Rotate);

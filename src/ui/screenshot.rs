@@ -66,12 +66,20 @@ impl ShotStats {
     /// Each side's colour must cover at least this many pixels (its troops are on the table).
     pub const MIN_SIDE_PIXELS: usize = 20;
 
+    /// Measure an RGB picture. Side colours are counted only in the central half of its width,
+    /// where the table shows, so the panels' swatches and labels cannot stand in for troops.
     pub fn of_rgb(rgb: &[u8], width: u32, height: u32) -> ShotStats {
         let mut seen = std::collections::HashSet::new();
         let mut side_pixels = [0usize; 2];
-        for px in rgb.chunks_exact(3) {
+        let w = width.max(1) as usize;
+        let (x0, x1) = (w / 4, w - w / 4);
+        for (i, px) in rgb.chunks_exact(3).enumerate() {
             let c = [px[0], px[1], px[2]];
             seen.insert(c);
+            let x = i % w;
+            if x < x0 || x >= x1 {
+                continue;
+            }
             for (s, target) in SIDE_RGB.iter().enumerate() {
                 let d: i32 = (0..3).map(|i| (c[i] as i32 - target[i] as i32).abs()).sum();
                 if d <= 24 {

@@ -180,6 +180,29 @@ fn a_missing_scenario_is_a_clear_error_before_any_window_opens() {
     }
 }
 
+#[test]
+fn side_colours_count_only_where_the_table_shows() {
+    use volley::ui::palette::SIDE_RGB;
+    use volley::ui::screenshot::ShotStats;
+    // A 100-pixel-wide picture: blue only in the left quarter (a panel), vermillion in the middle.
+    let (w, h) = (100u32, 10u32);
+    let mut rgb = Vec::new();
+    for _ in 0..h {
+        for x in 0..w {
+            let c = if x < 20 {
+                SIDE_RGB[0]
+            } else if (40..60).contains(&x) {
+                SIDE_RGB[1]
+            } else {
+                [100, 120, 80]
+            };
+            rgb.extend_from_slice(&c);
+        }
+    }
+    let s = ShotStats::of_rgb(&rgb, w, h);
+    assert_eq!(s.side_pixels, [0, 200]);
+}
+
 /// A headless app with the replay viewer on a recorded game (scheduler against scheduler).
 fn replay_app() -> (App, volley::replay::Recording) {
     use volley::replay::Recording;
