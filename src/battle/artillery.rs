@@ -328,31 +328,7 @@ impl Battle {
 
     /// The primary target of canister: the plan's dice, score and save, as ordinary fire.
     fn attack_primary(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) -> u32 {
-        let rolls = self.dice.roll(plan.dice, 6);
-        let need = plan.effective_to_hit();
-        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
-        let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
-        ev.push(Event::Fired {
-            firers: vec![plan.firer],
-            target: plan.target,
-            context: format!("{}: canister", ctx.label()),
-            base_dice: plan.base_dice,
-            modifiers: plan.modifiers.clone(),
-            dice: plan.dice,
-            aspect: plan.aspect,
-            cover: plan.cover,
-            to_hit: plan.to_hit,
-            roll_bonus: plan.roll_bonus,
-            rolls,
-            hits,
-            save: plan.save,
-            save_rolls,
-            saved,
-        });
-        let net = hits - saved;
-        let from = self.unit(plan.firer).pose.pos;
-        self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
-        net
+        self.roll_plan(plan, format!("{}: canister", ctx.label()), ev)
     }
 
     /// The score a gun at `from` needs against `target`: its cover as artillery sees it

@@ -393,19 +393,25 @@ impl Battle {
             self.resolve_artillery(plan, ctx, ammo, ev);
             return;
         }
-        let rolls = self.dice.roll(plan.dice, 6);
-        let need = plan.effective_to_hit();
-        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
-        let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
         {
             let f = self.unit_mut(plan.firer);
             f.has_fired = true;
             f.dug_in = false; // BPT "Dug In": firing gives the position away
         }
+        self.roll_plan(&plan, ctx.label().to_string(), ev);
+    }
+
+    /// Roll a plan's dice at its score against its save, record them (`context` names the
+    /// fire), and apply the hits after saves; returns them.
+    pub(crate) fn roll_plan(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
+        let rolls = self.dice.roll(plan.dice, 6);
+        let need = plan.effective_to_hit();
+        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
         ev.push(Event::Fired {
             firers: vec![plan.firer],
             target: plan.target,
-            context: ctx.label().to_string(),
+            context,
             base_dice: plan.base_dice,
             modifiers: plan.modifiers.clone(),
             dice: plan.dice,
@@ -422,6 +428,7 @@ impl Battle {
         let net = hits - saved;
         let from = self.unit(plan.firer).pose.pos;
         self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
+        net
     }
 
     /// BPT "Saves": a die per hit, each ≥ the save removes one; a unit in line rolls one

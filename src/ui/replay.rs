@@ -3,7 +3,7 @@
 //! battle log following; "take command here" hands the game over to play on from that point.
 //! It only ever sets `BattleState` to a state the timeline re-played; nothing is decided here.
 
-use super::session::{Agents, LogLine, Session};
+use super::session::{Agents, Session};
 use crate::battle::ecs::BattleState;
 use crate::replay::timeline::Timeline;
 use bevy::prelude::*;
@@ -72,17 +72,7 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &m
         let heading = b.describe_action(a);
         let Ok(events) = b.apply(a) else { break };
         let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
-        session.log.push(LogLine {
-            game_turn: b.game_turn,
-            action: true,
-            text: heading.clone(),
-        });
-        session.log.extend(lines.iter().map(|l| LogLine {
-            game_turn: b.game_turn,
-            action: false,
-            text: l.clone(),
-        }));
-        session.last = Some((heading, lines));
+        session.push_action(b.game_turn, heading, lines);
     }
 }
 
@@ -107,18 +97,7 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session
     viewer.at = n + 1;
     battle.0 = viewer.timeline.state_at(n + 1);
     let lines: Vec<String> = events.iter().map(|e| battle.0.describe(e)).collect();
-    let turn = battle.0.game_turn;
-    session.log.push(LogLine {
-        game_turn: turn,
-        action: true,
-        text: heading.clone(),
-    });
-    session.log.extend(lines.iter().map(|l| LogLine {
-        game_turn: turn,
-        action: false,
-        text: l.clone(),
-    }));
-    session.last = Some((heading, lines));
+    session.push_action(battle.0.game_turn, heading, lines);
 }
 
 /// "Take command here": the game from this point is a new game (its recording the old one

@@ -89,6 +89,21 @@ impl Session {
         }
     }
 
+    /// Log an action (a heading) and what it caused, and show it in the dice panel.
+    pub fn push_action(&mut self, game_turn: u32, heading: String, lines: Vec<String>) {
+        self.log.push(LogLine {
+            game_turn,
+            action: true,
+            text: heading.clone(),
+        });
+        self.log.extend(lines.iter().map(|l| LogLine {
+            game_turn,
+            action: false,
+            text: l.clone(),
+        }));
+        self.last = Some((heading, lines));
+    }
+
     pub fn human(&self, side: SideId) -> bool {
         self.sides[side] == "human"
     }
@@ -191,17 +206,7 @@ fn on_applied(
         let who = describe_actor(b, &ev.action);
         let heading = format!("{who}{}", b.describe_action(&ev.action));
         let lines: Vec<String> = ev.events.iter().map(|e| b.describe(e)).collect();
-        session.log.push(LogLine {
-            game_turn: b.game_turn,
-            action: true,
-            text: heading.clone(),
-        });
-        session.log.extend(lines.iter().map(|l| LogLine {
-            game_turn: b.game_turn,
-            action: false,
-            text: l.clone(),
-        }));
-        session.last = Some((heading, lines));
+        session.push_action(b.game_turn, heading, lines);
         session.refusal = None;
         let new_turn = ev.events.iter().any(|e| {
             matches!(
