@@ -75,6 +75,12 @@ pub fn run(launch: Launch) -> Result<(), String> {
 
 /// The windowed app, ready to run.
 pub fn build_app(launch: Launch) -> Result<App, String> {
+    // The window is X11 (the only backend built): say so instead of winit's panic.
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err("no display: the window needs an X11 display (DISPLAY is not set); \
+             run it under `xvfb-run`, or play in the terminal with `volley play --terminal`"
+            .into());
+    }
     let Launch {
         battle,
         events,

@@ -270,3 +270,19 @@ fn the_replay_viewer_plays_seeks_and_hands_over_command() {
     assert_eq!(s.sides, ["human".to_string(), "human".to_string()]);
     assert_eq!(battle(&app).actions as usize, n / 2);
 }
+
+#[test]
+fn without_a_display_the_window_is_a_clear_error_not_a_panic() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["play", concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron")])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no display") && err.contains("--terminal") && !err.contains("panicked"),
+        "{err}"
+    );
+}
