@@ -122,6 +122,39 @@ pub enum Action {
 
 impl Action {
     /// A short label for logs.
+    /// The unit whose decision this is; None for orders, commander moves, pass and end phase.
+    pub fn unit(&self) -> Option<UnitId> {
+        match self {
+            Action::Order { .. } | Action::CommanderMove { .. } | Action::Pass | Action::EndPhase => None,
+            Action::InitiativeFire { unit, .. }
+            | Action::InitiativeEvade { unit }
+            | Action::InitiativeDeploy { unit, .. }
+            | Action::InitiativeCharge { unit, .. }
+            | Action::CounterFire { unit }
+            | Action::CounterEvade { unit }
+            | Action::CounterCharge { unit }
+            | Action::SelfOrder { unit }
+            | Action::Move { unit, .. }
+            | Action::Deploy { unit, .. }
+            | Action::Fire { unit, .. }
+            | Action::Charge { unit, .. }
+            | Action::Support { unit, .. }
+            | Action::OpportunityFire { unit, .. } => Some(*unit),
+        }
+    }
+
+    /// The unit acting on an order in hand (move, deploy, fire, charge, support).
+    pub fn ordered_unit(&self) -> Option<UnitId> {
+        match self {
+            Action::Move { unit, .. }
+            | Action::Deploy { unit, .. }
+            | Action::Fire { unit, .. }
+            | Action::Charge { unit, .. }
+            | Action::Support { unit, .. } => Some(*unit),
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Action::InitiativeFire { .. } => "initiative fire",

@@ -240,22 +240,11 @@ fn on_applied(
 /// "Union: " for a decision of the side that made it.
 fn describe_actor(b: &Battle, a: &Action) -> String {
     let side = match a {
-        Action::Pass | Action::EndPhase => return String::new(),
         Action::Order { commander, .. } | Action::CommanderMove { commander, .. } => b.commander(*commander).side,
-        Action::InitiativeFire { unit, .. }
-        | Action::InitiativeEvade { unit }
-        | Action::InitiativeDeploy { unit, .. }
-        | Action::InitiativeCharge { unit, .. }
-        | Action::CounterFire { unit }
-        | Action::CounterEvade { unit }
-        | Action::CounterCharge { unit }
-        | Action::SelfOrder { unit }
-        | Action::Move { unit, .. }
-        | Action::Deploy { unit, .. }
-        | Action::Fire { unit, .. }
-        | Action::Charge { unit, .. }
-        | Action::Support { unit, .. }
-        | Action::OpportunityFire { unit, .. } => b.unit(*unit).side,
+        _ => match a.unit() {
+            Some(u) => b.unit(u).side,
+            None => return String::new(),
+        },
     };
     format!("{}: ", b.sides[side].name)
 }

@@ -108,14 +108,7 @@ impl Scheduler {
         // 1. Units with actions in hand act first.
         loop {
             let idle = &self.idle;
-            let acting = |a: &Action| match a {
-                Action::Move { unit, .. }
-                | Action::Fire { unit, .. }
-                | Action::Charge { unit, .. }
-                | Action::Deploy { unit, .. }
-                | Action::Support { unit, .. } => !idle.contains(unit),
-                _ => false,
-            };
+            let acting = |a: &Action| a.ordered_unit().is_some_and(|u| !idle.contains(&u));
             if let Some(pick) = self.best(b, legal, ctx, acting, 0.05) {
                 return pick;
             }
@@ -123,14 +116,7 @@ impl Scheduler {
             let holding: Vec<UnitId> = legal
                 .iter()
                 .filter(|a| acting(a))
-                .filter_map(|a| match a {
-                    Action::Move { unit, .. }
-                    | Action::Fire { unit, .. }
-                    | Action::Charge { unit, .. }
-                    | Action::Deploy { unit, .. }
-                    | Action::Support { unit, .. } => Some(*unit),
-                    _ => None,
-                })
+                .filter_map(Action::ordered_unit)
                 .collect();
             if holding.is_empty() {
                 break;

@@ -35,21 +35,7 @@ pub fn concerns(a: &Action, sel: &Selection) -> bool {
             sel.commander == Some(*commander) || sel.unit.is_some_and(|u| units.contains(&u))
         }
         Action::CommanderMove { commander, .. } => sel.commander == Some(*commander),
-        Action::Pass | Action::EndPhase => false,
-        Action::InitiativeFire { unit, .. }
-        | Action::InitiativeEvade { unit }
-        | Action::InitiativeDeploy { unit, .. }
-        | Action::InitiativeCharge { unit, .. }
-        | Action::CounterFire { unit }
-        | Action::CounterEvade { unit }
-        | Action::CounterCharge { unit }
-        | Action::SelfOrder { unit }
-        | Action::Move { unit, .. }
-        | Action::Deploy { unit, .. }
-        | Action::Fire { unit, .. }
-        | Action::Charge { unit, .. }
-        | Action::Support { unit, .. }
-        | Action::OpportunityFire { unit, .. } => sel.unit == Some(*unit),
+        _ => a.unit().is_some_and(|u| sel.unit == Some(u)),
     }
 }
 
