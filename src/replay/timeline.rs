@@ -3,7 +3,7 @@
 //! that continues from any point, its recording the old one cut there).
 
 use super::Recording;
-use super::verify::{Mismatch, start_battle, verify};
+use super::verify::{Mismatch, verify_each};
 use crate::battle::state::SideId;
 use crate::battle::{Battle, Event};
 use std::path::Path;
@@ -31,33 +31,23 @@ pub struct Timeline {
 impl Timeline {
     /// Verify the recording (it must re-play to its hashes) and lay it out.
     pub fn build(rec: Recording, recording: &Path) -> Result<Timeline, Mismatch> {
-        let (_, final_hash) = verify(&rec, recording)?;
-        let mut b = start_battle(&rec, recording)?;
-        let mut snapshots = vec![b.clone()];
-        let mut turns = vec![TurnMark {
-            game_turn: b.game_turn,
-            side: b.active,
-            at: 0,
-        }];
-        for (i, a) in rec.actions.iter().enumerate() {
-            b.apply(a).map_err(|r| Mismatch::Refused {
-                index: i as u64,
-                action: a.name().to_string(),
-                reason: r.to_string(),
-            })?;
-            let n = i + 1;
+        let mut snapshots = Vec::new();
+        let mut turns: Vec<TurnMark> = Vec::new();
+        let (_, final_hash) = verify_each(&rec, recording, |n, b| {
             if n % STRIDE == 0 {
                 snapshots.push(b.clone());
             }
-            let last = turns.last().expect("one mark at least");
-            if (b.game_turn, b.active) != (last.game_turn, last.side) && !b.is_over() {
+            let new_turn = turns
+                .last()
+                .is_none_or(|last| (b.game_turn, b.active) != (last.game_turn, last.side));
+            if new_turn && !b.is_over() {
                 turns.push(TurnMark {
                     game_turn: b.game_turn,
                     side: b.active,
                     at: n,
                 });
             }
-        }
+        })?;
         Ok(Timeline {
             rec,
             snapshots,

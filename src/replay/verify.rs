@@ -101,15 +101,26 @@ pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatc
 
 /// Re-play every action, checking each checkpoint; the final state's hash on success.
 pub fn verify(rec: &Recording, recording: &Path) -> Result<(Battle, u64), Mismatch> {
+    verify_each(rec, recording, |_, _| {})
+}
+
+/// [`verify`], showing `seen` the state after every number of actions (0: the start).
+pub fn verify_each(
+    rec: &Recording,
+    recording: &Path,
+    mut seen: impl FnMut(usize, &Battle),
+) -> Result<(Battle, u64), Mismatch> {
     let mut b = start_battle(rec, recording)?;
+    seen(0, &b);
     let mut checkpoints = rec.checkpoints.iter().peekable();
     for (i, a) in rec.actions.iter().enumerate() {
-        let i = i as u64;
         b.apply(a).map_err(|r| Mismatch::Refused {
-            index: i,
+            index: i as u64,
             action: a.name().to_string(),
             reason: r.to_string(),
         })?;
+        seen(i + 1, &b);
+        let i = i as u64;
         while let Some(c) = checkpoints.next_if(|c| c.action == i) {
             let now = b.state_hash();
             if now != c.hash {

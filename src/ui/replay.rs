@@ -62,8 +62,8 @@ pub struct ReplayAsks {
 pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &mut Session) {
     let n = n.min(viewer.timeline.len());
     viewer.at = n;
-    battle.0 = viewer.timeline.state_at(n);
-    // The log and dice panel: every action up to `n`, described on its own state.
+    // The log and dice panel: every action up to `n`, described on its own state; the state
+    // they lead to is the one shown.
     let rec = viewer.timeline.recording();
     let mut b = viewer.timeline.state_at(0);
     session.log.truncate(1);
@@ -74,6 +74,7 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &m
         let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
         session.push_action(b.game_turn, heading, lines);
     }
+    battle.0 = b;
 }
 
 /// Playing: one action every `PACE / speed` seconds, the log and dice panel following.
@@ -91,11 +92,14 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session
         viewer.playing = false;
         return;
     }
+    // The table shows the state after `n` actions: play the recorded action on it.
     let action = viewer.timeline.recording().actions[n].clone();
     let heading = battle.0.describe_action(&action);
-    let events = viewer.timeline.events_of(n);
+    let Ok(events) = battle.0.apply(&action) else {
+        viewer.playing = false;
+        return;
+    };
     viewer.at = n + 1;
-    battle.0 = viewer.timeline.state_at(n + 1);
     let lines: Vec<String> = events.iter().map(|e| battle.0.describe(e)).collect();
     session.push_action(battle.0.game_turn, heading, lines);
 }
