@@ -45,6 +45,16 @@ fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
     (f, dense)
 }
 
+/// What a move's cost is made of, for a refusal: "8.1 cm the distance + 5.0 cm passing through
+/// the 1st Alabama".
+fn describe_cost(parts: &[(String, f64)]) -> String {
+    parts
+        .iter()
+        .map(|(what, cm)| format!("{cm:.1} cm {what}"))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
 /// Area kinds whose boundary makes a unit stop (BPT "Area Terrain": stop on entering and leaving).
 fn stops_at_boundary(kind: AreaKind) -> bool {
     matches!(
@@ -142,8 +152,9 @@ impl Battle {
         let eps = 1e-6;
         let mut allowance = rate;
         let (frontage, _) = self.frontage(u);
-        // The manoeuvre's cost.
+        // The manoeuvre's cost, and what it is made of (said when the move is refused).
         let mut cost = d;
+        let mut parts: Vec<(String, f64)> = vec![("the distance".into(), d)];
         let manhandled = u.is_artillery() && !u.limbered;
         let free_turn = u.formation == Formation::MarchColumn || (u.is_artillery() && u.limbered);
         if manhandled {
@@ -167,6 +178,7 @@ impl Battle {
                         }
                     } else {
                         cost += mr.retire_cost * rate;
+                        parts.push(("moving backwards".into(), mr.retire_cost * rate));
                     }
                 } else if !free_turn {
                     return refuse("BPT Oblique Movement", "an oblique is at most 45° from the front");
@@ -175,6 +187,7 @@ impl Battle {
         } else if turn.abs() <= mr.wheel_max_deg.to_radians() + 1e-6 {
             // BPT "Wheel Movement": measured from the outside stand.
             cost += frontage * turn.abs();
+            parts.push(("the wheel".into(), frontage * turn.abs()));
             if d > eps {
                 let dir = (to.pos - from.pos).angle();
                 let between = |a: f64| {
@@ -195,7 +208,9 @@ impl Battle {
             if !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
                 return refuse("BPT About Face Movement", "only cavalry and infantry about face");
             }
-            cost += mr.about_face_cost * rate + frontage * (turn.abs() - PI).abs();
+            let c = mr.about_face_cost * rate + frontage * (turn.abs() - PI).abs();
+            cost += c;
+            parts.push(("the about face".into(), c));
         } else if !free_turn {
             return refuse(
                 "BPT Wheel Movement",
@@ -219,6 +234,9 @@ impl Battle {
                 for (kind, len) in self.terrain.length_in_areas(from.pos, to.pos) {
                     let (f, is_dense) = area_factor(self, u, kind);
                     cost += len * (f - 1.0);
+                    if len * (f - 1.0) > 1e-9 {
+                        parts.push((format!("{kind:?} terrain"), len * (f - 1.0)));
+                    }
                     dense |= is_dense && len > 0.0;
                 }
             }
@@ -284,6 +302,7 @@ impl Battle {
                     if o.side == u.side {
                         if !matches!(o.formation, Formation::Square) {
                             cost += mr.passage_of_lines_cost * rate;
+                            parts.push((format!("passing through {}", o.name), mr.passage_of_lines_cost * rate));
                         }
                     } else {
                         return refuse(
@@ -314,8 +333,11 @@ impl Battle {
             return refuse(
                 "BPT Movement: move allowance",
                 format!(
-                    "{} needs {:.1} cm of movement; it has {:.1} cm",
-                    u.name, cost, allowance
+                    "{} needs {:.1} cm of movement ({}); it has {:.1} cm",
+                    u.name,
+                    cost,
+                    describe_cost(&parts),
+                    allowance
                 ),
             );
         }

@@ -297,3 +297,28 @@ fn an_ordered_move_is_checked_with_the_line_dressed_as_it_will_stand() {
     b.cmd.orders.insert(0, super::fire::order(HQ0));
     assert!(b.check_move(0, pose, false).is_err());
 }
+
+#[test]
+fn a_refused_move_says_what_its_cost_is_made_of() {
+    // Passing through friends costs half the allowance (BPT "Movement", passage of lines):
+    // 8.5 cm of ground + 5 cm through "Union 1" is more than the 10 cm allowance, and the
+    // refusal names both parts.
+    let mut b = battle_with(
+        &[
+            u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+            u(0, RIFLES, 2, 100.0, 54.5, 90.0),
+            u(1, RIFLES, 4, 100.0, 170.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    let r = b.check_move(0, at(100.0, 58.5, N), false).unwrap_err();
+    assert!(r.rule.contains("allowance"), "{r}");
+    assert!(
+        r.reason
+            .contains("13.5 cm of movement (8.5 cm the distance + 5.0 cm passing through Union 1)"),
+        "{r}"
+    );
+}
