@@ -5,6 +5,7 @@
 use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
 use super::fire::FireContext;
+use super::movement::MoveCheck;
 use super::state::*;
 use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
@@ -436,6 +437,16 @@ impl Battle {
         }
     }
 
+    /// Whether the unit's order in hand lets it move to `to`: a self-order only towards its
+    /// commander, dense terrain only if the order declared it, and BPT "Movement".
+    pub fn check_ordered_move(&self, unit: UnitId, to: Pose) -> Result<MoveCheck, Refusal> {
+        let o = self.ordered(unit)?;
+        if o.self_order {
+            self.check_self_order_move(unit, to)?;
+        }
+        self.check_move(unit, to, o.may_enter_dense)
+    }
+
     /// The unit's current order, if it may act on it.
     fn ordered(&self, id: UnitId) -> Result<&OrderState, Refusal> {
         let u = self.unit(id);
@@ -485,17 +496,14 @@ impl Battle {
             Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
             Action::Move { unit, to } => {
                 self.check_unit_id(*unit)?;
-                let o = self.ordered(*unit)?.clone();
-                if o.self_order {
-                    self.check_self_order_move(*unit, *to)?;
-                }
-                let chk = self.check_move(*unit, *to, o.may_enter_dense)?;
+                let chk = self.check_ordered_move(*unit, *to)?;
+                let self_order = self.cmd.orders.get(unit).is_some_and(|o| o.self_order);
                 let from = self.unit(*unit).pose;
                 self.spend(*unit);
                 let gun = self.unit(*unit);
                 if gun.is_artillery()
                     && !gun.limbered
-                    && !o.self_order
+                    && !self_order
                     && let Some(o) = self.cmd.orders.get_mut(unit)
                 {
                     o.fire_after_manhandle = true;

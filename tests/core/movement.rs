@@ -322,3 +322,76 @@ fn a_refused_move_says_what_its_cost_is_made_of() {
         "{r}"
     );
 }
+
+/// One unit of regular infantry (10 cm) facing north with an order in hand, on open ground.
+fn ordered_unit() -> Battle {
+    let mut b = one_unit(Formation::Line, Terrain::default());
+    script(&mut b, &[1, 1]);
+    b.apply(&volley::battle::Action::Order {
+        commander: HQ0,
+        units: vec![0],
+        charge: false,
+        dense: false,
+    })
+    .expect("a roll of 2 passes any order");
+    b
+}
+
+#[test]
+fn the_move_envelope_is_the_allowance_ahead_an_oblique_and_a_retire() {
+    use volley::battle::envelope::move_envelope;
+    let b = ordered_unit();
+    // 8 rays: east, north-east, north, north-west, west, south-west, south, south-east.
+    let env = move_envelope(&b, 0, 8, 0.5);
+    let reach: Vec<f64> = env.iter().map(|&(_, r)| r).collect();
+    // Ahead (north) and at the 45° obliques: the whole 10 cm allowance.
+    assert_eq!(reach[2], 10.0);
+    assert_eq!(reach[1], 10.0);
+    assert_eq!(reach[3], 10.0);
+    // Sideways is no oblique: nowhere.
+    assert_eq!(reach[0], 0.0);
+    assert_eq!(reach[4], 0.0);
+    // Straight back: a retire costs three quarters of the allowance, so 2.5 cm.
+    assert_eq!(reach[6], 2.5);
+    // A retire may oblique too (within 45° of straight back).
+    assert_eq!(reach[5], 2.5);
+    assert_eq!(reach[7], 2.5);
+}
+
+#[test]
+fn every_envelope_point_is_a_move_the_pipeline_accepts() {
+    use volley::battle::envelope::move_envelope;
+    let b = skirmish(1);
+    let mut b = b;
+    // Into the Union's first command phase, with every order the dice allow.
+    while b.phase != volley::battle::Phase::Command {
+        b.apply(&volley::battle::Action::EndPhase).unwrap();
+    }
+    script(&mut b, &[1; 40]);
+    let orders: Vec<_> = b
+        .legal_actions()
+        .into_iter()
+        .filter(|a| matches!(a, volley::battle::Action::Order { units, .. } if units.len() > 1))
+        .collect();
+    for o in orders {
+        let _ = b.apply(&o);
+    }
+    let mut checked = 0;
+    for id in b.side_units(0).map(|u| u.id).collect::<Vec<_>>() {
+        if !b.cmd.orders.contains_key(&id) {
+            continue;
+        }
+        let from = b.unit(id).pose;
+        for (a, r) in move_envelope(&b, id, 16, 0.5) {
+            if r > 0.0 {
+                let to = Pose::new(from.pos + V2::new(a.cos(), a.sin()) * r, from.facing);
+                let mut after = b.clone();
+                after
+                    .apply(&volley::battle::Action::Move { unit: id, to })
+                    .unwrap_or_else(|e| panic!("{} to {to:?}: {e}", b.unit(id).name));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} envelope points were checked");
+}
