@@ -1,0 +1,126 @@
+//! The move envelope of the selected unit: while it has an order in hand, the ground it may
+//! reach in one straight move is shaded (terrain, formation, road bonus and other units all
+//! counted by the rules' own check), and a dragged move that the rules would refuse is
+//! outlined in red with the rule's reason on the phase bar's status line. Rebuilt when the selection, the
+//! battle or the drag changes.
+
+use super::{Pen, spawn_layer, w, z};
+use crate::battle::ecs::BattleState;
+use crate::battle::envelope::{envelope_outline, move_envelope};
+use crate::battle::{Action, Battle, Phase, UnitId};
+use crate::ui::camera::Drag;
+use crate::ui::{Selection, Session};
+use bevy::prelude::*;
+
+/// Rays around the unit, and the step along each (cm).
+const RAYS: usize = 72;
+const STEP: f64 = 0.5;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DragVerdict>().add_systems(
+        Update,
+        (
+            draw_envelope.run_if(resource_changed::<BattleState>.or_else(resource_changed::<Selection>)),
+            judge_drag.run_if(resource_changed::<Drag>.or_else(resource_changed::<BattleState>)),
+        ),
+    );
+}
+
+/// Marks the envelope's shape entities.
+#[derive(Component)]
+pub struct EnvelopeLayer;
+
+/// Marks the refused-drag outline.
+#[derive(Component)]
+pub struct RefusedDragLayer;
+
+/// Why the move being dragged would be refused (None while it is legal or nothing is dragged).
+#[derive(Resource, Default, Debug, PartialEq)]
+pub struct DragVerdict(pub Option<String>);
+
+/// The unit whose envelope to show: the selection, in its side's command phase, with an order
+/// in hand that still has actions.
+pub fn envelope_unit(b: &Battle, selection: &Selection) -> Option<UnitId> {
+    let u = selection.unit?;
+    let unit = b.units.get(u as usize)?;
+    let o = b.cmd.orders.get(&u)?;
+    (b.phase == Phase::Command && unit.alive() && unit.side == b.active && o.credits > 0 && !o.finished).then_some(u)
+}
+
+fn draw_envelope(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    selection: Res<Selection>,
+    session: Res<Session>,
+    old: Query<Entity, With<EnvelopeLayer>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &battle.0;
+    let Some(u) = envelope_unit(b, &selection).filter(|_| session.human(b.actor())) else {
+        return;
+    };
+    let env = move_envelope(b, u, RAYS, STEP);
+    if env.iter().all(|&(_, r)| r <= 0.0) {
+        return;
+    }
+    let outline: Vec<Vec2> = envelope_outline(b.unit(u).pose.pos, &env).into_iter().map(w).collect();
+    let mut fill = Pen::new();
+    fill.poly(&outline);
+    let mut edge = Pen::new();
+    let mut closed = outline.clone();
+    closed.push(outline[0]);
+    edge.line(&closed);
+    spawn_layer(
+        &mut commands,
+        fill.fill(Color::srgba(1.0, 0.95, 0.6, 0.16), z::OVERLAY_UNDER - 0.1),
+        EnvelopeLayer,
+    );
+    spawn_layer(
+        &mut commands,
+        edge.stroke(Color::srgba(1.0, 0.95, 0.6, 0.7), 0.25, z::OVERLAY_UNDER - 0.05),
+        EnvelopeLayer,
+    );
+}
+
+/// Checks the dragged move with the pipeline's rule and outlines it in red if refused.
+fn judge_drag(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    drag: Res<Drag>,
+    mut verdict: ResMut<DragVerdict>,
+    mut session: ResMut<Session>,
+    old: Query<Entity, With<RefusedDragLayer>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &battle.0;
+    let why = match &drag.action {
+        Some(Action::Move { unit, to }) => b.check_ordered_move(*unit, *to).err().map(|r| {
+            let mut moved = b.unit(*unit).clone();
+            moved.pose = *to;
+            let mut pen = Pen::new();
+            for r in &b.compute_geom(&moved).rects {
+                pen.rect(r, 0.0);
+            }
+            spawn_layer(
+                &mut commands,
+                pen.stroke(Color::srgb(0.85, 0.15, 0.1), 0.35, z::OVERLAY + 0.2),
+                RefusedDragLayer,
+            );
+            r.to_string()
+        }),
+        _ => None,
+    };
+    if verdict.0 != why {
+        // Said on the phase bar's status line while the drag lasts.
+        match &why {
+            Some(w) => session.status = Some(format!("would be refused: {w}")),
+            None if verdict.0.is_some() => session.status = None,
+            None => {}
+        }
+        verdict.0 = why;
+    }
+}
