@@ -21,6 +21,9 @@ pub struct ActionRequest(pub Action);
 #[derive(Message, Clone, Debug)]
 pub struct ActionApplied {
     pub action: Action,
+    /// The action described on the state it was applied to (an order's "need ≤ N" is the
+    /// one it was rolled against, not the one a next order would need).
+    pub heading: String,
     pub events: Vec<Event>,
     pub state_hash: u64,
 }
@@ -99,6 +102,7 @@ fn apply_requests(
     mut queue: ResMut<PhaseQueue>,
 ) {
     for ActionRequest(action) in requests.read() {
+        let heading = battle.0.describe_action(action);
         match battle.0.apply(action) {
             Ok(events) => {
                 for e in &events {
@@ -107,6 +111,7 @@ fn apply_requests(
                     }
                 }
                 applied.write(ActionApplied {
+                    heading,
                     action: action.clone(),
                     events,
                     state_hash: battle.0.state_hash(),

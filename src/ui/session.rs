@@ -204,7 +204,7 @@ fn on_applied(
         any = true;
         session.recording.push(b, &ev.action, &ev.events);
         let who = describe_actor(b, &ev.action);
-        let heading = format!("{who}{}", b.describe_action(&ev.action));
+        let heading = format!("{who}{}", ev.heading);
         let lines: Vec<String> = ev.events.iter().map(|e| b.describe(e)).collect();
         session.push_action(b.game_turn, heading, lines);
         session.refusal = None;

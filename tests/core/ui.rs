@@ -286,3 +286,27 @@ fn without_a_display_the_window_is_a_clear_error_not_a_panic() {
         "{err}"
     );
 }
+
+#[test]
+fn an_order_is_logged_with_the_need_it_was_rolled_against() {
+    // A second order from the same commander needs one less (BPT command modifiers), so a
+    // heading described after the roll would show the next order's need, not this one's.
+    let mut b = skirmish(3);
+    while b.phase != Phase::Command {
+        b.apply(&volley::battle::Action::EndPhase).unwrap();
+    }
+    let order = b
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, volley::battle::Action::Order { units, .. } if units.len() > 1))
+        .expect("a brigade order");
+    let before = b.describe_action(&order);
+    let mut app = app_with(b, ["human", "scheduler"]);
+    app.world_mut().write_message(volley::battle::ecs::ActionRequest(order));
+    app.update();
+    let s = app.world().resource::<Session>();
+    let (heading, lines) = s.last.clone().expect("the order was applied");
+    assert!(heading.ends_with(&before), "{heading} / {before}");
+    let need = |t: &str| t.split("need ≤ ").nth(1).and_then(|r| r.chars().next());
+    assert_eq!(need(&heading), need(&lines[0]), "{heading} / {lines:?}");
+}
