@@ -29,6 +29,27 @@ pub enum Deploy {
     },
 }
 
+/// What a player reads: "form attack column", "pivot to face 69°", "load canister".
+impl std::fmt::Display for Deploy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Deploy::Formation(x) => write!(f, "form {x}"),
+            Deploy::Dismount => f.write_str("dismount"),
+            Deploy::Mount => f.write_str("mount"),
+            Deploy::Limber => f.write_str("limber up"),
+            Deploy::Unlimber => f.write_str("unlimber"),
+            Deploy::Pivot(a) => write!(f, "pivot to face {:.0}°", a.to_degrees().rem_euclid(360.0)),
+            Deploy::Load(ammo) => write!(f, "load {}", format!("{ammo:?}").to_lowercase()),
+            Deploy::RefuseFlank { left, right } => f.write_str(match (left, right) {
+                (true, true) => "refuse both flanks",
+                (true, false) => "refuse the left flank",
+                (false, true) => "refuse the right flank",
+                (false, false) => "dress the line",
+            }),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Action {
     // ---- Initiative phase (active player) ----
@@ -207,4 +228,31 @@ impl std::error::Error for Refusal {}
 /// Shorthand for returning a refusal.
 pub fn refuse<T>(rule: &str, reason: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal::new(rule, reason))
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::*;
+
+    #[test]
+    fn deploys_read_as_words_not_debug_output() {
+        assert_eq!(
+            Deploy::Formation(Formation::AttackColumn).to_string(),
+            "form attack column"
+        );
+        assert_eq!(Deploy::Pivot(1.2029246563837432).to_string(), "pivot to face 69°");
+        assert_eq!(
+            Deploy::Pivot(-std::f64::consts::FRAC_PI_2).to_string(),
+            "pivot to face 270°"
+        );
+        assert_eq!(Deploy::Load(Ammo::Canister).to_string(), "load canister");
+        assert_eq!(
+            Deploy::RefuseFlank {
+                left: true,
+                right: false
+            }
+            .to_string(),
+            "refuse the left flank"
+        );
+    }
 }

@@ -934,7 +934,7 @@ impl Battle {
         self.refresh_geometry();
         ev.push(Event::Deployed {
             unit: id,
-            what: format!("{d:?}"),
+            what: d.to_string(),
         });
     }
 }

@@ -413,7 +413,7 @@ impl Battle {
                 format!("{}: {}", a.name(), self.uname(*unit))
             }
             Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
-                format!("{}: {} {deploy:?}", a.name(), self.uname(*unit))
+                format!("{}: {} {deploy}", a.name(), self.uname(*unit))
             }
             Action::CounterFire { unit } | Action::CounterCharge { unit } | Action::SelfOrder { unit } => {
                 format!("{}: {}", a.name(), self.uname(*unit))

@@ -22,3 +22,16 @@ impl Formation {
         Formation::Disordered,
     ];
 }
+
+impl std::fmt::Display for Formation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Formation::Line => "line",
+            Formation::ExtendedLine => "extended line",
+            Formation::MarchColumn => "march column",
+            Formation::AttackColumn => "attack column",
+            Formation::Square => "square",
+            Formation::Disordered => "disordered",
+        })
+    }
+}

@@ -25,7 +25,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
             ui.label(r.save.map(|s| format!("{s}+")).unwrap_or_else(|| "—".into()));
             ui.end_row();
         });
-        ui.label(format!("Formation: {:?}", u.formation));
+        ui.label(format!("Formation: {}", u.formation));
         ui.label(format!("Stands: {} of {}", u.stands, u.start_stands));
         ui.label(format!(
             "Hits this turn: {} (stand takes {}, unit {})",
