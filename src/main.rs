@@ -27,7 +27,8 @@ enum Cmd {
         /// Play in the terminal instead of a window.
         #[arg(long)]
         terminal: bool,
-        /// NAME=human|random for a side (default: both human).
+        /// NAME=human or NAME=AGENT for a side (agents: random, eager, greedy, scheduler,
+        /// scheduler-easy, scheduler-hard); default: both human (hot-seat).
         #[arg(long = "side")]
         sides: Vec<String>,
         #[arg(long, default_value_t = 1)]
