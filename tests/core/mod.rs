@@ -1,5 +1,6 @@
 pub mod common;
 
+mod armies_napoleonic;
 mod charge;
 mod cli;
 mod command;
