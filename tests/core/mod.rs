@@ -16,6 +16,7 @@ mod rules_artillery;
 mod rules_charge;
 mod rules_command;
 mod rules_fire;
+mod scenarios;
 mod scheduler;
 #[cfg(feature = "gui")]
 mod ui;
