@@ -1,5 +1,7 @@
 //! All-pairs line of sight among 120 units (600 stands) on a terrain-rich 240 × 180 table:
-//! one pair at a time, with prepared ends, and as the threaded visibility matrix.
+//! one pair at a time, with prepared ends, and as the threaded visibility matrix. Then the
+//! visibility matrix of the large bundled scenario (`maps/gettysburg.ron`, 150 stands a side)
+//! in its initial state, as the game builds it.
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use std::f64::consts::FRAC_PI_2;
@@ -166,5 +168,28 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+fn bench_gettysburg(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron");
+    let (b, _) = volley::load_battle(&path, 1).expect("the large scenario loads");
+    let ids: Vec<u32> = (0..b.units.len() as u32).filter(|&i| b.unit(i).alive()).collect();
+    let sightings: Vec<Sighting> = ids.iter().map(|&i| b.sighting(i)).collect();
+    c.bench_function("los_matrix_gettysburg_initial", |bn| {
+        bn.iter(|| black_box(b.los.visibility_matrix(black_box(&sightings))))
+    });
+    c.bench_function("los_all_pairs_gettysburg_initial_one_thread", |bn| {
+        bn.iter(|| {
+            let mut seen = 0u32;
+            for (i, o) in sightings.iter().enumerate() {
+                for (j, t) in sightings.iter().enumerate() {
+                    if i != j && b.los.sees(black_box(o), black_box(t)).is_ok() {
+                        seen += 1;
+                    }
+                }
+            }
+            black_box(seen)
+        })
+    });
+}
+
+criterion_group!(benches, bench, bench_gettysburg);
 criterion_main!(benches);

@@ -609,6 +609,9 @@ impl Battle {
                     if round == 1 && u.row.has(Trait::Lancer) && s == attacker_side {
                         modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
                     }
+                    if u.row.has(Trait::HeavyCavalry) && u.mounted() {
+                        modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
+                    }
                 }
                 if round == 1 && (s == attacker_side || combat.counter_charge) {
                     let n = contact[s].len() as i32;

@@ -249,6 +249,9 @@ impl Battle {
                 modifiers.push(Modifier::new(bonus, "BPT Command Presence"));
             }
         }
+        if !canister && fu.row.has(Trait::ExtraAttack) {
+            modifiers.push(Modifier::new(1, "Napoleonic note 22: +1 attack die"));
+        }
         let dice = (base_dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
         let mut cover = self.cover_of(target, from.center);
         // ACW notes 6, 7: artillery treats soft cover as open and hard as soft.

@@ -41,6 +41,10 @@ pub enum Trait {
     Lancer,
     /// Engineers (BPT "Engineering").
     Engineer,
+    /// Heavy cavalry: +1 attack die in every charge round while mounted (Napoleonic note 13).
+    HeavyCavalry,
+    /// +1 attack die when firing (Napoleonic note 22: British-trained infantry, Jager, Grenz).
+    ExtraAttack,
     /// Only in historical scenarios that name it (inferior 1861 cavalry, Gatlings).
     ScenarioOnly,
 }

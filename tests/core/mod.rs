@@ -1,5 +1,6 @@
 pub mod common;
 
+mod armies_napoleonic;
 mod charge;
 mod cli;
 mod command;
@@ -15,6 +16,7 @@ mod rules_artillery;
 mod rules_charge;
 mod rules_command;
 mod rules_fire;
+mod scenarios;
 mod scheduler;
 #[cfg(feature = "gui")]
 mod ui;

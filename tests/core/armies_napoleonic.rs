@@ -1,0 +1,213 @@
+//! The Napoleonic army lists (BPT "Napoleonic French Army", the reconstructed British list, the
+//! "Napoleonic Wars Command Chart") and the two notes the rules read: 13 (heavy cavalry) and
+//! 22 (+1 attack die).
+
+use super::common::*;
+use volley::battle::event::{CombatSide, Event};
+use volley::battle::fire::FireContext;
+use volley::battle::state::Combat;
+use volley::battle::{Action, Battle};
+use volley::data::army::{Arm, Trait, TroopRow};
+
+fn row(stem: &str, id: &str) -> TroopRow {
+    army(stem)
+        .troop(id)
+        .unwrap_or_else(|| panic!("{stem} has no row {id}"))
+        .clone()
+}
+
+#[test]
+fn the_french_chart_rows_are_as_printed() {
+    let f = army("nap_french");
+    assert_eq!(f.name, "Napoleonic French Army");
+    // The printed chart has 32 rows (the stray "100000" is not a row) and 12 command rows.
+    assert_eq!((f.troops.len(), f.commands.len()), (32, 12));
+    // "Old Guard  Inf 10 1/10 3 4 105 4/- 1, 2, 21"
+    let t = f.troop("old_guard").unwrap();
+    assert_eq!(
+        (t.arm, t.movement, t.attacks, t.range, t.hits, t.save),
+        (Arm::Infantry, 10.0, 1, 10.0, 3, Some(4))
+    );
+    assert_eq!(
+        (t.points, t.limit.as_deref(), t.notes.as_slice()),
+        (Some(105), Some("4/-"), &[1, 2, 21][..])
+    );
+    // "Provisional Line Infantry (13)  Inf 10 1/10 2 0 35 4/- 1, 3, 21": save 0 is no save.
+    let t = f.troop("provisional_line_infantry_13").unwrap();
+    assert_eq!((t.hits, t.save, t.points), (2, None, Some(35)));
+    // "Skirmishing Infantry  Inf 12 1/10 2 None  17"
+    let t = f.troop("skirmishing_infantry").unwrap();
+    assert_eq!((t.movement, t.hits, t.save, t.points), (12.0, 2, None, None));
+    assert!(t.has(Trait::Sharpshooter));
+    // "Guard Heavy Cavalry (05-12)  Cav 30 1/2 3 4 120 -/3 4, 13, 15"
+    let t = f.troop("guard_heavy_cavalry_05_12").unwrap();
+    assert_eq!(
+        (t.arm, t.movement, t.attacks, t.range, t.hits, t.save, t.points),
+        (Arm::Cavalry, 30.0, 1, 2.0, 3, Some(4), Some(120))
+    );
+    assert_eq!(t.limit.as_deref(), Some("-/3"));
+    assert!(t.has(Trait::Mounted) && t.has(Trait::HeavyCavalry));
+    assert!(!f.troop("light_cavalry_05_12").unwrap().has(Trait::HeavyCavalry));
+    // "Dismounted Cavalry, All  Inf 10 1/7 2 5 85  4, 5"
+    let t = f.troop("dismounted_cavalry").unwrap();
+    assert_eq!(
+        (t.movement, t.attacks, t.range, t.save, t.points),
+        (10.0, 1, 7.0, Some(5), Some(85))
+    );
+    assert!(t.has(Trait::Dismounted));
+    // "Field Artillery  Art 5/10 1/45 2 0 75 -/2 6, 8"; "Howitzer Field Artillery ... 1/20".
+    let t = f.troop("field_artillery").unwrap();
+    assert_eq!(
+        (t.movement, t.movement_alt, t.attacks, t.range, t.save),
+        (5.0, Some(10.0), 1, 45.0, None)
+    );
+    assert_eq!(f.troop("howitzer_field_artillery").unwrap().range, 20.0);
+    assert!(f.troop("fortress_artillery").unwrap().has(Trait::Siege));
+    // "Limbered Artillery  Cav 10/30  2 0  6, 8, 20"
+    let t = f.troop("limbered_artillery").unwrap();
+    assert_eq!((t.arm, t.movement, t.movement_alt), (Arm::Transport, 10.0, Some(30.0)));
+    // "Engineers  Engr 10 2/10 2 0 125 -/1 1, 19"
+    let t = f.troop("engineers").unwrap();
+    assert_eq!(
+        (t.arm, t.attacks, t.range, t.points),
+        (Arm::Engineers, 2, 10.0, Some(125))
+    );
+}
+
+#[test]
+fn the_napoleonic_command_chart_is_as_printed_in_both_lists() {
+    for stem in ["nap_french", "nap_british"] {
+        let a = army(stem);
+        assert_eq!(a.exceptional_per_level, Some(1));
+        // "Brigade HQ Uninspiring 6 10/30 +0 6 +6 30 * 9"
+        let c = a.command("brigade_uninspiring").unwrap();
+        assert_eq!(
+            (
+                c.command,
+                c.movement,
+                c.movement_mounted,
+                c.attack_bonus,
+                c.hits,
+                c.save,
+                c.points
+            ),
+            (6, 10.0, 30.0, 0, 6, Some(6), Some(30))
+        );
+        // "Corps HQ Uninspiring 8 10/30 +1 6 +6 45 * 9"
+        let c = a.command("corps_uninspiring").unwrap();
+        assert_eq!((c.command, c.attack_bonus, c.points), (8, 1, Some(45)));
+        // "Army HQ Exceptional 11 10/30 +3 6 5, 6 170 1 9, 10"
+        let c = a.command("army_exceptional").unwrap();
+        assert_eq!(
+            (c.command, c.attack_bonus, c.save, c.points, c.limit.as_deref()),
+            (11, 3, Some(5), Some(170), Some("1"))
+        );
+        assert_eq!(c.notes, vec![9, 10]);
+    }
+}
+
+#[test]
+fn the_british_list_borrows_printed_rows_and_adds_note_22() {
+    let b = army("nap_british");
+    assert_eq!(b.name, "Napoleonic British Army");
+    let line = b.troop("line_infantry").unwrap();
+    let french = row("nap_french", "line_infantry_08_12");
+    assert_eq!(
+        (
+            line.movement,
+            line.attacks,
+            line.range,
+            line.hits,
+            line.save,
+            line.points
+        ),
+        (
+            french.movement,
+            french.attacks,
+            french.range,
+            french.hits,
+            french.save,
+            french.points
+        )
+    );
+    assert_eq!(line.notes, vec![1, 22]);
+    assert!(line.has(Trait::ExtraAttack) && !french.has(Trait::ExtraAttack));
+    // The Spanish chart's British-trained "Line Infantry (13/15)  Inf 8 1/10 3 6 55 4/- 1, 22, 23".
+    let p = b.troop("portuguese_line_infantry").unwrap();
+    assert_eq!((p.movement, p.hits, p.save, p.points), (8.0, 3, Some(6), Some(55)));
+    assert_eq!(p.notes, vec![1, 22, 23]);
+    // The rows every printed chart shares are identical to the French ones.
+    for id in [
+        "dismounted_cavalry",
+        "field_artillery",
+        "horse_artillery",
+        "limbered_artillery",
+        "engineers",
+    ] {
+        assert_eq!(b.troop(id).unwrap(), &row("nap_french", id), "{id}");
+    }
+}
+
+#[test]
+fn note_22_adds_one_fire_die() {
+    // Same numbers (1/10, 3 hits, 6+): French line 08-12 without note 22, British line with it.
+    // Four stands, 8.5 cm apart (beyond half range 5 cm): 4 dice, 5 with note 22.
+    let dice = |stem: &str, id: &str| {
+        let mut b = battle(&[
+            u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
+            u(1, "regular_infantry_rifled", 4, 100.0, 60.0, 270.0),
+        ]);
+        b.units[0].row = row(stem, id);
+        let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
+        let note = p.modifiers.iter().any(|m| m.rule.contains("note 22") && m.amount == 1);
+        (p.base_dice, p.dice, note)
+    };
+    assert_eq!(dice("nap_french", "line_infantry_08_12"), (4, 4, false));
+    assert_eq!(dice("nap_british", "line_infantry"), (4, 5, true));
+}
+
+/// A mounted cavalry unit (id 0) in contact with a Confederate line, charging; the first
+/// round's dice of the two sides.
+fn first_round_dice(cavalry: TroopRow) -> (Vec<u32>, Vec<CombatSide>) {
+    // Cavalry bases 2.0 deep: the front edge at 51.0; the line's front edge at 51.5.
+    let mut b: Battle = battle(&[
+        u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 52.25, 270.0),
+    ]);
+    b.units[0].row = cavalry;
+    to_command(&mut b);
+    b.combats.push(Combat {
+        chargers: vec![0],
+        target: 1,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
+    let mut faces = vec![6; 20];
+    faces.extend([1; 20]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let sides = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            _ => None,
+        })
+        .expect("a combat round");
+    (sides.iter().map(|s| s.dice).collect(), sides)
+}
+
+#[test]
+fn note_13_heavy_cavalry_adds_one_charge_die() {
+    // Heavy (05-06,13-15) and light (05-12) French cavalry print the same numbers
+    // (30, 1/2, 3 hits, 6+, 60 points): only note 13 differs.
+    let (light, _) = first_round_dice(row("nap_french", "light_cavalry_05_12"));
+    let (heavy, sides) = first_round_dice(row("nap_french", "heavy_cavalry_05_06_13_15"));
+    assert_eq!(heavy[0], light[0] + 1, "{sides:?}");
+    assert_eq!(heavy[1], light[1]);
+    assert!(
+        sides[0]
+            .modifiers
+            .iter()
+            .any(|m| m.rule.contains("note 13") && m.amount == 1)
+    );
+}
