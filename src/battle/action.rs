@@ -165,6 +165,21 @@ impl Action {
     }
 
     /// The unit acting on an order in hand (move, deploy, fire, charge, support).
+    /// Every unit and the commander the action names.
+    pub fn references(&self) -> (Vec<UnitId>, Option<CmdId>) {
+        match self {
+            Action::Order { commander, units, .. } => (units.clone(), Some(*commander)),
+            Action::CommanderMove { commander, .. } => (Vec::new(), Some(*commander)),
+            Action::InitiativeFire { unit, target }
+            | Action::InitiativeCharge { unit, target }
+            | Action::Fire { unit, target }
+            | Action::Charge { unit, target }
+            | Action::OpportunityFire { unit, target }
+            | Action::Support { unit, friend: target } => (vec![*unit, *target], None),
+            _ => (self.unit().into_iter().collect(), None),
+        }
+    }
+
     pub fn ordered_unit(&self) -> Option<UnitId> {
         match self {
             Action::Move { unit, .. }

@@ -102,7 +102,8 @@ fn apply_requests(
     mut queue: ResMut<PhaseQueue>,
 ) {
     for ActionRequest(action) in requests.read() {
-        let heading = battle.0.describe_action(action);
+        // Described on the state it applies to, once the rules have accepted it.
+        let before = battle.0.clone();
         match battle.0.apply(action) {
             Ok(events) => {
                 for e in &events {
@@ -111,7 +112,7 @@ fn apply_requests(
                     }
                 }
                 applied.write(ActionApplied {
-                    heading,
+                    heading: before.describe_action(action),
                     action: action.clone(),
                     events,
                     state_hash: battle.0.state_hash(),

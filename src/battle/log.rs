@@ -392,6 +392,14 @@ impl Battle {
 
     /// An action as a menu line.
     pub fn describe_action(&self, a: &Action) -> String {
+        // An action naming a unit or commander that does not exist (a bad request, which the
+        // pipeline refuses) is described by its name alone.
+        let (units, commander) = a.references();
+        if units.iter().any(|u| *u as usize >= self.units.len())
+            || commander.is_some_and(|c| c as usize >= self.commanders.len())
+        {
+            return format!("{} (no such unit or commander)", a.name());
+        }
         match a {
             Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => {
                 let plan = self.fire_plan(*unit, *target, super::fire::FireContext::Order);
