@@ -5,6 +5,7 @@
 //! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the table again: `F` / Home.
 //! - Select: left click on a stand or a commander. Deselect: Escape.
 //! - End the phase (or pass a reaction window): Enter.
+//! - Undo the last step (if no dice were rolled since): Ctrl+Z or Backspace.
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
@@ -35,6 +36,7 @@ pub enum TableAction {
     Select,
     Deselect,
     EndPhase,
+    Undo,
 }
 
 /// The entity that carries the bindings and their state.
@@ -65,6 +67,8 @@ pub fn input_map() -> InputMap<TableAction> {
         .with(Deselect, KeyCode::Escape)
         .with(EndPhase, KeyCode::Enter)
         .with(EndPhase, KeyCode::NumpadEnter)
+        .with(Undo, ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ))
+        .with(Undo, KeyCode::Backspace)
 }
 
 fn spawn_controls(mut commands: Commands) {

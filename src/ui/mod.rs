@@ -11,6 +11,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod table;
+pub mod undo;
 
 use crate::battle::state::CmdId;
 use crate::battle::{Action, Battle, Event, UnitId};
@@ -149,5 +150,11 @@ pub fn plugin(app: &mut App) {
 pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Preview>();
     app.init_state::<Screen>();
-    app.add_plugins((input::plugin, session::plugin, screens::battle::plugin, replay::plugin));
+    app.add_plugins((
+        input::plugin,
+        session::plugin,
+        screens::battle::plugin,
+        replay::plugin,
+        undo::plugin,
+    ));
 }

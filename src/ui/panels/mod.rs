@@ -56,6 +56,7 @@ pub struct Asks {
     pub select: Option<Selection>,
     pub save: bool,
     pub menu: bool,
+    pub undo: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -134,6 +135,11 @@ fn battle_panels(
     }
     if asks.menu {
         next.set(Screen::Menu);
+    }
+    if asks.undo {
+        commands.queue(|world: &mut World| {
+            crate::ui::undo::undo_world(world);
+        });
     }
     if let Some(n) = replay_asks.seek {
         commands.queue(move |world: &mut World| crate::ui::replay::seek_world(world, n));
