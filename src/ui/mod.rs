@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod input;
+pub mod measure;
 pub mod palette;
 pub mod panels;
 pub mod replay;
@@ -156,5 +157,6 @@ pub fn play_plugin(app: &mut App) {
         screens::battle::plugin,
         replay::plugin,
         undo::plugin,
+        measure::plugin,
     ));
 }

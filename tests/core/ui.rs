@@ -453,3 +453,27 @@ fn undo_never_crosses_a_change_of_player_or_a_computer_players_action() {
     press_ctrl_z(&mut app);
     assert_eq!(battle(&app).state_hash(), before);
 }
+
+#[test]
+fn the_overlay_keys_toggle_the_overlays_and_tools() {
+    use volley::ui::measure::Overlays;
+    let mut app = app_with(skirmish(3), ["human", "random"]);
+    let o = |app: &App| app.world().resource::<Overlays>().clone();
+    assert_eq!(o(&app), Overlays::default());
+    press(&mut app, KeyCode::KeyV);
+    press(&mut app, KeyCode::KeyC);
+    press(&mut app, KeyCode::KeyR);
+    let now = o(&app);
+    assert!(now.arc && now.cone && now.command && !now.tool_active());
+    press(&mut app, KeyCode::KeyL);
+    assert!(o(&app).los_tool);
+    // The tape replaces the line-of-sight tool; pressing it again puts it away.
+    press(&mut app, KeyCode::KeyM);
+    assert!(o(&app).tape && !o(&app).los_tool);
+    press(&mut app, KeyCode::KeyM);
+    assert!(!o(&app).tool_active());
+    press(&mut app, KeyCode::KeyV);
+    assert!(!o(&app).arc && o(&app).cone);
+    // No key changed the battle.
+    assert_eq!(battle(&app).actions, 0);
+}

@@ -6,6 +6,7 @@ pub mod dice;
 pub mod legend;
 pub mod log;
 pub mod orders;
+pub mod overlays;
 pub mod phase_bar;
 pub mod replay;
 pub mod unit_card;
@@ -19,6 +20,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(overlays::plugin);
     app.init_resource::<LegalCache>().add_systems(
         EguiPrimaryContextPass,
         battle_panels

@@ -7,6 +7,7 @@
 //! (after an applied action), the overlays when the selection changes.
 
 pub mod commanders;
+pub mod measure;
 pub mod overlays;
 pub mod stands;
 pub mod terrain;
@@ -17,7 +18,13 @@ use bevy_prototype_lyon::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ShapePlugin);
-    app.add_plugins((terrain::plugin, stands::plugin, commanders::plugin, overlays::plugin));
+    app.add_plugins((
+        terrain::plugin,
+        stands::plugin,
+        commanders::plugin,
+        overlays::plugin,
+        measure::plugin,
+    ));
 }
 
 /// Drawing order (world z) of the layers.
