@@ -112,6 +112,12 @@ enum Cmd {
         /// With --replay: after this many actions.
         #[arg(long, default_value_t = 0)]
         at: usize,
+        /// Overlays to show: arc, cone, command, los=X1:Y1:X2:Y2, tape=X1:Y1:X2:Y2 (commas between).
+        #[arg(long)]
+        overlay: Option<String>,
+        /// Select the unit or commander whose name contains this.
+        #[arg(long)]
+        select: Option<String>,
     },
     /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
     CheckScreenshot { png: PathBuf },
@@ -171,6 +177,8 @@ fn main() -> ExitCode {
             menu,
             replay,
             at,
+            overlay,
+            select,
         }) => screenshot(
             scenario,
             out,
@@ -181,6 +189,7 @@ fn main() -> ExitCode {
             play,
             menu,
             replay.map(|r| (r, at)),
+            (overlay, select),
         ),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
@@ -556,7 +565,12 @@ fn screenshot(
     play: u64,
     menu: bool,
     replay: Option<(PathBuf, usize)>,
+    (overlay, select): (Option<String>, Option<String>),
 ) -> Result<(), String> {
+    let overlays = overlay
+        .as_deref()
+        .map(volley::ui::measure::parse_overlays)
+        .transpose()?;
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
     }
@@ -590,6 +604,8 @@ fn screenshot(
             out: out.clone(),
             focus,
             after_actions: play,
+            overlays,
+            select,
         }),
         width,
         height,
@@ -626,6 +642,7 @@ fn screenshot(
     _: u64,
     _: bool,
     _: Option<(PathBuf, usize)>,
+    _: (Option<String>, Option<String>),
 ) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())
 }

@@ -234,9 +234,14 @@ fn pick(
     mut drag: ResMut<Drag>,
     mut requests: MessageWriter<ActionRequest>,
     screen: Res<State<Screen>>,
+    overlays: Option<Res<super::measure::Overlays>>,
 ) {
     let Some(controls) = controls else { return };
     if *screen.get() != Screen::Battle {
+        return;
+    }
+    // The line-of-sight check and the tape take the clicks (`table::measure`).
+    if overlays.is_some_and(|o| o.tool_active()) {
         return;
     }
     if controls.just_pressed(&TableAction::Deselect) {

@@ -5,6 +5,9 @@
 //! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the table again: `F` / Home.
 //! - Select: left click on a stand or a commander. Deselect: Escape.
 //! - End the phase (or pass a reaction window): Enter.
+//! - Undo the last step (if no dice were rolled since): Ctrl+Z or Backspace.
+//! - Overlays: V arc of vision, C fire cone, R command radius; tools: L line-of-sight check,
+//!   M measuring tape (see `measure`).
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
@@ -35,6 +38,12 @@ pub enum TableAction {
     Select,
     Deselect,
     EndPhase,
+    Undo,
+    ToggleArc,
+    ToggleCone,
+    ToggleCommand,
+    LosTool,
+    Tape,
 }
 
 /// The entity that carries the bindings and their state.
@@ -65,6 +74,13 @@ pub fn input_map() -> InputMap<TableAction> {
         .with(Deselect, KeyCode::Escape)
         .with(EndPhase, KeyCode::Enter)
         .with(EndPhase, KeyCode::NumpadEnter)
+        .with(Undo, ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ))
+        .with(Undo, KeyCode::Backspace)
+        .with(ToggleArc, KeyCode::KeyV)
+        .with(ToggleCone, KeyCode::KeyC)
+        .with(ToggleCommand, KeyCode::KeyR)
+        .with(LosTool, KeyCode::KeyL)
+        .with(Tape, KeyCode::KeyM)
 }
 
 fn spawn_controls(mut commands: Commands) {

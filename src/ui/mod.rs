@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod input;
+pub mod measure;
 pub mod palette;
 pub mod panels;
 pub mod replay;
@@ -11,6 +12,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod table;
+pub mod undo;
 
 use crate::battle::state::CmdId;
 use crate::battle::{Action, Battle, Event, UnitId};
@@ -149,5 +151,12 @@ pub fn plugin(app: &mut App) {
 pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Preview>();
     app.init_state::<Screen>();
-    app.add_plugins((input::plugin, session::plugin, screens::battle::plugin, replay::plugin));
+    app.add_plugins((
+        input::plugin,
+        session::plugin,
+        screens::battle::plugin,
+        replay::plugin,
+        undo::plugin,
+        measure::plugin,
+    ));
 }

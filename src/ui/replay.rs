@@ -114,13 +114,14 @@ pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String>
     let seed = rec.seed;
     let agents = Agents::new(&sides, seed)?;
     world.insert_non_send(agents);
-    world.resource_mut::<BattleState>().0 = b;
     let mut session = world.resource_mut::<Session>();
+    session.undo.reset(&b);
     session.recording = rec;
     session.no_handover = sides.iter().filter(|s| *s == "human").count() < 2;
     session.viewer = None;
     session.sides = sides;
     session.status = Some(format!("took command after action {}", viewer.at));
+    world.resource_mut::<BattleState>().0 = b;
     Ok(())
 }
 

@@ -23,6 +23,10 @@ pub struct ShotRequest {
     pub focus: Option<[f32; 3]>,
     /// Let the agents play this many actions first (then select a unit of the side to act).
     pub after_actions: u64,
+    /// Overlays to show (`--overlay`) and the unit or commander to select (`--select`, part of
+    /// its name).
+    pub overlays: Option<super::measure::Overlays>,
+    pub select: Option<String>,
 }
 
 /// Point the camera at the requested part of the table.
@@ -177,6 +181,29 @@ fn drive(
         return;
     };
     let b = &battle.0;
+    if state.frame == 0 {
+        if let Some(o) = &req.overlays {
+            commands.insert_resource(o.clone());
+        }
+        if let Some(name) = &req.select {
+            let name = name.to_lowercase();
+            if let Some(c) = b
+                .commanders
+                .iter()
+                .find(|c| c.alive() && c.name.to_lowercase().contains(&name))
+            {
+                *selection = super::Selection {
+                    unit: None,
+                    commander: Some(c.id),
+                };
+            } else if let Some(u) = b.alive_units().find(|u| u.name.to_lowercase().contains(&name)) {
+                *selection = super::Selection {
+                    unit: Some(u.id),
+                    commander: None,
+                };
+            }
+        }
+    }
     if req.after_actions > 0 {
         if b.actions < req.after_actions && !b.is_over() {
             return;

@@ -45,6 +45,8 @@ pub struct Session {
     pub no_handover: bool,
     /// A short message for the status line (saved, loaded...).
     pub status: Option<String>,
+    /// The steps that can be taken back (since the last roll, reveal or change of player).
+    pub undo: super::undo::UndoStack,
 }
 
 impl Session {
@@ -86,6 +88,7 @@ impl Session {
             viewer,
             no_handover: no_handover || humans.len() < 2,
             status: None,
+            undo: super::undo::UndoStack::new(battle),
         }
     }
 
@@ -202,9 +205,10 @@ fn on_applied(
     let mut any = false;
     for ev in applied.read() {
         any = true;
-        session.recording.push(b, &ev.action, &ev.events);
         let who = describe_actor(b, &ev.action);
         let heading = format!("{who}{}", ev.heading);
+        super::undo::track(&mut session, &ev.action, &ev.events, ev.state_hash, &heading);
+        session.recording.push(b, &ev.action, &ev.events);
         let lines: Vec<String> = ev.events.iter().map(|e| b.describe(e)).collect();
         session.push_action(b.game_turn, heading, lines);
         session.refusal = None;
@@ -226,6 +230,7 @@ fn on_applied(
         }
     }
     if any {
+        super::undo::settle(&mut session, b);
         if preview.0.is_some() {
             preview.0 = None;
         }

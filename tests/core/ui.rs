@@ -310,3 +310,194 @@ fn an_order_is_logged_with_the_need_it_was_rolled_against() {
     let need = |t: &str| t.split("need ≤ ").nth(1).and_then(|r| r.chars().next());
     assert_eq!(need(&heading), need(&lines[0]), "{heading} / {lines:?}");
 }
+
+/// Hot-seat skirmish (seed 3) with the first player seated, in the command phase.
+fn seated_in_command_phase() -> App {
+    let mut app = app_with(skirmish(3), ["human", "human"]);
+    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+    app
+}
+
+/// Ask for `a` as the orders panel does, and let the session take it in.
+fn request(app: &mut App, a: volley::battle::Action) {
+    app.world_mut().write_message(volley::battle::ecs::ActionRequest(a));
+    app.update();
+    app.update();
+}
+
+fn press_ctrl_z(app: &mut App) {
+    KeyCode::ControlLeft.press(app.world_mut());
+    KeyCode::KeyZ.press(app.world_mut());
+    app.update();
+    KeyCode::KeyZ.release(app.world_mut());
+    KeyCode::ControlLeft.release(app.world_mut());
+    app.update();
+    app.update();
+}
+
+/// Does the session's recording re-play to the table's state?
+fn recording_verifies(app: &App) {
+    let s = app.world().resource::<Session>();
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("undo-test.ron");
+    let (b, hash) = volley::replay::verify::verify(&s.recording, &here).expect("the recording verifies");
+    assert_eq!(hash, battle(app).state_hash());
+    assert_eq!(b.actions, battle(app).actions);
+}
+
+#[test]
+fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
+    use volley::battle::Action;
+    use volley::ui::undo::DICE_ROLLED;
+    let mut app = seated_in_command_phase();
+    let legal = battle(&app).legal_actions();
+    let vincent = |a: &&Action| battle(&app).describe_action(a).contains("Vincent");
+    let cmd_move = legal
+        .iter()
+        .filter(vincent)
+        .find(|a| matches!(a, Action::CommanderMove { .. }))
+        .cloned()
+        .expect("Vincent may move");
+    let order = legal
+        .iter()
+        .filter(vincent)
+        .find(|a| matches!(a, Action::Order { units, .. } if units.len() == 1))
+        .cloned()
+        .expect("Vincent may order one unit");
+
+    // A commander's move rolls nothing: Ctrl+Z takes it back to the very state before.
+    let before = battle(&app).state_hash();
+    let (log, rec) = {
+        let s = app.world().resource::<Session>();
+        (s.log.len(), s.recording.actions.len())
+    };
+    request(&mut app, cmd_move.clone());
+    assert_ne!(battle(&app).state_hash(), before);
+    // Ending the initiative phase (no roll) and the move can both be taken back.
+    assert_eq!(app.world().resource::<Session>().undo.len(), 2);
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), before);
+    let s = app.world().resource::<Session>();
+    assert_eq!((s.log.len(), s.recording.actions.len()), (log, rec));
+    assert_eq!(s.undo.len(), 1);
+    recording_verifies(&app);
+
+    // The order rolls the dice (seed 3: 2+5, issued): the result stands.
+    request(&mut app, order.clone());
+    let ordered = battle(&app).state_hash();
+    assert!(
+        battle(&app)
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move { .. }))
+    );
+    assert_eq!(app.world().resource::<Session>().undo.why_not(), Some(DICE_ROLLED));
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(battle(&app).state_hash(), ordered, "a roll is not undone");
+    let status = app.world().resource::<Session>().status.clone().unwrap_or_default();
+    assert!(status.contains(DICE_ROLLED), "{status}");
+
+    // The ordered unit's move and a commander's move, taken back one at a time.
+    let first = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .nth(3)
+        .expect("the ordered unit may move");
+    request(&mut app, first);
+    let after_first = battle(&app).state_hash();
+    assert_ne!(after_first, ordered);
+    let second = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }))
+        .expect("a commander may move");
+    request(&mut app, second);
+    assert_ne!(battle(&app).state_hash(), after_first);
+    assert_eq!(app.world().resource::<Session>().undo.len(), 2);
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(battle(&app).state_hash(), after_first);
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), ordered);
+    // Nothing more: the order's roll stands.
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), ordered);
+    // The recording dropped the undone moves: it re-plays to the table's state.
+    recording_verifies(&app);
+    assert_eq!(app.world().resource::<Session>().recording.actions.last(), Some(&order));
+}
+
+#[test]
+fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
+    use volley::battle::Event;
+    use volley::ui::undo::is_undoable;
+    // A scheduler against a greedy player over whole games: whenever the dice stream moved, the events alone
+    // must say "not undoable" (fire, charges, tests, breakpoints included).
+    let (mut rolled, mut fired) = (0, 0);
+    for seed in [3, 8] {
+        let b = skirmish(seed);
+        let mut draws = b.dice.draws();
+        let mut players = [
+            volley::agents::by_name("scheduler", seed, 0).unwrap(),
+            volley::agents::by_name("greedy", seed, 1).unwrap(),
+        ];
+        volley::sim::play(b, &mut players, 3000, |b, a, ev| {
+            let now = b.dice.draws();
+            if now != draws {
+                rolled += 1;
+                assert!(!is_undoable(ev), "{} drew dice: {ev:?}", b.describe_action(a));
+            }
+            if ev.iter().any(|e| matches!(e, Event::Fired { .. })) {
+                fired += 1;
+                assert!(!is_undoable(ev));
+            }
+            draws = now;
+        })
+        .unwrap();
+    }
+    assert!(rolled > 20 && fired > 0, "rolled {rolled}, fired {fired}");
+}
+
+#[test]
+fn undo_never_crosses_a_change_of_player_or_a_computer_players_action() {
+    let mut app = app_with(skirmish(3), ["human", "random"]);
+    press(&mut app, KeyCode::Enter);
+    // Initiative ended without a roll: undoable.
+    assert_eq!(app.world().resource::<Session>().undo.len(), 1);
+    press(&mut app, KeyCode::Enter);
+    // The command phase ended and the turn passed to the other side.
+    assert_eq!(battle(&app).actor(), 1);
+    let s = app.world().resource::<Session>();
+    assert!(s.undo.is_empty());
+    assert!(s.undo.why_not().is_some());
+    let before = battle(&app).state_hash();
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), before);
+}
+
+#[test]
+fn the_overlay_keys_toggle_the_overlays_and_tools() {
+    use volley::ui::measure::Overlays;
+    let mut app = app_with(skirmish(3), ["human", "random"]);
+    let o = |app: &App| app.world().resource::<Overlays>().clone();
+    assert_eq!(o(&app), Overlays::default());
+    press(&mut app, KeyCode::KeyV);
+    press(&mut app, KeyCode::KeyC);
+    press(&mut app, KeyCode::KeyR);
+    let now = o(&app);
+    assert!(now.arc && now.cone && now.command && !now.tool_active());
+    press(&mut app, KeyCode::KeyL);
+    assert!(o(&app).los_tool);
+    // The tape replaces the line-of-sight tool; pressing it again puts it away.
+    press(&mut app, KeyCode::KeyM);
+    assert!(o(&app).tape && !o(&app).los_tool);
+    press(&mut app, KeyCode::KeyM);
+    assert!(!o(&app).tool_active());
+    press(&mut app, KeyCode::KeyV);
+    assert!(!o(&app).arc && o(&app).cone);
+    // No key changed the battle.
+    assert_eq!(battle(&app).actions, 0);
+}

@@ -6,6 +6,7 @@ pub mod dice;
 pub mod legend;
 pub mod log;
 pub mod orders;
+pub mod overlays;
 pub mod phase_bar;
 pub mod replay;
 pub mod unit_card;
@@ -19,6 +20,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(overlays::plugin);
     app.init_resource::<LegalCache>().add_systems(
         EguiPrimaryContextPass,
         battle_panels
@@ -56,6 +58,7 @@ pub struct Asks {
     pub select: Option<Selection>,
     pub save: bool,
     pub menu: bool,
+    pub undo: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -134,6 +137,11 @@ fn battle_panels(
     }
     if asks.menu {
         next.set(Screen::Menu);
+    }
+    if asks.undo {
+        commands.queue(|world: &mut World| {
+            crate::ui::undo::undo_world(world);
+        });
     }
     if let Some(n) = replay_asks.seek {
         commands.queue(move |world: &mut World| crate::ui::replay::seek_world(world, n));

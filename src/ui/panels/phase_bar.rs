@@ -44,6 +44,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
                 }
             }
         }
+        crate::ui::undo::button(ui, &session.undo, asks);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui.button("Menu").clicked() {
                 asks.menu = true;

@@ -8,6 +8,7 @@
 
 pub mod commanders;
 pub mod envelope;
+pub mod measure;
 pub mod overlays;
 pub mod stands;
 pub mod terrain;
@@ -24,6 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         commanders::plugin,
         overlays::plugin,
         envelope::plugin,
+        measure::plugin,
     ));
 }
 

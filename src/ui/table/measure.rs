@@ -1,0 +1,189 @@
+//! The on-demand overlays on the table (`ui::measure` holds which are on and their geometry):
+//! the selected unit's arc of vision and fire cone, the selected commander's command rings,
+//! the line-of-sight check (green when clear, red when blocked) and the measuring tape. Also
+//! the two tools' clicks on the table.
+
+use super::{Pen, spawn_layer, t, w, z};
+use crate::battle::ecs::BattleState;
+use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table, pick_at};
+use crate::ui::input::{Controls, TableAction};
+use crate::ui::measure::{self as m, Overlays};
+use crate::ui::{Screen, Selection};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use leafwing_input_manager::prelude::ActionState;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            tool_clicks.after(CameraSystems).run_if(in_state(Screen::Battle)),
+            draw_measures.run_if(
+                resource_changed::<BattleState>
+                    .or_else(resource_changed::<Selection>)
+                    .or_else(resource_changed::<Overlays>),
+            ),
+        )
+            .chain(),
+    );
+}
+
+/// Marks the measure overlay shape entities.
+#[derive(Component)]
+pub struct MeasureLayer;
+
+const ARC: Color = Color::srgba(1.0, 1.0, 0.85, 0.10);
+const ARC_EDGE: Color = Color::srgba(1.0, 1.0, 0.85, 0.55);
+const CONE: Color = Color::srgba(1.0, 0.55, 0.15, 0.22);
+const CONE_EDGE: Color = Color::srgba(1.0, 0.6, 0.2, 0.9);
+const RING: [Color; 4] = [
+    Color::srgba(0.55, 1.0, 0.55, 0.9),
+    Color::srgba(1.0, 0.95, 0.4, 0.9),
+    Color::srgba(1.0, 0.6, 0.25, 0.9),
+    Color::srgba(1.0, 0.3, 0.25, 0.9),
+];
+const CLEAR: Color = Color::srgb(0.3, 0.95, 0.35);
+const BLOCKED: Color = Color::srgb(1.0, 0.25, 0.2);
+const TAPE: Color = Color::srgb(1.0, 1.0, 1.0);
+
+/// How far out the command rings go (cm beyond the base).
+pub const RINGS_OUT_TO: f64 = 90.0;
+
+fn draw_measures(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    selection: Res<Selection>,
+    overlays: Res<Overlays>,
+    old: Query<Entity, With<MeasureLayer>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &battle.0;
+    let pts = |v: &[crate::rules::geometry::V2]| v.iter().map(|p| w(*p)).collect::<Vec<Vec2>>();
+    let unit = selection
+        .unit
+        .filter(|u| b.units.get(*u as usize).is_some_and(|u| u.alive()));
+    if let Some(u) = unit {
+        if overlays.arc {
+            let arc = pts(&m::unit_vision_arc(b, u));
+            let (mut fill, mut edge) = (Pen::new(), Pen::new());
+            fill.poly(&arc);
+            edge.poly(&arc);
+            spawn_layer(&mut commands, fill.fill(ARC, z::OVERLAY_UNDER - 0.3), MeasureLayer);
+            spawn_layer(
+                &mut commands,
+                edge.stroke(ARC_EDGE, 0.3, z::OVERLAY - 0.3),
+                MeasureLayer,
+            );
+        }
+        if overlays.cone {
+            let cone = pts(&m::unit_fire_cone(b, u));
+            let (mut fill, mut edge) = (Pen::new(), Pen::new());
+            fill.poly(&cone);
+            edge.poly(&cone);
+            spawn_layer(&mut commands, fill.fill(CONE, z::OVERLAY_UNDER - 0.2), MeasureLayer);
+            spawn_layer(
+                &mut commands,
+                edge.stroke(CONE_EDGE, 0.35, z::OVERLAY - 0.2),
+                MeasureLayer,
+            );
+        }
+    }
+    let commander = selection
+        .commander
+        .filter(|c| b.commanders.get(*c as usize).is_some_and(|c| c.alive()));
+    if let (Some(c), true) = (commander, overlays.command) {
+        let centre = b.commander(c).pos;
+        for (i, (r, _)) in m::commander_rings(b, RINGS_OUT_TO).into_iter().enumerate() {
+            let mut ring = Pen::new();
+            let step = 3f64.to_radians();
+            ring.poly(&pts(&m::arc_points(centre, r, 0.0, std::f64::consts::TAU - step, step)));
+            spawn_layer(
+                &mut commands,
+                ring.stroke(RING[i.min(RING.len() - 1)], 0.4, z::OVERLAY - 0.1),
+                MeasureLayer,
+            );
+        }
+    }
+    if overlays.los_tool
+        && let Some((from, _)) = overlays.los.from
+    {
+        let mut dot = Pen::new();
+        dot.circle(w(from), 0.8);
+        if let Some(to) = overlays.los.to {
+            dot.circle(w(to), 0.8);
+            let clear = m::los_check(b, &overlays.los).is_some_and(|r| r.is_ok());
+            let colour = if clear { CLEAR } else { BLOCKED };
+            let mut line = Pen::new();
+            line.line(&[w(from), w(to)]);
+            spawn_layer(&mut commands, line.stroke(colour, 0.5, z::OVERLAY + 0.3), MeasureLayer);
+        }
+        spawn_layer(&mut commands, dot.fill(TAPE, z::OVERLAY + 0.4), MeasureLayer);
+    }
+    if let (true, Some((a, c))) = (overlays.tape, overlays.tape_line) {
+        let mut line = Pen::new();
+        line.line(&[w(a), w(c)]);
+        // A tick every 5 cm along the tape.
+        let len = m::tape_length(a, c);
+        if len > 0.01 {
+            let d = (c - a).norm();
+            let side = d.perp() * 0.6;
+            let mut s = 5.0;
+            while s < len {
+                let p = a + d * s;
+                line.line(&[w(p - side), w(p + side)]);
+                s += 5.0;
+            }
+        }
+        spawn_layer(&mut commands, line.stroke(TAPE, 0.3, z::OVERLAY + 0.3), MeasureLayer);
+    }
+}
+
+/// With the line-of-sight tool on, a click sets its ends (the first on a unit looks from that
+/// unit); with the tape on, a drag lays the tape.
+#[allow(clippy::too_many_arguments)]
+fn tool_clicks(
+    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    viewport: Res<TableViewport>,
+    battle: Res<BattleState>,
+    mut overlays: ResMut<Overlays>,
+    mut dragging: Local<bool>,
+) {
+    let (Some(controls), Some(camera), Some(window)) = (controls, camera, window) else {
+        return;
+    };
+    if !overlays.tool_active() {
+        *dragging = false;
+        return;
+    }
+    let (cam, cam_tf) = camera.into_inner();
+    let cursor = cursor_on_table(&window, &viewport, cam, cam_tf);
+    if overlays.los_tool {
+        if controls.just_pressed(&TableAction::Select)
+            && let Some(p) = cursor
+        {
+            let unit = pick_at(&battle.0, p).unit;
+            overlays.los_click(t(p), unit);
+        }
+        return;
+    }
+    if controls.just_pressed(&TableAction::Select) {
+        if let Some(p) = cursor {
+            overlays.tape_line = Some((t(p), t(p)));
+            *dragging = true;
+        }
+    } else if *dragging {
+        if let (Some(p), Some((a, _))) = (cursor, overlays.tape_line) {
+            let end = t(p);
+            if overlays.tape_line != Some((a, end)) {
+                overlays.tape_line = Some((a, end));
+            }
+        }
+        if !controls.pressed(&TableAction::Select) {
+            *dragging = false;
+        }
+    }
+}

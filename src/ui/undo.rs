@@ -1,0 +1,335 @@
+//! Undo: a step taken since the last die roll or hidden reveal can be taken back (a
+//! mis-dragged move, the wrong unit picked); once dice are rolled the result stands.
+//!
+//! The battle is deterministic, so an action that rolled no dice and revealed nothing hidden
+//! is taken back by restoring the state before it. The session keeps a stack of those states
+//! (with the lengths of the log and the recording) since the last roll, reveal, change of
+//! player or computer player's action; the recording drops the undone action, so saves and
+//! replays stay valid.
+
+use super::panels::LegalCache;
+use super::{Preview, Selection, Session};
+use crate::battle::ecs::BattleState;
+use crate::battle::{Action, Battle, Event};
+use crate::replay::Recording;
+use bevy::prelude::*;
+
+/// Why nothing can be undone after a roll.
+pub const DICE_ROLLED: &str = "dice were rolled: the result stands";
+pub const REVEALED: &str = "a hidden unit was revealed: what was seen stays seen";
+pub const OTHER_PLAYER: &str = "the decision passed to the other player";
+pub const NOT_YOURS: &str = "the last action was not a player's at this table";
+pub const NOTHING_YET: &str = "nothing to undo yet";
+
+/// Can an action with these events be taken back? Not if any die was rolled (a command or
+/// self-order roll, a blunder, fire, artillery, an attack on a commander, a suppression or
+/// fall-back test, a combat round, a breakpoint roll) or the game ended.
+pub fn is_undoable(events: &[Event]) -> bool {
+    !events.iter().any(|e| {
+        matches!(
+            e,
+            Event::CommandRoll { .. }
+                | Event::SelfOrderRoll { .. }
+                | Event::Blunder { .. }
+                | Event::Fired { .. }
+                | Event::RoundShot { .. }
+                | Event::ShellFired { .. }
+                | Event::BlastThrough { .. }
+                | Event::CommanderAttacked { .. }
+                | Event::SuppressionTest { .. }
+                | Event::FellBack { .. }
+                | Event::CombatRound { .. }
+                | Event::CombatResult { .. }
+                | Event::BreakpointRoll { .. }
+                | Event::GameOver { .. }
+        )
+    })
+}
+
+/// Did going from `before` to `after` reveal a hidden (dug-in) unit to either side?
+pub fn reveals(before: &Battle, after: &Battle) -> bool {
+    use crate::agents::perception::known_enemies;
+    (0..2).any(|side| {
+        let was = known_enemies(before, side);
+        known_enemies(after, side).iter().any(|u| !was.contains(u))
+    })
+}
+
+/// The state before an undoable action, and what the session had then.
+#[derive(Clone)]
+struct Point {
+    battle: Battle,
+    log: usize,
+    actions: usize,
+    checkpoints: usize,
+    final_hash: u64,
+    last: Option<(String, Vec<String>)>,
+    heading: String,
+}
+
+/// The undo stack of a session.
+#[derive(Clone)]
+pub struct UndoStack {
+    points: Vec<Point>,
+    /// The state after the last action seen (the state before the next one).
+    shadow: Option<Battle>,
+    /// Why nothing can be undone, when the stack is empty.
+    why_not: &'static str,
+}
+
+impl UndoStack {
+    pub fn new(battle: &Battle) -> Self {
+        UndoStack {
+            points: Vec::new(),
+            shadow: Some(battle.clone()),
+            why_not: NOTHING_YET,
+        }
+    }
+
+    /// How many steps can be taken back.
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// Why the last action cannot be undone (when nothing can).
+    pub fn why_not(&self) -> Option<&'static str> {
+        self.points.is_empty().then_some(self.why_not)
+    }
+
+    /// What the next undo takes back.
+    pub fn next_heading(&self) -> Option<&str> {
+        self.points.last().map(|p| p.heading.as_str())
+    }
+
+    fn block(&mut self, why: &'static str) {
+        self.points.clear();
+        self.why_not = why;
+    }
+
+    /// Forget everything (a new battle state from elsewhere: a replay, taking command).
+    pub fn reset(&mut self, battle: &Battle) {
+        *self = UndoStack::new(battle);
+    }
+
+    /// An action was applied (`state_hash` after it). `human` tells whether a side is played
+    /// at this table; the session's lengths are taken before the action is logged and
+    /// recorded.
+    fn after_action(
+        &mut self,
+        action: &Action,
+        events: &[Event],
+        state_hash: u64,
+        human: impl Fn(usize) -> bool,
+        session: (usize, &Recording, &Option<(String, Vec<String>)>),
+        heading: String,
+    ) {
+        let Some(before) = self.shadow.take() else {
+            return self.block(NOT_YOURS);
+        };
+        if !human(before.actor()) {
+            return self.block(NOT_YOURS);
+        }
+        // Replay the action on the state before it: the same dice, the same result. If not,
+        // the state came from elsewhere and nothing is undoable.
+        let mut after = before.clone();
+        if after.apply(action).is_err() || after.state_hash() != state_hash {
+            return self.block(NOTHING_YET);
+        }
+        // The events say whether dice were rolled; the dice stream is the safety net.
+        let why = if !is_undoable(events) || after.dice.draws() != before.dice.draws() {
+            Some(DICE_ROLLED)
+        } else if reveals(&before, &after) {
+            Some(REVEALED)
+        } else if after.actor() != before.actor() {
+            Some(OTHER_PLAYER)
+        } else {
+            None
+        };
+        match why {
+            Some(w) => self.block(w),
+            None => {
+                let (log, rec, last) = session;
+                self.points.push(Point {
+                    battle: before,
+                    log,
+                    actions: rec.actions.len(),
+                    checkpoints: rec.checkpoints.len(),
+                    final_hash: rec.final_hash,
+                    last: last.clone(),
+                    heading,
+                });
+            }
+        }
+        self.shadow = Some(after);
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Update, undo_key.run_if(in_state(super::Screen::Battle)));
+}
+
+/// Ctrl+Z / Backspace (`TableAction::Undo`): take back the last undoable step.
+fn undo_key(
+    controls: Option<
+        Single<&leafwing_input_manager::prelude::ActionState<super::input::TableAction>, With<super::input::Controls>>,
+    >,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut commands: Commands,
+) {
+    let Some(controls) = controls else { return };
+    if !controls.just_pressed(&super::input::TableAction::Undo) {
+        return;
+    }
+    // A text field takes Backspace itself.
+    if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
+        return;
+    }
+    commands.queue(|world: &mut World| {
+        undo_world(world);
+    });
+}
+
+/// The phase bar's Undo button: greyed, saying why, when nothing can be undone.
+pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate::ui::panels::Asks) {
+    let label = match stack.len() {
+        0 | 1 => "Undo (Ctrl+Z)".to_string(),
+        n => format!("Undo ({n}) (Ctrl+Z)"),
+    };
+    let r = ui.add_enabled(!stack.is_empty(), bevy_egui::egui::Button::new(label));
+    let r = match (stack.why_not(), stack.next_heading()) {
+        (Some(why), _) => r.on_disabled_hover_text(format!("Nothing to undo: {why}")),
+        (None, Some(h)) => r.on_hover_text(format!("Take back: {}", crate::ui::panels::plain(h))),
+        _ => r,
+    };
+    if r.clicked() {
+        asks.undo = true;
+    }
+}
+
+/// Keep the undo stack with the applied actions (before they are logged and recorded).
+pub(crate) fn track(session: &mut Session, action: &Action, events: &[Event], state_hash: u64, heading: &str) {
+    let sides = session.sides.clone();
+    let log = session.log.len();
+    let mut stack = std::mem::replace(
+        &mut session.undo,
+        UndoStack {
+            points: Vec::new(),
+            shadow: None,
+            why_not: NOTHING_YET,
+        },
+    );
+    stack.after_action(
+        action,
+        events,
+        state_hash,
+        |s| sides[s] == "human",
+        (log, &session.recording, &session.last),
+        heading.to_string(),
+    );
+    session.undo = stack;
+}
+
+/// At the end of a frame with actions: the shadow is the battle as it now stands, if the
+/// actions did not leave one.
+pub(crate) fn settle(session: &mut Session, battle: &Battle) {
+    if session.undo.shadow.is_none() {
+        session.undo.shadow = Some(battle.clone());
+    }
+}
+
+/// Take back the last undoable step: the battle, the log, the dice panel and the recording as
+/// they were before it. Says why not in the status line when nothing can be undone.
+pub fn undo_world(world: &mut World) -> bool {
+    let mut session = world.resource_mut::<Session>();
+    let Some(p) = session.undo.points.pop() else {
+        let why = session.undo.why_not;
+        session.status = Some(format!("cannot undo: {why}"));
+        return false;
+    };
+    session.log.truncate(p.log);
+    session.recording.actions.truncate(p.actions);
+    session.recording.checkpoints.truncate(p.checkpoints);
+    session.recording.final_hash = p.final_hash;
+    session.last = p.last;
+    session.refusal = None;
+    session.status = Some(format!("undone: {}", crate::ui::panels::plain(&p.heading)));
+    session.undo.shadow = Some(p.battle.clone());
+    if session.undo.points.is_empty() {
+        session.undo.why_not = NOTHING_YET;
+    }
+    world.resource_mut::<BattleState>().0 = p.battle;
+    if let Some(mut legal) = world.get_resource_mut::<LegalCache>() {
+        *legal = LegalCache::default();
+    }
+    if let Some(mut preview) = world.get_resource_mut::<Preview>() {
+        preview.0 = None;
+    }
+    if let Some(mut drag) = world.get_resource_mut::<crate::ui::camera::Drag>() {
+        *drag = Default::default();
+    }
+    let b = &world.resource::<BattleState>().0;
+    let sel = *world.resource::<Selection>();
+    let gone = sel.unit.is_some_and(|u| !b.unit(u).alive()) || sel.commander.is_some_and(|c| !b.commander(c).alive());
+    if gone {
+        *world.resource_mut::<Selection>() = Selection::default();
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::event::{CommandOutcome, MoveKind};
+    use crate::rules::geometry::{Pose, V2};
+
+    fn moved() -> Event {
+        let p = Pose::new(V2::new(1.0, 2.0), 0.0);
+        Event::Moved {
+            unit: 0,
+            from: p,
+            to: p,
+            kind: MoveKind::Order,
+            cost: 3.0,
+        }
+    }
+
+    #[test]
+    fn a_move_or_a_new_phase_is_undoable_a_roll_is_not() {
+        assert!(is_undoable(&[]));
+        assert!(is_undoable(&[moved()]));
+        assert!(is_undoable(&[Event::PhaseStarted {
+            phase: crate::battle::Phase::Command,
+            active: 0,
+            game_turn: 1,
+            player_turn: 1,
+        }]));
+        let roll = Event::CommandRoll {
+            commander: 0,
+            units: vec![1],
+            value: 8,
+            modifiers: vec![],
+            target: 8,
+            dice: [3, 4],
+            outcome: CommandOutcome::Success,
+        };
+        assert!(!is_undoable(std::slice::from_ref(&roll)));
+        // One roll among moves is enough.
+        assert!(!is_undoable(&[moved(), roll, moved()]));
+        assert!(!is_undoable(&[Event::SuppressionTest {
+            unit: 2,
+            rolls: vec![5],
+            need: 4,
+            suppressed: false,
+        }]));
+        assert!(!is_undoable(&[Event::BreakpointRoll {
+            side: 0,
+            value: 6,
+            dice: [1, 2],
+            broken: false,
+        }]));
+    }
+}
