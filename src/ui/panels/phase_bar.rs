@@ -13,12 +13,16 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
         ui.label(format!("Turn {} of {}", b.game_turn, b.turn_limit));
         ui.separator();
         let active = b.active;
-        ui.label(
-            egui::RichText::new(&b.sides[active].name)
-                .color(side_colour(active))
-                .strong(),
-        );
-        ui.label(format!("{:?} phase", b.phase));
+        if b.is_over() {
+            ui.label(egui::RichText::new("The battle is over").strong());
+        } else {
+            ui.label(
+                egui::RichText::new(&b.sides[active].name)
+                    .color(side_colour(active))
+                    .strong(),
+            );
+            ui.label(format!("{:?} phase", b.phase));
+        }
         let step = match &b.step {
             Step::Open => String::new(),
             Step::CounterInitiative { .. } => "counter-initiative".into(),
@@ -35,7 +39,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
         } else {
             format!("to act ({})", session.sides[actor])
         };
-        ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
+        if !b.is_over() {
+            ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
+        }
         for (a, label) in [(Action::EndPhase, "End phase (Enter)"), (Action::Pass, "Pass (Enter)")] {
             if legal.contains(&a) {
                 let r = ui.add_enabled(may_act, egui::Button::new(label));
