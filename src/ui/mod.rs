@@ -2,6 +2,7 @@
 //! screens (menu, battle, hand-over, result). Built on the battle's ECS plugin: the picture
 //! only reads `BattleState`, and every decision goes in as an `ActionRequest`.
 
+pub mod animation;
 pub mod camera;
 pub mod input;
 pub mod palette;
@@ -150,4 +151,5 @@ pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Preview>();
     app.init_state::<Screen>();
     app.add_plugins((input::plugin, session::plugin, screens::battle::plugin, replay::plugin));
+    app.add_plugins(animation::plugin);
 }

@@ -6,6 +6,7 @@
 //! changes: the terrain when a new battle is loaded, the troops when the battle state changes
 //! (after an applied action), the overlays when the selection changes.
 
+pub mod animate;
 pub mod commanders;
 pub mod overlays;
 pub mod stands;
@@ -18,6 +19,7 @@ use bevy_prototype_lyon::prelude::*;
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ShapePlugin);
     app.add_plugins((terrain::plugin, stands::plugin, commanders::plugin, overlays::plugin));
+    app.add_plugins(animate::plugin);
 }
 
 /// Drawing order (world z) of the layers.

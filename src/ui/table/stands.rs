@@ -4,25 +4,37 @@
 //! and pips for hits. Rebuilt when the battle state changes.
 
 use super::{Pen, in_rect, rect_corners, spawn_layer, w, z};
-use crate::battle::Battle;
 use crate::battle::ecs::BattleState;
+use crate::battle::{Battle, UnitId};
 use crate::data::army::Arm;
+use crate::ui::animation::{AnimHidden, AnimSet};
 use crate::ui::palette as pal;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw_stands.run_if(resource_changed::<BattleState>));
+    app.add_systems(
+        Update,
+        draw_stands
+            .after(AnimSet)
+            .run_if(resource_changed::<BattleState>.or_else(resource_changed::<AnimHidden>)),
+    );
 }
 
 /// Marks the troops' shape entities.
 #[derive(Component)]
 pub struct StandLayer;
 
-fn draw_stands(mut commands: Commands, battle: Res<BattleState>, old: Query<Entity, With<StandLayer>>) {
+fn draw_stands(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    hidden: Res<AnimHidden>,
+    old: Query<Entity, With<StandLayer>>,
+) {
     for e in &old {
         commands.entity(e).despawn();
     }
-    for layer in stand_layers(&battle.0) {
+    // Units gliding are drawn by the animation.
+    for layer in stand_layers_where(&battle.0, |u| !hidden.0.contains(&u)) {
         spawn_layer(&mut commands, Some(layer), StandLayer);
     }
 }
@@ -31,6 +43,11 @@ type Layer = (bevy_prototype_lyon::prelude::Shape, Transform);
 
 /// The troop layers, bottom to top.
 pub fn stand_layers(b: &Battle) -> Vec<Layer> {
+    stand_layers_where(b, |_| true)
+}
+
+/// The layers of the units `keep` picks, bottom to top.
+pub fn stand_layers_where(b: &Battle, keep: impl Fn(UnitId) -> bool) -> Vec<Layer> {
     let mut out = Vec::new();
     let mut shadow = Pen::new();
     let mut edge = [Pen::new(), Pen::new()];
@@ -42,7 +59,7 @@ pub fn stand_layers(b: &Battle) -> Vec<Layer> {
     let mut suppressed = Pen::new();
     let mut disordered = Pen::new();
     let mut pips = Pen::new();
-    for u in b.alive_units() {
+    for u in b.alive_units().filter(|u| keep(u.id)) {
         let s = u.side;
         let g = &b.geom[u.id as usize];
         for (i, r) in g.rects.iter().enumerate() {
