@@ -11,6 +11,7 @@ pub mod replay;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
+pub mod settings;
 pub mod table;
 
 use crate::battle::state::CmdId;
@@ -127,6 +128,8 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
         app.insert_resource(replay::Viewer::new(t));
         app.add_systems(Startup, move |world: &mut World| replay::seek_world(world, at));
     }
+    let (settings, store) = settings::load_from_env();
+    app.insert_resource(settings).insert_resource(store);
     app.add_plugins(plugin);
     Ok(app)
 }
@@ -151,5 +154,5 @@ pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Preview>();
     app.init_state::<Screen>();
     app.add_plugins((input::plugin, session::plugin, screens::battle::plugin, replay::plugin));
-    app.add_plugins(animation::plugin);
+    app.add_plugins((animation::plugin, settings::plugin));
 }

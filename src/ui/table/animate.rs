@@ -9,13 +9,18 @@ use crate::battle::UnitId;
 use crate::battle::ecs::BattleState;
 use crate::rules::geometry::{Pose, V2};
 use crate::ui::animation::{Anim, AnimHidden, AnimSet, BALL_FLIGHT, Fx, along, ease, vertex_fractions};
+use crate::ui::settings::Settings;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            spawn_moving.run_if(resource_changed::<BattleState>.or_else(resource_changed::<AnimHidden>)),
+            spawn_moving.run_if(
+                resource_changed::<BattleState>
+                    .or_else(resource_changed::<AnimHidden>)
+                    .or_else(resource_changed::<Settings>),
+            ),
             place_moving.run_if(any_with_component::<MovingUnit>),
             draw_fx.run_if(resource_changed::<Anim>),
         )
@@ -45,8 +50,10 @@ fn spawn_moving(
     battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     anim: Res<Anim>,
+    settings: Res<Settings>,
     old: Query<Entity, With<MovingUnit>>,
 ) {
+    let colours = crate::ui::palette::sides(settings.palette);
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -60,7 +67,7 @@ fn spawn_moving(
         commands
             .spawn((MovingUnit(u), carry(drawn, shown), Visibility::default()))
             .with_children(|p| {
-                for layer in stand_layers_where(b, |id| id == u) {
+                for layer in stand_layers_where(b, &colours, |id| id == u) {
                     p.spawn(layer);
                 }
             });
