@@ -401,9 +401,11 @@ mod tests {
             (Settings::default(), None),
             "no file: the defaults"
         );
-        let mut s = Settings::default();
-        s.animation_speed = 2.5;
-        s.palette = PaletteChoice::BlueAndGrey;
+        let mut s = Settings {
+            animation_speed: 2.5,
+            palette: PaletteChoice::BlueAndGrey,
+            ..Settings::default()
+        };
         s.keys.insert(Binding::EndPhase, Key(KeyCode::Space));
         s.save(&dir).expect("saved");
         assert_eq!(Settings::load(&dir), (s.clone(), None));

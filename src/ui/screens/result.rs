@@ -16,6 +16,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// The chart's points, or why there are none.
+type ChartPoints = Result<Vec<Strength>, String>;
+
 #[allow(clippy::too_many_arguments)]
 fn result_window(
     mut contexts: EguiContexts,
@@ -23,7 +26,7 @@ fn result_window(
     session: Res<Session>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    mut chart: Local<Option<(usize, Result<Vec<Strength>, String>)>>,
+    mut chart: Local<Option<(usize, ChartPoints)>>,
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -132,7 +135,7 @@ fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
             weak,
         );
     }
-    for s in 0..2 {
+    for (s, name) in names.iter().enumerate() {
         let line: Vec<egui::Pos2> = points.iter().enumerate().map(|(i, p)| at(i, p.stands[s])).collect();
         painter.add(egui::Shape::line(line.clone(), egui::Stroke::new(2.5, side_colour(s))));
         for q in line {
@@ -141,7 +144,7 @@ fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
         painter.text(
             egui::pos2(plot.right(), plot.top() + 12.0 * s as f32),
             egui::Align2::RIGHT_TOP,
-            names[s],
+            *name,
             font.clone(),
             side_colour(s),
         );
