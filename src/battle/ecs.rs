@@ -89,9 +89,14 @@ pub fn plugin(app: &mut App) {
                 walk_phases,
                 sync_entities.run_if(resource_changed::<BattleState>),
             )
-                .chain(),
+                .chain()
+                .in_set(BattleSystems),
         );
 }
+
+/// The battle's systems: actions applied, phases walked, entities synced.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BattleSystems;
 
 /// The one door, as a system: apply requests in arrival order.
 fn apply_requests(

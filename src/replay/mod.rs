@@ -2,6 +2,7 @@
 //! order, and the state hash at the end of every phase — versioned RON a person can read.
 //! Saves are recordings of a game in progress; both are written atomically.
 
+pub mod strength;
 pub mod timeline;
 pub mod verify;
 

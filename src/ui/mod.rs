@@ -2,6 +2,7 @@
 //! screens (menu, battle, hand-over, result). Built on the battle's ECS plugin: the picture
 //! only reads `BattleState`, and every decision goes in as an `ActionRequest`.
 
+pub mod animation;
 pub mod camera;
 pub mod input;
 pub mod measure;
@@ -11,6 +12,7 @@ pub mod replay;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
+pub mod settings;
 pub mod table;
 pub mod undo;
 
@@ -128,6 +130,8 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
         app.insert_resource(replay::Viewer::new(t));
         app.add_systems(Startup, move |world: &mut World| replay::seek_world(world, at));
     }
+    let (settings, store) = settings::load_from_env();
+    app.insert_resource(settings).insert_resource(store);
     app.add_plugins(plugin);
     Ok(app)
 }
@@ -159,4 +163,5 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
+    app.add_plugins((animation::plugin, settings::plugin));
 }

@@ -78,3 +78,16 @@ pub fn mix(a: Color, b: Color, t: f32) -> Color {
         a.blue + (b.blue - a.blue) * t,
     )
 }
+
+/// The side colours of a palette: base fill, dark edge, light tint, by side.
+pub fn sides(p: crate::ui::settings::PaletteChoice) -> [[Color; 2]; 3] {
+    use crate::ui::settings::PaletteChoice::*;
+    match p {
+        ColourBlindSafe => [SIDE, SIDE_DARK, SIDE_LIGHT],
+        BlueAndGrey => [
+            [rgb(40, 64, 150), rgb(128, 128, 136)],
+            [rgb(16, 28, 76), rgb(64, 64, 70)],
+            [rgb(110, 134, 210), rgb(180, 180, 188)],
+        ],
+    }
+}

@@ -151,6 +151,7 @@ fn agent_turn(
     mut clock: Local<f32>,
     time: Res<Time>,
     shot: Option<Res<super::screenshot::ShotRequest>>,
+    anim: Option<Res<super::animation::Anim>>,
 ) {
     let b = &battle.0;
     if b.is_over() {
@@ -167,6 +168,11 @@ fn agent_turn(
             return;
         }
         *waiting = None;
+    }
+    // Let the last action's animation finish first.
+    if anim.is_some_and(|a| a.busy()) {
+        *clock = 0.0;
+        return;
     }
     let Some(agent) = agents.0[b.actor()].as_mut() else {
         return;

@@ -501,3 +501,58 @@ fn the_overlay_keys_toggle_the_overlays_and_tools() {
     // No key changed the battle.
     assert_eq!(battle(&app).actions, 0);
 }
+
+#[test]
+fn a_remapped_key_takes_effect_on_the_real_bindings() {
+    use volley::ui::settings::{Binding, Key, Settings};
+    let mut app = app_with(skirmish(3), ["human", "random"]);
+    assert_eq!(battle(&app).actions, 0);
+    // End the phase with Space instead of Enter.
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .keys
+        .insert(Binding::EndPhase, Key(KeyCode::Space));
+    app.update();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actions, 0, "Enter no longer ends the phase");
+    press(&mut app, KeyCode::Space);
+    assert_eq!(battle(&app).actions, 1, "Space does");
+    // The keypad's Enter is a fixed binding and still works.
+    press(&mut app, KeyCode::NumpadEnter);
+    assert_eq!(battle(&app).actions, 2);
+}
+
+#[test]
+fn an_agent_waits_for_the_animation_of_the_last_action() {
+    use volley::ui::animation::Anim;
+    let mut app = app_with(skirmish(5), ["human", "random"]);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actor(), 1, "the agent's turn");
+    // An animation that never ends (speed set, clock frozen by a huge clip): the agent waits.
+    {
+        let mut anim = app.world_mut().resource_mut::<Anim>();
+        anim.push(vec![(
+            volley::ui::animation::Fx::Hit {
+                at: volley::rules::geometry::V2::new(0.0, 0.0),
+            },
+            1.0e6,
+            0.0,
+        )]);
+    }
+    let start = battle(&app).actions;
+    for _ in 0..300 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(3));
+    }
+    assert_eq!(battle(&app).actions, start, "no action while the animation plays");
+    app.world_mut().resource_mut::<Anim>().clips.clear();
+    for _ in 0..400 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        if battle(&app).actions > start {
+            break;
+        }
+    }
+    assert!(battle(&app).actions > start, "the agent acts once it has drained");
+}

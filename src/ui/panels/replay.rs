@@ -59,10 +59,14 @@ pub fn show(ui: &mut egui::Ui, v: &mut Viewer, asks: &mut ReplayAsks) {
         });
     });
     let mut at = v.at;
-    let slider = egui::Slider::new(&mut at, 0..=len)
-        .text(format!("action {} of {len}", v.at))
-        .show_value(false);
-    if ui.add_sized([ui.available_width(), 18.0], slider).changed() {
-        asks.seek = Some(at);
-    }
+    ui.horizontal(|ui| {
+        let label = format!("action {} of {len}", v.at);
+        ui.label(label);
+        // A slider's rail is `slider_width` long whatever space it is given: make it the
+        // width that is left.
+        ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(60.0);
+        if ui.add(egui::Slider::new(&mut at, 0..=len).show_value(false)).changed() {
+            asks.seek = Some(at);
+        }
+    });
 }

@@ -102,6 +102,7 @@ fn menu(
     mut selection: ResMut<Selection>,
     mut preview: ResMut<Preview>,
     mut queue: ResMut<PhaseQueue>,
+    mut store: ResMut<crate::ui::settings::SettingsStore>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut start = None;
@@ -166,8 +167,16 @@ fn menu(
                 }
             });
             ui.separator();
-            if ui.button("Quit").clicked() {
-                exit.write(AppExit::Success);
+            ui.horizontal(|ui| {
+                if ui.button("Settings").clicked() {
+                    store.open = true;
+                }
+                if ui.button("Quit").clicked() {
+                    exit.write(AppExit::Success);
+                }
+            });
+            if let Some(e) = &store.error {
+                ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
             }
             if let Some(e) = &state.error {
                 ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);

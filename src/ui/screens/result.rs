@@ -1,8 +1,9 @@
 //! The result screen: who won and why, over the final table.
 
 use crate::battle::ecs::BattleState;
-use crate::ui::Screen;
+use crate::replay::strength::{Strength, strength_by_turn};
 use crate::ui::panels::side_colour;
+use crate::ui::{Screen, Session};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -15,14 +16,27 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// The chart's points, or why there are none.
+type ChartPoints = Result<Vec<Strength>, String>;
+
+#[allow(clippy::too_many_arguments)]
 fn result_window(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
+    session: Res<Session>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    mut chart: Local<Option<(usize, ChartPoints)>>,
+    mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
+    // The chart, computed once per finished game (re-playing the recording).
+    let n = session.recording.actions.len();
+    if chart.as_ref().is_none_or(|c| c.0 != n) {
+        let points = strength_by_turn(&session.recording, &session.scenario).map_err(|e| e.to_string());
+        *chart = Some((n, points));
+    }
     egui::Window::new("The battle is over")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
@@ -50,12 +64,25 @@ fn result_window(
                     ui.label("The battle is over.");
                 }
             }
+            ui.separator();
+            ui.label(egui::RichText::new("Strength (stands left) turn by turn").strong());
+            match chart.as_ref().map(|c| &c.1) {
+                Some(Ok(points)) => strength_chart(ui, points, [&b.sides[0].name, &b.sides[1].name]),
+                Some(Err(e)) => {
+                    ui.label(format!("no chart: {e}"));
+                }
+                None => {}
+            }
+            ui.separator();
             ui.label(format!(
                 "{} actions; the game is saved in {}",
                 b.actions,
                 crate::ui::session::AUTOSAVE
             ));
             ui.horizontal(|ui| {
+                if ui.button("Watch the replay").clicked() {
+                    commands.queue(watch_replay);
+                }
                 if ui.button("Main menu").clicked() {
                     next.set(Screen::Menu);
                 }
@@ -65,4 +92,78 @@ fn result_window(
             });
         });
     Ok(())
+}
+
+/// Lines of each side's stands by game turn, with the turns under them.
+fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(420.0, 170.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 4.0, egui::Color32::from_gray(24));
+    let plot = rect.shrink2(egui::vec2(30.0, 18.0));
+    let top = points.iter().flat_map(|p| p.stands).max().unwrap_or(1).max(1) as f32;
+    let n = points.len().max(2) - 1;
+    let at = |i: usize, v: u32| {
+        egui::pos2(
+            plot.left() + plot.width() * i as f32 / n as f32,
+            plot.bottom() - plot.height() * v as f32 / top,
+        )
+    };
+    let grid = egui::Stroke::new(1.0, egui::Color32::from_gray(60));
+    painter.line_segment([plot.left_bottom(), plot.right_bottom()], grid);
+    painter.line_segment([plot.left_top(), plot.left_bottom()], grid);
+    let font = egui::FontId::proportional(11.0);
+    let weak = egui::Color32::from_gray(160);
+    painter.text(
+        plot.left_top(),
+        egui::Align2::RIGHT_CENTER,
+        format!("{top} "),
+        font.clone(),
+        weak,
+    );
+    painter.text(plot.left_bottom(), egui::Align2::RIGHT_CENTER, "0 ", font.clone(), weak);
+    for (i, p) in points.iter().enumerate() {
+        let label = if p.game_turn == 0 {
+            "start".to_string()
+        } else {
+            format!("{}", p.game_turn)
+        };
+        painter.text(
+            egui::pos2(at(i, 0).x, plot.bottom() + 2.0),
+            egui::Align2::CENTER_TOP,
+            label,
+            font.clone(),
+            weak,
+        );
+    }
+    for (s, name) in names.iter().enumerate() {
+        let line: Vec<egui::Pos2> = points.iter().enumerate().map(|(i, p)| at(i, p.stands[s])).collect();
+        painter.add(egui::Shape::line(line.clone(), egui::Stroke::new(2.5, side_colour(s))));
+        for q in line {
+            painter.circle_filled(q, 3.0, side_colour(s));
+        }
+        painter.text(
+            egui::pos2(plot.right(), plot.top() + 12.0 * s as f32),
+            egui::Align2::RIGHT_TOP,
+            *name,
+            font.clone(),
+            side_colour(s),
+        );
+    }
+}
+
+/// "Watch the replay": the finished game in the replay viewer, from the start.
+fn watch_replay(world: &mut World) {
+    let session = world.resource::<Session>();
+    let rec = session.recording.clone();
+    let path = session.scenario.clone();
+    match crate::replay::timeline::Timeline::build(rec, &path) {
+        Ok(t) => {
+            world.insert_resource(crate::ui::replay::Viewer::new(t));
+            world.insert_non_send(crate::ui::Agents([None, None]));
+            world.resource_mut::<Session>().sides = ["replay".into(), "replay".into()];
+            crate::ui::replay::seek_world(world, 0);
+            world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
+        }
+        Err(e) => world.resource_mut::<Session>().status = Some(format!("cannot replay: {e}")),
+    }
 }

@@ -4,25 +4,42 @@
 //! and pips for hits. Rebuilt when the battle state changes.
 
 use super::{Pen, in_rect, rect_corners, spawn_layer, w, z};
-use crate::battle::Battle;
 use crate::battle::ecs::BattleState;
+use crate::battle::{Battle, UnitId};
 use crate::data::army::Arm;
+use crate::ui::animation::{AnimHidden, AnimSet};
 use crate::ui::palette as pal;
+use crate::ui::settings::Settings;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw_stands.run_if(resource_changed::<BattleState>));
+    app.add_systems(
+        Update,
+        draw_stands.after(AnimSet).run_if(
+            resource_changed::<BattleState>
+                .or_else(resource_changed::<AnimHidden>)
+                .or_else(resource_changed::<Settings>),
+        ),
+    );
 }
 
 /// Marks the troops' shape entities.
 #[derive(Component)]
 pub struct StandLayer;
 
-fn draw_stands(mut commands: Commands, battle: Res<BattleState>, old: Query<Entity, With<StandLayer>>) {
+fn draw_stands(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    hidden: Res<AnimHidden>,
+    settings: Res<Settings>,
+    old: Query<Entity, With<StandLayer>>,
+) {
     for e in &old {
         commands.entity(e).despawn();
     }
-    for layer in stand_layers(&battle.0) {
+    // Units gliding are drawn by the animation.
+    let colours = pal::sides(settings.palette);
+    for layer in stand_layers_where(&battle.0, &colours, |u| !hidden.0.contains(&u)) {
         spawn_layer(&mut commands, Some(layer), StandLayer);
     }
 }
@@ -31,6 +48,12 @@ type Layer = (bevy_prototype_lyon::prelude::Shape, Transform);
 
 /// The troop layers, bottom to top.
 pub fn stand_layers(b: &Battle) -> Vec<Layer> {
+    stand_layers_where(b, &pal::sides(Default::default()), |_| true)
+}
+
+/// The layers of the units `keep` picks, bottom to top, in `colours` (base, dark, light by
+/// side: `palette::sides`).
+pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(UnitId) -> bool) -> Vec<Layer> {
     let mut out = Vec::new();
     let mut shadow = Pen::new();
     let mut edge = [Pen::new(), Pen::new()];
@@ -42,7 +65,7 @@ pub fn stand_layers(b: &Battle) -> Vec<Layer> {
     let mut suppressed = Pen::new();
     let mut disordered = Pen::new();
     let mut pips = Pen::new();
-    for u in b.alive_units() {
+    for u in b.alive_units().filter(|u| keep(u.id)) {
         let s = u.side;
         let g = &b.geom[u.id as usize];
         for (i, r) in g.rects.iter().enumerate() {
@@ -126,9 +149,9 @@ pub fn stand_layers(b: &Battle) -> Vec<Layer> {
             std::mem::take(&mut base[s]),
             std::mem::take(&mut light[s]),
         );
-        push(e.fill(pal::SIDE_DARK[s], zu + 0.1));
-        push(bs.fill(pal::SIDE[s], zu + 0.2));
-        push(l.fill(pal::SIDE_LIGHT[s], zu + 0.2));
+        push(e.fill(colours[1][s], zu + 0.1));
+        push(bs.fill(colours[0][s], zu + 0.2));
+        push(l.fill(colours[2][s], zu + 0.2));
     }
     push(front.stroke(pal::MARK, 0.22, zu + 0.3));
     push(glyph.stroke(pal::MARK, 0.16, zu + 0.35));
