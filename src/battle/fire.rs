@@ -704,8 +704,9 @@ impl Battle {
 
     /// The first unit (by id) other than `id` whose bases overlap `rects`.
     pub fn overlapping_unit(&self, id: UnitId, rects: &[Rect]) -> Option<UnitId> {
+        let bx = geometry::points_box(rects.iter().flat_map(|r| r.corners()));
         self.alive_units()
-            .filter(|o| o.id != id)
+            .filter(|o| o.id != id && !self.unit_box_apart(o.id, bx, 1e-6))
             .find(|o| self.rects(o.id).iter().any(|r| rects.iter().any(|m| m.overlaps(r))))
             .map(|o| o.id)
     }

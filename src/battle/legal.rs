@@ -8,7 +8,7 @@ use super::fire::FireContext;
 use super::state::*;
 use crate::data::scenario::Ammo;
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{Pose, V2, wrap_angle};
+use crate::rules::geometry::{self, Pose, V2, wrap_angle};
 use std::f64::consts::PI;
 
 impl Battle {
@@ -327,13 +327,16 @@ impl Battle {
 impl Battle {
     /// A box holding every base of the unit.
     pub fn unit_box(&self, id: UnitId) -> (V2, V2) {
-        let mut lo = V2::new(f64::INFINITY, f64::INFINITY);
-        let mut hi = V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for r in self.rects(id) {
+        geometry::points_box(self.rects(id).iter().flat_map(|r| {
             let (a, b) = r.aabb();
-            lo = V2::new(lo.x.min(a.x), lo.y.min(a.y));
-            hi = V2::new(hi.x.max(b.x), hi.y.max(b.y));
-        }
-        (lo, hi)
+            [a, b]
+        }))
+    }
+
+    /// Whether unit `o`'s box is more than `margin` away from the box `(lo, hi)`: then none of
+    /// its bases can touch, overlap or come within `margin` of anything inside the box (a
+    /// cheap test before the exact one, on a crowded table).
+    pub fn unit_box_apart(&self, o: UnitId, bx: (V2, V2), margin: f64) -> bool {
+        geometry::boxes_apart(self.unit_box(o), bx, margin)
     }
 }

@@ -118,8 +118,9 @@ impl Battle {
             );
         }
         let contact = self.rules.visibility.contact;
+        let placed = geometry::points_box(rects.iter().flat_map(|r| r.corners()));
         for e in self.side_units(1 - u.side) {
-            if Some(e.id) == allow_enemy_contact {
+            if Some(e.id) == allow_enemy_contact || self.unit_box_apart(e.id, placed, contact + 1e-6) {
                 continue;
             }
             if geometry::rects_distance(&rects, self.rects(e.id)) < contact {
@@ -293,8 +294,10 @@ impl Battle {
             // Passage of lines (BPT "Movement"): through friends at half the allowance;
             // never through enemy units.
             let corridor = geometry::corridor(from.pos, to.pos, frontage.max(0.5));
+            let corridor_box = geometry::points_box(corridor);
             for o in self.alive_units().filter(|o| o.id != id) {
-                if self
+                if !self.unit_box_apart(o.id, corridor_box, 1e-6)
+                    && self
                     .rects(o.id)
                     .iter()
                     .any(|r| geometry::convex_overlaps_rect(&corridor, r))

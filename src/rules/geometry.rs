@@ -564,6 +564,23 @@ pub fn aspect(
 
 /// A rectangle of full width `width` around segment a→b (no extension past the ends):
 /// [a + n·w/2, b + n·w/2, b − n·w/2, a − n·w/2] with n the left normal of a→b.
+/// The axis-aligned box around `points` (lower-left, upper-right).
+pub fn points_box(points: impl IntoIterator<Item = V2>) -> (V2, V2) {
+    let mut lo = V2::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        lo = V2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = V2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo, hi)
+}
+
+/// Whether two boxes are more than `margin` apart on either axis (so nothing in one is within
+/// `margin` of anything in the other).
+pub fn boxes_apart(a: (V2, V2), b: (V2, V2), margin: f64) -> bool {
+    a.0.x > b.1.x + margin || b.0.x > a.1.x + margin || a.0.y > b.1.y + margin || b.0.y > a.1.y + margin
+}
+
 pub fn corridor(a: V2, b: V2, width: f64) -> [V2; 4] {
     let n = (b - a).norm().perp() * (width * 0.5);
     [a + n, b + n, b - n, a - n]

@@ -1,0 +1,67 @@
+//! The window's per-frame CPU time with 600 stands on the table (300 a side, the generated
+//! battle of `common::big_battle`), without a GPU:
+//! - `frame_idle`: one `App::update` of the game's own systems (bindings, session, agents'
+//!   turn, undo, overlays, animation queue, settings, the battle's ECS mirror) on a frame where
+//!   nothing changes, the common case;
+//! - `troop_shapes`: the work of the frame after an action, when the stands' and commanders'
+//!   shapes are rebuilt (lyon's tessellation and the GPU upload are not ours and not counted);
+//! - `move_envelope`: the frame after a unit with an order is selected (72 rays).
+//!   Goal (issue 7): an idle frame under 2 ms, so 60 fps has room on any GPU.
+
+use bevy::prelude::*;
+use criterion::{Criterion, criterion_group, criterion_main};
+use volley::battle::Battle;
+use volley::battle::ecs::headless_app;
+use volley::ui::{Agents, Screen, Session};
+
+mod common;
+
+/// The playing part of the window on `b`, both sides human, seated (no hand-over screen).
+fn app(b: Battle) -> App {
+    let sides = ["human".to_string(), "human".to_string()];
+    let session = Session::new(&b, &[], "bench.ron".into(), 1, sides.clone(), None, true);
+    let agents = Agents::new(&sides, 1).expect("agents");
+    let mut app = headless_app(b);
+    app.add_plugins(bevy::input::InputPlugin);
+    app.insert_resource(session);
+    app.insert_non_send(agents);
+    app.insert_state(Screen::Battle);
+    app.add_plugins(volley::ui::play_plugin);
+    app.update();
+    app.update();
+    app
+}
+
+fn bench(c: &mut Criterion) {
+    let battle = common::big_battle();
+    let mut g = c.benchmark_group("frame_600_stands");
+    let mut a = app(battle.clone());
+    g.bench_function("frame_idle", |b| b.iter(|| a.update()));
+    g.bench_function("troop_shapes", |b| {
+        b.iter(|| {
+            let s = volley::ui::table::stands::stand_layers(&battle);
+            let c = volley::ui::table::commanders::commander_layers(&battle);
+            s.len() + c.len()
+        })
+    });
+    // A regiment with an order in hand, as when the player selects it to drag a move.
+    let mut ordered = battle.clone();
+    while ordered.phase != volley::battle::Phase::Command {
+        ordered.apply(&volley::battle::Action::EndPhase).unwrap();
+    }
+    let order = ordered
+        .legal_actions()
+        .into_iter()
+        .find(|x| matches!(x, volley::battle::Action::Order { .. }))
+        .expect("an order");
+    ordered.dice = volley::rules::dice::Dice::scripted(vec![1, 1]);
+    ordered.apply(&order).expect("a roll of 2 passes");
+    let unit = *ordered.cmd.orders.keys().next().expect("an ordered unit");
+    g.bench_function("move_envelope", |b| {
+        b.iter(|| volley::battle::envelope::move_envelope(&ordered, unit, 72, 0.5))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
