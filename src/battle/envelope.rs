@@ -22,16 +22,30 @@ pub fn move_envelope(b: &Battle, unit: UnitId, rays: usize, step: f64) -> Vec<(f
         .map(|i| {
             let angle = std::f64::consts::TAU * i as f64 / rays as f64;
             let dir = V2::new(angle.cos(), angle.sin());
-            let reach = (1..=steps)
-                .map(|k| k as f64 * step)
-                .filter(|d| {
-                    let to = Pose::new(from.pos + dir * *d, from.facing);
-                    b.check_ordered_move(unit, to).is_ok()
-                })
-                .fold(0.0, f64::max);
+            let mut reach: f64 = 0.0;
+            for k in 1..=steps {
+                let d = k as f64 * step;
+                match b.check_ordered_move(unit, Pose::new(from.pos + dir * d, from.facing)) {
+                    Ok(_) => reach = d,
+                    // Further along the ray the cost only grows and the direction stays the
+                    // same, so nothing beyond is legal either; other refusals (a friend in the
+                    // way) may clear further on.
+                    Err(r) if ends_the_ray(&r.rule) => break,
+                    Err(_) => {}
+                }
+            }
             (angle, reach)
         })
         .collect()
+}
+
+/// Refusals that hold for every point further along a straight ray from the unit: the move
+/// allowance (the cost only grows with distance) and the direction rules (oblique, retire,
+/// about face, wheel).
+fn ends_the_ray(rule: &str) -> bool {
+    ["allowance", "Oblique", "Retire", "About Face", "Wheel"]
+        .iter()
+        .any(|w| rule.contains(w))
 }
 
 /// The envelope as an outline around the unit's position: the end of every ray, and the

@@ -298,9 +298,9 @@ impl Battle {
             for o in self.alive_units().filter(|o| o.id != id) {
                 if !self.unit_box_apart(o.id, corridor_box, 1e-6)
                     && self
-                    .rects(o.id)
-                    .iter()
-                    .any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                        .rects(o.id)
+                        .iter()
+                        .any(|r| geometry::convex_overlaps_rect(&corridor, r))
                 {
                     if o.side == u.side {
                         if !matches!(o.formation, Formation::Square) {
