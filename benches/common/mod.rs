@@ -1,4 +1,5 @@
 //! Shared by the benches: a tiny deterministic generator and random blob polygons.
+#![allow(dead_code)] // each bench uses a part of it
 
 use std::f64::consts::TAU;
 use volley::rules::geometry::V2;
@@ -58,7 +59,6 @@ pub fn obstacles(rng: &mut Lcg) -> Vec<volley::rules::terrain::Linear> {
 }
 
 /// A scenario file with `brigades` brigades of ten 5-stand regiments per side.
-#[allow(dead_code)]
 pub fn big_scenario(brigades: usize) -> String {
     use std::fmt::Write as _;
     let mut s = String::from(
@@ -111,7 +111,6 @@ pub fn big_scenario(brigades: usize) -> String {
 }
 
 /// The generated battle with six brigades a side: 300 stands a side.
-#[allow(dead_code)]
 pub fn big_battle() -> volley::battle::Battle {
     let dir = std::env::temp_dir().join(format!("volley-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
