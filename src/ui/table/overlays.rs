@@ -95,19 +95,25 @@ fn preview_action(b: &Battle, a: &Action, ghost: &mut Pen, aim: &mut Pen) {
                 aim.line(&[w(c.pos), w(*to)]);
             }
         }
-        Action::Fire { unit, target }
-        | Action::Charge { unit, target }
-        | Action::InitiativeFire { unit, target }
-        | Action::InitiativeCharge { unit, target }
-        | Action::OpportunityFire { unit, target }
-        | Action::Support { unit, friend: target } => {
-            if let (Some(p), Some(q)) = (centre(*unit), centre(*target)) {
-                aim.line(&[p, q]);
-                if let Some(r) = b.rects(*target).first() {
-                    ghost.rect(r, -0.2);
+        // A charge: where the charger makes contact (its bases at the contact pose), and the
+        // line it runs along.
+        Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => {
+            match (b.check_charge(*unit, *target), b.units.get(*unit as usize)) {
+                (Ok(plan), Some(u)) => {
+                    let mut charging = u.clone();
+                    charging.pose = plan.contact;
+                    for r in &b.compute_geom(&charging).rects {
+                        ghost.rect(r, 0.0);
+                    }
+                    aim.line(&[w(u.pose.pos), w(plan.contact.pos)]);
                 }
+                _ => aim_at(b, *unit, *target, ghost, aim),
             }
         }
+        Action::Fire { unit, target }
+        | Action::InitiativeFire { unit, target }
+        | Action::OpportunityFire { unit, target }
+        | Action::Support { unit, friend: target } => aim_at(b, *unit, *target, ghost, aim),
         Action::Order { commander, units, .. } => {
             if let Some(c) = b.commanders.get(*commander as usize) {
                 for u in units {
@@ -118,5 +124,19 @@ fn preview_action(b: &Battle, a: &Action, ghost: &mut Pen, aim: &mut Pen) {
             }
         }
         _ => {}
+    }
+}
+
+/// A line from `unit` to `target` and the target's first base marked.
+fn aim_at(b: &Battle, unit: u32, target: u32, ghost: &mut Pen, aim: &mut Pen) {
+    let centre = |u: u32| -> Option<Vec2> {
+        let u = b.units.get(u as usize)?;
+        u.alive().then(|| w(u.pose.pos))
+    };
+    if let (Some(p), Some(q)) = (centre(unit), centre(target)) {
+        aim.line(&[p, q]);
+        if let Some(r) = b.rects(target).first() {
+            ghost.rect(r, -0.2);
+        }
     }
 }
