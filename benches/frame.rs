@@ -11,25 +11,12 @@
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use volley::battle::Battle;
-use volley::battle::ecs::headless_app;
-use volley::ui::{Agents, Screen, Session};
 
 mod common;
 
 /// The playing part of the window on `b`, both sides human, seated (no hand-over screen).
 fn app(b: Battle) -> App {
-    let sides = ["human".to_string(), "human".to_string()];
-    let session = Session::new(&b, &[], "bench.ron".into(), 1, sides.clone(), None, true);
-    let agents = Agents::new(&sides, 1).expect("agents");
-    let mut app = headless_app(b);
-    app.add_plugins(bevy::input::InputPlugin);
-    app.insert_resource(session);
-    app.insert_non_send(agents);
-    app.insert_state(Screen::Battle);
-    app.add_plugins(volley::ui::play_plugin);
-    app.update();
-    app.update();
-    app
+    volley::ui::headless_play_app(b, "bench.ron".into(), 1, ["human", "human"], true).expect("agents")
 }
 
 fn bench(c: &mut Criterion) {

@@ -136,6 +136,31 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     Ok(app)
 }
 
+/// The playing part of the window with no window or renderer (tests and benches): the
+/// battle's headless ECS app with keyboard and mouse input, a session of `sides` (`human` or
+/// an agent's name) and `play_plugin`, on the battle screen, its first two frames run (one to
+/// look at the state, one for the screen to follow).
+pub fn headless_play_app(
+    battle: Battle,
+    scenario: PathBuf,
+    seed: u64,
+    sides: [&str; 2],
+    no_handover: bool,
+) -> Result<App, String> {
+    let sides = sides.map(str::to_string);
+    let session = Session::new(&battle, &[], scenario, seed, sides.clone(), None, no_handover);
+    let agents = Agents::new(&sides, seed)?;
+    let mut app = crate::battle::ecs::headless_app(battle);
+    app.add_plugins(bevy::input::InputPlugin);
+    app.insert_resource(session);
+    app.insert_non_send(agents);
+    app.insert_state(Screen::Battle);
+    app.add_plugins(play_plugin);
+    app.update();
+    app.update();
+    Ok(app)
+}
+
 /// Everything of the window but the window itself.
 pub fn plugin(app: &mut App) {
     app.add_plugins(play_plugin);

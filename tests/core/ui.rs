@@ -5,24 +5,12 @@
 use super::common::*;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::Buttonlike;
-use volley::battle::ecs::{BattleState, headless_app};
+use volley::battle::ecs::BattleState;
 use volley::battle::{Battle, Phase};
-use volley::ui::{Agents, Screen, Session};
+use volley::ui::{Screen, Session};
 
 fn app_with(b: Battle, sides: [&str; 2]) -> App {
-    let sides = [sides[0].to_string(), sides[1].to_string()];
-    let session = Session::new(&b, &[], "maps/skirmish.ron".into(), 3, sides.clone(), None, false);
-    let agents = Agents::new(&sides, 3).expect("agents");
-    let mut app = headless_app(b);
-    app.add_plugins(bevy::input::InputPlugin);
-    app.insert_resource(session);
-    app.insert_non_send(agents);
-    app.insert_state(Screen::Battle);
-    app.add_plugins(volley::ui::play_plugin);
-    // A frame to look at the state, one for the screen to follow.
-    app.update();
-    app.update();
-    app
+    volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, sides, false).expect("agents")
 }
 
 fn press(app: &mut App, key: KeyCode) {
