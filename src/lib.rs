@@ -70,11 +70,39 @@ pub fn footprints(r: &rules::params::Rules) -> data::Footprints {
 
 /// Load a scenario and its rules and start a battle with `seed`.
 pub fn load_battle(scenario: &Path, seed: u64) -> Result<(battle::Battle, Vec<battle::Event>), data::DataError> {
+    load_battle_with(scenario, seed, &rules::switches::Switches::default())
+}
+
+/// [`load_battle`] with optional rules turned on besides those of the rules file and the
+/// scenario (the battle plays all of them). A switch the game does not play yet is an error.
+pub fn load_battle_with(
+    scenario: &Path,
+    seed: u64,
+    extra: &rules::switches::Switches,
+) -> Result<(battle::Battle, Vec<battle::Event>), data::DataError> {
     let base_rules = load_rules(None)?;
     let loaded = data::load_scenario(scenario, &assets_dir().join("armies"), &footprints(&base_rules))?;
-    let rules = match loaded.scenario.rules.as_deref() {
+    let mut rules = match loaded.scenario.rules.as_deref() {
         Some(stem) => load_rules(Some(stem))?,
         None => base_rules,
     };
+    rules.switches = rules.switches.union(&loaded.scenario.switches).union(extra);
+    if let Some(s) = rules.switches.unplayable() {
+        let text = std::fs::read_to_string(scenario).unwrap_or_default();
+        let (line, col) = if loaded.scenario.switches.on(s) {
+            data::locate(&text, "switches")
+        } else {
+            (0, 0)
+        };
+        return Err(data::DataError::new(
+            scenario,
+            line,
+            col,
+            format!(
+                "the optional rule {s} ({}) is not played by this version yet",
+                s.title()
+            ),
+        ));
+    }
     Ok(battle::Battle::new(&loaded, rules, seed))
 }

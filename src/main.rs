@@ -36,6 +36,11 @@ enum Cmd {
         /// Continue a saved game (a recording), e.g. saves/autosave.ron.
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Optional rules and variants to play with, by name, repeated or with commas:
+        /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
+        /// constructions, engineers, multi-national, order-delay, initiative-passing.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Play a whole game headless.
     Simulate {
@@ -55,6 +60,11 @@ enum Cmd {
         /// Print the battle log (every roll and the rule that applied) as the game goes.
         #[arg(long)]
         log: bool,
+        /// Optional rules and variants to play with, by name, repeated or with commas:
+        /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
+        /// constructions, engineers, multi-national, order-delay, initiative-passing.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Agent against agent over many seeds, sides swapped every game: how strong an agent is.
     Match {
@@ -70,6 +80,11 @@ enum Cmd {
         games: u64,
         #[arg(long)]
         json: bool,
+        /// Optional rules and variants to play with, by name, repeated or with commas:
+        /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
+        /// constructions, engineers, multi-national, order-delay, initiative-passing.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Play N seeded games and report each side's win rate (95% interval), game length and losses.
     Balance {
@@ -81,6 +96,11 @@ enum Cmd {
         sides: Vec<String>,
         #[arg(long)]
         json: bool,
+        /// Optional rules and variants to play with, by name, repeated or with commas:
+        /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
+        /// constructions, engineers, multi-national, order-delay, initiative-passing.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Watch a recorded game in the window: play, pause, step, jump to a turn, take command.
     Replay { recording: PathBuf },
@@ -118,6 +138,11 @@ enum Cmd {
         /// Select the unit or commander whose name contains this.
         #[arg(long)]
         select: Option<String>,
+        /// Optional rules and variants to play with, by name, repeated or with commas:
+        /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
+        /// constructions, engineers, multi-national, order-delay, initiative-passing.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Check that a PNG shows a drawn battle (not blank, both sides' colours present).
     CheckScreenshot { png: PathBuf },
@@ -151,21 +176,23 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => window(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None, true),
+        None => window(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None, true, &[]),
         Some(Cmd::Play {
             scenario,
             terminal: true,
             sides,
             seed,
             load,
-        }) => play(scenario, &sides, seed, load),
+            rules,
+        }) => play(scenario, &sides, seed, load, &rules),
         Some(Cmd::Play {
             scenario,
             terminal: false,
             sides,
             seed,
             load,
-        }) => window(scenario, &sides, seed, load, false),
+            rules,
+        }) => window(scenario, &sides, seed, load, false, &rules),
         Some(Cmd::Screenshot {
             scenario,
             out,
@@ -179,6 +206,7 @@ fn main() -> ExitCode {
             at,
             overlay,
             select,
+            rules,
         }) => screenshot(
             scenario,
             out,
@@ -190,6 +218,7 @@ fn main() -> ExitCode {
             menu,
             replay.map(|r| (r, at)),
             (overlay, select),
+            &rules,
         ),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
         Some(Cmd::Simulate {
@@ -200,7 +229,8 @@ fn main() -> ExitCode {
             record,
             json,
             log,
-        }) => simulate(scenario, seed, &sides, max_turns, record, json, log),
+            rules,
+        }) => simulate(scenario, seed, &sides, max_turns, record, json, log, &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
         Some(Cmd::Verify { recording }) => match volley::replay::verify::verify_file(&recording) {
             Ok(h) => {
@@ -215,30 +245,34 @@ fn main() -> ExitCode {
             games,
             sides,
             json,
-        }) => balance(&scenario, games, &sides, json),
+            rules,
+        }) => balance(&scenario, games, &sides, json, &rules),
         Some(Cmd::Match {
             scenario,
             agent,
             against,
             games,
             json,
-        }) => sim::play_match(&scenario, &agent, &against, games).map(|r| {
-            if json {
-                println!("{}", serde_json::to_string(&r).expect("serialises"));
-            } else {
-                println!(
-                    "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won; sides swapped every game)",
-                    r.agent,
-                    r.against,
-                    r.scenario,
-                    r.won,
-                    r.drawn,
-                    r.lost,
-                    r.games,
-                    r.win_rate * 100.0
-                );
-            }
-        }),
+            rules,
+        }) => switches(&rules)
+            .and_then(|w| sim::play_match(&scenario, &agent, &against, games, &w))
+            .map(|r| {
+                if json {
+                    println!("{}", serde_json::to_string(&r).expect("serialises"));
+                } else {
+                    println!(
+                        "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won; sides swapped every game)",
+                        r.agent,
+                        r.against,
+                        r.scenario,
+                        r.won,
+                        r.drawn,
+                        r.lost,
+                        r.games,
+                        r.win_rate * 100.0
+                    );
+                }
+            }),
         Some(Cmd::Odds {
             dice,
             to_hit,
@@ -340,10 +374,22 @@ fn artillery_odds(
 }
 
 /// `volley balance`: the table (or `--json`), a progress bar on a terminal while it runs.
-fn balance(scenario: &std::path::Path, games: u64, sides: &[String], json: bool) -> Result<(), String> {
+/// `--rule` names as switches.
+fn switches(names: &[String]) -> Result<volley::rules::switches::Switches, String> {
+    volley::rules::switches::Switches::parse_list(names)
+}
+
+fn balance(
+    scenario: &std::path::Path,
+    games: u64,
+    sides: &[String],
+    json: bool,
+    rules: &[String],
+) -> Result<(), String> {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicU64, Ordering};
-    let (b, _) = volley::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    let rules = switches(rules)?;
+    let (b, _) = volley::load_battle_with(scenario, 1, &rules).map_err(|e| e.to_string())?;
     let agents = side_agents(&b, sides, "scheduler")?;
     let done = AtomicU64::new(0);
     let bar = std::io::stderr().is_terminal();
@@ -361,12 +407,12 @@ fn balance(scenario: &std::path::Path, games: u64, sides: &[String], json: bool)
             }
         }
     };
-    let r = sim::balance(scenario, &agents, games, &tick)?;
+    let r = sim::balance(scenario, &agents, games, &rules, &tick)?;
     if json {
         println!("{}", serde_json::to_string(&r).expect("serialises"));
         return Ok(());
     }
-    println!("{} — {} games", r.scenario, r.games);
+    println!("{} — {} games; optional rules: {}", r.scenario, r.games, r.rules);
     println!(
         "{:<14} {:<16} {:>5} {:>7} {:>17} {:>12}",
         "side", "agent", "wins", "win %", "95% interval", "units lost"
@@ -418,8 +464,9 @@ fn simulate(
     record: Option<PathBuf>,
     json: bool,
     log: bool,
+    rules: &[String],
 ) -> Result<(), String> {
-    let (mut b, _) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    let (mut b, _) = volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
     sim::cap_turns(&mut b, max_turns);
     let names = side_agents(&b, sides, "random")?;
     let mut agents = [
@@ -465,7 +512,7 @@ fn simulate(
     Ok(())
 }
 
-fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>) -> Result<(), String> {
+fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, rules: &[String]) -> Result<(), String> {
     let (b, events, rec) = match load {
         Some(save) => {
             // A save is a recording: re-play it to the moment it was saved.
@@ -475,7 +522,8 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>) -
             (b, Vec::new(), rec)
         }
         None => {
-            let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+            let (b, events) =
+                volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
             let rec = Recording::start(&b, &scenario.display().to_string(), seed, None);
             (b, events, rec)
         }
@@ -487,7 +535,14 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>) -
 
 /// Open the window: on the main menu, or straight into the battle.
 #[cfg(feature = "gui")]
-fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, menu: bool) -> Result<(), String> {
+fn window(
+    scenario: PathBuf,
+    sides: &[String],
+    seed: u64,
+    load: Option<PathBuf>,
+    menu: bool,
+    rules: &[String],
+) -> Result<(), String> {
     let (battle, events, recording, seed) = match load {
         Some(save) => {
             let rec = Recording::load(&save).map_err(|e| e.to_string())?;
@@ -496,7 +551,8 @@ fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>,
             (b, Vec::new(), Some(rec), seed)
         }
         None => {
-            let (b, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+            let (b, events) =
+                volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
             (b, events, None, seed)
         }
     };
@@ -548,8 +604,15 @@ fn replay_window(path: PathBuf) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "gui"))]
-fn window(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, _menu: bool) -> Result<(), String> {
-    play(scenario, sides, seed, load)
+fn window(
+    scenario: PathBuf,
+    sides: &[String],
+    seed: u64,
+    load: Option<PathBuf>,
+    _menu: bool,
+    rules: &[String],
+) -> Result<(), String> {
+    play(scenario, sides, seed, load, rules)
 }
 
 /// Draw the battle, save a PNG, check it shows a battle.
@@ -566,6 +629,7 @@ fn screenshot(
     menu: bool,
     replay: Option<(PathBuf, usize)>,
     (overlay, select): (Option<String>, Option<String>),
+    rules: &[String],
 ) -> Result<(), String> {
     let overlays = overlay
         .as_deref()
@@ -574,7 +638,7 @@ fn screenshot(
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
     }
-    let (battle, events) = volley::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+    let (battle, events) = volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
     let mut sides: [String; 2] = ["human".into(), "human".into()];
     let mut recording = None;
     let replay = match replay {
@@ -643,6 +707,7 @@ fn screenshot(
     _: bool,
     _: Option<(PathBuf, usize)>,
     _: (Option<String>, Option<String>),
+    _: &[String],
 ) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())
 }

@@ -23,6 +23,8 @@ pub struct SimResult {
     pub actions: u64,
     pub state_hash: String,
     pub reason: String,
+    /// The optional rules on (`none`, or `weather, order-delay`).
+    pub rules: String,
 }
 
 /// Why a simulation stopped without a result.
@@ -116,6 +118,7 @@ pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
         actions: b.actions,
         state_hash: format!("{:016x}", b.state_hash()),
         reason: o.reason,
+        rules: b.rules.switches.describe(),
     }
 }
 
@@ -136,14 +139,20 @@ pub struct MatchResult {
 
 /// Play the match, the games shared over the machine's cores (each game is its own seed, so
 /// the result does not depend on how many there are).
-pub fn play_match(scenario: &std::path::Path, a: &str, b: &str, games: u64) -> Result<MatchResult, String> {
+pub fn play_match(
+    scenario: &std::path::Path,
+    a: &str,
+    b: &str,
+    games: u64,
+    rules: &crate::rules::switches::Switches,
+) -> Result<MatchResult, String> {
     // The scenario and the agents' names are checked once, before any thread starts.
-    crate::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    crate::load_battle_with(scenario, 1, rules).map_err(|e| e.to_string())?;
     for name in [a, b] {
         crate::agents::by_name(name, 1, 0)?;
     }
     let one = |seed: u64| -> Result<i8, String> {
-        let (battle, _) = crate::load_battle(scenario, seed).map_err(|e| e.to_string())?;
+        let (battle, _) = crate::load_battle_with(scenario, seed, rules).map_err(|e| e.to_string())?;
         let a_side = usize::from(!seed.is_multiple_of(2));
         let names = if a_side == 0 { [a, b] } else { [b, a] };
         let mut players = [
@@ -231,6 +240,8 @@ pub struct SideBalance {
 pub struct BalanceResult {
     pub scenario: String,
     pub games: u64,
+    /// The optional rules on (`none`, or `weather, order-delay`).
+    pub rules: String,
     pub sides: Vec<SideBalance>,
     pub draws: u64,
     pub avg_game_turns: f64,
@@ -255,14 +266,15 @@ pub fn balance(
     scenario: &std::path::Path,
     agents: &[String; 2],
     games: u64,
+    rules: &crate::rules::switches::Switches,
     tick: &(dyn Fn() + Sync),
 ) -> Result<BalanceResult, String> {
-    let (first, _) = crate::load_battle(scenario, 1).map_err(|e| e.to_string())?;
+    let (first, _) = crate::load_battle_with(scenario, 1, rules).map_err(|e| e.to_string())?;
     for (s, a) in agents.iter().enumerate() {
         crate::agents::by_name(a, 1, s)?;
     }
     let one = |seed: u64| -> Result<(Option<usize>, u32, [u32; 2]), String> {
-        let (battle, _) = crate::load_battle(scenario, seed).map_err(|e| e.to_string())?;
+        let (battle, _) = crate::load_battle_with(scenario, seed, rules).map_err(|e| e.to_string())?;
         let mut players = [
             crate::agents::by_name(&agents[0], seed, 0)?,
             crate::agents::by_name(&agents[1], seed, 1)?,
@@ -292,6 +304,7 @@ pub fn balance(
     Ok(BalanceResult {
         scenario: scenario.display().to_string(),
         games,
+        rules: first.rules.switches.describe(),
         sides: (0..2)
             .map(|s| SideBalance {
                 side: first.sides[s].name.clone(),

@@ -169,6 +169,7 @@ impl Battle {
                 self.game_over("the turn limit", ev);
                 return;
             }
+            self.weather_end_of_game_turn(ev);
             self.game_turn += 1;
         }
         self.player_turn += 1;

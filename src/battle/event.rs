@@ -279,6 +279,14 @@ pub enum Event {
     SideBroken {
         side: SideId,
     },
+    /// BPT "Weather (Optional Rule)": the roll before the game or at the end of a game turn.
+    WeatherRoll {
+        dice: [u32; 2],
+        from: crate::data::scenario::Weather,
+        to: crate::data::scenario::Weather,
+        /// "before the battle" or "end of game turn N".
+        when: String,
+    },
     GameOver {
         winner: Option<SideId>,
         result: ResultKind,

@@ -21,6 +21,16 @@ struct HashView<'a> {
     outcome: &'a Option<Outcome>,
     scenario: u64,
     rules: &'a str,
+    /// Only with optional rules on, so the hashes of games without them stay as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optional: Option<Optional<'a>>,
+}
+
+/// What the optional rules add to the state.
+#[derive(Serialize)]
+struct Optional<'a> {
+    switches: &'a crate::rules::switches::Switches,
+    weather: crate::data::scenario::Weather,
 }
 
 /// FNV-1a, 64 bit.
@@ -53,6 +63,10 @@ impl Battle {
             outcome: &self.outcome,
             scenario: self.scenario_hash,
             rules: &self.rules.version,
+            optional: (!self.rules.switches.is_empty()).then_some(Optional {
+                switches: &self.rules.switches,
+                weather: self.weather,
+            }),
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");
         fnv1a(&bytes)

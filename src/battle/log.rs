@@ -371,6 +371,23 @@ impl Battle {
                 d[1],
                 if *broken { "the command breaks" } else { "holds" }
             ),
+            Event::WeatherRoll {
+                dice: d,
+                from,
+                to,
+                when,
+            } => {
+                let change = if from == to {
+                    format!("the weather stays {}", format!("{to:?}").to_lowercase())
+                } else {
+                    format!(
+                        "the weather turns from {} to {}",
+                        format!("{from:?}").to_lowercase(),
+                        format!("{to:?}").to_lowercase()
+                    )
+                };
+                format!("Weather, {when}: rolled {}+{}: {change} (BPT Weather)", d[0], d[1])
+            }
             Event::SideBroken { side } => format!("{} withdraws from the field", self.sides[*side].name),
             Event::GameOver {
                 winner,

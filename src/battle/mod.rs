@@ -17,6 +17,7 @@ pub mod log;
 pub mod movement;
 pub mod setup;
 pub mod state;
+pub mod weather;
 
 pub use action::{Action, Deploy, Refusal};
 pub use event::Event;

@@ -102,12 +102,8 @@ impl Battle {
                 broke_turn: None,
             }
         });
+        let visibility = super::weather::visibility(&rules.visibility, sc.weather, sc.night);
         let vis = &rules.visibility;
-        let visibility = match (sc.weather, sc.night) {
-            (Weather::Extreme, _) => vis.extreme,
-            (Weather::Poor, _) | (_, true) => vis.poor,
-            _ => vis.normal,
-        };
         let los = LosWorld::new(
             &sc.terrain,
             sc.table.width,
@@ -132,6 +128,7 @@ impl Battle {
             } else {
                 sc.weather
             },
+            night: sc.night,
             wet_ground: sc.wet_ground,
             turn_limit: sc.turn_limit,
             first_side: sc.first_side,
@@ -158,6 +155,7 @@ impl Battle {
         };
         b.refresh_geometry();
         let mut events = Vec::new();
+        b.weather_before_battle(&mut events);
         b.start_player_turn(&mut events);
         (b, events)
     }

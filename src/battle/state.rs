@@ -313,6 +313,8 @@ pub struct Battle {
     pub table: TableSize,
     pub terrain: Terrain,
     pub weather: Weather,
+    /// BPT "Night (Optional Rule)": treated as poor weather that cannot change.
+    pub night: bool,
     pub wet_ground: bool,
     pub turn_limit: u32,
     pub first_side: SideId,

@@ -139,6 +139,9 @@ pub struct Scenario {
     pub wet_ground: bool,
     #[serde(default)]
     pub night: bool,
+    /// Optional rules and variants this scenario plays with (issue 8), e.g. `[Weather]`.
+    #[serde(default)]
+    pub switches: crate::rules::switches::Switches,
     /// Game turns (each two player turns).
     pub turn_limit: u32,
     /// Index into `sides` of the side that plays first.

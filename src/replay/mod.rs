@@ -35,6 +35,9 @@ pub struct Recording {
     pub seed: u64,
     #[serde(default)]
     pub max_turns: Option<u32>,
+    /// Every optional rule and variant that was on (rules file, scenario and player's choice).
+    #[serde(default, skip_serializing_if = "crate::rules::switches::Switches::is_empty")]
+    pub switches: crate::rules::switches::Switches,
     pub actions: Vec<Action>,
     #[serde(default)]
     pub checkpoints: Vec<Checkpoint>,
@@ -52,6 +55,7 @@ impl Recording {
             rules_version: battle.rules.version.clone(),
             seed,
             max_turns,
+            switches: battle.rules.switches.clone(),
             actions: Vec::new(),
             checkpoints: Vec::new(),
             final_hash: battle.state_hash(),

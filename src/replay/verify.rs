@@ -20,6 +20,11 @@ pub enum Mismatch {
         recorded: String,
         now: String,
     },
+    /// The rules file or scenario turns on optional rules the recording did not play with.
+    Switches {
+        recorded: String,
+        now: String,
+    },
     /// Action `index` was refused by the rules.
     Refused {
         index: u64,
@@ -49,6 +54,12 @@ impl std::fmt::Display for Mismatch {
             ),
             Mismatch::RulesVersion { recorded, now } => {
                 write!(f, "recorded with rules {recorded}, these rules are {now}")
+            }
+            Mismatch::Switches { recorded, now } => {
+                write!(
+                    f,
+                    "recorded with the optional rules {recorded}, these files turn on {now}"
+                )
             }
             Mismatch::Refused { index, action, reason } => {
                 write!(f, "action #{index} ({action}) is refused: {reason}")
@@ -82,7 +93,14 @@ pub fn scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
 /// Rebuild the battle at the recording's start (scenario, seed, rules, turn cap).
 pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatch> {
     let path = scenario_path(rec, recording);
-    let (mut b, _) = crate::load_battle(&path, rec.seed).map_err(|e| Mismatch::Scenario(e.to_string()))?;
+    let (mut b, _) =
+        crate::load_battle_with(&path, rec.seed, &rec.switches).map_err(|e| Mismatch::Scenario(e.to_string()))?;
+    if b.rules.switches != rec.switches {
+        return Err(Mismatch::Switches {
+            recorded: rec.switches.describe(),
+            now: b.rules.switches.describe(),
+        });
+    }
     if b.scenario_hash != rec.scenario_hash {
         return Err(Mismatch::ScenarioChanged {
             recorded: rec.scenario_hash,

@@ -594,6 +594,12 @@ impl LosWorld {
         &self.params
     }
 
+    /// A change of weather changes how far anyone sees (BPT "Weather"); nothing else of the
+    /// prepared world depends on it.
+    pub fn set_visibility(&mut self, cm: f64) {
+        self.params.visibility = cm;
+    }
+
     /// Height of the ground at `p` (highest contour; 0 off the hills).
     pub fn elevation(&self, p: V2) -> u32 {
         self.hills.iter().map(|h| h.elevation_at(p)).max().unwrap_or(0)

@@ -9,4 +9,5 @@ pub mod layout;
 pub mod los;
 pub mod odds;
 pub mod params;
+pub mod switches;
 pub mod terrain;

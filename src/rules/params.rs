@@ -230,6 +230,21 @@ pub struct Victory {
     pub vp_ratio: u32,
 }
 
+/// BPT "Weather (Optional Rule)", "Night (Optional Rule)".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeatherRules {
+    /// Before the game, 2d6 at least this: extreme weather.
+    pub extreme_from: u32,
+    /// Before the game, 2d6 at least this (and below `extreme_from`): poor weather.
+    pub poor_from: u32,
+    /// At the end of each game turn, a double of this face: the weather worsens one step.
+    pub worsen_double: u32,
+    /// A double of this face: it improves one step.
+    pub improve_double: u32,
+    /// The scenario's weather is the historical weather: do not roll before the game.
+    pub keep_scenario_weather: bool,
+}
+
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -245,6 +260,12 @@ pub struct Rules {
     pub victory: Victory,
     /// DECISIONS "Artillery": Hardtack's round shot, canister and shell in BPT terms.
     pub artillery: super::artillery::ArtilleryParams,
+    /// BPT's optional rules: weather.
+    pub weather: WeatherRules,
+    /// Optional rules and variants on in every battle with these rules (usually none; the
+    /// scenario and the player add more).
+    #[serde(default)]
+    pub switches: super::switches::Switches,
 }
 
 impl Rules {

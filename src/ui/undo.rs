@@ -41,6 +41,7 @@ pub fn is_undoable(events: &[Event]) -> bool {
                 | Event::CombatRound { .. }
                 | Event::CombatResult { .. }
                 | Event::BreakpointRoll { .. }
+                | Event::WeatherRoll { .. }
                 | Event::GameOver { .. }
         )
     })

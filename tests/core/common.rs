@@ -46,6 +46,17 @@ pub const HQ0: u32 = 1;
 /// A battle with a CO and a brigade HQ a side (units belong to the HQ) (Union at the bottom edge, Confederates at the top), the units,
 /// the terrain, at the start of side 0's first command phase unless `initiative` is asked.
 pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64, f64); 2]) -> Battle {
+    battle_switched(units, terrain, co, hq, &[])
+}
+
+/// [`battle_with`], with optional rules on (issue 8).
+pub fn battle_switched(
+    units: &[U],
+    terrain: Terrain,
+    co: [(f64, f64); 2],
+    hq: [(f64, f64); 2],
+    switches: &[volley::rules::switches::Switch],
+) -> Battle {
     let mut sides = Vec::new();
     for s in 0..2 {
         let us: Vec<UnitSpec> = units
@@ -103,6 +114,7 @@ pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64
         weather: Weather::Normal,
         wet_ground: false,
         night: false,
+        switches: switches.iter().copied().collect(),
         turn_limit: 8,
         first_side: 0,
         rules: None,
@@ -111,7 +123,8 @@ pub fn battle_with(units: &[U], terrain: Terrain, co: [(f64, f64); 2], hq: [(f64
         sides,
     };
     let armies = vec![army("acw_union"), army("acw_confederate")];
-    let rules = volley::load_rules(None).expect("rules load");
+    let mut rules = volley::load_rules(None).expect("rules load");
+    rules.switches = scenario.switches.clone();
     let fp = volley::footprints(&rules);
     let path = std::path::PathBuf::from("test.ron");
     validate_scenario("", &path, &scenario, &armies, &fp).expect("test scenario is valid");

@@ -12,6 +12,14 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
         ui.separator();
         ui.label(format!("Turn {} of {}", b.game_turn, b.turn_limit));
         ui.separator();
+        if let Some(w) = conditions(b) {
+            ui.label(w).on_hover_text(format!(
+                "Seeing {:.0} cm. Optional rules: {}",
+                b.los.params().visibility,
+                b.rules.switches.describe()
+            ));
+            ui.separator();
+        }
         let active = b.active;
         if b.is_over() {
             ui.label(egui::RichText::new("The battle is over").strong());
@@ -76,4 +84,33 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
             )));
         });
     }
+}
+
+/// Weather, night and the optional rules in a few words, when any is out of the ordinary.
+pub fn conditions(b: &Battle) -> Option<String> {
+    use crate::data::scenario::Weather;
+    let mut parts = Vec::new();
+    if b.night {
+        parts.push("Night".to_string());
+    } else if b.weather != Weather::Normal || b.rules.switches.on(crate::rules::switches::Switch::Weather) {
+        parts.push(format!("{:?} weather", b.weather));
+    }
+    let variants: Vec<&str> = b
+        .rules
+        .switches
+        .iter()
+        .filter(|s| s.is_variant())
+        .map(|s| s.title())
+        .collect();
+    parts.extend(variants.iter().map(|v| v.split(" (").next().unwrap_or(v).to_string()));
+    let others = b
+        .rules
+        .switches
+        .iter()
+        .filter(|s| !s.is_variant() && *s != crate::rules::switches::Switch::Weather)
+        .count();
+    if others > 0 {
+        parts.push(format!("+{others} optional rule{}", if others == 1 { "" } else { "s" }));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }

@@ -1,8 +1,9 @@
 //! The main menu: a new battle (scenario picker with title and brief, each side played by a
-//! person or an agent, the seed), continue the autosave or load a save, quit.
+//! person or an agent, the seed, the optional rules), continue the autosave or load a save, quit.
 
 use crate::battle::ecs::{BattleState, PhaseQueue};
 use crate::replay::Recording;
+use crate::rules::switches::{Switch, Switches};
 use crate::ui::{Agents, Preview, Screen, Selection, Session};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -21,6 +22,8 @@ pub struct ScenarioEntry {
     pub title: String,
     pub brief: String,
     pub sides: Vec<String>,
+    /// The optional rules the scenario itself turns on.
+    pub switches: Switches,
 }
 
 #[derive(Resource)]
@@ -29,6 +32,8 @@ pub struct MenuState {
     pub chosen: usize,
     pub players: [String; 2],
     pub seed: u64,
+    /// Optional rules and variants the player turns on (besides the scenario's own).
+    pub switches: Switches,
     pub load_path: String,
     pub error: Option<String>,
 }
@@ -40,6 +45,7 @@ impl Default for MenuState {
             chosen: 0,
             players: ["human".into(), "human".into()],
             seed: 1,
+            switches: Switches::default(),
             load_path: crate::ui::session::AUTOSAVE.into(),
             error: None,
         }
@@ -64,12 +70,14 @@ pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
                     title: s.title,
                     brief: s.brief,
                     sides: s.sides.iter().map(|x| x.name.clone()).collect(),
+                    switches: s.switches,
                     path,
                 },
                 Err(e) => ScenarioEntry {
                     title: format!("{} (cannot be read)", path.display()),
                     brief: e.to_string(),
                     sides: Vec::new(),
+                    switches: Switches::default(),
                     path,
                 },
             },
@@ -87,7 +95,11 @@ fn scan(mut state: ResMut<MenuState>, session: Res<Session>) {
 /// Start a game: a new battle, or a save re-played to where it was.
 #[derive(Clone, Debug)]
 enum Start {
-    New { scenario: PathBuf, seed: u64 },
+    New {
+        scenario: PathBuf,
+        seed: u64,
+        switches: Switches,
+    },
     Load(PathBuf),
 }
 
@@ -139,7 +151,7 @@ fn menu(
                                 .color(crate::ui::panels::side_colour(s))
                                 .strong(),
                         );
-                        for p in ["human", "random", "eager"] {
+                        for p in ["human", "scheduler", "eager", "random"] {
                             let on = state.players[s] == p;
                             if ui.selectable_label(on, p).clicked() {
                                 state.players[s] = p.to_string();
@@ -151,10 +163,12 @@ fn menu(
                     ui.label("Seed");
                     ui.add(egui::DragValue::new(&mut state.seed));
                 });
+                optional_rules(ui, &entry.switches, &mut state.switches);
                 if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
                     start = Some(Start::New {
                         scenario: entry.path.clone(),
                         seed: state.seed,
+                        switches: state.switches.clone(),
                     });
                 }
             }
@@ -203,8 +217,12 @@ fn menu(
 
 fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, Session, Agents), String> {
     match start {
-        Start::New { scenario, seed } => {
-            let (b, events) = crate::load_battle(&scenario, seed).map_err(|e| e.to_string())?;
+        Start::New {
+            scenario,
+            seed,
+            switches,
+        } => {
+            let (b, events) = crate::load_battle_with(&scenario, seed, &switches).map_err(|e| e.to_string())?;
             let agents = Agents::new(&players, seed)?;
             let session = Session::new(&b, &events, scenario, seed, players, None, false);
             Ok((b, session, agents))
@@ -220,4 +238,36 @@ fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, S
             Ok((b, session, agents))
         }
     }
+}
+
+/// The optional rules and variants as check boxes: those the scenario turns on are ticked and
+/// fixed; those the game does not play yet are shown greyed, so a player knows they exist.
+pub fn optional_rules(ui: &mut egui::Ui, scenario: &Switches, chosen: &mut Switches) {
+    let on = scenario.union(chosen);
+    let title = format!("Optional rules: {}", on.describe());
+    egui::CollapsingHeader::new(title)
+        .id_salt("optional-rules")
+        .show(ui, |ui| {
+            for s in Switch::ALL {
+                let fixed = scenario.on(s);
+                let mut ticked = on.on(s);
+                let label = if s.implemented() {
+                    s.title().to_string()
+                } else {
+                    format!("{} (not yet played)", s.title())
+                };
+                let enabled = s.implemented() && !fixed;
+                let r = ui
+                    .add_enabled(enabled, egui::Checkbox::new(&mut ticked, label))
+                    .on_hover_text(s.summary())
+                    .on_disabled_hover_text(if fixed {
+                        format!("This scenario plays with it. {}", s.summary())
+                    } else {
+                        s.summary().to_string()
+                    });
+                if r.changed() {
+                    chosen.set(s, ticked);
+                }
+            }
+        });
 }

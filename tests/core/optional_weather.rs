@@ -1,0 +1,203 @@
+//! BPT "Weather (Optional Rule)" and "Night (Optional Rule)" (switch `weather`): numbers from
+//! the book (seeds/003, "WEATHER", "NIGHT"); the framework of switches (rules file, scenario,
+//! command line, recordings).
+
+use super::common::*;
+use std::path::Path;
+use volley::agents;
+use volley::battle::{Action, Event};
+use volley::data::scenario::Weather;
+use volley::replay::Recording;
+use volley::replay::verify::verify;
+use volley::rules::switches::{Switch, Switches};
+
+fn rules() -> volley::rules::params::Rules {
+    volley::load_rules(None).expect("rules")
+}
+
+#[test]
+fn before_the_game_twelve_is_extreme_ten_or_eleven_poor_else_normal() {
+    let w = rules().weather;
+    use volley::battle::weather::initial;
+    assert_eq!(initial(&w, 12), Weather::Extreme);
+    assert_eq!(initial(&w, 11), Weather::Poor);
+    assert_eq!(initial(&w, 10), Weather::Poor);
+    assert_eq!(initial(&w, 9), Weather::Normal);
+    assert_eq!(initial(&w, 2), Weather::Normal);
+    // The book's odds: extreme 1/36, poor 5/36 (10: 3 ways, 11: 2 ways).
+    let mut count = [0; 3];
+    for a in 1..=6 {
+        for b in 1..=6 {
+            count[initial(&w, a + b) as usize] += 1;
+        }
+    }
+    assert_eq!(count, [30, 5, 1]);
+}
+
+#[test]
+fn double_six_worsens_double_one_improves_anything_else_keeps_the_weather() {
+    let w = rules().weather;
+    use volley::battle::weather::change;
+    assert_eq!(change(&w, Weather::Normal, [6, 6]), Weather::Poor);
+    assert_eq!(change(&w, Weather::Poor, [6, 6]), Weather::Extreme);
+    assert_eq!(change(&w, Weather::Extreme, [6, 6]), Weather::Extreme);
+    assert_eq!(change(&w, Weather::Extreme, [1, 1]), Weather::Poor);
+    assert_eq!(change(&w, Weather::Poor, [1, 1]), Weather::Normal);
+    assert_eq!(change(&w, Weather::Normal, [1, 1]), Weather::Normal);
+    assert_eq!(change(&w, Weather::Poor, [3, 3]), Weather::Poor);
+    assert_eq!(change(&w, Weather::Poor, [6, 5]), Weather::Poor);
+    assert_eq!(change(&w, Weather::Poor, [1, 2]), Weather::Poor);
+}
+
+#[test]
+fn visibility_is_100_cm_40_in_poor_weather_or_at_night_10_in_extreme() {
+    let v = rules().visibility;
+    use volley::battle::weather::visibility;
+    assert_eq!(visibility(&v, Weather::Normal, false), 100.0);
+    assert_eq!(visibility(&v, Weather::Poor, false), 40.0);
+    assert_eq!(visibility(&v, Weather::Normal, true), 40.0);
+    assert_eq!(visibility(&v, Weather::Extreme, true), 10.0);
+}
+
+fn line() -> Vec<U> {
+    vec![
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 120.0, 270.0),
+    ]
+}
+
+fn weather_battle() -> volley::battle::Battle {
+    battle_switched(
+        &line(),
+        Default::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::Weather],
+    )
+}
+
+#[test]
+fn with_the_switch_the_weather_is_rolled_before_the_battle_and_sets_visibility() {
+    let b = weather_battle();
+    let rolls = b.dice.draws();
+    assert_eq!(rolls, 2, "two dice before the battle");
+    let v = b.los.params().visibility;
+    let expect = volley::battle::weather::visibility(&b.rules.visibility, b.weather, false);
+    assert_eq!(v, expect);
+    // Without the switch no die is rolled and the weather is the scenario's.
+    let plain = battle(&line());
+    assert_eq!(plain.dice.draws(), 0);
+    assert_eq!(plain.weather, Weather::Normal);
+    assert_ne!(b.state_hash(), plain.state_hash());
+}
+
+/// End phases until the game turn changes; the events of that step.
+fn to_next_game_turn(b: &mut volley::battle::Battle) -> Vec<Event> {
+    let turn = b.game_turn;
+    let mut all = Vec::new();
+    while b.game_turn == turn {
+        let legal = b.legal_actions();
+        let a = if legal.contains(&Action::EndPhase) {
+            Action::EndPhase
+        } else {
+            Action::Pass
+        };
+        all.extend(b.apply(&a).expect("end phase"));
+    }
+    all
+}
+
+#[test]
+fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_a_command_point() {
+    let mut b = weather_battle();
+    b.weather = Weather::Normal;
+    // Ending every phase of both player turns rolls no die but the weather test's.
+    let mut faces = vec![6, 6];
+    faces.extend(std::iter::repeat_n(3, 40));
+    script(&mut b, &faces);
+    let ev = to_next_game_turn(&mut b);
+    let rolls: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::WeatherRoll { .. })).collect();
+    assert_eq!(rolls.len(), 1, "{ev:?}");
+    match rolls[0] {
+        Event::WeatherRoll { dice, from, to, when } => {
+            assert_eq!((*dice, *from, *to), ([6, 6], Weather::Normal, Weather::Poor));
+            assert_eq!(when, "end of game turn 1");
+        }
+        _ => unreachable!(),
+    }
+    assert_eq!(b.weather, Weather::Poor);
+    assert_eq!(b.los.params().visibility, 40.0);
+    let text: Vec<String> = ev.iter().map(|e| b.describe(e)).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("rolled 6+6: the weather turns from normal to poor")),
+        "{text:?}"
+    );
+    // The command penalty of poor weather (BPT: −1) now applies to an order.
+    to_command(&mut b);
+    let ev = b
+        .apply(&Action::Order {
+            commander: HQ0,
+            units: vec![0],
+            charge: false,
+            dense: false,
+        })
+        .expect("an order");
+    let weather = ev.iter().find_map(|e| match e {
+        Event::CommandRoll { modifiers, .. } => modifiers.iter().find(|m| m.rule.contains("Weather")).cloned(),
+        _ => None,
+    });
+    assert_eq!(weather.map(|m| m.amount), Some(-1));
+}
+
+#[test]
+fn night_never_changes() {
+    let mut b = weather_battle();
+    b.night = true;
+    b.weather = Weather::Poor;
+    script(&mut b, &[6; 40]);
+    let ev = to_next_game_turn(&mut b);
+    assert!(!ev.iter().any(|e| matches!(e, Event::WeatherRoll { .. })));
+    assert_eq!(b.weather, Weather::Poor);
+}
+
+#[test]
+fn a_recording_names_its_switches_and_replays_only_with_them() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let on: Switches = [Switch::Weather].into_iter().collect();
+    let (b, _) = volley::load_battle_with(&path, 5, &on).expect("skirmish with weather");
+    assert!(b.rules.switches.on(Switch::Weather));
+    let mut rec = Recording::start(&b, &path.display().to_string(), 5, Some(3));
+    let mut b = b;
+    volley::sim::cap_turns(&mut b, Some(3));
+    let mut a = [
+        agents::by_name("eager", 5, 0).unwrap(),
+        agents::by_name("eager", 5, 1).unwrap(),
+    ];
+    let mut weather_rolls = 0;
+    let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
+        weather_rolls += ev.iter().filter(|e| matches!(e, Event::WeatherRoll { .. })).count();
+        rec.push(b, act, ev)
+    })
+    .expect("plays");
+    assert!(weather_rolls >= 1, "a test at the end of each finished game turn");
+    assert!(
+        rec.to_ron().contains("switches: [\n        Weather,\n    ]"),
+        "{}",
+        rec.to_ron()
+    );
+    let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
+    assert_eq!(back.switches, on);
+    let (_, h) = verify(&back, &path).expect("verifies with the switch");
+    assert_eq!(h, done.state_hash());
+    // The same actions without the switch are another game.
+    let mut off = back.clone();
+    off.switches = Switches::default();
+    assert!(verify(&off, &path).is_err());
+}
+
+#[test]
+fn unknown_rule_names_are_refused_with_the_list() {
+    let e = Switches::parse_list(&["weather,sabre"]).unwrap_err();
+    assert!(e.contains("saber-charge"), "{e}");
+}
