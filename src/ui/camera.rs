@@ -320,12 +320,16 @@ pub fn pick_at(b: &crate::battle::Battle, p: Vec2) -> Selection {
             commander: Some(c.id),
         };
     }
-    let q = t(p);
-    if let Some(u) = b.alive_units().find(|u| b.rects(u.id).iter().any(|r| r.contains(q))) {
-        return Selection {
-            unit: Some(u.id),
-            commander: None,
-        };
+    Selection {
+        unit: unit_at(b, p),
+        commander: None,
     }
-    Selection::default()
+}
+
+/// The unit with a stand at table point `p`, if any (commanders left out).
+pub fn unit_at(b: &crate::battle::Battle, p: Vec2) -> Option<crate::battle::UnitId> {
+    let q = t(p);
+    b.alive_units()
+        .find(|u| b.rects(u.id).iter().any(|r| r.contains(q)))
+        .map(|u| u.id)
 }

@@ -5,6 +5,11 @@
 //! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the table again: `F` / Home.
 //! - Select: left click on a stand or a commander. Deselect: Escape.
 //! - End the phase (or pass a reaction window): Enter.
+//! - Order: `O` — the selected commander orders its formation (the legal order naming the most
+//!   of its units, no charge declared); with a unit selected, its brigade commander orders that
+//!   unit alone. The rules roll it or refuse it with the reason (charge orders: the panel).
+//! - Fire: `T` — the selected unit fires at the enemy unit under the pointer (in the command,
+//!   initiative or opportunity-fire step, whichever is open), or the rules say why not.
 //! - Undo the last step (if no dice were rolled since): Ctrl+Z or Backspace.
 //! - Overlays: V arc of vision, C fire cone, R command radius; tools: L line-of-sight check,
 //!   M measuring tape (see `measure`).
@@ -38,6 +43,10 @@ pub enum TableAction {
     Select,
     Deselect,
     EndPhase,
+    /// Order the selection (`screens::battle`).
+    Order,
+    /// Fire the selected unit at the enemy unit under the pointer (`screens::battle`).
+    FireAt,
     Undo,
     ToggleArc,
     ToggleCone,
@@ -74,6 +83,8 @@ pub fn input_map() -> InputMap<TableAction> {
         .with(Deselect, KeyCode::Escape)
         .with(EndPhase, KeyCode::Enter)
         .with(EndPhase, KeyCode::NumpadEnter)
+        .with(Order, KeyCode::KeyO)
+        .with(FireAt, KeyCode::KeyT)
         .with(Undo, ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ))
         .with(Undo, KeyCode::Backspace)
         .with(ToggleArc, KeyCode::KeyV)

@@ -136,10 +136,17 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     Ok(app)
 }
 
-/// The playing part of the window with no window or renderer (tests and benches): the
+/// The size of the headless app's window, in logical pixels (scale factor 1).
+pub const HEADLESS_WINDOW: (u32, u32) = (1600, 1000);
+
+/// The playing part of the window with no window system or renderer (tests and benches): the
 /// battle's headless ECS app with keyboard and mouse input, a session of `sides` (`human` or
 /// an agent's name) and `play_plugin`, on the battle screen, its first two frames run (one to
-/// look at the state, one for the screen to follow).
+/// look at the state, one for the screen to follow). It has a primary `Window` entity of
+/// `HEADLESS_WINDOW` (nothing opens: its cursor is whatever a test sets with
+/// `Window::set_cursor_position`) and the table's camera, fitted and steered by the camera's
+/// systems and kept up to date by the renderer's own `camera_system`, so clicks and drags go
+/// through the same window → camera → table path as in the window.
 pub fn headless_play_app(
     battle: Battle,
     scenario: PathBuf,
@@ -150,8 +157,33 @@ pub fn headless_play_app(
     let sides = sides.map(str::to_string);
     let session = Session::new(&battle, &[], scenario, seed, sides.clone(), None, no_handover);
     let agents = Agents::new(&sides, seed)?;
-    let mut app = crate::battle::ecs::headless_app(battle);
+    // As `battle::ecs::headless_app`, but with no frame run before every plugin is in (the
+    // camera is spawned at start-up).
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
+    app.insert_resource(crate::battle::ecs::BattleState(battle));
+    app.add_plugins(crate::battle::ecs::plugin);
     app.add_plugins(bevy::input::InputPlugin);
+    let (w, h) = HEADLESS_WINDOW;
+    app.add_plugins((
+        bevy::window::WindowPlugin {
+            primary_window: Some(Window {
+                resolution: WindowResolution::new(w, h).with_scale_factor_override(1.0),
+                ..default()
+            }),
+            exit_condition: bevy::window::ExitCondition::DontExit,
+            close_when_requested: false,
+            ..default()
+        },
+        bevy::transform::TransformPlugin,
+        camera::plugin,
+    ));
+    // The render plugin's camera system alone (no GPU): the camera's target size from the
+    // window and its projection matrix, which turn a cursor position into a table point.
+    app.init_resource::<Assets<Image>>()
+        .init_resource::<bevy::render::texture::ManualTextureViews>()
+        .add_message::<AssetEvent<Image>>()
+        .add_systems(PostUpdate, bevy::render::camera::camera_system);
     app.insert_resource(session);
     app.insert_non_send(agents);
     app.insert_state(Screen::Battle);

@@ -35,6 +35,8 @@ pub enum Binding {
     FitTable,
     Deselect,
     EndPhase,
+    Order,
+    FireAt,
     Undo,
     ToggleArc,
     ToggleCone,
@@ -44,7 +46,7 @@ pub enum Binding {
 }
 
 impl Binding {
-    pub const ALL: [Binding; 17] = [
+    pub const ALL: [Binding; 19] = [
         Binding::PanUp,
         Binding::PanDown,
         Binding::PanLeft,
@@ -56,6 +58,8 @@ impl Binding {
         Binding::FitTable,
         Binding::Deselect,
         Binding::EndPhase,
+        Binding::Order,
+        Binding::FireAt,
         Binding::Undo,
         Binding::ToggleArc,
         Binding::ToggleCone,
@@ -77,6 +81,8 @@ impl Binding {
             Binding::FitTable => "fit the table",
             Binding::Deselect => "deselect",
             Binding::EndPhase => "end the phase",
+            Binding::Order => "order the selection's formation",
+            Binding::FireAt => "fire at the unit under the pointer",
             Binding::Undo => "undo (Ctrl+Z too)",
             Binding::ToggleArc => "arc of vision",
             Binding::ToggleCone => "fire cone and range",
@@ -99,6 +105,8 @@ impl Binding {
             Binding::FitTable => KeyCode::KeyF,
             Binding::Deselect => KeyCode::Escape,
             Binding::EndPhase => KeyCode::Enter,
+            Binding::Order => KeyCode::KeyO,
+            Binding::FireAt => KeyCode::KeyT,
             Binding::Undo => KeyCode::Backspace,
             Binding::ToggleArc => KeyCode::KeyV,
             Binding::ToggleCone => KeyCode::KeyC,
@@ -352,6 +360,8 @@ impl Settings {
             .with(Deselect, k(B::Deselect))
             .with(EndPhase, k(B::EndPhase))
             .with(EndPhase, KeyCode::NumpadEnter)
+            .with(Order, k(B::Order))
+            .with(FireAt, k(B::FireAt))
             .with(Undo, ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ))
             .with(Undo, k(B::Undo))
             .with(ToggleArc, k(B::ToggleArc))

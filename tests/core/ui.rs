@@ -1,13 +1,15 @@
-//! The window's playing part without a window: a headless app with the real bindings
-//! (leafwing-input-manager), the session and the battle screen's keys. Real key presses,
-//! sent as keyboard input, play through a player turn.
+//! The window's playing part without a window system: a headless app with the real bindings
+//! (leafwing-input-manager), a primary window entity and the table camera, the session and the
+//! battle screen's keys. Real key presses and mouse buttons, sent as input messages, with the
+//! window's cursor set over the table, play through a player turn.
 
 use super::common::*;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::Buttonlike;
 use volley::battle::ecs::BattleState;
-use volley::battle::{Battle, Phase};
-use volley::ui::{Screen, Session};
+use volley::battle::{Action, Battle, Phase};
+use volley::rules::geometry::V2;
+use volley::ui::{Screen, Selection, Session};
 
 fn app_with(b: Battle, sides: [&str; 2]) -> App {
     volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, sides, false).expect("agents")
@@ -543,4 +545,255 @@ fn an_agent_waits_for_the_animation_of_the_last_action() {
         }
     }
     assert!(battle(&app).actions > start, "the agent acts once it has drained");
+}
+
+// ---- A whole player turn through the real input: the window's cursor, the mouse and keys ----
+
+/// Union (bottom) against Confederates (top) on open ground. Union 0 (rifled, range 20 cm)
+/// faces Reb 2 (smoothbore, range 10 cm) 16 cm away, so it may fire and Reb 2 cannot fire
+/// back; Union 1 stands clear of every enemy. Colonel 0 (the Union HQ, commander 1) is
+/// within 10 cm of both, so his order needs 7 or less. The dice are seeded with 7: the
+/// order rolls 4+1 = 5 (issued, one action each) and Union 0's fire rolls [1 6 4 4] on 4+
+/// (+1 first fire): 3 hits, and Reb 2 fails its suppression test.
+fn firing_line() -> Battle {
+    let units = [
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(0, "regular_infantry_rifled", 4, 125.0, 60.0, 90.0),
+        u(1, "regular_infantry_smoothbore", 4, 100.0, 76.0, 270.0),
+        u(1, "regular_infantry_rifled", 4, 190.0, 150.0, 270.0),
+    ];
+    let mut b = battle_with(
+        &units,
+        volley::rules::terrain::Terrain::default(),
+        [(80.0, 40.0), (150.0, 170.0)],
+        [(112.0, 52.0), (150.0, 160.0)],
+    );
+    b.dice = volley::rules::dice::Dice::new(7);
+    b
+}
+
+/// Where table point `p` shows in the window: through the table camera, as the table is drawn.
+fn screen_of(app: &mut App, p: V2) -> Vec2 {
+    use volley::ui::camera::TableCamera;
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&Camera, &GlobalTransform), With<TableCamera>>();
+    let (cam, tf) = q.single(app.world()).expect("the table camera");
+    cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0))
+        .expect("on screen")
+}
+
+/// Put the mouse pointer over table point `p` and let a frame see it.
+fn point_at(app: &mut App, p: V2) {
+    let s = screen_of(app, p);
+    let mut q = app
+        .world_mut()
+        .query_filtered::<&mut Window, With<bevy::window::PrimaryWindow>>();
+    q.single_mut(app.world_mut())
+        .expect("the window")
+        .set_cursor_position(Some(s));
+    app.update();
+}
+
+/// A left click at table point `p`.
+fn click(app: &mut App, p: V2) {
+    point_at(app, p);
+    MouseButton::Left.press(app.world_mut());
+    app.update();
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+    app.update();
+}
+
+/// Press the left button at `from`, move the pointer to `to` in steps, let go.
+fn drag(app: &mut App, from: V2, to: V2) {
+    point_at(app, from);
+    MouseButton::Left.press(app.world_mut());
+    app.update();
+    for k in 1..=4 {
+        point_at(app, from + (to - from) * (k as f64 / 4.0));
+    }
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+    app.update();
+    app.update();
+}
+
+fn selection(app: &App) -> Selection {
+    *app.world().resource::<Selection>()
+}
+
+fn refusal(app: &App) -> Option<(String, volley::battle::Refusal)> {
+    app.world().resource::<Session>().refusal.clone()
+}
+
+/// Hot-seat, the Union player seated, on the firing line, in the initiative phase.
+fn seated_on_the_firing_line() -> App {
+    let mut app = app_with(firing_line(), ["human", "human"]);
+    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+    app
+}
+
+#[test]
+fn a_whole_player_turn_is_played_with_the_mouse_and_keys() {
+    let mut app = seated_on_the_firing_line();
+    let b = battle(&app);
+    assert_eq!((b.phase, b.active, b.actions), (Phase::Initiative, 0, 0));
+    let (union0, union1, reb2) = (0, 1, 2);
+    let hq = b.commanders[HQ0 as usize].pos;
+    let stand = |app: &App, u: u32| battle(app).rects(u)[1].center;
+
+    // Enter: the initiative phase ends.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+
+    // Fire before any order: the rules refuse it, and the phase bar has the rule.
+    let at = stand(&app, union0);
+    click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0));
+    let at = stand(&app, reb2);
+    point_at(&mut app, at);
+    press(&mut app, KeyCode::KeyT);
+    let (what, why) = refusal(&app).expect("fire without an order is refused");
+    assert!(what.contains("Union 0") && what.contains("Reb 2"), "{what}");
+    assert_eq!(why.rule, "BPT Command Phase");
+    assert!(why.reason.contains("has not been issued an order"), "{why:?}");
+    assert_eq!(battle(&app).actions, 1, "nothing changed");
+
+    // Click the brigade commander, press O: his order for both units is rolled (5, need 7).
+    click(&mut app, hq);
+    assert_eq!(
+        selection(&app),
+        Selection {
+            unit: None,
+            commander: Some(HQ0)
+        }
+    );
+    press(&mut app, KeyCode::KeyO);
+    let b = battle(&app);
+    assert_eq!(b.actions, 2);
+    for u in [union0, union1] {
+        let o = b.cmd.orders.get(&u).expect("ordered");
+        assert_eq!((o.by, o.credits, o.finished), (HQ0, 1, false));
+    }
+    let (heading, lines) = app.world().resource::<Session>().last.clone().expect("the order");
+    assert!(heading.contains("Colonel 0 → Union 0, Union 1"), "{heading}");
+    assert!(
+        lines.iter().any(|l| l.contains("rolled 4+1 = 5: order issued")),
+        "{lines:?}"
+    );
+    assert_eq!(refusal(&app), None, "an applied action clears the refusal");
+
+    // Click Union 1, then drag it 5 cm north: it moves there, same facing, and has used its
+    // order's action.
+    let before = battle(&app).unit(union1).pose;
+    let at = stand(&app, union1);
+    click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union1));
+    let grab = stand(&app, union1);
+    drag(&mut app, grab, grab + V2::new(0.0, 5.0));
+    let b = battle(&app);
+    assert_eq!(b.actions, 3, "{:?}", refusal(&app));
+    let after = b.unit(union1).pose;
+    assert!(
+        (after.pos.x - before.pos.x).abs() < 0.01 && (after.pos.y - before.pos.y - 5.0).abs() < 0.01,
+        "{before:?} -> {after:?}"
+    );
+    assert_eq!(after.facing, before.facing);
+    assert_eq!(b.cmd.orders[&union1].credits, 0);
+    assert_eq!(b.step, volley::battle::Step::Open, "no enemy could fire at the move");
+
+    // Click Union 0, point at Reb 2 and press T: the volley (3 hits, Reb 2 suppressed).
+    let at = stand(&app, union0);
+    click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0));
+    let at = stand(&app, reb2);
+    point_at(&mut app, at);
+    press(&mut app, KeyCode::KeyT);
+    let b = battle(&app);
+    assert_eq!(b.actions, 4, "{:?}", refusal(&app));
+    assert_eq!(b.unit(reb2).hits, 3);
+    assert!(b.unit(reb2).suppressed.is_some());
+    assert_eq!(b.cmd.orders[&union0].credits, 0);
+    let (heading, lines) = app.world().resource::<Session>().last.clone().expect("the fire");
+    assert!(
+        heading.contains("Union 0 fire") && heading.contains("Reb 2"),
+        "{heading}"
+    );
+    assert!(lines.iter().any(|l| l.contains("→ 3 hits")), "{lines:?}");
+    assert_eq!(
+        b.step,
+        volley::battle::Step::Open,
+        "Reb 2 is out of its range to fire back"
+    );
+
+    // Enter: the command phase ends, the charge and end phases pass, and the Confederate
+    // player is handed the seat for their turn.
+    press(&mut app, KeyCode::Enter);
+    let b = battle(&app);
+    assert_eq!((b.active, b.phase), (1, Phase::Initiative));
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    // The record holds the turn as played: end phase, order, move, fire, end phase.
+    let kinds: Vec<&str> = app
+        .world()
+        .resource::<Session>()
+        .recording
+        .actions
+        .iter()
+        .map(|a| match a {
+            Action::EndPhase => "end",
+            Action::Order { .. } => "order",
+            Action::Move { .. } => "move",
+            Action::Fire { .. } => "fire",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["end", "order", "move", "fire", "end"]);
+}
+
+#[test]
+fn the_order_and_fire_keys_say_what_is_missing_and_the_rules_say_why_not() {
+    // Seed 7 (`firing_line`): Union 0's order alone rolls 4+1 = 5, need 7: issued.
+    let mut app = seated_on_the_firing_line();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+    let status = |app: &App| app.world().resource::<Session>().status.clone().unwrap_or_default();
+    // Nothing selected: O and T say what to select; nothing is sent.
+    press(&mut app, KeyCode::KeyO);
+    assert!(
+        status(&app).contains("select a commander or a unit"),
+        "{}",
+        status(&app)
+    );
+    press(&mut app, KeyCode::KeyT);
+    assert!(status(&app).contains("select the unit that fires"), "{}", status(&app));
+    // Union 0 selected, the pointer on empty table: T asks for a target.
+    let at = battle(&app).rects(0)[0].center;
+    click(&mut app, at);
+    point_at(&mut app, V2::new(20.0, 120.0));
+    press(&mut app, KeyCode::KeyT);
+    assert!(status(&app).contains("point at the enemy unit"), "{}", status(&app));
+    assert_eq!(battle(&app).actions, 1);
+    assert_eq!(refusal(&app), None);
+    // The enemy's commander selected: O asks for his order, and the rules refuse it.
+    let at = battle(&app).commanders[3].pos;
+    click(&mut app, at);
+    assert_eq!(selection(&app).commander, Some(3));
+    press(&mut app, KeyCode::KeyO);
+    let (_, why) = refusal(&app).expect("refused");
+    assert!(why.rule.starts_with("BPT Command"), "{why:?}");
+    assert_eq!(battle(&app).actions, 1);
+    // Union 0 alone, by its own colonel (O with the unit selected): ordered.
+    let at = battle(&app).rects(0)[0].center;
+    click(&mut app, at);
+    press(&mut app, KeyCode::KeyO);
+    let b = battle(&app);
+    assert_eq!(b.actions, 2);
+    assert_eq!(b.cmd.orders.keys().copied().collect::<Vec<_>>(), [0]);
+    assert_eq!(b.cmd.orders[&0].by, HQ0);
+    let (_, lines) = app.world().resource::<Session>().last.clone().expect("the order");
+    assert!(lines.iter().any(|l| l.contains("rolled 4+1 = 5")), "{lines:?}");
 }

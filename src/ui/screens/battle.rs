@@ -1,15 +1,41 @@
-//! The battle screen: the table, the panels, and the keys that act on the battle (Enter ends
-//! the phase or passes a reaction window).
+//! The battle screen: the table, the panels, and the keys that act on the battle: Enter ends
+//! the phase or passes a reaction window, `O` orders the selection, `T` fires the selected
+//! unit at the enemy unit under the pointer. Each sends an `ActionRequest` as the orders panel
+//! does: the rules apply it, or refuse it and the phase bar shows the rule and the reason.
 
-use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
+use crate::battle::{Action, Battle, Phase, Step, UnitId};
+use crate::ui::camera::{TableCamera, TableViewport, cursor_on_table, unit_at};
 use crate::ui::input::{Controls, TableAction};
-use crate::ui::{Screen, Session};
+use crate::ui::{Screen, Selection, Session};
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Update, end_phase_key.run_if(in_state(Screen::Battle)));
+    app.add_systems(
+        Update,
+        (end_phase_key, order_key, fire_key).run_if(in_state(Screen::Battle)),
+    );
+}
+
+/// Is `action` freshly pressed, for the human side to act, with egui not taking the keys?
+fn key_for_human(
+    controls: &Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    action: TableAction,
+    egui: &Option<Res<bevy_egui::input::EguiWantsInput>>,
+    b: &Battle,
+    session: &Session,
+) -> bool {
+    let Some(controls) = controls else { return false };
+    if !controls.just_pressed(&action) {
+        return false;
+    }
+    // A focused button or text field takes the key itself (egui clicks it): do not act twice.
+    if egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+        return false;
+    }
+    !b.is_over() && session.human(b.actor())
 }
 
 /// Enter: end the phase, or pass when a reaction window is open, if the side to act is human.
@@ -20,22 +46,154 @@ fn end_phase_key(
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
-    let Some(controls) = controls else { return };
-    if !controls.just_pressed(&TableAction::EndPhase) {
-        return;
-    }
-    // A focused button takes Enter itself (egui clicks it): do not end the phase twice.
-    if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
-        return;
-    }
     let b = &battle.0;
-    if b.is_over() || !session.human(b.actor()) {
+    if !key_for_human(&controls, TableAction::EndPhase, &egui, b, &session) {
         return;
     }
-    let action = if b.step == crate::battle::Step::Open {
+    let action = if b.step == Step::Open {
         Action::EndPhase
     } else {
         Action::Pass
     };
     requests.write(ActionRequest(action));
+}
+
+/// `O`: the order for the selection (`order_for`), or what to select first in the status line.
+fn order_key(
+    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    battle: Res<BattleState>,
+    mut session: ResMut<Session>,
+    selection: Res<Selection>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut requests: MessageWriter<ActionRequest>,
+) {
+    let b = &battle.0;
+    if !key_for_human(&controls, TableAction::Order, &egui, b, &session) {
+        return;
+    }
+    match order_for(b, &selection) {
+        Ok(a) => {
+            session.status = None;
+            requests.write(ActionRequest(a));
+        }
+        Err(why) => session.status = Some(why),
+    }
+}
+
+/// `T`: the selected unit fires at the unit under the pointer (`fire_for`), or the status line
+/// says what is missing.
+#[allow(clippy::too_many_arguments)]
+fn fire_key(
+    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    battle: Res<BattleState>,
+    mut session: ResMut<Session>,
+    selection: Res<Selection>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    viewport: Res<TableViewport>,
+    mut requests: MessageWriter<ActionRequest>,
+) {
+    let b = &battle.0;
+    if !key_for_human(&controls, TableAction::FireAt, &egui, b, &session) {
+        return;
+    }
+    let cursor = match (camera, window) {
+        (Some(camera), Some(window)) => {
+            let (cam, cam_tf) = camera.into_inner();
+            cursor_on_table(&window, &viewport, cam, cam_tf)
+        }
+        _ => None,
+    };
+    match fire_for(b, selection.unit, cursor.and_then(|p| unit_at(b, p))) {
+        Ok(a) => {
+            session.status = None;
+            requests.write(ActionRequest(a));
+        }
+        Err(why) => session.status = Some(why),
+    }
+}
+
+/// The order `O` asks for. A commander selected: the legal order (no charge declared) naming
+/// the most of its units, the first such in the orders panel; if it has none, the order of the
+/// units it commands directly, for the rules to say why not. A unit selected: that unit alone,
+/// ordered by its own brigade commander if it may be, else by the first who may; else by its
+/// own, for the rules to refuse. Nothing selected: what to select.
+pub fn order_for(b: &Battle, sel: &Selection) -> Result<Action, String> {
+    let legal = b.legal_actions();
+    let order = |a: &&Action| matches!(a, Action::Order { charge: false, .. });
+    if let Some(c) = sel.commander {
+        let mut best: Option<&Action> = None;
+        for a in legal.iter().filter(order) {
+            if let Action::Order { commander, units, .. } = a
+                && *commander == c
+                && best.is_none_or(|x| matches!(x, Action::Order { units: xu, .. } if units.len() > xu.len()))
+            {
+                best = Some(a);
+            }
+        }
+        if let Some(a) = best {
+            return Ok(a.clone());
+        }
+        let mut units: Vec<UnitId> = b.alive_units().filter(|u| u.hq == c).map(|u| u.id).collect();
+        if units.is_empty() {
+            units = b.alive_units().filter(|u| b.in_chain(u.hq, c)).map(|u| u.id).collect();
+        }
+        return Ok(Action::Order {
+            commander: c,
+            units,
+            charge: false,
+            dense: false,
+        });
+    }
+    if let Some(u) = sel.unit {
+        let hq = b.unit(u).hq;
+        let alone: Vec<&Action> = legal
+            .iter()
+            .filter(order)
+            .filter(|a| matches!(a, Action::Order { units, .. } if units[..] == [u]))
+            .collect();
+        let own = alone
+            .iter()
+            .find(|a| matches!(a, Action::Order { commander, .. } if *commander == hq));
+        if let Some(a) = own.or(alone.first()) {
+            return Ok((*a).clone());
+        }
+        return Ok(Action::Order {
+            commander: hq,
+            units: vec![u],
+            charge: false,
+            dense: false,
+        });
+    }
+    Err("to order, select a commander or a unit first".into())
+}
+
+/// The fire `T` asks for: `unit` at `target`, as the step allows (opportunity fire in a
+/// reaction window, counter-fire at a charger, initiative fire, else ordered fire); the rules
+/// check the rest (order, range, line of sight, cone) and say why not.
+pub fn fire_for(b: &Battle, unit: Option<UnitId>, target: Option<UnitId>) -> Result<Action, String> {
+    let Some(unit) = unit else {
+        return Err("to fire, select the unit that fires, point at the enemy unit and press the key".into());
+    };
+    let Some(target) = target else {
+        return Err(format!(
+            "to fire, point at the enemy unit {} should fire at",
+            b.unit(unit).name
+        ));
+    };
+    Ok(match &b.step {
+        Step::Reaction { .. } => Action::OpportunityFire { unit, target },
+        Step::CounterInitiative { charger, .. } => {
+            if *charger != target {
+                return Err(format!(
+                    "only the charging unit, {}, may be fired at now",
+                    b.unit(*charger).name
+                ));
+            }
+            Action::CounterFire { unit }
+        }
+        _ if b.phase == Phase::Initiative => Action::InitiativeFire { unit, target },
+        _ => Action::Fire { unit, target },
+    })
 }
