@@ -138,6 +138,9 @@ enum Cmd {
         /// Select the unit or commander whose name contains this.
         #[arg(long)]
         select: Option<String>,
+        /// Preview the selection's first legal action of a group (move, fire, charge, deploy, order).
+        #[arg(long)]
+        preview: Option<String>,
         /// Optional rules and variants to play with, by name, repeated or with commas:
         /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
         /// constructions, engineers, multi-national, order-delay, initiative-passing.
@@ -206,6 +209,7 @@ fn main() -> ExitCode {
             at,
             overlay,
             select,
+            preview,
             rules,
         }) => screenshot(
             scenario,
@@ -217,7 +221,7 @@ fn main() -> ExitCode {
             play,
             menu,
             replay.map(|r| (r, at)),
-            (overlay, select),
+            (overlay, select, preview),
             &rules,
         ),
         Some(Cmd::CheckScreenshot { png }) => check_screenshot(&png),
@@ -628,7 +632,7 @@ fn screenshot(
     play: u64,
     menu: bool,
     replay: Option<(PathBuf, usize)>,
-    (overlay, select): (Option<String>, Option<String>),
+    (overlay, select, preview): (Option<String>, Option<String>, Option<String>),
     rules: &[String],
 ) -> Result<(), String> {
     let overlays = overlay
@@ -670,6 +674,7 @@ fn screenshot(
             after_actions: play,
             overlays,
             select,
+            preview,
         }),
         width,
         height,
@@ -679,7 +684,16 @@ fn screenshot(
         // A close-up need not show both sides.
         return Ok(());
     }
-    check_screenshot(&out)
+    // The player's palette (settings) decides which side colours the picture must show.
+    let palette = volley::ui::settings::load_from_env().0.palette;
+    let stats = volley::ui::screenshot::check_png_with(&out, volley::ui::palette::side_rgb(palette))?;
+    match stats.problem() {
+        None => {
+            println!("{}: ok ({stats})", out.display());
+            Ok(())
+        }
+        Some(p) => Err(format!("{}: {p}", out.display())),
+    }
 }
 
 #[cfg(feature = "gui")]
@@ -706,7 +720,7 @@ fn screenshot(
     _: u64,
     _: bool,
     _: Option<(PathBuf, usize)>,
-    _: (Option<String>, Option<String>),
+    _: (Option<String>, Option<String>, Option<String>),
     _: &[String],
 ) -> Result<(), String> {
     Err("this build has no window (built without the `gui` feature)".into())

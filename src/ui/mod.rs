@@ -47,6 +47,10 @@ pub struct Selection {
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct Preview(pub Option<Action>);
 
+/// A preview held without the pointer over the orders panel (`volley screenshot --preview`).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct PinnedPreview(pub Option<Action>);
+
 /// How the window starts.
 pub struct Launch {
     pub battle: Battle,

@@ -69,6 +69,34 @@ pub const TARGET: Color = rgb(255, 255, 255);
 /// The side colours as 8-bit RGB, for checking a screenshot.
 pub const SIDE_RGB: [[u8; 3]; 2] = [[0, 94, 170], [213, 94, 0]];
 
+/// The palette the panels' text and legend use. The table's shapes read `Settings`; egui's
+/// drawing functions get no resources, so `panels` mirrors the choice here each time it changes.
+static TEXT_PALETTE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+pub fn set_text_palette(p: crate::ui::settings::PaletteChoice) {
+    let i = crate::ui::settings::PaletteChoice::ALL
+        .iter()
+        .position(|x| *x == p)
+        .unwrap_or(0);
+    TEXT_PALETTE.store(i as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn text_palette() -> crate::ui::settings::PaletteChoice {
+    let i = TEXT_PALETTE.load(std::sync::atomic::Ordering::Relaxed) as usize;
+    crate::ui::settings::PaletteChoice::ALL
+        .get(i)
+        .copied()
+        .unwrap_or_default()
+}
+
+/// A palette's side colours as 8-bit RGB (the screenshot check counts them).
+pub fn side_rgb(p: crate::ui::settings::PaletteChoice) -> [[u8; 3]; 2] {
+    sides(p)[0].map(|c| {
+        let c = c.to_srgba();
+        [c.red, c.green, c.blue].map(|x| (x * 255.0).round() as u8)
+    })
+}
+
 /// `a` mixed towards `b` by `t` (0..1), in sRGB.
 pub fn mix(a: Color, b: Color, t: f32) -> Color {
     let (a, b) = (a.to_srgba(), b.to_srgba());

@@ -27,6 +27,9 @@ pub struct ShotRequest {
     /// its name).
     pub overlays: Option<super::measure::Overlays>,
     pub select: Option<String>,
+    /// Hold the preview of the selection's first legal action of this group (`move`, `fire`,
+    /// `charge`, `deploy`, `order`), as hovering it in the orders panel would.
+    pub preview: Option<String>,
 }
 
 /// Point the camera at the requested part of the table.
@@ -73,6 +76,11 @@ impl ShotStats {
     /// Measure an RGB picture. Side colours are counted only in the central half of its width,
     /// where the table shows, so the panels' swatches and labels cannot stand in for troops.
     pub fn of_rgb(rgb: &[u8], width: u32, height: u32) -> ShotStats {
+        Self::of_rgb_with(rgb, width, height, SIDE_RGB)
+    }
+
+    /// [`of_rgb`](Self::of_rgb) for another palette's side colours.
+    pub fn of_rgb_with(rgb: &[u8], width: u32, height: u32, sides: [[u8; 3]; 2]) -> ShotStats {
         let mut seen = std::collections::HashSet::new();
         let mut side_pixels = [0usize; 2];
         let w = width.max(1) as usize;
@@ -84,7 +92,7 @@ impl ShotStats {
             if x < x0 || x >= x1 {
                 continue;
             }
-            for (s, target) in SIDE_RGB.iter().enumerate() {
+            for (s, target) in sides.iter().enumerate() {
                 let d: i32 = (0..3).map(|i| (c[i] as i32 - target[i] as i32).abs()).sum();
                 if d <= 24 {
                     side_pixels[s] += 1;
@@ -133,6 +141,11 @@ impl std::fmt::Display for ShotStats {
 
 /// Read a PNG and measure it.
 pub fn check_png(path: &Path) -> Result<ShotStats, String> {
+    check_png_with(path, SIDE_RGB)
+}
+
+/// [`check_png`] for another palette's side colours.
+pub fn check_png_with(path: &Path, sides: [[u8; 3]; 2]) -> Result<ShotStats, String> {
     use bevy::asset::RenderAssetUsages;
     use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -149,7 +162,7 @@ pub fn check_png(path: &Path) -> Result<ShotStats, String> {
         .try_into_dynamic()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .to_rgb8();
-    Ok(ShotStats::of_rgb(rgb.as_raw(), rgb.width(), rgb.height()))
+    Ok(ShotStats::of_rgb_with(rgb.as_raw(), rgb.width(), rgb.height(), sides))
 }
 
 /// The capture loop's state.
@@ -214,6 +227,18 @@ fn drive(
             selection.unit = Some(u.id);
         }
     }
+    if let Some(group) = &req.preview
+        && state.frame == 1
+    {
+        let found = b.legal_actions().into_iter().find(|a| {
+            super::panels::orders::group(a).eq_ignore_ascii_case(group)
+                && (*selection == super::Selection::default() || super::panels::orders::concerns(a, &selection))
+        });
+        match found {
+            Some(a) => commands.insert_resource(super::PinnedPreview(Some(a))),
+            None => eprintln!("volley: no legal {group} action to preview"),
+        }
+    }
     state.frame += 1;
     if let Some(result) = state.result.take() {
         match result {
@@ -254,7 +279,8 @@ fn captured(ev: On<ScreenshotCaptured>, mut state: ResMut<ShotState>, req: Res<S
     };
     let (wd, ht) = (rgb.width(), rgb.height());
     let raw = rgb.into_raw();
-    let stats = ShotStats::of_rgb(&raw, wd, ht);
+    let palette = super::palette::text_palette();
+    let stats = ShotStats::of_rgb_with(&raw, wd, ht, super::palette::side_rgb(palette));
     // A close-up need not show both sides; the whole table must.
     let blank = if req.focus.is_some() {
         stats.colours < ShotStats::MIN_COLOURS

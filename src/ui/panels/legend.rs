@@ -37,22 +37,18 @@ fn base(ui: &mut egui::Ui, g: Glyph, text: &str) {
         let p = ui.painter();
         let mark = c32(pal::MARK);
         let line = egui::Stroke::new(1.5, mark);
+        let [base, dark, light] = pal::sides(pal::text_palette());
         let fill = if matches!(g, Glyph::Skirmisher | Glyph::Limber) {
-            pal::SIDE_LIGHT[0]
+            light[0]
         } else {
-            pal::SIDE[0]
+            base[0]
         };
         if matches!(g, Glyph::Commander) {
             p.circle_filled(r.center(), 7.5, c32(pal::MARK));
-            p.circle_filled(r.center(), 5.5, c32(pal::SIDE_DARK[0]));
+            p.circle_filled(r.center(), 5.5, c32(dark[0]));
         } else {
             p.rect_filled(r, 1.0, c32(fill));
-            p.rect_stroke(
-                r,
-                1.0,
-                egui::Stroke::new(1.0, c32(pal::SIDE_DARK[0])),
-                egui::StrokeKind::Inside,
-            );
+            p.rect_stroke(r, 1.0, egui::Stroke::new(1.0, c32(dark[0])), egui::StrokeKind::Inside);
             // The front edge is the top.
             p.line_segment(
                 [
@@ -95,8 +91,13 @@ fn base(ui: &mut egui::Ui, g: Glyph, text: &str) {
 
 pub fn show(ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Legend").default_open(true).show(ui, |ui| {
-        swatch(ui, pal::SIDE[0], pal::SIDE_DARK[0], "blue side (the first side)");
-        swatch(ui, pal::SIDE[1], pal::SIDE_DARK[1], "vermillion side (the second side)");
+        let [fill, edge, _] = pal::sides(pal::text_palette());
+        let names = match pal::text_palette() {
+            crate::ui::settings::PaletteChoice::ColourBlindSafe => ["blue", "vermillion"],
+            crate::ui::settings::PaletteChoice::BlueAndGrey => ["blue", "grey"],
+        };
+        swatch(ui, fill[0], edge[0], &format!("{} side (the first side)", names[0]));
+        swatch(ui, fill[1], edge[1], &format!("{} side (the second side)", names[1]));
         base(ui, Glyph::Infantry, "infantry (light line = front edge)");
         base(ui, Glyph::Cavalry, "cavalry");
         base(ui, Glyph::Gun, "gun");

@@ -21,6 +21,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(overlays::plugin);
+    app.add_systems(
+        Update,
+        (|s: Res<crate::ui::settings::Settings>| crate::ui::palette::set_text_palette(s.palette))
+            .run_if(resource_exists_and_changed::<crate::ui::settings::Settings>),
+    );
     app.init_resource::<LegalCache>().add_systems(
         EguiPrimaryContextPass,
         battle_panels
@@ -68,6 +73,7 @@ fn battle_panels(
     mut session: ResMut<Session>,
     mut selection: ResMut<Selection>,
     mut preview: ResMut<Preview>,
+    pinned: Option<Res<crate::ui::PinnedPreview>>,
     mut legal: ResMut<LegalCache>,
     mut viewport: ResMut<TableViewport>,
     mut requests: MessageWriter<ActionRequest>,
@@ -124,8 +130,9 @@ fn battle_panels(
     if let Some(a) = asks.request {
         requests.write(ActionRequest(a));
     }
-    if preview.0 != asks.hover {
-        preview.0 = asks.hover;
+    let hover = asks.hover.or_else(|| pinned.and_then(|p| p.0.clone()));
+    if preview.0 != hover {
+        preview.0 = hover;
     }
     if let Some(s) = asks.select
         && *selection != s
@@ -163,7 +170,7 @@ pub fn heading(ui: &mut egui::Ui, text: &str) {
 
 /// The side colours for text.
 pub fn side_colour(side: usize) -> egui::Color32 {
-    let [r, g, b] = crate::ui::palette::SIDE_RGB[side];
+    let [r, g, b] = crate::ui::palette::side_rgb(crate::ui::palette::text_palette())[side.min(1)];
     // Lightened for dark panels.
     egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
 }

@@ -29,6 +29,9 @@ fn toolbar(
         .anchor(egui::Align2::RIGHT_BOTTOM, [-340.0, -10.0])
         .resizable(false)
         .collapsible(true)
+        // Folded at first, so it hides no corner of the table until asked for (the keys work
+        // folded or not).
+        .default_open(false)
         .default_width(250.0)
         .show(ctx, |ui| {
             ui.checkbox(&mut o.arc, "Arc of vision (V)");

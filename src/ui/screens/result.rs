@@ -136,10 +136,30 @@ fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
         );
     }
     for (s, name) in names.iter().enumerate() {
-        let line: Vec<egui::Pos2> = points.iter().enumerate().map(|(i, p)| at(i, p.stands[s])).collect();
-        painter.add(egui::Shape::line(line.clone(), egui::Stroke::new(2.5, side_colour(s))));
+        // The second side's line 2 px lower, dashed: where the sides had as many stands the
+        // two lines still both show.
+        let shift = egui::vec2(0.0, 2.0 * s as f32);
+        let line: Vec<egui::Pos2> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| at(i, p.stands[s]) + shift)
+            .collect();
+        let stroke = egui::Stroke::new(2.5, side_colour(s));
+        if s == 0 {
+            painter.add(egui::Shape::line(line.clone(), stroke));
+        } else {
+            painter.extend(egui::Shape::dashed_line(&line, stroke, 6.0, 4.0));
+        }
         for q in line {
-            painter.circle_filled(q, 3.0, side_colour(s));
+            if s == 0 {
+                painter.circle_filled(q, 3.0, side_colour(s));
+            } else {
+                painter.rect_filled(
+                    egui::Rect::from_center_size(q, egui::vec2(5.0, 5.0)),
+                    0.0,
+                    side_colour(s),
+                );
+            }
         }
         painter.text(
             egui::pos2(plot.right(), plot.top() + 12.0 * s as f32),

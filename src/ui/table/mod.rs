@@ -57,7 +57,7 @@ pub fn t(p: Vec2) -> V2 {
 
 /// Collects the outlines of one layer: any number of closed polygons, polylines and circles,
 /// filled or stroked in one colour.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Pen {
     path: Option<ShapePath>,
 }

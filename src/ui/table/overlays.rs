@@ -60,6 +60,14 @@ fn draw_overlays(
         preview_action(b, a, &mut ghost, &mut aim);
     }
     spawn_layer(&mut commands, ring.fill(pal::SELECT, z::OVERLAY_UNDER), OverlayLayer);
+    // Each ghost base outlined, so a charger's or mover's stands read one by one.
+    spawn_layer(
+        &mut commands,
+        ghost
+            .clone()
+            .stroke(Color::srgba(0.1, 0.1, 0.1, 0.8), 0.12, z::OVERLAY + 0.05),
+        OverlayLayer,
+    );
     spawn_layer(
         &mut commands,
         ghost.fill(Color::srgba(1.0, 1.0, 1.0, 0.45), z::OVERLAY),

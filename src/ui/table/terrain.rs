@@ -103,6 +103,10 @@ pub fn labels(b: &crate::battle::Battle) -> Vec<(String, Vec2, f32, f32)> {
             continue;
         }
         seen.push(c);
+        // An objective named after the hill or wood it sits on is named once, by the terrain.
+        if out.iter().any(|(t, p, _, _)| *t == o.name && p.distance(c) < 15.0) {
+            continue;
+        }
         out.push((o.name.clone(), c - Vec2::new(0.0, 2.6), 0.0, 1.3));
     }
     out
@@ -567,4 +571,21 @@ fn along_with_dir(points: &[crate::rules::geometry::V2], step: f32) -> Vec<(Vec2
         out.push((w(*last), d));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::labels;
+
+    #[test]
+    fn an_objective_named_after_its_hill_is_labelled_once_and_others_keep_their_label() {
+        let (b, _) = crate::load_battle(std::path::Path::new("maps/first_battle.ron"), 1).expect("first battle");
+        let ls = labels(&b);
+        let count = |name: &str| ls.iter().filter(|(t, ..)| t == name).count();
+        // "North ridge" is both a hill and an objective on it; "Hickory farm" only an objective.
+        assert_eq!(count("North ridge"), 1);
+        assert_eq!(count("South ridge"), 1);
+        assert_eq!(count("Hickory farm"), 1);
+        assert_eq!(count("Hickory orchard"), 1);
+    }
 }
