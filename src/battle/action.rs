@@ -129,6 +129,14 @@ pub enum Action {
         to: V2,
     },
 
+    /// BPT "Engineering" (switch `Engineers`): in the initiative phase, engineers in contact
+    /// with linear terrain work on it: clear a fence or hedge, demolish a wall, bridge a river.
+    Engineer {
+        unit: UnitId,
+        /// Index into the table's linear terrain.
+        linear: u32,
+    },
+
     // ---- Opportunity fire (inactive player, after an enemy move or fire) ----
     OpportunityFire {
         unit: UnitId,
@@ -151,6 +159,7 @@ impl Action {
             | Action::InitiativeEvade { unit }
             | Action::InitiativeDeploy { unit, .. }
             | Action::InitiativeCharge { unit, .. }
+            | Action::Engineer { unit, .. }
             | Action::CounterFire { unit }
             | Action::CounterEvade { unit }
             | Action::CounterCharge { unit }
@@ -197,6 +206,7 @@ impl Action {
             Action::InitiativeEvade { .. } => "initiative evade",
             Action::InitiativeDeploy { .. } => "initiative deploy",
             Action::InitiativeCharge { .. } => "initiative charge",
+            Action::Engineer { .. } => "engineer task",
             Action::CounterFire { .. } => "counter-initiative fire",
             Action::CounterEvade { .. } => "counter-initiative evade",
             Action::CounterCharge { .. } => "counter-charge",

@@ -90,6 +90,12 @@ impl Battle {
             if self.engaged(id) {
                 return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
             }
+            if u.engineer_turn == Some(self.player_turn) {
+                return refuse(
+                    "BPT Engineering",
+                    format!("{} carried out a task this turn and may not be issued orders", u.name),
+                );
+            }
             if let Some(o) = self.cmd.orders.get(&id) {
                 if o.by != c {
                     return refuse(
@@ -641,6 +647,9 @@ impl Battle {
         }
         if self.cmd.orders.contains_key(&id) {
             return refuse("BPT Command Phase", format!("{} has already been ordered", u.name));
+        }
+        if u.engineer_turn == Some(self.player_turn) {
+            return refuse("BPT Engineering", format!("{} carried out a task this turn", u.name));
         }
         if self.engaged(id) {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));

@@ -279,6 +279,17 @@ pub enum Event {
     SideBroken {
         side: SideId,
     },
+    /// BPT "Engineering": a task carried out (its roll and need, or the bridge built so far).
+    EngineerWork {
+        unit: UnitId,
+        task: super::engineers::Task,
+        what: String,
+        roll: Option<(u32, u32)>,
+        /// Bridging: cm built of the river's width.
+        built: Option<(f64, f64)>,
+        /// The gap is open / the bridge stands.
+        done: bool,
+    },
     /// BPT "Weather (Optional Rule)": the roll before the game or at the end of a game turn.
     WeatherRoll {
         dice: [u32; 2],

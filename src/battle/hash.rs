@@ -31,6 +31,7 @@ struct HashView<'a> {
 struct Optional<'a> {
     switches: &'a crate::rules::switches::Switches,
     weather: crate::data::scenario::Weather,
+    works: &'a super::engineers::Works,
 }
 
 /// FNV-1a, 64 bit.
@@ -66,6 +67,7 @@ impl Battle {
             optional: (!self.rules.switches.is_empty()).then_some(Optional {
                 switches: &self.rules.switches,
                 weather: self.weather,
+                works: &self.works,
             }),
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");

@@ -71,6 +71,7 @@ impl Battle {
                 self.resolve_fire(plan, FireContext::Initiative, ev);
                 Ok(())
             }
+            Action::Engineer { unit, linear } => self.engineer_work(*unit, *linear, ev),
             Action::InitiativeEvade { unit } => {
                 let (enemy, _) = self.check_initiative(*unit)?;
                 self.check_evade(*unit)?;

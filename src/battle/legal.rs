@@ -66,6 +66,9 @@ impl Battle {
     }
 
     fn legal_initiative(&self, out: &mut Vec<Action>) {
+        for (unit, linear) in self.legal_engineer_tasks() {
+            out.push(Action::Engineer { unit, linear });
+        }
         for u in self.side_units(self.active) {
             let Ok((_, near)) = self.check_initiative(u.id) else {
                 continue;

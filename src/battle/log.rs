@@ -371,6 +371,28 @@ impl Battle {
                 d[1],
                 if *broken { "the command breaks" } else { "holds" }
             ),
+            Event::EngineerWork {
+                unit,
+                task,
+                what,
+                roll,
+                built,
+                done,
+            } => {
+                let who = self.uname(*unit);
+                match (roll, built) {
+                    (Some((r, need)), _) => format!(
+                        "{who} try to {} a 5 cm section of {what}: need {need}+, rolled {r}: {} (BPT Engineering)",
+                        task.verb(),
+                        if *done { "a gap is open" } else { "it stands" }
+                    ),
+                    (None, Some((b, of))) => format!(
+                        "{who} bridge {what}: {b:.0} of {of:.0} cm built{} (BPT Engineering: Bridging)",
+                        if *done { ", the pontoon bridge is open" } else { "" }
+                    ),
+                    _ => format!("{who} work on {what}"),
+                }
+            }
             Event::WeatherRoll {
                 dice: d,
                 from,
@@ -436,6 +458,22 @@ impl Battle {
             }
             Action::InitiativeEvade { unit } | Action::CounterEvade { unit } => {
                 format!("{}: {}", a.name(), self.uname(*unit))
+            }
+            Action::Engineer { unit, linear } => {
+                let l = self.terrain.linears.get(*linear as usize);
+                let task = l.and_then(|l| super::engineers::Task::for_kind(l.kind));
+                format!(
+                    "{}: {} {} {}",
+                    a.name(),
+                    self.uname(*unit),
+                    task.map(|t| t.verb()).unwrap_or("work on"),
+                    l.map(|l| if l.name.is_empty() {
+                        format!("the {:?}", l.kind).to_lowercase()
+                    } else {
+                        l.name.clone()
+                    })
+                    .unwrap_or_else(|| "?".into())
+                )
             }
             Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
                 format!("{}: {} {deploy}", a.name(), self.uname(*unit))

@@ -7,6 +7,7 @@ pub mod charge;
 pub mod command;
 pub mod ecs;
 pub mod end;
+pub mod engineers;
 pub mod envelope;
 pub mod event;
 pub mod fire;

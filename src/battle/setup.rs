@@ -81,6 +81,7 @@ impl Battle {
                     initiative_turn: None,
                     opportunity_turn: None,
                     self_order_turn: None,
+                    engineer_turn: None,
                     limbered: is_art && u.limbered,
                     has_limber: is_art && !row.has(Trait::Siege) && !row.has(Trait::Mortar),
                     horse_artillery: is_art && cavalry_hqs.contains(&u.commander.as_str()),
@@ -152,6 +153,7 @@ impl Battle {
             los,
             rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
             counter_charging: None,
+            works: Default::default(),
         };
         b.refresh_geometry();
         let mut events = Vec::new();

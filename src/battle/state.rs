@@ -98,6 +98,9 @@ pub struct Unit {
     pub opportunity_turn: Option<u32>,
     /// Game turn of its last self-order.
     pub self_order_turn: Option<u32>,
+    /// Player turn in which it carried out an engineer task (BPT "Engineering": no orders then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engineer_turn: Option<u32>,
     // Artillery.
     pub limbered: bool,
     pub has_limber: bool,
@@ -344,6 +347,8 @@ pub struct Battle {
     pub rows: Vec<Vec<TroopRow>>,
     /// Set while a charged cavalry unit is counter-charging.
     pub counter_charging: Option<UnitId>,
+    /// Engineer work done to the table (gaps, bridges) and bridges under construction.
+    pub works: super::engineers::Works,
 }
 
 impl Battle {

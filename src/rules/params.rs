@@ -245,6 +245,21 @@ pub struct WeatherRules {
     pub keep_scenario_weather: bool,
 }
 
+/// BPT "Engineering" (switch `Engineers`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineerRules {
+    /// "Obstacle Clearance": one die, successful on this or more (fences and hedges).
+    pub clear_score: u32,
+    /// "Demolition": one die, successful on this or more (walls).
+    pub demolish_score: u32,
+    /// Width of the section cleared or demolished, cm ("a 5cm wide section").
+    pub gap: f64,
+    /// "Bridging": cm of bridge built per bridging unit per initiative phase.
+    pub bridge_section: f64,
+    /// Width of the finished bridge (the road that crosses the river), cm.
+    pub bridge_width: f64,
+}
+
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -262,6 +277,8 @@ pub struct Rules {
     pub artillery: super::artillery::ArtilleryParams,
     /// BPT's optional rules: weather.
     pub weather: WeatherRules,
+    /// BPT "Engineering".
+    pub engineers: EngineerRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

@@ -538,6 +538,72 @@ pub fn polyline_crossing(pts: &[V2], a: V2, b: V2) -> Option<f64> {
     best
 }
 
+/// The point of a polyline nearest `p`: (distance along the line from its first point, the
+/// point, the unit direction of the line there). None for fewer than two points.
+pub fn polyline_project(pts: &[V2], p: V2) -> Option<(f64, V2, V2)> {
+    let mut best: Option<(f64, f64, V2, V2)> = None;
+    let mut run = 0.0;
+    for w in pts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = a.dist(b);
+        if len > 0.0 {
+            let t = ((p - a).dot(b - a) / (len * len)).clamp(0.0, 1.0);
+            let q = a.lerp(b, t);
+            let d = q.dist(p);
+            if best.is_none_or(|x| d < x.0) {
+                best = Some((d, run + t * len, q, (b - a) * (1.0 / len)));
+            }
+        }
+        run += len;
+    }
+    best.map(|(_, s, q, dir)| (s, q, dir))
+}
+
+/// The point at distance `s` along a polyline (clamped to its ends).
+pub fn polyline_point_at(pts: &[V2], s: f64) -> Option<V2> {
+    let mut run = 0.0;
+    for w in pts.windows(2) {
+        let len = w[0].dist(w[1]);
+        if s <= run + len && len > 0.0 {
+            return Some(w[0].lerp(w[1], ((s - run) / len).clamp(0.0, 1.0)));
+        }
+        run += len;
+    }
+    pts.last().copied()
+}
+
+/// A polyline with the stretch from `from` to `to` (distances along it) taken out: the piece
+/// before and the piece after, each empty when nothing of it is left.
+pub fn polyline_cut(pts: &[V2], from: f64, to: f64) -> (Vec<V2>, Vec<V2>) {
+    let total: f64 = pts.windows(2).map(|w| w[0].dist(w[1])).sum();
+    let (from, to) = (from.max(0.0), to.min(total));
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut run = 0.0;
+    for (i, &p) in pts.iter().enumerate() {
+        if i > 0 {
+            run += pts[i - 1].dist(p);
+        }
+        if run < from {
+            before.push(p);
+        } else if run > to {
+            after.push(p);
+        }
+    }
+    if from > 0.0
+        && let Some(q) = polyline_point_at(pts, from)
+    {
+        before.push(q);
+    }
+    if to < total
+        && let Some(q) = polyline_point_at(pts, to)
+    {
+        after.insert(0, q);
+    }
+    let keep = |v: Vec<V2>| if v.len() >= 2 { v } else { Vec::new() };
+    (keep(before), keep(after))
+}
+
 /// Bounding box of a polyline (min, max).
 pub fn polyline_bbox(pts: &[V2]) -> (V2, V2) {
     Polygon(pts.to_vec()).bbox()
@@ -818,6 +884,39 @@ impl Terrain {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod polyline_tests {
+    use super::*;
+
+    fn v(x: f64, y: f64) -> V2 {
+        V2::new(x, y)
+    }
+
+    #[test]
+    fn a_point_projects_onto_the_nearest_stretch_with_its_distance_along() {
+        let wall = [v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0)];
+        let (s, q, dir) = polyline_project(&wall, v(4.0, 3.0)).unwrap();
+        assert!((s - 4.0).abs() < 1e-9 && q.dist(v(4.0, 0.0)) < 1e-9 && dir.dist(v(1.0, 0.0)) < 1e-9);
+        let (s, q, _) = polyline_project(&wall, v(12.0, 6.0)).unwrap();
+        assert!((s - 16.0).abs() < 1e-9 && q.dist(v(10.0, 6.0)) < 1e-9);
+        assert!(polyline_project(&[v(1.0, 1.0)], v(0.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn cutting_a_5_cm_gap_leaves_the_pieces_either_side() {
+        let wall = [v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0)];
+        let (a, b) = polyline_cut(&wall, 7.5, 12.5);
+        assert_eq!(a, vec![v(0.0, 0.0), v(7.5, 0.0)]);
+        assert_eq!(b, vec![v(10.0, 2.5), v(10.0, 10.0)]);
+        // At an end only one piece is left; a gap wider than the line leaves nothing.
+        let (a, b) = polyline_cut(&wall, -2.5, 2.5);
+        assert!(a.is_empty());
+        assert_eq!(b, vec![v(2.5, 0.0), v(10.0, 0.0), v(10.0, 10.0)]);
+        let (a, b) = polyline_cut(&wall, -1.0, 30.0);
+        assert!(a.is_empty() && b.is_empty());
     }
 }
 

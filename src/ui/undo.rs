@@ -42,6 +42,7 @@ pub fn is_undoable(events: &[Event]) -> bool {
                 | Event::CombatResult { .. }
                 | Event::BreakpointRoll { .. }
                 | Event::WeatherRoll { .. }
+                | Event::EngineerWork { roll: Some(_), .. }
                 | Event::GameOver { .. }
         )
     })

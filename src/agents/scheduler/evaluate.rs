@@ -379,10 +379,41 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
         Action::Deploy { unit, deploy } | Action::InitiativeDeploy { unit, deploy } => {
             deploy_value(b, *unit, *deploy, ctx)
         }
+        Action::Engineer { unit, linear } => engineer_value(b, *unit, *linear),
         Action::Support { unit, friend } => Judged::new(
             0.7,
             format!("{}: support {} in its charge", b.unit(*unit).name, b.unit(*friend).name),
         ),
         _ => Judged::nothing(),
     }
+}
+
+/// BPT "Engineering": worth doing when the obstacle stands between the engineers and the
+/// nearest enemy they know of (the way forward), and no enemy is close enough to punish it.
+fn engineer_value(b: &Battle, unit: UnitId, linear: u32) -> Judged {
+    let u = b.unit(unit);
+    let Some(l) = b.terrain.linears.get(linear as usize) else {
+        return Judged::nothing();
+    };
+    let nearest = known_enemies(b, u.side)
+        .into_iter()
+        .map(|e| b.unit(e).pose.pos)
+        .min_by(|p, q| p.dist(u.pose.pos).total_cmp(&q.dist(u.pose.pos)));
+    let Some(enemy) = nearest else {
+        return Judged::nothing();
+    };
+    if enemy.dist(u.pose.pos) < b.rules.initiative.distance {
+        return Judged::nothing();
+    }
+    if crate::rules::terrain::polyline_crossing(&l.points, u.pose.pos, enemy).is_none() {
+        return Judged::nothing();
+    }
+    Judged::new(
+        0.5,
+        format!(
+            "{}: opens the way through the {} towards the enemy",
+            u.name,
+            format!("{:?}", l.kind).to_lowercase()
+        ),
+    )
 }

@@ -17,9 +17,9 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 pub struct TerrainLayer;
 
-/// The battle whose terrain is drawn (scenario hash and title).
+/// The battle whose terrain is drawn (scenario hash, title, engineer works done).
 #[derive(Resource, Default)]
-pub struct DrawnTerrain(pub Option<(u64, String)>);
+pub struct DrawnTerrain(pub Option<(u64, String, usize)>);
 
 fn draw_terrain(
     mut commands: Commands,
@@ -28,7 +28,8 @@ fn draw_terrain(
     old: Query<Entity, With<TerrainLayer>>,
 ) {
     let b = &battle.0;
-    let key = (b.scenario_hash, b.title.clone());
+    // Engineers' gaps and bridges change the table.
+    let key = (b.scenario_hash, b.title.clone(), b.works.done.len());
     if drawn.0.as_ref() == Some(&key) {
         return;
     }

@@ -1,0 +1,222 @@
+//! BPT "Engineering" (switch `Engineers`): in the initiative phase an engineer unit in contact
+//! with linear terrain clears a 5 cm section of a fence or hedge (one die, 3+), demolishes a
+//! 5 cm section of a wall (4+), or builds a pontoon bridge over a river (5 cm a phase, no
+//! roll). Engineers that work may not be ordered that turn; suppressed engineers may not work.
+//! The table changes: the gap or the bridge is terrain from then on (line of sight, movement).
+
+use super::action::{Refusal, refuse};
+use super::event::Event;
+use super::state::{Battle, UnitId};
+use crate::data::army::{Arm, Trait};
+use crate::rules::geometry::V2;
+use crate::rules::los::LosWorld;
+use crate::rules::switches::Switch;
+use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
+use serde::{Deserialize, Serialize};
+
+/// What engineers do to a kind of linear terrain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Task {
+    /// "Obstacle Clearance" (fences, hedges).
+    Clear,
+    /// "Demolition" (walls).
+    Demolish,
+    /// "Bridging" (rivers).
+    Bridge,
+}
+
+impl Task {
+    pub fn for_kind(kind: LinearKind) -> Option<Task> {
+        match kind {
+            LinearKind::Fence | LinearKind::Hedge => Some(Task::Clear),
+            LinearKind::Wall => Some(Task::Demolish),
+            LinearKind::River => Some(Task::Bridge),
+            LinearKind::Road | LinearKind::Stream => None,
+        }
+    }
+    pub fn verb(self) -> &'static str {
+        match self {
+            Task::Clear => "clear",
+            Task::Demolish => "demolish",
+            Task::Bridge => "bridge",
+        }
+    }
+}
+
+/// A bridge being built: where, and how much of it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bridging {
+    pub unit: UnitId,
+    pub linear: u32,
+    pub at: V2,
+    pub built: f64,
+}
+
+/// Everything engineers did to the table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Works {
+    /// Finished works, in order: (task, linear index, where).
+    pub done: Vec<(Task, u32, V2)>,
+    pub bridging: Vec<Bridging>,
+}
+
+/// Is this unit an engineer unit (BPT "Engineers"; ACW note 17)?
+pub fn is_engineer(u: &super::state::Unit) -> bool {
+    u.row.arm == Arm::Engineers || u.row.has(Trait::Engineer)
+}
+
+impl Battle {
+    /// May `unit` work on linear terrain `linear` now?
+    pub fn check_engineer(&self, unit: UnitId, linear: u32) -> Result<Task, Refusal> {
+        const RULE: &str = "BPT Engineering";
+        if !self.rules.switches.on(Switch::Engineers) {
+            return refuse(RULE, "engineer tasks are an optional rule that is off in this battle");
+        }
+        self.check_unit_id(unit)?;
+        let u = self.unit(unit);
+        if !u.alive() || u.side != self.active {
+            return refuse(RULE, "only the active player's engineers carry out tasks");
+        }
+        if !is_engineer(u) {
+            return refuse(RULE, format!("{} are not engineers", u.name));
+        }
+        if u.suppressed() {
+            return refuse(RULE, "suppressed engineers may not carry out a task");
+        }
+        if u.initiative_turn == Some(self.player_turn) {
+            return refuse("BPT Initiative Phase", "a unit acts on its initiative once a turn");
+        }
+        if self.engaged(unit) {
+            return refuse("BPT Charge", "a unit in a charge cannot carry out a task");
+        }
+        let Some(l) = self.terrain.linears.get(linear as usize) else {
+            return refuse(RULE, format!("there is no linear terrain number {linear}"));
+        };
+        let Some(task) = Task::for_kind(l.kind) else {
+            return refuse(RULE, format!("engineers cannot work on a {:?}", l.kind));
+        };
+        if l.points.len() < 2 {
+            return refuse(RULE, "nothing of it is left");
+        }
+        let contact = self.rules.visibility.contact;
+        if !self
+            .rects(unit)
+            .iter()
+            .any(|r| self.terrain.linear_touching(r, contact).contains(&(linear as usize)))
+        {
+            return refuse(RULE, "engineers must begin the phase in contact with the obstacle");
+        }
+        Ok(task)
+    }
+
+    /// Every task open to the active side's engineers (for `legal_actions`).
+    pub(crate) fn legal_engineer_tasks(&self) -> Vec<(UnitId, u32)> {
+        if !self.rules.switches.on(Switch::Engineers) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for u in self.side_units(self.active).filter(|u| is_engineer(u)) {
+            for i in 0..self.terrain.linears.len() as u32 {
+                if self.check_engineer(u.id, i).is_ok() {
+                    out.push((u.id, i));
+                }
+            }
+        }
+        out
+    }
+
+    /// Carry out the task (the one door's initiative branch).
+    pub(crate) fn engineer_work(&mut self, unit: UnitId, linear: u32, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let task = self.check_engineer(unit, linear)?;
+        let er = self.rules.engineers.clone();
+        let turn = self.player_turn;
+        let u = self.unit_mut(unit);
+        u.initiative_turn = Some(turn);
+        u.engineer_turn = Some(turn);
+        let centre = self.unit(unit).pose.pos;
+        let l = self.terrain.linears[linear as usize].clone();
+        let Some((s, at, dir)) = polyline_project(&l.points, centre) else {
+            return Ok(());
+        };
+        let name = if l.name.is_empty() {
+            format!("{:?}", l.kind).to_lowercase()
+        } else {
+            l.name.clone()
+        };
+        match task {
+            Task::Clear | Task::Demolish => {
+                let need = if task == Task::Clear {
+                    er.clear_score
+                } else {
+                    er.demolish_score
+                };
+                let roll = self.dice.d6();
+                let success = roll >= need;
+                if success {
+                    let (before, after) = polyline_cut(&l.points, s - er.gap * 0.5, s + er.gap * 0.5);
+                    self.terrain.linears[linear as usize].points = before;
+                    if !after.is_empty() {
+                        self.terrain.linears.push(Linear { points: after, ..l });
+                    }
+                    self.works.done.push((task, linear, at));
+                    self.rebuild_los();
+                }
+                ev.push(Event::EngineerWork {
+                    unit,
+                    task,
+                    what: name,
+                    roll: Some((roll, need)),
+                    built: None,
+                    done: success,
+                });
+            }
+            Task::Bridge => {
+                let slot = self
+                    .works
+                    .bridging
+                    .iter()
+                    .position(|b| b.linear == linear && b.unit == unit);
+                let i = slot.unwrap_or_else(|| {
+                    self.works.bridging.push(Bridging {
+                        unit,
+                        linear,
+                        at,
+                        built: 0.0,
+                    });
+                    self.works.bridging.len() - 1
+                });
+                self.works.bridging[i].built += er.bridge_section;
+                let (built, at) = (self.works.bridging[i].built, self.works.bridging[i].at);
+                let done = built + 1e-9 >= l.width;
+                if done {
+                    self.works.bridging.remove(i);
+                    let across = dir.perp();
+                    let half = l.width * 0.5 + 1.0;
+                    self.terrain.linears.push(Linear {
+                        kind: LinearKind::Road,
+                        name: "pontoon bridge".into(),
+                        points: vec![at - across * half, at + across * half],
+                        width: er.bridge_width,
+                    });
+                    self.works.done.push((task, linear, at));
+                    self.rebuild_los();
+                }
+                ev.push(Event::EngineerWork {
+                    unit,
+                    task,
+                    what: name,
+                    roll: None,
+                    built: Some((built.min(l.width), l.width)),
+                    done,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The line-of-sight world again after the terrain changed (same distances).
+    fn rebuild_los(&mut self) {
+        let params = self.los.params().clone();
+        self.los = LosWorld::new(&self.terrain, self.table.width, self.table.height, params);
+    }
+}
