@@ -23,7 +23,7 @@ pub fn group(a: &Action) -> &'static str {
         | Action::InitiativeCharge { .. }
         | Action::CounterCharge { .. }
         | Action::Support { .. } => "Charge",
-        Action::Deploy { .. } | Action::InitiativeDeploy { .. } => "Deploy",
+        Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::Engineer { .. } => "Deploy",
         Action::Pass | Action::EndPhase => "Phase",
     }
 }
