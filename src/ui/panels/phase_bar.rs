@@ -103,14 +103,17 @@ pub fn conditions(b: &Battle) -> Option<String> {
         .map(|s| s.title())
         .collect();
     parts.extend(variants.iter().map(|v| v.split(" (").next().unwrap_or(v).to_string()));
-    let others = b
+    let others: Vec<&str> = b
         .rules
         .switches
         .iter()
         .filter(|s| !s.is_variant() && *s != crate::rules::switches::Switch::Weather)
-        .count();
-    if others > 0 {
-        parts.push(format!("+{others} optional rule{}", if others == 1 { "" } else { "s" }));
+        .map(|s| s.title())
+        .collect();
+    match others.len() {
+        0 => {}
+        1 | 2 => parts.push(others.join(" · ")),
+        n => parts.push(format!("{n} optional rules")),
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
