@@ -142,3 +142,41 @@ fn a_rules_file_with_a_short_blunder_table_is_refused_with_its_place() {
     ]);
     assert!(good.status.success(), "{}", String::from_utf8_lossy(&good.stderr));
 }
+
+#[test]
+fn rule_switches_reach_simulate_and_balance_and_a_wrong_name_is_refused_with_the_list() {
+    let plain = volley(&["simulate", "maps/skirmish.ron", "--seed", "4", "--json"]);
+    let on = volley(&[
+        "simulate",
+        "maps/skirmish.ron",
+        "--seed",
+        "4",
+        "--json",
+        "--rule",
+        "weather",
+    ]);
+    assert!(on.status.success(), "{}", String::from_utf8_lossy(&on.stderr));
+    let (p, w): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_slice(&plain.stdout).unwrap(),
+        serde_json::from_slice(&on.stdout).unwrap(),
+    );
+    assert_eq!(p["rules"], "none");
+    assert_eq!(w["rules"], "weather");
+    assert_ne!(p["state_hash"], w["state_hash"], "the weather rolls change the game");
+    let bal = volley(&[
+        "balance",
+        "maps/skirmish.ron",
+        "--games",
+        "2",
+        "--json",
+        "--rule",
+        "weather,engineers",
+    ]);
+    assert!(bal.status.success(), "{}", String::from_utf8_lossy(&bal.stderr));
+    let b: serde_json::Value = serde_json::from_slice(&bal.stdout).unwrap();
+    assert_eq!(b["rules"], "weather, engineers");
+    let bad = volley(&["simulate", "maps/skirmish.ron", "--rule", "sabre"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("saber-charge") && err.contains("order-delay"), "{err}");
+}

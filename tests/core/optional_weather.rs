@@ -201,3 +201,21 @@ fn unknown_rule_names_are_refused_with_the_list() {
     let e = Switches::parse_list(&["weather,sabre"]).unwrap_err();
     assert!(e.contains("saber-charge"), "{e}");
 }
+
+#[test]
+fn a_rule_the_game_does_not_play_yet_is_refused_by_name_never_ignored() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    for s in Switch::ALL.into_iter().filter(|s| !s.implemented()) {
+        let one: Switches = [s].into_iter().collect();
+        let e = volley::load_battle_with(&path, 1, &one)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(s.key()) && e.contains("not played"), "{e}");
+    }
+    for s in Switch::ALL.into_iter().filter(|s| s.implemented()) {
+        let one: Switches = [s].into_iter().collect();
+        let (b, _) = volley::load_battle_with(&path, 1, &one).expect("a played rule loads");
+        assert!(b.rules.switches.on(s));
+    }
+}
