@@ -247,6 +247,7 @@ pub fn optional_rules(ui: &mut egui::Ui, scenario: &Switches, chosen: &mut Switc
     let title = format!("Optional rules: {}", on.describe());
     egui::CollapsingHeader::new(title)
         .id_salt("optional-rules")
+        .default_open(true)
         .show(ui, |ui| {
             for s in Switch::ALL {
                 let fixed = scenario.on(s);
