@@ -460,6 +460,7 @@ fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn simulate(
     scenario: PathBuf,
     seed: u64,

@@ -48,7 +48,10 @@ fn length(l: &Linear) -> f64 {
     l.points.windows(2).map(|w| w[0].dist(w[1])).sum()
 }
 
-fn work(ev: &[Event]) -> (Task, Option<(u32, u32)>, Option<(f64, f64)>, bool) {
+/// An engineer event: task, (roll, need), (built, width), done.
+type Work = (Task, Option<(u32, u32)>, Option<(f64, f64)>, bool);
+
+fn work(ev: &[Event]) -> Work {
     ev.iter()
         .find_map(|e| match e {
             Event::EngineerWork {
@@ -109,10 +112,7 @@ fn demolition_of_a_wall_needs_a_four() {
     let mut b = with(LinearKind::Wall, 0.5, &[Switch::Engineers]);
     let mut c = b.clone();
     script(&mut b, &[3]);
-    assert_eq!(
-        work(&b.apply(&Action::Engineer { unit: 0, linear: 0 }).unwrap()).3,
-        false
-    );
+    assert!(!work(&b.apply(&Action::Engineer { unit: 0, linear: 0 }).unwrap()).3);
     script(&mut c, &[4]);
     let ev = c.apply(&Action::Engineer { unit: 0, linear: 0 }).unwrap();
     assert_eq!(work(&ev), (Task::Demolish, Some((4, 4)), None, true));
