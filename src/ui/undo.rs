@@ -42,6 +42,8 @@ pub fn is_undoable(events: &[Event]) -> bool {
                 | Event::CombatResult { .. }
                 | Event::BreakpointRoll { .. }
                 | Event::WeatherRoll { .. }
+                | Event::ActivationRoll { .. }
+                | Event::RallyRoll { .. }
                 | Event::GameOver { .. }
         )
     })

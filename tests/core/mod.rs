@@ -10,6 +10,7 @@ mod end;
 mod fire;
 mod initiative;
 mod movement;
+mod optional_passing;
 mod optional_weather;
 mod property;
 mod replay;
