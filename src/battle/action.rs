@@ -136,6 +136,17 @@ pub enum Action {
         /// Index into the table's linear terrain.
         linear: u32,
     },
+    /// *Glory Days!* "Activation" (switch `InitiativePassing`): roll one d6 to activate a unit
+    /// for one action (move, deploy, charge if declared, support). Again only consecutively.
+    Activate {
+        unit: UnitId,
+        charge: bool,
+        dense: bool,
+    },
+    /// *Glory Days!* "Rallying" (switch `InitiativePassing`): roll to remove one D-marker.
+    Rally {
+        unit: UnitId,
+    },
 
     // ---- Opportunity fire (inactive player, after an enemy move or fire) ----
     OpportunityFire {
@@ -169,6 +180,8 @@ impl Action {
             | Action::Fire { unit, .. }
             | Action::Charge { unit, .. }
             | Action::Support { unit, .. }
+            | Action::Activate { unit, .. }
+            | Action::Rally { unit }
             | Action::OpportunityFire { unit, .. } => Some(*unit),
         }
     }
@@ -219,6 +232,8 @@ impl Action {
             Action::Support { .. } => "support",
             Action::CommanderMove { .. } => "commander move",
             Action::OpportunityFire { .. } => "opportunity fire",
+            Action::Activate { .. } => "activate",
+            Action::Rally { .. } => "rally",
             Action::Pass => "pass",
             Action::EndPhase => "end phase",
         }

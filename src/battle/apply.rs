@@ -23,6 +23,9 @@ impl Battle {
                 _ => return refuse("BPT Sequence of Play", "no decision is due in this phase"),
             },
         }
+        if self.initiative_passing() {
+            self.settle_passing(&mut ev);
+        }
         self.actions += 1;
         self.refresh_geometry();
         Ok(ev)

@@ -485,8 +485,18 @@ impl Battle {
         }
     }
 
-    /// The command phase's actions.
+    /// The command phase's actions (with initiative passing on, its own first).
     pub(crate) fn apply_command(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        if self.initiative_passing()
+            && let Some(r) = self.apply_passing(action, ev)
+        {
+            return r;
+        }
+        self.apply_command_bpt(action, ev)
+    }
+
+    /// BPT's command phase actions.
+    pub(crate) fn apply_command_bpt(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
         match action {
             Action::Order {
                 commander,
@@ -766,7 +776,9 @@ impl Battle {
                 }
                 let plan = self.check_fire(*unit, *target, FireContext::Opportunity)?;
                 self.unit_mut(*unit).opportunity_turn = Some(self.player_turn);
+                let landed = self.cmd.passing.landed;
                 self.resolve_fire(plan, FireContext::Opportunity, ev);
+                self.reaction_stops(mover, landed, ev);
                 let left: Vec<UnitId> = eligible
                     .into_iter()
                     .filter(|&u| u != *unit)

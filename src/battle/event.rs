@@ -298,6 +298,35 @@ pub enum Event {
         /// "before the battle" or "end of game turn N".
         when: String,
     },
+    /// *Glory Days!* "Activation" (switch `InitiativePassing`): one d6 ≥ the target.
+    ActivationRoll {
+        unit: UnitId,
+        modifiers: Vec<Modifier>,
+        target: i32,
+        roll: u32,
+        success: bool,
+    },
+    /// *Glory Days!* "Rallying": one d6 ≥ the target removes a D-marker.
+    RallyRoll {
+        unit: UnitId,
+        modifiers: Vec<Modifier>,
+        target: i32,
+        roll: u32,
+        success: bool,
+    },
+    /// *Glory Days!* D-markers gained (positive) or rallied off (negative); `total` after.
+    DMarkers {
+        unit: UnitId,
+        change: i32,
+        total: u32,
+        why: String,
+    },
+    /// *Glory Days!* "Core Concepts": the initiative passes to the opponent (the active
+    /// player's command phase ends once any open window closes).
+    InitiativePassed {
+        side: SideId,
+        reason: String,
+    },
     GameOver {
         winner: Option<SideId>,
         result: ResultKind,

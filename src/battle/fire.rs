@@ -52,12 +52,23 @@ pub struct FirePlan {
     pub save: Option<u32>,
     /// Guns charged from the front fire canister (BPT ACW notes 6, 7).
     pub canister: bool,
+    /// Added to the score to hit: *Glory Days!* D-markers and "firer moved on this initiative"
+    /// (switch `InitiativePassing`; always 0 with it off).
+    pub penalty: u32,
 }
 
 impl FirePlan {
+    /// The score to hit before the roll bonus: BPT's, worse by the penalty (a 6 still hits).
+    pub fn score(&self) -> u32 {
+        if self.penalty == 0 {
+            self.to_hit
+        } else {
+            (self.to_hit + self.penalty).min(self.to_hit.max(6))
+        }
+    }
     /// The effective score needed on the die, after the roll bonus.
     pub fn effective_to_hit(&self) -> u32 {
-        self.to_hit.saturating_sub(self.roll_bonus).max(1)
+        self.score().saturating_sub(self.roll_bonus).max(1)
     }
 }
 
@@ -279,6 +290,7 @@ impl Battle {
         if aspect != Aspect::Front {
             save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
         }
+        let penalty = self.passing_fire_penalty(firer);
         FirePlan {
             firer,
             target,
@@ -293,6 +305,7 @@ impl Battle {
             roll_bonus,
             save,
             canister,
+            penalty,
         }
     }
 
@@ -420,7 +433,7 @@ impl Battle {
             dice: plan.dice,
             aspect: plan.aspect,
             cover: plan.cover,
-            to_hit: plan.to_hit,
+            to_hit: plan.score(),
             roll_bonus: plan.roll_bonus,
             rolls,
             hits,
@@ -462,20 +475,24 @@ impl Battle {
             return;
         }
         let value = self.unit(target).hits_value(&self.rules, self.player_turn);
-        let total = {
-            let t = self.unit_mut(target);
-            t.hits += net;
-            t.hits
-        };
-        ev.push(Event::HitsTaken {
-            unit: target,
-            hits: net,
-            total,
-            value,
-        });
-        if total >= value {
-            self.knock_out(target, KnockOut::Hits, ev);
-            return;
+        // Glory Days "Effect of Hits" (switch InitiativePassing): hits may become D-markers.
+        let as_hits = net - self.hits_as_d_markers(target, net, ev);
+        if as_hits > 0 {
+            let total = {
+                let t = self.unit_mut(target);
+                t.hits += as_hits;
+                t.hits
+            };
+            ev.push(Event::HitsTaken {
+                unit: target,
+                hits: as_hits,
+                total,
+                value,
+            });
+            if total >= value {
+                self.knock_out(target, KnockOut::Hits, ev);
+                return;
+            }
         }
         let already = self.unit(target).suppressed;
         let same_order = already.is_some_and(|s| {

@@ -105,6 +105,10 @@ impl Battle {
     }
 
     fn legal_command(&self, out: &mut Vec<Action>) {
+        if self.initiative_passing() {
+            self.legal_passing(out);
+            return;
+        }
         // Actions of units with orders in hand.
         for (&id, o) in &self.cmd.orders {
             if o.finished || !self.unit(id).alive() {
@@ -223,7 +227,7 @@ impl Battle {
         out.push(Action::EndPhase);
     }
 
-    fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
+    pub(crate) fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
         v.extend([Ammo::Shot, Ammo::Canister, Ammo::Shell].map(Deploy::Load));
@@ -311,7 +315,7 @@ impl Battle {
         v
     }
 
-    fn candidate_commander_moves(&self, c: CmdId) -> Vec<V2> {
+    pub(crate) fn candidate_commander_moves(&self, c: CmdId) -> Vec<V2> {
         let cm = self.commander(c);
         let mut v = Vec::new();
         // Beside each unit it commands (command presence), and halfway to them.

@@ -410,6 +410,53 @@ impl Battle {
                 };
                 format!("Weather, {when}: rolled {}+{}: {change} (BPT Weather)", d[0], d[1])
             }
+            Event::ActivationRoll {
+                unit,
+                modifiers,
+                target,
+                roll,
+                success,
+            } => {
+                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                format!(
+                    "{} activation: need {target}+{}{}, rolled {roll}: {} (Glory Days Activation)",
+                    self.uname(*unit),
+                    if mods.is_empty() { "" } else { " " },
+                    mods.join(", "),
+                    if *success { "activated" } else { "fails" }
+                )
+            }
+            Event::RallyRoll {
+                unit,
+                modifiers,
+                target,
+                roll,
+                success,
+            } => {
+                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+                format!(
+                    "{} rallies: need {target}+{}{}, rolled {roll}: {} (Glory Days Rallying)",
+                    self.uname(*unit),
+                    if mods.is_empty() { "" } else { " " },
+                    mods.join(", "),
+                    if *success { "a D-marker comes off" } else { "fails" }
+                )
+            }
+            Event::DMarkers {
+                unit,
+                change,
+                total,
+                why,
+            } => format!(
+                "{} {} {} D-marker{} ({why}): {total} now",
+                self.uname(*unit),
+                if *change >= 0 { "takes" } else { "loses" },
+                change.unsigned_abs(),
+                if change.unsigned_abs() == 1 { "" } else { "s" }
+            ),
+            Event::InitiativePassed { side, reason } => {
+                format!("{} lose the initiative: {reason}", self.sides[*side].name)
+            }
             Event::SideBroken { side } => format!("{} withdraws from the field", self.sides[*side].name),
             Event::GameOver {
                 winner,
@@ -477,6 +524,24 @@ impl Battle {
             }
             Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
                 format!("{}: {} {deploy}", a.name(), self.uname(*unit))
+            }
+            Action::Activate { unit, charge, dense } => {
+                let need = self.activation_plan(*unit, *charge, *dense).ok();
+                format!(
+                    "activate: {}{}{} (need {}+)",
+                    self.uname(*unit),
+                    if *charge { " [may charge]" } else { "" },
+                    if *dense { " [dense]" } else { "" },
+                    need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+                )
+            }
+            Action::Rally { unit } => {
+                let need = self.rally_plan(*unit).ok();
+                format!(
+                    "rally: {} (need {}+)",
+                    self.uname(*unit),
+                    need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+                )
             }
             Action::CounterFire { unit } | Action::CounterCharge { unit } | Action::SelfOrder { unit } => {
                 format!("{}: {}", a.name(), self.uname(*unit))

@@ -89,6 +89,7 @@ impl Battle {
                     dug_in: u.dug_in,
                     knocked_out: false,
                     refused: (false, false),
+                    d_markers: 0,
                     row,
                 });
             }

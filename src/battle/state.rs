@@ -111,6 +111,14 @@ pub struct Unit {
     /// Left and right flank stands refused (BPT "Refuse the Flank Movement").
     #[serde(default)]
     pub refused: (bool, bool),
+    /// *Glory Days!* D-markers (switch `InitiativePassing`): each raises the unit's target
+    /// numbers by one until rallied off. Never set with the switch off (and then not hashed).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub d_markers: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -269,6 +277,32 @@ pub struct CommandState {
     pub current: Option<CmdId>,
     /// Commanders that have moved this phase.
     pub moved: BTreeSet<CmdId>,
+    /// The initiative-passing variant's book-keeping (empty with the switch off, and then
+    /// not hashed).
+    #[serde(default, skip_serializing_if = "Passing::is_idle")]
+    pub passing: Passing,
+}
+
+/// *Glory Days!* "Activation": who acted on this initiative (one player turn's command phase).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Passing {
+    /// The unit activated last: only it may be activated again (consecutively).
+    pub activated: Option<UnitId>,
+    /// Units that moved (or deployed) on this initiative: +1 to their score to hit.
+    pub moved: BTreeSet<UnitId>,
+    /// Units that fired on this initiative (each fires once).
+    pub fired: BTreeSet<UnitId>,
+    /// Hits landed by fire on either side this phase (a running count: the fire rules read
+    /// its change).
+    pub landed: u32,
+    /// The initiative has passed: the phase ends as soon as no window is open. The reason.
+    pub passed: Option<String>,
+}
+
+impl Passing {
+    pub fn is_idle(&self) -> bool {
+        *self == Passing::default()
+    }
 }
 
 /// A charge in contact, to be resolved in the charge phase.

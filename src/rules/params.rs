@@ -260,6 +260,117 @@ pub struct EngineerRules {
     pub bridge_width: f64,
 }
 
+/// *Glory Days!* "Activation", "Reaction Fire", "Effect of Hits", "Rallying" as a variant of
+/// BPT's command phase (switch `InitiativePassing`; docs/rules.md "Initiative passing").
+/// Glory Days' inches become cm at its rifled-musket range (6") = BPT's (20 cm).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InitiativePassing {
+    /// "Activation": the base target number on one d6 (3).
+    pub activation_base: i32,
+    /// "In column & on a road" −1 (BPT march column with its centre on a road).
+    pub column_on_road: i32,
+    /// "General with unit" −1 (a commander of its chain in contact).
+    pub general_with_unit: i32,
+    /// "Per previous move made on this initiative" +1.
+    pub per_previous_move: i32,
+    /// "No friendly units within 6"" +1.
+    pub alone: i32,
+    /// 6" in cm (Decision: GD's rifled musket 6" = BPT's 20 cm).
+    pub friend_distance: f64,
+    /// "Moving in/into Difficult Terrain" +1.
+    pub difficult: i32,
+    /// "Moving in/into Godforsaken Terrain" +2.
+    pub godforsaken: i32,
+    /// Area terrain Glory Days calls difficult (light woodland, orchards, tall crops).
+    pub difficult_areas: Vec<AreaKind>,
+    /// Area terrain Glory Days calls godforsaken (built-up areas, swamp, bayou).
+    pub godforsaken_areas: Vec<AreaKind>,
+    /// Experience (Decision, the transcription lost the rows; the worked example makes Raw +1):
+    /// BPT elite, regular, poor.
+    pub elite: i32,
+    pub regular: i32,
+    pub poor: i32,
+    /// An activation that lets the unit charge (Decision: GD's charge test is 4+, one more than
+    /// activation's 3+).
+    pub charge: i32,
+    /// "Each D-marker adds one to the target number": activation.
+    pub per_d_marker: i32,
+    /// D-markers and the unit's own score to hit when it fires (Decision: +1 each, a 6 always hits).
+    pub per_d_marker_to_hit: u32,
+    /// D-markers and the rally roll (Decision: 0; GD's rally table lists none).
+    pub per_d_marker_rally: i32,
+    /// "If firer moved on this initiative +1" (to its score to hit).
+    pub moved_to_hit: u32,
+    /// "Any unit may carry up to 3 D-markers".
+    pub max_d_markers: u32,
+    /// "Failure to activate a unit to move into or in difficult or godforsaken terrain gains the
+    /// unit a D-marker."
+    pub failed_in_terrain_marker: bool,
+    /// Fire that lands fewer hits than this (after saves) passes the initiative (Decision: 1,
+    /// "provided he hits with enough dice").
+    pub fire_keep_hits: u32,
+    /// "Reaction Fire": a reaction that scores at least this many hits stops the move (2).
+    pub reaction_stop_hits: u32,
+    /// "Effect of Hits": how fire hits are taken (Decision: D-markers first, up to the limit).
+    pub d_marker_policy: DMarkerPolicy,
+    /// "Rallying": base target (3).
+    pub rally_base: i32,
+    /// "Veteran General with unit" −2 / "Seasoned" −1: by the commander's BPT quality.
+    pub rally_general_exceptional: i32,
+    pub rally_general_average: i32,
+    pub rally_general_uninspiring: i32,
+    /// "Outside movement range of any known enemy" −1.
+    pub rally_out_of_reach: i32,
+    /// "No friendly units within 6"" +1.
+    pub rally_alone: i32,
+}
+
+/// How a unit under fire takes its hits in the initiative-passing variant ("Effect of Hits").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DMarkerPolicy {
+    /// Each hit becomes a D-marker while the unit has fewer than the limit; the rest are hits.
+    MarkersFirst,
+    /// Every hit stays a BPT hit (stands lost); D-markers come only from terrain.
+    HitsOnly,
+}
+
+impl Default for InitiativePassing {
+    fn default() -> Self {
+        use AreaKind::*;
+        InitiativePassing {
+            activation_base: 3,
+            column_on_road: -1,
+            general_with_unit: -1,
+            per_previous_move: 1,
+            alone: 1,
+            friend_distance: 20.0,
+            difficult: 1,
+            godforsaken: 2,
+            difficult_areas: vec![Field, Scrub, Woods, Orchard],
+            godforsaken_areas: vec![BuiltUp, Marsh, Mud],
+            elite: -1,
+            regular: 0,
+            poor: 1,
+            charge: 1,
+            per_d_marker: 1,
+            per_d_marker_to_hit: 1,
+            per_d_marker_rally: 0,
+            moved_to_hit: 1,
+            max_d_markers: 3,
+            failed_in_terrain_marker: true,
+            fire_keep_hits: 1,
+            reaction_stop_hits: 2,
+            d_marker_policy: DMarkerPolicy::MarkersFirst,
+            rally_base: 3,
+            rally_general_exceptional: -2,
+            rally_general_average: -1,
+            rally_general_uninspiring: 0,
+            rally_out_of_reach: -1,
+            rally_alone: 1,
+        }
+    }
+}
+
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -279,6 +390,9 @@ pub struct Rules {
     pub weather: WeatherRules,
     /// BPT "Engineering".
     pub engineers: EngineerRules,
+    /// *Glory Days!* initiative passing and D-markers (switch `InitiativePassing`).
+    #[serde(default)]
+    pub initiative_passing: InitiativePassing,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

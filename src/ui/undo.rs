@@ -43,6 +43,8 @@ pub fn is_undoable(events: &[Event]) -> bool {
                 | Event::BreakpointRoll { .. }
                 | Event::WeatherRoll { .. }
                 | Event::EngineerWork { roll: Some(_), .. }
+                | Event::ActivationRoll { .. }
+                | Event::RallyRoll { .. }
                 | Event::GameOver { .. }
         )
     })

@@ -29,6 +29,8 @@ pub struct Scheduler {
     card: usize,
     /// Units with actions in hand that have nothing worth doing this turn.
     idle: BTreeSet<UnitId>,
+    /// Units it has tried to activate this initiative (initiative passing: each once).
+    tried: BTreeSet<UnitId>,
     reason: Option<String>,
 }
 
@@ -41,6 +43,7 @@ impl Scheduler {
             cards: Vec::new(),
             card: 0,
             idle: BTreeSet::new(),
+            tried: BTreeSet::new(),
             reason: None,
         }
     }
@@ -57,6 +60,7 @@ impl Scheduler {
         self.cards = cards;
         self.card = 0;
         self.idle.clear();
+        self.tried.clear();
         self.dealt = Some(b.player_turn);
     }
 
@@ -122,6 +126,19 @@ impl Scheduler {
                 break;
             }
             self.idle.extend(holding);
+        }
+        // 2'. Initiative passing (Glory Days): activate the unit with work and the best chance.
+        if b.initiative_passing() {
+            if let Some(pick) = self.activation(b, legal, ctx) {
+                return pick;
+            }
+            if let Some(pick) = self.commander_move(b, legal) {
+                return pick;
+            }
+            return (
+                end.unwrap_or(0),
+                "no activation worth the risk: passes the initiative".into(),
+            );
         }
         // 2. The commander of the top card gives its next order, if worth the roll.
         while self.card < self.cards.len() {
@@ -220,6 +237,52 @@ impl Scheduler {
             }
         }
         best.map(|(i, _, why)| (i, why))
+    }
+
+    /// Initiative passing: rally a unit with D-markers at good odds, else activate the unit
+    /// with work and the best chance (at least even), once each per initiative.
+    fn activation(&mut self, b: &Battle, legal: &[Action], ctx: &Ctx) -> Option<(usize, String)> {
+        let mut best: Option<(usize, f64, String)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            let (u, p, why) = match a {
+                Action::Rally { unit } => {
+                    let Ok(plan) = b.rally_plan(*unit) else { continue };
+                    if b.unit(*unit).d_markers < 2 || plan.chance() < 0.66 {
+                        continue;
+                    }
+                    (*unit, plan.chance() + 0.1, format!("rally at {}+", plan.target))
+                }
+                Action::Activate { unit, charge, dense } => {
+                    if self.tried.contains(unit) || !self.has_work(b, *unit, ctx) {
+                        continue;
+                    }
+                    let Ok(plan) = b.activation_plan(*unit, *charge, *dense) else {
+                        continue;
+                    };
+                    let charge_ok = !*charge
+                        || ctx.enemies.iter().any(|&e| {
+                            b.check_charge(*unit, e).is_ok() && {
+                                let o = evaluate::charge_odds(b, *unit, e);
+                                o.a_double + o.a_wins > 0.55
+                            }
+                        });
+                    if plan.chance() < 0.5 || !charge_ok {
+                        continue;
+                    }
+                    let bonus = if *charge { 0.2 } else { 0.0 };
+                    (*unit, plan.chance() + bonus, format!("activate at {}+", plan.target))
+                }
+                _ => continue,
+            };
+            if best.as_ref().is_none_or(|(_, s, _)| p > *s) {
+                best = Some((i, p, format!("{}: {why}", b.unit(u).name)));
+            }
+        }
+        let (i, _, why) = best?;
+        if let Some(Action::Activate { unit, .. }) = legal.get(i) {
+            self.tried.insert(*unit);
+        }
+        Some((i, why))
     }
 
     /// The unit has something to do: a known enemy or its objective to go to, or a gun to load.

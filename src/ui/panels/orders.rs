@@ -10,7 +10,7 @@ use bevy_egui::egui;
 /// The group an action is listed under.
 pub fn group(a: &Action) -> &'static str {
     match a {
-        Action::Order { .. } | Action::SelfOrder { .. } => "Order",
+        Action::Order { .. } | Action::SelfOrder { .. } | Action::Activate { .. } | Action::Rally { .. } => "Order",
         Action::Move { .. }
         | Action::CommanderMove { .. }
         | Action::InitiativeEvade { .. }

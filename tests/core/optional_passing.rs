@@ -1,0 +1,318 @@
+//! *Glory Days!* initiative passing with D-markers (switch `initiative-passing`), numbers
+//! from the book (seeds/004, "Activation", "Reaction Fire", "Effect of Hits", "Rallying").
+
+use super::common::*;
+use std::path::Path;
+use volley::agents;
+use volley::battle::{Action, Battle, Event, Phase, Step};
+use volley::data::scenario::Grade;
+use volley::replay::Recording;
+use volley::replay::verify::verify;
+use volley::rules::geometry::{Pose, V2};
+use volley::rules::switches::{Switch, Switches};
+use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+
+const ROW: &str = "regular_infantry_rifled";
+
+/// Two Union lines side by side (within 6" = 20 cm of each other), a Confederate line far off.
+fn pair(terrain: Terrain, enemy_y: f64) -> Battle {
+    let mut b = battle_switched(
+        &[
+            u(0, ROW, 4, 100.0, 50.0, 90.0),
+            u(0, ROW, 4, 130.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, enemy_y, 270.0),
+        ],
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    b
+}
+
+fn open() -> Battle {
+    pair(Terrain::default(), 150.0)
+}
+
+fn woods() -> Terrain {
+    Terrain {
+        areas: vec![Area {
+            kind: AreaKind::Woods,
+            name: "wood".into(),
+            outline: Polygon(vec![
+                V2::new(80.0, 40.0),
+                V2::new(120.0, 40.0),
+                V2::new(120.0, 60.0),
+                V2::new(80.0, 60.0),
+            ]),
+        }],
+        ..Default::default()
+    }
+}
+
+fn activate(unit: u32) -> Action {
+    Action::Activate {
+        unit,
+        charge: false,
+        dense: false,
+    }
+}
+
+fn passed(ev: &[Event]) -> bool {
+    ev.iter().any(|e| matches!(e, Event::InitiativePassed { .. }))
+}
+
+#[test]
+fn activation_base_target_is_3_and_a_success_gives_one_action() {
+    let mut b = open();
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 3);
+    assert!(b.legal_actions().contains(&activate(0)));
+    assert!(!b.legal_actions().iter().any(|a| matches!(a, Action::Order { .. })));
+    script(&mut b, &[3]);
+    let ev = b.apply(&activate(0)).expect("activates");
+    assert!(matches!(
+        ev[0],
+        Event::ActivationRoll {
+            target: 3,
+            roll: 3,
+            success: true,
+            ..
+        }
+    ));
+    let to = Pose::new(V2::new(100.0, 55.0), 90f64.to_radians());
+    b.apply(&Action::Move { unit: 0, to }).expect("moves once");
+    assert!(b.apply(&Action::Move { unit: 0, to }).is_err(), "one action a success");
+    assert_eq!(b.phase, Phase::Command);
+}
+
+#[test]
+fn activation_plus_1_per_previous_move_and_only_consecutively() {
+    let mut b = open();
+    script(&mut b, &[6, 6, 6]);
+    b.apply(&activate(0)).unwrap();
+    assert_eq!(
+        b.activation_plan(0, false, false).unwrap().target,
+        4,
+        "+1 previous move"
+    );
+    b.apply(&activate(0)).unwrap();
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 5, "+2 after two");
+    b.apply(&activate(1)).unwrap();
+    let e = b.apply(&activate(0)).unwrap_err();
+    assert!(e.reason.contains("consecutively"), "{e}");
+}
+
+#[test]
+fn activation_modifiers_alone_plus_1_general_minus_1() {
+    let mut b = battle_switched(
+        &[u(0, ROW, 4, 100.0, 50.0, 90.0), u(1, ROW, 4, 100.0, 150.0, 270.0)],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    assert_eq!(
+        b.activation_plan(0, false, false).unwrap().target,
+        4,
+        "no friend within 6\""
+    );
+    // The brigade HQ rides to the unit's rear edge: general with unit −1.
+    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.refresh_geometry();
+    assert!(b.touching_commander(0).is_some());
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 3);
+    // Declaring a charge: Glory Days' charge test is 4+, one harder.
+    assert_eq!(b.activation_plan(0, true, false).unwrap().target, 4);
+}
+
+#[test]
+fn glory_days_example_raw_unit_in_open_woodland_with_1_d_marker_needs_6() {
+    let mut b = pair(woods(), 150.0);
+    b.units[0].grade = Grade::Poor;
+    b.units[0].d_markers = 1;
+    let p = b.activation_plan(0, false, false).unwrap();
+    assert_eq!(p.target, 6, "{:?}", p.modifiers);
+    // In godforsaken terrain (declared dense) it could not move at all.
+    let e = b.activation_plan(0, false, true).unwrap_err();
+    assert!(e.reason.contains("cannot be activated"), "{e}");
+    assert!(!b.legal_actions().contains(&Action::Activate {
+        unit: 0,
+        charge: false,
+        dense: true
+    }));
+}
+
+#[test]
+fn failed_activation_passes_the_initiative_and_in_difficult_terrain_gains_a_d_marker() {
+    let mut b = pair(woods(), 150.0);
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 4, "difficult +1");
+    script(&mut b, &[3, 1, 1, 1, 1, 1, 1]);
+    let ev = b.apply(&activate(0)).unwrap();
+    assert!(passed(&ev), "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::DMarkers {
+            unit: 0,
+            change: 1,
+            total: 1,
+            ..
+        }
+    )));
+    assert_eq!(b.units[0].d_markers, 1);
+    assert_ne!(b.phase, Phase::Command, "the command phase ended");
+}
+
+#[test]
+fn hits_become_d_markers_at_most_3_the_rest_are_hits() {
+    let mut b = pair(Terrain::default(), 65.0);
+    script(&mut b, &[6; 40]);
+    let ev = b
+        .apply(&Action::Fire { unit: 0, target: 2 })
+        .expect("fires without a roll");
+    assert!(!passed(&ev), "hits keep the initiative");
+    let t = &b.units[2];
+    let landed: u32 = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { hits, saved, .. } => Some(hits - saved),
+            _ => None,
+        })
+        .sum();
+    assert!(landed > 3);
+    assert_eq!(t.d_markers, 3);
+    assert_eq!(t.hits, landed - 3);
+    // Each unit fires once on the initiative.
+    if b.step == Step::Open {
+        assert!(b.apply(&Action::Fire { unit: 0, target: 2 }).is_err());
+    }
+}
+
+#[test]
+fn each_d_marker_raises_activation_and_the_score_to_hit_by_1() {
+    let mut b = pair(Terrain::default(), 65.0);
+    let plain = b.check_passing_fire(0, 2).unwrap().effective_to_hit();
+    b.units[0].d_markers = 2;
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 5);
+    assert_eq!(b.check_passing_fire(0, 2).unwrap().effective_to_hit(), plain + 2);
+    b.units[0].d_markers = 3;
+    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 6);
+}
+
+#[test]
+fn fire_that_lands_no_hit_passes_the_initiative() {
+    let mut b = pair(Terrain::default(), 65.0);
+    script(&mut b, &[1; 40]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 2 }).unwrap();
+    assert!(passed(&ev));
+    // The enemy may still answer (opportunity fire); then the phase ends.
+    while b.phase == Phase::Command {
+        assert!(matches!(b.step, Step::Reaction { .. }));
+        b.apply(&Action::Pass).unwrap();
+    }
+}
+
+#[test]
+fn reaction_fire_of_2_hits_stops_the_move_and_passes_the_initiative() {
+    let mut b = pair(Terrain::default(), 75.0);
+    let mut faces = vec![3];
+    faces.extend([6; 40]);
+    script(&mut b, &faces);
+    b.apply(&activate(0)).unwrap();
+    let to = Pose::new(V2::new(100.0, 58.0), 90f64.to_radians());
+    b.apply(&Action::Move { unit: 0, to }).expect("moves");
+    assert!(matches!(b.step, Step::Reaction { .. }), "{:?}", b.step);
+    let ev = b.apply(&Action::OpportunityFire { unit: 2, target: 0 }).unwrap();
+    assert!(passed(&ev), "{ev:?}");
+    assert_ne!(b.phase, Phase::Command);
+}
+
+#[test]
+fn reaction_fire_of_1_hit_does_not_stop_the_move() {
+    let mut b = pair(Terrain::default(), 75.0);
+    let mut faces = vec![3];
+    faces.extend([6, 1, 1, 1, 1, 1, 1, 1, 1]);
+    faces.extend([1; 20]);
+    script(&mut b, &faces);
+    b.apply(&activate(0)).unwrap();
+    let to = Pose::new(V2::new(100.0, 58.0), 90f64.to_radians());
+    b.apply(&Action::Move { unit: 0, to }).expect("moves");
+    let ev = b.apply(&Action::OpportunityFire { unit: 2, target: 0 }).unwrap();
+    assert!(!passed(&ev), "{ev:?}");
+    assert_eq!(b.phase, Phase::Command);
+}
+
+#[test]
+fn rally_3_plus_removes_one_d_marker_and_failure_passes_the_initiative() {
+    let mut b = open();
+    b.units[0].d_markers = 2;
+    // Base 3, outside movement range of any enemy −1.
+    let p = b.rally_plan(0).unwrap();
+    assert_eq!(p.target, 2, "{:?}", p.modifiers);
+    b.units[2].pose.pos = V2::new(100.0, 60.0);
+    b.refresh_geometry();
+    assert_eq!(b.rally_plan(0).unwrap().target, 3, "an enemy within its move");
+    script(&mut b, &[3, 2]);
+    let ev = b.apply(&Action::Rally { unit: 0 }).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::DMarkers {
+            change: -1,
+            total: 1,
+            ..
+        }
+    )));
+    assert_eq!(b.units[0].d_markers, 1);
+    let ev = b.apply(&Action::Rally { unit: 0 }).unwrap();
+    assert!(passed(&ev));
+    assert_eq!(b.units[0].d_markers, 1);
+    assert_ne!(b.phase, Phase::Command);
+}
+
+#[test]
+fn with_the_switch_off_there_is_no_activation_or_rally() {
+    let mut b = battle(&[u(0, ROW, 4, 100.0, 50.0, 90.0), u(1, ROW, 4, 100.0, 150.0, 270.0)]);
+    to_command(&mut b);
+    assert!(b.apply(&activate(0)).is_err());
+    assert!(b.apply(&Action::Rally { unit: 0 }).is_err());
+    assert!(
+        !b.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Activate { .. } | Action::Rally { .. }))
+    );
+}
+
+#[test]
+fn scheduler_games_under_initiative_passing_finish_and_verify() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let on: Switches = [Switch::InitiativePassing].into_iter().collect();
+    for seed in [3, 11] {
+        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish with the variant");
+        let mut rec = Recording::start(&b, &path.display().to_string(), seed, Some(4));
+        let mut b = b;
+        volley::sim::cap_turns(&mut b, Some(4));
+        let mut a = [
+            agents::by_name("scheduler", seed, 0).unwrap(),
+            agents::by_name("scheduler", seed, 1).unwrap(),
+        ];
+        let (mut activations, mut passes) = (0, 0);
+        let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
+            activations += ev.iter().filter(|e| matches!(e, Event::ActivationRoll { .. })).count();
+            passes += ev
+                .iter()
+                .filter(|e| matches!(e, Event::InitiativePassed { .. }))
+                .count();
+            rec.push(b, act, ev)
+        })
+        .expect("plays to the end");
+        assert!(done.is_over());
+        assert!(
+            activations > 0 && passes > 0,
+            "{activations} activations, {passes} passes"
+        );
+        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
+        let (_, h) = verify(&back, &path).expect("verifies with the switch");
+        assert_eq!(h, done.state_hash());
+    }
+}
