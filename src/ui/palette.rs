@@ -64,6 +64,8 @@ pub const MARK: Color = rgb(250, 244, 226);
 pub const SELECT: Color = rgb(255, 230, 40);
 pub const SUPPRESSED: Color = rgb(20, 20, 20);
 pub const DISORDERED: Color = rgb(240, 220, 60);
+/// Glory Days! D-markers (Okabe–Ito reddish purple).
+pub const D_MARKER: Color = rgb(204, 121, 167);
 pub const TARGET: Color = rgb(255, 255, 255);
 
 /// The side colours as 8-bit RGB, for checking a screenshot.

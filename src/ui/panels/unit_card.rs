@@ -70,6 +70,15 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 status.join(", ")
             }
         ));
+        if b.rules.switches.on(crate::rules::switches::Switch::InitiativePassing) {
+            ui.label(format!(
+                "D-markers: {} of {} (each +1 to its activation, rally and to-hit scores)",
+                u.d_markers, b.rules.initiative_passing.max_d_markers
+            ));
+            if let Ok(plan) = b.activation_plan(u.id, false, false) {
+                ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
+            }
+        }
         ui.label(format!("Brigade: {}", b.commander(u.hq).name));
         if let Some(o) = b.cmd.orders.get(&u.id) {
             ui.label(format!(

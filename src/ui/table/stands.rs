@@ -65,6 +65,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     let mut suppressed = Pen::new();
     let mut disordered = Pen::new();
     let mut pips = Pen::new();
+    let mut markers = Pen::new();
     for u in b.alive_units().filter(|u| keep(u.id)) {
         let s = u.side;
         let g = &b.geom[u.id as usize];
@@ -135,6 +136,17 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (u.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
             pips.circle(p, 0.25);
         }
+        // Glory Days! D-markers (initiative passing): diamonds a row further back.
+        let dm = u.d_markers.min(3) as f32;
+        for k in 0..u.d_markers.min(3) {
+            let c = back - w(first.forward()) * 1.9 + side * ((k as f32 - (dm - 1.0) * 0.5) * 0.9);
+            markers.poly(&[
+                c + Vec2::new(0.0, 0.4),
+                c + Vec2::new(0.4, 0.0),
+                c + Vec2::new(0.0, -0.4),
+                c + Vec2::new(-0.4, 0.0),
+            ]);
+        }
     }
     let zu = z::UNITS;
     let mut push = |l: Option<Layer>| {
@@ -159,5 +171,6 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     push(suppressed.fill(pal::SUPPRESSED, zu + 0.4));
     push(disordered.fill(pal::DISORDERED, zu + 0.4));
     push(pips.fill(pal::MARK, zu + 0.4));
+    push(markers.fill(pal::D_MARKER, zu + 0.4));
     out
 }
