@@ -31,6 +31,9 @@ struct HashView<'a> {
 struct Optional<'a> {
     switches: &'a crate::rules::switches::Switches,
     weather: crate::data::scenario::Weather,
+    /// Orders on their way (order delay); absent when none, so other switches' hashes stay.
+    #[serde(skip_serializing_if = "<[PendingOrder]>::is_empty")]
+    pending: &'a [PendingOrder],
 }
 
 /// FNV-1a, 64 bit.
@@ -66,6 +69,7 @@ impl Battle {
             optional: (!self.rules.switches.is_empty()).then_some(Optional {
                 switches: &self.rules.switches,
                 weather: self.weather,
+                pending: &self.pending,
             }),
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");

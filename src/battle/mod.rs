@@ -15,6 +15,7 @@ pub mod initiative;
 pub mod legal;
 pub mod log;
 pub mod movement;
+pub mod order_delay;
 pub mod setup;
 pub mod state;
 pub mod weather;

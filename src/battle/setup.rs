@@ -152,6 +152,7 @@ impl Battle {
             los,
             rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
             counter_charging: None,
+            pending: Vec::new(),
         };
         b.refresh_geometry();
         let mut events = Vec::new();

@@ -100,7 +100,7 @@ impl Switch {
     /// Whether the game plays this switch yet. A switch the game does not play is refused
     /// wherever it is asked for, with this said, rather than silently ignored.
     pub fn implemented(self) -> bool {
-        matches!(self, Switch::Weather)
+        matches!(self, Switch::Weather | Switch::OrderDelay)
     }
 
     /// One line of what it does (the doc comment, for players).

@@ -10,6 +10,7 @@ mod end;
 mod fire;
 mod initiative;
 mod movement;
+mod optional_order_delay;
 mod optional_weather;
 mod property;
 mod replay;
