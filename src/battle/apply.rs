@@ -51,6 +51,8 @@ impl Battle {
         self.step = Step::Open;
         self.cmd = CommandState::default();
         ev.push(self.phase_event());
+        // Order delay: orders given in earlier turns reach their units now.
+        self.deliver_orders(ev);
     }
 
     /// Close the command phase: the charge phase resolves every contact, then the end phase.

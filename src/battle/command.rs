@@ -18,6 +18,11 @@ pub struct OrderPlan {
     pub value: i32,
     pub modifiers: Vec<Modifier>,
     pub target: i32,
+    /// Commander to the farthest unit, base edge to base edge (cm).
+    pub distance: f64,
+    /// Order delay (switch `OrderDelay`): the side's own turns a passed order waits before
+    /// its units may act on it (0: at once; always 0 with the switch off).
+    pub delay: u32,
 }
 
 /// The distance modifier (DECISIONS: −1 per full 20 cm beyond 10 cm to the farthest unit).
@@ -96,6 +101,7 @@ impl Battle {
                     format!("{} carried out a task this turn and may not be issued orders", u.name),
                 );
             }
+            self.check_not_awaiting(id)?;
             if let Some(o) = self.cmd.orders.get(&id) {
                 if o.by != c {
                     return refuse(
@@ -190,6 +196,8 @@ impl Battle {
             value,
             modifiers,
             target,
+            distance: far,
+            delay: self.order_delay(far),
         })
     }
 
@@ -208,8 +216,10 @@ impl Battle {
         }
         self.cmd.current = Some(c);
         self.order_seq += 1;
-        // Units this commander ordered before but not now stop receiving orders.
-        for (id, o) in self.cmd.orders.iter_mut() {
+        // Units this commander ordered before but not now stop receiving orders. (Units acting
+        // on an order that arrived this phase under the order delay keep theirs.)
+        let arrived = &self.cmd.arrived;
+        for (id, o) in self.cmd.orders.iter_mut().filter(|(id, _)| !arrived.contains(*id)) {
             if o.by == c && !units.contains(id) {
                 o.finished = true;
             }
@@ -230,15 +240,25 @@ impl Battle {
             commander: c,
             units: units.to_vec(),
             value: plan.value,
-            modifiers: plan.modifiers,
+            modifiers: plan.modifiers.clone(),
             target: plan.target,
             dice,
             outcome,
         });
         match outcome {
+            CommandOutcome::Success | CommandOutcome::Bonus if plan.delay > 0 => {
+                // Order delay: the roll passed; the order reaches the units later.
+                let bonus = outcome == CommandOutcome::Bonus;
+                let credits = if bonus { 2 } else { 1 };
+                self.hold_order(c, units, &plan, credits, charge || bonus, dense || bonus, ev);
+                for &id in units {
+                    self.cmd.hq_failed.remove(&id);
+                }
+            }
             CommandOutcome::Success | CommandOutcome::Bonus => {
                 let credits = if outcome == CommandOutcome::Bonus { 2 } else { 1 };
                 for &id in units {
+                    self.cmd.arrived.remove(&id);
                     let e = self.cmd.orders.entry(id).or_insert(OrderState {
                         by: c,
                         count: 0,
@@ -661,6 +681,7 @@ impl Battle {
         if u.engineer_turn == Some(self.player_turn) {
             return refuse("BPT Engineering", format!("{} carried out a task this turn", u.name));
         }
+        self.check_not_awaiting(id)?;
         if self.engaged(id) {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
         }

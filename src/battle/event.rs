@@ -327,6 +327,28 @@ pub enum Event {
         side: SideId,
         reason: String,
     },
+    /// *A Perfect Sheet of Flame* "Writing and executing orders" (switch `OrderDelay`): the
+    /// command roll passed, but the farthest unit is beyond command distance, so the order
+    /// reaches its units `delay` of the side's own turns later. No die.
+    OrderDelayed {
+        commander: CmdId,
+        units: Vec<UnitId>,
+        /// Commander to the farthest unit, cm.
+        distance: f64,
+        delay: u32,
+        due_game_turn: u32,
+    },
+    /// The order given in `given_game_turn` reaches its units at the start of the command
+    /// phase: they act on it as if it had just been passed, without a new roll. Units that can
+    /// no longer act on it (knocked out, suppressed, locked in a charge) let it lapse. No die.
+    OrderArrived {
+        commander: CmdId,
+        units: Vec<UnitId>,
+        credits: u32,
+        given_game_turn: u32,
+        /// Units that lost it, and why.
+        lapsed: Vec<(UnitId, String)>,
+    },
     GameOver {
         winner: Option<SideId>,
         result: ResultKind,

@@ -32,6 +32,9 @@ struct Optional<'a> {
     switches: &'a crate::rules::switches::Switches,
     weather: crate::data::scenario::Weather,
     works: &'a super::engineers::Works,
+    /// Orders on their way (order delay); absent when none, so other switches' hashes stay.
+    #[serde(skip_serializing_if = "<[PendingOrder]>::is_empty")]
+    pending: &'a [PendingOrder],
 }
 
 /// FNV-1a, 64 bit.
@@ -68,6 +71,7 @@ impl Battle {
                 switches: &self.rules.switches,
                 weather: self.weather,
                 works: &self.works,
+                pending: &self.pending,
             }),
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");

@@ -457,6 +457,47 @@ impl Battle {
             Event::InitiativePassed { side, reason } => {
                 format!("{} lose the initiative: {reason}", self.sides[*side].name)
             }
+            Event::OrderDelayed {
+                commander,
+                units,
+                distance,
+                delay,
+                due_game_turn,
+            } => {
+                let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
+                format!(
+                    "{}'s order to {} is on its way: {distance:.1} cm away, it takes effect {delay} turn{} later, in turn {due_game_turn} (A Perfect Sheet of Flame: order delay)",
+                    self.cname(*commander),
+                    names.join(", "),
+                    if *delay == 1 { "" } else { "s" }
+                )
+            }
+            Event::OrderArrived {
+                commander,
+                units,
+                credits,
+                given_game_turn,
+                lapsed,
+            } => {
+                let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
+                let mut line = if units.is_empty() {
+                    format!(
+                        "{}'s order of turn {given_game_turn} arrives with no unit left to carry it out",
+                        self.cname(*commander)
+                    )
+                } else {
+                    format!(
+                        "{}'s order of turn {given_game_turn} reaches {}: {credits} action{} each (order delay)",
+                        self.cname(*commander),
+                        names.join(", "),
+                        if *credits == 1 { "" } else { "s" }
+                    )
+                };
+                for (u, why) in lapsed {
+                    line.push_str(&format!("; {} lets it lapse: {why}", self.uname(*u)));
+                }
+                line
+            }
             Event::SideBroken { side } => format!("{} withdraws from the field", self.sides[*side].name),
             Event::GameOver {
                 winner,

@@ -155,6 +155,7 @@ impl Battle {
             rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
             counter_charging: None,
             works: Default::default(),
+            pending: Vec::new(),
         };
         b.refresh_geometry();
         let mut events = Vec::new();

@@ -281,6 +281,11 @@ pub struct CommandState {
     /// not hashed).
     #[serde(default, skip_serializing_if = "Passing::is_idle")]
     pub passing: Passing,
+    /// Order delay (switch `OrderDelay`): units acting on an order that arrived at the start
+    /// of this command phase and have not been ordered since. Their actions are not taken
+    /// away when their commander gives another order (the order was given turns ago).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub arrived: BTreeSet<UnitId>,
 }
 
 /// *Glory Days!* "Activation": who acted on this initiative (one player turn's command phase).
@@ -303,6 +308,32 @@ impl Passing {
     pub fn is_idle(&self) -> bool {
         *self == Passing::default()
     }
+}
+
+/// An order given under the order-delay variant (*A Perfect Sheet of Flame*, "Writing and
+/// executing orders"; switch `OrderDelay`): its command roll passed when it was given, and it
+/// reaches its units at the start of their side's command phase of `due_player_turn`. The
+/// window draws these on the table (unit, commander, due turn, what it allows).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingOrder {
+    pub commander: CmdId,
+    pub side: SideId,
+    pub units: Vec<UnitId>,
+    /// Player and game turn it was given in.
+    pub given_player_turn: u32,
+    pub given_game_turn: u32,
+    /// Player and game turn at whose command phase it takes effect.
+    pub due_player_turn: u32,
+    pub due_game_turn: u32,
+    /// The side's own turns it waits (1 or 2).
+    pub delay: u32,
+    /// Distance from the commander to the farthest unit when it was given (cm).
+    pub distance: f64,
+    /// Actions each unit gets when it arrives (2 for a double 1).
+    pub credits: u32,
+    /// It declared a charge / dense terrain (or was a double 1).
+    pub may_charge: bool,
+    pub may_enter_dense: bool,
 }
 
 /// A charge in contact, to be resolved in the charge phase.
@@ -383,6 +414,8 @@ pub struct Battle {
     pub counter_charging: Option<UnitId>,
     /// Engineer work done to the table (gaps, bridges) and bridges under construction.
     pub works: super::engineers::Works,
+    /// Orders on their way (switch `OrderDelay`), in the order they were given.
+    pub pending: Vec<PendingOrder>,
 }
 
 impl Battle {

@@ -371,6 +371,28 @@ impl Default for InitiativePassing {
     }
 }
 
+/// *A Perfect Sheet of Flame*, Sequence of Play, "C) Writing and executing orders" (switch
+/// `OrderDelay`): "Units within 12 inches of officers may execute commands the turn they are
+/// given. Units 12-24 inches of officers must wait one turn before executing commands. Units
+/// further than 24 inches of an officer must wait 2 turns." The book's 12" and 24" are mapped
+/// onto BPT's command distance ("Normal command distance is 20cm") and twice it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrderDelayRules {
+    /// An order takes effect at once while its farthest unit is within this (BPT's command
+    /// distance, 20 cm; the book's 12").
+    pub at_once: f64,
+    /// Beyond `at_once` and up to this (40 cm; the book's 24"): `near_delay` turns later;
+    /// beyond it `far_delay` turns later.
+    pub one_turn: f64,
+    /// The side's own turns an order waits at `at_once`–`one_turn` (the book: one).
+    pub near_delay: u32,
+    /// The side's own turns an order waits beyond `one_turn` (the book: two).
+    pub far_delay: u32,
+    /// **Decision**: an order on its way still arrives when its commander is knocked out
+    /// meanwhile (`false`); `true` cancels it.
+    pub lost_commander_cancels: bool,
+}
+
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -393,6 +415,8 @@ pub struct Rules {
     /// *Glory Days!* initiative passing and D-markers (switch `InitiativePassing`).
     #[serde(default)]
     pub initiative_passing: InitiativePassing,
+    /// The order-delay variant (*A Perfect Sheet of Flame*).
+    pub order_delay: OrderDelayRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]
@@ -411,6 +435,7 @@ impl Rules {
         let dists = [
             ("normal", self.visibility.normal),
             ("distance_step", self.command.distance_step),
+            ("at_once", self.order_delay.at_once),
             ("contact", self.visibility.contact),
             ("fire_cone_half_deg", self.visibility.fire_cone_half_deg),
         ];
@@ -428,6 +453,9 @@ impl Rules {
             if !(1..=7).contains(&v) {
                 return Some((name, format!("{name} is a d6 score (1 to 7), not {v}")));
             }
+        }
+        if !self.order_delay.one_turn.is_finite() || self.order_delay.one_turn < self.order_delay.at_once {
+            return Some(("one_turn", "one_turn is at least at_once".into()));
         }
         if self.victory.breakpoint_fraction <= 0.0 || self.victory.breakpoint_fraction > 1.0 {
             return Some(("breakpoint_fraction", "breakpoint_fraction is between 0 and 1".into()));

@@ -100,7 +100,10 @@ impl Switch {
     /// Whether the game plays this switch yet. A switch the game does not play is refused
     /// wherever it is asked for, with this said, rather than silently ignored.
     pub fn implemented(self) -> bool {
-        matches!(self, Switch::Weather | Switch::Engineers | Switch::InitiativePassing)
+        matches!(
+            self,
+            Switch::Weather | Switch::Engineers | Switch::InitiativePassing | Switch::OrderDelay
+        )
     }
 
     /// One line of what it does (the doc comment, for players).

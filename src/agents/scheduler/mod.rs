@@ -158,7 +158,12 @@ impl Scheduler {
     /// The order commander `c` should give now: the group or unit order with the best chance
     /// times the work its units have, when the roll's chance is worth it.
     fn order_for(&self, b: &Battle, legal: &[Action], ctx: &Ctx, c: CmdId) -> Option<(usize, String)> {
-        let first = !b.cmd.orders.values().any(|o| o.by == c && o.count > 0);
+        // (An order that arrived this phase under the order delay was given in an earlier turn.)
+        let first = !b
+            .cmd
+            .orders
+            .iter()
+            .any(|(u, o)| o.by == c && o.count > 0 && !b.cmd.arrived.contains(u));
         if !first && self.depth == Depth::Easy {
             return None;
         }
@@ -220,18 +225,26 @@ impl Scheduler {
             if !charge_ok {
                 continue;
             }
-            let score = p * work + if *charge { 0.5 } else { 0.0 };
+            // Order delay (switch `OrderDelay`): an order that reaches its units only in a later
+            // turn is worth less than one they act on now (and the charge may be gone by then).
+            let delay = f64::from(plan.delay);
+            let score = (p * work + if *charge && plan.delay == 0 { 0.5 } else { 0.0 }) / (1.0 + delay);
             if best.as_ref().is_none_or(|(_, s, _)| score > *s) {
                 best = Some((
                     i,
                     score,
                     format!(
-                        "{}: order {} unit(s){} at {} or less, {:.0}% to succeed",
+                        "{}: order {} unit(s){} at {} or less, {:.0}% to succeed{}",
                         b.commander(c).name,
                         units.len(),
                         if *charge { " to charge" } else { "" },
                         plan.target,
-                        p * 100.0
+                        p * 100.0,
+                        match plan.delay {
+                            0 => String::new(),
+                            1 => ", arriving next turn".into(),
+                            d => format!(", arriving in {d} turns"),
+                        }
                     ),
                 ));
             }

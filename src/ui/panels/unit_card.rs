@@ -79,6 +79,14 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
             }
         }
+        if let Some(p) = b.pending_order_of(u.id) {
+            ui.label(format!(
+                "Order on its way from {}: takes effect in turn {} ({:.0} cm away)",
+                b.commander(p.commander).name,
+                p.due_game_turn,
+                p.distance
+            ));
+        }
         ui.label(format!("Brigade: {}", b.commander(u.hq).name));
         if let Some(o) = b.cmd.orders.get(&u.id) {
             ui.label(format!(

@@ -42,6 +42,31 @@ fn draw_overlays(
     let mut ghost = Pen::new();
     let mut aim = Pen::new();
     let cr = b.rules.footprints.commander_diameter as f32 * 0.5;
+    // Order delay: orders on their way, of the side to act (the other side's stay its own):
+    // a line from the commander to each unit and a clock ring on the unit, one tick per turn
+    // still to wait.
+    let mut pending = Pen::new();
+    for p in b.pending_orders().iter().filter(|p| p.side == b.actor()) {
+        let c = b.commander(p.commander).pos;
+        let wait = p.due_game_turn.saturating_sub(b.game_turn).max(1);
+        for &u in &p.units {
+            let Some(unit) = b.units.get(u as usize).filter(|u| u.alive()) else {
+                continue;
+            };
+            let at = w(unit.pose.pos);
+            pending.line(&[w(c), at]);
+            pending.circle(at, 1.2);
+            for k in 0..wait {
+                let a = std::f32::consts::FRAC_PI_2 - k as f32 * 0.6;
+                pending.line(&[at, at + Vec2::new(a.cos(), a.sin()) * 1.2]);
+            }
+        }
+    }
+    spawn_layer(
+        &mut commands,
+        pending.stroke(Color::srgb(0.55, 0.85, 0.95), 0.2, z::OVERLAY - 0.1),
+        OverlayLayer,
+    );
     if let Some(u) = selection
         .unit
         .filter(|u| (*u as usize) < b.units.len() && b.unit(*u).alive())
