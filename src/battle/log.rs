@@ -9,6 +9,23 @@ fn dice(v: &[u32]) -> String {
     v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// One d6 against a target with its modifiers: "X rallies: need 3+ -1 …, rolled 4: … (rule)".
+fn d6_line(
+    what: &str,
+    modifiers: &[super::event::Modifier],
+    target: i32,
+    roll: u32,
+    outcome: &str,
+    rule: &str,
+) -> String {
+    let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
+    format!(
+        "{what}: need {target}+{}{}, rolled {roll}: {outcome} ({rule})",
+        if mods.is_empty() { "" } else { " " },
+        mods.join(", ")
+    )
+}
+
 impl Battle {
     fn uname(&self, id: u32) -> &str {
         self.units.get(id as usize).map(|u| u.name.as_str()).unwrap_or("?")
@@ -417,14 +434,9 @@ impl Battle {
                 roll,
                 success,
             } => {
-                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
-                format!(
-                    "{} activation: need {target}+{}{}, rolled {roll}: {} (Glory Days Activation)",
-                    self.uname(*unit),
-                    if mods.is_empty() { "" } else { " " },
-                    mods.join(", "),
-                    if *success { "activated" } else { "fails" }
-                )
+                let outcome = if *success { "activated" } else { "fails" };
+                let what = format!("{} activation", self.uname(*unit));
+                d6_line(&what, modifiers, *target, *roll, outcome, "Glory Days Activation")
             }
             Event::RallyRoll {
                 unit,
@@ -433,14 +445,9 @@ impl Battle {
                 roll,
                 success,
             } => {
-                let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
-                format!(
-                    "{} rallies: need {target}+{}{}, rolled {roll}: {} (Glory Days Rallying)",
-                    self.uname(*unit),
-                    if mods.is_empty() { "" } else { " " },
-                    mods.join(", "),
-                    if *success { "a D-marker comes off" } else { "fails" }
-                )
+                let outcome = if *success { "a D-marker comes off" } else { "fails" };
+                let what = format!("{} rallies", self.uname(*unit));
+                d6_line(&what, modifiers, *target, *roll, outcome, "Glory Days Rallying")
             }
             Event::DMarkers {
                 unit,

@@ -191,3 +191,17 @@ pub fn close_quarters() -> Battle {
         [(80.0, 72.0), (120.0, 104.0)],
     )
 }
+
+/// End phases (or pass windows) until `done`; every event on the way.
+pub fn end_phases_until(b: &mut Battle, done: impl Fn(&Battle) -> bool) -> Vec<volley::battle::Event> {
+    let mut all = Vec::new();
+    while !done(b) {
+        let a = if b.legal_actions().contains(&volley::battle::Action::EndPhase) {
+            volley::battle::Action::EndPhase
+        } else {
+            volley::battle::Action::Pass
+        };
+        all.extend(b.apply(&a).expect("end phase"));
+    }
+    all
+}

@@ -130,14 +130,9 @@ fn bridging_builds_5_cm_a_phase_without_a_roll_and_the_finished_bridge_is_crosse
     assert_eq!(work(&ev), (Task::Bridge, None, Some((5.0, 8.0)), false));
     assert!(b.terrain.impassable_for(across.0, across.1, true).is_some());
     // The next turn of the same side: the second 5 cm finish the 8 cm river.
-    while !(b.active == 0 && b.player_turn == 3 && b.phase == Phase::Initiative) {
-        let a = if b.legal_actions().contains(&Action::EndPhase) {
-            Action::EndPhase
-        } else {
-            Action::Pass
-        };
-        b.apply(&a).unwrap();
-    }
+    end_phases_until(&mut b, |b| {
+        b.active == 0 && b.player_turn == 3 && b.phase == Phase::Initiative
+    });
     let ev = b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges on");
     assert_eq!(work(&ev), (Task::Bridge, None, Some((8.0, 8.0)), true));
     let bridge = b.terrain.linears.last().unwrap();

@@ -53,18 +53,10 @@ fn place_hq(b: &mut Battle, d: f64) {
 
 /// End phases (and pass windows) until the command phase of `player_turn`; the events.
 fn walk_to_command(b: &mut Battle, player_turn: u32) -> Vec<Event> {
-    let mut all = Vec::new();
-    while !(b.phase == Phase::Command && b.player_turn == player_turn && b.step == Step::Open) {
+    end_phases_until(b, |b| {
         assert!(b.player_turn <= player_turn, "walked past player turn {player_turn}");
-        let legal = b.legal_actions();
-        let a = if legal.contains(&Action::EndPhase) {
-            Action::EndPhase
-        } else {
-            Action::Pass
-        };
-        all.extend(b.apply(&a).expect("end phase"));
-    }
-    all
+        b.phase == Phase::Command && b.player_turn == player_turn && b.step == Step::Open
+    })
 }
 
 fn order(units: Vec<u32>) -> Action {

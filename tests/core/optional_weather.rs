@@ -94,17 +94,7 @@ fn with_the_switch_the_weather_is_rolled_before_the_battle_and_sets_visibility()
 /// End phases until the game turn changes; the events of that step.
 fn to_next_game_turn(b: &mut volley::battle::Battle) -> Vec<Event> {
     let turn = b.game_turn;
-    let mut all = Vec::new();
-    while b.game_turn == turn {
-        let legal = b.legal_actions();
-        let a = if legal.contains(&Action::EndPhase) {
-            Action::EndPhase
-        } else {
-            Action::Pass
-        };
-        all.extend(b.apply(&a).expect("end phase"));
-    }
-    all
+    end_phases_until(b, |b| b.game_turn != turn)
 }
 
 #[test]
