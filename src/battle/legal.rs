@@ -65,6 +65,19 @@ impl Battle {
         out
     }
 
+    /// Supports `id` may move in: friends of the active side in a combat.
+    pub(crate) fn legal_supports(&self, id: UnitId, out: &mut Vec<Action>) {
+        for c in &self.combats {
+            let mut friends = c.chargers.clone();
+            friends.push(c.target);
+            for f in friends {
+                if self.unit(f).side == self.active && self.check_support(id, f).is_ok() {
+                    out.push(Action::Support { unit: id, friend: f });
+                }
+            }
+        }
+    }
+
     fn legal_initiative(&self, out: &mut Vec<Action>) {
         for (unit, linear) in self.legal_engineer_tasks() {
             out.push(Action::Engineer { unit, linear });
@@ -154,15 +167,7 @@ impl Battle {
                     out.push(Action::Charge { unit: id, target: e });
                 }
             }
-            for c in &self.combats {
-                let mut friends = c.chargers.clone();
-                friends.push(c.target);
-                for f in friends {
-                    if self.unit(f).side == self.active && self.check_support(id, f).is_ok() {
-                        out.push(Action::Support { unit: id, friend: f });
-                    }
-                }
-            }
+            self.legal_supports(id, out);
         }
         // Units with a visible enemy within charge distance (worked out once).
         // Bounding boxes first: most pairs are far apart, and the exact edge distance is dear.

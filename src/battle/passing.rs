@@ -488,15 +488,7 @@ impl Battle {
                     }
                 }
             }
-            for c in &self.combats {
-                let mut friends = c.chargers.clone();
-                friends.push(c.target);
-                for f in friends {
-                    if self.unit(f).side == self.active && self.check_support(id, f).is_ok() {
-                        out.push(Action::Support { unit: id, friend: f });
-                    }
-                }
-            }
+            self.legal_supports(id, out);
         }
         let reach = self.rules.charge.distance;
         for u in self.side_units(self.active) {
