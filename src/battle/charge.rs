@@ -629,16 +629,10 @@ impl Battle {
                 let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
                 // Hits go to one unit: the one touching the enemy's front, else flank, else rear.
                 let struck = self.allocate_hits(&contact[1 - s], &contact[s]);
-                let to_hit = if round == 1 && s == attacker_side && struck == target {
-                    // Defenders under charge are hit according to their cover.
-                    match self.cover_of(struck, self.unit(contact[s][0]).pose.pos) {
-                        Cover::Open => self.rules.fire.to_hit_open,
-                        Cover::Soft => self.rules.fire.to_hit_soft,
-                        Cover::Hard => self.rules.fire.to_hit_hard,
-                    }
-                } else {
-                    self.rules.fire.to_hit_open
-                };
+                // Defenders under charge are hit according to their cover in the first round.
+                let from =
+                    (round == 1 && s == attacker_side && struck == target).then(|| self.unit(contact[s][0]).pose.pos);
+                let to_hit = self.charge_to_hit(struck, from);
                 let rolls = self.dice.roll(n, 6);
                 let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
                 let save = self.unit(struck).row.save.map(u32::from);
@@ -850,6 +844,24 @@ impl Battle {
             self.refresh_geometry();
             ev.push(Event::Consolidated { unit: id, from, to });
             self.overrun_commanders(id, ev);
+        }
+    }
+}
+
+impl Battle {
+    /// The score to hit `struck` in a charge round. `cover_from`: the charger's position when
+    /// the defender under charge counts its cover (the first round); otherwise open ground.
+    /// BPT "Morale Grades" (switch): "the score to hit units in charge" by grade in place of
+    /// the open-ground score; **decision**: cover that needs more still counts.
+    pub fn charge_to_hit(&self, struck: UnitId, cover_from: Option<V2>) -> u32 {
+        let open = match self.morale_grade(struck) {
+            Some(g) if self.rules.morale.charge_to_hit => g.charge_to_hit,
+            _ => self.rules.fire.to_hit_open,
+        };
+        match cover_from.map(|p| self.cover_of(struck, p)) {
+            None | Some(Cover::Open) => open,
+            Some(Cover::Soft) => self.rules.fire.to_hit_soft.max(open),
+            Some(Cover::Hard) => self.rules.fire.to_hit_hard.max(open),
         }
     }
 }

@@ -203,7 +203,14 @@ impl Battle {
         let per = self.rules.fire.default_stand_points;
         let mut vp = [0u32; 2];
         for u in self.units.iter().filter(|u| u.knocked_out) {
-            vp[1 - u.side] += u.row.points.unwrap_or(per) * u.start_stands;
+            let points = u.row.points.unwrap_or(per) * u.start_stands;
+            // BPT "Morale Grades": "the points cost of units should be adjusted" (−25 % / +25 %),
+            // rounded to the nearest point.
+            let points = match self.morale_grade(u.id) {
+                Some(g) => ((points as i64 * (100 + g.points_percent as i64) + 50) / 100).max(0) as u32,
+                None => points,
+            };
+            vp[1 - u.side] += points;
         }
         for c in self.commanders.iter().filter(|c| c.knocked_out || c.replaced) {
             vp[1 - c.side] += c.row.points.unwrap_or(0);

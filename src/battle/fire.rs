@@ -499,13 +499,15 @@ impl Battle {
             s.player_turn == self.player_turn && s.order_seq == self.order_seq && self.phase == Phase::Command
         });
         if already.is_none() || same_order {
-            // BPT "Suppression": a die per hit; any ≥ the score to hit suppresses.
+            // BPT "Suppression": a die per hit; any ≥ the score to hit suppresses
+            // (BPT "Morale Grades": ≥ the grade's score instead).
+            let need = self.morale_grade(target).map_or(to_hit, |g| g.suppressed_on);
             let rolls = self.dice.roll(net, 6);
-            let suppressed = rolls.iter().any(|&r| r >= to_hit);
+            let suppressed = rolls.iter().any(|&r| r >= need);
             ev.push(Event::SuppressionTest {
                 unit: target,
                 rolls,
-                need: to_hit,
+                need,
                 suppressed,
             });
             if suppressed && already.is_none() {
@@ -525,7 +527,11 @@ impl Battle {
         let distance: f64 = rolls.iter().sum::<u32>() as f64;
         let u = self.unit(target);
         let stays = u.dug_in || (u.is_artillery() && !u.limbered);
-        let limit = if stays {
+        let limit = if let Some(g) = self.morale_grade(target) {
+            // BPT "Morale Grades" replace the fall-back limit; **decision**: dug-in troops and
+            // unlimbered guns use their grade's limit too (and still stay where they are).
+            g.fall_back_ko
+        } else if stays {
             self.rules.fire.fall_back_ko_dug_in
         } else {
             self.rules.fire.fall_back_ko
@@ -563,6 +569,14 @@ impl Battle {
             from: from_pose,
             to,
         });
+    }
+
+    /// BPT "Morale Grades": the unit's line of the table, with the `MoraleGrades` switch on.
+    pub fn morale_grade(&self, id: UnitId) -> Option<crate::rules::params::MoraleGrade> {
+        if !self.rules.switches.on(crate::rules::switches::Switch::MoraleGrades) {
+            return None;
+        }
+        Some(*self.rules.morale.grade(self.unit(id).morale.unwrap_or_default()))
     }
 
     pub(crate) fn suppress(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) {

@@ -90,6 +90,7 @@ impl Battle {
                     knocked_out: false,
                     refused: (false, false),
                     d_markers: 0,
+                    morale: u.morale,
                     row,
                 });
             }

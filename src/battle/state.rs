@@ -5,7 +5,7 @@
 //! pipeline (`Battle::apply`) changes it.
 
 use crate::data::army::{Arm, CommandRow, Trait, TroopRow};
-use crate::data::scenario::{Ammo, Grade, Objective, TableSize, Weather};
+use crate::data::scenario::{Ammo, Grade, Morale, Objective, TableSize, Weather};
 use crate::rules::dice::Dice;
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{Pose, Rect, V2};
@@ -115,6 +115,10 @@ pub struct Unit {
     /// numbers by one until rallied off. Never set with the switch off (and then not hashed).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub d_markers: u32,
+    /// BPT "Morale Grades" as the scenario gives it (`None` = regular); read only with the
+    /// `MoraleGrades` switch. Not serialised when absent, so older state hashes stay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<Morale>,
 }
 
 fn is_zero(n: &u32) -> bool {

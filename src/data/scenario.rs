@@ -44,6 +44,16 @@ pub enum Grade {
     Poor,
 }
 
+/// BPT "Morale Grades" (optional rule `MoraleGrades`): how easily a unit is suppressed, how
+/// far it may fall back before it is knocked out, and the score to hit it in a charge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Morale {
+    Unmotivated,
+    #[default]
+    Regular,
+    Motivated,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Ammo {
     Shot,
@@ -88,6 +98,9 @@ pub struct UnitSpec {
     pub commander: String,
     #[serde(default)]
     pub grade: Option<Grade>,
+    /// BPT "Morale Grades": played only with the `MoraleGrades` switch; `None` is regular.
+    #[serde(default)]
+    pub morale: Option<Morale>,
     /// Artillery: starts limbered (hooked to its limber).
     #[serde(default)]
     pub limbered: bool,

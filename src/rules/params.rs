@@ -371,6 +371,40 @@ impl Default for InitiativePassing {
     }
 }
 
+/// One line of BPT's "Morale Grades" table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoraleGrade {
+    /// Suppressed when any suppression die scores this or more.
+    pub suppressed_on: u32,
+    /// Knocked out when falling back further than this in one roll (cm).
+    pub fall_back_ko: f64,
+    /// The score to hit the unit in a charge.
+    pub charge_to_hit: u32,
+    /// Points cost adjustment, percent (victory points are the points of units knocked out).
+    pub points_percent: i32,
+}
+
+/// BPT "Morale Grades" (optional rule `MoraleGrades`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoraleRules {
+    pub unmotivated: MoraleGrade,
+    pub regular: MoraleGrade,
+    pub motivated: MoraleGrade,
+    /// "Morale grades can also be used to determine the score to hit units in charge."
+    pub charge_to_hit: bool,
+}
+
+impl MoraleRules {
+    pub fn grade(&self, m: crate::data::scenario::Morale) -> &MoraleGrade {
+        use crate::data::scenario::Morale;
+        match m {
+            Morale::Unmotivated => &self.unmotivated,
+            Morale::Regular => &self.regular,
+            Morale::Motivated => &self.motivated,
+        }
+    }
+}
+
 /// *A Perfect Sheet of Flame*, Sequence of Play, "C) Writing and executing orders" (switch
 /// `OrderDelay`): "Units within 12 inches of officers may execute commands the turn they are
 /// given. Units 12-24 inches of officers must wait one turn before executing commands. Units
@@ -417,6 +451,8 @@ pub struct Rules {
     pub initiative_passing: InitiativePassing,
     /// The order-delay variant (*A Perfect Sheet of Flame*).
     pub order_delay: OrderDelayRules,
+    /// BPT's optional rule "Morale Grades".
+    pub morale: MoraleRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

@@ -102,7 +102,7 @@ impl Switch {
     pub fn implemented(self) -> bool {
         matches!(
             self,
-            Switch::Weather | Switch::Engineers | Switch::InitiativePassing | Switch::OrderDelay
+            Switch::Weather | Switch::MoraleGrades | Switch::Engineers | Switch::InitiativePassing | Switch::OrderDelay
         )
     }
 

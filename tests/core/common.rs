@@ -73,6 +73,7 @@ pub fn battle_switched(
                 facing: x.facing,
                 commander: format!("hq{s}"),
                 grade: None,
+                morale: None,
                 limbered: false,
                 loaded: None,
                 dug_in: false,

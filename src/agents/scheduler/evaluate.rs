@@ -48,7 +48,7 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
     let p_sup = if b.unit(target).suppressed() {
         0.0
     } else {
-        odds::p_suppress(&dist, plan.to_hit)
+        odds::p_suppress(&dist, b.morale_grade(target).map_or(plan.to_hit, |g| g.suppressed_on))
     };
     let t = b.unit(target);
     let left = t.hits_value(&b.rules, b.player_turn).saturating_sub(t.hits) as f64;
@@ -84,18 +84,13 @@ pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
     let front = a.stands.min(t.stands).max(1);
     let a_dice = b.contact_attacks(a) * front + 1; // the charge bonus die
     let b_dice = b.contact_attacks(t) * front;
-    let cover = b.cover_of(target, a.pose.pos);
-    let a_hit = match cover {
-        crate::rules::params::Cover::Open => b.rules.fire.to_hit_open,
-        crate::rules::params::Cover::Soft => b.rules.fire.to_hit_soft,
-        crate::rules::params::Cover::Hard => b.rules.fire.to_hit_hard,
-    };
+    let a_hit = b.charge_to_hit(target, Some(a.pose.pos));
     odds::charge_outcome(
         a_dice,
         a_hit,
         t.row.save.map(u32::from),
         b_dice,
-        b.rules.fire.to_hit_open,
+        b.charge_to_hit(unit, None),
         a.row.save.map(u32::from),
     )
 }

@@ -79,6 +79,15 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
             }
         }
+        if let Some(g) = b.morale_grade(u.id) {
+            ui.label(format!(
+                "Morale: {} (suppressed on {}+, knocked out falling back over {:.0} cm, hit on {}+ in a charge)",
+                format!("{:?}", u.morale.unwrap_or_default()).to_lowercase(),
+                g.suppressed_on,
+                g.fall_back_ko,
+                g.charge_to_hit
+            ));
+        }
         if let Some(p) = b.pending_order_of(u.id) {
             ui.label(format!(
                 "Order on its way from {}: takes effect in turn {} ({:.0} cm away)",
