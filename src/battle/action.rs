@@ -27,6 +27,8 @@ pub enum Deploy {
         left: bool,
         right: bool,
     },
+    /// BPT "Prone Movement" (switch `Prone`): lie down (`true`) or stand up (`false`), on an order.
+    Prone(bool),
 }
 
 /// What a player reads: "form attack column", "pivot to face 69°", "load canister".
@@ -46,6 +48,8 @@ impl std::fmt::Display for Deploy {
                 (false, true) => "refuse the right flank",
                 (false, false) => "dress the line",
             }),
+            Deploy::Prone(true) => f.write_str("go prone"),
+            Deploy::Prone(false) => f.write_str("stand up"),
         }
     }
 }

@@ -74,6 +74,7 @@ impl Battle {
         if matches!(u.row.arm, Arm::Artillery | Arm::Transport) {
             return refuse("BPT Charge", "artillery and command units may not charge");
         }
+        self.check_not_prone(unit, "charge")?;
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
             return refuse("BPT Charge", "charging units must be in line or attack column");
         }
@@ -371,6 +372,7 @@ impl Battle {
         if u.suppressed() {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
+        self.check_not_prone(unit, "move in support")?;
         if u.row.attacks == 0 && !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
             return refuse("BPT Support", "only units with an attack value support");
         }

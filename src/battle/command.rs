@@ -830,7 +830,14 @@ impl Battle {
         if u.suppressed() {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
+        if u.prone && !matches!(d, Deploy::Prone(_) | Deploy::Load(_) | Deploy::Pivot(_)) {
+            return refuse(
+                "BPT Prone Movement",
+                format!("{} is prone: order it to stand up first", u.name),
+            );
+        }
         match d {
+            Deploy::Prone(down) => self.check_prone(id, down, initiative)?,
             Deploy::Formation(f) => {
                 if initiative {
                     return refuse(
@@ -960,6 +967,7 @@ impl Battle {
             Deploy::Unlimber => u.limbered = false,
             Deploy::Pivot(a) => u.pose.facing = a,
             Deploy::Load(ammo) => u.loaded = Some(ammo),
+            Deploy::Prone(down) => u.prone = down,
         }
     }
 

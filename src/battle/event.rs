@@ -321,6 +321,12 @@ pub enum Event {
         total: u32,
         why: String,
     },
+    /// BPT "Prone Movement" (switch `Prone`): a prone unit takes one hit fewer from a fire.
+    ProneSaved {
+        unit: UnitId,
+        hits: u32,
+        taken: u32,
+    },
     /// *Glory Days!* "Core Concepts": the initiative passes to the opponent (the active
     /// player's command phase ends once any open window closes).
     InitiativePassed {

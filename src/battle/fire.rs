@@ -331,6 +331,12 @@ impl Battle {
         if fu.suppressed() && ctx != FireContext::Blunder {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
+        if fu.prone && fu.formation != Formation::ExtendedLine {
+            return refuse(
+                "BPT Prone Movement",
+                format!("{} is prone in close order and may not fire", fu.name),
+            );
+        }
         if fu.row.attacks == 0 || fu.row.arm == Arm::Transport {
             return refuse("BPT Army Lists", format!("{} has no attacks", fu.name));
         }
@@ -472,6 +478,10 @@ impl Battle {
     /// BPT "Testing For Casualties" 6–8: record hits, knock out, or test suppression / fall-back.
     pub(crate) fn take_fire_hits(&mut self, target: UnitId, net: u32, to_hit: u32, from: V2, ev: &mut Vec<Event>) {
         if net == 0 || !self.unit(target).alive() {
+            return;
+        }
+        let net = self.prone_fewer_hits(target, net, ev);
+        if net == 0 {
             return;
         }
         let value = self.unit(target).hits_value(&self.rules, self.player_turn);
@@ -650,6 +660,8 @@ impl Battle {
         kind: ForcedKind,
         ev: &mut Vec<Event>,
     ) -> Pose {
+        // BPT "Prone Movement": **decision**: a unit forced to move gets up.
+        self.unit_mut(id).prone = false;
         let start = self.unit(id).pose;
         let mut facing = face.unwrap_or(start.facing);
         if facing != start.facing {

@@ -129,6 +129,7 @@ impl Battle {
         if u.exhausted {
             return refuse("BPT Exhaustion", "exhausted units cannot evade");
         }
+        self.check_not_prone(id, "evade")?;
         if u.is_artillery() && !u.limbered && !u.has_limber {
             return refuse("BPT Evading", "towed guns without transport cannot evade");
         }

@@ -246,6 +246,9 @@ impl Battle {
                 right: false,
             },
         ]);
+        if self.rules.switches.on(crate::rules::switches::Switch::Prone) {
+            v.extend([Deploy::Prone(true), Deploy::Prone(false)]);
+        }
         let u = self.unit(id);
         if let Some((e, _)) = self.nearest_enemy_any(id).filter(|_| u.is_artillery() && !u.limbered) {
             let a = (self.unit(e).pose.pos - u.pose.pos).angle();

@@ -461,6 +461,11 @@ impl Battle {
                 change.unsigned_abs(),
                 if change.unsigned_abs() == 1 { "" } else { "s" }
             ),
+            Event::ProneSaved { unit, hits, taken } => format!(
+                "{} lies prone: {hits} hit{} become {taken} (BPT Prone Movement: one hit fewer per unit firing)",
+                self.uname(*unit),
+                if *hits == 1 { "" } else { "s" }
+            ),
             Event::InitiativePassed { side, reason } => {
                 format!("{} lose the initiative: {reason}", self.sides[*side].name)
             }

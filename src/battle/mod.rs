@@ -18,6 +18,7 @@ pub mod log;
 pub mod movement;
 pub mod order_delay;
 pub mod passing;
+pub mod prone;
 pub mod setup;
 pub mod state;
 pub mod weather;

@@ -144,6 +144,7 @@ impl Battle {
         if u.formation == Formation::Square {
             return refuse("BPT Square March Formation", "a square cannot move");
         }
+        self.check_not_prone(id, "move")?;
         if !to.pos.x.is_finite() || !to.pos.y.is_finite() || !to.facing.is_finite() {
             return refuse("BPT Movement", "not a place on the table");
         }

@@ -91,6 +91,7 @@ impl Battle {
                     refused: (false, false),
                     d_markers: 0,
                     morale: u.morale,
+                    prone: false,
                     row,
                 });
             }

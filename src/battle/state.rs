@@ -119,6 +119,14 @@ pub struct Unit {
     /// `MoraleGrades` switch. Not serialised when absent, so older state hashes stay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale: Option<Morale>,
+    /// BPT "Prone Movement" (switch `Prone`): lying down; one hit fewer from each fire, may not
+    /// move, and in close order may not fire. Never set with the switch off (then not hashed).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub prone: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u32) -> bool {

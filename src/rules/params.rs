@@ -181,6 +181,9 @@ pub struct Fire {
     pub mounted_range: f64,
     /// Infantry in line roll one failed save again (BPT "Line": "a bonus save die roll").
     pub line_save_rerolls: u32,
+    /// BPT "Prone Movement" (switch `Prone`): hits fewer per unit firing at a prone unit.
+    #[serde(default = "one")]
+    pub prone_fewer_hits: u32,
     /// Cover given by each kind of area terrain to troops inside it (decision, docs/rules.md).
     pub area_cover: Vec<(AreaKind, Cover)>,
     /// Cover behind a wall, fence or hedge the target touches (BPT "Scoring Hits": soft).
@@ -516,4 +519,8 @@ pub fn rad(deg: f64) -> f64 {
 /// Convenience for tests and tools.
 pub fn v(x: f64, y: f64) -> V2 {
     V2::new(x, y)
+}
+
+fn one() -> u32 {
+    1
 }

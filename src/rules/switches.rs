@@ -102,7 +102,12 @@ impl Switch {
     pub fn implemented(self) -> bool {
         matches!(
             self,
-            Switch::Weather | Switch::MoraleGrades | Switch::Engineers | Switch::InitiativePassing | Switch::OrderDelay
+            Switch::Weather
+                | Switch::MoraleGrades
+                | Switch::Prone
+                | Switch::Engineers
+                | Switch::InitiativePassing
+                | Switch::OrderDelay
         )
     }
 

@@ -14,6 +14,7 @@ mod optional_engineers;
 mod optional_morale;
 mod optional_order_delay;
 mod optional_passing;
+mod optional_prone;
 mod optional_weather;
 mod property;
 mod replay;

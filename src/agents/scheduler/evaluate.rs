@@ -316,6 +316,34 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         {
             Judged::new(0.15, format!("{}: form march column to close faster", u.name))
         }
+        // BPT "Prone Movement": lie down to hold an objective under fire (skirmishers keep
+        // firing prone, close order only when it has nothing to fire at); get up to go on.
+        Deploy::Prone(true) => {
+            let holding = ctx.holds_objective(b, unit);
+            let skirmish = u.formation == Formation::ExtendedLine;
+            // Under an enemy's weapon range, but not so close that it may charge.
+            let threatened = nearest >= 10.0
+                && ctx
+                    .enemies
+                    .iter()
+                    .any(|&e| b.unit_distance(e, unit) <= b.weapon_range(b.unit(e)));
+            if threatened && (holding || skirmish) && (skirmish || !ctx.can_fire.contains(&unit)) {
+                Judged::new(
+                    0.5,
+                    format!("{}: go prone under fire, enemy {nearest:.0} cm off", u.name),
+                )
+            } else {
+                Judged::nothing()
+            }
+        }
+        Deploy::Prone(false) => {
+            let holding = ctx.holds_objective(b, unit);
+            if !holding || nearest > 40.0 {
+                Judged::new(0.7, format!("{}: stand up and go on", u.name))
+            } else {
+                Judged::nothing()
+            }
+        }
         _ => Judged::nothing(),
     }
 }
@@ -331,6 +359,13 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The unit stands on the objective it was sent to hold or deny.
+    pub fn holds_objective(&self, b: &Battle, unit: UnitId) -> bool {
+        self.assigned
+            .get(&unit)
+            .is_some_and(|(p, r)| b.rects(unit).iter().any(|rect| rect.distance_to_point(*p) <= *r))
+    }
+
     pub fn new(b: &Battle, side: SideId, depth: Depth, legal: &[Action]) -> Self {
         let can_fire = legal
             .iter()

@@ -59,6 +59,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         if u.dug_in {
             status.push("dug in".into());
         }
+        if u.prone {
+            status.push("prone (one hit fewer per fire; may not move)".into());
+        }
         if u.is_cavalry() && !u.mounted() {
             status.push("dismounted".into());
         }

@@ -66,6 +66,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     let mut disordered = Pen::new();
     let mut pips = Pen::new();
     let mut markers = Pen::new();
+    let (mut prone_disc, mut prone_p) = (Pen::new(), Pen::new());
     for u in b.alive_units().filter(|u| keep(u.id)) {
         let s = u.side;
         let g = &b.geom[u.id as usize];
@@ -136,6 +137,21 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (u.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
             pips.circle(p, 0.25);
         }
+        // BPT "Prone Movement": a "P" counter behind the unit.
+        if u.prone {
+            let c = back - side * 2.2;
+            prone_disc.circle(c, 0.75);
+            let at = |x: f32, y: f32| c + Vec2::new(x, y);
+            prone_p.line(&[
+                at(-0.22, -0.5),
+                at(-0.22, 0.5),
+                at(0.12, 0.5),
+                at(0.3, 0.35),
+                at(0.3, 0.15),
+                at(0.12, 0.0),
+                at(-0.22, 0.0),
+            ]);
+        }
         // Glory Days! D-markers (initiative passing): diamonds a row further back.
         let dm = u.d_markers.min(3) as f32;
         for k in 0..u.d_markers.min(3) {
@@ -172,5 +188,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     push(disordered.fill(pal::DISORDERED, zu + 0.4));
     push(pips.fill(pal::MARK, zu + 0.4));
     push(markers.fill(pal::D_MARKER, zu + 0.4));
+    push(prone_disc.fill(pal::MARK, zu + 0.4));
+    push(prone_p.stroke(pal::SUPPRESSED, 0.16, zu + 0.45));
     out
 }

@@ -1,0 +1,219 @@
+//! BPT "Prone Movement (Optional Rule)" (switch `prone`), seeds/003: "requires an order to be
+//! issued in order to go prone. Units that are prone take one less hit per unit firing at them
+//! … A unit that is prone in skirmish order may continue fire but may not move; a unit in close
+//! unit may not fire or move while prone."
+
+use super::common::*;
+use super::fire::order;
+use std::path::Path;
+use volley::battle::{Action, Battle, Deploy, Event};
+use volley::rules::formation::Formation;
+use volley::rules::geometry::Pose;
+use volley::rules::switches::{Switch, Switches};
+use volley::rules::terrain::Terrain;
+
+const RIFLES: &str = "regular_infantry_rifled";
+
+/// Union unit 0 (`row`, `formation`) at (100, 50) facing north, a Confederate line 8.5 cm beyond;
+/// the Union's command phase, unit 0 ordered with `credits` actions.
+fn duel(on: bool, row: &'static str, formation: Formation, credits: u32) -> Battle {
+    let mut me = u(0, row, 4, 100.0, 50.0, 90.0);
+    me.formation = formation;
+    let switches: &[Switch] = if on { &[Switch::Prone] } else { &[] };
+    let mut b = battle_switched(
+        &[me, u(1, RIFLES, 4, 100.0, 60.0, 270.0)],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        switches,
+    );
+    to_command(&mut b);
+    let mut o = order(HQ0);
+    o.credits = credits;
+    b.cmd.orders.insert(0, o);
+    b
+}
+
+fn prone(b: &mut Battle, down: bool) -> Result<Vec<Event>, volley::battle::Refusal> {
+    b.apply(&Action::Deploy {
+        unit: 0,
+        deploy: Deploy::Prone(down),
+    })
+}
+
+#[test]
+fn going_prone_is_an_ordered_deploy_action_and_only_with_the_switch() {
+    let mut off = duel(false, RIFLES, Formation::Line, 1);
+    let e = prone(&mut off, true).unwrap_err();
+    assert!(e.rule.contains("Prone Movement"), "{e:?}");
+    assert!(!off.legal_actions().iter().any(|a| matches!(
+        a,
+        Action::Deploy {
+            deploy: Deploy::Prone(_),
+            ..
+        }
+    )));
+
+    let mut b = duel(true, RIFLES, Formation::Line, 1);
+    assert!(b.legal_actions().contains(&Action::Deploy {
+        unit: 0,
+        deploy: Deploy::Prone(true)
+    }));
+    let ev = prone(&mut b, true).expect("an ordered unit goes prone");
+    assert!(b.unit(0).prone);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
+    );
+    // Without an order it cannot stand up again: it has spent its one action.
+    assert!(prone(&mut b, false).is_err());
+}
+
+#[test]
+fn mounted_cavalry_and_guns_do_not_go_prone() {
+    for row in ["us_cavalry_1862", "rifled_cannon"] {
+        let mut b = duel(true, row, Formation::Line, 1);
+        let e = prone(&mut b, true).unwrap_err();
+        assert!(e.rule.contains("Prone"), "{row}: {e:?}");
+    }
+    // Dismounted cavalry do.
+    let mut b = duel(true, "us_cavalry_1862_dismounted", Formation::Line, 1);
+    prone(&mut b, true).expect("dismounted cavalry lie down");
+}
+
+/// Confederate unit 1 fires at the Union unit 0 with three hits (dice 6 6 6 1, at 4+ with the
+/// first-fire bonus 3+), no save; then its suppression dice.
+fn fired_at(b: &mut Battle) -> Vec<Event> {
+    b.active = 1;
+    b.cmd.orders.clear();
+    b.cmd.orders.insert(1, order(2 + HQ0));
+    script(b, &[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1]);
+    b.apply(&Action::Fire { unit: 1, target: 0 }).expect("legal fire")
+}
+
+#[test]
+fn a_prone_unit_takes_one_hit_fewer_per_unit_firing_at_it() {
+    let mut standing = duel(true, RIFLES, Formation::Line, 1);
+    fired_at(&mut standing);
+    let mut lying = duel(true, RIFLES, Formation::Line, 1);
+    prone(&mut lying, true).unwrap();
+    let ev = fired_at(&mut lying);
+    let fired_hits = |ev: &[Event]| {
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Fired { hits, saved, .. } => Some(hits - saved),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let net = fired_hits(&ev);
+    assert!(net >= 2, "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ProneSaved { unit: 0, hits, taken } if *hits == net && *taken == net - 1))
+    );
+    assert_eq!(lying.unit(0).hits, standing.unit(0).hits - 1);
+}
+
+#[test]
+fn a_prone_unit_may_not_move_charge_or_evade_and_in_close_order_may_not_fire() {
+    let mut b = duel(true, RIFLES, Formation::Line, 3);
+    prone(&mut b, true).unwrap();
+    let to = Pose::new(
+        b.unit(0).pose.pos + volley::rules::geometry::V2::new(0.0, 3.0),
+        b.unit(0).pose.facing,
+    );
+    let e = b.apply(&Action::Move { unit: 0, to }).unwrap_err();
+    assert!(e.rule.contains("Prone"), "{e:?}");
+    let e = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap_err();
+    assert!(e.rule.contains("Prone"), "{e:?}");
+    let e = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err();
+    assert!(e.rule.contains("Prone") && e.reason.contains("close order"), "{e:?}");
+    assert!(b.check_evade(0).is_err());
+    // Stood up, it moves again.
+    prone(&mut b, false).expect("stand up");
+    assert!(!b.unit(0).prone);
+    b.apply(&Action::Move { unit: 0, to }).expect("a standing unit moves");
+}
+
+#[test]
+fn a_prone_unit_in_skirmish_order_may_still_fire() {
+    let mut b = duel(true, "skirmishing_infantry_rifled", Formation::ExtendedLine, 2);
+    prone(&mut b, true).unwrap();
+    script(&mut b, &[1; 20]);
+    b.apply(&Action::Fire { unit: 0, target: 1 })
+        .expect("prone skirmishers fire");
+}
+
+#[test]
+fn the_scheduler_plays_skirmish_with_prone_movement_and_the_recordings_verify() {
+    use volley::replay::Recording;
+    use volley::replay::verify::verify;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let on: Switches = [Switch::Prone].into_iter().collect();
+    let (mut down, mut saved) = (0, 0);
+    for seed in [1, 2, 3] {
+        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish with prone");
+        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
+        let mut a = [
+            volley::agents::by_name("scheduler", seed, 0).unwrap(),
+            volley::agents::by_name("scheduler", seed, 1).unwrap(),
+        ];
+        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+            down += ev
+                .iter()
+                .filter(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
+                .count();
+            saved += ev.iter().filter(|e| matches!(e, Event::ProneSaved { .. })).count();
+            rec.push(b, act, ev)
+        })
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(done.is_over(), "seed {seed}");
+        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
+        assert_eq!(back.switches, on);
+        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        assert_eq!(h, done.state_hash());
+    }
+    // The scheduler lies down only to hold an objective under fire it cannot answer (or as
+    // skirmishers), which is rare on this map (the next test sets one up); it must not break
+    // the games or their replays.
+    eprintln!("skirmish with prone, 3 games: went prone {down} times, {saved} hits saved");
+}
+
+#[test]
+fn the_scheduler_lies_down_on_its_objective_under_guns_it_cannot_answer() {
+    use volley::data::scenario::{Objective, ObjectiveLevel};
+    // A Union line on its objective; a Confederate rifled gun 40 cm off, beyond the line's
+    // 20 cm musket range but within its own.
+    let mut b = battle_switched(
+        &[
+            u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+            u(1, "rifled_cannon", 1, 100.0, 92.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(96.0, 44.0), (200.0, 175.0)],
+        &[Switch::Prone],
+    );
+    b.objectives.push(Objective {
+        name: "Crossroads".into(),
+        side: "Union".into(),
+        level: ObjectiveLevel::Major,
+        pos: b.unit(0).pose.pos,
+        radius: 8.0,
+    });
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    let legal = b.legal_actions();
+    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let pick = &legal[s.choose(&b, &legal)];
+    assert_eq!(
+        pick,
+        &Action::Deploy {
+            unit: 0,
+            deploy: Deploy::Prone(true)
+        },
+        "{:?}",
+        s.reason()
+    );
+}
