@@ -89,6 +89,7 @@ impl Battle {
                     format!("{} is not under {}", u.name, cm.name),
                 );
             }
+            self.check_nation(c, id)?;
             if u.suppressed() {
                 return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
             }

@@ -16,6 +16,7 @@ pub mod initiative;
 pub mod legal;
 pub mod log;
 pub mod movement;
+pub mod nations;
 pub mod order_delay;
 pub mod passing;
 pub mod prone;

@@ -16,6 +16,7 @@ impl Battle {
     /// Returns the battle and the events of its start.
     pub fn new(loaded: &LoadedScenario, rules: Rules, seed: u64) -> (Battle, Vec<Event>) {
         let sc = &loaded.scenario;
+        let nations = rules.switches.on(crate::rules::switches::Switch::MultiNational);
         let mut commanders = Vec::new();
         let mut cmd_ids: BTreeMap<&str, CmdId> = BTreeMap::new();
         for (side, spec) in sc.sides.iter().enumerate() {
@@ -38,6 +39,7 @@ impl Battle {
                     placed_turn: None,
                     suppressed: None,
                     hits: 0,
+                    nation: c.nation.clone().filter(|_| nations),
                 });
             }
         }
@@ -92,6 +94,7 @@ impl Battle {
                     d_markers: 0,
                     morale: u.morale,
                     prone: false,
+                    nation: u.nation.clone().filter(|_| nations),
                     row,
                 });
             }
@@ -104,6 +107,11 @@ impl Battle {
                 breakpoint: (n * rules.victory.breakpoint_fraction).ceil() as u32,
                 broken: false,
                 broke_turn: None,
+                obeys: if nations {
+                    sc.sides[s].obeys.clone()
+                } else {
+                    Default::default()
+                },
             }
         });
         let visibility = super::weather::visibility(&rules.visibility, sc.weather, sc.night);

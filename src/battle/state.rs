@@ -123,6 +123,10 @@ pub struct Unit {
     /// move, and in close order may not fire. Never set with the switch off (then not hashed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub prone: bool,
+    /// BPT "Multi-National Armies": the unit's nation (`None` the side's own). Set only with
+    /// the `MultiNational` switch on (then not hashed otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nation: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -225,6 +229,9 @@ pub struct Commander {
     pub suppressed: Option<Suppression>,
     /// Hits taken this player turn (only blunders and attached units hit commanders).
     pub hits: u32,
+    /// BPT "Multi-National Armies": the commander's nation, as [`Unit::nation`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nation: Option<String>,
 }
 
 impl Commander {
@@ -252,6 +259,10 @@ pub struct Side {
     pub broken: bool,
     /// Player turn in which it broke.
     pub broke_turn: Option<u32>,
+    /// BPT "Multi-National Armies": a nation → the nations whose HQs may also order it (only
+    /// with the switch on).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub obeys: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// A unit's orders this turn (BPT "Command Phase").

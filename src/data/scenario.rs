@@ -74,6 +74,10 @@ pub struct CommanderSpec {
     pub pos: V2,
     #[serde(default = "yes")]
     pub mounted: bool,
+    /// BPT "Multi-National Armies" (switch `MultiNational`): the commander's nation; `None`
+    /// is the side's own.
+    #[serde(default)]
+    pub nation: Option<String>,
 }
 
 fn yes() -> bool {
@@ -101,6 +105,10 @@ pub struct UnitSpec {
     /// BPT "Morale Grades": played only with the `MoraleGrades` switch; `None` is regular.
     #[serde(default)]
     pub morale: Option<Morale>,
+    /// BPT "Multi-National Armies" (switch `MultiNational`): the unit's nation; `None` is the
+    /// side's own.
+    #[serde(default)]
+    pub nation: Option<String>,
     /// Artillery: starts limbered (hooked to its limber).
     #[serde(default)]
     pub limbered: bool,
@@ -121,6 +129,11 @@ pub struct SideSpec {
     pub deployment: Option<Polygon>,
     pub commanders: Vec<CommanderSpec>,
     pub units: Vec<UnitSpec>,
+    /// BPT "Multi-National Armies": "Some army lists may alter this (for example, Portuguese
+    /// troops … will be able to receive order from British HQs)": a nation → the other
+    /// nations whose HQs may also order its units.
+    #[serde(default)]
+    pub obeys: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

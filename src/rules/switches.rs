@@ -105,6 +105,7 @@ impl Switch {
             Switch::Weather
                 | Switch::MoraleGrades
                 | Switch::Prone
+                | Switch::MultiNational
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

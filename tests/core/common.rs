@@ -74,6 +74,7 @@ pub fn battle_switched(
                 commander: format!("hq{s}"),
                 grade: None,
                 morale: None,
+                nation: None,
                 limbered: false,
                 loaded: None,
                 dug_in: false,
@@ -95,6 +96,7 @@ pub fn battle_switched(
                     superior: None,
                     pos: V2::new(co[s].0, co[s].1),
                     mounted: true,
+                    nation: None,
                 },
                 CommanderSpec {
                     id: format!("hq{s}"),
@@ -103,9 +105,11 @@ pub fn battle_switched(
                     superior: Some(format!("co{s}")),
                     pos: V2::new(hq[s].0, hq[s].1),
                     mounted: true,
+                    nation: None,
                 },
             ],
             units: us,
+            obeys: Default::default(),
         });
     }
     let scenario = Scenario {

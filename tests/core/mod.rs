@@ -12,6 +12,7 @@ mod initiative;
 mod movement;
 mod optional_engineers;
 mod optional_morale;
+mod optional_nations;
 mod optional_order_delay;
 mod optional_passing;
 mod optional_prone;

@@ -197,7 +197,7 @@ impl Scheduler {
             // that HQ failed on them or is gone (BPT CO re-ordering, at −1).
             if units.iter().any(|&u| {
                 let hq = b.unit(u).hq;
-                hq != c && b.commander(hq).alive() && !b.cmd.hq_failed.contains(&u)
+                hq != c && b.commander(hq).alive() && !b.cmd.hq_failed.contains(&u) && b.nation_may_order(hq, u)
             }) {
                 continue;
             }

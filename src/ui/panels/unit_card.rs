@@ -100,6 +100,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
             ));
         }
         ui.label(format!("Brigade: {}", b.commander(u.hq).name));
+        if let Some(n) = &u.nation {
+            ui.label(format!("Nation: {n} (orders only from the army HQ or {n} HQs)"));
+        }
         if let Some(o) = b.cmd.orders.get(&u.id) {
             ui.label(format!(
                 "Orders: {} this turn from {}, {} action(s) left{}",
@@ -119,6 +122,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
         ui.label(format!("{:?} commander, {:?}", c.row.level, c.row.quality));
         ui.label(format!("Command value: {}", c.command_value));
+        if let Some(n) = &c.nation {
+            ui.label(format!("Nation: {n}"));
+        }
         ui.label(format!(
             "Move: {} cm ({})",
             c.move_rate(),
