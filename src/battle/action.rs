@@ -140,6 +140,12 @@ pub enum Action {
         /// Index into the table's linear terrain.
         linear: u32,
     },
+    /// BPT "Fixed Formations" (switch `FixedFormations`): the CO's command roll to attach a
+    /// unit of his own formation to `hq`'s formation (it is moved to within 10 cm of the HQ).
+    Attach {
+        unit: UnitId,
+        hq: CmdId,
+    },
     /// *Glory Days!* "Activation" (switch `InitiativePassing`): roll one d6 to activate a unit
     /// for one action (move, deploy, charge if declared, support). Again only consecutively.
     Activate {
@@ -175,6 +181,7 @@ impl Action {
             | Action::InitiativeDeploy { unit, .. }
             | Action::InitiativeCharge { unit, .. }
             | Action::Engineer { unit, .. }
+            | Action::Attach { unit, .. }
             | Action::CounterFire { unit }
             | Action::CounterEvade { unit }
             | Action::CounterCharge { unit }
@@ -196,6 +203,7 @@ impl Action {
         match self {
             Action::Order { commander, units, .. } => (units.clone(), Some(*commander)),
             Action::CommanderMove { commander, .. } => (Vec::new(), Some(*commander)),
+            Action::Attach { unit, hq } => (vec![*unit], Some(*hq)),
             Action::InitiativeFire { unit, target }
             | Action::InitiativeCharge { unit, target }
             | Action::Fire { unit, target }
@@ -238,6 +246,7 @@ impl Action {
             Action::OpportunityFire { .. } => "opportunity fire",
             Action::Activate { .. } => "activate",
             Action::Rally { .. } => "rally",
+            Action::Attach { .. } => "attach",
             Action::Pass => "pass",
             Action::EndPhase => "end phase",
         }

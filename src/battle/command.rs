@@ -35,7 +35,7 @@ pub fn distance_penalty(distance: f64, free: f64, step: f64, per: i32) -> i32 {
 
 impl Battle {
     /// Can `commander` issue an order now, at all?
-    fn check_commander_can_order(&self, c: CmdId) -> Result<(), Refusal> {
+    pub(crate) fn check_commander_can_order(&self, c: CmdId) -> Result<(), Refusal> {
         let cm = self.commander(c);
         if cm.side != self.active {
             return refuse("BPT Command Phase", "only the active player issues orders");
@@ -90,6 +90,7 @@ impl Battle {
                 );
             }
             self.check_nation(c, id)?;
+            self.check_own_formation(c, id)?;
             if u.suppressed() {
                 return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
             }
@@ -202,6 +203,40 @@ impl Battle {
         })
     }
 
+    /// A commander starts an order: the previous commander (if another) is finished; units
+    /// this commander ordered before but not now stop receiving orders (units acting on an
+    /// order that arrived this phase under the order delay keep theirs).
+    pub(crate) fn start_order(&mut self, c: CmdId, units: &[UnitId]) {
+        if let Some(prev) = self.cmd.current.filter(|&p| p != c) {
+            self.cmd.done.insert(prev);
+        }
+        self.cmd.current = Some(c);
+        self.order_seq += 1;
+        let arrived = &self.cmd.arrived;
+        for (id, o) in self.cmd.orders.iter_mut().filter(|(id, _)| !arrived.contains(*id)) {
+            if o.by == c && !units.contains(id) {
+                o.finished = true;
+            }
+            o.credits = 0;
+        }
+    }
+
+    /// BPT "Command Rolls": 2d6 ≤ target; double 1 a bonus, double 6 a blunder.
+    pub(crate) fn command_roll(&mut self, target: i32) -> ([u32; 2], CommandOutcome) {
+        let dice = [self.dice.d6(), self.dice.d6()];
+        let total = (dice[0] + dice[1]) as i32;
+        let outcome = if dice == [1, 1] {
+            CommandOutcome::Bonus
+        } else if dice == [6, 6] {
+            CommandOutcome::Blunder
+        } else if total <= target {
+            CommandOutcome::Success
+        } else {
+            CommandOutcome::Failure
+        };
+        (dice, outcome)
+    }
+
     fn do_order(
         &mut self,
         c: CmdId,
@@ -211,32 +246,8 @@ impl Battle {
         ev: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
         let plan = self.check_order(c, units, charge, dense)?;
-        // The previous commander (if another) is finished once a new one starts ordering.
-        if let Some(prev) = self.cmd.current.filter(|&p| p != c) {
-            self.cmd.done.insert(prev);
-        }
-        self.cmd.current = Some(c);
-        self.order_seq += 1;
-        // Units this commander ordered before but not now stop receiving orders. (Units acting
-        // on an order that arrived this phase under the order delay keep theirs.)
-        let arrived = &self.cmd.arrived;
-        for (id, o) in self.cmd.orders.iter_mut().filter(|(id, _)| !arrived.contains(*id)) {
-            if o.by == c && !units.contains(id) {
-                o.finished = true;
-            }
-            o.credits = 0;
-        }
-        let dice = [self.dice.d6(), self.dice.d6()];
-        let total = (dice[0] + dice[1]) as i32;
-        let outcome = if dice == [1, 1] {
-            CommandOutcome::Bonus
-        } else if dice == [6, 6] {
-            CommandOutcome::Blunder
-        } else if total <= plan.target {
-            CommandOutcome::Success
-        } else {
-            CommandOutcome::Failure
-        };
+        self.start_order(c, units);
+        let (dice, outcome) = self.command_roll(plan.target);
         ev.push(Event::CommandRoll {
             commander: c,
             units: units.to_vec(),
@@ -260,16 +271,7 @@ impl Battle {
                 let credits = if outcome == CommandOutcome::Bonus { 2 } else { 1 };
                 for &id in units {
                     self.cmd.arrived.remove(&id);
-                    let e = self.cmd.orders.entry(id).or_insert(OrderState {
-                        by: c,
-                        count: 0,
-                        credits: 0,
-                        finished: false,
-                        may_charge: false,
-                        may_enter_dense: false,
-                        self_order: false,
-                        fire_after_manhandle: false,
-                    });
+                    let e = self.cmd.orders.entry(id).or_insert(OrderState::new(c));
                     e.count += 1;
                     e.credits = credits;
                     e.may_charge = charge || outcome == CommandOutcome::Bonus;
@@ -301,7 +303,7 @@ impl Battle {
     }
 
     /// BPT "Command Blunder": roll a die and apply the table.
-    fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
+    pub(crate) fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
         let roll = self.dice.d6();
         let effect = self.rules.command.blunders[(roll - 1) as usize];
         ev.push(Event::Blunder {
@@ -531,6 +533,7 @@ impl Battle {
                 self.do_order(*commander, units, *charge, *dense, ev)
             }
             Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
+            Action::Attach { unit, hq } => self.do_attach(*unit, *hq, ev),
             Action::Move { unit, to } => {
                 self.check_unit_id(*unit)?;
                 let chk = self.check_ordered_move(*unit, *to)?;
@@ -749,14 +752,11 @@ impl Battle {
             success,
         });
         let o = OrderState {
-            by: u32::MAX,
             count: 1,
             credits: u32::from(success),
             finished: !success,
-            may_charge: false,
-            may_enter_dense: false,
             self_order: true,
-            fire_after_manhandle: false,
+            ..OrderState::new(u32::MAX)
         };
         self.cmd.orders.insert(id, o);
         Ok(())

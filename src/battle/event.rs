@@ -321,6 +321,13 @@ pub enum Event {
         total: u32,
         why: String,
     },
+    /// BPT "Fixed Formations" (switch `FixedFormations`): the CO attached a unit of his own
+    /// formation to an HQ's, for the rest of the battle.
+    Attached {
+        unit: UnitId,
+        co: CmdId,
+        hq: CmdId,
+    },
     /// BPT "Prone Movement" (switch `Prone`): a prone unit takes one hit fewer from a fire.
     ProneSaved {
         unit: UnitId,

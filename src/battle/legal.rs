@@ -229,6 +229,7 @@ impl Battle {
                 out.push(Action::SelfOrder { unit: u.id });
             }
         }
+        self.legal_attach(out);
         out.push(Action::EndPhase);
     }
 

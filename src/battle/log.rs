@@ -461,6 +461,12 @@ impl Battle {
                 change.unsigned_abs(),
                 if change.unsigned_abs() == 1 { "" } else { "s" }
             ),
+            Event::Attached { unit, co, hq } => format!(
+                "{} attaches {} to {}'s formation for the rest of the battle (BPT Fixed Formations)",
+                self.cname(*co),
+                self.uname(*unit),
+                self.cname(*hq)
+            ),
             Event::ProneSaved { unit, hits, taken } => format!(
                 "{} lies prone: {hits} hit{} become {taken} (BPT Prone Movement: one hit fewer per unit firing)",
                 self.uname(*unit),
@@ -585,6 +591,15 @@ impl Battle {
                     self.uname(*unit),
                     if *charge { " [may charge]" } else { "" },
                     if *dense { " [dense]" } else { "" },
+                    need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+                )
+            }
+            Action::Attach { unit, hq } => {
+                let need = self.check_attach(*unit, *hq).ok();
+                format!(
+                    "attach: {} to {}'s formation (need ≤ {})",
+                    self.uname(*unit),
+                    self.cname(*hq),
                     need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
                 )
             }

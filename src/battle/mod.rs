@@ -11,6 +11,7 @@ pub mod engineers;
 pub mod envelope;
 pub mod event;
 pub mod fire;
+pub mod formations;
 pub mod hash;
 pub mod initiative;
 pub mod legal;

@@ -151,14 +151,11 @@ impl Battle {
                 self.cmd.orders.insert(
                     id,
                     OrderState {
-                        by: p.commander,
                         count: 1,
                         credits: p.credits,
-                        finished: false,
                         may_charge: p.may_charge,
                         may_enter_dense: p.may_enter_dense,
-                        self_order: false,
-                        fire_after_manhandle: false,
+                        ..OrderState::new(p.commander)
                     },
                 );
                 self.cmd.arrived.insert(id);

@@ -376,16 +376,7 @@ impl Battle {
             roll,
             success,
         });
-        let o = self.cmd.orders.entry(id).or_insert(OrderState {
-            by: u32::MAX,
-            count: 0,
-            credits: 0,
-            finished: false,
-            may_charge: false,
-            may_enter_dense: false,
-            self_order: false,
-            fire_after_manhandle: false,
-        });
+        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
         o.count += 1;
         if success {
             o.credits = 1;

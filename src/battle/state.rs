@@ -286,6 +286,22 @@ pub struct OrderState {
     pub fire_after_manhandle: bool,
 }
 
+impl OrderState {
+    /// A unit's order state before its first order from `by` this turn: no actions yet.
+    pub fn new(by: CmdId) -> Self {
+        OrderState {
+            by,
+            count: 0,
+            credits: 0,
+            finished: false,
+            may_charge: false,
+            may_enter_dense: false,
+            self_order: false,
+            fire_after_manhandle: false,
+        }
+    }
+}
+
 /// The command phase's book-keeping, cleared every player turn.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CommandState {

@@ -430,6 +430,37 @@ pub struct OrderDelayRules {
     pub lost_commander_cancels: bool,
 }
 
+/// BPT "Fixed Formations (Optional Rule)" (switch `FixedFormations`): the CO attaching a unit
+/// of his own formation to another formation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixedFormationRules {
+    /// "Deduct one per 10cm between the CO and the HQ": `per_distance` per full `distance_step`.
+    pub distance_step: f64,
+    pub per_distance: i32,
+    /// "Deduct one from the command value for each section of dense terrain or each enemy unit
+    /// between the CO and the HQ."
+    pub per_dense: i32,
+    pub per_enemy: i32,
+    /// **Decision**: the area terrain that counts as dense between the CO and the HQ.
+    pub dense_areas: Vec<super::terrain::AreaKind>,
+    /// "Move the unit to within 10cm of the HQ."
+    pub attach_within: f64,
+}
+
+impl Default for FixedFormationRules {
+    fn default() -> Self {
+        use super::terrain::AreaKind::*;
+        FixedFormationRules {
+            distance_step: 10.0,
+            per_distance: -1,
+            per_dense: -1,
+            per_enemy: -1,
+            dense_areas: vec![Woods, Orchard, BuiltUp, Marsh, Mud],
+            attach_within: 10.0,
+        }
+    }
+}
+
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -456,6 +487,9 @@ pub struct Rules {
     pub order_delay: OrderDelayRules,
     /// BPT's optional rule "Morale Grades".
     pub morale: MoraleRules,
+    /// BPT's optional rule "Fixed Formations".
+    #[serde(default)]
+    pub fixed_formations: FixedFormationRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

@@ -106,6 +106,7 @@ impl Switch {
                 | Switch::MoraleGrades
                 | Switch::Prone
                 | Switch::MultiNational
+                | Switch::FixedFormations
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

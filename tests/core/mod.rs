@@ -11,6 +11,7 @@ mod fire;
 mod initiative;
 mod movement;
 mod optional_engineers;
+mod optional_formations;
 mod optional_morale;
 mod optional_nations;
 mod optional_order_delay;

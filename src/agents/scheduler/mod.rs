@@ -143,6 +143,9 @@ impl Scheduler {
         // 2. The commander of the top card gives its next order, if worth the roll.
         while self.card < self.cards.len() {
             let c = self.cards[self.card];
+            if let Some(pick) = self.attach_for(b, legal, ctx, c) {
+                return pick;
+            }
             if let Some(pick) = self.order_for(b, legal, ctx, c) {
                 return pick;
             }
@@ -153,6 +156,52 @@ impl Scheduler {
             return pick;
         }
         (end.unwrap_or(0), "all cards played: ends the command phase".into())
+    }
+
+    /// BPT "Fixed Formations": the CO `c` sends a unit of his own formation that has nothing
+    /// to fire at to the HQ whose formation stands nearest the enemy, when that brings it at
+    /// least 10 cm nearer and the roll is safe (a failure ends every order of the side).
+    fn attach_for(&self, b: &Battle, legal: &[Action], ctx: &Ctx, c: CmdId) -> Option<(usize, String)> {
+        if !b.fixed_formations() || !b.commander(c).is_co() {
+            return None;
+        }
+        let others_waiting = self.cards[self.card + 1..].iter().any(|&o| o != c);
+        let need = if others_waiting { 0.8 } else { 0.6 };
+        let enemy_near = |p: crate::rules::geometry::V2| {
+            ctx.enemies
+                .iter()
+                .map(|&e| b.unit(e).pose.pos.dist(p))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut best: Option<(usize, f64, String)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            let Action::Attach { unit, hq } = a else { continue };
+            let u = b.unit(*unit);
+            if ctx.can_fire.contains(unit) || (u.is_artillery() && !u.limbered) || self.idle.contains(unit) {
+                continue;
+            }
+            let Ok(plan) = b.check_attach(*unit, *hq) else { continue };
+            let p = odds::command_roll_odds(plan.target).success;
+            let gain = enemy_near(u.pose.pos) - enemy_near(plan.to.pos);
+            if p < need || gain < 10.0 || !gain.is_finite() {
+                continue;
+            }
+            let score = p * gain;
+            if best.as_ref().is_none_or(|(_, s, _)| score > *s) {
+                best = Some((
+                    i,
+                    score,
+                    format!(
+                        "{}: attach {} to {}'s formation, {gain:.0} cm nearer the enemy, {:.0}% to succeed",
+                        b.commander(c).name,
+                        u.name,
+                        b.commander(*hq).name,
+                        p * 100.0
+                    ),
+                ));
+            }
+        }
+        best.map(|(i, _, why)| (i, why))
     }
 
     /// The order commander `c` should give now: the group or unit order with the best chance

@@ -10,7 +10,11 @@ use bevy_egui::egui;
 /// The group an action is listed under.
 pub fn group(a: &Action) -> &'static str {
     match a {
-        Action::Order { .. } | Action::SelfOrder { .. } | Action::Activate { .. } | Action::Rally { .. } => "Order",
+        Action::Order { .. }
+        | Action::SelfOrder { .. }
+        | Action::Activate { .. }
+        | Action::Rally { .. }
+        | Action::Attach { .. } => "Order",
         Action::Move { .. }
         | Action::CommanderMove { .. }
         | Action::InitiativeEvade { .. }
@@ -35,6 +39,7 @@ pub fn concerns(a: &Action, sel: &Selection) -> bool {
             sel.commander == Some(*commander) || sel.unit.is_some_and(|u| units.contains(&u))
         }
         Action::CommanderMove { commander, .. } => sel.commander == Some(*commander),
+        Action::Attach { unit, hq } => sel.commander == Some(*hq) || sel.unit == Some(*unit),
         _ => a.unit().is_some_and(|u| sel.unit == Some(u)),
     }
 }

@@ -1,0 +1,280 @@
+//! BPT "Fixed Formations (Optional Rule)" (switch `FixedFormations`): "Fixed formations are
+//! composed of one command unit (either the CO or an HQ) and any number of other units. Fixed
+//! formations may only be issued orders by their own command unit. … The CO may attempt to
+//! issue an order to a unit within his own formation and that unit can then be attached to
+//! another formation for the remainder of the battle. Make a command roll as normal, but
+//! rather than deduct one per 10cm between the command unit and the unit, deduct one per 10cm
+//! between the CO and the HQ of the formation you wish to attach the unit. In addition, deduct
+//! one from the command value for each section of dense terrain or each enemy unit between the
+//! CO and the HQ. If the command roll is successful, move the unit to within 10cm of the HQ.
+//! The unit cannot then be issued any further orders that turn."
+//!
+//! A formation is what the scenario already says: a unit's `commander`. The attachment is the
+//! action `Attach { unit, hq }`; its roll is an order of the CO's (a failure ends his orders
+//! and so every order of the side, a double 6 is a blunder for the unit, as any order).
+
+use super::action::{Action, Refusal, refuse};
+use super::event::CommandOutcome;
+use super::event::{Event, Modifier, MoveKind};
+use super::state::*;
+use crate::data::scenario::Weather;
+use crate::rules::geometry::{self, Pose, V2};
+use crate::rules::switches::Switch;
+
+const RULE: &str = "BPT Fixed Formations";
+
+/// A checked attachment: the CO's roll and where the unit will stand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttachPlan {
+    pub co: CmdId,
+    pub value: i32,
+    pub modifiers: Vec<Modifier>,
+    pub target: i32,
+    pub to: Pose,
+}
+
+impl Battle {
+    pub fn fixed_formations(&self) -> bool {
+        self.rules.switches.on(Switch::FixedFormations)
+    }
+
+    /// "Fixed formations may only be issued orders by their own command unit."
+    pub(crate) fn check_own_formation(&self, c: CmdId, unit: UnitId) -> Result<(), Refusal> {
+        let u = self.unit(unit);
+        if self.fixed_formations() && u.hq != c {
+            return refuse(
+                RULE,
+                format!(
+                    "{} belongs to {}'s formation and takes orders only from {}",
+                    u.name,
+                    self.commander(u.hq).name,
+                    self.commander(u.hq).name
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether the CO may attach `unit` (of his own formation) to `hq`'s formation now, at
+    /// what command roll, and to where.
+    pub fn check_attach(&self, unit: UnitId, hq: CmdId) -> Result<AttachPlan, Refusal> {
+        if !self.fixed_formations() {
+            return refuse(RULE, "the optional rule is off (switch fixed-formations)");
+        }
+        self.check_unit_id(unit)?;
+        if hq as usize >= self.commanders.len() {
+            return refuse(RULE, "no such commander");
+        }
+        let u = self.unit(unit);
+        let co = u.hq;
+        if !u.alive() || u.side != self.active || !self.commander(co).is_co() {
+            return refuse(RULE, "the CO attaches units of his own formation");
+        }
+        let h = self.commander(hq);
+        if h.side != u.side || h.is_co() || !h.alive() {
+            return refuse(RULE, "a unit is attached to the formation of a living HQ of its side");
+        }
+        self.check_commander_can_order(co)?;
+        if u.suppressed() {
+            return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+        }
+        if self.engaged(unit) {
+            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+        }
+        // **Decision**: the attachment is the unit's order this turn.
+        if self.cmd.orders.contains_key(&unit) {
+            return refuse(RULE, format!("{} has already had an order this turn", u.name));
+        }
+        self.check_not_awaiting(unit)?;
+        let r = &self.rules.fixed_formations;
+        let c = self.commander(co);
+        let mut modifiers = Vec::new();
+        let (from, to) = (c.pos, h.pos);
+        let apart = geometry::rects_distance(&[self.commander_rect(c)], &[self.commander_rect(h)]);
+        let steps = (apart / r.distance_step).floor() as i32;
+        if steps > 0 {
+            modifiers.push(Modifier::new(
+                r.per_distance * steps,
+                "BPT Fixed Formations: per 10 cm CO to HQ",
+            ));
+        }
+        let dense = self
+            .terrain
+            .areas
+            .iter()
+            .filter(|a| r.dense_areas.contains(&a.kind) && !a.outline.clip_segment(from, to).is_empty())
+            .count() as i32;
+        if dense > 0 {
+            modifiers.push(Modifier::new(
+                r.per_dense * dense,
+                "BPT Fixed Formations: dense terrain between CO and HQ",
+            ));
+        }
+        let enemies = self
+            .side_units(1 - u.side)
+            .filter(|e| self.rects(e.id).iter().any(|rect| rect.intersects_segment(from, to)))
+            .count() as i32;
+        if enemies > 0 {
+            modifiers.push(Modifier::new(
+                r.per_enemy * enemies,
+                "BPT Fixed Formations: enemy units between CO and HQ",
+            ));
+        }
+        // "As normal": the modifiers that do not depend on the distance to the unit.
+        let cr = &self.rules.command;
+        let used_initiative = u.initiative_turn == Some(self.player_turn)
+            || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn);
+        if used_initiative {
+            modifiers.push(Modifier::new(
+                cr.used_initiative,
+                "BPT Command Modifiers note 1: used initiative or opportunity fire",
+            ));
+        }
+        match self.weather {
+            Weather::Poor => modifiers.push(Modifier::new(cr.weather_poor, "BPT Weather: poor")),
+            Weather::Extreme => modifiers.push(Modifier::new(cr.weather_extreme, "BPT Weather: extreme")),
+            Weather::Normal => {}
+        }
+        let Some(to) = self.attach_spot(unit, hq) else {
+            return refuse(
+                RULE,
+                format!("there is no room for {} within 10 cm of {}", u.name, h.name),
+            );
+        };
+        let value = c.command_value;
+        let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
+        Ok(AttachPlan {
+            co,
+            value,
+            modifiers,
+            target,
+            to,
+        })
+    }
+
+    /// Where an attached unit stands (**decision**): facing as before, its bases within
+    /// `attach_within` of the HQ (not on him), on the table, on passable ground, clear of every
+    /// other unit and out of contact with the enemy; rings round the HQ; of the places with
+    /// room, the place nearest the middle of the HQ's formation (the HQ himself
+    /// if it has no unit left).
+    fn attach_spot(&self, unit: UnitId, hq: CmdId) -> Option<Pose> {
+        let u = self.unit(unit);
+        let h = self.commander(hq);
+        let hrect = self.commander_rect(h);
+        let within = self.rules.fixed_formations.attach_within;
+        let foot = u.on_foot();
+        let contact = self.rules.visibility.contact;
+        let mine: Vec<V2> = self
+            .side_units(u.side)
+            .filter(|f| f.hq == hq && f.id != unit)
+            .map(|f| f.pose.pos)
+            .collect();
+        let towards = if mine.is_empty() {
+            h.pos
+        } else {
+            mine.iter().fold(V2::ZERO, |a, p| a + *p) * (1.0 / mine.len() as f64)
+        };
+        let mut best: Option<(f64, Pose)> = None;
+        for ring in [3.0, 5.0, 7.0, 9.0, 11.0] {
+            for k in 0..24 {
+                let a = f64::from(k) * std::f64::consts::TAU / 24.0;
+                let pose = Pose::new(h.pos + V2::new(a.cos(), a.sin()) * ring, u.pose.facing);
+                let rects = self.rects_at(unit, pose);
+                let gap = geometry::rects_distance(&[hrect], &rects);
+                if gap > within || gap < 0.5 {
+                    continue;
+                }
+                if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
+                    || rects.iter().any(|r| self.terrain.rect_in_impassable(r, foot))
+                    || self.overlapping_unit(unit, &rects).is_some()
+                    || self
+                        .side_units(1 - u.side)
+                        .any(|e| geometry::rects_distance(self.rects(e.id), &rects) <= contact)
+                {
+                    continue;
+                }
+                let d = pose.pos.dist(towards);
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, pose));
+                }
+            }
+        }
+        best.map(|(_, pose)| pose)
+    }
+
+    pub(crate) fn do_attach(&mut self, unit: UnitId, hq: CmdId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let plan = self.check_attach(unit, hq)?;
+        let co = plan.co;
+        self.start_order(co, &[unit]);
+        let (dice, outcome) = self.command_roll(plan.target);
+        ev.push(Event::CommandRoll {
+            commander: co,
+            units: vec![unit],
+            value: plan.value,
+            modifiers: plan.modifiers.clone(),
+            target: plan.target,
+            dice,
+            outcome,
+        });
+        match outcome {
+            CommandOutcome::Success | CommandOutcome::Bonus => {
+                let from = self.unit(unit).pose;
+                {
+                    let u = self.unit_mut(unit);
+                    u.hq = hq;
+                    u.pose = plan.to;
+                    u.dug_in = false;
+                    u.refused = (false, false);
+                }
+                // "The unit cannot then be issued any further orders that turn."
+                self.cmd.orders.insert(
+                    unit,
+                    OrderState {
+                        finished: true,
+                        credits: 0,
+                        ..OrderState::new(co)
+                    },
+                );
+                self.refresh_geometry();
+                ev.push(Event::Moved {
+                    unit,
+                    from,
+                    to: plan.to,
+                    kind: MoveKind::Order,
+                    cost: 0.0,
+                });
+                ev.push(Event::Attached { unit, co, hq });
+            }
+            CommandOutcome::Failure | CommandOutcome::Blunder => {
+                if outcome == CommandOutcome::Blunder {
+                    self.blunder(co, &[unit], ev);
+                }
+                // A failed roll by the CO ends every order of the side (BPT).
+                self.cmd.done.insert(co);
+                self.cmd.all_stopped = true;
+                ev.push(Event::OrdersEnded {
+                    commander: co,
+                    all: true,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The attachments on offer in the command phase.
+    pub(crate) fn legal_attach(&self, out: &mut Vec<Action>) {
+        if !self.fixed_formations() {
+            return;
+        }
+        for u in self.side_units(self.active) {
+            if !self.commander(u.hq).is_co() {
+                continue;
+            }
+            for h in self.commanders.iter().filter(|h| h.side == self.active && !h.is_co()) {
+                if self.check_attach(u.id, h.id).is_ok() {
+                    out.push(Action::Attach { unit: u.id, hq: h.id });
+                }
+            }
+        }
+    }
+}
