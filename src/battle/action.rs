@@ -140,6 +140,11 @@ pub enum Action {
         /// Index into the table's linear terrain.
         linear: u32,
     },
+    /// BPT "Saber Charge" (switch `SaberCharge`): sabre cavalry that may charge now announce
+    /// a saber charge: +1 attack per stand in its charges this turn, and no firing.
+    DrawSabers {
+        unit: UnitId,
+    },
     /// BPT "Fixed Formations" (switch `FixedFormations`): the CO's command roll to attach a
     /// unit of his own formation to `hq`'s formation (it is moved to within 10 cm of the HQ).
     Attach {
@@ -182,6 +187,7 @@ impl Action {
             | Action::InitiativeCharge { unit, .. }
             | Action::Engineer { unit, .. }
             | Action::Attach { unit, .. }
+            | Action::DrawSabers { unit }
             | Action::CounterFire { unit }
             | Action::CounterEvade { unit }
             | Action::CounterCharge { unit }
@@ -220,6 +226,7 @@ impl Action {
             | Action::Deploy { unit, .. }
             | Action::Fire { unit, .. }
             | Action::Charge { unit, .. }
+            | Action::DrawSabers { unit }
             | Action::Support { unit, .. } => Some(*unit),
             _ => None,
         }
@@ -247,6 +254,7 @@ impl Action {
             Action::Activate { .. } => "activate",
             Action::Rally { .. } => "rally",
             Action::Attach { .. } => "attach",
+            Action::DrawSabers { .. } => "saber charge",
             Action::Pass => "pass",
             Action::EndPhase => "end phase",
         }

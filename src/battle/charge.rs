@@ -515,7 +515,7 @@ impl Battle {
     pub fn contact_attacks(&self, u: &Unit) -> u32 {
         let c = &self.rules.charge;
         if u.is_cavalry() && u.mounted() {
-            if u.row.has(Trait::Sabre) {
+            if u.row.has(Trait::Sabre) && (!self.saber_rule() || self.sabers_drawn(u.id)) {
                 c.attacks_sabre
             } else {
                 c.attacks_cavalry
@@ -528,7 +528,7 @@ impl Battle {
     }
 
     /// Stands of `id` touching any base of `enemies`.
-    fn stands_in_contact(&self, id: UnitId, enemies: &[UnitId]) -> u32 {
+    pub(crate) fn stands_in_contact(&self, id: UnitId, enemies: &[UnitId]) -> u32 {
         let g = &self.geom[id as usize];
         let contact = self.rules.visibility.contact + 0.05;
         let n = g.rects[..g.fighting.min(g.rects.len())]
@@ -613,6 +613,9 @@ impl Battle {
                     }
                     if u.row.has(Trait::HeavyCavalry) && u.mounted() {
                         modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
+                    }
+                    if let Some(m) = self.rifles_against_sabers(id, enemies) {
+                        modifiers.push(m);
                     }
                 }
                 if round == 1 && (s == attacker_side || combat.counter_charge) {

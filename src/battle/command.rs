@@ -534,6 +534,7 @@ impl Battle {
             }
             Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
             Action::Attach { unit, hq } => self.do_attach(*unit, *hq, ev),
+            Action::DrawSabers { unit } => self.do_draw_sabers(*unit, ev),
             Action::Move { unit, to } => {
                 self.check_unit_id(*unit)?;
                 let chk = self.check_ordered_move(*unit, *to)?;

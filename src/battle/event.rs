@@ -321,6 +321,10 @@ pub enum Event {
         total: u32,
         why: String,
     },
+    /// BPT "Saber Charge": the unit announced a saber charge.
+    SabersDrawn {
+        unit: UnitId,
+    },
     /// BPT "Fixed Formations" (switch `FixedFormations`): the CO attached a unit of his own
     /// formation to an HQ's, for the rest of the battle.
     Attached {

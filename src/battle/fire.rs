@@ -331,6 +331,12 @@ impl Battle {
         if fu.suppressed() && ctx != FireContext::Blunder {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
+        if self.sabers_drawn(firer) {
+            return refuse(
+                "BPT Saber Charge",
+                format!("{} has drawn sabers and may not fire this turn", fu.name),
+            );
+        }
         if fu.prone && fu.formation != Formation::ExtendedLine {
             return refuse(
                 "BPT Prone Movement",

@@ -86,6 +86,7 @@ impl Battle {
                 self.do_deploy(*unit, *deploy, ev);
                 Ok(())
             }
+            Action::DrawSabers { unit } => self.do_draw_sabers(*unit, ev),
             Action::InitiativeCharge { unit, target } => {
                 let (_, near) = self.check_initiative(*unit)?;
                 self.check_unit_id(*target)?;

@@ -56,11 +56,14 @@ impl Battle {
                 }
                 out.push(Action::Pass);
             }
-            Step::Open => match self.phase {
-                Phase::Initiative => self.legal_initiative(&mut out),
-                Phase::Command => self.legal_command(&mut out),
-                _ => {}
-            },
+            Step::Open => {
+                match self.phase {
+                    Phase::Initiative => self.legal_initiative(&mut out),
+                    Phase::Command => self.legal_command(&mut out),
+                    _ => {}
+                }
+                self.legal_draw_sabers(&mut out);
+            }
         }
         out
     }

@@ -461,6 +461,10 @@ impl Battle {
                 change.unsigned_abs(),
                 if change.unsigned_abs() == 1 { "" } else { "s" }
             ),
+            Event::SabersDrawn { unit } => format!(
+                "{} announces a saber charge: one more attack a stand in its charges this turn, and no firing (BPT Saber Charge)",
+                self.uname(*unit)
+            ),
             Event::Attached { unit, co, hq } => format!(
                 "{} attaches {} to {}'s formation for the rest of the battle (BPT Fixed Formations)",
                 self.cname(*co),
@@ -594,6 +598,7 @@ impl Battle {
                     need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
                 )
             }
+            Action::DrawSabers { unit } => format!("saber charge: {} draws sabers", self.uname(*unit)),
             Action::Attach { unit, hq } => {
                 let need = self.check_attach(*unit, *hq).ok();
                 format!(

@@ -21,6 +21,7 @@ pub mod nations;
 pub mod order_delay;
 pub mod passing;
 pub mod prone;
+pub mod saber;
 pub mod setup;
 pub mod state;
 pub mod weather;

@@ -94,6 +94,7 @@ impl Battle {
                     d_markers: 0,
                     morale: u.morale,
                     prone: false,
+                    sabers_drawn: None,
                     nation: u.nation.clone().filter(|_| nations),
                     row,
                 });

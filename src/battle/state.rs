@@ -127,6 +127,10 @@ pub struct Unit {
     /// the `MultiNational` switch on (then not hashed otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nation: Option<String>,
+    /// BPT "Saber Charge" (switch `SaberCharge`): the player turn this unit announced a saber
+    /// charge in (it may not fire that turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sabers_drawn: Option<u32>,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -210,6 +210,11 @@ pub struct Charge {
     pub response_distance: f64,
     pub attacks_sabre: u32,
     pub attacks_cavalry: u32,
+    /// BPT "Saber Charge" (switch `SaberCharge`): "Infantry equipped with rifled muskets get 1
+    /// additional attack against mounted cavalry who have made them the target of a charge"
+    /// (**decision**: per stand in contact, against a saber charge).
+    #[serde(default = "one")]
+    pub rifled_against_saber: u32,
     pub attacks_foot: u32,
     pub attacks_other: u32,
     pub charging: i32,

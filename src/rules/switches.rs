@@ -107,6 +107,7 @@ impl Switch {
                 | Switch::Prone
                 | Switch::MultiNational
                 | Switch::FixedFormations
+                | Switch::SaberCharge
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

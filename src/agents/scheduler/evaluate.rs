@@ -410,9 +410,30 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
             deploy_value(b, *unit, *deploy, ctx)
         }
         Action::Engineer { unit, linear } => engineer_value(b, *unit, *linear),
+        Action::DrawSabers { unit } => saber_value(b, *unit, ctx),
         Action::Support { unit, friend } => Judged::new(
             0.7,
             format!("{}: support {} in its charge", b.unit(*unit).name, b.unit(*friend).name),
+        ),
+        _ => Judged::nothing(),
+    }
+}
+
+/// BPT "Saber Charge": announced when the unit's best charge, with sabers drawn, is worth
+/// making; a little above that charge, so the announcement comes first and the charge next.
+fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
+    let mut drawn = b.clone();
+    drawn.unit_mut(unit).sabers_drawn = Some(b.player_turn);
+    let best = ctx
+        .enemies
+        .iter()
+        .filter(|&&e| b.check_charge(unit, e).is_ok())
+        .map(|&e| charge_value(&drawn, unit, e, ctx.depth))
+        .max_by(|x, y| x.score.total_cmp(&y.score));
+    match best {
+        Some(j) if j.score > 0.0 => Judged::new(
+            j.score + 0.05,
+            format!("{}: announces a saber charge ({})", b.unit(unit).name, j.why),
         ),
         _ => Judged::nothing(),
     }

@@ -26,6 +26,7 @@ pub fn group(a: &Action) -> &'static str {
         Action::Charge { .. }
         | Action::InitiativeCharge { .. }
         | Action::CounterCharge { .. }
+        | Action::DrawSabers { .. }
         | Action::Support { .. } => "Charge",
         Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::Engineer { .. } => "Deploy",
         Action::Pass | Action::EndPhase => "Phase",
