@@ -62,6 +62,7 @@ fn terrain(rng: &mut Lcg) -> Terrain {
                     c + V2::new(2.0, 1.5),
                     c + V2::new(-2.0, 1.5),
                 ]),
+                material: Default::default(),
             }
         })
         .collect();

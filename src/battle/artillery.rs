@@ -328,7 +328,9 @@ impl Battle {
 
     /// The primary target of canister: the plan's dice, score and save, as ordinary fire.
     fn attack_primary(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) -> u32 {
-        self.roll_plan(plan, format!("{}: canister", ctx.label()), ev)
+        let net = self.roll_plan(plan, format!("{}: canister", ctx.label()), ev);
+        self.strike_construction(plan.target, plan.dice, ev);
+        net
     }
 
     /// The score a gun at `from` needs against `target`: its cover as artillery sees it
@@ -382,6 +384,7 @@ impl Battle {
         if self.unit(plan.firer).row.has(Trait::Mortar) {
             save = Some(save.map_or(4, |s| s.min(4)));
         }
+        let save = self.save_in_construction(target, save);
         let rolls = self.dice.roll(dice, 6);
         let need = to_hit.saturating_sub(plan.roll_bonus).max(1);
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
@@ -405,6 +408,7 @@ impl Battle {
         });
         let net = hits - saved;
         self.take_fire_hits(target, net, to_hit, gun.center, ev);
+        self.strike_construction(target, dice, ev);
         net
     }
 }

@@ -61,6 +61,8 @@ pub enum KnockOut {
     WithOther,
     /// A commander overrun with no friend within reach.
     Overrun,
+    /// BPT "Constructions": the building it was in collapsed.
+    Collapsed,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -320,6 +322,23 @@ pub enum Event {
         change: i32,
         total: u32,
         why: String,
+    },
+    /// BPT "Constructions": artillery fire at troops inside struck the building too.
+    ConstructionHit {
+        building: u32,
+        rolls: Vec<u32>,
+        need: u32,
+        save_rolls: Vec<u32>,
+        /// Hits after saves.
+        hits: u32,
+        total: u32,
+        value: u32,
+    },
+    /// BPT "Constructions": the building collapsed.
+    ConstructionCollapsed {
+        building: u32,
+        knocked_out: Vec<UnitId>,
+        suppressed: Vec<UnitId>,
     },
     /// BPT "Saber Charge": the unit announced a saber charge.
     SabersDrawn {

@@ -290,6 +290,7 @@ impl Battle {
         if aspect != Aspect::Front {
             save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
         }
+        let save = self.save_in_construction(target, save);
         let penalty = self.passing_fire_penalty(firer);
         FirePlan {
             firer,

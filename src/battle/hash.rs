@@ -35,6 +35,9 @@ struct Optional<'a> {
     /// Orders on their way (order delay); absent when none, so other switches' hashes stay.
     #[serde(skip_serializing_if = "<[PendingOrder]>::is_empty")]
     pending: &'a [PendingOrder],
+    /// Building hits (constructions); absent when none.
+    #[serde(skip_serializing_if = "super::constructions::Constructions::is_empty")]
+    constructions: &'a super::constructions::Constructions,
 }
 
 /// FNV-1a, 64 bit.
@@ -72,6 +75,7 @@ impl Battle {
                 weather: self.weather,
                 works: &self.works,
                 pending: &self.pending,
+                constructions: &self.constructions,
             }),
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");

@@ -33,6 +33,12 @@ impl Battle {
     fn cname(&self, id: u32) -> &str {
         self.commanders.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
     }
+    fn building_name(&self, i: u32) -> String {
+        match self.terrain.buildings.get(i as usize) {
+            Some(b) if !b.name.is_empty() => b.name.clone(),
+            _ => format!("building {i}"),
+        }
+    }
 
     /// One line per event.
     pub fn describe(&self, e: &Event) -> String {
@@ -461,6 +467,46 @@ impl Battle {
                 change.unsigned_abs(),
                 if change.unsigned_abs() == 1 { "" } else { "s" }
             ),
+            Event::ConstructionHit {
+                building,
+                rolls,
+                need,
+                save_rolls,
+                hits,
+                total,
+                value,
+            } => format!(
+                "{} is struck: [{}] at {need}+{}: {hits} hit{}, {total} of {value} (BPT Constructions)",
+                self.building_name(*building),
+                dice(rolls),
+                if save_rolls.is_empty() {
+                    String::new()
+                } else {
+                    format!(", saves [{}]", dice(save_rolls))
+                },
+                if *hits == 1 { "" } else { "s" }
+            ),
+            Event::ConstructionCollapsed {
+                building,
+                knocked_out,
+                suppressed,
+            } => {
+                let names = |v: &[u32]| v.iter().map(|u| self.uname(*u)).collect::<Vec<_>>().join(", ");
+                format!(
+                    "{} collapses{}{} (BPT Constructions)",
+                    self.building_name(*building),
+                    if knocked_out.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {} knocked out", names(knocked_out))
+                    },
+                    if suppressed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {} suppressed", names(suppressed))
+                    }
+                )
+            }
             Event::SabersDrawn { unit } => format!(
                 "{} announces a saber charge: one more attack a stand in its charges this turn, and no firing (BPT Saber Charge)",
                 self.uname(*unit)

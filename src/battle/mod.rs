@@ -5,6 +5,7 @@ mod apply;
 pub mod artillery;
 pub mod charge;
 pub mod command;
+pub mod constructions;
 pub mod ecs;
 pub mod end;
 pub mod engineers;

@@ -166,6 +166,7 @@ impl Battle {
             rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
             counter_charging: None,
             works: Default::default(),
+            constructions: Default::default(),
             pending: Vec::new(),
         };
         b.refresh_geometry();

@@ -457,6 +457,8 @@ pub struct Battle {
     pub counter_charging: Option<UnitId>,
     /// Engineer work done to the table (gaps, bridges) and bridges under construction.
     pub works: super::engineers::Works,
+    /// BPT "Constructions": hits noted against buildings, and those that collapsed.
+    pub constructions: super::constructions::Constructions,
     /// Orders on their way (switch `OrderDelay`), in the order they were given.
     pub pending: Vec<PendingOrder>,
 }

@@ -787,6 +787,7 @@ mod tests {
             buildings: vec![Building {
                 name: "Barn".into(),
                 outline: sq(barn_x, 80.0, barn_x + 4.0, 100.0),
+                material: Default::default(),
             }],
             ..Terrain::default()
         };

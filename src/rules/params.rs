@@ -435,6 +435,52 @@ pub struct OrderDelayRules {
     pub lost_commander_cancels: bool,
 }
 
+/// One row of BPT's "Constructions" table: per 5 cm length.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConstructionRow {
+    pub hits: u32,
+    pub save: Option<u32>,
+}
+
+/// BPT "Constructions (Optional Rule)" (switch `Constructions`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConstructionRules {
+    pub wooden: ConstructionRow,
+    pub brick: ConstructionRow,
+    pub stone: ConstructionRow,
+    pub fortification: ConstructionRow,
+    /// The table is "per 5cm length" (**decision**: of the building's longest side, rounded up).
+    pub section: f64,
+    /// "Roll the attacks (hitting on sixes)".
+    pub to_hit: u32,
+}
+
+impl ConstructionRules {
+    pub fn row(&self, m: super::terrain::Material) -> ConstructionRow {
+        use super::terrain::Material::*;
+        match m {
+            Wooden => self.wooden,
+            Brick => self.brick,
+            Stone => self.stone,
+            Fortification => self.fortification,
+        }
+    }
+}
+
+impl Default for ConstructionRules {
+    fn default() -> Self {
+        let row = |hits, save| ConstructionRow { hits, save };
+        ConstructionRules {
+            wooden: row(3, None),
+            brick: row(6, Some(5)),
+            stone: row(9, Some(4)),
+            fortification: row(12, Some(3)),
+            section: 5.0,
+            to_hit: 6,
+        }
+    }
+}
+
 /// BPT "Fixed Formations (Optional Rule)" (switch `FixedFormations`): the CO attaching a unit
 /// of his own formation to another formation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -495,6 +541,9 @@ pub struct Rules {
     /// BPT's optional rule "Fixed Formations".
     #[serde(default)]
     pub fixed_formations: FixedFormationRules,
+    /// BPT's optional rule "Constructions".
+    #[serde(default)]
+    pub constructions: ConstructionRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

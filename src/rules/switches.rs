@@ -108,6 +108,7 @@ impl Switch {
                 | Switch::MultiNational
                 | Switch::FixedFormations
                 | Switch::SaberCharge
+                | Switch::Constructions
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

@@ -99,6 +99,23 @@ pub struct Building {
     #[serde(default)]
     pub name: String,
     pub outline: Polygon,
+    /// What it is built of (BPT "Constructions", read with the `Constructions` switch).
+    #[serde(default)]
+    pub material: Material,
+}
+
+/// BPT "Constructions (Optional Rule)": the table's rows (per 5 cm length: hits, save).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Material {
+    /// Wooden building, improved breast works: 3 hits, no save.
+    Wooden,
+    /// Brick building, log works: 6 hits, 5+.
+    #[default]
+    Brick,
+    /// Stone building, fortified works: 9 hits, 4+.
+    Stone,
+    /// Stone fortification: 12 hits, 3+.
+    Fortification,
 }
 
 /// All the terrain of one table.
@@ -1050,6 +1067,7 @@ mod tests {
             buildings: vec![Building {
                 name: "Farm".into(),
                 outline: sq(50.0, 30.0, 55.0, 35.0),
+                material: Default::default(),
             }],
         }
     }

@@ -10,6 +10,7 @@ mod end;
 mod fire;
 mod initiative;
 mod movement;
+mod optional_constructions;
 mod optional_engineers;
 mod optional_formations;
 mod optional_morale;

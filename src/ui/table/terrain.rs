@@ -17,9 +17,10 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 pub struct TerrainLayer;
 
-/// The battle whose terrain is drawn (scenario hash, title, engineer works done).
+/// The battle whose terrain is drawn (scenario hash, title, engineer works done, building
+/// hits and collapses).
 #[derive(Resource, Default)]
-pub struct DrawnTerrain(pub Option<(u64, String, usize)>);
+pub struct DrawnTerrain(pub Option<(u64, String, usize, usize)>);
 
 fn draw_terrain(
     mut commands: Commands,
@@ -29,7 +30,9 @@ fn draw_terrain(
 ) {
     let b = &battle.0;
     // Engineers' gaps and bridges change the table.
-    let key = (b.scenario_hash, b.title.clone(), b.works.done.len());
+    let c = &b.constructions;
+    let damage = c.hits.values().map(|&h| h as usize).sum::<usize>() + 1000 * c.collapsed.len();
+    let key = (b.scenario_hash, b.title.clone(), b.works.done.len(), damage);
     if drawn.0.as_ref() == Some(&key) {
         return;
     }
@@ -109,6 +112,23 @@ pub fn labels(b: &crate::battle::Battle) -> Vec<(String, Vec2, f32, f32)> {
             continue;
         }
         out.push((o.name.clone(), c - Vec2::new(0.0, 2.6), 0.0, 1.3));
+    }
+    // BPT "Constructions": the hits noted against a standing building.
+    for (&i, &h) in &b.constructions.hits {
+        if h == 0 || b.constructions.collapsed.contains(&i) {
+            continue;
+        }
+        let Some(bld) = b.terrain.buildings.get(i as usize) else {
+            continue;
+        };
+        let (value, _) = b.construction_value(i);
+        let top = bld.outline.0.iter().map(|v| v.y as f32).fold(f32::MIN, f32::max);
+        out.push((
+            format!("{h}/{value} hits"),
+            Vec2::new(centre(&bld.outline).x, top + 1.2),
+            0.0,
+            1.2,
+        ));
     }
     out
 }
@@ -385,8 +405,26 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
 
     // Buildings: a shadow, a hipped roof.
     let (mut shadow, mut roof, mut ridge) = (Pen::new(), Pen::new(), Pen::new());
-    for bld in &b.terrain.buildings {
+    let (mut rubble, mut stones) = (Pen::new(), Pen::new());
+    for (i, bld) in b.terrain.buildings.iter().enumerate() {
         let pts = corners(&bld.outline);
+        if b.constructions.collapsed.contains(&(i as u32)) {
+            // BPT "Constructions": a collapsed building is a heap of rubble.
+            rubble.poly(&pts);
+            let c = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as f32;
+            for (k, p) in pts.iter().enumerate() {
+                for t in [0.3f32, 0.6] {
+                    let q = c + (*p - c) * t + Vec2::new((k as f32 * 1.7).sin(), (k as f32 * 2.3).cos()) * 0.4;
+                    stones.poly(&[
+                        q,
+                        q + Vec2::new(0.7, 0.1),
+                        q + Vec2::new(0.5, 0.6),
+                        q + Vec2::new(-0.1, 0.5),
+                    ]);
+                }
+            }
+            continue;
+        }
         shadow.poly(&pts.iter().map(|p| *p + Vec2::new(0.6, -0.6)).collect::<Vec<_>>());
         roof.poly(&pts);
         ridge.poly(&pts);
@@ -406,6 +444,8 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
     push(shadow.fill(pal::WALL_SHADOW, z::BUILDINGS));
     push(roof.fill(pal::ROOF, z::BUILDINGS + 0.1));
     push(ridge.stroke(pal::ROOF_RIDGE, 0.18, z::BUILDINGS + 0.2));
+    push(rubble.fill(pal::BUILT_UP, z::BUILDINGS));
+    push(stones.fill(pal::ROOF_RIDGE, z::BUILDINGS + 0.1));
 
     // Objectives: a ring of the holding radius and a star.
     let (mut ring, mut star) = (Pen::new(), Pen::new());
