@@ -83,7 +83,10 @@ fn infantry_inside_use_the_buildings_save() {
     assert_eq!(off.check_fire(gun, 0, FireContext::Order).unwrap().save, None);
 }
 
-fn construction_hit(ev: &[Event]) -> Option<(Vec<u32>, u32, Vec<u32>, u32, u32, u32)> {
+/// (rolls, need, save rolls, hits, total, value) of the first building struck.
+type Struck = (Vec<u32>, u32, Vec<u32>, u32, u32, u32);
+
+fn construction_hit(ev: &[Event]) -> Option<Struck> {
     ev.iter().find_map(|e| match e {
         Event::ConstructionHit {
             rolls,
