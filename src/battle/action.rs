@@ -41,6 +41,7 @@ impl std::fmt::Display for Deploy {
             Deploy::Limber => f.write_str("limber up"),
             Deploy::Unlimber => f.write_str("unlimber"),
             Deploy::Pivot(a) => write!(f, "pivot to face {:.0}°", a.to_degrees().rem_euclid(360.0)),
+            Deploy::Load(Ammo::AirBurst) => f.write_str("load shell fused to burst in the air"),
             Deploy::Load(ammo) => write!(f, "load {}", format!("{ammo:?}").to_lowercase()),
             Deploy::RefuseFlank { left, right } => f.write_str(match (left, right) {
                 (true, true) => "refuse both flanks",

@@ -115,7 +115,7 @@ impl Battle {
                     self.fire_round_shot(&plan, ctx, gun, dice, ev);
                 }
             }
-            Ammo::Shell => {
+            Ammo::Shell | Ammo::AirBurst => {
                 for (gun, dice) in self.guns_with_dice(&plan) {
                     self.fire_shell(&plan, ctx, gun, dice, ev);
                 }
@@ -193,6 +193,15 @@ impl Battle {
             None => aim,
             Some((clock, _, cm)) => aim + art::clock_dir(aim - gun.center, *clock) * *cm,
         };
+        // BPT "Air Burst Shell Fire": a 2 cm zone, one die fewer.
+        let (p, dice) = if plan.air_burst {
+            let mut p = p;
+            p.shell_radius = p.air_burst_radius;
+            let d = (dice as i32 + p.air_burst_dice).max(0) as u32;
+            (p, d)
+        } else {
+            (p, dice)
+        };
         let lost = self.shell_lost_at(burst);
         let mut attacked: Vec<(UnitId, u32)> = Vec::new();
         if lost.is_none() {
@@ -217,6 +226,7 @@ impl Battle {
             burst,
             lost,
             attacked: attacked.clone(),
+            air_burst: plan.air_burst,
         });
         for (u, k) in attacked {
             self.attack_unit(plan, ctx, u, k, gun, 0, "shell", ev);
@@ -362,11 +372,17 @@ impl Battle {
             return 0;
         }
         let fr = self.rules.fire.clone();
+        // An air burst strikes every stand as though in the open.
         let cover = match self.cover_of(target, gun.center) {
-            Cover::Hard => Cover::Soft,
+            Cover::Hard if !plan.air_burst => Cover::Soft,
             _ => Cover::Open,
         };
-        let Some(to_hit) = blast_through_to_hit(self.to_hit_against(plan.firer, target, gun.center), worse) else {
+        let base = if plan.air_burst {
+            fr.to_hit_open
+        } else {
+            self.to_hit_against(plan.firer, target, gun.center)
+        };
+        let Some(to_hit) = blast_through_to_hit(base, worse) else {
             return 0;
         };
         let aspect = self.aspect_of(target, &gun);

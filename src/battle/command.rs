@@ -904,7 +904,13 @@ impl Battle {
                 if !self.uses_ammo(id) || u.limbered {
                     return refuse("Hardtack: loading", "only unlimbered guns load");
                 }
-                if self.high_angle(id) && ammo != Ammo::Shell {
+                if ammo == Ammo::AirBurst && !self.rules.switches.on(crate::rules::switches::Switch::AirBurst) {
+                    return refuse(
+                        "BPT Air Burst Shell Fire",
+                        "the optional rule is off (switch air-burst)",
+                    );
+                }
+                if self.high_angle(id) && !matches!(ammo, Ammo::Shell | Ammo::AirBurst) {
                     return refuse("BPT Howitzers / Mortars", "howitzers and mortars fire shell only");
                 }
                 if u.loaded == Some(ammo) {

@@ -152,6 +152,9 @@ pub enum Event {
         burst: V2,
         lost: Option<String>,
         attacked: Vec<(UnitId, u32)>,
+        /// BPT "Air Burst Shell Fire": burst in the air (2 cm, one die fewer, as in the open).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        air_burst: bool,
     },
     /// Canister blasts through the unit in front (DECISIONS "Artillery: canister with
     /// blast-through"): the corridor, the next unit, and the score it is attacked at (None: the

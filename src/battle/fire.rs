@@ -52,6 +52,8 @@ pub struct FirePlan {
     pub save: Option<u32>,
     /// Guns charged from the front fire canister (BPT ACW notes 6, 7).
     pub canister: bool,
+    /// Shell fused to burst in the air (BPT "Air Burst Shell Fire").
+    pub air_burst: bool,
     /// Added to the score to hit: *Glory Days!* D-markers and "firer moved on this initiative"
     /// (switch `InitiativePassing`; always 0 with it off).
     pub penalty: u32,
@@ -306,6 +308,8 @@ impl Battle {
             roll_bonus,
             save,
             canister,
+            air_burst: self.uses_ammo(firer)
+                && self.ammo_for(firer, ctx) == Some(crate::data::scenario::Ammo::AirBurst),
             penalty,
         }
     }
@@ -399,6 +403,12 @@ impl Battle {
         }
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
+        }
+        if plan.air_burst && plan.cover != Cover::Open {
+            return refuse(
+                "BPT Air Burst Shell Fire",
+                format!("air burst is fired into troops in open ground; {} is in cover", tu.name),
+            );
         }
         if plan.canister
             && let Some(f) = self.friend_in_canister_path(&plan)

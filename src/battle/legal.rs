@@ -111,6 +111,7 @@ impl Battle {
                 Deploy::Load(Ammo::Shot),
                 Deploy::Load(Ammo::Canister),
                 Deploy::Load(Ammo::Shell),
+                Deploy::Load(Ammo::AirBurst),
             ] {
                 if self.check_deploy(u.id, d, true).is_ok() {
                     out.push(Action::InitiativeDeploy { unit: u.id, deploy: d });
@@ -239,7 +240,7 @@ impl Battle {
     pub(crate) fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
-        v.extend([Ammo::Shot, Ammo::Canister, Ammo::Shell].map(Deploy::Load));
+        v.extend([Ammo::Shot, Ammo::Canister, Ammo::Shell, Ammo::AirBurst].map(Deploy::Load));
         v.extend([
             Deploy::RefuseFlank {
                 left: true,

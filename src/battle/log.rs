@@ -215,12 +215,18 @@ impl Battle {
                 burst,
                 lost,
                 attacked,
+                air_burst,
                 ..
             } => {
                 let mut t = format!(
-                    "{} shell{}: accuracy d6 [{accuracy_roll}] need {accuracy_need}+",
+                    "{} shell{}{}: accuracy d6 [{accuracy_roll}] need {accuracy_need}+",
                     self.uname(*firer),
-                    if *high_angle { " (high-angle fire)" } else { "" }
+                    if *high_angle { " (high-angle fire)" } else { "" },
+                    if *air_burst {
+                        " (air burst: every stand within 2 cm, one die fewer, as in the open)"
+                    } else {
+                        ""
+                    }
                 );
                 match deviation {
                     None => t.push_str(", on the aim point"),

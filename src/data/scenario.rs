@@ -59,6 +59,8 @@ pub enum Ammo {
     Shot,
     Canister,
     Shell,
+    /// Shell with the fuse cut short (BPT "Air Burst Shell Fire", switch `AirBurst`).
+    AirBurst,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

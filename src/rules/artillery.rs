@@ -79,6 +79,12 @@ pub struct ArtilleryParams {
     pub shell_radius: f64,
     /// Shrapnel (shell fired after 1845, so all ACW shell): extra attack dice per stand (1).
     pub shrapnel_bonus: u32,
+    /// BPT "Air Burst Shell Fire" (switch `AirBurst`): "attacks all stands in a 2cm fire zone
+    /// at -1 die" (per gun; the stands as though in the open).
+    #[serde(default = "air_burst_radius")]
+    pub air_burst_radius: f64,
+    #[serde(default = "air_burst_dice")]
+    pub air_burst_dice: i32,
     /// High-angle fire (howitzers, mortars; BPT "High Angle Direct Fire"): one deviation d6
     /// for the first `high_angle_first` cm of range (10) ...
     pub high_angle_first: f64,
@@ -106,6 +112,8 @@ impl Default for ArtilleryParams {
             canister_extra_depth: 5.0,
             shell_radius: 3.0,
             shrapnel_bonus: 1,
+            air_burst_radius: 2.0,
+            air_burst_dice: -1,
             high_angle_first: 10.0,
             high_angle_step: 5.0,
         }
@@ -1271,4 +1279,12 @@ mod tests {
         assert!(close(e[0], 0.75));
         assert!(close(p_on_target(4), 0.5));
     }
+}
+
+fn air_burst_radius() -> f64 {
+    2.0
+}
+
+fn air_burst_dice() -> i32 {
+    -1
 }

@@ -109,6 +109,7 @@ impl Switch {
                 | Switch::FixedFormations
                 | Switch::SaberCharge
                 | Switch::Constructions
+                | Switch::AirBurst
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

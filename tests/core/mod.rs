@@ -1,5 +1,7 @@
 pub mod common;
 
+mod optional_air_burst;
+
 mod armies_napoleonic;
 mod charge;
 mod cli;

@@ -59,6 +59,7 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
         match b.ammo_for(unit, ctx) {
             Some(Ammo::Canister) => " (canister)",
             Some(Ammo::Shell) => " (shell)",
+            Some(Ammo::AirBurst) => " (air-burst shell)",
             _ => " (round shot)",
         }
     } else {
@@ -284,7 +285,24 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         .fold(f64::INFINITY, f64::min);
     match d {
         Deploy::Load(ammo) => {
-            let want = if b.high_angle(unit) {
+            // BPT "Air Burst Shell Fire": at a column in the open within 30 cm (one deviation
+            // die), where the 2 cm burst catches its packed stands.
+            let column_in_open = ctx
+                .enemies
+                .iter()
+                .min_by(|&&x, &&y| b.unit_distance(unit, x).total_cmp(&b.unit_distance(unit, y)))
+                .is_some_and(|&e| {
+                    matches!(b.unit(e).formation, Formation::AttackColumn | Formation::MarchColumn)
+                        && b.cover_of(e, u.pose.pos) == crate::rules::params::Cover::Open
+                });
+            let air = b.rules.switches.on(crate::rules::switches::Switch::AirBurst)
+                && !b.high_angle(unit)
+                && column_in_open
+                && nearest > b.rules.artillery.canister_range + 2.0
+                && nearest <= 30.0;
+            let want = if air {
+                Ammo::AirBurst
+            } else if b.high_angle(unit) {
                 Ammo::Shell
             } else if nearest <= b.rules.artillery.canister_range + 2.0 {
                 Ammo::Canister

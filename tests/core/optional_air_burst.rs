@@ -1,0 +1,204 @@
+//! BPT "Air Burst Shell Fire (Optional Rule)" (switch `air-burst`), seeds/003: "When players
+//! fire shell ammunition into troops in open ground they have the option to cut the fuse short
+//! and fire it as an air burst … air burst attacks all stands in a 2cm fire zone at -1 die,
+//! including stands that are in full cover or behind soft or hard cover as though they were in
+//! the open."
+
+use super::common::*;
+use super::fire::order;
+use std::path::Path;
+use volley::battle::action::Deploy;
+use volley::battle::event::Event;
+use volley::battle::fire::FireContext;
+use volley::battle::{Action, Battle};
+use volley::data::scenario::Ammo;
+use volley::rules::geometry::V2;
+use volley::rules::switches::{Switch, Switches};
+use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+
+const RIFLES: &str = "regular_infantry_rifled";
+const NAPOLEON: &str = "smoothbore_cannon";
+
+/// A Union gun (unit 0) at (101, 50) facing north, ordered; the Confederate `others`.
+fn battery(on: bool, others: &[U], terrain: Terrain) -> Battle {
+    let mut units = vec![u(0, NAPOLEON, 1, 101.0, 50.0, 90.0)];
+    units.extend_from_slice(others);
+    let switches: &[Switch] = if on { &[Switch::AirBurst] } else { &[] };
+    let mut b = battle_switched(
+        &units,
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 165.0)],
+        switches,
+    );
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    b
+}
+
+/// Fire ammunition `ammo` on the aim point (accuracy 6), every other die `rest`; the stands
+/// attacked, by unit, and every attack's (unit, dice, score to hit).
+fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> (Vec<(u32, u32)>, Vec<(u32, u32, u32)>, V2) {
+    b.units[0].loaded = Some(ammo);
+    let mut faces = vec![6];
+    faces.extend([rest; 80]);
+    script(b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("legal shell fire");
+    let (attacked, at) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::ShellFired {
+                attacked,
+                burst,
+                air_burst,
+                ..
+            } => {
+                assert_eq!(*air_burst, ammo == Ammo::AirBurst);
+                Some((attacked.clone(), *burst))
+            }
+            _ => None,
+        })
+        .expect("a shell event");
+    let fired = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired {
+                target, dice, to_hit, ..
+            } => Some((*target, *dice, *to_hit)),
+            _ => None,
+        })
+        .collect();
+    (attacked, fired, at)
+}
+
+#[test]
+fn an_air_burst_attacks_the_stands_within_2_cm_with_one_die_fewer() {
+    // A Confederate line 30 cm off: the burst lands on the nearest point of its nearest stands,
+    // the seam of its two middle stands; the outer two are 2.5 cm from it (3 cm is shell's
+    // zone, 2 cm the air burst's).
+    let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
+    let mut shell = battery(true, &line, Terrain::default());
+    shell.units[0].loaded = Some(Ammo::Shell);
+    let per_gun = shell.check_fire(0, 1, FireContext::Order).unwrap().dice;
+    let (attacked, _, at) = burst(&mut shell, Ammo::Shell, 1);
+    let within = |r: f64| shell.rects(1).iter().filter(|s| s.distance_to_point(at) <= r).count() as u32;
+    let (two, three) = (within(2.0), within(3.0));
+    assert!(two >= 2 && three >= two + 2, "{two} {three}");
+    // Shell: the gun's dice + 1 shrapnel for each stand within 3 cm.
+    assert_eq!(attacked, vec![(1, (per_gun + 1) * three)]);
+    let mut air = battery(true, &line, Terrain::default());
+    let (attacked, _, _) = burst(&mut air, Ammo::AirBurst, 1);
+    // Air burst: one die fewer (so the gun's dice with the shrapnel die), each stand in 2 cm.
+    assert_eq!(attacked, vec![(1, per_gun * two)]);
+}
+
+#[test]
+fn stands_in_cover_inside_the_zone_are_hit_as_in_the_open() {
+    // The target line in the open; a second Confederate line just behind it, inside a village
+    // (hard cover) and within 2 cm of the burst: shell hits it at its cover's score, an air
+    // burst at the open score.
+    let wood = Terrain {
+        areas: vec![Area {
+            kind: AreaKind::BuiltUp,
+            name: "Village".into(),
+            outline: Polygon(vec![
+                V2::new(80.0, 79.8),
+                V2::new(120.0, 79.8),
+                V2::new(120.0, 95.0),
+                V2::new(80.0, 95.0),
+            ]),
+        }],
+        ..Terrain::default()
+    };
+    let units = [u(1, RIFLES, 4, 101.0, 79.0, 270.0), u(1, RIFLES, 2, 104.6, 80.6, 270.0)];
+    let open = |b: &Battle| b.rules.fire.to_hit_open;
+    let mut shell = battery(true, &units, wood.clone());
+    let (_, fired, _) = burst(&mut shell, Ammo::Shell, 1);
+    let score = |f: &[(u32, u32, u32)], u: u32| f.iter().find(|x| x.0 == u).map(|x| x.2);
+    assert!(score(&fired, 2).is_some_and(|s| s > open(&shell)), "{fired:?}");
+    let mut air = battery(true, &units, wood);
+    let (_, fired, _) = burst(&mut air, Ammo::AirBurst, 1);
+    assert_eq!(score(&fired, 2), Some(open(&air)), "{fired:?}");
+}
+
+#[test]
+fn only_with_the_switch_and_only_into_troops_in_the_open() {
+    let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
+    let off = battery(false, &line, Terrain::default());
+    let e = off.check_deploy(0, Deploy::Load(Ammo::AirBurst), false).unwrap_err();
+    assert!(e.rule.contains("Air Burst"), "{e:?}");
+    let on = battery(true, &line, Terrain::default());
+    on.check_deploy(0, Deploy::Load(Ammo::AirBurst), false)
+        .expect("cut the fuse short");
+    // A target in the wood: refused.
+    let wood = Terrain {
+        areas: vec![Area {
+            kind: AreaKind::Woods,
+            name: "Wood".into(),
+            outline: Polygon(vec![
+                V2::new(80.0, 70.0),
+                V2::new(120.0, 70.0),
+                V2::new(120.0, 95.0),
+                V2::new(80.0, 95.0),
+            ]),
+        }],
+        ..Terrain::default()
+    };
+    let mut b = battery(true, &line, wood);
+    b.units[0].loaded = Some(Ammo::AirBurst);
+    if let Err(e) = b.check_fire(0, 1, FireContext::Order) {
+        assert!(
+            e.rule.contains("Air Burst") || e.rule.contains("Line of Sight"),
+            "{e:?}"
+        );
+    } else {
+        panic!("an air burst at troops in a wood");
+    }
+}
+
+#[test]
+fn the_scheduler_air_bursts_a_column_in_the_open_and_games_replay() {
+    use volley::replay::Recording;
+    use volley::replay::verify::verify;
+    // An empty gun; a Confederate attack column 25 cm off in the open.
+    let mut col = u(1, RIFLES, 4, 101.0, 78.0, 270.0);
+    col.formation = volley::rules::formation::Formation::AttackColumn;
+    let b = battery(true, &[col], Terrain::default());
+    let legal = b.legal_actions();
+    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let pick = &legal[s.choose(&b, &legal)];
+    assert_eq!(
+        pick,
+        &Action::Deploy {
+            unit: 0,
+            deploy: Deploy::Load(Ammo::AirBurst)
+        },
+        "{:?}",
+        s.reason()
+    );
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let on: Switches = [Switch::AirBurst].into_iter().collect();
+    let mut bursts = 0;
+    for seed in [1, 2] {
+        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish");
+        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
+        let mut a = [
+            volley::agents::by_name("scheduler", seed, 0).unwrap(),
+            volley::agents::by_name("scheduler", seed, 1).unwrap(),
+        ];
+        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+            bursts += ev
+                .iter()
+                .filter(|e| matches!(e, Event::ShellFired { air_burst: true, .. }))
+                .count();
+            rec.push(b, act, ev)
+        })
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(done.is_over());
+        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
+        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        assert_eq!(h, done.state_hash());
+    }
+    eprintln!("skirmish with air burst, 2 games: {bursts} air bursts");
+}
