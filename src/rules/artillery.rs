@@ -711,6 +711,14 @@ pub fn p_on_target(accuracy_need: u32) -> f64 {
     p_at_least(accuracy_need)
 }
 
+fn air_burst_radius() -> f64 {
+    2.0
+}
+
+fn air_burst_dice() -> i32 {
+    -1
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::terrain::{Area, Building, Contour, Hill, Linear, Polygon};
@@ -1279,12 +1287,4 @@ mod tests {
         assert!(close(e[0], 0.75));
         assert!(close(p_on_target(4), 0.5));
     }
-}
-
-fn air_burst_radius() -> f64 {
-    2.0
-}
-
-fn air_burst_dice() -> i32 {
-    -1
 }
