@@ -38,7 +38,10 @@ fn battery(on: bool, others: &[U], terrain: Terrain) -> Battle {
 
 /// Fire ammunition `ammo` on the aim point (accuracy 6), every other die `rest`; the stands
 /// attacked, by unit, and every attack's (unit, dice, score to hit).
-fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> (Vec<(u32, u32)>, Vec<(u32, u32, u32)>, V2) {
+/// (stands attacked by unit, every attack's (unit, dice, score), the burst point)
+type Burst = (Vec<(u32, u32)>, Vec<(u32, u32, u32)>, V2);
+
+fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> Burst {
     b.units[0].loaded = Some(ammo);
     let mut faces = vec![6];
     faces.extend([rest; 80]);
