@@ -7,7 +7,7 @@ use crate::battle::state::{SideId, UnitId};
 /// units can see (BPT "Dug In": hidden until revealed), in id order.
 pub fn known_enemies(b: &Battle, side: SideId) -> Vec<UnitId> {
     b.side_units(1 - side)
-        .filter(|e| !e.dug_in || b.side_units(side).any(|u| b.sees(u.id, e.id)))
+        .filter(|e| !e.hidden && (!e.dug_in || b.side_units(side).any(|u| b.sees(u.id, e.id))))
         .map(|e| e.id)
         .collect()
 }

@@ -26,6 +26,7 @@ impl Battle {
         if self.initiative_passing() {
             self.settle_passing(&mut ev);
         }
+        self.reveal_hidden(action, &mut ev);
         self.actions += 1;
         self.refresh_geometry();
         Ok(ev)
@@ -53,6 +54,7 @@ impl Battle {
         ev.push(self.phase_event());
         // Order delay: orders given in earlier turns reach their units now.
         self.deliver_orders(ev);
+        self.free_scouts(ev);
     }
 
     /// Close the command phase: the charge phase resolves every contact, then the end phase.

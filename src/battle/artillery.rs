@@ -371,6 +371,9 @@ impl Battle {
         if !self.unit(target).alive() || dice == 0 {
             return 0;
         }
+        if self.retire_scout(target, "under artillery fire", ev) {
+            return 0;
+        }
         let fr = self.rules.fire.clone();
         // An air burst strikes every stand as though in the open.
         let cover = match self.cover_of(target, gun.center) {

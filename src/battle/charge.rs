@@ -75,6 +75,15 @@ impl Battle {
             return refuse("BPT Charge", "artillery and command units may not charge");
         }
         self.check_not_prone(unit, "charge")?;
+        if t.hidden {
+            return refuse(
+                "BPT Scouting Cavalry: hidden set-up",
+                "that enemy has not been found yet",
+            );
+        }
+        if u.scout {
+            return refuse("BPT Scouting Cavalry", "scouting cavalry scout; they do not charge");
+        }
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
             return refuse("BPT Charge", "charging units must be in line or attack column");
         }
@@ -553,6 +562,10 @@ impl Battle {
     }
 
     fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) {
+        // BPT "Scouting Cavalry": a scout contacted retires; there is no fight.
+        if self.retire_scout(combat.target, "contacted by the enemy", ev) {
+            return;
+        }
         let attacker_side = self.active;
         let mut round = 1;
         loop {

@@ -277,6 +277,10 @@ impl Battle {
                     e.may_charge = charge || outcome == CommandOutcome::Bonus;
                     e.may_enter_dense = dense || outcome == CommandOutcome::Bonus;
                     self.cmd.hq_failed.remove(&id);
+                    // BPT "Scouting Cavalry": the initial command roll frees a scout.
+                    if self.units[id as usize].scout {
+                        self.units[id as usize].scout_free = true;
+                    }
                 }
             }
             CommandOutcome::Failure | CommandOutcome::Blunder => {

@@ -9,7 +9,10 @@ use crate::data::scenario::ObjectiveLevel;
 impl Battle {
     /// Units of `side` knocked out so far.
     pub fn units_lost(&self, side: SideId) -> u32 {
-        self.units.iter().filter(|u| u.side == side && u.knocked_out).count() as u32
+        self.units
+            .iter()
+            .filter(|u| u.side == side && u.knocked_out && !u.retired)
+            .count() as u32
     }
 
     /// Start the active player's turn: replacements, breakpoint test, initiative phase.
@@ -202,7 +205,7 @@ impl Battle {
     pub fn victory_points(&self) -> [u32; 2] {
         let per = self.rules.fire.default_stand_points;
         let mut vp = [0u32; 2];
-        for u in self.units.iter().filter(|u| u.knocked_out) {
+        for u in self.units.iter().filter(|u| u.knocked_out && !u.retired) {
             let points = u.row.points.unwrap_or(per) * u.start_stands;
             // BPT "Morale Grades": "the points cost of units should be adjusted" (−25 % / +25 %),
             // rounded to the nearest point.

@@ -343,6 +343,22 @@ pub enum Event {
         knocked_out: Vec<UnitId>,
         suppressed: Vec<UnitId>,
     },
+    /// Hidden set-up (switch `Scouting`): a hidden unit is found (`by` the enemy unit that
+    /// spotted it, at `distance`; `None`: it gave itself away by acting).
+    Revealed {
+        unit: UnitId,
+        by: Option<UnitId>,
+        distance: f64,
+    },
+    /// BPT "Scouting Cavalry": a scout fired on or contacted leaves the table, not lost.
+    ScoutRetired {
+        unit: UnitId,
+        why: String,
+    },
+    /// BPT "Scouting Cavalry": a scout that passed its command roll moves without orders.
+    ScoutFree {
+        unit: UnitId,
+    },
     /// BPT "Saber Charge": the unit announced a saber charge.
     SabersDrawn {
         unit: UnitId,

@@ -333,6 +333,12 @@ impl Battle {
         if fu.side == tu.side {
             return refuse("BPT Firing", "units fire at enemy units");
         }
+        if tu.hidden {
+            return refuse(
+                "BPT Scouting Cavalry: hidden set-up",
+                "that enemy has not been found yet",
+            );
+        }
         if fu.suppressed() && ctx != FireContext::Blunder {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
@@ -426,6 +432,16 @@ impl Battle {
 
     /// Roll a planned fire and apply its results.
     pub(crate) fn resolve_fire(&mut self, plan: FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
+        if self.retire_scout(plan.target, "fired upon", ev) {
+            let f = self.unit_mut(plan.firer);
+            f.has_fired = true;
+            f.dug_in = false;
+            if self.uses_ammo(plan.firer) && ctx != FireContext::Counter {
+                self.unit_mut(plan.firer).loaded = None;
+            }
+            return;
+        }
         if self.uses_ammo(plan.firer)
             && let Some(ammo) = self.ammo_for(plan.firer, ctx)
         {

@@ -513,6 +513,19 @@ impl Battle {
                     }
                 )
             }
+            Event::Revealed { unit, by, distance } => match by {
+                Some(e) => format!(
+                    "{} spots {} at {distance:.0} cm: it is hidden no more",
+                    self.uname(*e),
+                    self.uname(*unit)
+                ),
+                None => format!("{} gives its position away", self.uname(*unit)),
+            },
+            Event::ScoutRetired { unit, why } => format!(
+                "{} retires out of danger ({why}): off the table, not lost (BPT Scouting Cavalry)",
+                self.uname(*unit)
+            ),
+            Event::ScoutFree { unit } => format!("{} scouts on without orders", self.uname(*unit)),
             Event::SabersDrawn { unit } => format!(
                 "{} announces a saber charge: one more attack a stand in its charges this turn, and no firing (BPT Saber Charge)",
                 self.uname(*unit)

@@ -23,6 +23,7 @@ pub mod order_delay;
 pub mod passing;
 pub mod prone;
 pub mod saber;
+pub mod scouting;
 pub mod setup;
 pub mod state;
 pub mod weather;

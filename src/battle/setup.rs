@@ -17,6 +17,7 @@ impl Battle {
     pub fn new(loaded: &LoadedScenario, rules: Rules, seed: u64) -> (Battle, Vec<Event>) {
         let sc = &loaded.scenario;
         let nations = rules.switches.on(crate::rules::switches::Switch::MultiNational);
+        let scouting = rules.switches.on(crate::rules::switches::Switch::Scouting);
         let mut commanders = Vec::new();
         let mut cmd_ids: BTreeMap<&str, CmdId> = BTreeMap::new();
         for (side, spec) in sc.sides.iter().enumerate() {
@@ -95,6 +96,10 @@ impl Battle {
                     morale: u.morale,
                     prone: false,
                     sabers_drawn: None,
+                    scout: u.scout && scouting,
+                    scout_free: false,
+                    hidden: scouting && !u.scout,
+                    retired: false,
                     nation: u.nation.clone().filter(|_| nations),
                     row,
                 });

@@ -131,6 +131,18 @@ pub struct Unit {
     /// charge in (it may not fire that turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sabers_drawn: Option<u32>,
+    /// BPT "Scouting Cavalry" (switch `Scouting`): a scouting stand; `scout_free` once it has
+    /// passed its first command roll (it then moves without orders).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scout: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scout_free: bool,
+    /// Hidden set-up (switch `Scouting`): not yet found by the enemy.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hidden: bool,
+    /// A scout fired on or contacted: off the table, not lost.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub retired: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -622,7 +634,7 @@ impl Battle {
         let mut v: Vec<(UnitId, f64)> = self
             .side_units(1 - side)
             .map(|e| (e.id, self.unit_distance(id, e.id)))
-            .filter(|(e, d)| *d <= self.los.params().visibility && self.sees(id, *e))
+            .filter(|(e, d)| !self.unit(*e).hidden && *d <= self.los.params().visibility && self.sees(id, *e))
             .collect();
         v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         v

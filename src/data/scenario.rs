@@ -111,6 +111,10 @@ pub struct UnitSpec {
     /// side's own.
     #[serde(default)]
     pub nation: Option<String>,
+    /// BPT "Scouting Cavalry" (switch `Scouting`): a stand of mounted cavalry deployed as
+    /// scouting cavalry (one stand a unit).
+    #[serde(default)]
+    pub scout: bool,
     /// Artillery: starts limbered (hooked to its limber).
     #[serde(default)]
     pub limbered: bool,

@@ -724,6 +724,13 @@ pub fn validate_scenario(
             if row.arm != Arm::Artillery && u.limbered {
                 return Err(c.err(&at("limbered"), format!("unit {id}: only artillery limbers")));
             }
+            // BPT "Scouting Cavalry": "deployed as individual stands".
+            if u.scout && (row.arm != Arm::Cavalry || row.dismounts_to.is_none() || u.stands != 1) {
+                return Err(c.err(
+                    &at("scout"),
+                    format!("unit {id}: scouting cavalry is one stand of mounted cavalry"),
+                ));
+            }
             if row.arm != Arm::Artillery && u.loaded.is_some() {
                 return Err(c.err(&at("loaded"), format!("unit {id}: only artillery is loaded")));
             }

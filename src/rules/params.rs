@@ -435,6 +435,30 @@ pub struct OrderDelayRules {
     pub lost_commander_cancels: bool,
 }
 
+/// BPT "Scouting Cavalry (Optional Rule)" and hidden set-up (switch `Scouting`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoutingRules {
+    /// "Scouting cavalry spot hidden enemy troops in the open at up to 30cm and in cover at up
+    /// to 15cm."
+    pub scout_open: f64,
+    pub scout_cover: f64,
+    /// **Decision**: other troops spot hidden enemies they can see at the initiative distance
+    /// (20 cm) in the open, half that in cover.
+    pub troops_open: f64,
+    pub troops_cover: f64,
+}
+
+impl Default for ScoutingRules {
+    fn default() -> Self {
+        ScoutingRules {
+            scout_open: 30.0,
+            scout_cover: 15.0,
+            troops_open: 20.0,
+            troops_cover: 10.0,
+        }
+    }
+}
+
 /// One row of BPT's "Constructions" table: per 5 cm length.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConstructionRow {
@@ -544,6 +568,9 @@ pub struct Rules {
     /// BPT's optional rule "Constructions".
     #[serde(default)]
     pub constructions: ConstructionRules,
+    /// BPT's optional rule "Scouting Cavalry" with hidden set-up.
+    #[serde(default)]
+    pub scouting: ScoutingRules,
     /// Optional rules and variants on in every battle with these rules (usually none; the
     /// scenario and the player add more).
     #[serde(default)]

@@ -110,6 +110,7 @@ impl Switch {
                 | Switch::SaberCharge
                 | Switch::Constructions
                 | Switch::AirBurst
+                | Switch::Scouting
                 | Switch::Engineers
                 | Switch::InitiativePassing
                 | Switch::OrderDelay

@@ -329,7 +329,9 @@ pub fn pick_at(b: &crate::battle::Battle, p: Vec2) -> Selection {
 /// The unit with a stand at table point `p`, if any (commanders left out).
 pub fn unit_at(b: &crate::battle::Battle, p: Vec2) -> Option<crate::battle::UnitId> {
     let q = t(p);
+    // Hidden set-up: the player at the table cannot pick an enemy not yet found.
     b.alive_units()
+        .filter(|u| b.is_known_to(u.id, b.actor()))
         .find(|u| b.rects(u.id).iter().any(|r| r.contains(q)))
         .map(|u| u.id)
 }

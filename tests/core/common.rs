@@ -75,6 +75,7 @@ pub fn battle_switched(
                 grade: None,
                 morale: None,
                 nation: None,
+                scout: false,
                 limbered: false,
                 loaded: None,
                 dug_in: false,

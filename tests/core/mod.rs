@@ -21,6 +21,7 @@ mod optional_order_delay;
 mod optional_passing;
 mod optional_prone;
 mod optional_saber;
+mod optional_scouting;
 mod optional_weather;
 mod property;
 mod replay;

@@ -112,7 +112,7 @@ pub fn show(ui: &mut egui::Ui) {
             .small(),
         );
         ui.label(
-            egui::RichText::new("Black dot = suppressed, yellow triangle = disordered, white pips = hits this turn, purple diamonds = D-markers (initiative passing), white P disc = prone.")
+            egui::RichText::new("Black dot = suppressed, yellow triangle = disordered, white pips = hits this turn, purple diamonds = D-markers (initiative passing), white P disc = prone, closed eye = hidden from the enemy.")
                 .small(),
         );
         swatch(ui, pal::HILL[0], pal::HILL_EDGE, "hill, one colour per contour step");

@@ -62,6 +62,16 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         if u.prone {
             status.push("prone (one hit fewer per fire; may not move)".into());
         }
+        if u.hidden {
+            status.push("hidden from the enemy".into());
+        }
+        if u.scout {
+            status.push(if u.scout_free {
+                "scouting (moves without orders)".into()
+            } else {
+                "scouting (needs one order first)".into()
+            });
+        }
         if u.is_cavalry() && !u.mounted() {
             status.push("dismounted".into());
         }

@@ -32,14 +32,23 @@ fn draw_stands(
     battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     settings: Res<Settings>,
+    session: Option<Res<crate::ui::Session>>,
     old: Query<Entity, With<StandLayer>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
     }
+    // Hidden set-up (switch `scouting`): a human player does not see the enemy units not yet
+    // found; a game without a human (a replay) shows them all.
+    let fog = session
+        .as_deref()
+        .filter(|s| s.sides.iter().any(|x| x == "human"))
+        .and_then(|s| s.viewer);
+    let b = &battle.0;
+    let known = |u: UnitId| fog.is_none_or(|side| b.is_known_to(u, side));
     // Units gliding are drawn by the animation.
     let colours = pal::sides(settings.palette);
-    for layer in stand_layers_where(&battle.0, &colours, |u| !hidden.0.contains(&u)) {
+    for layer in stand_layers_where(b, &colours, |u| !hidden.0.contains(&u) && known(u)) {
         spawn_layer(&mut commands, Some(layer), StandLayer);
     }
 }
@@ -67,6 +76,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     let mut pips = Pen::new();
     let mut markers = Pen::new();
     let (mut prone_disc, mut prone_p) = (Pen::new(), Pen::new());
+    let (mut hidden_disc, mut hidden_slit) = (Pen::new(), Pen::new());
     for u in b.alive_units().filter(|u| keep(u.id)) {
         let s = u.side;
         let g = &b.geom[u.id as usize];
@@ -137,6 +147,16 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (u.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
             pips.circle(p, 0.25);
         }
+        // Hidden set-up: a closed eye behind a unit the enemy has not found.
+        if u.hidden {
+            let c = back + side * 2.2;
+            hidden_disc.circle(c, 0.75);
+            hidden_slit.line(&[
+                c + Vec2::new(-0.45, 0.05),
+                c + Vec2::new(0.0, -0.2),
+                c + Vec2::new(0.45, 0.05),
+            ]);
+        }
         // BPT "Prone Movement": a "P" counter behind the unit.
         if u.prone {
             let c = back - side * 2.2;
@@ -190,5 +210,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     push(markers.fill(pal::D_MARKER, zu + 0.4));
     push(prone_disc.fill(pal::MARK, zu + 0.4));
     push(prone_p.stroke(pal::SUPPRESSED, 0.16, zu + 0.45));
+    push(hidden_disc.fill(pal::SUPPRESSED, zu + 0.4));
+    push(hidden_slit.stroke(pal::MARK, 0.16, zu + 0.45));
     out
 }
