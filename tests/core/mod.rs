@@ -1,7 +1,5 @@
 pub mod common;
 
-mod optional_air_burst;
-
 mod armies_napoleonic;
 mod charge;
 mod cli;
@@ -12,6 +10,8 @@ mod end;
 mod fire;
 mod initiative;
 mod movement;
+mod optional_air_burst;
+mod optional_all;
 mod optional_constructions;
 mod optional_engineers;
 mod optional_formations;
