@@ -67,6 +67,23 @@ impl Battle {
         Ok(())
     }
 
+    /// The unit used initiative this turn, or opportunity fire in the enemy's last turn (BPT
+    /// "Command Modifiers" note 1).
+    pub(crate) fn used_initiative(&self, id: UnitId) -> bool {
+        let u = self.unit(id);
+        u.initiative_turn == Some(self.player_turn) || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
+    }
+
+    /// BPT "Weather": the command penalty of poor or extreme weather.
+    pub(crate) fn weather_modifier(&self) -> Option<Modifier> {
+        let rules = &self.rules.command;
+        match self.weather {
+            Weather::Poor => Some(Modifier::new(rules.weather_poor, "BPT Weather: poor")),
+            Weather::Extreme => Some(Modifier::new(rules.weather_extreme, "BPT Weather: extreme")),
+            Weather::Normal => None,
+        }
+    }
+
     /// Work out an order's command roll target (BPT "Command Modifiers").
     pub fn check_order(&self, c: CmdId, units: &[UnitId], charge: bool, dense: bool) -> Result<OrderPlan, Refusal> {
         self.check_commander_can_order(c)?;
@@ -133,10 +150,7 @@ impl Battle {
                 "BPT Command Modifiers note 1: successive order",
             ));
         }
-        let used_initiative = units.iter().any(|&id| {
-            let u = self.unit(id);
-            u.initiative_turn == Some(self.player_turn) || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
-        });
+        let used_initiative = units.iter().any(|&id| self.used_initiative(id));
         if used_initiative && prior == 0 {
             modifiers.push(Modifier::new(
                 rules.used_initiative,
@@ -187,11 +201,7 @@ impl Battle {
                 "BPT March Column: commander touching",
             ));
         }
-        match self.weather {
-            Weather::Poor => modifiers.push(Modifier::new(rules.weather_poor, "BPT Weather: poor")),
-            Weather::Extreme => modifiers.push(Modifier::new(rules.weather_extreme, "BPT Weather: extreme")),
-            Weather::Normal => {}
-        }
+        modifiers.extend(self.weather_modifier());
         let value = cm.command_value;
         let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
         Ok(OrderPlan {

@@ -17,7 +17,6 @@ use super::action::{Action, Refusal, refuse};
 use super::event::CommandOutcome;
 use super::event::{Event, Modifier, MoveKind};
 use super::state::*;
-use crate::data::scenario::Weather;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::switches::Switch;
 
@@ -121,20 +120,13 @@ impl Battle {
             ));
         }
         // "As normal": the modifiers that do not depend on the distance to the unit.
-        let cr = &self.rules.command;
-        let used_initiative = u.initiative_turn == Some(self.player_turn)
-            || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn);
-        if used_initiative {
+        if self.used_initiative(unit) {
             modifiers.push(Modifier::new(
-                cr.used_initiative,
+                self.rules.command.used_initiative,
                 "BPT Command Modifiers note 1: used initiative or opportunity fire",
             ));
         }
-        match self.weather {
-            Weather::Poor => modifiers.push(Modifier::new(cr.weather_poor, "BPT Weather: poor")),
-            Weather::Extreme => modifiers.push(Modifier::new(cr.weather_extreme, "BPT Weather: extreme")),
-            Weather::Normal => {}
-        }
+        modifiers.extend(self.weather_modifier());
         let Some(to) = self.attach_spot(unit, hq) else {
             return refuse(
                 RULE,

@@ -211,3 +211,53 @@ pub fn end_phases_until(b: &mut Battle, done: impl Fn(&Battle) -> bool) -> Vec<v
     }
     all
 }
+
+/// The scheduler plays both sides of the bundled scenario `map` (a file under `maps/`) with
+/// `switches` added, from `seed` to the end; `watch` sees every action and what it caused.
+/// The game's recording must parse, name the switches and replay to the same final state.
+pub fn scheduler_game(
+    map: &str,
+    seed: u64,
+    switches: &volley::rules::switches::Switches,
+    mut watch: impl FnMut(&Battle, &volley::battle::Action, &[volley::battle::Event]),
+) -> Battle {
+    use volley::replay::Recording;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(map);
+    let (b, _) = volley::load_battle_with(&path, seed, switches).unwrap_or_else(|e| panic!("{map}: {e:?}"));
+    let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
+    let mut agents = [
+        volley::agents::by_name("scheduler", seed, 0).unwrap(),
+        volley::agents::by_name("scheduler", seed, 1).unwrap(),
+    ];
+    let done = volley::sim::play(b, &mut agents, 200_000, |b, act, ev| {
+        watch(b, act, ev);
+        rec.push(b, act, ev)
+    })
+    .unwrap_or_else(|e| panic!("{map} seed {seed}: {e}"));
+    assert!(done.is_over(), "{map} seed {seed}: the game ends");
+    let back = Recording::parse(&rec.to_ron(), &path).expect("the recording parses");
+    assert!(
+        switches.0.iter().all(|s| back.switches.on(*s)),
+        "the recording names {switches:?}"
+    );
+    let (_, h) = volley::replay::verify::verify(&back, &path).unwrap_or_else(|e| panic!("{map} seed {seed}: {e:?}"));
+    assert_eq!(
+        h,
+        done.state_hash(),
+        "{map} seed {seed}: the replay ends in the same state"
+    );
+    done
+}
+
+/// A rectangle of area terrain.
+pub fn area(kind: volley::rules::terrain::AreaKind, x0: f64, y0: f64, x1: f64, y1: f64) -> Terrain {
+    use volley::rules::terrain::{Area, Polygon};
+    Terrain {
+        areas: vec![Area {
+            kind,
+            name: format!("{kind:?}"),
+            outline: Polygon(vec![V2::new(x0, y0), V2::new(x1, y0), V2::new(x1, y1), V2::new(x0, y1)]),
+        }],
+        ..Terrain::default()
+    }
+}

@@ -6,7 +6,6 @@
 
 use super::common::*;
 use super::fire::order;
-use std::path::Path;
 use volley::battle::action::Deploy;
 use volley::battle::event::Event;
 use volley::battle::fire::FireContext;
@@ -14,7 +13,7 @@ use volley::battle::{Action, Battle};
 use volley::data::scenario::Ammo;
 use volley::rules::geometry::V2;
 use volley::rules::switches::{Switch, Switches};
-use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+use volley::rules::terrain::{AreaKind, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
 const NAPOLEON: &str = "smoothbore_cannon";
@@ -100,19 +99,7 @@ fn stands_in_cover_inside_the_zone_are_hit_as_in_the_open() {
     // The target line in the open; a second Confederate line just behind it, inside a village
     // (hard cover) and within 2 cm of the burst: shell hits it at its cover's score, an air
     // burst at the open score.
-    let wood = Terrain {
-        areas: vec![Area {
-            kind: AreaKind::BuiltUp,
-            name: "Village".into(),
-            outline: Polygon(vec![
-                V2::new(80.0, 79.8),
-                V2::new(120.0, 79.8),
-                V2::new(120.0, 95.0),
-                V2::new(80.0, 95.0),
-            ]),
-        }],
-        ..Terrain::default()
-    };
+    let wood = area(AreaKind::BuiltUp, 80.0, 79.8, 120.0, 95.0);
     let units = [u(1, RIFLES, 4, 101.0, 79.0, 270.0), u(1, RIFLES, 2, 104.6, 80.6, 270.0)];
     let open = |b: &Battle| b.rules.fire.to_hit_open;
     let mut shell = battery(true, &units, wood.clone());
@@ -134,19 +121,7 @@ fn only_with_the_switch_and_only_into_troops_in_the_open() {
     on.check_deploy(0, Deploy::Load(Ammo::AirBurst), false)
         .expect("cut the fuse short");
     // A target in the wood: refused.
-    let wood = Terrain {
-        areas: vec![Area {
-            kind: AreaKind::Woods,
-            name: "Wood".into(),
-            outline: Polygon(vec![
-                V2::new(80.0, 70.0),
-                V2::new(120.0, 70.0),
-                V2::new(120.0, 95.0),
-                V2::new(80.0, 95.0),
-            ]),
-        }],
-        ..Terrain::default()
-    };
+    let wood = area(AreaKind::Woods, 80.0, 70.0, 120.0, 95.0);
     let mut b = battery(true, &line, wood);
     b.units[0].loaded = Some(Ammo::AirBurst);
     if let Err(e) = b.check_fire(0, 1, FireContext::Order) {
@@ -161,8 +136,6 @@ fn only_with_the_switch_and_only_into_troops_in_the_open() {
 
 #[test]
 fn the_scheduler_air_bursts_a_column_in_the_open_and_games_replay() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     // An empty gun; a Confederate attack column 25 cm off in the open.
     let mut col = u(1, RIFLES, 4, 101.0, 78.0, 270.0);
     col.formation = volley::rules::formation::Formation::AttackColumn;
@@ -180,28 +153,15 @@ fn the_scheduler_air_bursts_a_column_in_the_open_and_games_replay() {
         s.reason()
     );
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
     let on: Switches = [Switch::AirBurst].into_iter().collect();
     let mut bursts = 0;
     for seed in [1, 2] {
-        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish");
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+        scheduler_game("skirmish.ron", seed, &on, |_b, _act, ev| {
             bursts += ev
                 .iter()
                 .filter(|e| matches!(e, Event::ShellFired { air_burst: true, .. }))
                 .count();
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over());
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        });
     }
     eprintln!("skirmish with air burst, 2 games: {bursts} air bursts");
 }

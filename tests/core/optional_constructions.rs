@@ -157,27 +157,19 @@ fn at_its_hits_value_the_building_collapses_on_its_occupants_and_suppresses_its_
 
 #[test]
 fn the_demo_plays_to_the_end_and_replays() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/constructions_demo.ron");
     let mut struck = 0;
     for seed in [1, 2, 3] {
         let (b, _) = volley::load_battle(&path, seed).expect("the demo loads");
         assert!(b.rules.switches.on(Switch::Constructions));
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
-            struck += ev.iter().filter(|e| matches!(e, Event::ConstructionHit { .. })).count();
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over());
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        scheduler_game(
+            "constructions_demo.ron",
+            seed,
+            &volley::rules::switches::Switches::default(),
+            |_b, _act, ev| {
+                struck += ev.iter().filter(|e| matches!(e, Event::ConstructionHit { .. })).count();
+            },
+        );
     }
     assert!(struck > 0, "no building was ever struck");
 }

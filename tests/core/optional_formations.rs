@@ -5,12 +5,11 @@
 //! orders that turn.
 
 use super::common::*;
-use std::path::Path;
 use volley::battle::event::CommandOutcome;
 use volley::battle::{Action, Battle, Event};
-use volley::rules::geometry::{self, V2};
+use volley::rules::geometry::{self};
 use volley::rules::switches::{Switch, Switches};
-use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+use volley::rules::terrain::{AreaKind, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
 
@@ -88,19 +87,7 @@ fn attaching_costs_one_per_10_cm_from_the_co_to_the_hq_not_to_the_unit() {
 
 #[test]
 fn dense_terrain_and_enemy_units_between_the_co_and_the_hq_cost_one_each() {
-    let woods = Terrain {
-        areas: vec![Area {
-            kind: AreaKind::Woods,
-            name: "Copse".into(),
-            outline: Polygon(vec![
-                V2::new(28.0, 2.0),
-                V2::new(32.0, 2.0),
-                V2::new(32.0, 8.0),
-                V2::new(28.0, 8.0),
-            ]),
-        }],
-        ..Terrain::default()
-    };
+    let woods = area(AreaKind::Woods, 28.0, 2.0, 32.0, 8.0);
     // An enemy line astride the line from the CO (20, 5) to the HQ (39, 5).
     let enemy = u(1, RIFLES, 4, 35.0, 5.0, 270.0);
     let b = army(true, 39.0, &[enemy], woods);
@@ -170,8 +157,6 @@ fn a_failed_roll_ends_every_order_of_the_side() {
 
 #[test]
 fn the_scheduler_feeds_a_reserve_forward_and_games_replay() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     // The CO's reserve on the left; the brigade 40 cm to the east, its HQ beside the CO; the
     // enemy further east.
     let mut b = battle_switched(
@@ -197,25 +182,12 @@ fn the_scheduler_feeds_a_reserve_forward_and_games_replay() {
     }
     assert!(picks.contains(&Action::Attach { unit: 0, hq: HQ0 }), "{picks:?}");
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
     let on: Switches = [Switch::FixedFormations].into_iter().collect();
     for seed in [1, 2] {
-        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish");
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+        scheduler_game("skirmish.ron", seed, &on, |b, act, _ev| {
             if let Action::Order { commander, units, .. } = act {
                 assert!(units.iter().all(|&u| b.unit(u).hq == *commander), "{act:?}");
             }
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over(), "seed {seed}");
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        });
     }
 }

@@ -173,8 +173,6 @@ fn victory_points_are_the_units_points_less_or_more_a_quarter() {
 #[test]
 fn the_scheduler_plays_the_morale_demo_to_the_end_and_the_grades_are_rolled_against() {
     use std::path::Path;
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/morale_demo.ron");
     let mut needs = std::collections::BTreeSet::new();
     for seed in [1, 2, 3] {
@@ -182,24 +180,18 @@ fn the_scheduler_plays_the_morale_demo_to_the_end_and_the_grades_are_rolled_agai
         assert!(b.rules.switches.on(Switch::MoraleGrades));
         let grades: Vec<_> = b.units.iter().map(|u| u.morale).collect();
         assert!(grades.contains(&Some(Morale::Motivated)) && grades.contains(&Some(Morale::Unmotivated)));
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
-            for e in ev {
-                if let Event::SuppressionTest { need, .. } = e {
-                    needs.insert(*need);
+        scheduler_game(
+            "morale_demo.ron",
+            seed,
+            &volley::rules::switches::Switches::default(),
+            |_b, _act, ev| {
+                for e in ev {
+                    if let Event::SuppressionTest { need, .. } = e {
+                        needs.insert(*need);
+                    }
                 }
-            }
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over(), "seed {seed}");
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+            },
+        );
     }
     // Suppression tests were rolled against the grades' scores, not the score to hit.
     assert!(needs.contains(&4) && needs.contains(&6), "{needs:?}");

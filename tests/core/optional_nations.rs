@@ -5,7 +5,7 @@
 //! Portuguese troops … will be able to receive order from British HQs)."
 //! Shown on `maps/peninsula.ron`: the two Cacador battalions are Portuguese.
 
-use super::common::to_command;
+use super::common::{scheduler_game, to_command};
 use std::path::Path;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
@@ -93,8 +93,6 @@ fn the_scenario_may_let_portuguese_take_orders_from_british_hqs() {
 
 #[test]
 fn the_scheduler_orders_the_cacadores_through_the_army_hq_and_replays_verify() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/peninsula.ron");
     let on: Switches = [Switch::MultiNational].into_iter().collect();
     let mut by_erskine = 0;
@@ -102,12 +100,7 @@ fn the_scheduler_orders_the_cacadores_through_the_army_hq_and_replays_verify() {
         let (b, _) = volley::load_battle_with(&path, seed, &on).expect("Sabugal multi-national");
         let cac: Vec<u32> = b.units.iter().filter(|u| u.nation.is_some()).map(|u| u.id).collect();
         let erskine = cmd(&b, "gb_div");
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+        scheduler_game("peninsula.ron", seed, &on, |_b, act, ev| {
             if let Action::Order { commander, units, .. } = act {
                 // Never a brigadier to a Portuguese unit.
                 assert!(
@@ -121,13 +114,7 @@ fn the_scheduler_orders_the_cacadores_through_the_army_hq_and_replays_verify() {
                     by_erskine += 1;
                 }
             }
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over(), "seed {seed}");
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        });
     }
     assert!(by_erskine > 0, "Erskine never ordered the Cacadores");
 }

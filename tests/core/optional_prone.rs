@@ -5,7 +5,6 @@
 
 use super::common::*;
 use super::fire::order;
-use std::path::Path;
 use volley::battle::{Action, Battle, Deploy, Event};
 use volley::rules::formation::Formation;
 use volley::rules::geometry::Pose;
@@ -147,32 +146,16 @@ fn a_prone_unit_in_skirmish_order_may_still_fire() {
 
 #[test]
 fn the_scheduler_plays_skirmish_with_prone_movement_and_the_recordings_verify() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
     let on: Switches = [Switch::Prone].into_iter().collect();
     let (mut down, mut saved) = (0, 0);
     for seed in [1, 2, 3] {
-        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish with prone");
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
+        scheduler_game("skirmish.ron", seed, &on, |_b, _act, ev| {
             down += ev
                 .iter()
                 .filter(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
                 .count();
             saved += ev.iter().filter(|e| matches!(e, Event::ProneSaved { .. })).count();
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over(), "seed {seed}");
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        assert_eq!(back.switches, on);
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        });
     }
     // The scheduler lies down only to hold an objective under fire it cannot answer (or as
     // skirmishers), which is rare on this map (the next test sets one up); it must not break

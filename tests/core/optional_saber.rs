@@ -5,7 +5,6 @@
 
 use super::common::*;
 use super::fire::order;
-use std::path::Path;
 use volley::battle::state::Combat;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
@@ -131,8 +130,6 @@ fn a_saber_charge_adds_an_attack_a_stand_and_rifled_infantry_one_back() {
 
 #[test]
 fn the_scheduler_announces_before_it_charges_and_games_replay() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     let mut b = field(true, CAVALRY, "regular_infantry_smoothbore", 8.0);
     b.cmd.orders.clear();
     let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
@@ -147,20 +144,8 @@ fn the_scheduler_announces_before_it_charges_and_games_replay() {
     let charged = picks.iter().position(|a| matches!(a, Action::Charge { unit: 0, .. }));
     assert!(drew.is_some() && charged.is_some() && drew < charged, "{picks:?}");
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
     let on: Switches = [Switch::SaberCharge].into_iter().collect();
     for seed in [1, 2] {
-        let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish");
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| rec.push(b, act, ev))
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over(), "seed {seed}");
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+        scheduler_game("skirmish.ron", seed, &on, |_, _, _| {});
     }
 }

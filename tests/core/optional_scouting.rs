@@ -10,7 +10,7 @@ use volley::battle::state::Combat;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::geometry::{Pose, V2};
 use volley::rules::switches::Switch;
-use volley::rules::terrain::{Area, AreaKind, Polygon, Terrain};
+use volley::rules::terrain::{AreaKind, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
 const SCOUT: &str = "us_cavalry_1862";
@@ -44,19 +44,7 @@ fn found_after_an_action(b: &mut Battle) -> bool {
 }
 
 fn scrub() -> Terrain {
-    Terrain {
-        areas: vec![Area {
-            kind: AreaKind::Scrub,
-            name: "Scrub".into(),
-            outline: Polygon(vec![
-                V2::new(80.0, 60.0),
-                V2::new(120.0, 60.0),
-                V2::new(120.0, 100.0),
-                V2::new(80.0, 100.0),
-            ]),
-        }],
-        ..Terrain::default()
-    }
+    area(AreaKind::Scrub, 80.0, 60.0, 120.0, 100.0)
 }
 
 #[test]
@@ -185,34 +173,26 @@ fn after_one_passed_command_roll_a_scout_moves_without_orders() {
 
 #[test]
 fn the_demo_plays_to_the_end_finds_the_enemy_and_replays() {
-    use volley::replay::Recording;
-    use volley::replay::verify::verify;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/scouting_demo.ron");
     let (mut by_scouts, mut retired) = (0, 0);
     for seed in [1, 2, 3] {
         let (b, _) = volley::load_battle(&path, seed).expect("the demo loads");
         assert_eq!(b.units.iter().filter(|u| u.scout).count(), 4);
         assert!(b.units.iter().all(|u| u.hidden != u.scout));
-        let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
-        let mut a = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
-        ];
-        let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
-            for e in ev {
-                match e {
-                    Event::Revealed { by: Some(s), .. } if b.unit(*s).scout => by_scouts += 1,
-                    Event::ScoutRetired { .. } => retired += 1,
-                    _ => {}
+        scheduler_game(
+            "scouting_demo.ron",
+            seed,
+            &volley::rules::switches::Switches::default(),
+            |b, _act, ev| {
+                for e in ev {
+                    match e {
+                        Event::Revealed { by: Some(s), .. } if b.unit(*s).scout => by_scouts += 1,
+                        Event::ScoutRetired { .. } => retired += 1,
+                        _ => {}
+                    }
                 }
-            }
-            rec.push(b, act, ev)
-        })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(done.is_over());
-        let back = Recording::parse(&rec.to_ron(), &path).expect("parses");
-        let (_, h) = verify(&back, &path).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        assert_eq!(h, done.state_hash());
+            },
+        );
     }
     assert!(by_scouts > 0, "scouts never found anyone");
     eprintln!("scouting demo, 3 games: {by_scouts} units found by scouts, {retired} scouts retired");
