@@ -231,8 +231,17 @@ impl Battle {
         }
     }
 
-    /// BPT "Command Rolls": 2d6 ≤ target; double 1 a bonus, double 6 a blunder.
-    pub(crate) fn command_roll(&mut self, target: i32) -> ([u32; 2], CommandOutcome) {
+    /// BPT "Command Rolls": 2d6 ≤ target; double 1 a bonus, double 6 a blunder. The roll is
+    /// logged as commander `c`'s for `units`.
+    pub(crate) fn command_roll(
+        &mut self,
+        c: CmdId,
+        units: &[UnitId],
+        value: i32,
+        modifiers: &[Modifier],
+        target: i32,
+        ev: &mut Vec<Event>,
+    ) -> CommandOutcome {
         let dice = [self.dice.d6(), self.dice.d6()];
         let total = (dice[0] + dice[1]) as i32;
         let outcome = if dice == [1, 1] {
@@ -244,7 +253,16 @@ impl Battle {
         } else {
             CommandOutcome::Failure
         };
-        (dice, outcome)
+        ev.push(Event::CommandRoll {
+            commander: c,
+            units: units.to_vec(),
+            value,
+            modifiers: modifiers.to_vec(),
+            target,
+            dice,
+            outcome,
+        });
+        outcome
     }
 
     fn do_order(
@@ -257,16 +275,7 @@ impl Battle {
     ) -> Result<(), Refusal> {
         let plan = self.check_order(c, units, charge, dense)?;
         self.start_order(c, units);
-        let (dice, outcome) = self.command_roll(plan.target);
-        ev.push(Event::CommandRoll {
-            commander: c,
-            units: units.to_vec(),
-            value: plan.value,
-            modifiers: plan.modifiers.clone(),
-            target: plan.target,
-            dice,
-            outcome,
-        });
+        let outcome = self.command_roll(c, units, plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
             CommandOutcome::Success | CommandOutcome::Bonus if plan.delay > 0 => {
                 // Order delay: the roll passed; the order reaches the units later.

@@ -198,16 +198,7 @@ impl Battle {
         let plan = self.check_attach(unit, hq)?;
         let co = plan.co;
         self.start_order(co, &[unit]);
-        let (dice, outcome) = self.command_roll(plan.target);
-        ev.push(Event::CommandRoll {
-            commander: co,
-            units: vec![unit],
-            value: plan.value,
-            modifiers: plan.modifiers.clone(),
-            target: plan.target,
-            dice,
-            outcome,
-        });
+        let outcome = self.command_roll(co, &[unit], plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
             CommandOutcome::Success | CommandOutcome::Bonus => {
                 let from = self.unit(unit).pose;
