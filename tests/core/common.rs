@@ -261,3 +261,11 @@ pub fn area(kind: volley::rules::terrain::AreaKind, x0: f64, y0: f64, x1: f64, y
         ..Terrain::default()
     }
 }
+
+/// What the scheduler playing side 0 picks first here, and why.
+pub fn scheduler_first_pick(b: &Battle) -> (volley::battle::Action, Option<String>) {
+    let legal = b.legal_actions();
+    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let pick = legal[s.choose(b, &legal)].clone();
+    (pick, s.reason())
+}

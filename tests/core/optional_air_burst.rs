@@ -140,17 +140,14 @@ fn the_scheduler_air_bursts_a_column_in_the_open_and_games_replay() {
     let mut col = u(1, RIFLES, 4, 101.0, 78.0, 270.0);
     col.formation = volley::rules::formation::Formation::AttackColumn;
     let b = battery(true, &[col], Terrain::default());
-    let legal = b.legal_actions();
-    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
-    let pick = &legal[s.choose(&b, &legal)];
+    let (pick, why) = scheduler_first_pick(&b);
     assert_eq!(
         pick,
-        &Action::Deploy {
+        Action::Deploy {
             unit: 0,
             deploy: Deploy::Load(Ammo::AirBurst)
         },
-        "{:?}",
-        s.reason()
+        "{why:?}"
     );
 
     let on: Switches = [Switch::AirBurst].into_iter().collect();

@@ -187,16 +187,13 @@ fn the_scheduler_lies_down_on_its_objective_under_guns_it_cannot_answer() {
     });
     to_command(&mut b);
     b.cmd.orders.insert(0, order(HQ0));
-    let legal = b.legal_actions();
-    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
-    let pick = &legal[s.choose(&b, &legal)];
+    let (pick, why) = scheduler_first_pick(&b);
     assert_eq!(
         pick,
-        &Action::Deploy {
+        Action::Deploy {
             unit: 0,
             deploy: Deploy::Prone(true)
         },
-        "{:?}",
-        s.reason()
+        "{why:?}"
     );
 }
