@@ -78,7 +78,7 @@ impl Battle {
     }
 
     /// The target's stand nearest `from`, and the point of it nearest `from` (the aim point).
-    fn aim_at(&self, target: UnitId, from: V2) -> V2 {
+    pub(crate) fn aim_at(&self, target: UnitId, from: V2) -> V2 {
         self.rects(target)
             .iter()
             .map(|r| r.closest_point(from))

@@ -410,7 +410,9 @@ impl Battle {
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
         }
-        if plan.air_burst && plan.cover != Cover::Open {
+        // The target's own cover (before artillery's "soft as open"): woods, scrub, orchards and
+        // walls, fences or hedges in front keep it out of open ground.
+        if plan.air_burst && self.cover_of(target, self.nearest_rect(firer, target).center) != Cover::Open {
             return refuse(
                 "BPT Air Burst Shell Fire",
                 format!("air burst is fired into troops in open ground; {} is in cover", tu.name),

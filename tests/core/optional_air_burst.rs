@@ -12,8 +12,9 @@ use volley::battle::fire::FireContext;
 use volley::battle::{Action, Battle};
 use volley::data::scenario::Ammo;
 use volley::rules::geometry::V2;
+use volley::rules::params::Cover;
 use volley::rules::switches::{Switch, Switches};
-use volley::rules::terrain::{AreaKind, Terrain};
+use volley::rules::terrain::{AreaKind, Linear, LinearKind, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
 const NAPOLEON: &str = "smoothbore_cannon";
@@ -135,30 +136,89 @@ fn only_with_the_switch_and_only_into_troops_in_the_open() {
 }
 
 #[test]
-fn the_scheduler_air_bursts_a_column_in_the_open_and_games_replay() {
-    // An empty gun; a Confederate attack column 25 cm off in the open.
+fn the_scheduler_air_bursts_when_it_beats_round_shot_and_games_replay() {
+    use volley::agents::scheduler::evaluate::air_burst_and_shot;
+    // An empty gun; a Confederate attack column 25 cm off in the open: the 2 cm burst catches
+    // more of its packed stands than the ball's strip, so the scheduler cuts the fuse.
     let mut col = u(1, RIFLES, 4, 101.0, 78.0, 270.0);
     col.formation = volley::rules::formation::Formation::AttackColumn;
-    let b = battery(true, &[col], Terrain::default());
+    let b = battery(true, &[col.clone()], Terrain::default());
+    let (air, shot) = air_burst_and_shot(&b, 0, 1).expect("in the open");
+    assert!(air > shot, "{air} {shot}");
     let (pick, why) = scheduler_first_pick(&b);
-    assert_eq!(
-        pick,
-        Action::Deploy {
-            unit: 0,
-            deploy: Deploy::Load(Ammo::AirBurst)
-        },
-        "{why:?}"
-    );
+    let load = |a| Action::Deploy {
+        unit: 0,
+        deploy: Deploy::Load(a),
+    };
+    assert_eq!(pick, load(Ammo::AirBurst), "{why:?}");
+    // A line seen end-on (facing east, its stands one behind the other from the gun): the
+    // ball's strip runs along it, the 2 cm burst catches its end stand only, one die fewer: no better.
+    let end_on = battery(true, &[u(1, RIFLES, 4, 101.0, 82.0, 0.0)], Terrain::default());
+    let (air, shot) = air_burst_and_shot(&end_on, 0, 1).expect("in the open");
+    assert!(air <= shot, "{air} {shot}");
+    assert_ne!(scheduler_first_pick(&end_on).0, load(Ammo::AirBurst));
+    // The column in a wood: no air burst (it would be refused).
+    let wood = area(AreaKind::Woods, 80.0, 70.0, 120.0, 95.0);
+    let b = battery(true, &[col], wood);
+    assert_eq!(air_burst_and_shot(&b, 0, 1), None);
+    assert_ne!(scheduler_first_pick(&b).0, load(Ammo::AirBurst));
 
+    // Whole games with the switch on replay. Skirmish's guns fire little (no air burst in
+    // seeds 1-8); river_crossing is built on artillery and seed 2 fires air bursts.
     let on: Switches = [Switch::AirBurst].into_iter().collect();
     let mut bursts = 0;
-    for seed in [1, 2] {
-        scheduler_game("skirmish.ron", seed, &on, |_b, _act, ev| {
+    for (map, seed) in [("skirmish.ron", 1), ("river_crossing.ron", 2)] {
+        scheduler_game(map, seed, &on, |_b, _act, ev| {
             bursts += ev
                 .iter()
                 .filter(|e| matches!(e, Event::ShellFired { air_burst: true, .. }))
                 .count();
         });
     }
-    eprintln!("skirmish with air burst, 2 games: {bursts} air bursts");
+    assert!(bursts > 0, "the scheduler fires at least one air burst");
+}
+
+#[test]
+fn a_target_behind_a_wall_or_in_scrub_is_shelled_but_not_air_burst() {
+    // A wall just in front of the Confederate line (nearer the gun): the line is in cover
+    // (behind an obstacle), yet seen. Shell may be fired at it; an air burst is refused by name.
+    let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
+    let open = battery(true, &line, Terrain::default());
+    let near_y = open
+        .rects(1)
+        .iter()
+        .flat_map(|r| r.corners())
+        .map(|c| c.y)
+        .fold(f64::INFINITY, f64::min);
+    let wall = Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Wall,
+            name: "wall".into(),
+            points: vec![V2::new(80.0, near_y - 0.3), V2::new(120.0, near_y - 0.3)],
+            width: 0.5,
+        }],
+        ..Terrain::default()
+    };
+    let mut b = battery(true, &line, wall);
+    b.units[0].loaded = Some(Ammo::Shell);
+    b.check_fire(0, 1, FireContext::Order).expect("shell over the wall");
+    assert_eq!(b.cover_of(1, b.units[0].pose.pos), Cover::Soft, "the wall gives cover");
+    b.units[0].loaded = Some(Ammo::AirBurst);
+    let e = b.check_fire(0, 1, FireContext::Order).unwrap_err();
+    assert!(e.rule.contains("Air Burst"), "{e:?}");
+    // Soft-cover areas seen into (artillery hits them as open, so only the air-burst check
+    // keeps them out): scrub and an orchard over the line.
+    for kind in [AreaKind::Scrub, AreaKind::Orchard] {
+        let mut b = battery(true, &line, area(kind, 80.0, near_y + 0.5, 120.0, 95.0));
+        b.units[0].loaded = Some(Ammo::Shell);
+        b.check_fire(0, 1, FireContext::Order)
+            .unwrap_or_else(|e| panic!("shell into {kind:?}: {e:?}"));
+        b.units[0].loaded = Some(Ammo::AirBurst);
+        let e = b.check_fire(0, 1, FireContext::Order).unwrap_err();
+        assert!(e.rule.contains("Air Burst"), "{kind:?}: {e:?}");
+    }
+    // The same line without the wall may be air-burst.
+    let mut open = open;
+    open.units[0].loaded = Some(Ammo::AirBurst);
+    assert!(open.check_fire(0, 1, FireContext::Order).unwrap().air_burst);
 }

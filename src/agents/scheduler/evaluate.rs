@@ -276,6 +276,45 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     )
 }
 
+/// BPT "Air Burst Shell Fire": the expected hits (after saves) of one of `gun`'s stands firing
+/// an air burst and round shot at `target`, or None if the target is not in open ground (the
+/// air burst would be refused). Both land on the aim point (the target's point nearest the
+/// gun; the same accuracy roll and deviation, so left out). Round shot: the gun's dice on the
+/// first stand and one die on each further stand its strip crosses (bounces left out). Air
+/// burst: one die fewer (and the ACW shrapnel die) on every stand within 2 cm, all in the open.
+pub fn air_burst_and_shot(b: &Battle, gun: UnitId, target: UnitId) -> Option<(f64, f64)> {
+    use crate::rules::params::Cover;
+    let from = b.nearest_rect(gun, target).center;
+    if b.cover_of(target, from) != Cover::Open {
+        return None;
+    }
+    let g = b.unit(gun);
+    let t = b.unit(target);
+    let p = &b.rules.artillery;
+    let aim = b.aim_at(target, from);
+    let rects = b.rects(target);
+    let dir = (aim - from).norm();
+    let pen = p.penetration(!g.row.has(crate::data::army::Trait::Rifled));
+    let strip = rects
+        .iter()
+        .filter(|r| r.intersects_segment(aim, aim + dir * pen))
+        .count()
+        .max(1) as u32;
+    let mut air_p = p.clone();
+    air_p.shell_radius = p.air_burst_radius;
+    let zone = crate::rules::artillery::shell_hits(aim, &air_p, rects).len() as u32;
+    let shrapnel = if b.sides[g.side].army.starts_with("ACW") {
+        p.shrapnel_bonus
+    } else {
+        0
+    };
+    let air_dice = (g.row.attacks as i32 + p.air_burst_dice).max(0) as u32 + shrapnel;
+    let hit = odds::p_hit_unsaved(b.rules.fire.to_hit_open, t.row.save.map(u32::from));
+    let shot = f64::from(g.row.attacks + strip - 1) * hit;
+    let air = f64::from(air_dice * zone) * hit;
+    Some((air, shot))
+}
+
 fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
     let u = b.unit(unit);
     let nearest = ctx
@@ -285,21 +324,18 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         .fold(f64::INFINITY, f64::min);
     match d {
         Deploy::Load(ammo) => {
-            // BPT "Air Burst Shell Fire": at a column in the open within 30 cm (one deviation
-            // die), where the 2 cm burst catches its packed stands.
-            let column_in_open = ctx
-                .enemies
-                .iter()
-                .min_by(|&&x, &&y| b.unit_distance(unit, x).total_cmp(&b.unit_distance(unit, y)))
-                .is_some_and(|&e| {
-                    matches!(b.unit(e).formation, Formation::AttackColumn | Formation::MarchColumn)
-                        && b.cover_of(e, u.pose.pos) == crate::rules::params::Cover::Open
-                });
+            // BPT "Air Burst Shell Fire": at the nearest enemy, in the open and beyond canister
+            // range, when an air burst is worth more hits than round shot.
             let air = b.rules.switches.on(crate::rules::switches::Switch::AirBurst)
                 && !b.high_angle(unit)
-                && column_in_open
                 && nearest > b.rules.artillery.canister_range + 2.0
-                && nearest <= 30.0;
+                && nearest <= b.weapon_range(u)
+                && ctx
+                    .enemies
+                    .iter()
+                    .min_by(|&&x, &&y| b.unit_distance(unit, x).total_cmp(&b.unit_distance(unit, y)))
+                    .and_then(|&e| air_burst_and_shot(b, unit, e))
+                    .is_some_and(|(air, shot)| air > shot);
             let want = if air {
                 Ammo::AirBurst
             } else if b.high_angle(unit) {
