@@ -22,8 +22,8 @@ struct Cli {
 enum Cmd {
     /// Play a battle in a window (or, with --terminal, turn by turn in the terminal).
     Play {
-        #[arg(default_value = DEFAULT_SCENARIO)]
-        scenario: PathBuf,
+        /// The scenario (default maps/skirmish.ron); not with --load, which plays the save's.
+        scenario: Option<PathBuf>,
         /// Play in the terminal instead of a window.
         #[arg(long)]
         terminal: bool,
@@ -31,9 +31,11 @@ enum Cmd {
         /// scheduler-easy, scheduler-hard); default: both human (hot-seat).
         #[arg(long = "side")]
         sides: Vec<String>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// The seed of the battle's dice (default 1); not with --load.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Continue a saved game (a recording), e.g. saves/autosave.ron.
+        /// Its scenario, seed and optional rules are the save's.
         #[arg(long)]
         load: Option<PathBuf>,
         /// Optional rules and variants to play with, by name, repeated or with commas:
@@ -50,7 +52,8 @@ enum Cmd {
         /// NAME=AGENT for a side (default: random for both).
         #[arg(long = "side")]
         sides: Vec<String>,
-        #[arg(long)]
+        /// End the game after this many game turns (1 or more).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         max_turns: Option<u32>,
         /// Write the game as a replay file.
         #[arg(long)]
@@ -129,9 +132,9 @@ enum Cmd {
         /// Picture the replay viewer on this recording instead (the scenario is the one it names).
         #[arg(long)]
         replay: Option<PathBuf>,
-        /// With --replay: after this many actions.
-        #[arg(long, default_value_t = 0)]
-        at: usize,
+        /// With --replay: after this many actions (default 0).
+        #[arg(long)]
+        at: Option<usize>,
         /// Overlays to show: arc, cone, command, los=X1:Y1:X2:Y2, tape=X1:Y1:X2:Y2 (commas between).
         #[arg(long)]
         overlay: Option<String>,
@@ -176,9 +179,79 @@ enum Cmd {
     },
 }
 
+/// The most dice `odds` works out: far beyond any fire on the table, and the binomial's
+/// floating point stays exact enough (at 1,100 dice and more it underflows to NaN).
+const ODDS_MAX_DICE: u32 = 1000;
+
+/// Writing into a closed pipe (`volley check maps/*.ron | head -1`) ends the program quietly,
+/// as it does for other command-line tools, instead of panicking in `println!`.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// `odds`' numbers within what the dice allow: dice 1 to ODDS_MAX_DICE, scores 2+ to 6+.
+fn check_odds_args(
+    dice: u32,
+    to_hit: u32,
+    save: Option<u32>,
+    ammo: Option<&str>,
+    accuracy: u32,
+    behind: &[u32],
+) -> Result<(), String> {
+    if !(1..=ODDS_MAX_DICE).contains(&dice) {
+        return Err(format!("--dice must be 1 to {ODDS_MAX_DICE}, not {dice}"));
+    }
+    let score = |what: &str, v: u32| {
+        if (2..=6).contains(&v) {
+            Ok(())
+        } else {
+            Err(format!("{what} is the score a d6 must reach, 2 to 6, not {v}"))
+        }
+    };
+    score("--to-hit", to_hit)?;
+    if let Some(s) = save {
+        score("--save", s)?;
+    }
+    if ammo.is_none() && !behind.is_empty() {
+        return Err("--behind is for canister (--ammo canister)".into());
+    }
+    if ammo.is_some() {
+        score("--accuracy", accuracy)?;
+    }
+    for &b in behind {
+        score("--behind", b)?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Cmd::Play {
+            scenario: Some(_),
+            load: Some(_),
+            ..
+        }) => Err("--load plays the scenario the save names: leave out the scenario".into()),
+        Some(Cmd::Play {
+            seed: Some(_),
+            load: Some(_),
+            ..
+        }) => Err("--load continues the save with its own seed: leave out --seed".into()),
+        Some(Cmd::Play {
+            rules, load: Some(_), ..
+        }) if !rules.is_empty() => {
+            Err("--load continues the save with its own optional rules: leave out --rule".into())
+        }
+        Some(Cmd::Screenshot {
+            replay: None,
+            at: Some(_),
+            ..
+        }) => Err("--at goes with --replay (a position in the recording)".into()),
         None => window(PathBuf::from(DEFAULT_SCENARIO), &[], 1, None, true, &[]),
         Some(Cmd::Play {
             scenario,
@@ -187,7 +260,13 @@ fn main() -> ExitCode {
             seed,
             load,
             rules,
-        }) => play(scenario, &sides, seed, load, &rules),
+        }) => play(
+            scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into()),
+            &sides,
+            seed.unwrap_or(1),
+            load,
+            &rules,
+        ),
         Some(Cmd::Play {
             scenario,
             terminal: false,
@@ -195,7 +274,14 @@ fn main() -> ExitCode {
             seed,
             load,
             rules,
-        }) => window(scenario, &sides, seed, load, false, &rules),
+        }) => window(
+            scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into()),
+            &sides,
+            seed.unwrap_or(1),
+            load,
+            false,
+            &rules,
+        ),
         Some(Cmd::Screenshot {
             scenario,
             out,
@@ -220,7 +306,7 @@ fn main() -> ExitCode {
             focus,
             play,
             menu,
-            replay.map(|r| (r, at)),
+            replay.map(|r| (r, at.unwrap_or(0))),
             (overlay, select, preview),
             &rules,
         ),
@@ -258,8 +344,9 @@ fn main() -> ExitCode {
             games,
             json,
             rules,
-        }) => switches(&rules)
-            .and_then(|w| sim::play_match(&scenario, &agent, &against, games, &w))
+        }) => check_games(games)
+            .and_then(|()| switches(&rules))
+            .and_then(|w| sim::play_match(&scenario, &agent, &against, games, &w, &progress_bar(games)))
             .map(|r| {
                 if json {
                     println!("{}", serde_json::to_string(&r).expect("serialises"));
@@ -285,27 +372,29 @@ fn main() -> ExitCode {
             accuracy,
             behind,
             json,
-        }) => artillery_odds(&ammo, dice, to_hit, save, accuracy, &behind, json),
+        }) => check_odds_args(dice, to_hit, save, Some(&ammo), accuracy, &behind)
+            .and_then(|()| artillery_odds(&ammo, dice, to_hit, save, accuracy, &behind, json)),
         Some(Cmd::Odds {
             dice,
             to_hit,
             save,
+            accuracy,
+            behind,
             json,
             ..
-        }) => {
+        }) => check_odds_args(dice, to_hit, save, None, accuracy, &behind).map(|()| {
             let report = odds::odds_report(dice, to_hit, save);
             if json {
                 println!("{}", serde_json::to_string(&report).expect("serialises"));
             } else {
                 print!("{report}");
             }
-            Ok(())
-        }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("volley: {e}");
+            eprintln!("volley: {}", volley::data::text::printable(&e));
             ExitCode::FAILURE
         }
     }
@@ -390,28 +479,11 @@ fn balance(
     json: bool,
     rules: &[String],
 ) -> Result<(), String> {
-    use std::io::IsTerminal;
-    use std::sync::atomic::{AtomicU64, Ordering};
+    check_games(games)?;
     let rules = switches(rules)?;
     let (b, _) = volley::load_battle_with(scenario, 1, &rules).map_err(|e| e.to_string())?;
     let agents = side_agents(&b, sides, "scheduler")?;
-    let done = AtomicU64::new(0);
-    let bar = std::io::stderr().is_terminal();
-    let tick = || {
-        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if bar {
-            let w = 30 * n / games.max(1);
-            eprint!(
-                "\r[{}{}] {n}/{games}",
-                "#".repeat(w as usize),
-                ".".repeat((30 - w) as usize)
-            );
-            if n == games {
-                eprintln!();
-            }
-        }
-    };
-    let r = sim::balance(scenario, &agents, games, &rules, &tick)?;
+    let r = sim::balance(scenario, &agents, games, &rules, &progress_bar(games))?;
     if json {
         println!("{}", serde_json::to_string(&r).expect("serialises"));
         return Ok(());
@@ -440,9 +512,44 @@ fn balance(
     Ok(())
 }
 
+/// The most games `balance` and `match` play in one run (a run of 100,000 skirmish games with
+/// the scheduler takes hours on two cores already).
+const MAX_GAMES: u64 = 100_000;
+
+fn check_games(games: u64) -> Result<(), String> {
+    if (1..=MAX_GAMES).contains(&games) {
+        Ok(())
+    } else {
+        Err(format!("--games must be 1 to {MAX_GAMES}, not {games}"))
+    }
+}
+
+/// A progress bar on standard error while games run, when it is a terminal: one tick a game.
+fn progress_bar(games: u64) -> impl Fn() + Sync {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let done = AtomicU64::new(0);
+    let bar = std::io::stderr().is_terminal();
+    move || {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if bar {
+            let w = 30 * n / games.max(1);
+            eprint!(
+                "\r[{}{}] {n}/{games}",
+                "#".repeat(w as usize),
+                ".".repeat((30 - w) as usize)
+            );
+            if n == games {
+                eprintln!();
+            }
+        }
+    }
+}
+
 /// Parse `NAME=AGENT` pairs against the battle's side names.
 fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2], String> {
     let mut out = [default.to_string(), default.to_string()];
+    let mut seen = std::collections::BTreeSet::new();
     for s in sides {
         let (name, agent) = s
             .split_once('=')
@@ -455,6 +562,9 @@ fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2
                     b.sides[0].name, b.sides[1].name
                 )
             })?;
+        if !seen.insert(i) {
+            return Err(format!("--side {} is given twice", b.sides[i].name));
+        }
         out[i] = agent.to_string();
     }
     Ok(out)
@@ -620,6 +730,10 @@ fn window(
     play(scenario, sides, seed, load, rules)
 }
 
+/// The groups of legal actions `--preview` can hold (the orders panel's groups).
+#[cfg(feature = "gui")]
+const PREVIEW_GROUPS: [&str; 5] = ["move", "fire", "charge", "deploy", "order"];
+
 /// Draw the battle, save a PNG, check it shows a battle.
 #[cfg(feature = "gui")]
 #[allow(clippy::too_many_arguments)]
@@ -643,7 +757,26 @@ fn screenshot(
     if !(64..=8192).contains(&width) || !(64..=8192).contains(&height) {
         return Err(format!("--width and --height must be 64 to 8192, not {width}x{height}"));
     }
+    if let Some(p) = &preview
+        && !PREVIEW_GROUPS.iter().any(|g| g.eq_ignore_ascii_case(p))
+    {
+        return Err(format!(
+            "--preview wants one of {}, not '{p}'",
+            PREVIEW_GROUPS.join(", ")
+        ));
+    }
     let (battle, events) = volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
+    if let Some(name) = &select {
+        let lower = name.to_lowercase();
+        let found = battle.commanders.iter().any(|c| c.name.to_lowercase().contains(&lower))
+            || battle.units.iter().any(|u| u.name.to_lowercase().contains(&lower));
+        if !found {
+            return Err(format!(
+                "--select: no unit or commander whose name contains '{name}' in {}",
+                scenario.display()
+            ));
+        }
+    }
     let mut sides: [String; 2] = ["human".into(), "human".into()];
     let mut recording = None;
     let replay = match replay {

@@ -145,6 +145,7 @@ pub fn play_match(
     b: &str,
     games: u64,
     rules: &crate::rules::switches::Switches,
+    tick: &(dyn Fn() + Sync),
 ) -> Result<MatchResult, String> {
     // The scenario and the agents' names are checked once, before any thread starts.
     crate::load_battle_with(scenario, 1, rules).map_err(|e| e.to_string())?;
@@ -170,7 +171,7 @@ pub fn play_match(
             Some(_) => -1,
         })
     };
-    let results = in_parallel(games, &|| {}, one);
+    let results = in_parallel(games, tick, one);
     let mut r = MatchResult {
         scenario: scenario.display().to_string(),
         agent: a.to_string(),

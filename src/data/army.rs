@@ -51,6 +51,7 @@ pub enum Trait {
 
 /// One row of a troop chart. BPT "Stat Lines".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TroopRow {
     /// The key scenarios use, e.g. `"regular_infantry_rifled"`.
     pub id: String,
@@ -109,6 +110,7 @@ pub enum Quality {
 
 /// One row of a command chart. BPT "Command Unit".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommandRow {
     /// e.g. `"brigade_average"`.
     pub id: String,
@@ -134,6 +136,7 @@ pub struct CommandRow {
 
 /// A whole army list file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ArmyList {
     /// e.g. "ACW Union Army".
     pub name: String,

@@ -70,6 +70,10 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
             let rules = crate::load_rules(None)?;
             let armies = armies_dir_for(path);
             let sc = load_scenario(path, &armies, &crate::footprints(&rules))?;
+            // The scenario's own rules file, when it names one, must be playable too.
+            if sc.scenario.rules.is_some() {
+                crate::load_rules(sc.scenario.rules.as_deref())?;
+            }
             report.title = Some(sc.scenario.title.clone());
             let mut total = 0;
             for s in &sc.scenario.sides {
@@ -112,7 +116,7 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<(), String> {
                     if let Some(t) = r.total_stands {
                         line += &format!("; {t} in all");
                     }
-                    println!("{line}");
+                    println!("{}", super::text::printable(&line));
                 }
             }
             Err(e) => {
@@ -123,7 +127,7 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<(), String> {
                         serde_json::json!({"file": f.display().to_string(), "error": e.to_string()})
                     );
                 } else {
-                    eprintln!("{e}");
+                    eprintln!("{}", super::text::printable(&e.to_string()));
                 }
             }
         }

@@ -19,11 +19,28 @@ const MAX_DEPTH: usize = 256;
 /// Uses `ron::Options::default()`: no extensions unless the file enables them itself
 /// (`#![enable(implicit_some)]`), recursion limited to 128.
 pub fn parse_ron<T: DeserializeOwned>(text: &str, file: &Path) -> Result<T, DataError> {
-    ron::Options::default().from_str::<T>(text).map_err(|e| {
-        let (line, col) = (e.span.start.line.max(1), e.span.start.col.max(1));
-        DataError::new(file, line, col, e.code.to_string())
-    })
+    ron::Options::default()
+        .with_recursion_limit(MAX_NESTING)
+        .from_str::<T>(text)
+        .map_err(|e| {
+            let (line, col) = (e.span.start.line.max(1), e.span.start.col.max(1));
+            let what = match e.code {
+                // ron's own words tell the user to change ron's settings.
+                ron::Error::ExceededRecursionLimit => {
+                    format!("brackets nested more than {MAX_NESTING} deep: no Volley file needs that many")
+                }
+                other => other.to_string(),
+            };
+            DataError::new(file, line, col, what)
+        })
 }
+
+/// How deep brackets may nest in any file Volley reads (the deepest bundled file uses 8).
+pub const MAX_NESTING: usize = 64;
+
+/// The largest file Volley reads (the largest bundled scenario is under 40 KB; a long saved
+/// game of the large scenario is under 1 MB).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads and parses a RON file. A file that cannot be read is an error at `0:0`
 /// ("cannot read: …"); a file that is not UTF-8 is an error at its first bad byte.
@@ -34,7 +51,22 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
 
 /// Reads a whole text file; errors as [`load_ron`] describes.
 pub fn read_text(path: &Path) -> Result<String, DataError> {
-    let bytes = std::fs::read(path).map_err(|e| DataError::whole_file(path, format!("cannot read: {e}")))?;
+    let cannot = |e: std::io::Error| DataError::whole_file(path, format!("cannot read: {e}"));
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(DataError::whole_file(
+            path,
+            format!(
+                "the file is {size} bytes; Volley reads files of at most {MAX_FILE_BYTES} bytes ({} MiB)",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    let mut bytes = std::fs::read(path).map_err(cannot)?;
+    // A byte-order mark some editors write at the start: not part of the text.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let good = e.utf8_error().valid_up_to();
         // The valid prefix is text: place the error right after it.

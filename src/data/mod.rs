@@ -12,6 +12,7 @@ pub mod check;
 pub mod error;
 pub mod load;
 pub mod scenario;
+pub mod text;
 pub mod validate;
 
 pub use error::DataError;

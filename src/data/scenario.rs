@@ -22,6 +22,7 @@ pub enum ObjectiveLevel {
 
 /// A place a side must hold at the end of the battle (BPT "Reaching an Objective").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Objective {
     pub name: String,
     /// The side (by name) for whom this is an objective.
@@ -64,6 +65,7 @@ pub enum Ammo {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommanderSpec {
     /// Unique within the scenario, e.g. `"us_bde1"`.
     pub id: String,
@@ -87,6 +89,7 @@ fn yes() -> bool {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct UnitSpec {
     /// Unique within the scenario, e.g. `"us_20me"`.
     pub id: String,
@@ -127,6 +130,7 @@ pub struct UnitSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SideSpec {
     pub name: String,
     /// Army list file stem under `assets/armies/`, e.g. `"acw_union"`.
@@ -143,6 +147,7 @@ pub struct SideSpec {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TableSize {
     pub width: f64,
     pub height: f64,
@@ -158,6 +163,7 @@ impl Default for TableSize {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub title: String,
     #[serde(default)]

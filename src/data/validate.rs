@@ -20,6 +20,12 @@ use std::path::{Path, PathBuf};
 pub const MAX_STANDS: u32 = 40;
 /// Largest table side, cm.
 pub const MAX_TABLE: f64 = 10_000.0;
+/// The longest game a scenario may set (the bundled ones play 6 to 12 game turns).
+pub const MAX_TURN_LIMIT: u32 = 100;
+/// Terrain pieces (areas, buildings, lines and hills together) in one scenario.
+pub const MAX_TERRAIN_PIECES: usize = 2000;
+/// Units (and commanders) on one side.
+pub const MAX_UNITS_PER_SIDE: usize = 500;
 /// Largest coordinate anywhere in a scenario (terrain may run off the table), cm.
 pub const MAX_COORD: f64 = 1.0e6;
 /// Tolerance for "inside the table", cm.
@@ -135,6 +141,11 @@ pub struct LoadedScenario {
     pub content_hash: u64,
 }
 
+/// A name that can only be a file in its own folder: letters, digits, `_` and `-`.
+fn is_file_stem(stem: &str) -> bool {
+    !stem.is_empty() && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
 /// Reads, parses and checks an army list file.
 pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
     let text = read_text(path)?;
@@ -156,12 +167,39 @@ pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<
         },
         &scenario,
     )?;
+    // A scenario file must give both sides troops (a test may build a battle with one side
+    // empty through `validate_scenario`; a player's file may not).
+    for (i, s) in scenario.sides.iter().enumerate() {
+        if s.units.is_empty() {
+            return Err(spans.error(
+                path,
+                &[Seg::Field("sides"), Seg::Index(i), Seg::Field("units")],
+                format!("side {} has no units: it would lose before it moves", s.name),
+            ));
+        }
+    }
+    if let Some(stem) = scenario.rules.as_deref() {
+        // The rules file lives beside the army lists, in `assets/rules/`, and nowhere else.
+        let at = [Seg::Field("rules")];
+        if !is_file_stem(stem) {
+            return Err(spans.error(
+                path,
+                &at,
+                format!("rules \"{stem}\" must be a file stem in assets/rules/ (letters, digits, _ and -)"),
+            ));
+        }
+        let rules_dir = armies_dir.parent().unwrap_or(Path::new(".")).join("rules");
+        let rules_path = rules_dir.join(format!("{stem}.ron"));
+        if !rules_path.is_file() {
+            return Err(spans.error(path, &at, format!("rules file not found: {}", rules_path.display())));
+        }
+    }
     let mut armies = Vec::with_capacity(scenario.sides.len());
     let mut hash_input = text.as_bytes().to_vec();
     for (i, side) in scenario.sides.iter().enumerate() {
         let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("army")];
         let stem = side.army.as_str();
-        if stem.is_empty() || !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        if !is_file_stem(stem) {
             return Err(spans.error(
                 path,
                 &at,
@@ -230,8 +268,23 @@ pub fn validate_army(text: &str, path: &Path, army: &ArmyList) -> Result<(), Dat
     if army.name.trim().is_empty() {
         return Err(c.err(&[Seg::Field("name")], "army list name is empty"));
     }
+    if let Some((k, ch)) = super::text::first_control(&army.name, false) {
+        return Err(c.err(
+            &[Seg::Field("name")],
+            format!(
+                "army list name: character {k} is the control character {}",
+                ch.escape_unicode()
+            ),
+        ));
+    }
     if army.troops.is_empty() {
         return Err(c.err(&[Seg::Field("troops")], "army list has no troop rows"));
+    }
+    if army.commands.is_empty() {
+        return Err(c.err(
+            &[Seg::Field("commands")],
+            "army list has no command rows: no commander could lead its troops",
+        ));
     }
     let note_nums: Vec<u32> = army.notes.iter().map(|(n, _)| *n).collect();
     for (i, (n, _)) in army.notes.iter().enumerate() {
@@ -349,18 +402,143 @@ fn check_sides(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     Ok(())
 }
 
-/// Checks a polygon: at least 3 points, finite (and not absurd) coordinates.
+/// Refuses control characters (a terminal's escape codes) in every name and text of a
+/// scenario: they would act on the player's terminal when the name is printed.
+fn check_texts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
+    let check = |at: Vec<Seg>, text: &str, multi_line: bool| match super::text::first_control(text, multi_line) {
+        None => Ok(()),
+        Some((k, ch)) => Err(c.err(
+            &at,
+            format!(
+                "\"{}\": character {k} is the control character {}, which may not stand in a {}",
+                super::text::printable(text),
+                ch.escape_unicode(),
+                if multi_line { "text" } else { "name" }
+            ),
+        )),
+    };
+    use Seg::{Field as F, Index as I};
+    check(vec![F("title")], &sc.title, false)?;
+    check(vec![F("brief")], &sc.brief, true)?;
+    for (i, s) in sc.sides.iter().enumerate() {
+        check(vec![F("sides"), I(i), F("name")], &s.name, false)?;
+        for (k, cm) in s.commanders.iter().enumerate() {
+            check(
+                vec![F("sides"), I(i), F("commanders"), I(k), F("name")],
+                &cm.name,
+                false,
+            )?;
+            check(vec![F("sides"), I(i), F("commanders"), I(k), F("id")], &cm.id, false)?;
+        }
+        for (k, u) in s.units.iter().enumerate() {
+            check(vec![F("sides"), I(i), F("units"), I(k), F("name")], &u.name, false)?;
+            check(vec![F("sides"), I(i), F("units"), I(k), F("id")], &u.id, false)?;
+        }
+    }
+    for (i, o) in sc.objectives.iter().enumerate() {
+        check(vec![F("objectives"), I(i), F("name")], &o.name, false)?;
+    }
+    let t = &sc.terrain;
+    let named = t
+        .areas
+        .iter()
+        .map(|a| ("areas", &a.name))
+        .enumerate()
+        .chain(t.linears.iter().map(|l| ("linears", &l.name)).enumerate())
+        .chain(t.hills.iter().map(|h| ("hills", &h.name)).enumerate())
+        .chain(t.buildings.iter().map(|b| ("buildings", &b.name)).enumerate());
+    for (i, (list, name)) in named {
+        check(vec![F("terrain"), F(list), I(i), F("name")], name, false)?;
+    }
+    Ok(())
+}
+
+/// Checks a polygon: 3 to [`MAX_POLYGON_POINTS`] points, finite coordinates, an area (not all
+/// on one line), and edges that do not cross each other.
 fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), DataError> {
     let mut path = at.to_vec();
     path.push(Seg::Newtype);
     if poly.0.len() < 3 {
         return Err(c.err(&path, format!("{what}: a polygon needs at least 3 points")));
     }
+    if poly.0.len() > MAX_POLYGON_POINTS {
+        return Err(c.err(
+            &path,
+            format!(
+                "{what}: {} points; a polygon has at most {MAX_POLYGON_POINTS}",
+                poly.0.len()
+            ),
+        ));
+    }
     if let Some(k) = poly.0.iter().position(|p| !finite(*p)) {
         path.push(Seg::Index(k));
         return Err(c.err(&path, format!("{what}: point {k} is not a finite coordinate")));
     }
+    if polygon_area(&poly.0) < MIN_POLYGON_AREA && crossing_edges(&poly.0).is_none() {
+        return Err(c.err(
+            &path,
+            format!("{what}: the polygon has no area (its points lie on one line)"),
+        ));
+    }
+    if let Some((i, j)) = crossing_edges(&poly.0) {
+        path.push(Seg::Index(j));
+        return Err(c.err(
+            &path,
+            format!(
+                "{what}: the polygon's edges cross (edge from point {i} and edge from point {j}); list its points in order around it"
+            ),
+        ));
+    }
     Ok(())
+}
+
+/// The most points a polygon may have (the bundled maps use at most a few dozen).
+pub const MAX_POLYGON_POINTS: usize = 1000;
+/// A polygon smaller than this (cm²) is degenerate.
+const MIN_POLYGON_AREA: f64 = 1e-3;
+
+/// The area enclosed by a polygon (shoelace formula), whichever way round it is listed.
+pub fn polygon_area(pts: &[V2]) -> f64 {
+    let n = pts.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (pts[i], pts[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum();
+    twice.abs() / 2.0
+}
+
+/// The first pair of edges (by their first points) of a closed polygon that cross or touch,
+/// other than neighbours sharing a corner: `None` for a simple polygon.
+pub fn crossing_edges(pts: &[V2]) -> Option<(usize, usize)> {
+    let n = pts.len();
+    let cross = |o: V2, a: V2, b: V2| (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    let on =
+        |p: V2, a: V2, b: V2| p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y);
+    let meet = |p1: V2, p2: V2, q1: V2, q2: V2| {
+        let (d1, d2) = (cross(q1, q2, p1), cross(q1, q2, p2));
+        let (d3, d4) = (cross(p1, p2, q1), cross(p1, p2, q2));
+        if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0)) {
+            return true;
+        }
+        (d1 == 0.0 && on(p1, q1, q2))
+            || (d2 == 0.0 && on(p2, q1, q2))
+            || (d3 == 0.0 && on(q1, p1, p2))
+            || (d4 == 0.0 && on(q2, p1, p2))
+    };
+    for i in 0..n {
+        for j in i + 1..n {
+            let neighbours = j == i + 1 || (i == 0 && j == n - 1);
+            if neighbours {
+                continue;
+            }
+            if meet(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n]) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
 }
 
 /// Checks a scenario (already parsed from `text`, the contents of `path`) against its sides'
@@ -379,6 +557,7 @@ pub fn validate_scenario(
         spans: &spans,
     };
     check_sides(&c, sc)?;
+    check_texts(&c, sc)?;
     if armies.len() != sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("sides")],
@@ -393,8 +572,40 @@ pub fn validate_scenario(
             format!("table width and height must be in (0, {MAX_TABLE}] cm"),
         ));
     }
-    if sc.turn_limit < 1 {
-        return Err(c.err(&[Seg::Field("turn_limit")], "turn_limit must be at least 1"));
+    if sc.title.trim().is_empty() {
+        return Err(c.err(
+            &[Seg::Field("title")],
+            "the title is empty: players pick a battle by it",
+        ));
+    }
+    if !(1..=MAX_TURN_LIMIT).contains(&sc.turn_limit) {
+        return Err(c.err(
+            &[Seg::Field("turn_limit")],
+            format!(
+                "turn_limit must be 1 to {MAX_TURN_LIMIT} game turns, not {}",
+                sc.turn_limit
+            ),
+        ));
+    }
+    let t = &sc.terrain;
+    let pieces = t.areas.len() + t.buildings.len() + t.linears.len() + t.hills.len();
+    if pieces > MAX_TERRAIN_PIECES {
+        return Err(c.err(
+            &[Seg::Field("terrain")],
+            format!("{pieces} pieces of terrain; a scenario has at most {MAX_TERRAIN_PIECES}"),
+        ));
+    }
+    for (i, s) in sc.sides.iter().enumerate() {
+        let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("units")];
+        if s.units.len() > MAX_UNITS_PER_SIDE || s.commanders.len() > MAX_UNITS_PER_SIDE {
+            return Err(c.err(
+                &at,
+                format!(
+                    "side {}: a side has at most {MAX_UNITS_PER_SIDE} units and as many commanders",
+                    s.name
+                ),
+            ));
+        }
     }
     if sc.first_side >= sc.sides.len() {
         return Err(c.err(
@@ -410,7 +621,6 @@ pub fn validate_scenario(
     };
 
     // Terrain.
-    let t = &sc.terrain;
     for (i, a) in t.areas.iter().enumerate() {
         let at = [
             Seg::Field("terrain"),
@@ -503,6 +713,24 @@ pub fn validate_scenario(
         if let Some(d) = &s.deployment {
             let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("deployment")];
             check_polygon(&c, &at, d, &format!("{} deployment zone", s.name))?;
+            if let Some(k) = s.units.iter().position(|u| finite(u.pos) && !d.contains(u.pos)) {
+                let u = &s.units[k];
+                return Err(c.err(
+                    &[
+                        Seg::Field("sides"),
+                        Seg::Index(i),
+                        Seg::Field("units"),
+                        Seg::Index(k),
+                        Seg::Field("pos"),
+                    ],
+                    format!(
+                        "unit {} at {} is outside {}'s deployment zone",
+                        u.id,
+                        fmt_v(u.pos),
+                        s.name
+                    ),
+                ));
+            }
         }
     }
 
@@ -1009,7 +1237,7 @@ mod tests {
         );
         expect(
             &with("turn_limit: 4,", "turn_limit: /*@*/0,"),
-            "turn_limit must be at least 1",
+            "turn_limit must be 1 to 100",
         );
         expect(
             &with("turn_limit: 4,", "turn_limit: 4, first_side: /*@*/2,"),

@@ -16,6 +16,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The state after an action that ended one or more phases.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Index (from 0) of the action after which the phase ended.
     pub action: u64,
@@ -25,6 +26,7 @@ pub struct Checkpoint {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Recording {
     pub version: u32,
     /// The scenario file as given (relative to the working directory or to the recording).
@@ -32,6 +34,13 @@ pub struct Recording {
     /// Content hash of the scenario and its army lists (`LoadedScenario::content_hash`).
     pub scenario_hash: u64,
     pub rules_version: String,
+    /// Content hash of the rules file (`Rules::content_hash`); absent in recordings made
+    /// before it was kept, which are checked by `rules_version` alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_hash: Option<u64>,
+    /// The scenario's absolute path when it was recorded: found from any working directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_full_path: Option<String>,
     pub seed: u64,
     #[serde(default)]
     pub max_turns: Option<u32>,
@@ -53,6 +62,8 @@ impl Recording {
             scenario: scenario.to_string(),
             scenario_hash: battle.scenario_hash,
             rules_version: battle.rules.version.clone(),
+            rules_hash: Some(battle.rules.content_hash),
+            scenario_full_path: std::fs::canonicalize(scenario).ok().map(|p| p.display().to_string()),
             seed,
             max_turns,
             switches: battle.rules.switches.clone(),
@@ -95,7 +106,10 @@ impl Recording {
 
     /// Write atomically: a temporary file beside the target, flushed, then renamed over it,
     /// so a crash mid-write leaves the previous file intact.
+    /// A file that exists and is not a recording (a scenario, an army list, a rules file) is
+    /// never written over.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        refuse_non_recording(path)?;
         save_atomically(path, self.to_ron().as_bytes())
     }
 
@@ -119,7 +133,47 @@ impl Recording {
                 ),
             ));
         }
+        let (line, col) = crate::data::locate(text, "checkpoints");
+        let mut last = None;
+        for c in &rec.checkpoints {
+            if c.action >= rec.actions.len() as u64 || last.is_some_and(|l| c.action < l) {
+                return Err(DataError::new(
+                    path,
+                    line,
+                    col,
+                    format!(
+                        "checkpoint after action {} (\"{}\") is out of order or past the last of the {} actions",
+                        c.action,
+                        crate::data::text::printable(&c.phase),
+                        rec.actions.len()
+                    ),
+                ));
+            }
+            last = Some(c.action);
+        }
         Ok(rec)
+    }
+}
+
+/// Refuse to write over `path` when it holds something other than a recording: `simulate
+/// --record maps/skirmish.ron` must not destroy the scenario.
+pub fn refuse_non_recording(path: &Path) -> std::io::Result<()> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        // Nothing there (or not text, handled as an ordinary write error below).
+        return match path.metadata() {
+            Ok(m) if m.is_file() => Err(std::io::Error::other(
+                "the file there is not a Volley recording; not writing over it",
+            )),
+            _ => Ok(()),
+        };
+    };
+    let body = text.trim_start_matches('\u{feff}').trim_start();
+    if body.is_empty() || body.starts_with("Recording(") {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(
+            "the file there is not a Volley recording (a scenario, army list or rules file?); not writing over it",
+        ))
     }
 }
 
@@ -135,11 +189,28 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "save".into());
+    // Temporary files of saves that were interrupted (killed mid-write) go first.
+    let prefix = format!(".{name}.");
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp"))
+                && !pid.is_empty()
+                && pid.chars().all(|c| c.is_ascii_digit())
+            {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    {
+    let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)
+    written
 }

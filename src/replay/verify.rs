@@ -20,6 +20,12 @@ pub enum Mismatch {
         recorded: String,
         now: String,
     },
+    /// Same version string, other rule numbers: the rules file was edited.
+    RulesChanged {
+        version: String,
+        recorded: u64,
+        now: u64,
+    },
     /// The rules file or scenario turns on optional rules the recording did not play with.
     Switches {
         recorded: String,
@@ -55,6 +61,10 @@ impl std::fmt::Display for Mismatch {
             Mismatch::RulesVersion { recorded, now } => {
                 write!(f, "recorded with rules {recorded}, these rules are {now}")
             }
+            Mismatch::RulesChanged { version, recorded, now } => write!(
+                f,
+                "the rules file ({version}) was edited since the recording (content hash {now:016x}, recorded {recorded:016x})"
+            ),
             Mismatch::Switches { recorded, now } => {
                 write!(
                     f,
@@ -87,7 +97,13 @@ pub fn scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
         return p;
     }
     let beside = recording.parent().unwrap_or(Path::new(".")).join(&p);
-    if beside.is_file() { beside } else { p }
+    if beside.is_file() {
+        return beside;
+    }
+    match &rec.scenario_full_path {
+        Some(full) if Path::new(full).is_file() => PathBuf::from(full),
+        _ => p,
+    }
 }
 
 /// Rebuild the battle at the recording's start (scenario, seed, rules, turn cap).
@@ -111,6 +127,15 @@ pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatc
         return Err(Mismatch::RulesVersion {
             recorded: rec.rules_version.clone(),
             now: b.rules.version.clone(),
+        });
+    }
+    if let Some(recorded) = rec.rules_hash
+        && recorded != b.rules.content_hash
+    {
+        return Err(Mismatch::RulesChanged {
+            version: b.rules.version.clone(),
+            recorded,
+            now: b.rules.content_hash,
         });
     }
     crate::sim::cap_turns(&mut b, rec.max_turns);

@@ -44,6 +44,7 @@ use std::f64::consts::PI;
 
 /// Every artillery number (DECISIONS "Artillery: ..." sections); lives in the rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ArtilleryParams {
     /// Round shot accuracy: the d6 score needed to land on the aim point (veteran 3+).
     pub accuracy_veteran: u32,
@@ -360,6 +361,7 @@ impl ShotGround for TerrainGround<'_> {
 
 /// One impact of a round shot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Impact {
     /// Where the ball strikes.
     pub point: V2,
@@ -381,6 +383,7 @@ pub struct Impact {
 
 /// Everything that happened to one round shot, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShotTrace {
     pub gun: V2,
     pub aim: V2,

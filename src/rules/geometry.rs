@@ -9,6 +9,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
 /// A point or vector on the table, in cm.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct V2 {
     pub x: f64,
     pub y: f64,
@@ -104,6 +105,7 @@ pub fn wrap_angle(a: f64) -> f64 {
 
 /// Where something stands and which way it faces.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pose {
     pub pos: V2,
     /// Radians; the front points along `dir(facing)`.
@@ -126,6 +128,7 @@ impl Pose {
 /// An oriented rectangle: one base on the table.
 /// `width` runs along the front edge, `depth` from front to rear.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rect {
     pub center: V2,
     pub facing: f64,

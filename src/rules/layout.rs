@@ -10,6 +10,7 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// The footprint of one kind of stand, in cm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StandShape {
     pub width: f64,
     pub depth: f64,

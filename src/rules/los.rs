@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// The distances of the visibility rules, in cm (DECISIONS "Arcs", "Line of sight").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LosParams {
     /// Normal visibility (BPT "Line of Sight"): 100; 40 in poor weather or at night; 10 extreme.
     pub visibility: f64,

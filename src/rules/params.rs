@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Width × depth of a base in cm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shape {
     pub width: f64,
     pub depth: f64,
@@ -16,6 +17,7 @@ pub struct Shape {
 
 /// DECISIONS "Scale and the table": stand footprints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Footprints {
     pub infantry: Shape,
     pub cavalry: Shape,
@@ -30,6 +32,7 @@ pub struct Footprints {
 
 /// DECISIONS "Arcs" and "Line of sight"; BPT "Visibility", "Weather".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Visibility {
     pub normal: f64,
     pub poor: f64,
@@ -47,6 +50,7 @@ pub struct Visibility {
 
 /// BPT "Initiative Phase", "Counter-Initiative"; DECISIONS "Phases" 1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Initiative {
     /// Units that see an enemy within this may act on initiative (DECISIONS: 20 cm).
     pub distance: f64,
@@ -80,6 +84,7 @@ pub enum BlunderEffect {
 /// BPT "Command Phase", "Command Modifiers", "Command Bonus", "Command Blunder";
 /// DECISIONS "Phases" 2.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Command {
     /// No distance penalty while the farthest unit is within this (10 cm).
     pub free_distance: f64,
@@ -120,6 +125,7 @@ pub struct Command {
 
 /// BPT "Movement", "Terrain"; DECISIONS "Scale".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Movement {
     pub road_bonus_foot: f64,
     pub road_bonus_horse: f64,
@@ -148,6 +154,7 @@ pub struct Movement {
 
 /// BPT "Firing"; DECISIONS "Firing (BPT)".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Fire {
     pub to_hit_open: u32,
     pub to_hit_soft: u32,
@@ -204,6 +211,7 @@ pub enum Cover {
 
 /// BPT "Charge"; DECISIONS "Phases" 3.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Charge {
     pub distance: f64,
     pub support_distance: f64,
@@ -231,6 +239,7 @@ pub struct Charge {
 
 /// BPT "End of the Battle", "Breakpoint", "Deciding the Winner".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Victory {
     /// Breakpoint: this fraction of the non-command units, rounded up.
     pub breakpoint_fraction: f64,
@@ -240,6 +249,7 @@ pub struct Victory {
 
 /// BPT "Weather (Optional Rule)", "Night (Optional Rule)".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WeatherRules {
     /// Before the game, 2d6 at least this: extreme weather.
     pub extreme_from: u32,
@@ -255,6 +265,7 @@ pub struct WeatherRules {
 
 /// BPT "Engineering" (switch `Engineers`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EngineerRules {
     /// "Obstacle Clearance": one die, successful on this or more (fences and hedges).
     pub clear_score: u32,
@@ -272,6 +283,7 @@ pub struct EngineerRules {
 /// BPT's command phase (switch `InitiativePassing`; docs/rules.md "Initiative passing").
 /// Glory Days' inches become cm at its rifled-musket range (6") = BPT's (20 cm).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct InitiativePassing {
     /// "Activation": the base target number on one d6 (3).
     pub activation_base: i32,
@@ -381,6 +393,7 @@ impl Default for InitiativePassing {
 
 /// One line of BPT's "Morale Grades" table.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoraleGrade {
     /// Suppressed when any suppression die scores this or more.
     pub suppressed_on: u32,
@@ -394,6 +407,7 @@ pub struct MoraleGrade {
 
 /// BPT "Morale Grades" (optional rule `MoraleGrades`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoraleRules {
     pub unmotivated: MoraleGrade,
     pub regular: MoraleGrade,
@@ -419,6 +433,7 @@ impl MoraleRules {
 /// further than 24 inches of an officer must wait 2 turns." The book's 12" and 24" are mapped
 /// onto BPT's command distance ("Normal command distance is 20cm") and twice it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OrderDelayRules {
     /// An order takes effect at once while its farthest unit is within this (BPT's command
     /// distance, 20 cm; the book's 12").
@@ -437,6 +452,7 @@ pub struct OrderDelayRules {
 
 /// BPT "Scouting Cavalry (Optional Rule)" and hidden set-up (switch `Scouting`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScoutingRules {
     /// "Scouting cavalry spot hidden enemy troops in the open at up to 30cm and in cover at up
     /// to 15cm."
@@ -461,6 +477,7 @@ impl Default for ScoutingRules {
 
 /// One row of BPT's "Constructions" table: per 5 cm length.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ConstructionRow {
     pub hits: u32,
     pub save: Option<u32>,
@@ -468,6 +485,7 @@ pub struct ConstructionRow {
 
 /// BPT "Constructions (Optional Rule)" (switch `Constructions`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ConstructionRules {
     pub wooden: ConstructionRow,
     pub brick: ConstructionRow,
@@ -508,6 +526,7 @@ impl Default for ConstructionRules {
 /// BPT "Fixed Formations (Optional Rule)" (switch `FixedFormations`): the CO attaching a unit
 /// of his own formation to another formation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FixedFormationRules {
     /// "Deduct one per 10cm between the CO and the HQ": `per_distance` per full `distance_step`.
     pub distance_step: f64,
@@ -538,9 +557,14 @@ impl Default for FixedFormationRules {
 
 /// A whole rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     /// Changes whenever a number changes; replays record it.
     pub version: String,
+    /// FNV-1a of the rules' numbers (set when the file is read): recordings keep it, so an
+    /// edit that forgets to change `version` is still noticed by `verify`.
+    #[serde(skip)]
+    pub content_hash: u64,
     pub footprints: Footprints,
     pub visibility: Visibility,
     pub initiative: Initiative,

@@ -204,7 +204,8 @@ impl Switches {
     pub fn parse_list<S: AsRef<str>>(names: &[S]) -> Result<Switches, String> {
         let mut out = Switches::default();
         for n in names {
-            for part in n.as_ref().split(',').filter(|p| !p.trim().is_empty()) {
+            // An empty name (`--rule ""`, `weather,,prone`) is refused like a wrong one.
+            for part in n.as_ref().split(',') {
                 out.0.insert(part.parse()?);
             }
         }
@@ -230,6 +231,8 @@ mod tests {
         assert_eq!("Saber_Charge".parse::<Switch>(), Ok(Switch::SaberCharge));
         let e = "sabre".parse::<Switch>().unwrap_err();
         assert!(e.contains("saber-charge") && e.contains("\"sabre\""), "{e}");
+        assert!(Switches::parse_list(&[""]).is_err(), "an empty name is refused");
+        assert!(Switches::parse_list(&["weather,,prone"]).is_err());
         let l = Switches::parse_list(&["weather,prone", "order-delay"]).expect("names");
         assert_eq!(l.describe(), "weather, prone, order-delay");
         assert_eq!(Switches::default().describe(), "none");

@@ -36,6 +36,7 @@ pub enum AreaKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Area {
     pub kind: AreaKind,
     #[serde(default)]
@@ -61,6 +62,7 @@ pub enum LinearKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Linear {
     pub kind: LinearKind,
     #[serde(default)]
@@ -77,6 +79,7 @@ fn default_linear_width() -> f64 {
 
 /// One contour of a hill: everything inside `outline` is at least `height` (in contour steps).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Contour {
     pub height: u32,
     pub outline: Polygon,
@@ -84,6 +87,7 @@ pub struct Contour {
 
 /// A hill as nested contours, the lowest (outermost) first. BPT "High Ground".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Hill {
     #[serde(default)]
     pub name: String,
@@ -95,6 +99,7 @@ pub struct Hill {
 
 /// A single building footprint: high area terrain and hard cover; blocks round shot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Building {
     #[serde(default)]
     pub name: String,
@@ -120,6 +125,7 @@ pub enum Material {
 
 /// All the terrain of one table.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Terrain {
     #[serde(default)]
     pub areas: Vec<Area>,

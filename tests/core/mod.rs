@@ -8,6 +8,8 @@ mod determinism;
 mod ecs;
 mod end;
 mod fire;
+mod fuzz;
+mod hardening;
 mod initiative;
 mod movement;
 mod optional_air_burst;

@@ -108,7 +108,15 @@ fn bad_recording_files_are_refused_with_their_place() {
         ("truncated.ron", good[..good.len() / 2].to_string()),
         ("junk.ron", "this is not RON at all".to_string()),
         ("version.ron", good.replacen("version: 1", "version: 99", 1)),
-        ("missing.ron", good.replacen(&rec.scenario, "maps/no-such-map.ron", 1)),
+        (
+            "missing.ron",
+            // Neither where it was named nor by the full path it was recorded from.
+            good.replacen(&rec.scenario, "maps/no-such-map.ron", 1).replacen(
+                rec.scenario_full_path.as_deref().unwrap_or("-"),
+                "/no-such-dir/no-such-map.ron",
+                1,
+            ),
+        ),
     ];
     for (name, text) in cases {
         let f = dir.join(name);
