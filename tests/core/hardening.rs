@@ -566,3 +566,31 @@ fn recordings_verify_from_anywhere_and_catch_edited_rules_and_checkpoints() {
         "{err}"
     );
 }
+
+#[test]
+fn the_terminal_game_will_not_save_over_a_scenario() {
+    use std::io::Write;
+    let dir = scratch("terminal");
+    let map = dir.join("map.ron");
+    std::fs::write(&map, first_battle()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["play", map.to_str().unwrap(), "--terminal"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    writeln!(child.stdin.as_mut().unwrap(), "s {}\nq", map.display()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("could not save") && text.contains("not a Volley recording"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&map).unwrap(),
+        first_battle(),
+        "the scenario was changed"
+    );
+}
