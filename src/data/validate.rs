@@ -474,13 +474,14 @@ fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), 
         path.push(Seg::Index(k));
         return Err(c.err(&path, format!("{what}: point {k} is not a finite coordinate")));
     }
-    if polygon_area(&poly.0) < MIN_POLYGON_AREA && crossing_edges(&poly.0).is_none() {
+    let crossing = crossing_edges(&poly.0);
+    if polygon_area(&poly.0) < MIN_POLYGON_AREA && crossing.is_none() {
         return Err(c.err(
             &path,
             format!("{what}: the polygon has no area (its points lie on one line)"),
         ));
     }
-    if let Some((i, j)) = crossing_edges(&poly.0) {
+    if let Some((i, j)) = crossing {
         path.push(Seg::Index(j));
         return Err(c.err(
             &path,
@@ -492,8 +493,9 @@ fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), 
     Ok(())
 }
 
-/// The most points a polygon may have (the bundled maps use at most a few dozen).
-pub const MAX_POLYGON_POINTS: usize = 1000;
+/// The most points a polygon may have (the bundled maps use at most a few dozen; the check
+/// for crossing edges compares every pair of edges).
+pub const MAX_POLYGON_POINTS: usize = 500;
 /// A polygon smaller than this (cm²) is degenerate.
 const MIN_POLYGON_AREA: f64 = 1e-3;
 

@@ -158,16 +158,16 @@ impl Recording {
 /// Refuse to write over `path` when it holds something other than a recording: `simulate
 /// --record maps/skirmish.ron` must not destroy the scenario.
 pub fn refuse_non_recording(path: &Path) -> std::io::Result<()> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        // Nothing there (or not text, handled as an ordinary write error below).
-        return match path.metadata() {
-            Ok(m) if m.is_file() => Err(std::io::Error::other(
-                "the file there is not a Volley recording; not writing over it",
-            )),
-            _ => Ok(()),
-        };
-    };
-    let body = text.trim_start_matches('\u{feff}').trim_start();
+    use std::io::Read;
+    if !path.is_file() {
+        // Nothing there to lose (a folder fails at the write itself).
+        return Ok(());
+    }
+    // The start is enough: a recording opens with its struct name.
+    let mut head = Vec::new();
+    std::fs::File::open(path)?.take(4096).read_to_end(&mut head)?;
+    let head = String::from_utf8_lossy(&head);
+    let body = head.trim_start_matches('\u{feff}').trim_start();
     if body.is_empty() || body.starts_with("Recording(") {
         Ok(())
     } else {

@@ -2,7 +2,8 @@
 
 use std::process::Command;
 
-fn volley(args: &[&str]) -> std::process::Output {
+/// Run the `volley` binary from the project folder.
+pub(super) fn volley(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_volley"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -3,13 +3,7 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-fn volley(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
+use super::cli::volley;
 
 /// Refused: a failure exit, no panic, and the message names `what`.
 fn refused(args: &[&str], what: &str) {
