@@ -736,7 +736,10 @@ impl Battle {
                 }
                 Some(w) => {
                     let l = 1 - w;
-                    let by_double = taken[l] >= 2 * taken[w].max(1) || !alive[l];
+                    // BPT "Double or more": the loser's hits at least twice the winner's.
+                    // **Decision** (docs/rules.md): taken literally, so a win against a side
+                    // that scored no hits (1 v 0) is a win by double, as the odds count it.
+                    let by_double = taken[l] >= 2 * taken[w] || !alive[l];
                     ev.push(Event::CombatResult {
                         target,
                         winner: Some(w),

@@ -72,6 +72,34 @@ fn a_charge_won_by_double_knocks_the_losers_out() {
     );
 }
 
+/// BPT "Double or more", taken literally (a recorded decision): one hit against none is
+/// double (1 ≥ 2 × 0), in the game as in the odds the previews and the scheduler use.
+#[test]
+fn one_hit_against_none_is_a_win_by_double() {
+    let mut b = in_contact();
+    let mut faces = vec![6, 1, 1, 1, 1, 1, 1, 1, 1]; // Union 9 dice: 1 hit
+    faces.extend([1; 8]); // Confederates 8 dice: none
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::CombatResult {
+                winner: Some(0),
+                by_double: true,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
+    assert!(!b.unit(1).alive(), "the losers in contact are knocked out");
+    // The odds agree: one die hitting on 2+ against no dice wins by double 5/6 of the time
+    // and never merely wins.
+    let o = volley::rules::odds::charge_outcome(1, 2, None, 0, 4, None);
+    assert!((o.a_double - 5.0 / 6.0).abs() < 1e-12, "{o:?}");
+    assert_eq!(o.a_wins, 0.0);
+}
+
 #[test]
 fn a_charge_won_but_not_by_double_suppresses_and_retreats_the_losers_half_a_move() {
     let mut b = in_contact();
