@@ -100,6 +100,11 @@ pub enum Action {
         units: Vec<UnitId>,
         charge: bool,
         dense: bool,
+        /// A road order: its units, in march column, travel their entire move along a road,
+        /// so the distance modifier does not apply (BPT "Command Modifiers" note 2); any other
+        /// move or action under it is refused. Absent in recordings made before it existed.
+        #[serde(default, skip_serializing_if = "is_false")]
+        road: bool,
     },
     /// An isolated unit orders itself to move towards its nearest commander.
     SelfOrder {
@@ -290,6 +295,12 @@ impl std::error::Error for Refusal {}
 /// Shorthand for returning a refusal.
 pub fn refuse<T>(rule: &str, reason: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal::new(rule, reason))
+}
+
+/// For `skip_serializing_if`: a `false` flag is left out, so actions without it serialize as
+/// they did before the flag existed.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[cfg(test)]

@@ -44,14 +44,81 @@ impl Battle {
             l1 = l1.max(proj(*c, left));
         }
         let at = |a: f64, b: f64| t.pose.pos + fwd * a + left * b;
+        // The rear face lies behind every base, the command stand too: a charger there must
+        // not stand on it.
+        let back = rects
+            .iter()
+            .flat_map(|r| r.corners())
+            .map(|c| proj(c, fwd))
+            .fold(f0, f64::min);
         let march = t.formation == Formation::MarchColumn;
         let front_aspect = if march { Aspect::Flank } else { Aspect::Front };
         vec![
             (fwd, at(f1, (l0 + l1) / 2.0), (l1 - l0) / 2.0, front_aspect),
             (left, at((f0 + f1) / 2.0, l1), (f1 - f0) / 2.0, Aspect::Flank),
             (-left, at((f0 + f1) / 2.0, l0), (f1 - f0) / 2.0, Aspect::Flank),
-            (-fwd, at(f0, (l0 + l1) / 2.0), (l1 - l0) / 2.0, Aspect::Rear),
+            (-fwd, at(back, (l0 + l1) / 2.0), (l1 - l0) / 2.0, Aspect::Rear),
         ]
+    }
+
+    /// Which face of `id` the enemy unit `enemy` fights in a charge (BPT "Fighting to the flank
+    /// or rear", "Allocating Hits": the base edge contacted). **Decision** (rules.md): the face
+    /// of `id`'s formation box that the centre of `enemy`'s bases lies furthest beyond, so a
+    /// wide line charging a narrow line's flank fights its flank even where its ends reach past
+    /// the target's front (the fire cone, which decides flank shots, is not used for contact).
+    /// A march column's front counts as flank; a refused flank stand turns its flank to front.
+    pub fn contact_aspect(&self, id: UnitId, enemy: UnitId) -> Aspect {
+        let theirs = self.rects(enemy);
+        let n = self.geom[enemy as usize].fighting.max(1).min(theirs.len());
+        let centre = theirs[..n]
+            .iter()
+            .fold(V2::new(0.0, 0.0), |acc, r| acc + r.center * (1.0 / n as f64));
+        let (normal, _, _, aspect) = self
+            .target_edges(id)
+            .into_iter()
+            .max_by(|a, b| (centre - a.1).dot(a.0).total_cmp(&(centre - b.1).dot(b.0)))
+            .expect("four edges");
+        if aspect == Aspect::Flank && self.unit(id).formation != Formation::MarchColumn {
+            let u = self.unit(id);
+            let rects = self.rects(id);
+            let g = &self.geom[id as usize];
+            let ends = [(u.refused.0, 0), (u.refused.1, g.fighting.saturating_sub(1))];
+            for (on, i) in ends {
+                if on && i < rects.len() && (rects[i].center - u.pose.pos).dot(normal) > 0.0 {
+                    return Aspect::Front;
+                }
+            }
+        }
+        aspect
+    }
+
+    /// BPT "Charging": "A base edge cannot be contacted if there are enemy troops or
+    /// impassable terrain within 5cm" (and "Contact": a gap entered must be at least 5 cm
+    /// wide). **Decision**: measured in the strip the edge's length wide and `edge_clearance`
+    /// deep in front of the edge, the ground the charger must come in through, so a unit
+    /// standing beside the target does not bar its front, only the flank it covers.
+    fn edge_barred(&self, target: UnitId, normal: V2, mid: V2, half: f64, foot: bool) -> Option<String> {
+        let depth = self.rules.charge.edge_clearance;
+        if depth <= 0.0 {
+            return None;
+        }
+        let strip = geometry::Rect::new(
+            mid + normal * (depth * 0.5),
+            normal.angle(),
+            (2.0 * half - 0.02).max(0.01),
+            depth,
+        );
+        let side = self.unit(target).side;
+        if let Some(o) = self
+            .side_units(side)
+            .find(|o| o.id != target && self.rects(o.id).iter().any(|r| r.overlaps(&strip)))
+        {
+            return Some(format!("{} stands within {depth:.0} cm of that edge", o.name));
+        }
+        if self.terrain.rect_in_impassable(&strip, foot) {
+            return Some(format!("impassable terrain lies within {depth:.0} cm of that edge"));
+        }
+        None
     }
 
     /// Pose of `unit` with its front edge centred on `mid`, facing `-normal`, `gap` off.
@@ -143,9 +210,16 @@ impl Battle {
         edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
         let hold = self.rules.initiative.charge_hold_off;
         let mut last_err = None;
-        for (normal, mid, _, aspect) in edges {
+        for (normal, mid, half, aspect) in edges {
             // Must approach from that side.
             if (from - mid).dot(normal) < -1e-6 {
+                continue;
+            }
+            if let Some(why) = self.edge_barred(target, normal, mid, half, u.on_foot()) {
+                last_err = Some(Refusal::new(
+                    "BPT Charging: a base edge with enemy troops within 5 cm",
+                    why,
+                ));
                 continue;
             }
             let contact_pose = self.pose_facing_edge(unit, normal, mid, 0.0);
@@ -352,7 +426,12 @@ impl Battle {
         let closed = self.unit(target).alive() && self.unit_distance(charger, target) <= 1.0;
         self.check_evader_caught(target, charger, ev);
         if !closed && self.unit(charger).alive() {
-            self.unit_mut(charger).disordered_until = Some(self.player_turn + 1);
+            let pt = self.player_turn;
+            let u = self.unit_mut(charger);
+            if !u.disordered(pt) {
+                u.hits_before_disorder = u.hits;
+            }
+            u.disordered_until = Some(pt + 1);
             ev.push(Event::Disordered { unit: charger });
         }
     }
@@ -362,7 +441,11 @@ impl Battle {
         let from = self.unit(charger).pose.pos;
         let mut edges = self.target_edges(target);
         edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
-        edges.into_iter().find_map(|(normal, mid, _, aspect)| {
+        let foot = self.unit(charger).on_foot();
+        edges.into_iter().find_map(|(normal, mid, half, aspect)| {
+            if self.edge_barred(target, normal, mid, half, foot).is_some() {
+                return None;
+            }
             let pose = self.pose_facing_edge(charger, normal, mid, 0.0);
             self.check_placement_ignoring(charger, pose, target)
                 .ok()
@@ -458,7 +541,8 @@ impl Battle {
             friends.push(c.target);
             for f in friends.into_iter().filter(|f| self.unit(*f).side == side) {
                 for u in self.side_units(side) {
-                    if self.unit_distance(u.id, f) <= self.rules.charge.support_distance
+                    if self.may_support_in_window(side, u.id)
+                        && self.unit_distance(u.id, f) <= self.rules.charge.support_distance
                         && self.check_support(u.id, f).is_ok()
                     {
                         out.push((u.id, f));
@@ -467,6 +551,20 @@ impl Battle {
             }
         }
         out
+    }
+
+    /// BPT "Support": "each unit may only support one charge during the initiative phase and
+    /// one charge per order during the command phase"; "units from both sides may support".
+    /// **Decision**: in the charge phase's support window the inactive side supports freely
+    /// (it gives no orders in its enemy's turn), the active side only with a unit that has an
+    /// action of its order left (not a road order), which the support spends.
+    pub fn may_support_in_window(&self, side: SideId, unit: UnitId) -> bool {
+        side != self.active
+            || self
+                .cmd
+                .orders
+                .get(&unit)
+                .is_some_and(|o| o.credits > 0 && !o.finished && !o.road)
     }
 
     /// Open the charge phase's support window for `side`, or resolve.
@@ -495,7 +593,21 @@ impl Battle {
                 if self.unit(*unit).side != side {
                     return refuse("BPT Support", "not this side's unit");
                 }
+                if !self.may_support_in_window(side, *unit) {
+                    return refuse(
+                        "BPT Support",
+                        format!(
+                            "{} supports one charge per order; it has no order's action left",
+                            self.unit(*unit).name
+                        ),
+                    );
+                }
                 let pose = self.check_support(*unit, *friend)?;
+                if side == self.active
+                    && let Some(o) = self.cmd.orders.get_mut(unit)
+                {
+                    o.credits -= 1;
+                }
                 self.do_support(*unit, *friend, pose, ev);
                 if self.possible_supports(side).is_empty() {
                     self.after_support_window(side, ev);
@@ -608,8 +720,8 @@ impl Battle {
                     if u.disordered(self.player_turn) {
                         modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
                     }
-                    let aspect = self.aspect_of(id, &self.nearest_rect(enemies[0], id));
-                    if aspect != Aspect::Front {
+                    let behind = enemies.iter().any(|&e| self.contact_aspect(id, e) != Aspect::Front);
+                    if behind {
                         modifiers.push(Modifier::new(
                             self.rules.charge.flank_rear,
                             "BPT Charge: fighting to the flank or rear",
@@ -659,6 +771,13 @@ impl Battle {
                 } else {
                     save
                 };
+                // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by
+                // one" (a 6 stays 6); in a charge, when an enemy in contact fights it there.
+                let flanked = contact[s]
+                    .iter()
+                    .any(|&e| self.contact_aspect(struck, e) != Aspect::Front);
+                let worse = self.rules.fire.flank_save_worse;
+                let save = save.map(|v| if flanked && v < 6 { (v + worse).min(6) } else { v });
                 let (save_rolls, saved) = self.roll_saves(struck, hits, save);
                 dealt[s] = hits - saved;
                 sides.push(CombatSide {
@@ -773,6 +892,9 @@ impl Battle {
                             // BPT "Disordered": troops that concluded a charge successfully.
                             let until = self.player_turn + 1;
                             let u = self.unit_mut(id);
+                            if !u.disordered(until - 1) {
+                                u.hits_before_disorder = u.hits;
+                            }
                             u.disordered_until = Some(until);
                             u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
                             ev.push(Event::Disordered { unit: id });
@@ -792,10 +914,8 @@ impl Battle {
             return victims[0];
         }
         let target = attackers[0];
-        let mut by_aspect: Vec<(Aspect, UnitId)> = victims
-            .iter()
-            .map(|&v| (self.aspect_of(target, &self.nearest_rect(v, target)), v))
-            .collect();
+        let mut by_aspect: Vec<(Aspect, UnitId)> =
+            victims.iter().map(|&v| (self.contact_aspect(target, v), v)).collect();
         by_aspect.sort_by_key(|(a, v)| (*a as u8, *v));
         let front: Vec<UnitId> = by_aspect
             .iter()
@@ -830,6 +950,16 @@ impl Battle {
             self.knock_out(
                 id,
                 KnockOut::ForcedInto("retreating unlimbered guns are lost".into()),
+                ev,
+            );
+            return;
+        }
+        // BPT "Retreat" 3: "Retreating unlimbered guns or units in fortifications" are knocked
+        // out. **Decision**: dug-in units and units holding a construction are in fortifications.
+        if u.dug_in || self.construction_of(id).is_some() {
+            self.knock_out(
+                id,
+                KnockOut::ForcedInto("units retreating out of their fortifications are lost".into()),
                 ev,
             );
             return;

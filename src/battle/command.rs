@@ -25,12 +25,14 @@ pub struct OrderPlan {
     pub delay: u32,
 }
 
-/// The distance modifier (DECISIONS: −1 per full 20 cm beyond 10 cm to the farthest unit).
+/// The distance modifier (BPT "Command Modifiers" note 2 by its own example, DECISIONS
+/// "Phases" 2): none to `free` (20 cm), then `per` for each `step` (20 cm) band begun beyond
+/// it: 21–40 cm −1, 41–60 cm −2.
 pub fn distance_penalty(distance: f64, free: f64, step: f64, per: i32) -> i32 {
-    if distance <= free {
+    if distance <= free || step <= 0.0 {
         return 0;
     }
-    per * ((distance - free) / step).floor() as i32
+    per * ((distance - free) / step).ceil() as i32
 }
 
 impl Battle {
@@ -70,8 +72,14 @@ impl Battle {
     /// The unit used initiative this turn, or opportunity fire in the enemy's last turn (BPT
     /// "Command Modifiers" note 1).
     pub(crate) fn used_initiative(&self, id: UnitId) -> bool {
-        let u = self.unit(id);
-        u.initiative_turn == Some(self.player_turn) || u.opportunity_turn.is_some_and(|t| t + 1 == self.player_turn)
+        self.unit(id).initiative_turn == Some(self.player_turn) || self.used_opportunity_fire(id)
+    }
+
+    /// The unit made opportunity fire in the enemy's last turn.
+    pub(crate) fn used_opportunity_fire(&self, id: UnitId) -> bool {
+        self.unit(id)
+            .opportunity_turn
+            .is_some_and(|t| t + 1 == self.player_turn)
     }
 
     /// BPT "Weather": the command penalty of poor or extreme weather.
@@ -86,6 +94,20 @@ impl Battle {
 
     /// Work out an order's command roll target (BPT "Command Modifiers").
     pub fn check_order(&self, c: CmdId, units: &[UnitId], charge: bool, dense: bool) -> Result<OrderPlan, Refusal> {
+        self.check_order_by(c, units, charge, dense, false)
+    }
+
+    /// [`Battle::check_order`], for a road order too: its units must be in march column and
+    /// it has no distance modifier (BPT "Command Modifiers" note 2: "Units traveling their
+    /// entire move along a road are not affected by this modifier").
+    pub fn check_order_by(
+        &self,
+        c: CmdId,
+        units: &[UnitId],
+        charge: bool,
+        dense: bool,
+        road: bool,
+    ) -> Result<OrderPlan, Refusal> {
         self.check_commander_can_order(c)?;
         let cm = self.commander(c);
         if units.is_empty() {
@@ -150,11 +172,21 @@ impl Battle {
                 "BPT Command Modifiers note 1: successive order",
             ));
         }
-        let used_initiative = units.iter().any(|&id| self.used_initiative(id));
-        if used_initiative && prior == 0 {
+        // Note 1: initiative this turn, a −1 on the first order; BPT "Opportunity Fire": a −1
+        // "for the duration of their next turn", on every order of it.
+        let initiative = units
+            .iter()
+            .any(|&id| self.unit(id).initiative_turn == Some(self.player_turn));
+        let opportunity = units.iter().any(|&id| self.used_opportunity_fire(id));
+        if opportunity {
             modifiers.push(Modifier::new(
                 rules.used_initiative,
-                "BPT Command Modifiers note 1: used initiative or opportunity fire",
+                "BPT Opportunity Fire: −1 for the duration of the next turn",
+            ));
+        } else if initiative && prior == 0 {
+            modifiers.push(Modifier::new(
+                rules.used_initiative,
+                "BPT Command Modifiers note 1: used initiative",
             ));
         }
         let crect = self.commander_rect(cm);
@@ -162,7 +194,28 @@ impl Battle {
             .iter()
             .map(|&id| geometry::rects_distance(&[crect], self.rects(id)))
             .fold(0.0, f64::max);
-        let dp = distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance);
+        if road {
+            if charge {
+                return refuse(
+                    "BPT Command Modifiers note 2",
+                    "a road order travels along the road; it cannot declare a charge",
+                );
+            }
+            if let Some(&id) = units
+                .iter()
+                .find(|&&id| self.unit(id).formation != Formation::MarchColumn)
+            {
+                return refuse(
+                    "BPT Road Bonus Movement",
+                    format!("{} must be in march column to travel along a road", self.unit(id).name),
+                );
+            }
+        }
+        let dp = if road {
+            0
+        } else {
+            distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance)
+        };
         if dp != 0 {
             modifiers.push(Modifier::new(
                 dp,
@@ -271,9 +324,10 @@ impl Battle {
         units: &[UnitId],
         charge: bool,
         dense: bool,
+        road: bool,
         ev: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
-        let plan = self.check_order(c, units, charge, dense)?;
+        let plan = self.check_order_by(c, units, charge, dense, road)?;
         self.start_order(c, units);
         let outcome = self.command_roll(c, units, plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
@@ -281,7 +335,7 @@ impl Battle {
                 // Order delay: the roll passed; the order reaches the units later.
                 let bonus = outcome == CommandOutcome::Bonus;
                 let credits = if bonus { 2 } else { 1 };
-                self.hold_order(c, units, &plan, credits, charge || bonus, dense || bonus, ev);
+                self.hold_order(c, units, &plan, credits, [charge || bonus, dense || bonus, road], ev);
                 for &id in units {
                     self.cmd.hq_failed.remove(&id);
                 }
@@ -295,6 +349,7 @@ impl Battle {
                     e.credits = credits;
                     e.may_charge = charge || outcome == CommandOutcome::Bonus;
                     e.may_enter_dense = dense || outcome == CommandOutcome::Bonus;
+                    e.road = road;
                     self.cmd.hq_failed.remove(&id);
                     // BPT "Scouting Cavalry": the initial command roll frees a scout.
                     if self.units[id as usize].scout {
@@ -496,7 +551,14 @@ impl Battle {
         if o.self_order {
             self.check_self_order_move(unit, to)?;
         }
-        self.check_move(unit, to, o.may_enter_dense)
+        let chk = self.check_move(unit, to, o.may_enter_dense)?;
+        if o.road && !chk.road {
+            return refuse(
+                "BPT Command Modifiers note 2",
+                "under a road order the unit travels its entire move along a road, in march column",
+            );
+        }
+        Ok(chk)
     }
 
     /// The unit's current order, if it may act on it.
@@ -510,6 +572,22 @@ impl Battle {
             Some(_) => refuse("BPT Actions", format!("{} has used the actions of its order", u.name)),
             None => refuse("BPT Command Phase", format!("{} has not been issued an order", u.name)),
         }
+    }
+
+    /// The unit's current order, if it may act on it with anything but a move: a road order
+    /// is for travelling along the road only.
+    fn not_on_road_order(&self, id: UnitId) -> Result<&OrderState, Refusal> {
+        let o = self.ordered(id)?;
+        if o.road {
+            return refuse(
+                "BPT Command Modifiers note 2",
+                format!(
+                    "{} was ordered along the road and may only travel along it",
+                    self.unit(id).name
+                ),
+            );
+        }
+        Ok(o)
     }
 
     /// The gun was man-handled under its order and has no action left but the fire that
@@ -549,11 +627,12 @@ impl Battle {
                 units,
                 charge,
                 dense,
+                road,
             } => {
                 if *commander as usize >= self.commanders.len() {
                     return refuse("BPT Command Phase", "no such commander");
                 }
-                self.do_order(*commander, units, *charge, *dense, ev)
+                self.do_order(*commander, units, *charge, *dense, *road, ev)
             }
             Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
             Action::Attach { unit, hq } => self.do_attach(*unit, *hq, ev),
@@ -589,7 +668,7 @@ impl Battle {
             }
             Action::Deploy { unit, deploy } => {
                 self.check_unit_id(*unit)?;
-                self.ordered(*unit)?;
+                self.not_on_road_order(*unit)?;
                 self.check_deploy(*unit, *deploy, false)?;
                 self.spend(*unit);
                 self.do_deploy(*unit, *deploy, ev);
@@ -600,7 +679,7 @@ impl Battle {
                 self.check_unit_id(*target)?;
                 let manhandled = self.ordered_to_fire_after_manhandling(*unit);
                 if !manhandled {
-                    self.ordered(*unit)?;
+                    self.not_on_road_order(*unit)?;
                 }
                 let plan = self.check_fire(*unit, *target, FireContext::Order)?;
                 if manhandled {
@@ -619,7 +698,7 @@ impl Battle {
             Action::Charge { unit, target } => {
                 self.check_unit_id(*unit)?;
                 self.check_unit_id(*target)?;
-                let o = self.ordered(*unit)?.clone();
+                let o = self.not_on_road_order(*unit)?.clone();
                 if !o.may_charge {
                     return refuse("BPT Command Modifiers note 4", "the order did not declare a charge");
                 }
@@ -631,7 +710,7 @@ impl Battle {
             Action::Support { unit, friend } => {
                 self.check_unit_id(*unit)?;
                 self.check_unit_id(*friend)?;
-                self.ordered(*unit)?;
+                self.not_on_road_order(*unit)?;
                 let pose = self.check_support(*unit, *friend)?;
                 self.spend(*unit);
                 self.do_support(*unit, *friend, pose, ev);

@@ -64,7 +64,10 @@ impl Battle {
     }
 
     /// BPT "Breakpoint": once a command has lost half its units (rounded up), its CO makes a
-    /// command roll at the start of each of its turns, −1 per unit lost beyond; failing breaks it.
+    /// command roll at the start of each of its turns, −1 per unit lost beyond; failing breaks
+    /// it, and it "will break and withdraw from the battlefield immediately", which ends the
+    /// battle ("End of the Battle" 3) before the broken side acts again, whichever side moves
+    /// first (before `bpt-2` a first side that broke still played its turn).
     fn breakpoint_test(&mut self, ev: &mut Vec<Event>) {
         let side = self.active;
         let lost = self.units_lost(side);
@@ -87,10 +90,7 @@ impl Battle {
             self.sides[side].broken = true;
             self.sides[side].broke_turn = Some(self.player_turn);
             ev.push(Event::SideBroken { side });
-            // The opponent may finish the game turn if it has a turn outstanding.
-            if self.active != self.first_side {
-                self.game_over("breakpoint", ev);
-            }
+            self.game_over("breakpoint", ev);
         }
     }
 
@@ -108,13 +108,14 @@ impl Battle {
             let u = &self.units[i];
             if !u.alive() || u.hits == 0 {
                 self.units[i].hits = 0;
+                self.units[i].hits_before_disorder = 0;
                 continue;
             }
-            let per = u.stand_hits(&self.rules, pt);
-            let removed = (u.hits / per).min(u.stands);
+            let removed = u.stands_lost(&self.rules, pt);
             let id = u.id;
             let left = u.stands - removed;
             self.units[i].hits = 0;
+            self.units[i].hits_before_disorder = 0;
             if removed > 0 {
                 self.units[i].stands = left;
                 ev.push(Event::StandsRemoved {

@@ -63,6 +63,8 @@ pub enum KnockOut {
     Overrun,
     /// BPT "Constructions": the building it was in collapsed.
     Collapsed,
+    /// ACW note 12: a Gatling gun jammed on a double among its attack dice.
+    Jammed,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

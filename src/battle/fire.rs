@@ -47,7 +47,7 @@ pub struct FirePlan {
     pub aspect: Aspect,
     pub cover: Cover,
     pub to_hit: u32,
-    /// Added to each die (ACW first fire).
+    /// Added to each die (first fire: ACW and Napoleonic special rules).
     pub roll_bonus: u32,
     pub save: Option<u32>,
     /// Guns charged from the front fire canister (BPT ACW notes 6, 7).
@@ -82,6 +82,8 @@ impl Battle {
                 .fire
                 .mounted_range
                 .min(u.row.range.max(self.rules.fire.mounted_range))
+        } else if u.row.has(Trait::Gatling) {
+            u.row.range.min(self.rules.fire.gatling_range)
         } else {
             u.row.range
         }
@@ -279,12 +281,9 @@ impl Battle {
             Cover::Soft => fr.to_hit_soft,
             Cover::Hard => fr.to_hit_hard,
         };
-        let acw = self.sides[fu.side].army.starts_with("ACW");
-        let roll_bonus = if acw && !fu.has_fired {
-            fr.first_fire_roll_bonus
-        } else {
-            0
-        };
+        // BPT "American Civil War Special Rules" and "Napoleonic Special Rules" alike: "All
+        // units receive a +1 to hit die roll modifier the first time it fires in the game".
+        let roll_bonus = if !fu.has_fired { fr.first_fire_roll_bonus } else { 0 };
         let mut save = tu.row.save.map(u32::from);
         if tu.formation == Formation::AttackColumn || tu.formation == Formation::Square {
             save = None; // BPT: attack column and square get no saves against fire
@@ -321,6 +320,61 @@ impl Battle {
     /// ACW notes 6, 7: 3 attacks a smoothbore gun, 2 a rifled one.
     fn canister_attacks(&self, u: &Unit) -> u32 {
         self.rules.artillery.canister_attacks(!u.row.has(Trait::Rifled))
+    }
+
+    /// BPT "Firing": "Command units and infantry on foot may not be fired over by artillery
+    /// unless the artillery is on higher elevation or the artillery is a howitzer or mortar on
+    /// the same elevation. All other troops are prohibited from firing over other units."
+    /// **Decision**: a line of fire runs from the middle of a firing base's front edge to the
+    /// nearest point of the target; the unit may fire while one of its bases has a line that
+    /// crosses no base in the way. In the way of small arms: every other unit, friend or foe
+    /// (skirmishers and unlimbered guns too, which do not block sight), and every commander.
+    /// In the way of artillery: commanders and units on foot, unless the gun stands higher
+    /// (howitzers and mortars: at least as high). Returns the name of what is in the way.
+    pub fn fired_over(&self, firer: UnitId, target: UnitId) -> Option<String> {
+        let fu = self.unit(firer);
+        let g = &self.geom[firer as usize];
+        let n = g.fighting.max(1).min(g.rects.len());
+        let trects = self.rects(target);
+        let arty = fu.is_artillery();
+        let high_angle = fu.row.has(Trait::Howitzer) || fu.row.has(Trait::Mortar);
+        let mut in_way = None;
+        for r in &g.rects[..n] {
+            let (l, rt) = r.front_edge();
+            let a = l.lerp(rt, 0.5);
+            let b = trects
+                .iter()
+                .map(|t| t.closest_point(a))
+                .min_by(|x, y| x.dist(a).total_cmp(&y.dist(a)))?;
+            let gun = self.los.elevation(a);
+            // The gun fires over it: higher ground, or high-angle fire from the same level.
+            let over = |p: V2| {
+                let h = self.los.elevation(p);
+                gun > h || (high_angle && gun == h)
+            };
+            let line = geometry::points_box([a, b]);
+            let crosses = |rect: &Rect| rect.clip_segment(a, b, 0.01).is_some();
+            let unit = self.alive_units().find(|o| {
+                o.id != firer
+                    && o.id != target
+                    && !o.hidden
+                    && !(arty && (!o.on_foot() || over(o.pose.pos)))
+                    && !self.unit_box_apart(o.id, line, 0.0)
+                    && self.rects(o.id).iter().any(crosses)
+            });
+            let what = unit.map(|o| o.name.clone()).or_else(|| {
+                self.commanders
+                    .iter()
+                    .filter(|c| c.alive() && !(arty && over(c.pos)))
+                    .find(|c| crosses(&self.commander_rect(c)))
+                    .map(|c| c.name.clone())
+            });
+            match what {
+                None => return None,
+                Some(w) => in_way = Some(w),
+            }
+        }
+        in_way
     }
 
     /// May `firer` fire at `target` now (ignoring whose turn it is)?
@@ -407,6 +461,12 @@ impl Battle {
                 format!("{} is outside the 30° fire cone", tu.name),
             );
         }
+        if let Some(what) = self.fired_over(firer, target) {
+            return refuse(
+                "BPT Firing: firing over other units",
+                format!("{what} is in the line of fire"),
+            );
+        }
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
         }
@@ -463,7 +523,15 @@ impl Battle {
     pub(crate) fn roll_plan(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
         let rolls = self.dice.roll(plan.dice, 6);
         let need = plan.effective_to_hit();
-        let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        // ACW note 12: Gatlings "jam on rolling attack dice with any doubles. Jammed Gatling
+        // guns do not complete any attacks and the model is knocked out right away."
+        let jammed = self.unit(plan.firer).row.has(Trait::Gatling)
+            && rolls.iter().enumerate().any(|(i, r)| rolls[..i].contains(r));
+        let hits = if jammed {
+            0
+        } else {
+            rolls.iter().filter(|&&r| r >= need).count() as u32
+        };
         let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
         ev.push(Event::Fired {
             firers: vec![plan.firer],
@@ -482,6 +550,10 @@ impl Battle {
             save_rolls,
             saved,
         });
+        if jammed {
+            self.knock_out(plan.firer, KnockOut::Jammed, ev);
+            return 0;
+        }
         let net = hits - saved;
         let from = self.unit(plan.firer).pose.pos;
         self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);

@@ -140,6 +140,11 @@ impl Battle {
         if u.formation == crate::rules::formation::Formation::Square {
             return refuse("BPT Square", "a square cannot move");
         }
+        // A gun limbers up to evade: its limber needs room (no base may overlap another).
+        if u.is_artillery() && !u.limbered {
+            self.check_deploy(id, Deploy::Limber, true)
+                .map_err(|r| Refusal::new("BPT Evading", format!("it cannot limber up to evade: {}", r.reason)))?;
+        }
         Ok(())
     }
 
@@ -219,10 +224,31 @@ impl Battle {
                 Ok(())
             }
             Action::CounterEvade { unit } => {
-                if *unit != target || !eligible.contains(unit) {
-                    return refuse("BPT Counter-Initiative", "only the unit under charge evades it");
+                if !eligible.contains(unit) {
+                    return refuse(
+                        "BPT Counter-Initiative",
+                        "only units under charge or close to it may respond, once",
+                    );
                 }
                 self.check_evade(*unit)?;
+                if *unit != target && self.phase != Phase::Initiative {
+                    return refuse(
+                        "BPT Response",
+                        "units near a charge in the command phase may fire at the charger, not evade",
+                    );
+                }
+                if *unit != target {
+                    // BPT "Counter-Initiative": "any units within 5cm of units under charge may
+                    // fire at or evade charging units"; the charge goes on at its target.
+                    self.evade(*unit, charger, ev);
+                    let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
+                    if left.is_empty() {
+                        self.complete_charge(charger, target, charge_left, held, ev);
+                    } else {
+                        keep(self, left);
+                    }
+                    return Ok(());
+                }
                 self.evade(*unit, charger, ev);
                 self.step = Step::Open;
                 self.counter_charging = None;

@@ -29,10 +29,10 @@ impl Battle {
                     if self.check_fire(u, *charger, FireContext::Counter).is_ok() {
                         out.push(Action::CounterFire { unit: u });
                     }
+                    if (u == *target || self.phase == Phase::Initiative) && self.check_evade(u).is_ok() {
+                        out.push(Action::CounterEvade { unit: u });
+                    }
                     if u == *target {
-                        if self.check_evade(u).is_ok() {
-                            out.push(Action::CounterEvade { unit: u });
-                        }
                         let t = self.unit(u);
                         if t.is_cavalry() && t.mounted() {
                             out.push(Action::CounterCharge { unit: u });
@@ -151,11 +151,15 @@ impl Battle {
                         continue;
                     }
                 }
-                if self.check_move(id, to, o.may_enter_dense).is_ok() {
+                // A road order travels its entire move along the road (BPT note 2).
+                if self
+                    .check_move(id, to, o.may_enter_dense)
+                    .is_ok_and(|m| !o.road || m.road)
+                {
                     out.push(Action::Move { unit: id, to });
                 }
             }
-            if o.self_order {
+            if o.self_order || o.road {
                 continue;
             }
             for d in self.candidate_deploys(id) {
@@ -216,8 +220,29 @@ impl Battle {
                             units: g.clone(),
                             charge,
                             dense: false,
+                            road: false,
                         });
                     }
+                }
+                // A road order where it spares a distance modifier: columns standing on a road.
+                let on_road = g.iter().all(|&u| {
+                    let p = self.unit(u).pose.pos;
+                    self.unit(u).formation == Formation::MarchColumn && self.terrain.on_road(p, p)
+                });
+                if on_road
+                    && let (Ok(plain), Ok(road)) = (
+                        self.check_order(c.id, &g, false, false),
+                        self.check_order_by(c.id, &g, false, false, true),
+                    )
+                    && road.target > plain.target
+                {
+                    out.push(Action::Order {
+                        commander: c.id,
+                        units: g.clone(),
+                        charge: false,
+                        dense: false,
+                        road: true,
+                    });
                 }
             }
             if self.check_commander_may_move(c.id).is_ok() {

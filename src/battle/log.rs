@@ -144,7 +144,7 @@ impl Battle {
                 let who: Vec<&str> = firers.iter().map(|f| self.uname(*f)).collect();
                 let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
                 let bonus = if *roll_bonus > 0 {
-                    format!(" (+{roll_bonus} to each die: ACW first fire)")
+                    format!(" (+{roll_bonus} to each die: first fire)")
                 } else {
                     String::new()
                 };
@@ -689,15 +689,17 @@ impl Battle {
                 units,
                 charge,
                 dense,
+                road,
             } => {
                 let names: Vec<&str> = units.iter().map(|u| self.uname(*u)).collect();
-                let plan = self.check_order(*commander, units, *charge, *dense).ok();
+                let plan = self.check_order_by(*commander, units, *charge, *dense, *road).ok();
                 format!(
-                    "order: {} → {}{}{} (need ≤ {})",
+                    "order: {} → {}{}{}{} (need ≤ {})",
                     self.cname(*commander),
                     names.join(", "),
                     if *charge { " [may charge]" } else { "" },
                     if *dense { " [dense]" } else { "" },
+                    if *road { " [along the road]" } else { "" },
                     plan.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
                 )
             }

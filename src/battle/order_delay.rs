@@ -78,17 +78,17 @@ impl Battle {
     }
 
     /// A passed order whose farthest unit is beyond command distance: hold it.
-    #[allow(clippy::too_many_arguments)]
+    /// `flags`: it may charge, may enter dense terrain, is a road order.
     pub(crate) fn hold_order(
         &mut self,
         c: CmdId,
         units: &[UnitId],
         plan: &OrderPlan,
         credits: u32,
-        may_charge: bool,
-        may_enter_dense: bool,
+        flags: [bool; 3],
         ev: &mut Vec<Event>,
     ) {
+        let [may_charge, may_enter_dense, road] = flags;
         let p = PendingOrder {
             commander: c,
             side: self.commander(c).side,
@@ -103,6 +103,7 @@ impl Battle {
             credits,
             may_charge,
             may_enter_dense,
+            road,
         };
         ev.push(Event::OrderDelayed {
             commander: c,
@@ -155,6 +156,7 @@ impl Battle {
                         credits: p.credits,
                         may_charge: p.may_charge,
                         may_enter_dense: p.may_enter_dense,
+                        road: p.road,
                         ..OrderState::new(p.commander)
                     },
                 );

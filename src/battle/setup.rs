@@ -79,6 +79,7 @@ impl Battle {
                     hits: 0,
                     suppressed: None,
                     disordered_until: None,
+                    hits_before_disorder: 0,
                     exhausted: false,
                     has_fired: false,
                     initiative_turn: None,

@@ -89,6 +89,10 @@ pub struct Unit {
     pub suppressed: Option<Suppression>,
     /// Disordered until the end of the initiative phase of this player turn.
     pub disordered_until: Option<u32>,
+    /// Hits it had taken this turn when it became disordered: those count against its full
+    /// hits value at the end phase, the rest against the disordered one (**Decision**).
+    #[serde(default)]
+    pub hits_before_disorder: u32,
     pub exhausted: bool,
     /// ACW: the first time it fires it gets +1 to the hit roll.
     pub has_fired: bool,
@@ -181,10 +185,7 @@ impl Unit {
     }
     /// BPT "Attacks, Hits & Saves": hits a stand can take, with ACW elite, disorder and exhaustion.
     pub fn stand_hits(&self, rules: &Rules, player_turn: u32) -> u32 {
-        let mut h = self.row.hits as i32;
-        if self.grade == Grade::Elite {
-            h += rules.fire.elite_hits;
-        }
+        let mut h = self.ordered_stand_hits(rules) as i32;
         if self.disordered(player_turn) {
             h += rules.fire.disordered_hits;
             if self.exhausted {
@@ -192,6 +193,29 @@ impl Unit {
             }
         }
         h.max(1) as u32
+    }
+    /// A stand's hits value when not disordered (army list "Hits", elite +1).
+    fn ordered_stand_hits(&self, rules: &Rules) -> u32 {
+        let mut h = self.row.hits as i32;
+        if self.grade == Grade::Elite {
+            h += rules.fire.elite_hits;
+        }
+        h.max(1) as u32
+    }
+    /// Stands the end phase removes for the hits taken (BPT "Knock-Out", "Disordered": "takes
+    /// one less hit"). **Decision**: each hit is worth a stand's share at the value it was
+    /// taken at: hits from before the unit became disordered this turn at its full value,
+    /// later ones at the disordered value, so a charge's winner does not lose stands for the
+    /// charge's hits at the value it only has after winning.
+    pub fn stands_lost(&self, rules: &Rules, player_turn: u32) -> u32 {
+        let now = self.stand_hits(rules, player_turn);
+        let before = self.hits_before_disorder.min(self.hits);
+        let full = self.ordered_stand_hits(rules);
+        if before == 0 || now == full {
+            return (self.hits / now).min(self.stands);
+        }
+        let after = self.hits - before;
+        ((before * now + after * full) / (full * now)).min(self.stands)
     }
     /// The unit's hits value: stand hits × stands (DECISIONS "Entities").
     pub fn hits_value(&self, rules: &Rules, player_turn: u32) -> u32 {
@@ -300,6 +324,9 @@ pub struct OrderState {
     /// "Artillery handling": "man-handled (3 cm) and fire in the same order").
     #[serde(default)]
     pub fire_after_manhandle: bool,
+    /// A road order (BPT "Command Modifiers" note 2): it may only travel along a road.
+    #[serde(default)]
+    pub road: bool,
 }
 
 impl OrderState {
@@ -314,6 +341,7 @@ impl OrderState {
             may_enter_dense: false,
             self_order: false,
             fire_after_manhandle: false,
+            road: false,
         }
     }
 }
@@ -389,6 +417,9 @@ pub struct PendingOrder {
     /// It declared a charge / dense terrain (or was a double 1).
     pub may_charge: bool,
     pub may_enter_dense: bool,
+    /// A road order (BPT "Command Modifiers" note 2).
+    #[serde(default)]
+    pub road: bool,
 }
 
 /// A charge in contact, to be resolved in the charge phase.

@@ -86,9 +86,11 @@ pub enum BlunderEffect {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Command {
-    /// No distance penalty while the farthest unit is within this (10 cm).
+    /// No distance penalty while the farthest unit is within this (20 cm: the book's
+    /// "0–20 cm").
     pub free_distance: f64,
-    /// −1 per full step of this beyond `free_distance` (20 cm).
+    /// `per_distance` for each band of this begun beyond `free_distance` (20 cm: 21–40 cm
+    /// −1, 41–60 cm −2).
     pub distance_step: f64,
     pub per_distance: i32,
     /// −1 for each successive order to the same unit or formation.
@@ -186,6 +188,9 @@ pub struct Fire {
     pub poor_fall_back_dice: i32,
     /// Weapon range of mounted cavalry (ACW notes 2, 4, 5).
     pub mounted_range: f64,
+    /// ACW note 12: "Gatling guns have a range of 10cm" (the chart prints 20).
+    #[serde(default = "gatling_range")]
+    pub gatling_range: f64,
     /// Infantry in line roll one failed save again (BPT "Line": "a bonus save die roll").
     pub line_save_rerolls: u32,
     /// BPT "Prone Movement" (switch `Prone`): hits fewer per unit firing at a prone unit.
@@ -662,4 +667,8 @@ pub fn v(x: f64, y: f64) -> V2 {
 
 fn one() -> u32 {
     1
+}
+
+fn gatling_range() -> f64 {
+    10.0
 }

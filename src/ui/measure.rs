@@ -267,14 +267,14 @@ mod tests {
 
     #[test]
     fn command_bands_follow_the_distance_penalty() {
-        // DECISIONS: −1 per full 20 cm beyond 10 cm.
-        let bands = command_bands(10.0, 20.0, -1, 60.0);
-        assert_eq!(bands, vec![(30.0, 0), (50.0, -1), (70.0, -2)]);
+        // BPT note 2's example: 0–20 cm none, 21–40 cm −1, 41–60 cm −2.
+        let bands = command_bands(20.0, 20.0, -1, 60.0);
+        assert_eq!(bands, vec![(20.0, 0), (40.0, -1), (60.0, -2)]);
         // Each band's modifier is the rules' own at its inside.
         for w in bands.windows(2) {
             let inside = (w[0].0 + w[1].0) * 0.5;
-            assert_eq!(distance_penalty(inside, 10.0, 20.0, -1), w[1].1);
-            assert_eq!(distance_penalty(w[0].0 - 0.01, 10.0, 20.0, -1), w[0].1);
+            assert_eq!(distance_penalty(inside, 20.0, 20.0, -1), w[1].1);
+            assert_eq!(distance_penalty(w[0].0 - 0.01, 20.0, 20.0, -1), w[0].1);
         }
     }
 

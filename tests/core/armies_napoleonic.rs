@@ -211,3 +211,21 @@ fn note_13_heavy_cavalry_adds_one_charge_die() {
             .any(|m| m.rule.contains("note 13") && m.amount == 1)
     );
 }
+
+/// BPT "Napoleonic Special Rules": "All units receive a +1 to hit die roll modifier the first
+/// time it fires in the game" — as in the ACW lists, not for ACW armies alone.
+#[test]
+fn napoleonic_units_get_the_first_fire_bonus_once() {
+    let mut b = battle(&[
+        u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 60.0, 270.0),
+    ]);
+    b.sides[0].army = army("nap_french").name.clone();
+    assert!(!b.sides[0].army.starts_with("ACW"), "{}", b.sides[0].army);
+    b.units[0].row = row("nap_french", "line_infantry_08_12");
+    let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
+    assert_eq!(p.roll_bonus, 1, "the first fire of the game");
+    b.units[0].has_fired = true;
+    let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
+    assert_eq!(p.roll_bonus, 0, "only the first time it fires");
+}

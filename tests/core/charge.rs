@@ -147,3 +147,26 @@ fn equal_hits_fight_another_round_without_the_charge_bonus() {
     assert_eq!(rounds, vec![vec![9, 8], vec![8, 8]]);
     assert!(!b.unit(1).alive());
 }
+
+#[test]
+fn dug_in_losers_that_must_retreat_are_knocked_out() {
+    // BPT "Retreat": units are knocked out when "Retreating unlimbered guns or units in
+    // fortifications". Decision: dug-in units are in fortifications. The same dice as a win
+    // not by double (3 v 2; a 6 hits the dug-in defenders' hard cover).
+    let mut b = in_contact();
+    b.unit_mut(1).dug_in = true;
+    let mut faces = vec![6, 6, 6, 1, 1, 1, 1, 1, 1];
+    faces.extend([6, 6, 1, 1, 1, 1, 1, 1]);
+    faces.extend([1; 10]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatResult {
+            winner: Some(0),
+            by_double: false,
+            ..
+        }
+    )));
+    assert!(!b.unit(1).alive(), "it could not retreat out of its works");
+}

@@ -9,12 +9,15 @@ use volley::rules::odds;
 const RIFLES: &str = "regular_infantry_rifled";
 
 #[test]
-fn distance_modifier_is_minus_one_per_full_twenty_cm_beyond_ten() {
-    // DECISIONS "Phases" 2: −1 per full 20 cm beyond 10 cm to the farthest unit.
-    assert_eq!(distance_penalty(10.0, 10.0, 20.0, -1), 0);
-    assert_eq!(distance_penalty(29.9, 10.0, 20.0, -1), 0);
-    assert_eq!(distance_penalty(30.0, 10.0, 20.0, -1), -1);
-    assert_eq!(distance_penalty(50.0, 10.0, 20.0, -1), -2);
+fn distance_modifier_follows_the_books_own_bands() {
+    // BPT "Command Modifiers" note 2: "deduct one for units from 21-40cm distance, two for
+    // units from 41-60cm distance, etc." (DECISIONS "Phases" 2), with the numbers of bpt.ron.
+    let r = volley::load_rules(None).expect("bundled rules").command;
+    let p = |d: f64| distance_penalty(d, r.free_distance, r.distance_step, r.per_distance);
+    assert_eq!((p(0.0), p(10.0), p(15.0), p(20.0)), (0, 0, 0, 0));
+    assert_eq!((p(20.5), p(21.0), p(30.0), p(40.0)), (-1, -1, -1, -1));
+    assert_eq!((p(40.5), p(41.0), p(60.0)), (-2, -2, -2));
+    assert_eq!((p(61.0), p(80.0), p(81.0)), (-3, -3, -4));
 }
 
 /// A brigade HQ (command 7) with one unit `d` cm away (edge to edge).
@@ -53,6 +56,7 @@ fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact
                 units: vec![0],
                 charge: false,
                 dense: false,
+                road: false,
             })
             .unwrap();
         if ev.iter().any(|e| {
@@ -80,6 +84,7 @@ fn successive_orders_cost_one_more_each_and_a_failure_ends_the_commanders_orders
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     };
     b.apply(&order).unwrap(); // 6 ≤ 7
     let plan = b.check_order(HQ0, &[0], false, false).unwrap();
@@ -111,6 +116,7 @@ fn double_one_gives_two_actions() {
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .unwrap();
     assert_eq!(b.cmd.orders[&0].credits, 2);
@@ -126,6 +132,7 @@ fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .unwrap(); // 10 > 7
     let plan = b.check_order(CO0, &[0], false, false).unwrap();
@@ -140,6 +147,7 @@ fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .unwrap(); // 11 > 7
     assert!(b.cmd.all_stopped);
@@ -162,6 +170,7 @@ fn double_six_is_a_blunder_rolled_on_the_table() {
             units: vec![0],
             charge: false,
             dense: false,
+            road: false,
         })
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
@@ -192,6 +201,7 @@ fn an_unordered_unit_cannot_act_and_orders_are_spent_by_actions() {
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .unwrap();
     // Retire 2.5 cm: 2.5 + 7.5 (three-quarters) = 10.
@@ -201,4 +211,113 @@ fn an_unordered_unit_cannot_act_and_orders_are_spent_by_actions() {
     };
     b.apply(&back).expect("a retire of a quarter move");
     assert!(b.apply(&back).is_err(), "the order's one action is spent");
+}
+
+/// A march column on a north–south road at (100, 50) facing north; its brigade HQ (id 1) at
+/// (40, 5), some 70 cm away.
+fn column_on_a_road(formation: volley::rules::formation::Formation) -> volley::battle::Battle {
+    use volley::rules::geometry::V2;
+    use volley::rules::terrain::{Linear, LinearKind, Terrain};
+    let mut x = u(0, RIFLES, 4, 100.0, 50.0, 90.0);
+    x.formation = formation;
+    let road = Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Road,
+            name: "pike".into(),
+            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)],
+            width: 3.0,
+        }],
+        ..Default::default()
+    };
+    let mut b = battle_with(
+        &[x, u(1, RIFLES, 4, 100.0, 170.0, 270.0)],
+        road,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    b
+}
+
+#[test]
+fn a_column_travelling_its_entire_move_along_a_road_has_no_distance_modifier() {
+    // BPT "Command Modifiers" note 2: "Units traveling their entire move along a road are not
+    // affected by this modifier." The road order declares it; it may then only so travel.
+    use volley::rules::formation::Formation;
+    use volley::rules::geometry::{Pose, V2};
+    let road_order = Action::Order {
+        commander: 1,
+        units: vec![0],
+        charge: false,
+        dense: false,
+        road: true,
+    };
+    let mut b = column_on_a_road(Formation::MarchColumn);
+    let plain = b.check_order(1, &[0], false, false).unwrap();
+    let dp = distance_penalty(plain.distance, 20.0, 20.0, -1);
+    assert!(plain.distance > 60.0 && dp == -3, "{} cm: {dp}", plain.distance);
+    assert!(
+        plain
+            .modifiers
+            .iter()
+            .any(|m| m.rule.contains("note 2") && m.amount == dp)
+    );
+    let road = b.check_order_by(1, &[0], false, false, true).unwrap();
+    assert!(road.modifiers.iter().all(|m| !m.rule.contains("note 2")));
+    assert_eq!(road.target, plain.target - dp);
+    assert!(b.legal_actions().contains(&road_order), "offered where it helps");
+    // Passed (1 + 2 ≤ 7): off the road, or anything but travelling, is refused.
+    script(&mut b, &[1, 2]);
+    b.apply(&road_order).unwrap();
+    let n = std::f64::consts::FRAC_PI_2;
+    let off = b
+        .apply(&Action::Move {
+            unit: 0,
+            to: Pose::new(V2::new(104.0, 58.0), n),
+        })
+        .unwrap_err();
+    assert!(off.rule.contains("note 2"), "{off}");
+    let deploy = b
+        .apply(&Action::Deploy {
+            unit: 0,
+            deploy: volley::battle::Deploy::Formation(Formation::Line),
+        })
+        .unwrap_err();
+    assert!(deploy.rule.contains("note 2"), "{deploy}");
+    // Along the road, with the road bonus (10 + 5 cm).
+    b.apply(&Action::Move {
+        unit: 0,
+        to: Pose::new(V2::new(100.0, 65.0), n),
+    })
+    .expect("along the road");
+    // A line cannot be given one.
+    let b = column_on_a_road(Formation::Line);
+    let r = b.check_order_by(1, &[0], false, false, true).unwrap_err();
+    assert!(r.rule.contains("Road"), "{r}");
+}
+
+#[test]
+fn a_commander_touching_its_march_column_gets_plus_one() {
+    // BPT "March Column": "Command units commanding a formation in march column get a +1 to
+    // their command die if touching bases with the units that are in March Column."
+    use volley::rules::formation::Formation;
+    let mut b = column_on_a_road(Formation::MarchColumn);
+    let far = b.check_order(1, &[0], false, false).unwrap();
+    assert!(!far.modifiers.iter().any(|m| m.rule.contains("March Column")));
+    // The HQ (2 cm across) touching the column's flank: the column is 2.5 cm wide at x = 100.
+    b.commanders[1].pos = volley::rules::geometry::V2::new(102.25 + 0.2, 50.0);
+    let near = b.check_order(1, &[0], false, false).unwrap();
+    assert!(
+        near.modifiers
+            .iter()
+            .any(|m| m.rule.contains("March Column") && m.amount == 1),
+        "{:?}",
+        near.modifiers
+    );
+    assert_eq!(near.target, near.value + 1, "touching: no distance modifier, +1");
+    // Not in march column: no +1 though touching.
+    let mut b = column_on_a_road(Formation::Line);
+    b.commanders[1].pos = volley::rules::geometry::V2::new(100.0, 46.55); // touching the command stand
+    let line = b.check_order(1, &[0], false, false).unwrap();
+    assert!(!line.modifiers.iter().any(|m| m.rule.contains("March Column")));
 }

@@ -3,7 +3,7 @@
 use super::common::*;
 use volley::battle::Action;
 use volley::battle::event::Event;
-use volley::battle::state::{ResultKind, Suppression};
+use volley::battle::state::{Phase, ResultKind, Suppression};
 use volley::data::scenario::{Objective, ObjectiveLevel};
 use volley::rules::geometry::V2;
 
@@ -145,4 +145,71 @@ fn objectives_outcome_table_and_double_victory_points() {
     let o = b.compute_outcome("test");
     assert_eq!(o.victory_points, [240, 0], "60 points a stand × 4 stands");
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
+}
+
+#[test]
+fn a_first_side_that_breaks_withdraws_before_it_acts() {
+    // BPT "Breakpoint": "the Command will break and withdraw from the battlefield immediately,
+    // if the command roll fails"; "End of the Battle" 3: the game ends when a Command reaches
+    // its breakpoint and withdraws. Side 0 moves first and has lost 2 of 3 units.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 130.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 160.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 150.0, 270.0),
+    ]);
+    assert_eq!(b.first_side, 0);
+    to_command(&mut b);
+    b.unit_mut(1).knocked_out = true;
+    b.unit_mut(2).knocked_out = true;
+    // Side 0 ends its turn (no roll: the test is at the start of its turns), side 1 plays.
+    script(&mut b, &[]);
+    b.apply(&Action::EndPhase).unwrap();
+    assert_eq!((b.active, b.phase), (1, Phase::Initiative));
+    b.apply(&Action::EndPhase).unwrap();
+    // Side 1 ends its turn; side 0's turn opens with the CO's roll (command 8): 6 + 4 fails.
+    script(&mut b, &[6, 4]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::SideBroken { side: 0 })), "{ev:?}");
+    assert!(b.is_over(), "withdrawn at once: side 0 does not play its turn");
+    let after: Vec<&Event> = ev
+        .iter()
+        .skip_while(|e| !matches!(e, Event::SideBroken { .. }))
+        .filter(|e| matches!(e, Event::PhaseStarted { .. }))
+        .collect();
+    assert!(
+        after.iter().all(|e| matches!(
+            e,
+            Event::PhaseStarted {
+                phase: Phase::GameOver,
+                ..
+            }
+        )),
+        "{after:?}"
+    );
+    assert_eq!(b.outcome.clone().unwrap().winner, Some(1));
+}
+
+#[test]
+fn hits_count_at_the_value_the_unit_had_when_it_took_them() {
+    // BPT "Disordered": "takes one less hit" (3 → 2 a stand for regular infantry). Decision
+    // (docs/rules.md): each hit is a share of a stand at the value it was taken at.
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 150.0, 270.0)]);
+    let pt = b.player_turn;
+    let lost = |b: &volley::battle::Battle, hits: u32, before: u32| {
+        let mut x = b.unit(0).clone();
+        x.hits = hits;
+        x.hits_before_disorder = before;
+        x.disordered_until = Some(pt + 1);
+        x.stands_lost(&b.rules, pt)
+    };
+    assert_eq!(lost(&b, 6, 0), 3, "all while disordered: 6 / 2");
+    assert_eq!(lost(&b, 6, 6), 2, "all before: 6 / 3");
+    assert_eq!(lost(&b, 6, 4), 2, "4/3 + 2/2 = 2.33");
+    assert_eq!(lost(&b, 5, 4), 1, "4/3 + 1/2 = 1.83");
+    assert_eq!(lost(&b, 20, 0), 4, "never more than it has");
+    // Not disordered: the full value whatever was recorded.
+    b.unit_mut(0).hits = 6;
+    b.unit_mut(0).hits_before_disorder = 2;
+    assert_eq!(b.unit(0).stands_lost(&b.rules, pt), 2);
 }

@@ -128,6 +128,7 @@ pub fn order(by: u32) -> volley::battle::state::OrderState {
         may_enter_dense: true,
         self_order: false,
         fire_after_manhandle: false,
+        road: false,
     }
 }
 

@@ -83,3 +83,29 @@ fn a_charge_opens_counter_initiative_for_the_target_then_makes_contact() {
     assert!(b.unit_distance(0, 1) < 0.1);
     assert_eq!(b.combats.len(), 1);
 }
+
+#[test]
+fn a_unit_within_5_cm_of_the_target_may_evade_the_charge_too() {
+    // BPT "Counter-Initiative": "Units under charge and any units within 5cm of units under
+    // charge may fire at or evade charging units." A second Confederate line 3 cm beside the
+    // target evades; the charge goes on at the target.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 59.5, 270.0),
+        u(1, RIFLES, 4, 113.0, 59.5, 270.0),
+    ]);
+    assert!((b.unit_distance(1, 2) - 3.0).abs() < 1e-6);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("legal charge");
+    assert!(b.legal_actions().contains(&Action::CounterEvade { unit: 2 }));
+    let d0 = b.unit_distance(0, 2);
+    b.apply(&Action::CounterEvade { unit: 2 }).expect("it may evade");
+    assert!(b.unit_distance(0, 2) > d0 + 5.0, "it moved away from the charger");
+    assert!(
+        matches!(b.step, Step::CounterInitiative { target: 1, .. }),
+        "the window stays open"
+    );
+    assert!(b.apply(&Action::CounterEvade { unit: 2 }).is_err(), "once");
+    b.apply(&Action::Pass).unwrap();
+    assert_eq!(b.combats.len(), 1, "the charge reaches its target");
+}

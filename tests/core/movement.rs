@@ -332,6 +332,7 @@ fn ordered_unit() -> Battle {
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .expect("a roll of 2 passes any order");
     b

@@ -41,6 +41,7 @@ fn order(c: u32, units: &[u32]) -> Action {
         units: units.to_vec(),
         charge: false,
         dense: false,
+        road: false,
     }
 }
 

@@ -60,6 +60,7 @@ fn a_brigadier_may_not_order_units_of_another_nation_the_army_hq_may() {
         units: vec![cac],
         charge: false,
         dense: false,
+        road: false,
     };
     assert!(b2.apply(&order).is_err());
     assert!(!b.legal_actions().contains(&order));

@@ -65,6 +65,7 @@ fn order(units: Vec<u32>) -> Action {
         units,
         charge: false,
         dense: false,
+        road: false,
     }
 }
 

@@ -155,6 +155,7 @@ fn after_one_passed_command_roll_a_scout_moves_without_orders() {
         units: vec![0],
         charge: false,
         dense: false,
+        road: false,
     })
     .expect("the initial command roll");
     assert!(b.unit(0).scout_free);

@@ -131,6 +131,7 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
             units: vec![0],
             charge: false,
             dense: false,
+            road: false,
         })
         .expect("an order");
     let weather = ev.iter().find_map(|e| match e {

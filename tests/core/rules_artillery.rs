@@ -294,3 +294,50 @@ fn an_unlimbered_gun_man_handled_under_an_order_fires_in_the_same_order() {
     // A limbered gun that moves gets no such fire (and could not fire anyway).
     assert!(!b.ordered_to_fire_after_manhandling(0));
 }
+
+/// A Union Gatling gun (id 0) at (100, 50) facing north, ordered, a Confederate line (id 1)
+/// `gap` cm off its front.
+fn gatling(gap: f64) -> Battle {
+    let mut b = battle_with(
+        &[
+            u(0, "gatling_gun", 1, 100.0, 50.0, 90.0),
+            u(1, RIFLES, 4, 100.0, 51.25 + gap + 0.75, 270.0),
+        ],
+        Default::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 165.0)],
+    );
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    assert!((b.unit_distance(0, 1) - gap).abs() < 1e-6);
+    b
+}
+
+#[test]
+fn gatlings_reach_10_cm_and_jam_on_any_double() {
+    // ACW note 12: "Gatling guns have a range of 10cm and jam on rolling attack dice with any
+    // doubles. Jammed Gatling guns do not complete any attacks and the model is knocked out
+    // right away." The chart prints 2 attacks at 20 cm.
+    let r = gatling(15.0).check_fire(0, 1, FireContext::Order).unwrap_err();
+    assert!(r.rule.contains("range"), "{r}");
+    let mut b = gatling(8.0);
+    let plan = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!(plan.dice, 2);
+    script(&mut b, &[4, 4, 1, 1]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::KnockedOut {
+            unit: 0,
+            why: volley::battle::event::KnockOut::Jammed
+        }
+    )));
+    assert!(!b.unit(0).alive(), "jammed: knocked out");
+    assert_eq!(b.unit(1).hits, 0, "no attacks completed");
+    // No double: it fires (4+ with the first fire +1: both hit).
+    let mut b = gatling(8.0);
+    script(&mut b, &[4, 5, 1, 1, 1, 1]);
+    b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    assert!(b.unit(0).alive());
+    assert_eq!(b.unit(1).hits, 2);
+}

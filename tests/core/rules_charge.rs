@@ -5,7 +5,7 @@ use super::common::*;
 use volley::battle::event::{CombatSide, Event, KnockOut};
 use volley::battle::state::{Combat, Step, Suppression};
 use volley::battle::{Action, Battle};
-use volley::rules::geometry::V2;
+use volley::rules::geometry::{Aspect, V2};
 use volley::rules::terrain::{Area, AreaKind, Linear, LinearKind, Polygon, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
@@ -76,14 +76,14 @@ fn an_evader_that_gets_clear_survives_and_the_charger_that_did_not_close_is_diso
 }
 
 /// Union line (id 0, `stands`) charging a Confederate skirmisher line (id 1, 8 cm off);
-/// a Confederate line (id 2) 3 cm behind the skirmishers sees the charger through them
-/// (skirmishers do not block line of sight) and may respond as well.
+/// a Confederate line (id 2) 3 cm behind the skirmishers and 8 cm to their left sees the
+/// charger past them and may respond as well (it may not fire over them: BPT "Firing").
 fn charge_into_fire(stands: u32) -> Battle {
     // Skirmisher stands y 58.75–60.25, command stand to 61.75; the line's front at 64.75.
     let mut b = battle(&[
         u(0, RIFLES, stands, 100.0, 50.0, 90.0),
         u(1, SKIRMISHERS, 4, 100.0, 59.5, 270.0),
-        u(1, RIFLES, 4, 100.0, 65.5, 270.0),
+        u(1, RIFLES, 4, 108.0, 65.5, 270.0),
     ]);
     b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
         .expect("a legal charge");
@@ -192,6 +192,7 @@ fn a_unit_within_10_cm_supports_lined_up_behind_its_friend_for_one_more_die() {
     assert!(r.reason.contains("more than 10 cm"), "{r}");
     let near = u(0, RIFLES, 4, 100.0, 44.0, 90.0); // 3 cm behind
     let mut b = in_contact_with(&[near], Terrain::default());
+    b.cmd.orders.insert(1, super::fire::order(HQ0));
     let mut faces = vec![6; 10];
     faces.extend([1; 8]);
     faces.extend([1, 1]); // the Confederate breakpoint roll next turn
@@ -430,4 +431,177 @@ fn a_charge_crosses_an_obstacle_only_from_contact_with_it() {
     assert!(r.rule.contains("obstacles"), "{r}");
     assert!(stream_charge(54.5, 61.0).is_ok(), "the charger touches the stream");
     assert!(stream_charge(50.0, 57.5).is_ok(), "the target touches the stream");
+}
+
+/// A Confederate line of 4 (id 1) at (100, 60) facing south: front edge y = 59.25, flanks
+/// x = 95 and x = 105, rear y = 60.75. A Union line of 4 (id 0, 10 cm wide) in contact at
+/// (x, y) facing `facing`, in a charge against it.
+fn charged_line(x: f64, y: f64, facing: f64) -> Battle {
+    charged_row(RIFLES, x, y, facing)
+}
+
+/// [`charged_line`] with the Confederates of army-list row `row`.
+fn charged_row(row: &'static str, x: f64, y: f64, facing: f64) -> Battle {
+    let mut b = battle(&[u(0, RIFLES, 4, x, y, facing), u(1, row, 4, 100.0, 60.0, 270.0)]);
+    to_command(&mut b);
+    assert!(b.unit_distance(0, 1) < 0.6, "in contact");
+    b.combats.push(Combat {
+        chargers: vec![0],
+        target: 1,
+        supports: [vec![], vec![]],
+        counter_charge: false,
+    });
+    b
+}
+
+#[test]
+fn a_line_charged_in_the_flank_by_a_wider_line_fights_to_its_flank() {
+    // BPT "Fighting to the flank or rear (each) −2" and "Contact": "if the unit is contacted
+    // on the flank, only the flank stand is calculated as part of the charge". The Union line
+    // touches the left flank (x = 105) and reaches 5 cm either side of y = 60, so its southern
+    // end pokes into the target's fire cone: the contacted edge, not the cone, decides.
+    let mut b = charged_line(105.76, 60.0, 180.0);
+    assert_eq!(b.contact_aspect(1, 0), Aspect::Flank);
+    assert_eq!(b.contact_aspect(0, 1), Aspect::Front, "the charger fights to its front");
+    script(&mut b, &[1; 400]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    // Union: the 2 stands touching the 1.5 cm flank edge × 2 + 1 (charging) = 5;
+    // Confederates: 1 flank stand × 2 − 2 (fighting to the flank) = 0 (it was 2 before).
+    assert_eq!(round_dice(&ev)[0], vec![5, 0]);
+}
+
+#[test]
+fn the_contacted_edge_decides_front_flank_and_rear() {
+    // BPT "Allocating Hits": front, flank and rear base edges.
+    assert_eq!(charged_line(100.0, 58.49, 90.0).contact_aspect(1, 0), Aspect::Front);
+    assert_eq!(charged_line(94.24, 60.0, 0.0).contact_aspect(1, 0), Aspect::Flank);
+    // Behind the command stand (y 60.75–62.25).
+    assert_eq!(charged_line(100.0, 63.01, 270.0).contact_aspect(1, 0), Aspect::Rear);
+    // Front to front the defender keeps its full dice: 4 × 2, no −2.
+    let mut b = charged_line(100.0, 58.49, 90.0);
+    script(&mut b, &[1; 400]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(round_dice(&ev)[0], vec![9, 8]);
+}
+
+/// A Union single stand (id 0) at (108.5, 68) facing south, nearer the flank edge than the
+/// rear (BPT: "the nearest visible base edge"), north-east of a Confederate line (id 1, at (100, 60) facing
+/// south, flanks at x = 95 and 105), with a second Confederate line (id 2) beside it to the
+/// east, `gap` cm from its flank.
+fn flank_beside(gap: f64, terrain: Terrain) -> Battle {
+    let b = battle_with(
+        &[
+            u(0, RIFLES, 1, 108.5, 68.0, 270.0),
+            u(1, RIFLES, 4, 100.0, 60.0, 270.0),
+            u(1, RIFLES, 4, 105.0 + gap + 5.0, 60.0, 270.0),
+        ],
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    assert!((b.unit_distance(1, 2) - gap).abs() < 1e-6);
+    b
+}
+
+#[test]
+fn a_base_edge_with_enemy_troops_within_5_cm_cannot_be_contacted() {
+    // BPT "Charging": "A base edge cannot be contacted if there are enemy troops or impassable
+    // terrain within 5cm"; "Contact": a gap between enemy units "must be at least 5cm wide".
+    // 4.5 cm is room enough for the stand (1.5 deep) but not by the rule: it takes the rear.
+    let plan = flank_beside(4.5, Terrain::default())
+        .check_charge(0, 1)
+        .expect("another edge");
+    assert_eq!(plan.aspect, Aspect::Rear);
+    // 5.5 cm: the flank is open.
+    let plan = flank_beside(5.5, Terrain::default())
+        .check_charge(0, 1)
+        .expect("the flank");
+    assert_eq!(plan.aspect, Aspect::Flank);
+    // Impassable terrain within 5 cm of the flank bars it too (a lake 4.8 cm off).
+    let pond = Terrain {
+        areas: vec![Area {
+            kind: AreaKind::Lake,
+            name: "pond".into(),
+            outline: square(109.8, 40.0, 125.0, 80.0),
+        }],
+        ..Default::default()
+    };
+    let b = flank_beside(40.0, pond);
+    assert_eq!(b.check_charge(0, 1).expect("another edge").aspect, Aspect::Rear);
+}
+
+#[test]
+fn a_charges_winner_loses_stands_for_its_earlier_hits_at_its_full_hits_value() {
+    // BPT "Disordered": troops that concluded a charge successfully are disordered and "take
+    // one less hit" (3 → 2 a stand); the hits the charge gave them were taken before that.
+    // Union 9 dice, all hit (9 of the Confederates' 12); Confederates 8 dice, 4 hit: 9 ≥ 2 × 4,
+    // a win by double. The Union's 4 hits at 3 a stand: 1 stand lost (at 2 a stand it was 2).
+    let mut b = in_contact_with(&[], Terrain::default());
+    let mut faces = vec![6; 9];
+    faces.extend([6, 6, 6, 6, 1, 1, 1, 1]);
+    faces.extend([1; 10]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(round_dice(&ev)[0], vec![9, 8]);
+    assert!(!b.unit(1).alive(), "lost by double");
+    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::StandsRemoved {
+                unit: 0,
+                removed: 1,
+                left: 3
+            }
+        )),
+        "{ev:?}"
+    );
+    assert_eq!(b.unit(0).stands, 3);
+}
+
+#[test]
+fn in_the_charge_phase_the_active_side_supports_only_with_an_orders_action_left() {
+    // BPT "Support": "one charge per order during the command phase"; "units from both sides
+    // may support a charge". Decision (docs/rules.md): the inactive side supports freely in
+    // the charge phase, the active side only with an action of an order left, which it spends.
+    let near = u(0, RIFLES, 4, 100.0, 44.0, 90.0); // 3 cm behind the Union charger
+    let mut b = in_contact_with(std::slice::from_ref(&near), Terrain::default());
+    assert!(!b.may_support_in_window(0, 1), "no order");
+    b.cmd.orders.insert(1, super::fire::order(HQ0));
+    assert!(b.may_support_in_window(0, 1), "an order's action left");
+    b.cmd.orders.get_mut(&1).unwrap().credits = 0;
+    assert!(!b.may_support_in_window(0, 1), "its action spent");
+    // No order: the window does not open for it; the charge resolves without it.
+    let mut b = in_contact_with(&[near], Terrain::default());
+    script(&mut b, &[1; 400]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(!ev.iter().any(|e| matches!(e, Event::Supporting { .. })));
+    assert_eq!(round_dice(&ev)[0], vec![9, 8]);
+    // A Confederate 3 cm behind its line supports freely in the Union's turn.
+    let behind = u(1, RIFLES, 4, 100.0, 58.0, 270.0);
+    let b = in_contact_with(&[behind], Terrain::default());
+    assert!(b.may_support_in_window(1, 2));
+    assert_eq!(b.possible_supports(1), vec![(2, 1)]);
+}
+
+/// The Union's first-round hits on the Confederate skirmishers (save 5+) charged at
+/// (x, y, facing), every die a 5: (hits, saved).
+fn saved_against(x: f64, y: f64, facing: f64) -> (u32, u32) {
+    let mut b = charged_row(SKIRMISHERS, x, y, facing);
+    script(&mut b, &[5; 400]);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let r = rounds(&ev);
+    assert_eq!(r[0][0].hits, r[0][0].dice, "a 5 hits in the open");
+    (r[0][0].hits, r[0][0].saved)
+}
+
+#[test]
+fn hits_in_a_charge_against_the_flank_worsen_the_save_by_one() {
+    // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by one, for
+    // example; ... a save of five will become six." From the front every 5 saves; from the
+    // flank none does (the line's bonus die, a 5 too, fails).
+    let (hits, saved) = saved_against(100.0, 58.49, 90.0);
+    assert!(hits > 0 && saved == hits, "front: 5+ saves {saved} of {hits}");
+    let (hits, saved) = saved_against(105.76, 60.0, 180.0);
+    assert!(hits > 0 && saved == 0, "flank: 6 to save, {saved} of {hits}");
 }

@@ -21,6 +21,7 @@ fn order(b: &mut Battle, commander: u32, units: &[u32]) -> Vec<Event> {
         units: units.to_vec(),
         charge: false,
         dense: false,
+        road: false,
     })
     .expect("a legal order")
 }
@@ -127,7 +128,7 @@ fn opportunity_fire_follows_an_ordered_fire_but_not_a_deploy() {
 }
 
 #[test]
-fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_start_at_minus_one() {
+fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_order_at_minus_one_all_turn() {
     // BPT "Opportunity Fire": "Units carrying out opportunity fire may not use their initiative
     // next turn and will be subject to a -1 command penalty".
     let mut b = opportunity();
@@ -150,12 +151,21 @@ fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_start_a
             .unwrap()
             .modifiers
             .iter()
-            .filter(|m| m.rule.contains("opportunity fire"))
+            .filter(|m| m.rule.contains("Opportunity Fire"))
             .map(|m| m.amount)
             .sum::<i32>()
     };
     assert_eq!(opp(&b, 1), -1);
     assert_eq!(opp(&b, 2), 0);
+    // "for the duration of their next turn": the second order too, beside the successive −1.
+    script(&mut b, &[1, 1]);
+    order(&mut b, HQ1, &[1]);
+    assert_eq!(opp(&b, 1), -1, "still −1 on its second order");
+    let m = b.check_order(HQ1, &[1], false, false).unwrap().modifiers;
+    assert!(
+        m.iter().any(|m| m.rule.contains("successive") && m.amount == -1),
+        "{m:?}"
+    );
 }
 
 /// Two Union lines (ids 0, 1) next to their HQ; a Confederate line far away.

@@ -188,3 +188,65 @@ fn canister_range_is_10_cm() {
         assert!(!shot.canister);
     }
 }
+
+/// A Union `firer` (id 0) at (100, 50) facing north, a Union skirmish screen of 4 stands
+/// (id 1) at (sx, 56), a Confederate line (id 2) at (100, 66) facing south; `terrain`.
+fn screened(firer: &'static str, sx: f64, terrain: Terrain) -> Battle {
+    let stands = if firer == RIFLES { 4 } else { 1 };
+    let mut b = battle_with(
+        &[
+            u(0, firer, stands, 100.0, 50.0, 90.0),
+            u(0, "skirmishing_infantry_rifled", 4, sx, 56.0, 90.0),
+            u(1, RIFLES, 4, 100.0, 66.0, 270.0),
+        ],
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 165.0)],
+    );
+    to_command(&mut b);
+    b.unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
+    b
+}
+
+#[test]
+fn troops_may_not_fire_over_other_units_not_even_their_own_skirmishers() {
+    // BPT "Firing": "All other troops are prohibited from firing over other units."
+    // Skirmishers do not block sight (BPT "Line of Sight" 3), but they are in the way of fire.
+    let b = screened(RIFLES, 100.0, Terrain::default());
+    assert!(b.sees(0, 2), "skirmishers do not block sight");
+    let r = b.check_fire(0, 2, FireContext::Order).unwrap_err();
+    assert_eq!(r.rule, "BPT Firing: firing over other units", "{r}");
+    assert!(b.check_fire(1, 2, FireContext::Order).is_ok(), "the screen fires");
+    // The screen drawn aside to the flank: the line fires.
+    let b = screened(RIFLES, 118.0, Terrain::default());
+    assert!(b.check_fire(0, 2, FireContext::Order).is_ok());
+}
+
+#[test]
+fn guns_fire_over_infantry_only_from_higher_ground() {
+    // BPT "Firing": "Command units and infantry on foot may not be fired over by artillery
+    // unless the artillery is on higher elevation or the artillery is a howitzer or mortar on
+    // the same elevation."
+    let b = screened("smoothbore_cannon", 100.0, Terrain::default());
+    let r = b.check_fire(0, 2, FireContext::Order).unwrap_err();
+    assert_eq!(r.rule, "BPT Firing: firing over other units", "{r}");
+    // The gun on a low rise (height 1) the screen is not on.
+    let rise = Terrain {
+        hills: vec![volley::rules::terrain::Hill {
+            name: "rise".into(),
+            contours: vec![volley::rules::terrain::Contour {
+                height: 1,
+                outline: Polygon(vec![
+                    V2::new(90.0, 40.0),
+                    V2::new(110.0, 40.0),
+                    V2::new(110.0, 53.0),
+                    V2::new(90.0, 53.0),
+                ]),
+            }],
+            mountain: false,
+        }],
+        ..Default::default()
+    };
+    let b = screened("smoothbore_cannon", 100.0, rise);
+    assert!(b.check_fire(0, 2, FireContext::Order).is_ok(), "from higher ground");
+}

@@ -235,6 +235,7 @@ impl Scheduler {
                 units,
                 charge,
                 dense,
+                road,
             } = a
             else {
                 continue;
@@ -250,7 +251,7 @@ impl Scheduler {
             }) {
                 continue;
             }
-            let Ok(plan) = b.check_order(c, units, *charge, *dense) else {
+            let Ok(plan) = b.check_order_by(c, units, *charge, *dense, *road) else {
                 continue;
             };
             let p = odds::command_roll_odds(plan.target).success;

@@ -144,6 +144,7 @@ pub fn order_for(b: &Battle, sel: &Selection) -> Result<Action, String> {
             units,
             charge: false,
             dense: false,
+            road: false,
         });
     }
     if let Some(u) = sel.unit {
@@ -164,6 +165,7 @@ pub fn order_for(b: &Battle, sel: &Selection) -> Result<Action, String> {
             units: vec![u],
             charge: false,
             dense: false,
+            road: false,
         });
     }
     Err("to order, select a commander or a unit first".into())
