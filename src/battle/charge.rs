@@ -68,6 +68,10 @@ impl Battle {
     /// the target's front (the fire cone, which decides flank shots, is not used for contact).
     /// A march column's front counts as flank; a refused flank stand turns its flank to front.
     pub fn contact_aspect(&self, id: UnitId, enemy: UnitId) -> Aspect {
+        // BPT "Square": "an all round defence".
+        if self.unit(id).formation == Formation::Square {
+            return Aspect::Front;
+        }
         let theirs = self.rects(enemy);
         let n = self.geom[enemy as usize].fighting.max(1).min(theirs.len());
         let centre = theirs[..n]
@@ -762,7 +766,11 @@ impl Battle {
                 // Defenders under charge are hit according to their cover in the first round.
                 let from =
                     (round == 1 && s == attacker_side && struck == target).then(|| self.unit(contact[s][0]).pose.pos);
-                let to_hit = self.charge_to_hit(struck, from);
+                // BPT "Square": "defend one level better against cavalry".
+                let cavalry = contact[s]
+                    .iter()
+                    .any(|&e| self.unit(e).is_cavalry() && self.unit(e).mounted());
+                let to_hit = self.charge_to_hit(struck, from, cavalry);
                 let rolls = self.dice.roll(n, 6);
                 let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
                 let save = self.unit(struck).row.save.map(u32::from);
@@ -1004,15 +1012,27 @@ impl Battle {
     /// the defender under charge counts its cover (the first round); otherwise open ground.
     /// BPT "Morale Grades" (switch): "the score to hit units in charge" by grade in place of
     /// the open-ground score; **decision**: cover that needs more still counts.
-    pub fn charge_to_hit(&self, struck: UnitId, cover_from: Option<V2>) -> u32 {
+    /// `cavalry`: mounted cavalry deal these hits (a square defends one level better).
+    pub fn charge_to_hit(&self, struck: UnitId, cover_from: Option<V2>, cavalry: bool) -> u32 {
         let open = match self.morale_grade(struck) {
             Some(g) if self.rules.morale.charge_to_hit => g.charge_to_hit,
             _ => self.rules.fire.to_hit_open,
         };
-        match cover_from.map(|p| self.cover_of(struck, p)) {
-            None | Some(Cover::Open) => open,
-            Some(Cover::Soft) => self.rules.fire.to_hit_soft.max(open),
-            Some(Cover::Hard) => self.rules.fire.to_hit_hard.max(open),
+        let cover = cover_from.map(|p| self.cover_of(struck, p)).unwrap_or(Cover::Open);
+        // BPT "Square": "in open terrain they defend as in soft cover and in soft cover defend
+        // as in hard cover" against cavalry.
+        let cover = if cavalry && self.unit(struck).formation == Formation::Square {
+            match cover {
+                Cover::Open => Cover::Soft,
+                _ => Cover::Hard,
+            }
+        } else {
+            cover
+        };
+        match cover {
+            Cover::Open => open,
+            Cover::Soft => self.rules.fire.to_hit_soft.max(open),
+            Cover::Hard => self.rules.fire.to_hit_hard.max(open),
         }
     }
 }

@@ -952,10 +952,10 @@ impl Battle {
                 if u.is_artillery() {
                     return refuse("BPT Movement Formations", "guns do not change formation");
                 }
-                if f == Formation::Square && (u.is_cavalry() || self.sides[u.side].army.starts_with("ACW")) {
+                if f == Formation::Square && !self.may_form_square(id) {
                     return refuse(
                         "BPT Square",
-                        "square is infantry only and not used in the American Civil War",
+                        "square is for infantry, not poor troops, and not used in the American Civil War",
                     );
                 }
                 if f == Formation::Disordered {

@@ -153,6 +153,10 @@ impl Battle {
         let t = self.unit(target);
         let g = &self.geom[target as usize];
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
+        // BPT "Square": "an all round defence" — every side is a front.
+        if t.formation == Formation::Square {
+            return Aspect::Front;
+        }
         let mut a = geometry::aspect(g.front, self.rear_edge(target), t.pose.facing, half, from);
         // A refused flank stand faces the flank: attacks inside its own cone meet a front.
         for (on, i) in [(t.refused.0, 0), (t.refused.1, g.fighting.saturating_sub(1))] {
@@ -257,6 +261,19 @@ impl Battle {
         }
         if fu.disordered(self.player_turn) {
             modifiers.push(Modifier::new(fr.disordered_attacks, "BPT Disordered: two less dice"));
+        }
+        if tu.formation == Formation::Square {
+            if fu.is_artillery() {
+                modifiers.push(Modifier::new(
+                    fr.square_artillery_per_stand * stands,
+                    "BPT Square: artillery +1 a stand against a square",
+                ));
+            } else if fu.row.arm == Arm::Infantry {
+                modifiers.push(Modifier::new(
+                    fr.square_infantry,
+                    "BPT Square: infantry +1 a unit against a square",
+                ));
+            }
         }
         if let Some(c) = self.touching_commander(firer) {
             let bonus = self.commander(c).row.attack_bonus as i32;
@@ -375,6 +392,57 @@ impl Battle {
             }
         }
         in_way
+    }
+
+    /// Whether `id` may stand in square: infantry of an army that uses it (not the ACW), not
+    /// poor troops (BPT "Square": "Really poor troops whose training is poor or irregular foot
+    /// troops may not form square").
+    pub fn may_form_square(&self, id: UnitId) -> bool {
+        let u = self.unit(id);
+        u.row.arm == Arm::Infantry
+            && !u.row.has(Trait::Dismounted)
+            && u.grade != Grade::Poor
+            && !self.sides[u.side].army.starts_with("ACW")
+    }
+
+    /// BPT "Square": "If an infantry unit is the target of shooting attacks, and the target
+    /// unit has enemy cavalry within 30cm, and no friendly cavalry units are within 30cm, that
+    /// infantry unit must form square". **Decision**: mounted cavalry count; it forms square
+    /// before the fire is rolled, where its bases fit (a forced formation change, no order);
+    /// a unit that may not form square (poor, ACW) or has no room stays as it is. Returns
+    /// whether it formed square.
+    pub(crate) fn forced_square(&mut self, id: UnitId, ev: &mut Vec<Event>) -> bool {
+        let u = self.unit(id);
+        if u.formation == Formation::Square || !u.alive() || !self.may_form_square(id) {
+            return false;
+        }
+        let reach = self.rules.fire.square_cavalry_threat;
+        let side = u.side;
+        let cavalry_near = |s: SideId| {
+            self.side_units(s)
+                .any(|c| c.is_cavalry() && c.mounted() && self.unit_distance(id, c.id) <= reach)
+        };
+        if !cavalry_near(1 - side) || cavalry_near(side) {
+            return false;
+        }
+        let mut after = self.unit(id).clone();
+        after.formation = Formation::Square;
+        after.refused = (false, false);
+        let rects = self.compute_geom(&after).rects;
+        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
+            || self.overlapping_unit(id, &rects).is_some()
+        {
+            return false;
+        }
+        let u = self.unit_mut(id);
+        u.formation = Formation::Square;
+        u.refused = (false, false);
+        self.refresh_geometry();
+        ev.push(Event::Deployed {
+            unit: id,
+            what: "forms square: enemy cavalry within 30 cm".into(),
+        });
+        true
     }
 
     /// May `firer` fire at `target` now (ignoring whose turn it is)?
@@ -504,6 +572,12 @@ impl Battle {
             }
             return;
         }
+        // BPT "Square": infantry fired on under the threat of enemy cavalry forms square first.
+        let plan = if self.forced_square(plan.target, ev) {
+            self.fire_plan(plan.firer, plan.target, ctx)
+        } else {
+            plan
+        };
         if self.uses_ammo(plan.firer)
             && let Some(ammo) = self.ammo_for(plan.firer, ctx)
         {

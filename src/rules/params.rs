@@ -191,6 +191,16 @@ pub struct Fire {
     /// ACW note 12: "Gatling guns have a range of 10cm" (the chart prints 20).
     #[serde(default = "gatling_range")]
     pub gatling_range: f64,
+    /// BPT "Square": "+1 Infantry per unit versus Infantry in square".
+    #[serde(default = "one_i")]
+    pub square_infantry: i32,
+    /// BPT "Square": "+1 Artillery per stand versus Infantry in square".
+    #[serde(default = "one_i")]
+    pub square_artillery_per_stand: i32,
+    /// BPT "Square": infantry fired on "has enemy cavalry within 30cm, and no friendly
+    /// cavalry units are within 30cm ... must form square".
+    #[serde(default = "thirty")]
+    pub square_cavalry_threat: f64,
     /// Infantry in line roll one failed save again (BPT "Line": "a bonus save die roll").
     pub line_save_rerolls: u32,
     /// BPT "Prone Movement" (switch `Prone`): hits fewer per unit firing at a prone unit.
@@ -671,4 +681,12 @@ fn one() -> u32 {
 
 fn gatling_range() -> f64 {
     10.0
+}
+
+fn one_i() -> i32 {
+    1
+}
+
+fn thirty() -> f64 {
+    30.0
 }

@@ -229,3 +229,132 @@ fn napoleonic_units_get_the_first_fire_bonus_once() {
     let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
     assert_eq!(p.roll_bonus, 0, "only the first time it fires");
 }
+
+/// A British firer (id 0, row `firer` of the ACW chart, `n` stands) at (x, y) facing
+/// `facing`, a French line of 4 (id 1) at (100, 70) facing south, and `more` units after.
+fn at_a_square(firer: &'static str, n: u32, x: f64, y: f64, facing: f64, more: &[U]) -> Battle {
+    // The French line first of its side, so it is the first unit of side 1 whatever follows.
+    let mut units = vec![
+        u(0, firer, n, x, y, facing),
+        u(1, "regular_infantry_rifled", 4, 100.0, 70.0, 270.0),
+    ];
+    units.extend_from_slice(more);
+    let mut b = battle(&units);
+    b.sides[0].army = army("nap_british").name.clone();
+    b.sides[1].army = army("nap_french").name.clone();
+    let t = b.units.iter().position(|x| x.side == 1).unwrap();
+    b.units[t].row = row("nap_french", "line_infantry_08_12");
+    to_command(&mut b);
+    b.unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
+    b
+}
+
+fn squared(mut b: Battle, t: u32) -> Battle {
+    b.unit_mut(t).formation = volley::rules::formation::Formation::Square;
+    b.refresh_geometry();
+    b
+}
+
+fn square_mods(p: &volley::battle::fire::FirePlan) -> i32 {
+    p.modifiers
+        .iter()
+        .filter(|m| m.rule.contains("Square"))
+        .map(|m| m.amount)
+        .sum()
+}
+
+#[test]
+fn fire_at_a_square_gets_a_die_per_infantry_unit_and_per_gun_and_no_saves() {
+    // BPT "Firing Modifiers": "+1 Infantry per unit versus Infantry in square", "+1 Artillery
+    // per stand versus Infantry in square"; "Square formation receives no saves dice against
+    // ranged weapons".
+    let b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
+    let line = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!((square_mods(&line), line.save), (0, Some(6)));
+    let b = squared(b, 1);
+    let sq = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!((square_mods(&sq), sq.save), (1, None));
+    // A battery of two guns: +2.
+    let b = squared(at_a_square("smoothbore_cannon", 2, 100.0, 50.0, 90.0, &[]), 1);
+    let sq = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!(square_mods(&sq), 2);
+}
+
+#[test]
+fn a_square_has_no_flank() {
+    // BPT "Square": "an all round defence": fired on from its side, no flank +2.
+    let b = at_a_square("regular_infantry_rifled", 4, 85.0, 70.0, 0.0, &[]);
+    let line = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert!(line.modifiers.iter().any(|m| m.rule.contains("flank")));
+    let b = squared(b, 1);
+    let sq = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!(sq.aspect, volley::rules::geometry::Aspect::Front);
+    assert!(!sq.modifiers.iter().any(|m| m.rule.contains("flank")));
+}
+
+#[test]
+fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() {
+    // BPT "Square": "If an infantry unit is the target of shooting attacks, and the target unit
+    // has enemy cavalry within 30cm, and no friendly cavalry units are within 30cm, that
+    // infantry unit must form square"; "Really poor troops ... may not form square".
+    let cav = u(0, "us_cavalry_1862", 3, 130.0, 60.0, 90.0);
+    let formed = |b: &mut Battle| {
+        script(b, &[1; 40]);
+        let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
+        let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
+        let sq = ev
+            .iter()
+            .any(|e| matches!(e, Event::Deployed { what, .. } if what.contains("square")));
+        assert_eq!(sq, b.unit(t).formation == volley::rules::formation::Formation::Square);
+        sq
+    };
+    let mut b = at_a_square(
+        "regular_infantry_rifled",
+        4,
+        100.0,
+        50.0,
+        90.0,
+        std::slice::from_ref(&cav),
+    );
+    b.cmd.orders.insert(0, super::fire::order(1));
+    assert!(formed(&mut b), "British cavalry 20 cm off, no French cavalry");
+    // No enemy cavalry near: it stays in line.
+    let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
+    b.cmd.orders.insert(0, super::fire::order(1));
+    assert!(!formed(&mut b));
+    // French cavalry within 30 cm too: no need.
+    let mut b = at_a_square(
+        "regular_infantry_rifled",
+        4,
+        100.0,
+        50.0,
+        90.0,
+        &[cav.clone(), u(1, "cs_cavalry", 3, 75.0, 80.0, 270.0)],
+    );
+    b.cmd.orders.insert(0, super::fire::order(1));
+    assert!(!formed(&mut b));
+    // Poor troops may not form square.
+    let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
+    b.cmd.orders.insert(0, super::fire::order(1));
+    let t = b.units.iter().position(|x| x.side == 1).unwrap();
+    b.units[t].grade = volley::data::scenario::Grade::Poor;
+    assert!(!formed(&mut b));
+    let r = b.check_deploy(
+        t as u32,
+        volley::battle::Deploy::Formation(volley::rules::formation::Formation::Square),
+        false,
+    );
+    assert!(r.is_err());
+}
+
+#[test]
+fn a_square_defends_one_level_better_against_cavalry() {
+    // BPT "Square": "in open terrain they defend as in soft cover and in soft cover defend as
+    // in hard cover" — against cavalry only.
+    let b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
+    let from = Some(b.unit(0).pose.pos);
+    assert_eq!(b.charge_to_hit(1, from, true), 4, "a line in the open");
+    let b = squared(b, 1);
+    assert_eq!(b.charge_to_hit(1, from, true), 5, "a square against cavalry: soft");
+    assert_eq!(b.charge_to_hit(1, from, false), 4, "against infantry: open");
+}

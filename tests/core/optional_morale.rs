@@ -109,13 +109,13 @@ fn knocked_out_falling_back_further_than_5_10_15_cm() {
 fn in_a_charge_unmotivated_are_hit_on_4_regular_5_motivated_6() {
     for (grade, need) in [(Morale::Unmotivated, 4), (Morale::Regular, 5), (Morale::Motivated, 6)] {
         let b = duel(Some(grade), true);
-        assert_eq!(b.charge_to_hit(1, None), need, "{grade:?}");
+        assert_eq!(b.charge_to_hit(1, None, false), need, "{grade:?}");
         // Charged in the open: the grade's score stands.
-        assert_eq!(b.charge_to_hit(1, Some(b.unit(0).pose.pos)), need);
+        assert_eq!(b.charge_to_hit(1, Some(b.unit(0).pose.pos), false), need);
     }
     // Without the switch: the open-ground score, 4+.
     let b = duel(Some(Morale::Motivated), false);
-    assert_eq!(b.charge_to_hit(1, None), 4);
+    assert_eq!(b.charge_to_hit(1, None, false), 4);
 }
 
 #[test]

@@ -85,13 +85,13 @@ pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
     let front = a.stands.min(t.stands).max(1);
     let a_dice = b.contact_attacks(a) * front + 1; // the charge bonus die
     let b_dice = b.contact_attacks(t) * front;
-    let a_hit = b.charge_to_hit(target, Some(a.pose.pos));
+    let a_hit = b.charge_to_hit(target, Some(a.pose.pos), a.is_cavalry() && a.mounted());
     odds::charge_outcome(
         a_dice,
         a_hit,
         t.row.save.map(u32::from),
         b_dice,
-        b.charge_to_hit(unit, None),
+        b.charge_to_hit(unit, None, t.is_cavalry() && t.mounted()),
         a.row.save.map(u32::from),
     )
 }
