@@ -350,6 +350,43 @@ impl Battle {
                 v.push(Pose::new(p.pos + dir * (d * 0.5), clamped));
             }
         }
+        v.extend(self.candidate_road_moves(id));
+        v
+    }
+
+    /// A march column on a road: along it both ways, the whole allowance with the road bonus
+    /// and half of it, round the bends (BPT "March Column"), facing the way it goes.
+    fn candidate_road_moves(&self, id: UnitId) -> Vec<Pose> {
+        use crate::rules::terrain::{LinearKind, polyline_point_at, polyline_project};
+        let u = self.unit(id);
+        let mr = &self.rules.movement;
+        if u.formation != Formation::MarchColumn || !self.terrain.on_road(u.pose.pos, u.pose.pos) {
+            return Vec::new();
+        }
+        let horse = u.mounted() || (u.is_artillery() && u.limbered);
+        let reach = u.move_rate() + if horse { mr.road_bonus_horse } else { mr.road_bonus_foot };
+        let mut v = Vec::new();
+        for road in self.terrain.linears.iter().filter(|l| l.kind == LinearKind::Road) {
+            let Some((s, q, _)) = polyline_project(&road.points, u.pose.pos) else {
+                continue;
+            };
+            if q.dist(u.pose.pos) > road.width * 0.5 + 0.5 {
+                continue;
+            }
+            for sign in [1.0, -1.0] {
+                for frac in [0.95, 0.5] {
+                    let Some(to) = polyline_point_at(&road.points, s + sign * reach * frac) else {
+                        continue;
+                    };
+                    let Some((_, _, dir)) = polyline_project(&road.points, to) else {
+                        continue;
+                    };
+                    if to.dist(u.pose.pos) > 0.5 {
+                        v.push(Pose::new(to, (dir * sign).angle()));
+                    }
+                }
+            }
+        }
         v
     }
 

@@ -219,18 +219,36 @@ impl Battle {
                 "a formed unit turns at most 45° by wheeling, or 180° by about face",
             );
         }
-        // Road bonus (BPT "Road Bonus Movement"): column, the whole move on a road.
-        let road = u.formation == Formation::MarchColumn && d > eps && self.terrain.on_road(from.pos, to.pos);
+        // Road bonus (BPT "Road Bonus Movement"): column, the whole move on a road; the column
+        // "conforms to the bends in the road" (BPT "March Column"), so a move between two
+        // places on one road runs along it, bends and all, and costs its length.
+        let column = u.formation == Formation::MarchColumn && d > eps;
+        let mut path = vec![from.pos, to.pos];
+        if column
+            && !self.terrain.on_road(from.pos, to.pos)
+            && let Some(p) = self.terrain.road_path(from.pos, to.pos)
+            && p.windows(2).all(|w| self.terrain.on_road(w[0], w[1]))
+        {
+            path = p;
+        }
+        let road = column && path.windows(2).all(|w| self.terrain.on_road(w[0], w[1]));
+        let along = crate::rules::terrain::polyline_length(&path);
+        if path.len() > 2 {
+            cost = along;
+            parts = vec![("the way along the road".into(), along)];
+        }
         if road {
             let horse = u.mounted() || (u.is_artillery() && u.limbered);
             allowance += if horse { mr.road_bonus_horse } else { mr.road_bonus_foot };
         }
-        // Terrain along the way.
+        // Terrain along the way (each stretch of it).
         let mut dense = false;
         let mut crossed_obstacle = false;
         if d > eps {
-            if let Some(what) = self.terrain.impassable_for(from.pos, to.pos, u.on_foot()) {
-                return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+            for w in path.windows(2) {
+                if let Some(what) = self.terrain.impassable_for(w[0], w[1], u.on_foot()) {
+                    return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+                }
             }
             if !road {
                 for (kind, len) in self.terrain.length_in_areas(from.pos, to.pos) {
@@ -242,7 +260,10 @@ impl Battle {
                     dense |= is_dense && len > 0.0;
                 }
             }
-            let crossings = self.terrain.crossings(from.pos, to.pos);
+            let crossings: Vec<_> = path
+                .windows(2)
+                .flat_map(|w| self.terrain.crossings(w[0], w[1]))
+                .collect();
             let start_rects = self.rects(id);
             let contact = self.rules.visibility.contact + 0.25;
             let mut boundary: Option<f64> = None;
@@ -282,6 +303,7 @@ impl Battle {
                     "a move may cross only one area terrain boundary",
                 );
             }
+            // (A boundary counts only off the road, where the way is one straight stretch.)
             if let Some(t) = boundary {
                 let beyond = d * (1.0 - t);
                 let depth = self.frontage(u).1;
@@ -294,25 +316,27 @@ impl Battle {
             }
             // Passage of lines (BPT "Movement"): through friends at half the allowance;
             // never through enemy units.
-            let corridor = geometry::corridor(from.pos, to.pos, frontage.max(0.5));
-            let corridor_box = geometry::points_box(corridor);
-            for o in self.alive_units().filter(|o| o.id != id) {
-                if !self.unit_box_apart(o.id, corridor_box, 1e-6)
-                    && self
-                        .rects(o.id)
-                        .iter()
-                        .any(|r| geometry::convex_overlaps_rect(&corridor, r))
-                {
-                    if o.side == u.side {
-                        if !matches!(o.formation, Formation::Square) {
+            let mut passed = std::collections::BTreeSet::new();
+            for w in path.windows(2) {
+                let corridor = geometry::corridor(w[0], w[1], frontage.max(0.5));
+                let corridor_box = geometry::points_box(corridor);
+                for o in self.alive_units().filter(|o| o.id != id) {
+                    if !self.unit_box_apart(o.id, corridor_box, 1e-6)
+                        && self
+                            .rects(o.id)
+                            .iter()
+                            .any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                    {
+                        if o.side != u.side {
+                            return refuse(
+                                "BPT Movement: troops may not move through enemy units",
+                                format!("{} is in the way", o.name),
+                            );
+                        }
+                        if !matches!(o.formation, Formation::Square) && passed.insert(o.id) {
                             cost += mr.passage_of_lines_cost * rate;
                             parts.push((format!("passing through {}", o.name), mr.passage_of_lines_cost * rate));
                         }
-                    } else {
-                        return refuse(
-                            "BPT Movement: troops may not move through enemy units",
-                            format!("{} is in the way", o.name),
-                        );
                     }
                 }
             }
@@ -332,7 +356,7 @@ impl Battle {
             );
         }
         self.check_placement(id, to, None, true)?;
-        let passage = cost > d + 1e-9;
+        let passage = cost > along.max(d) + 1e-9;
         if cost > allowance + mr.epsilon {
             return refuse(
                 "BPT Movement: move allowance",

@@ -582,6 +582,31 @@ pub fn polyline_project(pts: &[V2], p: V2) -> Option<(f64, V2, V2)> {
     best.map(|(_, s, q, dir)| (s, q, dir))
 }
 
+/// The stretch of a polyline between distances `s0` and `s1` along it (either order: the
+/// points run from `s0` to `s1`), its ends included.
+pub fn polyline_between(pts: &[V2], s0: f64, s1: f64) -> Vec<V2> {
+    let (lo, hi) = (s0.min(s1), s0.max(s1));
+    let mut out = Vec::new();
+    out.extend(polyline_point_at(pts, lo));
+    let mut run = 0.0;
+    for w in pts.windows(2) {
+        run += w[0].dist(w[1]);
+        if run > lo + EPS && run < hi - EPS {
+            out.push(w[1]);
+        }
+    }
+    out.extend(polyline_point_at(pts, hi));
+    if s0 > s1 {
+        out.reverse();
+    }
+    out
+}
+
+/// Length of an open polyline.
+pub fn polyline_length(pts: &[V2]) -> f64 {
+    pts.windows(2).map(|w| w[0].dist(w[1])).sum()
+}
+
 /// The point at distance `s` along a polyline (clamped to its ends).
 pub fn polyline_point_at(pts: &[V2], s: f64) -> Option<V2> {
     let mut run = 0.0;
@@ -797,6 +822,34 @@ impl Terrain {
         })
     }
 
+    /// BPT "March Column": "The formation conforms to the bends in the road." The way from `a`
+    /// to `b` along one road that holds both (each within the road's half width + 0.5 cm, as
+    /// [`Terrain::on_road`]): `a`, the road's bends between their places on it, `b`; the
+    /// shortest if several roads hold them. None if no road does.
+    pub fn road_path(&self, a: V2, b: V2) -> Option<Vec<V2>> {
+        self.linears
+            .iter()
+            .filter(|l| l.kind == LinearKind::Road)
+            .filter_map(|road| {
+                let r = road.width * 0.5 + 0.5 + EPS;
+                if polyline_distance_to_point(&road.points, a) > r || polyline_distance_to_point(&road.points, b) > r {
+                    return None;
+                }
+                let (sa, _, _) = polyline_project(&road.points, a)?;
+                let (sb, _, _) = polyline_project(&road.points, b)?;
+                let mut path = vec![a];
+                let inner = polyline_between(&road.points, sa, sb);
+                // The bends strictly between the two ends (the projections themselves are
+                // within the road's width of the ends and add nothing but a zig-zag).
+                if inner.len() > 2 {
+                    path.extend_from_slice(&inner[1..inner.len() - 1]);
+                }
+                path.push(b);
+                Some(path)
+            })
+            .min_by(|x, y| polyline_length(x).total_cmp(&polyline_length(y)))
+    }
+
     /// Linears other than roads whose line (half its width) lies within `contact` of the base.
     pub fn linear_touching(&self, r: &Rect, contact: f64) -> Vec<usize> {
         self.linears
@@ -926,6 +979,40 @@ mod polyline_tests {
         let (s, q, _) = polyline_project(&wall, v(12.0, 6.0)).unwrap();
         assert!((s - 16.0).abs() < 1e-9 && q.dist(v(10.0, 6.0)) < 1e-9);
         assert!(polyline_project(&[v(1.0, 1.0)], v(0.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn a_stretch_between_two_distances_runs_from_the_first_to_the_second() {
+        let road = [v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0)];
+        assert_eq!(
+            polyline_between(&road, 5.0, 15.0),
+            vec![v(5.0, 0.0), v(10.0, 0.0), v(10.0, 5.0)]
+        );
+        assert_eq!(
+            polyline_between(&road, 15.0, 5.0),
+            vec![v(10.0, 5.0), v(10.0, 0.0), v(5.0, 0.0)]
+        );
+        assert_eq!(polyline_between(&road, 2.0, 4.0), vec![v(2.0, 0.0), v(4.0, 0.0)]);
+        assert!((polyline_length(&road) - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_way_along_a_road_follows_its_bends() {
+        let t = Terrain {
+            linears: vec![Linear {
+                kind: LinearKind::Road,
+                name: "pike".into(),
+                points: vec![v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0)],
+                width: 3.0,
+            }],
+            ..Default::default()
+        };
+        // Round the bend: 6 + 5 = 11 cm where the chord is 7.8.
+        let p = t.road_path(v(4.0, 0.5), v(10.5, 5.0)).expect("both on the road");
+        assert_eq!(p, vec![v(4.0, 0.5), v(10.0, 0.0), v(10.5, 5.0)]);
+        assert!(!t.on_road(v(4.0, 0.5), v(10.5, 5.0)), "the chord leaves the road");
+        // Off the road at one end: none.
+        assert!(t.road_path(v(4.0, 0.5), v(20.0, 5.0)).is_none());
     }
 
     #[test]

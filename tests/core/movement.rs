@@ -396,3 +396,36 @@ fn every_envelope_point_is_a_move_the_pipeline_accepts() {
     }
     assert!(checked > 20, "only {checked} envelope points were checked");
 }
+
+#[test]
+fn a_march_column_follows_the_bends_of_the_road_with_its_bonus() {
+    // BPT "March Column": "The formation conforms to the bends in the road"; "Road Bonus
+    // Movement": +5 cm for foot "along a road the whole of their movement allowance". A road
+    // north to (100, 57), then east: round the bend to (108, 57) is 7 + 8 = 15 cm = 10 + 5.
+    let bend = Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Road,
+            name: "pike".into(),
+            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 57.0), V2::new(140.0, 57.0)],
+            width: 3.0,
+        }],
+        ..Default::default()
+    };
+    let b = one_unit(Formation::MarchColumn, bend.clone());
+    let c = b.check_move(0, at(108.0, 57.0, 0.0), false).expect("along the road");
+    assert!(c.road);
+    assert!((c.cost - 15.0).abs() < 1e-9, "{}", c.cost);
+    // The straight line would cut the corner off the road (10.6 cm, more than 10 without the bonus).
+    let r = b.check_move(0, at(109.0, 57.0, 0.0), false).unwrap_err();
+    assert!(r.rule.contains("allowance"), "16 cm along the road: {r}");
+    // The moves offered include the way round the bend.
+    assert!(
+        b.candidate_moves(0).iter().any(|p| p.pos.x > 101.0
+            && (p.pos.y - 57.0).abs() < 0.1
+            && b.check_move(0, *p, false).is_ok_and(|m| m.road)),
+        "a legal road move round the bend is offered"
+    );
+    // A line gets no road and no bend.
+    let b = one_unit(Formation::Line, bend);
+    assert!(b.check_move(0, at(108.0, 57.0, 0.0), false).is_err());
+}
