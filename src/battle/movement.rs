@@ -163,6 +163,18 @@ impl Battle {
             if turn.abs() > eps {
                 return refuse("BPT Towed Guns", "pivoting a gun is a deploy action");
             }
+            // BPT "Prolonge Movement": "An artillery unit can move and fire using its limber in
+            // a retreat by prolonging the gun ... the gun can travel further and still be in a
+            // fire position": straight back (within the oblique), at the chart's second rate.
+            let rel = wrap_angle((to.pos - from.pos).angle() - from.facing).abs();
+            if d > eps
+                && u.has_limber
+                && rel >= PI - mr.oblique_max_deg.to_radians() - 1e-6
+                && let Some(prolonge) = u.row.movement_alt
+            {
+                allowance = allowance.max(prolonge);
+                parts[0].0 = "the prolonge".into();
+            }
         } else if turn.abs() <= eps {
             if d > eps {
                 let rel = wrap_angle((to.pos - from.pos).angle() - from.facing).abs();

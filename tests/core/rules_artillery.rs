@@ -341,3 +341,41 @@ fn gatlings_reach_10_cm_and_jam_on_any_double() {
     assert!(b.unit(0).alive());
     assert_eq!(b.unit(1).hits, 2);
 }
+
+#[test]
+fn a_gun_prolonges_back_at_its_second_rate_and_still_fires() {
+    // BPT "Prolonge Movement": "An artillery unit can move and fire using its limber in a
+    // retreat by prolonging the gun"; the chart's "3/10": man-handled 3 cm, prolonged 10.
+    use volley::rules::geometry::{Pose, V2};
+    let n = std::f64::consts::FRAC_PI_2;
+    let mut b = battery(&[u(1, RIFLES, 4, 100.0, 75.0, 270.0)]);
+    assert!(
+        b.check_move(0, Pose::new(V2::new(101.0, 42.0), n), false).is_ok(),
+        "8 cm back"
+    );
+    assert!(
+        b.check_move(0, Pose::new(V2::new(101.0, 39.5), n), false).is_err(),
+        "10.5 cm back"
+    );
+    let r = b.check_move(0, Pose::new(V2::new(101.0, 54.0), n), false).unwrap_err();
+    assert!(r.rule.contains("allowance"), "forward only man-handled, 3 cm: {r}");
+    assert!(b.check_move(0, Pose::new(V2::new(101.0, 53.0), n), false).is_ok());
+    // Without its limber it only man-handles.
+    let mut nolimber = b.clone();
+    nolimber.unit_mut(0).has_limber = false;
+    assert!(
+        nolimber
+            .check_move(0, Pose::new(V2::new(101.0, 42.0), n), false)
+            .is_err()
+    );
+    // Moved back and fired in the same order, still unlimbered.
+    b.unit_mut(0).loaded = Some(Ammo::Shot);
+    b.apply(&Action::Move {
+        unit: 0,
+        to: Pose::new(V2::new(101.0, 42.0), n),
+    })
+    .expect("prolonge");
+    assert!(!b.unit(0).limbered);
+    b.dice = volley::rules::dice::Dice::new(7);
+    b.apply(&Action::Fire { unit: 0, target: 1 }).expect("and fires");
+}
