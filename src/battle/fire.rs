@@ -93,12 +93,19 @@ impl Battle {
     /// square one face).
     pub fn firing_stands(&self, u: &Unit) -> u32 {
         let f = &self.rules.fire;
+        // BPT "Unit Organization": dismounted cavalry have "1 stand ... replaced with the
+        // non-firing horse holder stand while dismounted" (ACW note 3: "the horse holder stand").
+        let stands = if u.row.has(Trait::Dismounted) {
+            u.stands.saturating_sub(f.horse_holders).max(1)
+        } else {
+            u.stands
+        };
         match u.formation {
             _ if u.is_artillery() => u.stands,
-            Formation::MarchColumn => u.stands.min(f.march_column_stands),
-            Formation::AttackColumn => u.stands.min(f.attack_column_stands),
-            Formation::Square => u.stands.div_ceil(4),
-            _ => u.stands,
+            Formation::MarchColumn => stands.min(f.march_column_stands),
+            Formation::AttackColumn => stands.min(f.attack_column_stands),
+            Formation::Square => stands.div_ceil(4),
+            _ => stands,
         }
     }
 

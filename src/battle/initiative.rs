@@ -157,6 +157,17 @@ impl Battle {
             self.do_deploy(id, Deploy::Limber, ev);
             allowance = self.unit(id).move_rate() * frac;
         }
+        // BPT "Evading": "Dismounted cavalry may mount then move half-distance provided a horse
+        // holder stand is in base-contact with their unit command stand, otherwise they evade
+        // on foot." **Decision**: the horse holders stand with the unit; it mounts when that
+        // takes it farther and its mounted bases fit.
+        if let Some(mounted) = self.unit(id).mounted_row.as_ref()
+            && mounted.movement * frac > allowance
+            && self.check_deploy(id, Deploy::Mount, true).is_ok()
+        {
+            self.do_deploy(id, Deploy::Mount, ev);
+            allowance = self.unit(id).move_rate() * frac;
+        }
         let u = self.unit(id);
         let away = (u.pose.pos - self.unit(enemy).pose.pos).norm();
         let away = if away == crate::rules::geometry::V2::ZERO {

@@ -188,6 +188,10 @@ pub struct Fire {
     pub poor_fall_back_dice: i32,
     /// Weapon range of mounted cavalry (ACW notes 2, 4, 5).
     pub mounted_range: f64,
+    /// Dismounted cavalry: stands that hold the horses and do not fire (BPT "Unit
+    /// Organization": "1 horse holder stand").
+    #[serde(default = "one")]
+    pub horse_holders: u32,
     /// ACW note 12: "Gatling guns have a range of 10cm" (the chart prints 20).
     #[serde(default = "gatling_range")]
     pub gatling_range: f64,

@@ -250,3 +250,36 @@ fn guns_fire_over_infantry_only_from_higher_ground() {
     let b = screened("smoothbore_cannon", 100.0, rise);
     assert!(b.check_fire(0, 2, FireContext::Order).is_ok(), "from higher ground");
 }
+
+#[test]
+fn dismounted_cavalry_leave_a_stand_holding_the_horses_and_mount_to_evade() {
+    // BPT "Unit Organization": dismounted cavalry are a command stand, "1 horse holder stand
+    // and 2 or more dismounted cavalry stands", the holder "non-firing"; "Evading": they "may
+    // mount then move half-distance provided a horse holder stand is in base-contact".
+    let mut b = battle(&[
+        u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 62.0, 270.0),
+    ]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    b.apply(&Action::Deploy {
+        unit: 0,
+        deploy: volley::battle::Deploy::Dismount,
+    })
+    .expect("dismounts");
+    assert_eq!(b.unit(0).row.id, "us_cavalry_1862_dismounted");
+    assert_eq!(b.firing_stands(b.unit(0)), 3, "4 stands, one holding the horses");
+    assert_eq!(b.fire_plan(0, 1, FireContext::Order).base_dice, 3);
+    // Evading on initiative: mounted, half of 30 cm = 15 (on foot it would be 12).
+    b.phase = volley::battle::state::Phase::Initiative;
+    b.step = Step::Open;
+    b.cmd = Default::default();
+    let y0 = b.unit(0).pose.pos.y;
+    b.apply(&Action::InitiativeEvade { unit: 0 }).expect("evades");
+    assert!(b.unit(0).mounted(), "it mounted");
+    assert!(
+        (y0 - b.unit(0).pose.pos.y - 15.0).abs() < 0.3,
+        "{}",
+        y0 - b.unit(0).pose.pos.y
+    );
+}
