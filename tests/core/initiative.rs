@@ -109,3 +109,25 @@ fn a_unit_within_5_cm_of_the_target_may_evade_the_charge_too() {
     b.apply(&Action::Pass).unwrap();
     assert_eq!(b.combats.len(), 1, "the charge reaches its target");
 }
+
+#[test]
+fn a_charged_gun_fires_or_evades_but_does_not_pivot() {
+    // BPT "Counter-Initiative": units under charge "may fire at or evade charging units";
+    // "Pivoting a gun requires a deploy action", which is not among them. A gun charged from
+    // its flank cannot turn to face the charger; it may evade (limbering, half a move).
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, "smoothbore_cannon", 1, 110.0, 62.0, 180.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("legal charge");
+    assert!(matches!(b.step, Step::CounterInitiative { .. }));
+    let pivot = Action::Deploy {
+        unit: 1,
+        deploy: volley::battle::Deploy::Pivot(-std::f64::consts::FRAC_PI_2),
+    };
+    assert!(b.apply(&pivot).is_err());
+    let legal = b.legal_actions();
+    assert!(!legal.iter().any(|a| matches!(a, Action::Deploy { .. } | Action::InitiativeDeploy { .. })));
+    assert!(legal.contains(&Action::Pass));
+}
