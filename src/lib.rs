@@ -17,59 +17,9 @@ pub mod terminal;
 #[cfg(feature = "gui")]
 pub mod ui;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The project's asset folder: `./assets` when run from the project, else the build's own.
-pub fn assets_dir() -> PathBuf {
-    let local = PathBuf::from("assets");
-    if local.join("rules").is_dir() {
-        local
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
-    }
-}
-
-/// Rules file by stem (default `bpt`).
-pub fn load_rules(stem: Option<&str>) -> Result<rules::params::Rules, data::DataError> {
-    let path = assets_dir()
-        .join("rules")
-        .join(format!("{}.ron", stem.unwrap_or("bpt")));
-    let text = data::load::read_text(&path)?;
-    let mut rules: rules::params::Rules = data::parse_ron(&text, &path)?;
-    // The numbers, not the comments or the layout: a reworded comment changes nothing.
-    rules.content_hash = data::content_hash(ron::ser::to_string(&rules).unwrap_or_default().as_bytes());
-    check_rules(&rules, &path)?;
-    Ok(rules)
-}
-
-/// Refuse rule numbers the game cannot play with, naming the place in the file.
-pub fn check_rules(rules: &rules::params::Rules, path: &Path) -> Result<(), data::DataError> {
-    if let Some((field, msg)) = rules.problems() {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let (line, col) = data::locate(&text, &format!("{field}:"));
-        return Err(data::DataError::new(path, line, col, msg));
-    }
-    Ok(())
-}
-
-/// The footprints the scenario validator uses, from the rules file.
-pub fn footprints(r: &rules::params::Rules) -> data::Footprints {
-    let f = &r.footprints;
-    let s = |x: rules::params::Shape| rules::layout::StandShape {
-        width: x.width,
-        depth: x.depth,
-    };
-    data::Footprints {
-        infantry: s(f.infantry),
-        cavalry: s(f.cavalry),
-        gun: s(f.gun),
-        limber: s(f.limber),
-        command_stand: s(f.command_stand),
-        commander_diameter: f.commander_diameter,
-        extended_gap: f.extended_gap,
-        skirmish_gap: f.skirmish_gap,
-    }
-}
+pub use data::rules_file::{assets_dir, check_rules, footprints, load_rules};
 
 /// Load a scenario and its rules and start a battle with `seed`.
 pub fn load_battle(scenario: &Path, seed: u64) -> Result<(battle::Battle, Vec<battle::Event>), data::DataError> {

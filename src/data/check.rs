@@ -63,16 +63,16 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
         }
         "rules" => {
             let r: Rules = load_ron(path)?;
-            crate::check_rules(&r, path)?;
+            super::rules_file::check_rules(&r, path)?;
             report.title = Some(r.version);
         }
         _ => {
-            let rules = crate::load_rules(None)?;
+            let rules = super::rules_file::load_rules(None)?;
             let armies = armies_dir_for(path);
-            let sc = load_scenario(path, &armies, &crate::footprints(&rules))?;
+            let sc = load_scenario(path, &armies, &super::rules_file::footprints(&rules))?;
             // The scenario's own rules file, when it names one, must be playable too.
             if sc.scenario.rules.is_some() {
-                crate::load_rules(sc.scenario.rules.as_deref())?;
+                super::rules_file::load_rules(sc.scenario.rules.as_deref())?;
             }
             report.title = Some(sc.scenario.title.clone());
             let mut total = 0;
@@ -91,7 +91,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
 }
 
 fn armies_dir_for(_scenario: &Path) -> PathBuf {
-    crate::assets_dir().join("armies")
+    super::rules_file::assets_dir().join("armies")
 }
 
 /// Check every file; print a line each (or a JSON object per line); fail if any is bad.

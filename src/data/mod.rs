@@ -5,12 +5,14 @@
 //! - [`load`]: reading RON with `file:line:col` errors ([`DataError`]), and content hashing.
 //! - [`validate`]: checking a scenario against its army lists and the table, and laying out
 //!   each unit's bases ([`validate::unit_rects`]).
+//! - [`rules_file`]: the rules file: loading it, its hash, its checks, its footprints.
 //! - [`check`]: `volley check`, which runs those checks on files and reports.
 
 pub mod army;
 pub mod check;
 pub mod error;
 pub mod load;
+pub mod rules_file;
 pub mod scenario;
 pub mod text;
 pub mod validate;

@@ -45,15 +45,9 @@ pub enum Grade {
     Poor,
 }
 
-/// BPT "Morale Grades" (optional rule `MoraleGrades`): how easily a unit is suppressed, how
-/// far it may fall back before it is knocked out, and the score to hit it in a charge.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Morale {
-    Unmotivated,
-    #[default]
-    Regular,
-    Motivated,
-}
+/// A unit's morale grade: defined with the rules that read it (the rules layer sits below
+/// the data layer), named here too because scenarios give it.
+pub use crate::rules::params::Morale;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Ammo {

@@ -424,6 +424,17 @@ pub struct MoraleGrade {
     pub points_percent: i32,
 }
 
+/// BPT "Morale Grades" (optional rule `MoraleGrades`): how easily a unit is suppressed, how
+/// far it may fall back before it is knocked out, and the score to hit it in a charge. A
+/// scenario gives each unit one (`morale: Some(…)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Morale {
+    Unmotivated,
+    #[default]
+    Regular,
+    Motivated,
+}
+
 /// BPT "Morale Grades" (optional rule `MoraleGrades`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -436,8 +447,7 @@ pub struct MoraleRules {
 }
 
 impl MoraleRules {
-    pub fn grade(&self, m: crate::data::scenario::Morale) -> &MoraleGrade {
-        use crate::data::scenario::Morale;
+    pub fn grade(&self, m: Morale) -> &MoraleGrade {
         match m {
             Morale::Unmotivated => &self.unmotivated,
             Morale::Regular => &self.regular,

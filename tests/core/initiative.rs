@@ -128,6 +128,10 @@ fn a_charged_gun_fires_or_evades_but_does_not_pivot() {
     };
     assert!(b.apply(&pivot).is_err());
     let legal = b.legal_actions();
-    assert!(!legal.iter().any(|a| matches!(a, Action::Deploy { .. } | Action::InitiativeDeploy { .. })));
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Deploy { .. } | Action::InitiativeDeploy { .. }))
+    );
     assert!(legal.contains(&Action::Pass));
 }
