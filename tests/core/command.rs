@@ -216,19 +216,9 @@ fn an_unordered_unit_cannot_act_and_orders_are_spent_by_actions() {
 /// A march column on a north–south road at (100, 50) facing north; its brigade HQ (id 1) at
 /// (40, 5), some 70 cm away.
 fn column_on_a_road(formation: volley::rules::formation::Formation) -> volley::battle::Battle {
-    use volley::rules::geometry::V2;
-    use volley::rules::terrain::{Linear, LinearKind, Terrain};
     let mut x = u(0, RIFLES, 4, 100.0, 50.0, 90.0);
     x.formation = formation;
-    let road = Terrain {
-        linears: vec![Linear {
-            kind: LinearKind::Road,
-            name: "pike".into(),
-            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)],
-            width: 3.0,
-        }],
-        ..Default::default()
-    };
+    let road = road_along(&[(100.0, 0.0), (100.0, 180.0)]);
     let mut b = battle_with(
         &[x, u(1, RIFLES, 4, 100.0, 170.0, 270.0)],
         road,

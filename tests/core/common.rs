@@ -269,3 +269,16 @@ pub fn scheduler_first_pick(b: &Battle) -> (volley::battle::Action, Option<Strin
     let pick = legal[s.choose(b, &legal)].clone();
     (pick, s.reason())
 }
+
+/// A 3 cm road along `points`.
+pub fn road_along(points: &[(f64, f64)]) -> Terrain {
+    Terrain {
+        linears: vec![volley::rules::terrain::Linear {
+            kind: volley::rules::terrain::LinearKind::Road,
+            name: "pike".into(),
+            points: points.iter().map(|&(x, y)| V2::new(x, y)).collect(),
+            width: 3.0,
+        }],
+        ..Default::default()
+    }
+}

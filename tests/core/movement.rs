@@ -78,15 +78,7 @@ fn wheel_is_measured_from_the_outside_stand_and_limited_to_45_degrees() {
 }
 
 fn road() -> Terrain {
-    Terrain {
-        linears: vec![Linear {
-            kind: LinearKind::Road,
-            name: "pike".into(),
-            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 180.0)],
-            width: 3.0,
-        }],
-        ..Default::default()
-    }
+    road_along(&[(100.0, 0.0), (100.0, 180.0)])
 }
 
 #[test]
@@ -402,15 +394,7 @@ fn a_march_column_follows_the_bends_of_the_road_with_its_bonus() {
     // BPT "March Column": "The formation conforms to the bends in the road"; "Road Bonus
     // Movement": +5 cm for foot "along a road the whole of their movement allowance". A road
     // north to (100, 57), then east: round the bend to (108, 57) is 7 + 8 = 15 cm = 10 + 5.
-    let bend = Terrain {
-        linears: vec![Linear {
-            kind: LinearKind::Road,
-            name: "pike".into(),
-            points: vec![V2::new(100.0, 0.0), V2::new(100.0, 57.0), V2::new(140.0, 57.0)],
-            width: 3.0,
-        }],
-        ..Default::default()
-    };
+    let bend = road_along(&[(100.0, 0.0), (100.0, 57.0), (140.0, 57.0)]);
     let b = one_unit(Formation::MarchColumn, bend.clone());
     let c = b.check_move(0, at(108.0, 57.0, 0.0), false).expect("along the road");
     assert!(c.road);
