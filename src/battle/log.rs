@@ -194,6 +194,9 @@ impl Battle {
                     }
                     parts.push(t);
                 }
+                if let Some((clock, d4)) = trace.exit_landing {
+                    parts.push(format!("bounces off the table (landing {clock} o'clock, d4 {d4})"));
+                }
                 parts.push(format!("the ball stops: {}", trace.end));
                 let hit: Vec<String> = attacked
                     .iter()

@@ -399,6 +399,10 @@ pub struct ShotTrace {
     pub end: String,
     /// Where the ball's flight ended: the last impact, or where it left the table.
     pub rest: V2,
+    /// A bounce that carried the ball off the table: its landing dice (d12 clock, d4), which
+    /// no impact records.
+    #[serde(default)]
+    pub exit_landing: Option<(u32, u32)>,
 }
 
 impl ShotTrace {
@@ -475,6 +479,7 @@ pub fn round_shot(
     let mut cur = first;
     let mut last_dist = gun.dist(first);
     let mut rest = first;
+    let mut exit_landing = None;
     let end = loop {
         let n = impacts.len() - 1; // bounces made so far
         let here_attacks = impacts[n].attacks;
@@ -506,7 +511,9 @@ pub fn round_shot(
         if let Some((t, what)) = ground.stop_between(cur, land) {
             let at = cur.lerp(land, t.clamp(0.0, 1.0));
             rest = at;
-            if what != TABLE_EDGE {
+            if what == TABLE_EDGE {
+                exit_landing = Some((clock, d4));
+            } else {
                 impacts.push(make_impact(at, cur, next_attacks, p, Some((clock, d4))));
             }
             break what;
@@ -526,6 +533,7 @@ pub fn round_shot(
         impacts,
         end,
         rest,
+        exit_landing,
     }
 }
 
@@ -1027,6 +1035,8 @@ mod tests {
         assert_eq!(tr.end, TABLE_EDGE);
         assert_eq!(tr.impacts.len(), 1);
         assert!(vclose(tr.rest, V2::new(60.0, 30.0)));
+        // The landing dice of the bounce that left the table are kept (issue 21, Hardtack 7).
+        assert_eq!(tr.exit_landing, Some((12, 1)));
         // A first impact deviated off the table does not bounce.
         let mut dice = Dice::scripted(vec![1, 12, 6, 6]);
         let tr = round_shot(V2::new(10.0, 30.0), V2::new(55.0, 30.0), 3, 4, &p, &g, &mut dice);

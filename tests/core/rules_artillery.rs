@@ -379,3 +379,41 @@ fn a_gun_prolonges_back_at_its_second_rate_and_still_fires() {
     b.dice = volley::rules::dice::Dice::new(7);
     b.apply(&Action::Fire { unit: 0, target: 1 }).expect("and fires");
 }
+
+#[test]
+fn a_bounce_off_the_table_logs_its_landing_dice() {
+    // Issue 21, Hardtack 7: every die rolled is explained. A ball that bounces off the table
+    // edge rolled its landing d12 and d4; the log says so.
+    use volley::rules::artillery::{ArtilleryParams, TerrainGround, round_shot};
+    use volley::rules::geometry::V2;
+    use volley::rules::terrain::Terrain;
+    let t = Terrain::default();
+    let g = TerrainGround {
+        terrain: &t,
+        width: 60.0,
+        height: 60.0,
+        wet: false,
+    };
+    let mut dice = volley::rules::dice::Dice::scripted(vec![6, 4, 12, 1]);
+    let trace = round_shot(
+        V2::new(10.0, 30.0),
+        V2::new(50.0, 30.0),
+        3,
+        4,
+        &ArtilleryParams::default(),
+        &g,
+        &mut dice,
+    );
+    assert_eq!(trace.exit_landing, Some((12, 1)));
+    let b = battery(&[]);
+    let line = b.describe(&Event::RoundShot {
+        firer: 0,
+        trace,
+        attacked: vec![],
+    });
+    assert!(line.contains("bounce d6 [4] need 4+"), "{line}");
+    assert!(
+        line.contains("bounces off the table (landing 12 o'clock, d4 1)"),
+        "{line}"
+    );
+}
