@@ -147,7 +147,9 @@ impl Battle {
             height: self.table.height,
             wet: self.ground_is_wet(),
         };
-        let mut trace = round_shot(gun.center, aim, dice, need, &p, &ground, &mut self.dice);
+        // Flight and deviation dice from the muzzle: distances are base edge to base edge
+        // (DECISIONS "Scale"), so a gun's range to the aim point is from its front edge.
+        let mut trace = round_shot(muzzle(&gun), aim, dice, need, &p, &ground, &mut self.dice);
         let pen = p.penetration(smoothbore);
         trace.restrip(pen, p.strip_width);
         let (rects, owner) = self.stands_but(plan.firer);
@@ -178,7 +180,7 @@ impl Battle {
         let deviation = if accuracy_roll >= need {
             None
         } else {
-            let range = gun.center.dist(aim);
+            let range = muzzle(&gun).dist(aim);
             let n = if high_angle {
                 p.high_angle_dice(range, false)
             } else {
@@ -276,12 +278,12 @@ impl Battle {
             .copied()
             .unwrap_or(self.rects(plan.firer)[0]);
         let through = self.aim_at(plan.target, gun.center);
-        let corridor = canister_corridor(gun.center, through, plan.range, &self.rules.artillery);
+        let corridor = canister_corridor(muzzle(&gun), through, plan.range, &self.rules.artillery);
         let net = self.attack_primary(plan, ctx, ev);
         if net == 0 {
             return;
         }
-        let order = self.canister_path(plan.firer, &corridor, gun.center);
+        let order = self.canister_path(plan.firer, &corridor, muzzle(&gun));
         let Some(at) = order.iter().position(|&u| u == plan.target) else {
             return;
         };
@@ -329,9 +331,9 @@ impl Battle {
     pub fn friend_in_canister_path(&self, plan: &FirePlan) -> Option<UnitId> {
         let gun = self.firing_guns(plan).first().copied()?;
         let through = self.aim_at(plan.target, gun.center);
-        let corridor = canister_corridor(gun.center, through, plan.range, &self.rules.artillery);
+        let corridor = canister_corridor(muzzle(&gun), through, plan.range, &self.rules.artillery);
         let side = self.unit(plan.firer).side;
-        self.canister_path(plan.firer, &corridor, gun.center)
+        self.canister_path(plan.firer, &corridor, muzzle(&gun))
             .into_iter()
             .find(|&u| self.unit(u).side == side)
     }
@@ -438,4 +440,12 @@ fn add_dice(v: &mut Vec<(UnitId, u32)>, u: UnitId, k: u32) {
         Some((_, d)) => *d += k,
         None => v.push((u, k)),
     }
+}
+
+/// The middle of a gun's front edge, where its range is measured from (DECISIONS: distances
+/// are base edge to base edge): round shot flies and deviates from here, shell deviates by the
+/// range from here, and the canister corridor runs from here.
+fn muzzle(gun: &Rect) -> V2 {
+    let (a, b) = gun.front_edge();
+    a.lerp(b, 0.5)
 }

@@ -98,10 +98,12 @@ fn round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend() {
     // Gun at y = 50 fires north at a Confederate line 30 cm off. Dice (DECISIONS "round shot"):
     // accuracy 6 (4+ for a regular crew: on the aim point), bounce d6 6 (4+ the first time),
     // landing d12 12 (straight on) and d4 1 (0.5 cm), second bounce d6 1 (5+ needed: fails).
-    // The ball bounces half the gun-to-impact distance on: over a second Confederate line
-    // (not in either impact strip: flown over) into a Union unit, which takes 1 die fewer.
+    // The ball bounces half the gun-to-impact distance on (from the gun's front edge, 51.25:
+    // 28 cm to the front line's edge at 79.25, so 14 + 0.5 on, to 93.75): over a second
+    // Confederate line (not in either impact strip: flown over) into a Union unit (front edge
+    // 95.25, inside the 2 cm strip), which takes 1 die fewer.
     let mut b = battery(&[
-        u(0, RIFLES, 4, 100.0, 96.5, 270.0),
+        u(0, RIFLES, 4, 100.0, 96.0, 270.0),
         u(1, RIFLES, 4, 100.0, 80.0, 270.0),
         u(1, RIFLES, 4, 100.0, 89.0, 270.0),
     ]);
@@ -416,4 +418,31 @@ fn a_bounce_off_the_table_logs_its_landing_dice() {
         line.contains("bounces off the table (landing 12 o'clock, d4 1)"),
         "{line}"
     );
+}
+
+#[test]
+fn deviation_and_the_canister_corridor_are_measured_from_the_guns_front_edge() {
+    // DECISIONS "Scale": distances are base edge to base edge (issue 21, Hardtack 5). The gun's
+    // front edge is at y = 51.25 (its centre at 50).
+    // Round shot: the aim point 29.5 cm from the front edge (30.75 from the centre) is under
+    // 30 cm, so a miss deviates by 1d6, not 2d6.
+    let mut b = battery(&[u(1, RIFLES, 4, 100.0, 51.25 + 29.5 + 0.75, 270.0)]);
+    b.units[0].loaded = Some(Ammo::Shot);
+    let mut faces = vec![1, 12, 3, 1];
+    faces.extend([1; 60]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let trace = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::RoundShot { trace, .. } => Some(trace.clone()),
+            _ => None,
+        })
+        .expect("a round shot");
+    let (clock, d6s, cm) = trace.deviation.expect("missed");
+    assert_eq!((clock, d6s, cm), (12, vec![3], 3.0));
+    // Canister: the corridor runs 10 + 5 cm from the front edge, to y = 66.25: a unit whose
+    // near edge is at 65.5 is in it (from the centre it ended at 65).
+    let (_, ev) = canister_at(&[53.5, 66.25], &[6; 30]);
+    assert_eq!(blast_through(&ev), vec![(2, 1, Some(5))]);
 }
