@@ -536,6 +536,27 @@ impl Battle {
                 format!("{} is outside the 30° fire cone", tu.name),
             );
         }
+        // DECISIONS "canister with blast-through" 2: "The primary target is the nearest enemy
+        // unit in the cone" (the blast-through then carries on behind it).
+        if plan.canister
+            && let Some((near, d)) = self.visible_enemies(firer).into_iter().find(|(e, d)| {
+                *d <= plan.range + 1e-9
+                    && self
+                        .rects(*e)
+                        .iter()
+                        .any(|r| geometry::rect_in_cone(g.front, fu.pose.facing, half, plan.range + 0.01, r))
+            })
+            && near != target
+            && d < plan.distance - 1e-9
+        {
+            return refuse(
+                "DECISIONS canister: the nearest enemy in the cone",
+                format!(
+                    "canister's first target is the nearest enemy in the cone: {} is nearer",
+                    self.unit(near).name
+                ),
+            );
+        }
         if let Some(what) = self.fired_over(firer, target) {
             return refuse(
                 "BPT Firing: firing over other units",

@@ -446,3 +446,24 @@ fn deviation_and_the_canister_corridor_are_measured_from_the_guns_front_edge() {
     let (_, ev) = canister_at(&[53.5, 66.25], &[6; 30]);
     assert_eq!(blast_through(&ev), vec![(2, 1, Some(5))]);
 }
+
+#[test]
+fn canister_takes_the_nearest_enemy_in_the_cone_first() {
+    // DECISIONS "canister with blast-through" 2: "The primary target is the nearest enemy unit
+    // in the cone" (issue 21, Hardtack 2): not the unit behind a nearer one.
+    // Two Confederate pairs of stands in the cone, side by side: one 4.5 cm off to the right,
+    // one 1.5 cm off to the left; both seen.
+    let mut b = battery(&[u(1, RIFLES, 2, 105.5, 56.5, 270.0), u(1, RIFLES, 2, 98.0, 53.5, 270.0)]);
+    assert!(b.sees(0, 1) && b.sees(0, 2));
+    b.units[0].loaded = Some(Ammo::Canister);
+    let r = b.check_fire(0, 1, FireContext::Order).unwrap_err();
+    assert!(r.rule.contains("nearest enemy"), "{r}");
+    assert!(b.check_fire(0, 2, FireContext::Order).is_ok());
+    // Round shot is not bound to the nearest.
+    b.units[0].loaded = Some(Ammo::Shot);
+    assert!(
+        b.check_fire(0, 1, FireContext::Order)
+            .map(|p| !p.canister)
+            .unwrap_or(true)
+    );
+}
