@@ -293,7 +293,7 @@ impl Battle {
                 break; // check_fire refuses canister with a friend in the path
             }
             let base = self.to_hit_against(plan.firer, next, gun.center);
-            let to_hit = blast_through_to_hit(base, damaged);
+            let to_hit = blast_through_to_hit(base, damaged).map(|t| plan.penalised(t));
             ev.push(Event::BlastThrough {
                 firer: plan.firer,
                 corridor,
@@ -390,6 +390,8 @@ impl Battle {
         let Some(to_hit) = blast_through_to_hit(base, worse) else {
             return 0;
         };
+        // *Glory Days!* (initiative passing): D-markers and having moved worsen every strike.
+        let to_hit = plan.penalised(to_hit);
         let aspect = self.aspect_of(target, &gun);
         let tu = self.unit(target);
         let mut save = tu.row.save.map(u32::from);

@@ -62,10 +62,15 @@ pub struct FirePlan {
 impl FirePlan {
     /// The score to hit before the roll bonus: BPT's, worse by the penalty (a 6 still hits).
     pub fn score(&self) -> u32 {
+        self.penalised(self.to_hit)
+    }
+    /// A score to hit made worse by this fire's penalty (a 6 still hits): every strike of the
+    /// fire takes it, the guns' balls, bursts and blast-throughs too.
+    pub fn penalised(&self, score: u32) -> u32 {
         if self.penalty == 0 {
-            self.to_hit
+            score
         } else {
-            (self.to_hit + self.penalty).min(self.to_hit.max(6))
+            (score + self.penalty).min(score.max(6))
         }
     }
     /// The effective score needed on the die, after the roll bonus.

@@ -316,3 +316,38 @@ fn scheduler_games_under_initiative_passing_finish_and_verify() {
         assert_eq!(h, done.state_hash());
     }
 }
+
+#[test]
+fn the_d_marker_penalty_worsens_a_guns_round_shot_too() {
+    // Issue 21, Hardtack 4: the penalty (here 1 D-marker: +1 to the score to hit) applies to
+    // every strike of the fire, a gun's ball as a line's volley. The gun (id 0) 20 cm from a
+    // Confederate line in the open: 4+ without the marker, 5+ with it.
+    let mut b = battle_switched(
+        &[
+            u(0, "smoothbore_cannon", 1, 101.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, 72.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    b.units[0].loaded = Some(volley::data::scenario::Ammo::Shot);
+    b.units[0].d_markers = 1;
+    let plan = b.check_passing_fire(0, 1).expect("in range and seen");
+    assert_eq!((plan.to_hit, plan.penalty, plan.score()), (4, 1, 5));
+    // Accuracy 6 (on the aim point), bounce 1 (fails), then the strike dice.
+    let mut faces = vec![6, 1];
+    faces.extend([6; 40]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let struck: Vec<u32> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { target: 1, to_hit, .. } => Some(*to_hit),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(struck, vec![5], "the ball strikes at 5+, as the preview said");
+}
