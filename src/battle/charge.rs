@@ -431,11 +431,7 @@ impl Battle {
         self.check_evader_caught(target, charger, ev);
         if !closed && self.unit(charger).alive() {
             let pt = self.player_turn;
-            let u = self.unit_mut(charger);
-            if !u.disordered(pt) {
-                u.hits_before_disorder = u.hits;
-            }
-            u.disordered_until = Some(pt + 1);
+            self.unit_mut(charger).disorder(pt);
             ev.push(Event::Disordered { unit: charger });
         }
     }
@@ -898,12 +894,9 @@ impl Battle {
                         }
                         if w == attacker_side && contact[w].contains(&id) {
                             // BPT "Disordered": troops that concluded a charge successfully.
-                            let until = self.player_turn + 1;
+                            let pt = self.player_turn;
                             let u = self.unit_mut(id);
-                            if !u.disordered(until - 1) {
-                                u.hits_before_disorder = u.hits;
-                            }
-                            u.disordered_until = Some(until);
+                            u.disorder(pt);
                             u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
                             ev.push(Event::Disordered { unit: id });
                         }

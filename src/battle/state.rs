@@ -194,6 +194,14 @@ impl Unit {
         }
         h.max(1) as u32
     }
+    /// Disordered in player turn `pt`, until the end of the next initiative phase (BPT
+    /// "Disordered"); hits taken before now keep counting at its full value.
+    pub fn disorder(&mut self, pt: u32) {
+        if !self.disordered(pt) {
+            self.hits_before_disorder = self.hits;
+        }
+        self.disordered_until = Some(pt + 1);
+    }
     /// A stand's hits value when not disordered (army list "Hits", elite +1).
     fn ordered_stand_hits(&self, rules: &Rules) -> u32 {
         let mut h = self.row.hits as i32;
