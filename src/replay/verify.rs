@@ -191,3 +191,17 @@ pub fn verify_file(path: &Path) -> Result<u64, Mismatch> {
     let rec = Recording::load(path).map_err(|e| Mismatch::File(e.to_string()))?;
     verify(&rec, path).map(|(_, h)| h)
 }
+
+/// [`verify_file`] as `volley verify` says it: a refusal always names the recording (a bad
+/// file already does, as `file:line:col`; a divergence gets the file's name in front).
+pub fn verify_report(path: &Path) -> Result<u64, String> {
+    verify_file(path).map_err(|e| {
+        let text = e.to_string();
+        let name = path.display().to_string();
+        if text.starts_with(&name) {
+            text
+        } else {
+            format!("{name}: {text}")
+        }
+    })
+}

@@ -588,3 +588,31 @@ fn the_terminal_game_will_not_save_over_a_scenario() {
         "the scenario was changed"
     );
 }
+
+#[test]
+fn match_and_balance_show_a_progress_bar_on_a_terminal_only() {
+    // Issue 17: `match` shows a progress bar like `balance`, on a terminal. `script` (util-linux,
+    // in every Debian base system) gives the command a pseudo-terminal; piped, no bar is drawn.
+    let bin = env!("CARGO_BIN_EXE_volley");
+    for cmd in [
+        format!("{bin} match maps/first_battle.ron --agent random --against random --games 3"),
+        format!("{bin} balance maps/first_battle.ron --games 3 --side Union=random --side Confederate=random"),
+    ] {
+        let out = Command::new("script")
+            .args(["-q", "-e", "-c", &cmd, "/dev/null"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("script runs");
+        assert!(out.status.success(), "{cmd}: {}", String::from_utf8_lossy(&out.stderr));
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert!(seen.contains("] 3/3"), "{cmd}: no progress bar on a terminal: {seen}");
+        let args: Vec<&str> = cmd.split(' ').skip(1).collect();
+        let piped = volley(&args);
+        assert!(piped.status.success());
+        assert!(
+            !String::from_utf8_lossy(&piped.stderr).contains("] 3/3"),
+            "{cmd}: a bar into a pipe"
+        );
+    }
+}
