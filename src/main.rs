@@ -174,6 +174,10 @@ enum Cmd {
         accuracy: u32,
         #[arg(long, value_delimiter = ',')]
         behind: Vec<u32>,
+        /// Artillery: the first time the unit fires, +1 to every hit roll (BPT's first-fire
+        /// bonus), through the whole canister chain too.
+        #[arg(long = "first-fire")]
+        first_fire: bool,
         #[arg(long)]
         json: bool,
     },
@@ -201,6 +205,7 @@ fn check_odds_args(
     ammo: Option<&str>,
     accuracy: u32,
     behind: &[u32],
+    first_fire: bool,
 ) -> Result<(), String> {
     if !(1..=ODDS_MAX_DICE).contains(&dice) {
         return Err(format!("--dice must be 1 to {ODDS_MAX_DICE}, not {dice}"));
@@ -218,6 +223,9 @@ fn check_odds_args(
     }
     if ammo.is_none() && !behind.is_empty() {
         return Err("--behind is for canister (--ammo canister)".into());
+    }
+    if ammo.is_none() && first_fire {
+        return Err("--first-fire is for artillery (--ammo); for other fire give the score it needs".into());
     }
     if ammo.is_some() {
         score("--accuracy", accuracy)?;
@@ -322,13 +330,9 @@ fn main() -> ExitCode {
             rules,
         }) => simulate(scenario, seed, &sides, max_turns, record, json, log, &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
-        Some(Cmd::Verify { recording }) => match volley::replay::verify::verify_file(&recording) {
-            Ok(h) => {
-                println!("ok {h:016x}");
-                Ok(())
-            }
-            Err(e) => Err(format!("{}: {e}", recording.display())),
-        },
+        Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).map(|h| {
+            println!("ok {h:016x}");
+        }),
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
         Some(Cmd::Balance {
             scenario,
@@ -371,18 +375,32 @@ fn main() -> ExitCode {
             ammo: Some(ammo),
             accuracy,
             behind,
+            first_fire,
             json,
-        }) => check_odds_args(dice, to_hit, save, Some(&ammo), accuracy, &behind)
-            .and_then(|()| artillery_odds(&ammo, dice, to_hit, save, accuracy, &behind, json)),
+        }) => check_odds_args(dice, to_hit, save, Some(&ammo), accuracy, &behind, first_fire).and_then(|()| {
+            artillery_odds(
+                &ammo,
+                &ArtilleryOdds {
+                    dice,
+                    to_hit,
+                    save,
+                    accuracy,
+                    behind,
+                    roll_bonus: u32::from(first_fire),
+                },
+                json,
+            )
+        }),
         Some(Cmd::Odds {
             dice,
             to_hit,
             save,
             accuracy,
             behind,
+            first_fire,
             json,
             ..
-        }) => check_odds_args(dice, to_hit, save, None, accuracy, &behind).map(|()| {
+        }) => check_odds_args(dice, to_hit, save, None, accuracy, &behind, first_fire).map(|()| {
             let report = odds::odds_report(dice, to_hit, save);
             if json {
                 println!("{}", serde_json::to_string(&report).expect("serialises"));
@@ -400,30 +418,47 @@ fn main() -> ExitCode {
     }
 }
 
-/// `volley odds --ammo shot|canister`: the expected hits of a round shot on its target, or of
-/// a canister blast on the target and each unit behind it (the fire preview's numbers).
-fn artillery_odds(
-    ammo: &str,
+/// What `volley odds --ammo` is asked.
+struct ArtilleryOdds {
     dice: u32,
     to_hit: u32,
     save: Option<u32>,
     accuracy: u32,
-    behind: &[u32],
-    json: bool,
-) -> Result<(), String> {
+    behind: Vec<u32>,
+    /// Taken off every score to hit (the first-fire +1), as the game does after the score.
+    roll_bonus: u32,
+}
+
+/// `volley odds --ammo shot|canister`: the expected hits of a round shot on its target, or of
+/// a canister blast on the target and each unit behind it (the fire preview's numbers).
+fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), String> {
     use volley::rules::artillery as art;
+    let ArtilleryOdds {
+        dice,
+        to_hit,
+        save,
+        accuracy,
+        ref behind,
+        roll_bonus,
+    } = *a;
+    let bonus_note = if roll_bonus > 0 {
+        format!(", +{roll_bonus} to hit (first fire)")
+    } else {
+        String::new()
+    };
     let value = match ammo {
         "shot" => {
             let on_target = art::p_on_target(accuracy);
-            let given = art::expected_shot_hits(dice, to_hit, save);
-            let bounces = art::bounce_chain_odds(&volley::rules::artillery::ArtilleryParams::default());
+            let need = to_hit.saturating_sub(roll_bonus).max(1);
+            let given = art::expected_shot_hits(dice, need, save);
+            let bounces = art::bounce_chain_odds(&volley::rules::artillery::ArtilleryParams::default(), dice);
             if !json {
-                println!("round shot: {dice} dice at {to_hit}+, accuracy {accuracy}+");
+                println!("round shot: {dice} dice at {to_hit}+, accuracy {accuracy}+{bonus_note}");
                 println!("  lands on the aim point: {:.1}%", on_target * 100.0);
                 println!("  expected hits on the first stand if it does: {given:.3}");
                 println!("  expected hits from landing on target: {:.3}", on_target * given);
                 println!(
-                    "  bounces on open ground: 1st {:.1}%, 2nd {:.1}%, 3rd {:.1}%",
+                    "  bounces on open ground: 1st {:.1}%, 2nd {:.1}%, 3rd {:.1}% (each bounce strikes with one die fewer)",
                     bounces[0] * 100.0,
                     bounces[1] * 100.0,
                     bounces[2] * 100.0
@@ -432,6 +467,7 @@ fn artillery_odds(
             }
             serde_json::json!({
                 "ammo": "shot", "dice": dice, "to_hit": to_hit, "save": save, "accuracy": accuracy,
+                "roll_bonus": roll_bonus,
                 "p_on_target": on_target, "hits_if_on_target": given, "expected_hits": on_target * given,
                 "p_bounces": bounces,
             })
@@ -440,10 +476,10 @@ fn artillery_odds(
             let mut to_hits = vec![to_hit];
             to_hits.extend_from_slice(behind);
             let saves: Vec<Option<u32>> = std::iter::once(save).chain(behind.iter().map(|_| None)).collect();
-            let e = art::canister_expected_hits(dice, &to_hits, &saves);
+            let e = art::canister_expected_hits(dice, &to_hits, &saves, roll_bonus);
             if !json {
                 println!(
-                    "canister: {dice} dice; target at {to_hit}+, then {} unit(s) behind",
+                    "canister: {dice} dice; target at {to_hit}+, then {} unit(s) behind{bonus_note}",
                     behind.len()
                 );
                 for (k, h) in e.iter().enumerate() {
@@ -457,7 +493,8 @@ fn artillery_odds(
                 return Ok(());
             }
             serde_json::json!({
-                "ammo": "canister", "dice": dice, "to_hits": to_hits, "save": save, "expected_hits": e,
+                "ammo": "canister", "dice": dice, "to_hits": to_hits, "save": save, "roll_bonus": roll_bonus,
+                "expected_hits": e,
             })
         }
         other => return Err(format!("--ammo wants shot or canister, not '{other}'")),

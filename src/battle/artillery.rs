@@ -45,6 +45,19 @@ impl Battle {
     }
 
     /// Round-shot and shell accuracy by crew quality (veteran 3+, regular 4+, green 5+).
+    /// The chance a gun's fire in `ctx` lands where it is aimed (round shot, shell and air
+    /// burst roll the crew's accuracy; canister and other fire need none): the preview's
+    /// factor on its expected hits (issue 21, Hardtack 6).
+    pub fn p_lands_on_aim(&self, id: UnitId, ctx: FireContext) -> Option<f64> {
+        if !self.uses_ammo(id) {
+            return None;
+        }
+        match self.ammo_for(id, ctx)? {
+            Ammo::Canister => None,
+            Ammo::Shot | Ammo::Shell | Ammo::AirBurst => Some(art::p_on_target(self.crew_accuracy(id))),
+        }
+    }
+
     pub fn crew_accuracy(&self, id: UnitId) -> u32 {
         let p = &self.rules.artillery;
         match self.unit(id).grade {
@@ -152,11 +165,20 @@ impl Battle {
         let mut trace = round_shot(muzzle(&gun), aim, dice, need, &p, &ground, &mut self.dice);
         let pen = p.penetration(smoothbore);
         trace.restrip(pen, p.strip_width);
-        let (rects, owner) = self.stands_but(plan.firer);
+        // Commanders in a strip are struck "just like any other unit" (BPT "Command Units"):
+        // their bases join the stands, so the first base in a strip takes the full dice.
+        let (mut rects, owner) = self.stands_but(plan.firer);
+        let (crects, cids) = self.commander_bases();
+        let n_stands = rects.len();
+        rects.extend(crects);
         let mut attacked: Vec<(UnitId, u32)> = Vec::new();
+        let mut commanders: Vec<(CmdId, u32)> = Vec::new();
         for (i, imp) in trace.impacts.iter().enumerate() {
             for (s, k) in strip_hits(imp, trace.from_of(i), pen, &rects, p.strip_width) {
-                add_dice(&mut attacked, owner[s], k);
+                match s.checked_sub(n_stands) {
+                    None => add_dice(&mut attacked, owner[s], k),
+                    Some(c) => add_dice(&mut commanders, cids[c], k),
+                }
             }
         }
         ev.push(Event::RoundShot {
@@ -165,7 +187,18 @@ impl Battle {
             attacked: attacked.clone(),
         });
         for (u, k) in attacked {
-            self.attack_unit(plan, ctx, u, k, gun, 0, "round shot", ev);
+            self.attack_unit(plan, ctx, u, k, gun, 0, Ammo::Shot, ev);
+        }
+        self.attack_commanders(commanders, ev);
+    }
+
+    /// Commanders caught in a gun's fire zone: each takes its dice, hit only on a 6 (BPT
+    /// "Command Units", "Hits are scored on 6 ... command units ... in all situations").
+    fn attack_commanders(&mut self, commanders: Vec<(CmdId, u32)>, ev: &mut Vec<Event>) {
+        for (c, k) in commanders {
+            if k > 0 && self.commander(c).alive() {
+                self.attack_commander(c, k, ev);
+            }
         }
     }
 
@@ -206,15 +239,26 @@ impl Battle {
         };
         let lost = self.shell_lost_at(burst);
         let mut attacked: Vec<(UnitId, u32)> = Vec::new();
+        let mut commanders: Vec<(CmdId, u32)> = Vec::new();
         if lost.is_none() {
             let shrapnel = if self.sides[self.unit(plan.firer).side].army.starts_with("ACW") {
                 p.shrapnel_bonus
             } else {
                 0
             };
+            // BPT "Howitzers": their shell harms troops in the open only (not an air burst).
+            let open_only = self.unit(plan.firer).row.has(Trait::Howitzer) && !plan.air_burst;
             let (rects, owner) = self.stands_but(plan.firer);
             for s in shell_hits(burst, &p, &rects) {
+                if open_only && self.cover_of(owner[s], gun.center) != Cover::Open {
+                    continue;
+                }
                 add_dice(&mut attacked, owner[s], dice + shrapnel);
+            }
+            // Commanders within the burst take the same dice as a stand.
+            let (crects, cids) = self.commander_bases();
+            for s in shell_hits(burst, &p, &crects) {
+                add_dice(&mut commanders, cids[s], dice + shrapnel);
             }
         }
         ev.push(Event::ShellFired {
@@ -231,8 +275,20 @@ impl Battle {
             air_burst: plan.air_burst,
         });
         for (u, k) in attacked {
-            self.attack_unit(plan, ctx, u, k, gun, 0, "shell", ev);
+            let ammo = if plan.air_burst { Ammo::AirBurst } else { Ammo::Shell };
+            self.attack_unit(plan, ctx, u, k, gun, 0, ammo, ev);
         }
+        self.attack_commanders(commanders, ev);
+    }
+
+    /// The living commanders' bases and ids (Hardtack: a ball or a burst strikes "all troops"
+    /// in its way, commanders among them).
+    fn commander_bases(&self) -> (Vec<Rect>, Vec<CmdId>) {
+        self.commanders
+            .iter()
+            .filter(|c| c.alive())
+            .map(|c| (self.commander_rect(c), c.id))
+            .unzip()
     }
 
     /// BPT "High Angle Direct Fire": a shell landing off the table or in wet terrain is lost.
@@ -280,6 +336,19 @@ impl Battle {
         let through = self.aim_at(plan.target, gun.center);
         let corridor = canister_corridor(muzzle(&gun), through, plan.range, &self.rules.artillery);
         let net = self.attack_primary(plan, ctx, ev);
+        // Enemy commanders in the corridor the canister sweeps are caught in its fire zone
+        // (**Decision**: the corridor is canister's zone, as for blast-through; own officers
+        // are not fired through).
+        let side = self.unit(plan.firer).side;
+        let (crects, cids) = self.commander_bases();
+        let slices: Vec<&[Rect]> = crects.iter().map(std::slice::from_ref).collect();
+        let caught: Vec<(CmdId, u32)> = units_in_corridor(&corridor, muzzle(&gun), &slices)
+            .into_iter()
+            .map(|i| cids[i])
+            .filter(|&c| self.commander(c).side != side)
+            .map(|c| (c, plan.dice))
+            .collect();
+        self.attack_commanders(caught, ev);
         if net == 0 {
             return;
         }
@@ -287,7 +356,6 @@ impl Battle {
         let Some(at) = order.iter().position(|&u| u == plan.target) else {
             return;
         };
-        let side = self.unit(plan.firer).side;
         for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
             if self.unit(next).side == side {
                 break; // check_fire refuses canister with a friend in the path
@@ -304,7 +372,7 @@ impl Battle {
             if to_hit.is_none() {
                 break;
             }
-            let net = self.attack_unit(plan, ctx, next, plan.dice, gun, damaged, "canister blast-through", ev);
+            let net = self.attack_unit(plan, ctx, next, plan.dice, gun, damaged, Ammo::Canister, ev);
             if net == 0 {
                 break;
             }
@@ -341,7 +409,7 @@ impl Battle {
     /// The primary target of canister: the plan's dice, score and save, as ordinary fire.
     fn attack_primary(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) -> u32 {
         let net = self.roll_plan(plan, format!("{}: canister", ctx.label()), ev);
-        self.strike_construction(plan.target, plan.dice, ev);
+        self.strike_construction(plan.target, plan.dice, Ammo::Canister, ev);
         net
     }
 
@@ -367,9 +435,14 @@ impl Battle {
         dice: u32,
         gun: Rect,
         worse: u32,
-        what: &str,
+        ammo: Ammo,
         ev: &mut Vec<Event>,
     ) -> u32 {
+        let what = match ammo {
+            Ammo::Shot => "round shot",
+            Ammo::Shell | Ammo::AirBurst => "shell",
+            Ammo::Canister => "canister blast-through",
+        };
         if !self.unit(target).alive() || dice == 0 {
             return 0;
         }
@@ -431,7 +504,7 @@ impl Battle {
         });
         let net = hits - saved;
         self.take_fire_hits(target, net, to_hit, gun.center, ev);
-        self.strike_construction(target, dice, ev);
+        self.strike_construction(target, dice, ammo, ev);
         net
     }
 }

@@ -13,8 +13,10 @@
 use super::event::{Event, KnockOut};
 use super::state::*;
 use crate::data::army::Arm;
+use crate::data::scenario::Ammo;
 use crate::rules::geometry::{self, Rect};
 use crate::rules::switches::Switch;
+use crate::rules::terrain::Material;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +30,17 @@ pub struct Constructions {
 impl Constructions {
     pub fn is_empty(&self) -> bool {
         self.hits.is_empty() && self.collapsed.is_empty()
+    }
+}
+
+/// Whether artillery ammunition damages a construction of `material`: round shot every one
+/// ("attacks all troops and fortifications"), shell and air burst wooden ones only, canister
+/// none.
+pub fn ammo_harms(ammo: Ammo, material: Material) -> bool {
+    match ammo {
+        Ammo::Shot => true,
+        Ammo::Shell | Ammo::AirBurst => material == Material::Wooden,
+        Ammo::Canister => false,
     }
 }
 
@@ -79,11 +92,13 @@ impl Battle {
         }
     }
 
-    /// Artillery fire at troops inside a building: the same dice against the building, hit on
-    /// sixes, its save, and the hits noted; it collapses when they reach its hits value.
-    pub(crate) fn strike_construction(&mut self, target: UnitId, dice: u32, ev: &mut Vec<Event>) {
+    /// Artillery fire (`ammo`) at troops inside a building: the same dice against the building,
+    /// hit on sixes, its save, and the hits noted; it collapses when they reach its hits value.
+    /// BPT "Canister": "Canister has no effect on constructions"; BPT "Shell": "Shell
+    /// ammunition can attack personnel and wooden constructions only" (an air burst is shell).
+    pub(crate) fn strike_construction(&mut self, target: UnitId, dice: u32, ammo: Ammo, ev: &mut Vec<Event>) {
         let Some(i) = self.construction_of(target) else { return };
-        if dice == 0 {
+        if dice == 0 || !ammo_harms(ammo, self.terrain.buildings[i as usize].material) {
             return;
         }
         let (value, save) = self.construction_value(i);

@@ -312,7 +312,8 @@ impl Battle {
         };
         // BPT "American Civil War Special Rules" and "Napoleonic Special Rules" alike: "All
         // units receive a +1 to hit die roll modifier the first time it fires in the game".
-        let roll_bonus = if !fu.has_fired { fr.first_fire_roll_bonus } else { 0 };
+        let roll_bonus =
+            if !fu.has_fired { fr.first_fire_roll_bonus } else { 0 } + self.passing_fire_bonus(firer, target);
         let mut save = tu.row.save.map(u32::from);
         if tu.formation == Formation::AttackColumn || tu.formation == Formation::Square {
             save = None; // BPT: attack column and square get no saves against fire
@@ -579,6 +580,21 @@ impl Battle {
                 format!("air burst is fired into troops in open ground; {} is in cover", tu.name),
             );
         }
+        // BPT "Howitzers" (ACW note 6): they "cause damage against artillery, infantry and
+        // cavalry in the open only", or in cover "if using air burst".
+        if fu.row.has(crate::data::army::Trait::Howitzer)
+            && !plan.air_burst
+            && !plan.canister
+            && self.cover_of(target, self.nearest_rect(firer, target).center) != Cover::Open
+        {
+            return refuse(
+                "BPT Howitzers",
+                format!(
+                    "howitzers harm troops in the open only (in cover only by air burst); {} is in cover",
+                    tu.name
+                ),
+            );
+        }
         if plan.canister
             && let Some(f) = self.friend_in_canister_path(&plan)
         {
@@ -595,6 +611,7 @@ impl Battle {
 
     /// Roll a planned fire and apply its results.
     pub(crate) fn resolve_fire(&mut self, plan: FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        self.begin_fire(); // BPT "Prone Movement": one hit off per unit firing
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
         if self.retire_scout(plan.target, "fired upon", ev) {
             let f = self.unit_mut(plan.firer);

@@ -55,15 +55,41 @@ impl Battle {
             .any(|(e, d)| *e == target && *d <= nearest + 1e-9)
     }
 
+    /// Whom unit `id` may fire at on its initiative, `nearest` being its nearest visible enemy's
+    /// distance: the nearest visible enemy (ties count alike) and, for artillery, BPT's
+    /// "Counter-Battery Fire": "the closest unit or the closest artillery unit (ignoring the
+    /// others)", within the initiative distance (**Decision**).
+    pub fn initiative_fire_targets(&self, id: UnitId, nearest: f64) -> Vec<UnitId> {
+        let seen = self.visible_enemies(id);
+        let mut out: Vec<UnitId> = seen
+            .iter()
+            .take_while(|(_, d)| *d <= nearest + 1e-9)
+            .map(|(e, _)| *e)
+            .collect();
+        if self.unit(id).is_artillery() {
+            let mut guns = seen
+                .iter()
+                .filter(|(e, d)| self.unit(*e).is_artillery() && *d <= self.rules.initiative.distance + 1e-9);
+            if let Some(&(_, gd)) = guns.next() {
+                for (e, d) in seen.iter().filter(|(e, _)| self.unit(*e).is_artillery()) {
+                    if *d <= gd + 1e-9 && !out.contains(e) {
+                        out.push(*e);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     pub(crate) fn apply_initiative(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
         match action {
             Action::InitiativeFire { unit, target } => {
                 let (_, near) = self.check_initiative(*unit)?;
                 self.check_unit_id(*target)?;
-                if !self.is_nearest(*unit, *target, near) {
+                if !self.initiative_fire_targets(*unit, near).contains(target) {
                     return refuse(
                         "BPT Initiative Phase: Firing",
-                        "on initiative a unit fires at the nearest visible enemy",
+                        "on initiative a unit fires at the nearest visible enemy (artillery: or the nearest enemy artillery)",
                     );
                 }
                 let plan = self.check_fire(*unit, *target, FireContext::Initiative)?;

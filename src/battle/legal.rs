@@ -89,12 +89,14 @@ impl Battle {
             let Ok((_, near)) = self.check_initiative(u.id) else {
                 continue;
             };
+            for e in self.initiative_fire_targets(u.id, near) {
+                if self.check_fire(u.id, e, FireContext::Initiative).is_ok() {
+                    out.push(Action::InitiativeFire { unit: u.id, target: e });
+                }
+            }
             for (e, d) in self.visible_enemies(u.id) {
                 if d > near + 1e-9 {
                     break;
-                }
-                if self.check_fire(u.id, e, FireContext::Initiative).is_ok() {
-                    out.push(Action::InitiativeFire { unit: u.id, target: e });
                 }
                 if self.check_charge(u.id, e).is_ok() {
                     out.push(Action::InitiativeCharge { unit: u.id, target: e });

@@ -86,6 +86,10 @@ pub struct ArtilleryParams {
     pub air_burst_radius: f64,
     #[serde(default = "air_burst_dice")]
     pub air_burst_dice: i32,
+    /// The first flight (muzzle to first impact) passes over obstacles this close to the muzzle,
+    /// cm (1): a gun lining a wall fires over it (**Decision**, issue 21 Hardtack 1).
+    #[serde(default = "first_flight_clear")]
+    pub first_flight_clear: f64,
     /// High-angle fire (howitzers, mortars; BPT "High Angle Direct Fire"): one deviation d6
     /// for the first `high_angle_first` cm of range (10) ...
     pub high_angle_first: f64,
@@ -115,6 +119,7 @@ impl Default for ArtilleryParams {
             shrapnel_bonus: 1,
             air_burst_radius: 2.0,
             air_burst_dice: -1,
+            first_flight_clear: 1.0,
             high_angle_first: 10.0,
             high_angle_step: 5.0,
         }
@@ -180,6 +185,13 @@ pub trait ShotGround {
     /// terrain edges (woods), a rising slope (that point becomes its last impact point), the
     /// table edge (answer exactly [`TABLE_EDGE`]). Returns (t in 0..=1, what).
     fn stop_between(&self, a: V2, b: V2) -> Option<(f64, String)>;
+    /// The first thing that stops the ball on its first flight, a→b (muzzle to where it first
+    /// lands): as [`stop_between`](Self::stop_between) but a slope stops it only where the
+    /// ground rises above both ends (the gun is laid for the height of its target), and the
+    /// table edge never (the ball is on the table at both ends or lands off it).
+    fn stop_in_flight(&self, a: V2, b: V2) -> Option<(f64, String)> {
+        self.stop_between(a, b).filter(|(_, what)| what != TABLE_EDGE)
+    }
     /// Why a ball cannot bounce at `p` (only asked when `bounces_at(p)` is false), for the log.
     fn no_bounce_reason(&self, _p: V2) -> String {
         "ground".to_string()
@@ -290,6 +302,19 @@ impl ShotGround for TerrainGround<'_> {
     }
 
     fn stop_between(&self, a: V2, b: V2) -> Option<(f64, String)> {
+        self.stops(a, b, self.terrain.elevation_at(a), true)
+    }
+
+    fn stop_in_flight(&self, a: V2, b: V2) -> Option<(f64, String)> {
+        let floor = self.terrain.elevation_at(a).max(self.terrain.elevation_at(b));
+        self.stops(a, b, floor, false)
+    }
+}
+
+impl TerrainGround<'_> {
+    /// The first stop along a→b: the table edge (when `edge`), obstacles, buildings, high area
+    /// terrain, and contours higher than `floor`.
+    fn stops(&self, a: V2, b: V2, floor: u32, edge: bool) -> Option<(f64, String)> {
         let mut best: Option<(f64, String)> = None;
         let mut consider = |t: f64, what: &dyn Fn() -> String| {
             if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
@@ -298,7 +323,7 @@ impl ShotGround for TerrainGround<'_> {
         };
         let len = a.dist(b);
         let eps_t = if len > 0.0 { EPS / len } else { 0.0 };
-        if let Some(t) = table_exit(a, b, self.width, self.height) {
+        if let Some(t) = table_exit(a, b, self.width, self.height).filter(|_| edge) {
             consider(t, &|| TABLE_EDGE.to_string());
         }
         for l in self.terrain.linears.iter().filter(|l| l.kind.is_obstacle()) {
@@ -335,9 +360,8 @@ impl ShotGround for TerrainGround<'_> {
             }
         }
         // A rising slope: entering a contour higher than the ground the ball came from.
-        let from = self.terrain.elevation_at(a);
         for h in &self.terrain.hills {
-            for c in h.contours.iter().filter(|c| c.height > from) {
+            for c in h.contours.iter().filter(|c| c.height > floor) {
                 let mut first = None;
                 c.outline.for_each_interval(a, b, |t0, _| {
                     if first.is_none() && t0 > eps_t {
@@ -474,6 +498,28 @@ pub fn round_shot(
         let cm = f64::from(d6s.iter().sum::<u32>());
         (aim + clock_dir(line, clock) * cm, Some((clock, d6s, cm)))
     };
+    // The first flight (DECISIONS "round shot" 5; Hardtack "If a shot encounters a hill ... a
+    // building ... If a shot hits woods, the impact point would be the edge of the woods"): what
+    // it meets between the muzzle (past what the gun lines) and where it lands becomes its first
+    // and last impact.
+    let flight = first - gun;
+    if flight.len() > p.first_flight_clear {
+        let start = gun + flight.norm() * p.first_flight_clear;
+        if let Some((t, what)) = ground.stop_in_flight(start, first) {
+            let at = start.lerp(first, t.clamp(0.0, 1.0));
+            return ShotTrace {
+                gun,
+                aim,
+                accuracy_roll,
+                accuracy_need,
+                deviation,
+                impacts: vec![make_impact(at, gun, attacks, p, None)],
+                end: what,
+                rest: at,
+                exit_landing: None,
+            };
+        }
+    }
     let mut impacts = vec![make_impact(first, gun, attacks, p, None)];
     let mut from = gun;
     let mut cur = first;
@@ -674,14 +720,21 @@ pub fn shell_hits(point: V2, p: &ArtilleryParams, stands: &[Rect]) -> Vec<usize>
         .collect()
 }
 
-/// Exact bounce-chain probabilities on open ground with enough table and enough attack dice:
-/// P(at least k bounces) for k = 1, 2, 3, 4 — the product of the chances of the first k bounce
-/// scores; 0 beyond the last score (with the defaults: 1/2, 1/6, 1/36, 0).
-pub fn bounce_chain_odds(p: &ArtilleryParams) -> [f64; 4] {
+/// Exact bounce-chain probabilities on open ground with enough table, for a ball that first
+/// strikes with `attacks` dice: P(at least k bounces) for k = 1, 2, 3, 4 — the product of the
+/// chances of the first k bounce scores (with the defaults: 1/2, 1/6, 1/36, 0); 0 beyond the
+/// last score, and 0 for bounce k when it would strike with no die (`attacks` − k = 0: "a
+/// bounce that would have 0 dice ends the shot", so a 1-die ball never bounces).
+pub fn bounce_chain_odds(p: &ArtilleryParams, attacks: u32) -> [f64; 4] {
     let mut out = [0.0; 4];
     let mut acc = 1.0;
     for (k, o) in out.iter_mut().enumerate() {
-        acc *= p.bounce_scores.get(k).map_or(0.0, |&s| p_at_least(s));
+        let dice_left = attacks.saturating_sub(k as u32 + 1) > 0;
+        acc *= p
+            .bounce_scores
+            .get(k)
+            .filter(|_| dice_left)
+            .map_or(0.0, |&s| p_at_least(s));
         *o = acc;
     }
     out
@@ -699,9 +752,10 @@ pub fn expected_shot_hits(attacks: u32, to_hit: u32, save: Option<u32>) -> f64 {
 /// and the fire preview: `to_hits[k]` and `saves[k]` are unit k's own score and save (0: the
 /// primary target, then the units behind it in the corridor, nearest first). Unit k is reached
 /// only if every unit in front took at least one hit after saves, and is attacked `k` worse
-/// (DECISIONS "canister with blast-through"); past 6 the blast stops. Line troops' save re-roll
-/// is left out.
-pub fn canister_expected_hits(dice: u32, to_hits: &[u32], saves: &[Option<u32>]) -> Vec<f64> {
+/// (DECISIONS "canister with blast-through"); past 6 the blast stops. `roll_bonus` (the
+/// first-fire +1) is taken off each score after that, as the game rolls it. Line troops' save
+/// re-roll is left out.
+pub fn canister_expected_hits(dice: u32, to_hits: &[u32], saves: &[Option<u32>], roll_bonus: u32) -> Vec<f64> {
     let mut reach = 1.0;
     let mut out = Vec::with_capacity(to_hits.len());
     for (k, &base) in to_hits.iter().enumerate() {
@@ -710,7 +764,8 @@ pub fn canister_expected_hits(dice: u32, to_hits: &[u32], saves: &[Option<u32>])
             reach = 0.0;
             continue;
         };
-        let p = p_hit_unsaved(score, saves.get(k).copied().flatten());
+        let need = score.saturating_sub(roll_bonus).max(1);
+        let p = p_hit_unsaved(need, saves.get(k).copied().flatten());
         out.push(reach * f64::from(dice) * p);
         reach *= 1.0 - (1.0 - p).powi(dice as i32);
     }
@@ -728,6 +783,10 @@ fn air_burst_radius() -> f64 {
 
 fn air_burst_dice() -> i32 {
     -1
+}
+
+fn first_flight_clear() -> f64 {
+    1.0
 }
 
 #[cfg(test)]
@@ -991,23 +1050,32 @@ mod tests {
         assert!(close(s.0, 0.2));
     }
 
-    #[test]
-    fn woods_edge_and_wall_stop_the_ball() {
-        let p = ArtilleryParams::default();
-        let t = Terrain {
+    /// Woods "Bois" from x = 60 to 80 (y 0 to 20) and a wall along x from y0 to y1 for each
+    /// `(x, y0, y1)`.
+    fn woods_and_walls(walls: &[(f64, f64, f64)]) -> Terrain {
+        Terrain {
             areas: vec![Area {
                 kind: AreaKind::Woods,
                 name: "Bois".into(),
                 outline: sq(60.0, 0.0, 80.0, 20.0),
             }],
-            linears: vec![Linear {
-                kind: LinearKind::Wall,
-                name: String::new(),
-                points: vec![V2::new(60.0, 40.0), V2::new(60.0, 60.0)],
-                width: 0.5,
-            }],
+            linears: walls
+                .iter()
+                .map(|&(x, y0, y1)| Linear {
+                    kind: LinearKind::Wall,
+                    name: String::new(),
+                    points: vec![V2::new(x, y0), V2::new(x, y1)],
+                    width: 0.5,
+                })
+                .collect(),
             ..Terrain::default()
-        };
+        }
+    }
+
+    #[test]
+    fn woods_edge_and_wall_stop_the_ball() {
+        let p = ArtilleryParams::default();
+        let t = woods_and_walls(&[(60.0, 40.0, 60.0)]);
         let g = ground(&t);
         for (y, end) in [(10.0, "Woods Bois"), (50.0, "Wall")] {
             let mut dice = Dice::scripted(vec![6, 6, 12, 1]);
@@ -1020,6 +1088,47 @@ mod tests {
         }
         // Open ground beside them does not stop it.
         assert!(g.stop_between(V2::new(10.0, 100.0), V2::new(100.0, 100.0)).is_none());
+    }
+
+    #[test]
+    fn the_first_flight_stops_at_woods_a_wall_or_a_crest_but_not_a_wall_the_gun_lines() {
+        // Hardtack: "If a shot hits woods, the impact point would be the edge of the woods";
+        // DECISIONS round shot 5. Gun at x=10 aims 40 cm on (2 deviation d6s); a miss (1 < 4)
+        // at 12 o'clock (away from the gun) by 6 + 6 = 12 cm would land at x=62, 2 cm inside
+        // woods whose edge is at x=60: the ball strikes the edge with the gun's full 3 dice.
+        let p = ArtilleryParams::default();
+        let t = woods_and_walls(&[(56.0, 40.0, 60.0), (10.5, 70.0, 90.0)]);
+        let g = ground(&t);
+        let mut dice = Dice::scripted(vec![1, 12, 6, 6]);
+        let tr = round_shot(V2::new(10.0, 10.0), V2::new(50.0, 10.0), 3, 4, &p, &g, &mut dice);
+        assert_eq!(tr.deviation, Some((12, vec![6, 6], 12.0)));
+        assert_eq!(tr.impacts.len(), 1);
+        assert!(close(tr.impacts[0].point.x, 60.0));
+        assert_eq!(tr.impacts[0].attacks, 3);
+        assert_eq!(tr.end, "Woods Bois");
+        // A wall 6 cm past the aim point stops the deviated ball there (no bounce roll drawn).
+        let mut dice = Dice::scripted(vec![1, 12, 6, 6]);
+        let tr = round_shot(V2::new(10.0, 50.0), V2::new(50.0, 50.0), 3, 4, &p, &g, &mut dice);
+        assert_eq!((tr.impacts.len(), tr.end.as_str()), (1, "Wall"));
+        assert!(close(tr.impacts[0].point.x, 56.0));
+        // A wall 0.5 cm in front of the muzzle is the gun's own: the ball flies over it and
+        // lands on its aim (4 hits the aim, then a 1 fails the bounce).
+        let mut dice = Dice::scripted(vec![4, 1]);
+        let tr = round_shot(V2::new(10.0, 80.0), V2::new(50.0, 80.0), 3, 4, &p, &g, &mut dice);
+        assert!(close(tr.impacts[0].point.x, 50.0));
+        assert_eq!(tr.end, BOUNCE_FAILED);
+        // A slope rising above both ends stops the flight at its foot; a ball laid on the hill's
+        // first contour flies over the plain onto it.
+        let t = hill_terrain();
+        let g = ground(&t);
+        let mut dice = Dice::scripted(vec![4]);
+        let tr = round_shot(V2::new(10.0, 30.0), V2::new(75.0, 30.0), 3, 4, &p, &g, &mut dice);
+        assert!(close(tr.impacts[0].point.x, 75.0));
+        let mut dice = Dice::scripted(vec![4]);
+        let tr = round_shot(V2::new(10.0, 30.0), V2::new(130.0, 30.0), 3, 4, &p, &g, &mut dice);
+        assert_eq!(tr.impacts.len(), 1);
+        assert!(close(tr.impacts[0].point.x, 70.0));
+        assert_eq!(tr.end, "rising slope of Mont");
     }
 
     #[test]
@@ -1104,11 +1213,34 @@ mod tests {
 
     #[test]
     fn exact_bounce_odds() {
-        let o = bounce_chain_odds(&ArtilleryParams::default());
+        let o = bounce_chain_odds(&ArtilleryParams::default(), 4);
         let e = [0.5, 0.5 / 3.0, 0.5 / 3.0 / 6.0, 0.0];
         for k in 0..4 {
             assert!(close(o[k], e[k]), "{o:?}");
         }
+        // Each bounce strikes with one die fewer and a bounce with none ends the shot: a 1-die
+        // ball never bounces, a 2-die ball at most once, a 3-die ball at most twice.
+        let p = ArtilleryParams::default();
+        assert_eq!(bounce_chain_odds(&p, 1), [0.0; 4]);
+        assert_eq!(bounce_chain_odds(&p, 2), [0.5, 0.0, 0.0, 0.0]);
+        let three = bounce_chain_odds(&p, 3);
+        assert!(close(three[1], 0.5 / 3.0) && three[2] == 0.0);
+        // The same from the dice: a 1-die ball on open ground stops without a bounce roll.
+        let t = Terrain::default();
+        let mut dice = Dice::scripted(vec![6]);
+        let tr = round_shot(
+            V2::new(10.0, 30.0),
+            V2::new(50.0, 30.0),
+            1,
+            4,
+            &p,
+            &ground(&t),
+            &mut dice,
+        );
+        assert_eq!(
+            (tr.bounces(), tr.impacts[0].bounce_roll, tr.end.as_str()),
+            (0, None, OUT_OF_DICE)
+        );
     }
 
     /// 200 000 seeded shots on open ground, huge table, plenty of dice: the observed frequency of
@@ -1135,7 +1267,7 @@ mod tests {
                 }
             }
         }
-        let o = bounce_chain_odds(&p);
+        let o = bounce_chain_odds(&p, 10);
         for k in 0..4 {
             let f = f64::from(at_least[k]) / f64::from(n);
             assert!((f - o[k]).abs() <= 0.005, "k={} observed {f} exact {}", k + 1, o[k]);
@@ -1290,14 +1422,22 @@ mod tests {
         // 3 dice at 4+ (p = 1/2): the primary expects 1.5 hits; the next unit is reached when
         // the primary took a hit (1 − 1/8 = 7/8) and is hit on 5+ (1/3): 7/8 × 3 × 1/3 = 7/8;
         // the third is reached with 7/8 × (1 − (2/3)³) = 7/8 × 19/27 and hit on 6+.
-        let e = canister_expected_hits(3, &[4, 4, 4, 4], &[None; 4]);
+        let e = canister_expected_hits(3, &[4, 4, 4, 4], &[None; 4], 0);
         assert!(close(e[0], 1.5));
         assert!(close(e[1], 7.0 / 8.0));
         assert!(close(e[2], 7.0 / 8.0 * 19.0 / 27.0 * 3.0 / 6.0));
         assert_eq!(e[3], 0.0, "would need 7");
         // A save halves the primary's expected hits at 4+.
-        let e = canister_expected_hits(3, &[4], &[Some(4)]);
+        let e = canister_expected_hits(3, &[4], &[Some(4)], 0);
         assert!(close(e[0], 0.75));
         assert!(close(p_on_target(4), 0.5));
+        // The first-fire +1 (BPT): scores 4, 5, 6 become rolls of 3+, 4+, 5+; the chain still
+        // stops where the score would pass 6 (the bonus changes the roll, not the score).
+        let e = canister_expected_hits(3, &[4, 4, 4, 4], &[None; 4], 1);
+        let reach1 = 1.0 - (1.0f64 / 3.0).powi(3); // the primary hit on 3+ at least once
+        assert!(close(e[0], 2.0));
+        assert!(close(e[1], reach1 * 1.5));
+        assert!(close(e[2], reach1 * (1.0 - 0.125) * 1.0));
+        assert_eq!(e[3], 0.0);
     }
 }

@@ -91,6 +91,43 @@ fn odds_shows_a_canister_blast_and_a_round_shot() {
 }
 
 #[test]
+fn odds_first_fire_and_bounces_follow_the_dice() {
+    // Issue 21, Hardtack 6. A ball striking with 1 die has none left to bounce with (each
+    // bounce strikes with one die fewer; none ends the shot): no bounce at all. With 2 dice the
+    // first bounce is the book's 4+ (1/2) and a second is impossible.
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = volley(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = json(&["odds", "--ammo", "shot", "--dice", "1", "--to-hit", "4", "--json"]);
+    assert_eq!(v["p_bounces"], serde_json::json!([0.0, 0.0, 0.0, 0.0]));
+    let v = json(&["odds", "--ammo", "shot", "--dice", "2", "--to-hit", "4", "--json"]);
+    assert_eq!(v["p_bounces"], serde_json::json!([0.5, 0.0, 0.0, 0.0]));
+    // The first-fire +1 through a canister chain: 3 dice at 4+ hit on 3+ (2 expected); the
+    // unit behind, 5+ for one damaged in front, is rolled at 4+: reached with 1 − (1/3)³.
+    let v = json(&[
+        "odds",
+        "--ammo",
+        "canister",
+        "--dice",
+        "3",
+        "--to-hit",
+        "4",
+        "--behind",
+        "4",
+        "--first-fire",
+        "--json",
+    ]);
+    assert!((v["expected_hits"][0].as_f64().unwrap() - 2.0).abs() < 1e-12);
+    assert!((v["expected_hits"][1].as_f64().unwrap() - 26.0 / 27.0 * 1.5).abs() < 1e-12);
+    // Not for plain fire, where the score is given as it is needed.
+    let bad = volley(&["odds", "--dice", "3", "--to-hit", "4", "--first-fire"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--first-fire"));
+}
+
+#[test]
 fn balance_reports_each_sides_win_rate_with_its_interval() {
     let out = volley(&[
         "balance",

@@ -21,15 +21,33 @@ const NAPOLEON: &str = "smoothbore_cannon";
 fn battery(others: &[U]) -> Battle {
     let mut units = vec![u(0, NAPOLEON, 1, 101.0, 50.0, 90.0)];
     units.extend_from_slice(others);
+    ordered(&units, Default::default())
+}
+
+/// `units` on `terrain`, the commanders out of the way, in the Union's command phase with
+/// unit 0 ordered.
+fn ordered(units: &[U], terrain: volley::rules::terrain::Terrain) -> Battle {
     let mut b = battle_with(
-        &units,
-        Default::default(),
+        units,
+        terrain,
         [(20.0, 5.0), (220.0, 175.0)],
         [(40.0, 5.0), (200.0, 165.0)],
     );
     to_command(&mut b);
     b.cmd.orders.insert(0, order(HQ0));
     b
+}
+
+/// A shell's event: where it was lost (if it was), where it burst, the units it attacked.
+fn shell_fired(ev: &[Event]) -> (Option<String>, volley::rules::geometry::V2, Vec<(u32, u32)>) {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::ShellFired {
+                lost, burst, attacked, ..
+            } => Some((lost.clone(), *burst, attacked.clone())),
+            _ => None,
+        })
+        .expect("a shell event")
 }
 
 fn fired_at(ev: &[Event], unit: u32) -> Vec<(u32, u32, String)> {
@@ -231,15 +249,7 @@ fn shell_bursts_on_every_stand_within_3_cm_with_a_shrapnel_die() {
     faces.extend([1; 40]);
     script(&mut b, &faces);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
-    let (lost, burst, attacked) = ev
-        .iter()
-        .find_map(|e| match e {
-            Event::ShellFired {
-                lost, burst, attacked, ..
-            } => Some((lost.clone(), *burst, attacked.clone())),
-            _ => None,
-        })
-        .expect("a shell event");
+    let (lost, burst, attacked) = shell_fired(&ev);
     assert_eq!(lost, None);
     let near = b.rects(1).iter().filter(|r| r.distance_to_point(burst) <= 3.0).count() as u32;
     assert!(near >= 2, "{near}");
@@ -300,17 +310,13 @@ fn an_unlimbered_gun_man_handled_under_an_order_fires_in_the_same_order() {
 /// A Union Gatling gun (id 0) at (100, 50) facing north, ordered, a Confederate line (id 1)
 /// `gap` cm off its front.
 fn gatling(gap: f64) -> Battle {
-    let mut b = battle_with(
+    let b = ordered(
         &[
             u(0, "gatling_gun", 1, 100.0, 50.0, 90.0),
             u(1, RIFLES, 4, 100.0, 51.25 + gap + 0.75, 270.0),
         ],
         Default::default(),
-        [(20.0, 5.0), (220.0, 175.0)],
-        [(40.0, 5.0), (200.0, 165.0)],
     );
-    to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
     assert!((b.unit_distance(0, 1) - gap).abs() < 1e-6);
     b
 }
@@ -466,4 +472,273 @@ fn canister_takes_the_nearest_enemy_in_the_cone_first() {
             .map(|p| !p.canister)
             .unwrap_or(true)
     );
+}
+
+/// The commander events of a fire: (commander, dice, rolls).
+fn commanders_attacked(ev: &[Event]) -> Vec<(u32, u32, Vec<u32>)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::CommanderAttacked {
+                commander, dice, rolls, ..
+            } => Some((*commander, *dice, rolls.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_ball_that_lands_on_a_commander_strikes_him_like_any_stand() {
+    // BPT "Command Units": "They can be caught in artillery fire-zones, however, in which case
+    // they are treated just like any other unit", hit only on a 6. The gun (front edge 51.25)
+    // aims at the line's nearest point (101, 79.25), 28 cm: one deviation d6. Accuracy 1 (4+
+    // needed) misses; clock 3 (right) by 6 cm lands at (107, 79.25), on the Confederate
+    // colonel's base (2 cm across at (107.5, 80)): he is the first base in the strip and takes
+    // the gun's full 3 dice; the bounce roll of 1 fails.
+    let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0)]);
+    b.commanders[3].pos = volley::rules::geometry::V2::new(107.5, 80.0);
+    b.units[0].loaded = Some(Ammo::Shot);
+    assert_eq!(b.check_fire(0, 1, FireContext::Order).unwrap().dice, 3);
+    script(&mut b, &[1, 3, 6, 1, 6, 6, 2, 1, 1, 1]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    assert_eq!(commanders_attacked(&ev), vec![(3, 3, vec![6, 6, 2])]);
+    // The line beside the ball's strip is not touched.
+    assert!(fired_at(&ev, 1).is_empty());
+}
+
+#[test]
+fn canister_catches_an_enemy_commander_in_its_corridor_not_a_friend() {
+    // Canister's zone is the corridor it sweeps (1 cm wide, to 15 cm from the gun's front
+    // edge): the Confederate colonel 2 cm behind the line in front of the gun takes the
+    // canister's dice on 6s; the Union colonel beside the gun, out of the corridor, does not.
+    let mut b = battery(&[u(1, RIFLES, 4, 101.0, 58.0, 270.0)]);
+    b.commanders[3].pos = volley::rules::geometry::V2::new(101.0, 61.5);
+    b.commanders[1].pos = volley::rules::geometry::V2::new(105.0, 50.0);
+    b.units[0].loaded = Some(Ammo::Canister);
+    let dice = b.check_fire(0, 1, FireContext::Order).expect("canister at 6 cm").dice;
+    assert_eq!(dice, 3, "3 canister attacks a smoothbore gun (BPT ACW note 6)");
+    // The line: all misses (no blast-through); the colonel: one 6.
+    let mut faces = vec![1; dice as usize];
+    faces.push(6);
+    faces.extend(vec![1; dice as usize - 1]);
+    faces.extend([1; 10]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let mut want = vec![6];
+    want.extend(vec![1; dice as usize - 1]);
+    assert_eq!(commanders_attacked(&ev), vec![(3, dice, want)]);
+}
+
+#[test]
+fn a_battery_shares_its_dice_over_its_guns_nearest_first_and_each_ball_flies_alone() {
+    // Two Napoleons (2 attacks a gun, +1 within half range: 5 dice) fire round shot: the dice
+    // are shared out, the odd one to the gun nearer the target (DECISIONS "the fire plan ...
+    // odd dice to the nearest guns"); each gun's ball rolls its own accuracy and bounce.
+    let mut b = ordered(
+        &[
+            u(0, NAPOLEON, 2, 101.0, 50.0, 90.0),
+            u(1, RIFLES, 2, 104.0, 80.0, 270.0),
+        ],
+        Default::default(),
+    );
+    b.units[0].loaded = Some(Ammo::Shot);
+    let plan = b.check_fire(0, 1, FireContext::Order).unwrap();
+    assert_eq!(plan.dice, 5);
+    // Each ball: accuracy 6 (on its aim), bounce 1 (fails); then the attack dice.
+    let mut faces = vec![6, 1, 6, 1];
+    faces.extend([1; 20]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let balls: Vec<(f64, u32)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::RoundShot { trace, .. } => Some((trace.gun.x, trace.impacts[0].attacks)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(balls.len(), 2, "{ev:?}");
+    assert_eq!(
+        balls[0].1, 3,
+        "the nearer gun (on the right, nearer the line) fires first with 3"
+    );
+    assert_eq!(balls[1].1, 2);
+    assert!(balls[0].0 > balls[1].0, "{balls:?}");
+}
+
+#[test]
+fn one_shell_bursts_on_the_stands_of_two_units_and_a_battery_bursts_once_a_gun() {
+    // DECISIONS "Shell": every stand within 3 cm of the burst. The target (two stands, 98.5 to
+    // 103.5) is aimed at (101, 79.25); the next unit's left stand starts 2.7 cm to the right:
+    // both are attacked, each with the gun's dice + 1 shrapnel per stand within reach.
+    let mut b = battery(&[u(1, RIFLES, 2, 101.0, 80.0, 270.0), u(1, RIFLES, 2, 106.2, 80.0, 270.0)]);
+    b.units[0].loaded = Some(Ammo::Shell);
+    let per_stand = b.check_fire(0, 1, FireContext::Order).unwrap().dice + 1;
+    let mut faces = vec![6];
+    faces.extend([1; 40]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let (_, burst, attacked) = shell_fired(&ev);
+    let near = |id: u32| b.rects(id).iter().filter(|r| r.distance_to_point(burst) <= 3.0).count() as u32;
+    assert!(near(1) >= 1 && near(2) >= 1, "{} {}", near(1), near(2));
+    assert_eq!(attacked, vec![(1, per_stand * near(1)), (2, per_stand * near(2))]);
+
+    // A battery of two howitzers: one shell a gun, each with its own accuracy roll.
+    let mut b = ordered(
+        &[
+            u(0, "howitzers", 2, 101.0, 60.0, 90.0),
+            u(1, RIFLES, 4, 101.0, 70.0, 270.0),
+        ],
+        Default::default(),
+    );
+    b.units[0].loaded = Some(Ammo::Shell);
+    let mut faces = vec![6; 2];
+    faces.extend([1; 60]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let bursts = ev.iter().filter(|e| matches!(e, Event::ShellFired { .. })).count();
+    assert_eq!(bursts, 2);
+}
+
+#[test]
+fn a_ball_that_deviates_into_woods_strikes_their_edge_not_the_unit_inside() {
+    // Hardtack: "If a shot hits woods, the impact point would be the edge of the woods";
+    // DECISIONS round shot 5. The gun's front edge is at 41.25, the line's at 74.25: 33 cm, two
+    // deviation d6s. A miss at 12 o'clock by 6 + 6 = 12 cm would land at (101, 86.25), on the
+    // second Confederate line inside the woods (80 to 95); the ball strikes the woods' edge at
+    // y = 80 instead, its 2 cm strip short of that line, and stops (no bounce roll).
+    let mut b = ordered(
+        &[
+            u(0, NAPOLEON, 1, 101.0, 40.0, 90.0),
+            u(1, RIFLES, 4, 101.0, 75.0, 270.0),
+            u(1, RIFLES, 4, 101.0, 86.0, 270.0),
+        ],
+        area(volley::rules::terrain::AreaKind::Woods, 85.0, 80.0, 117.0, 95.0),
+    );
+    b.units[0].loaded = Some(Ammo::Shot);
+    script(&mut b, &[1, 12, 6, 6, 1, 1, 1, 1]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
+    let (trace, attacked) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::RoundShot { trace, attacked, .. } => Some((trace.clone(), attacked.clone())),
+            _ => None,
+        })
+        .expect("a round shot");
+    assert_eq!(trace.deviation.as_ref().map(|d| d.2), Some(12.0));
+    assert_eq!(trace.impacts.len(), 1);
+    assert!(
+        (trace.impacts[0].point.y - 80.0).abs() < 1e-6,
+        "{:?}",
+        trace.impacts[0].point
+    );
+    assert_eq!(trace.end, "Woods Woods");
+    assert!(attacked.iter().all(|(u, _)| *u != 2), "{attacked:?}");
+}
+
+#[test]
+fn howitzers_harm_troops_in_the_open_only() {
+    // BPT ACW note 6: "Howitzers ... cause damage against artillery, infantry and cavalry in
+    // the open only"; BPT "Howitzers": "in the open or in cover if using air burst".
+    let units = [
+        u(0, "howitzers", 1, 101.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 101.0, 65.0, 270.0),
+    ];
+    let woods = area(volley::rules::terrain::AreaKind::Woods, 90.0, 62.0, 112.0, 70.0);
+    for (terrain, open) in [(woods, false), (Default::default(), true)] {
+        let mut b = ordered(&units, terrain);
+        b.units[0].loaded = Some(Ammo::Shell);
+        match b.check_fire(0, 1, FireContext::Order) {
+            Ok(_) => assert!(open),
+            Err(e) => {
+                assert!(!open, "{e}");
+                assert_eq!(e.rule, "BPT Howitzers");
+            }
+        }
+    }
+}
+
+#[test]
+fn guns_on_initiative_may_fire_at_the_nearest_enemy_artillery_instead() {
+    // BPT "Counter-Battery Fire": "artillery can choose to shoot at the closest unit or the
+    // closest artillery unit (ignoring the others)". The Union gun's nearest enemy is a line
+    // off to its left, 12.6 cm away; the Confederate gun straight ahead, 13.5 cm off, may be its
+    // target on initiative too. A Union line has no such choice.
+    let mut b = battle(&[
+        u(0, NAPOLEON, 1, 101.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 140.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 85.0, 60.0, 270.0),
+        u(1, NAPOLEON, 1, 101.0, 66.0, 270.0),
+        u(1, RIFLES, 4, 140.0, 63.0, 270.0),
+    ]);
+    let dist = |a, b2| volley::rules::geometry::rects_distance(b.rects(a), b.rects(b2));
+    assert!(
+        dist(0, 2) < dist(0, 3) && dist(0, 3) < 20.0,
+        "{} {}",
+        dist(0, 2),
+        dist(0, 3)
+    );
+    assert_eq!(b.phase, volley::battle::state::Phase::Initiative);
+    b.units[0].loaded = Some(Ammo::Shot);
+    let legal = b.legal_actions();
+    assert!(
+        legal.contains(&Action::InitiativeFire { unit: 0, target: 3 }),
+        "{legal:?}"
+    );
+    assert!(!legal.contains(&Action::InitiativeFire { unit: 0, target: 4 }));
+    let r = b.apply(&Action::InitiativeFire { unit: 1, target: 3 }).unwrap_err();
+    assert!(r.reason.contains("nearest"), "{r}");
+    script(&mut b, &[6, 1, 1, 1, 1, 1, 1]);
+    b.apply(&Action::InitiativeFire { unit: 0, target: 3 })
+        .expect("counter-battery fire on initiative");
+}
+
+#[test]
+fn the_orders_preview_of_a_ball_counts_the_crews_accuracy() {
+    // Issue 21, Hardtack 6: the preview's expected hits of round shot are those of a ball that
+    // lands on its aim, times the chance it does (a regular crew's 4+: 1/2). 3 dice at 4+, +1
+    // the first time the gun fires (so 3+), on a line with no save: 2 if it lands, 1 expected.
+    let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0)]);
+    b.units[0].loaded = Some(Ammo::Shot);
+    let text = b.describe_action(&Action::Fire { unit: 0, target: 1 });
+    assert!(
+        text.contains("3 dice, 3+, lands on its aim 50%, expect 1.00 hits"),
+        "{text}"
+    );
+    // Canister needs no accuracy roll: 3 dice at 3+, 2 expected.
+    let mut b = battery(&[u(1, RIFLES, 4, 101.0, 58.0, 270.0)]);
+    b.units[0].loaded = Some(Ammo::Canister);
+    let text = b.describe_action(&Action::Fire { unit: 0, target: 1 });
+    assert!(
+        !text.contains("lands on its aim") && text.contains("expect 2.00 hits"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_charged_guns_canister_blasts_through_the_charger_to_the_unit_behind() {
+    // BPT ACW note 6 ("When charged, smoothbore cannon fires canister shot") with DECISIONS
+    // canister 3-4: the counter-initiative canister blasts through like any other. The Union
+    // line charges the gun and is held 2 cm off; a second Union line 4 cm behind its start is
+    // inside the corridor (15 cm from the gun's front edge). Every die a 6: the charger is hit,
+    // so the blast goes on to the line behind, one worse to hit (5+).
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 100.0, 46.0, 90.0),
+        u(1, NAPOLEON, 1, 100.0, 50.75 + 8.0 + 1.25, 270.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 2 })
+        .expect("a legal charge");
+    script(&mut b, &[6; 60]);
+    let ev = b.apply(&Action::CounterFire { unit: 2 }).unwrap();
+    let blast = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::BlastThrough { next, to_hit, .. } => Some((*next, *to_hit)),
+            _ => None,
+        })
+        .expect("the canister blasts through");
+    assert_eq!(blast, (1, Some(5)));
+    let behind = fired_at(&ev, 1);
+    assert_eq!(behind.len(), 1, "{behind:?}");
+    assert_eq!(behind[0].0, 3, "the canister's 3 dice again");
+    assert_eq!(behind[0].2, "counter-initiative: canister blast-through");
 }
