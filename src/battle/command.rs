@@ -136,12 +136,7 @@ impl Battle {
             if self.engaged(id) {
                 return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
             }
-            if u.engineer_turn == Some(self.player_turn) {
-                return refuse(
-                    "BPT Engineering",
-                    format!("{} carried out a task this turn and may not be issued orders", u.name),
-                );
-            }
+            self.check_no_engineer_task(id)?;
             self.check_not_awaiting(id)?;
             if let Some(o) = self.cmd.orders.get(&id) {
                 if o.by != c {
@@ -489,6 +484,7 @@ impl Battle {
 
     /// Blunder "Cross-fire": 3 attacks in the flank from firing.
     fn blunder_crossfire(&mut self, id: UnitId, ev: &mut Vec<Event>) {
+        self.begin_fire();
         let n = self.rules.command.crossfire_attacks;
         let to_hit = self.rules.fire.to_hit_open;
         let rolls = self.dice.roll(n, 6);
@@ -785,9 +781,7 @@ impl Battle {
         if self.cmd.orders.contains_key(&id) {
             return refuse("BPT Command Phase", format!("{} has already been ordered", u.name));
         }
-        if u.engineer_turn == Some(self.player_turn) {
-            return refuse("BPT Engineering", format!("{} carried out a task this turn", u.name));
-        }
+        self.check_no_engineer_task(id)?;
         self.check_not_awaiting(id)?;
         if self.engaged(id) {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
@@ -844,7 +838,10 @@ impl Battle {
 
     fn do_self_order(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
         self.check_self_order(id)?;
-        let target = self.rules.command.self_order_value;
+        // "A single command to themselves": a command roll, so the weather's command penalty
+        // applies (BPT "Weather").
+        let weather = self.weather_modifier().map_or(0, |m| m.amount);
+        let target = self.rules.command.self_order_value + weather;
         let dice = [self.dice.d6(), self.dice.d6()];
         let success = dice != [6, 6] && (dice == [1, 1] || (dice[0] + dice[1]) as i32 <= target);
         self.unit_mut(id).self_order_turn = Some(self.game_turn);

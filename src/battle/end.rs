@@ -76,7 +76,10 @@ impl Battle {
             return;
         }
         let value = self.co(side).map(|c| self.commander(c).command_value).unwrap_or(0);
-        let target = value - (lost - bp) as i32;
+        // A command roll (BPT "Breakpoint"), so the weather's command penalty applies too
+        // (BPT "Weather": "a -1 command penalty … extreme … -2").
+        let weather = self.weather_modifier().map_or(0, |m| m.amount);
+        let target = value - (lost - bp) as i32 + weather;
         let dice = [self.dice.d6(), self.dice.d6()];
         let total = (dice[0] + dice[1]) as i32;
         let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();

@@ -1,7 +1,9 @@
 //! BPT "Engineering" (switch `Engineers`): in the initiative phase an engineer unit in contact
 //! with linear terrain clears a 5 cm section of a fence or hedge (one die, 3+), demolishes a
 //! 5 cm section of a wall (4+), or builds a pontoon bridge over a river (5 cm a phase, no
-//! roll). Engineers that work may not be ordered that turn; suppressed engineers may not work.
+//! roll; every bridging unit at one crossing adds its section to the same bridge). Engineers
+//! that work may not be ordered (nor attached, nor reached by a delayed order) that turn;
+//! suppressed engineers may not work.
 //! The table changes: the gap or the bridge is terrain from then on (line of sight, movement).
 
 use super::action::{Refusal, refuse};
@@ -43,9 +45,11 @@ impl Task {
     }
 }
 
-/// A bridge being built: where, and how much of it stands.
+/// A bridge being built: where, and how much of it stands. Every bridging unit at the same
+/// crossing (within `same_crossing` of `at` on the same river) adds its section to it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bridging {
+    /// The unit that began it.
     pub unit: UnitId,
     pub linear: u32,
     pub at: V2,
@@ -66,6 +70,19 @@ pub fn is_engineer(u: &super::state::Unit) -> bool {
 }
 
 impl Battle {
+    /// BPT "Engineering": "engineers may not be issued orders during the same turn in which
+    /// they carry out a task" (orders, self-orders, attachments and activations alike).
+    pub fn check_no_engineer_task(&self, id: UnitId) -> Result<(), Refusal> {
+        let u = self.unit(id);
+        if u.engineer_turn == Some(self.player_turn) {
+            return refuse(
+                "BPT Engineering",
+                format!("{} carried out a task this turn and may not be issued orders", u.name),
+            );
+        }
+        Ok(())
+    }
+
     /// May `unit` work on linear terrain `linear` now?
     pub fn check_engineer(&self, unit: UnitId, linear: u32) -> Result<Task, Refusal> {
         const RULE: &str = "BPT Engineering";
@@ -171,11 +188,14 @@ impl Battle {
                 });
             }
             Task::Bridge => {
+                // "A 5cm section will be constructed per bridging unit": units at one crossing
+                // build one bridge together (**Decision**: the same river, the points of it
+                // nearest the units within `same_crossing`).
                 let slot = self
                     .works
                     .bridging
                     .iter()
-                    .position(|b| b.linear == linear && b.unit == unit);
+                    .position(|b| b.linear == linear && b.at.dist(at) <= er.same_crossing + 1e-9);
                 let i = slot.unwrap_or_else(|| {
                     self.works.bridging.push(Bridging {
                         unit,

@@ -80,6 +80,8 @@ impl Battle {
         if self.engaged(unit) {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
         }
+        // The attachment is an order.
+        self.check_no_engineer_task(unit)?;
         // **Decision**: the attachment is the unit's order this turn.
         if self.cmd.orders.contains_key(&unit) {
             return refuse(RULE, format!("{} has already had an order this turn", u.name));

@@ -5,8 +5,10 @@
 //! able to receive order from British HQs)."
 //!
 //! The army HQ is the side's CO. A unit's or commander's nation is the scenario's `nation`
-//! (none: the side's own); the side's `obeys` lists the exceptions. An order is checked unit
-//! by unit, so an order to a mixed brigade passes only if the HQ may command every unit in it.
+//! (none: the side's own); the side's `obeys` lists the exceptions. A unit's brigade is every
+//! living unit under the same commander (`hq`): an HQ other than the CO may order a unit only
+//! if he may command every unit of its brigade, so a mixed brigade takes no orders from him at
+//! all, not even for the units of his own nation.
 
 use super::action::{Refusal, refuse};
 use super::state::*;
@@ -14,39 +16,67 @@ use crate::rules::switches::Switch;
 
 impl Battle {
     /// Whether commander `c` may order `unit` as far as nationality goes (always, with the
-    /// switch off).
+    /// switch off): he may command it and every living unit of its brigade.
     pub fn nation_may_order(&self, c: CmdId, unit: UnitId) -> bool {
-        if !self.rules.switches.on(Switch::MultiNational) {
-            return true;
-        }
+        self.nation_bar(c, unit).is_none()
+    }
+
+    /// Whether `c` may command `unit` by their two nations alone (the CO anyone).
+    fn nation_commands(&self, c: CmdId, unit: UnitId) -> bool {
         let cm = self.commander(c);
         if cm.is_co() {
             return true;
         }
-        let u = self.unit(unit);
-        let theirs = u.nation.as_deref().unwrap_or(&self.sides[u.side].name);
+        let theirs = self.nation_of(unit);
         let his = cm.nation.as_deref().unwrap_or(&self.sides[cm.side].name);
         theirs == his
-            || self.sides[u.side]
+            || self.sides[self.unit(unit).side]
                 .obeys
                 .get(theirs)
                 .is_some_and(|n| n.iter().any(|x| x == his))
     }
 
-    /// [`Battle::nation_may_order`] as a refusal naming the rule.
-    pub(crate) fn check_nation(&self, c: CmdId, unit: UnitId) -> Result<(), Refusal> {
-        if self.nation_may_order(c, unit) {
-            return Ok(());
+    fn nation_of(&self, unit: UnitId) -> &str {
+        let u = self.unit(unit);
+        u.nation.as_deref().unwrap_or(&self.sides[u.side].name)
+    }
+
+    /// The unit (the ordered one first, then its brigade in id order) that `c` may not
+    /// command, if any.
+    fn nation_bar(&self, c: CmdId, unit: UnitId) -> Option<UnitId> {
+        if !self.rules.switches.on(Switch::MultiNational) || self.commander(c).is_co() {
+            return None;
+        }
+        if !self.nation_commands(c, unit) {
+            return Some(unit);
         }
         let u = self.unit(unit);
-        let nation = u.nation.as_deref().unwrap_or(&self.sides[u.side].name);
-        refuse(
-            "BPT Multi-National Armies",
+        self.side_units(u.side)
+            .filter(|w| w.hq == u.hq && w.id != unit)
+            .map(|w| w.id)
+            .find(|&w| !self.nation_commands(c, w))
+    }
+
+    /// [`Battle::nation_may_order`] as a refusal naming the rule.
+    pub(crate) fn check_nation(&self, c: CmdId, unit: UnitId) -> Result<(), Refusal> {
+        let Some(bar) = self.nation_bar(c, unit) else {
+            return Ok(());
+        };
+        let nation = self.nation_of(bar);
+        let who = &self.commander(c).name;
+        let reason = if bar == unit {
             format!(
-                "{} ({nation}) takes orders only from the army HQ or {nation} HQs, not {}",
-                u.name,
-                self.commander(c).name
-            ),
-        )
+                "{} ({nation}) takes orders only from the army HQ or {nation} HQs, not {who}",
+                self.unit(unit).name
+            )
+        } else {
+            format!(
+                "{}'s brigade holds {} ({nation}), whom {who} may not command: a brigade of \
+                 several nations takes orders only from a HQ that can command all its units",
+                self.unit(unit).name,
+                self.unit(bar).name
+            )
+        };
+        refuse("BPT Multi-National Armies", reason)
     }
 }

@@ -116,7 +116,8 @@ impl Battle {
     }
 
     /// At the start of the active side's command phase: its orders that are due reach their
-    /// units. Units knocked out, suppressed or locked in a charge let it lapse (**Decision**);
+    /// units. Units knocked out, suppressed, locked in a charge or (BPT "Engineering")
+    /// engineers that carried out a task this turn let it lapse (**Decision**);
     /// with `lost_commander_cancels` an order whose commander is knocked out lapses too.
     pub(crate) fn deliver_orders(&mut self, ev: &mut Vec<Event>) {
         if self.pending.is_empty() {
@@ -140,6 +141,10 @@ impl Battle {
                     Some("suppressed")
                 } else if self.engaged(id) {
                     Some("locked in a charge")
+                } else if u.engineer_turn == Some(self.player_turn) {
+                    // BPT "Engineering": "engineers may not be issued orders during the same
+                    // turn in which they carry out a task" (**Decision**: the order lapses).
+                    Some("carried out an engineering task this turn")
                 } else {
                     None
                 };

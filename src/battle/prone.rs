@@ -5,7 +5,8 @@
 //!
 //! Going prone and standing up are deploy actions under an order (`Deploy::Prone`). The move,
 //! charge, evade and support checks ask [`Battle::check_not_prone`]; the fire check refuses a
-//! prone unit in close order; `take_fire_hits` takes one hit off each fire.
+//! prone unit in close order; `take_fire_hits` takes one hit off per unit firing: once per
+//! target in each fire action (`Battle::prone_spent`, cleared as each fire begins).
 
 use super::action::{Refusal, refuse};
 use super::event::Event;
@@ -60,13 +61,15 @@ impl Battle {
         Ok(())
     }
 
-    /// "One less hit per unit firing at them": a fire's hits after saves less one.
-    /// **Decision**: each fire resolution is one unit firing (a battery's balls, each gun's
-    /// shell and a canister's blast-through each count once per unit struck).
+    /// "One less hit per unit firing at them": the hits after saves of the first resolution of
+    /// a fire that lands any on a prone target, less one; the fire's further resolutions
+    /// against it (a battery's other balls or shells) take none off: one unit fired. A
+    /// canister's blast-through strikes other units, each its own target.
     pub(crate) fn prone_fewer_hits(&mut self, target: UnitId, net: u32, ev: &mut Vec<Event>) -> u32 {
-        if !self.unit(target).prone || net == 0 {
+        if !self.unit(target).prone || net == 0 || self.prone_spent.contains(&target) {
             return net;
         }
+        self.prone_spent.push(target);
         let taken = net - self.rules.fire.prone_fewer_hits.min(net);
         ev.push(Event::ProneSaved {
             unit: target,
@@ -74,5 +77,10 @@ impl Battle {
             taken,
         });
         taken
+    }
+
+    /// A new fire action begins (a unit fires): no prone target has had its hit taken off yet.
+    pub(crate) fn begin_fire(&mut self) {
+        self.prone_spent.clear();
     }
 }

@@ -94,6 +94,7 @@ impl Battle {
                     knocked_out: false,
                     refused: (false, false),
                     d_markers: 0,
+                    gd_fired_at: None,
                     morale: u.morale,
                     prone: false,
                     sabers_drawn: None,
@@ -174,10 +175,11 @@ impl Battle {
             works: Default::default(),
             constructions: Default::default(),
             pending: Vec::new(),
+            prone_spent: Vec::new(),
         };
         b.refresh_geometry();
         let mut events = Vec::new();
-        b.weather_before_battle(&mut events);
+        b.weather_before_battle(sc.historical, &mut events);
         b.start_player_turn(&mut events);
         (b, events)
     }

@@ -55,10 +55,12 @@ impl Battle {
         self.los.set_visibility(v);
     }
 
-    /// Before the first turn: roll the weather, unless it is night or the scenario's weather
-    /// is the historical one.
-    pub(crate) fn weather_before_battle(&mut self, ev: &mut Vec<Event>) {
-        if !self.rules.switches.on(Switch::Weather) || self.night || self.rules.weather.keep_scenario_weather {
+    /// Before the first turn: roll the weather, unless it is night or the scenario is a
+    /// `historical` one ("In historical scenarios use the historical weather"; the rules
+    /// file's `keep_scenario_weather` treats every scenario so).
+    pub(crate) fn weather_before_battle(&mut self, historical: bool, ev: &mut Vec<Event>) {
+        let keep = historical || self.rules.weather.keep_scenario_weather;
+        if !self.rules.switches.on(Switch::Weather) || self.night || keep {
             return;
         }
         let dice = [self.dice.d6(), self.dice.d6()];

@@ -171,6 +171,11 @@ pub struct Scenario {
     pub wet_ground: bool,
     #[serde(default)]
     pub night: bool,
+    /// A historical battle whose `weather` is the day's: with the `Weather` switch it is not
+    /// rolled before the battle (BPT "Weather": "In historical scenarios use the historical
+    /// weather"); it still changes at the end of each game turn.
+    #[serde(default)]
+    pub historical: bool,
     /// Optional rules and variants this scenario plays with (issue 8), e.g. `[Weather]`.
     #[serde(default)]
     pub switches: crate::rules::switches::Switches,

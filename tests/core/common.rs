@@ -120,6 +120,7 @@ pub fn battle_switched(
         weather: Weather::Normal,
         wet_ground: false,
         night: false,
+        historical: false,
         switches: switches.iter().copied().collect(),
         turn_limit: 8,
         first_side: 0,

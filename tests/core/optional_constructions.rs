@@ -101,15 +101,42 @@ fn construction_hit(ev: &[Event]) -> Option<Struck> {
     })
 }
 
+/// The gun (last unit) fires `ammo` at the garrison with dice seeded `seed`: the dice of the
+/// attacks on the garrison (none if the ball or shell missed it) and the building's roll.
+fn fire_at_garrison(material: Material, ammo: Ammo, seed: u64) -> (Battle, Vec<u32>, Option<Struck>) {
+    let mut b = garrison(true, material, &[]);
+    let gun = b.units.len() as u32 - 1;
+    b.units[gun as usize].loaded = Some(ammo);
+    b.dice = volley::rules::dice::Dice::new(seed);
+    let ev = b.apply(&Action::Fire { unit: gun, target: 0 }).expect("the gun fires");
+    let dice = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { target: 0, dice, .. } => Some(*dice),
+            _ => None,
+        })
+        .collect();
+    let struck = construction_hit(&ev);
+    (b, dice, struck)
+}
+
+/// Seeds/003 "Constructions": "Whenever a construction comes under fire that can cause hits
+/// from artillery, roll the attacks (hitting on sixes), roll saves, then make a note of the
+/// number of hits against it. These are not removed at the end of a turn." "Round shot attacks
+/// all troops and fortifications it comes into contact with": a ball striking the garrison of a
+/// brick house (12 cm: 18 hits, save 5+) rolls the same dice at the house on sixes.
 #[test]
 fn artillery_fire_at_the_garrison_rolls_the_same_dice_at_the_building_on_sixes() {
-    for seed in 1..6 {
-        let mut b = garrison(true, Material::Brick, &[]);
-        b.dice = volley::rules::dice::Dice::new(seed);
-        let dice = b.check_fire(1, 0, FireContext::Order).unwrap().dice;
-        let ev = b.apply(&Action::Fire { unit: 1, target: 0 }).expect("canister");
-        let (rolls, need, saves, hits, total, value) = construction_hit(&ev).expect("the building is struck");
-        assert_eq!((rolls.len() as u32, need, value), (dice, 6, 18));
+    let mut struck = 0;
+    for seed in 1..40 {
+        let (mut b, dice, hit) = fire_at_garrison(Material::Brick, Ammo::Shot, seed);
+        let Some(&attacks) = dice.first() else {
+            assert!(hit.is_none(), "seed {seed}: a ball that missed the garrison");
+            continue;
+        };
+        struck += 1;
+        let (rolls, need, saves, hits, total, value) = hit.expect("the building is struck");
+        assert_eq!((rolls.len() as u32, need, value), (attacks, 6, 18), "seed {seed}");
         let sixes = rolls.iter().filter(|&&r| r == 6).count();
         assert_eq!(saves.len(), sixes, "a 5+ save per hit");
         assert_eq!(hits as usize, sixes - saves.iter().filter(|&&r| r >= 5).count());
@@ -123,11 +150,47 @@ fn artillery_fire_at_the_garrison_rolls_the_same_dice_at_the_building_on_sixes()
             "seed {seed}"
         );
     }
+    assert!(struck >= 5, "the ball struck the garrison in only {struck} of 39 seeds");
     // Musket fire does not touch the building.
     let mut b = garrison(true, Material::Brick, &[u(1, RIFLES, 4, 80.0, 58.0, 300.0)]);
     b.cmd.orders.insert(1, order(2 + HQ0));
     let ev = b.apply(&Action::Fire { unit: 1, target: 0 }).expect("musketry");
     assert!(construction_hit(&ev).is_none());
+}
+
+/// Seeds/003 "Canister": "Canister has no effect on constructions"; "Shell": "Shell ammunition
+/// can attack personnel and wooden constructions only". Canister at a brick or wooden house's
+/// garrison and shell at a brick house's strike the troops, not the house; shell at a wooden
+/// house (12 cm: 9 hits, no save) rolls at it on sixes, no save.
+#[test]
+fn canister_never_strikes_a_construction_and_shell_only_a_wooden_one() {
+    for material in [Material::Brick, Material::Wooden] {
+        for seed in 1..6 {
+            let (_, dice, hit) = fire_at_garrison(material, Ammo::Canister, seed);
+            assert!(!dice.is_empty(), "canister strikes the garrison");
+            assert!(hit.is_none(), "{material:?} seed {seed}: canister has no effect on it");
+        }
+    }
+    let (mut brick, mut wooden) = (0, 0);
+    for seed in 1..60 {
+        let (_, dice, hit) = fire_at_garrison(Material::Brick, Ammo::Shell, seed);
+        if !dice.is_empty() {
+            brick += 1;
+            assert!(hit.is_none(), "seed {seed}: shell does not attack brick");
+        }
+        let (_, dice, hit) = fire_at_garrison(Material::Wooden, Ammo::Shell, seed);
+        if let Some(&attacks) = dice.first() {
+            wooden += 1;
+            let (rolls, need, saves, hits, _, value) = hit.expect("shell attacks a wooden house");
+            assert_eq!((rolls.len() as u32, need, value), (attacks, 6, 9), "seed {seed}");
+            assert!(saves.is_empty(), "a wooden building has no save");
+            assert_eq!(hits as usize, rolls.iter().filter(|&&r| r == 6).count());
+        }
+    }
+    assert!(
+        brick >= 3 && wooden >= 3,
+        "shell struck the garrison: brick {brick}, wooden {wooden}"
+    );
 }
 
 #[test]
@@ -137,8 +200,25 @@ fn at_its_hits_value_the_building_collapses_on_its_occupants_and_suppresses_its_
     let mut b = garrison(true, Material::Wooden, &[neighbour]);
     let gun = 2;
     b.constructions.hits.insert(0, 8); // 9 to collapse
-    script(&mut b, &[6; 60]);
-    let ev = b.apply(&Action::Fire { unit: gun, target: 0 }).expect("canister");
+    // Shell (canister has no effect on constructions; shell attacks wooden ones).
+    b.units[gun as usize].loaded = Some(Ammo::Shell);
+    // How many dice the burst throws at the garrison (a dry run).
+    let mut dry = b.clone();
+    script(&mut dry, &[6; 200]);
+    let ev = dry.apply(&Action::Fire { unit: gun, target: 0 }).expect("shell");
+    let attacks = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Fired { target: 0, dice, .. } => Some(*dice as usize),
+            _ => None,
+        })
+        .expect("the burst strikes the garrison");
+    // On target (6), the garrison unhurt (all 1s), then sixes at the house.
+    let mut faces = vec![6];
+    faces.extend(std::iter::repeat_n(1, attacks));
+    faces.extend([6; 60]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::Fire { unit: gun, target: 0 }).expect("shell");
     let collapsed = ev.iter().find_map(|e| match e {
         Event::ConstructionCollapsed {
             knocked_out,

@@ -140,6 +140,49 @@ fn bridging_builds_5_cm_a_phase_without_a_roll_and_the_finished_bridge_is_crosse
     assert_eq!(b.terrain.impassable_for(across.0, across.1, true), None);
 }
 
+/// Seeds/003 "Bridging": "A 5cm section will be constructed per bridging unit during the
+/// initiative phase": two engineer units at one crossing of a 6 cm river build 10 cm in one
+/// initiative phase and finish it; one unit alone needs two phases.
+#[test]
+fn two_bridging_units_at_one_crossing_each_add_5_cm_to_the_same_bridge() {
+    let pair = [
+        u(0, "us_engineers", 2, 100.0, 60.0, 90.0),
+        u(0, "us_engineers", 2, 107.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 150.0, 270.0),
+    ];
+    let make = |units: &[U]| {
+        let y = front_y() + 6.0 * 0.5 + 0.2;
+        let terrain = Terrain {
+            linears: vec![line(LinearKind::River, y, 6.0)],
+            ..Default::default()
+        };
+        let b = battle_switched(units, terrain, CO, HQ, &[Switch::Engineers]);
+        assert_eq!(b.phase, Phase::Initiative);
+        b
+    };
+    let mut b = make(&pair);
+    let ev = b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges");
+    assert_eq!(work(&ev), (Task::Bridge, None, Some((5.0, 6.0)), false));
+    let ev = b.apply(&Action::Engineer { unit: 1, linear: 0 }).expect("bridges too");
+    assert_eq!(
+        work(&ev),
+        (Task::Bridge, None, Some((6.0, 6.0)), true),
+        "the second unit's 5 cm finish the same bridge"
+    );
+    assert!(b.works.bridging.is_empty());
+    let bridges = b.terrain.linears.iter().filter(|l| l.name == "pontoon bridge").count();
+    assert_eq!(bridges, 1, "one bridge, not two half-bridges");
+    // One unit alone: 5 of 6 cm this phase, the rest in its side's next initiative phase.
+    let mut one = make(&units());
+    let ev = one.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges");
+    assert_eq!(work(&ev), (Task::Bridge, None, Some((5.0, 6.0)), false));
+    end_phases_until(&mut one, |b| {
+        b.active == 0 && b.player_turn == 3 && b.phase == Phase::Initiative
+    });
+    let ev = one.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges on");
+    assert_eq!(work(&ev), (Task::Bridge, None, Some((6.0, 6.0)), true));
+}
+
 #[test]
 fn without_the_switch_or_when_suppressed_there_is_no_task() {
     let mut off = with(LinearKind::Fence, 0.5, &[]);

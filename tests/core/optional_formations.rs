@@ -88,10 +88,10 @@ fn attaching_costs_one_per_10_cm_from_the_co_to_the_hq_not_to_the_unit() {
 
 #[test]
 fn dense_terrain_and_enemy_units_between_the_co_and_the_hq_cost_one_each() {
-    let woods = area(AreaKind::Woods, 28.0, 2.0, 32.0, 8.0);
+    let marsh = area(AreaKind::Marsh, 28.0, 2.0, 32.0, 8.0);
     // An enemy line astride the line from the CO (20, 5) to the HQ (39, 5).
     let enemy = u(1, RIFLES, 4, 35.0, 5.0, 270.0);
-    let b = army(true, 39.0, &[enemy], woods);
+    let b = army(true, 39.0, &[enemy], marsh);
     let p = b.check_attach(0, HQ0).unwrap();
     let value = b.commander(CO0).command_value;
     assert_eq!(p.target, value - 3, "{:?}", p.modifiers);
@@ -105,6 +105,100 @@ fn dense_terrain_and_enemy_units_between_the_co_and_the_hq_cost_one_each() {
             .iter()
             .any(|m| m.rule.contains("enemy units") && m.amount == -1)
     );
+}
+
+/// Seeds/003 "Fixed Formations": "deduct one from the command value for each section of dense
+/// terrain … between the CO and the HQ"; "Dense Terrain": for "Troops on foot & cavalry: Mud,
+/// soft sand, deep snow, swamp, marsh", and "Command units … are treated as foot": so a wood
+/// costs nothing, a marsh −1, a marsh and a mud patch −2.
+#[test]
+fn dense_terrain_between_co_and_hq_is_bpts_for_foot_marsh_and_mud_not_woods() {
+    // CO (20, 5) to HQ (39, 5): 17 cm apart, −1 for the distance alone.
+    let plain = army(true, 39.0, &[], Terrain::default());
+    let value = plain.commander(CO0).command_value;
+    assert_eq!(plain.check_attach(0, HQ0).unwrap().target, value - 1);
+    let dense = |t: Terrain| {
+        let b = army(true, 39.0, &[], t);
+        let p = b.check_attach(0, HQ0).unwrap();
+        let d: i32 = p
+            .modifiers
+            .iter()
+            .filter(|m| m.rule.contains("dense terrain"))
+            .map(|m| m.amount)
+            .sum();
+        (d, p.target - value)
+    };
+    assert_eq!(
+        dense(area(AreaKind::Woods, 26.0, 2.0, 30.0, 8.0)),
+        (0, -1),
+        "a wood is not dense to foot"
+    );
+    assert_eq!(dense(area(AreaKind::Marsh, 26.0, 2.0, 30.0, 8.0)), (-1, -2));
+    let mut both = area(AreaKind::Marsh, 24.0, 2.0, 27.0, 8.0);
+    both.areas.extend(area(AreaKind::Mud, 30.0, 2.0, 34.0, 8.0).areas);
+    assert_eq!(dense(both), (-2, -3));
+}
+
+/// Seeds/003 "Engineering": "engineers may not be issued orders during the same turn in which
+/// they carry out a task"; attaching a unit is an order of the CO's.
+#[test]
+fn engineers_that_cleared_a_fence_this_turn_cannot_be_attached() {
+    use volley::rules::geometry::V2;
+    use volley::rules::terrain::{Linear, LinearKind};
+    let units = [
+        u(0, "us_engineers", 2, 20.0, 30.0, 90.0),
+        u(0, RIFLES, 4, 60.0, 20.0, 90.0),
+        u(1, RIFLES, 4, 200.0, 160.0, 270.0),
+    ];
+    let switches = [Switch::FixedFormations, Switch::Engineers];
+    let make = |fence: bool| {
+        let b = battle_switched(
+            &units,
+            Terrain::default(),
+            [(20.0, 5.0), (220.0, 175.0)],
+            [(60.0, 5.0), (200.0, 175.0)],
+            &switches,
+        );
+        // A fence just in front of the engineers.
+        let front = b.rects(0).iter().map(|r| r.front_edge().0.y).fold(f64::MIN, f64::max);
+        let terrain = Terrain {
+            linears: if fence {
+                vec![Linear {
+                    kind: LinearKind::Fence,
+                    name: "the fence".into(),
+                    points: vec![V2::new(0.0, front + 0.45), V2::new(40.0, front + 0.45)],
+                    width: 0.5,
+                }]
+            } else {
+                vec![]
+            },
+            ..Default::default()
+        };
+        let mut b = battle_switched(
+            &units,
+            terrain,
+            [(20.0, 5.0), (220.0, 175.0)],
+            [(60.0, 5.0), (200.0, 175.0)],
+            &switches,
+        );
+        b.unit_mut(0).hq = CO0;
+        b
+    };
+    let mut b = make(true);
+    assert_eq!(b.phase, volley::battle::Phase::Initiative);
+    script(&mut b, &[6]);
+    let ev = b
+        .apply(&Action::Engineer { unit: 0, linear: 0 })
+        .expect("the engineers clear the fence");
+    assert!(ev.iter().any(|e| matches!(e, Event::EngineerWork { done: true, .. })));
+    to_command(&mut b);
+    let e = b.check_attach(0, HQ0).unwrap_err();
+    assert_eq!(e.rule, "BPT Engineering", "{e:?}");
+    assert!(!b.legal_actions().contains(&Action::Attach { unit: 0, hq: HQ0 }));
+    // Engineers that did no task are attached as any unit.
+    let mut idle = make(false);
+    to_command(&mut idle);
+    idle.check_attach(0, HQ0).expect("idle engineers may be attached");
 }
 
 #[test]

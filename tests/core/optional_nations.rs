@@ -31,9 +31,22 @@ fn cmd(b: &Battle, key: &str) -> u32 {
     b.commanders.iter().find(|c| c.key == key).unwrap().id
 }
 
+/// Beckwith's brigade (gb_bde1) holds the 1/43rd and 1/95th (British) and the 3rd Cacadores
+/// (Portuguese). Seeds/003: "units may receive orders only from the Army HQ and from HQs of
+/// their own nationality … A Brigade containing units from several Nationalities cannot receive
+/// orders from a HQ unless that HQ can command all of the units in the Brigade."
+fn beckwiths_brigade(b: &Battle) -> Vec<u32> {
+    let beckwith = cmd(b, "gb_bde1");
+    let v: Vec<u32> = b.units.iter().filter(|u| u.hq == beckwith).map(|u| u.id).collect();
+    assert_eq!(v.len(), 3, "three battalions");
+    v
+}
+
 #[test]
-fn a_brigadier_may_not_order_units_of_another_nation_the_army_hq_may() {
-    let b = sabugal(true);
+fn a_brigade_of_several_nations_takes_no_orders_from_a_hq_who_cannot_command_all_of_it() {
+    let mut b = sabugal(true);
+    // Without the book's exception for British-led Portuguese (the map has it).
+    b.sides[0].obeys.clear();
     let (cac, rifles) = (unit(&b, "gb_3cac"), unit(&b, "gb_95a"));
     let (beckwith, erskine) = (cmd(&b, "gb_bde1"), cmd(&b, "gb_div"));
     assert_eq!(b.unit(cac).nation.as_deref(), Some("Portuguese"));
@@ -43,27 +56,35 @@ fn a_brigadier_may_not_order_units_of_another_nation_the_army_hq_may() {
         e.reason.contains("Portuguese") && e.reason.contains("Beckwith"),
         "{e:?}"
     );
-    // His own British battalion he orders as usual.
-    b.check_order(beckwith, &[rifles], false, false)
-        .expect("a British HQ orders British troops");
-    // A mixed group only if he may command every unit of it.
-    assert!(b.check_order(beckwith, &[rifles, cac], false, false).is_err());
-    // The army HQ orders anyone.
+    // Not even his British battalions: the brigade holds a unit he may not command.
+    for id in beckwiths_brigade(&b) {
+        let e = b.check_order(beckwith, &[id], false, false).unwrap_err();
+        assert_eq!(e.rule, "BPT Multi-National Armies", "{e:?}");
+    }
+    let e = b.check_order(beckwith, &[rifles], false, false).unwrap_err();
+    assert!(e.reason.contains("brigade") && e.reason.contains("Portuguese"), "{e:?}");
+    // The army HQ orders anyone, and the whole brigade.
     b.check_order(erskine, &[cac], false, false)
         .expect("the army HQ orders the Cacadores");
-    b.check_order(erskine, &[rifles, cac], false, false)
-        .expect("and a mixed brigade");
+    b.check_order(erskine, &[rifles], false, false).expect("and the Rifles");
+    b.check_order(erskine, &beckwiths_brigade(&b), false, false)
+        .expect("and the mixed brigade");
     // Refused through the one door too, and not offered as a legal action.
-    let mut b2 = b.clone();
-    let order = Action::Order {
-        commander: beckwith,
-        units: vec![cac],
-        charge: false,
-        dense: false,
-        road: false,
-    };
-    assert!(b2.apply(&order).is_err());
-    assert!(!b.legal_actions().contains(&order));
+    for units in [vec![cac], vec![rifles]] {
+        let order = Action::Order {
+            commander: beckwith,
+            units,
+            charge: false,
+            dense: false,
+            road: false,
+        };
+        assert!(b.clone().apply(&order).is_err());
+        assert!(!b.legal_actions().contains(&order));
+    }
+    // Once the Cacadores are knocked out the brigade is British again.
+    b.unit_mut(cac).knocked_out = true;
+    b.check_order(beckwith, &[rifles], false, false)
+        .expect("a British brigade takes a British brigadier's orders");
 }
 
 #[test]
@@ -75,47 +96,59 @@ fn with_the_switch_off_nations_are_ignored() {
         None,
         "not even recorded (so older state hashes stay)"
     );
+    assert!(b.sides[0].obeys.is_empty());
     b.check_order(cmd(&b, "gb_bde1"), &[cac], false, false)
         .expect("Beckwith orders the Cacadores without the rule");
 }
 
+/// "Some army lists may alter this (for example, Portuguese troops, who were trained by and
+/// lead by British officers, will be able to receive order from British HQs)": Sabugal's
+/// British side `obeys: {"Portuguese": ["British"]}`, so Beckwith orders all three.
 #[test]
 fn the_scenario_may_let_portuguese_take_orders_from_british_hqs() {
     let mut b = sabugal(true);
-    b.sides[0].obeys.insert("Portuguese".into(), vec!["British".into()]);
-    let cac = unit(&b, "gb_3cac");
-    b.check_order(cmd(&b, "gb_bde1"), &[cac], false, false)
-        .expect("British-led Portuguese obey a British brigadier");
-    // The exception is one way: a Portuguese HQ would still not order British troops.
+    assert_eq!(
+        b.sides[0].obeys.get("Portuguese"),
+        Some(&vec!["British".to_string()]),
+        "peninsula.ron gives the exception"
+    );
     let beckwith = cmd(&b, "gb_bde1");
+    let brigade = beckwiths_brigade(&b);
+    for &id in &brigade {
+        b.check_order(beckwith, &[id], false, false)
+            .expect("British-led Portuguese obey a British brigadier");
+    }
+    b.check_order(beckwith, &brigade, false, false)
+        .expect("the whole brigade");
+    // The exception is one way: a Portuguese HQ would still not order British troops.
     b.commanders[beckwith as usize].nation = Some("Portuguese".into());
     assert!(b.check_order(beckwith, &[unit(&b, "gb_95a")], false, false).is_err());
 }
 
 #[test]
-fn the_scheduler_orders_the_cacadores_through_the_army_hq_and_replays_verify() {
+fn the_scheduler_orders_the_cacadores_through_their_british_brigadiers_and_replays_verify() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/peninsula.ron");
     let on: Switches = [Switch::MultiNational].into_iter().collect();
-    let mut by_erskine = 0;
+    let mut ordered = 0;
     for seed in [1, 2] {
         let (b, _) = volley::load_battle_with(&path, seed, &on).expect("Sabugal multi-national");
         let cac: Vec<u32> = b.units.iter().filter(|u| u.nation.is_some()).map(|u| u.id).collect();
-        let erskine = cmd(&b, "gb_div");
+        let british: Vec<u32> = b
+            .commanders
+            .iter()
+            .filter(|c| c.side == 0 && c.nation.is_none())
+            .map(|c| c.id)
+            .collect();
         scheduler_game("peninsula.ron", seed, &on, |_b, act, ev| {
-            if let Action::Order { commander, units, .. } = act {
-                // Never a brigadier to a Portuguese unit.
-                assert!(
-                    *commander == erskine || !units.iter().any(|u| cac.contains(u)),
-                    "{act:?}"
-                );
-                if *commander == erskine
-                    && units.iter().any(|u| cac.contains(u))
-                    && ev.iter().any(|e| matches!(e, Event::CommandRoll { .. }))
-                {
-                    by_erskine += 1;
-                }
+            if let Action::Order { commander, units, .. } = act
+                && units.iter().any(|u| cac.contains(u))
+                && ev.iter().any(|e| matches!(e, Event::CommandRoll { .. }))
+            {
+                // The army HQ or a British HQ (the scenario's `obeys`).
+                assert!(british.contains(commander), "{act:?}");
+                ordered += 1;
             }
         });
     }
-    assert!(by_erskine > 0, "Erskine never ordered the Cacadores");
+    assert!(ordered > 0, "nobody ordered the Cacadores");
 }

@@ -256,6 +256,32 @@ fn a_unit_suppressed_or_knocked_out_meanwhile_lets_the_order_lapse() {
     assert!(b.cmd.orders.is_empty());
 }
 
+/// BPT "Engineering": "engineers may not be issued orders during the same turn in which they
+/// carry out a task": an order on its way to engineers that worked in this turn's initiative
+/// phase lapses when it arrives (**Decision**), the other unit of it still gets it.
+#[test]
+fn an_order_arriving_at_engineers_that_worked_this_turn_lapses() {
+    let mut b = ordering_at(30.0, &[Switch::OrderDelay], &[2, 3]);
+    b.apply(&order(vec![0, 1])).expect("a held order");
+    walk_to_command(&mut b, 4);
+    // Unit 0 carried out a task in the initiative phase of player turn 5.
+    b.unit_mut(0).engineer_turn = Some(5);
+    let ev = walk_to_command(&mut b, 5);
+    let (units, lapsed) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
+            _ => None,
+        })
+        .expect("it arrives");
+    assert_eq!(units, vec![1]);
+    assert_eq!(
+        lapsed,
+        vec![(0, "carried out an engineering task this turn".to_string())]
+    );
+    assert!(!b.cmd.orders.contains_key(&0));
+}
+
 #[test]
 fn with_the_variant_off_an_order_at_39_9_cm_takes_effect_at_once() {
     let mut b = ordering_at(39.9, &[], &[2, 3]);

@@ -114,6 +114,70 @@ fn a_prone_unit_takes_one_hit_fewer_per_unit_firing_at_it() {
     assert_eq!(lying.unit(0).hits, standing.unit(0).hits - 1);
 }
 
+/// "Units that are prone take one less hit per unit firing at them": a battery is one unit, so
+/// its fire takes one hit off, not one per gun. A 3-gun battery fires round shot at a prone line
+/// and two balls each land 2 hits after saves: 2 + 2 − 1 = 3 hits taken, one `ProneSaved`.
+#[test]
+fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_gun() {
+    use volley::data::scenario::Ammo;
+    let mut base = battle_switched(
+        &[
+            u(0, RIFLES, 6, 100.0, 50.0, 90.0),
+            u(1, "smoothbore_cannon", 3, 100.0, 75.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::Prone],
+    );
+    to_command(&mut base);
+    base.active = 1;
+    base.unit_mut(0).prone = true;
+    base.unit_mut(1).loaded = Some(Ammo::Shot);
+    base.cmd.orders.insert(1, order(2 + HQ0));
+    let mut found = false;
+    for seed in 1..2000 {
+        let mut b = base.clone();
+        b.dice = volley::rules::dice::Dice::new(seed);
+        let Ok(ev) = b.apply(&Action::Fire { unit: 1, target: 0 }) else {
+            panic!("the battery may fire round shot at the line");
+        };
+        let nets: Vec<u32> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::Fired {
+                    target: 0, hits, saved, ..
+                } => Some(hits - saved),
+                _ => None,
+            })
+            .filter(|&n| n > 0)
+            .collect();
+        if nets != [2, 2] {
+            continue;
+        }
+        found = true;
+        let taken: u32 = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::HitsTaken { unit: 0, hits, .. } => Some(*hits),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(taken, 3, "seed {seed}: 2 + 2 less one: {ev:?}");
+        let saved: Vec<(u32, u32)> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::ProneSaved { unit: 0, hits, taken } => Some((*hits, *taken)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(saved, [(2, 1)], "seed {seed}: once for the battery");
+        assert_eq!(b.unit(0).hits, 3);
+        break;
+    }
+    assert!(found, "no seed where two balls land 2 hits each");
+}
+
 #[test]
 fn a_prone_unit_may_not_move_charge_or_evade_and_in_close_order_may_not_fire() {
     let mut b = duel(true, RIFLES, Formation::Line, 3);

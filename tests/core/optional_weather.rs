@@ -91,6 +91,39 @@ fn with_the_switch_the_weather_is_rolled_before_the_battle_and_sets_visibility()
     assert_ne!(b.state_hash(), plain.state_hash());
 }
 
+/// Seeds/003 "Weather": "Determine the weather before the start of the game by rolling two
+/// dice … In historical scenarios use the historical weather": a scenario marked
+/// `historical: true` keeps its weather; the weather switch rolls no die before the battle.
+#[test]
+fn a_historical_scenario_keeps_its_weather_and_rolls_none_before_the_battle() {
+    let on: Switches = [Switch::Weather].into_iter().collect();
+    let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let before = |ev: &[Event]| {
+        ev.iter()
+            .filter(|e| matches!(e, Event::WeatherRoll { when, .. } if when == "before the battle"))
+            .count()
+    };
+    for map in ["gettysburg.ron", "peninsula.ron"] {
+        let path = maps.join(map);
+        let sc = volley::data::load_scenario(
+            &path,
+            &volley::assets_dir().join("armies"),
+            &volley::footprints(&rules()),
+        )
+        .unwrap()
+        .scenario;
+        assert!(sc.historical, "{map} is historical");
+        for seed in 1..=12 {
+            let (b, ev) = volley::load_battle_with(&path, seed, &on).unwrap();
+            assert_eq!(before(&ev), 0, "{map} seed {seed}: {ev:?}");
+            assert_eq!(b.weather, sc.weather, "{map} seed {seed}");
+        }
+    }
+    // A scenario that is not historical rolls its weather with the switch.
+    let (_, ev) = volley::load_battle_with(&maps.join("skirmish.ron"), 1, &on).unwrap();
+    assert_eq!(before(&ev), 1, "{ev:?}");
+}
+
 /// End phases until the game turn changes; the events of that step.
 fn to_next_game_turn(b: &mut volley::battle::Battle) -> Vec<Event> {
     let turn = b.game_turn;
@@ -209,4 +242,84 @@ fn a_rule_the_game_does_not_play_yet_is_refused_by_name_never_ignored() {
         let (b, _) = volley::load_battle_with(&path, 1, &one).expect("a played rule loads");
         assert!(b.rules.switches.on(s));
     }
+}
+
+/// Seeds/003 "Breakpoint": "the player should make a command roll … using the command value of
+/// the CO … Deduct one from the command value for each unit knocked-out beyond the breakpoint";
+/// "Weather": "poor weather will result in a -1 command penalty". CO value 8, one unit beyond
+/// the breakpoint, poor weather: 6, so a 7 breaks the side (in normal weather 7 holds).
+#[test]
+fn poor_weather_costs_the_breakpoint_roll_a_point_so_a_seven_breaks_at_six() {
+    let run = |weather: Weather| {
+        let mut b = battle_switched(
+            &[
+                u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
+                u(1, "regular_infantry_rifled", 4, 100.0, 150.0, 270.0),
+                u(1, "regular_infantry_rifled", 4, 130.0, 150.0, 270.0),
+                u(1, "regular_infantry_rifled", 4, 160.0, 150.0, 270.0),
+                u(1, "regular_infantry_rifled", 4, 190.0, 150.0, 270.0),
+            ],
+            Default::default(),
+            [(20.0, 5.0), (220.0, 175.0)],
+            [(40.0, 5.0), (200.0, 175.0)],
+            &[Switch::Weather],
+        );
+        b.weather = weather;
+        to_command(&mut b);
+        // Four units, breakpoint 2; three lost: one beyond it.
+        assert_eq!(b.sides[1].breakpoint, 2);
+        for id in [1, 2, 3] {
+            b.unit_mut(id).knocked_out = true;
+        }
+        assert_eq!(b.commander(2).command_value, 8);
+        script(&mut b, &[3, 4]);
+        let ev = b.apply(&Action::EndPhase).unwrap();
+        let roll = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::BreakpointRoll {
+                    side: 1,
+                    value,
+                    dice,
+                    broken,
+                } => Some((*value, *dice, *broken)),
+                _ => None,
+            })
+            .expect("a breakpoint roll");
+        (roll, b.sides[1].broken)
+    };
+    assert_eq!(run(Weather::Poor), ((6, [3, 4], true), true));
+    assert_eq!(run(Weather::Normal), ((7, [3, 4], false), false));
+    assert_eq!(run(Weather::Extreme).0.0, 5, "extreme weather: -2");
+}
+
+/// A self-order is "a single command" (seeds/003 "Command Phase"), so the weather's command
+/// penalty applies to it too: against 7 (DECISIONS), 6 in poor weather, 5 in extreme.
+#[test]
+fn poor_weather_costs_a_self_order_a_point() {
+    let target = |weather: Weather, faces: &[u32]| {
+        let mut b = battle_switched(
+            &[
+                u(0, "regular_infantry_rifled", 4, 100.0, 100.0, 270.0),
+                u(1, "regular_infantry_rifled", 4, 200.0, 170.0, 270.0),
+            ],
+            Default::default(),
+            [(20.0, 5.0), (220.0, 175.0)],
+            [(40.0, 5.0), (200.0, 175.0)],
+            &[Switch::Weather],
+        );
+        b.weather = weather;
+        to_command(&mut b);
+        script(&mut b, faces);
+        let ev = b.apply(&Action::SelfOrder { unit: 0 }).unwrap();
+        ev.iter()
+            .find_map(|e| match e {
+                Event::SelfOrderRoll { target, success, .. } => Some((*target, *success)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(target(Weather::Normal, &[3, 4]), (7, true));
+    assert_eq!(target(Weather::Poor, &[3, 4]), (6, false));
+    assert_eq!(target(Weather::Extreme, &[2, 3]), (5, true));
 }
