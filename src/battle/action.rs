@@ -31,6 +31,40 @@ pub enum Deploy {
     Prone(bool),
 }
 
+/// *Glory Days!* terrain for activation ("Effects of Terrain on Movement"): open, difficult
+/// (+1) or godforsaken (+2). Which BPT areas are which is in the rules file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Ground {
+    #[default]
+    Open,
+    Difficult,
+    Godforsaken,
+}
+
+impl std::fmt::Display for Ground {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Ground::Open => "open ground",
+            Ground::Difficult => "difficult terrain",
+            Ground::Godforsaken => "godforsaken terrain",
+        })
+    }
+}
+
+/// What a *Glory Days!* activation is for: each has its own table ("Activation", "Changing
+/// Formation") and allows its own actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Purpose {
+    /// Move (or move into support): the movement table.
+    #[default]
+    Move,
+    /// Any deploy (formation, mount/dismount, limber/unlimber, load, pivot, prone…): the
+    /// "Changing Formation" table.
+    Formation,
+    /// Move, or charge after passing the charge test ("Melee"): the movement table.
+    Charge,
+}
+
 /// What a player reads: "form attack column", "pivot to face 69°", "load canister".
 impl std::fmt::Display for Deploy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -157,12 +191,15 @@ pub enum Action {
         unit: UnitId,
         hq: CmdId,
     },
-    /// *Glory Days!* "Activation" (switch `InitiativePassing`): roll one d6 to activate a unit
-    /// for one action (move, deploy, charge if declared, support). Again only consecutively.
+    /// *Glory Days!* "Activation" / "Changing Formation" (switch `InitiativePassing`): roll one
+    /// d6 to activate a unit for one action of its `purpose` (a move or support, a deploy, or
+    /// a move or charge), declaring the worst terrain the move will go `into` ("Moving
+    /// in/into Difficult Terrain +1"). Again only consecutively.
     Activate {
         unit: UnitId,
-        charge: bool,
-        dense: bool,
+        purpose: Purpose,
+        #[serde(default)]
+        into: Ground,
     },
     /// *Glory Days!* "Rallying" (switch `InitiativePassing`): roll to remove one D-marker.
     Rally {

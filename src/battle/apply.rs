@@ -6,7 +6,24 @@ use super::action::{Action, Refusal, refuse};
 use super::event::Event;
 use super::state::*;
 
+/// What one action did: the action described on the state it was applied to, and its events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    /// An order's "need ≤ N" is the one it was rolled against, not the one a next order would need.
+    pub heading: String,
+    pub events: Vec<Event>,
+}
+
 impl Battle {
+    /// The one door with its heading: the action is described on this state (before it
+    /// changes, so with no copy of the battle), then validated and applied. A refusal changes
+    /// nothing.
+    pub fn step(&mut self, action: &Action) -> Result<Applied, Refusal> {
+        let heading = self.describe_action(action);
+        let events = self.apply(action)?;
+        Ok(Applied { heading, events })
+    }
+
     /// Validate and apply one action.
     pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Refusal> {
         if self.phase == Phase::GameOver {

@@ -3,6 +3,7 @@
 //! mirror the state after every action.
 
 use super::action::{Action, Refusal};
+use super::apply::Applied;
 use super::event::Event;
 use super::state::{Battle, CmdId, Phase, SideId, UnitId};
 use crate::rules::geometry::Rect;
@@ -107,17 +108,15 @@ fn apply_requests(
     mut queue: ResMut<PhaseQueue>,
 ) {
     for ActionRequest(action) in requests.read() {
-        // Described on the state it applies to, once the rules have accepted it.
-        let before = battle.0.clone();
-        match battle.0.apply(action) {
-            Ok(events) => {
+        match battle.0.step(action) {
+            Ok(Applied { heading, events }) => {
                 for e in &events {
                     if let Event::PhaseStarted { phase, .. } = e {
                         queue.0.push(*phase);
                     }
                 }
                 applied.write(ActionApplied {
-                    heading: before.describe_action(action),
+                    heading,
                     action: action.clone(),
                     events,
                     state_hash: battle.0.state_hash(),

@@ -313,6 +313,16 @@ pub enum Event {
         roll: u32,
         success: bool,
     },
+    /// *Glory Days!* "Melee": the charge test after a charge activation, one d6 ≥ the
+    /// target; a failure stops the charger 2" short of `enemy` and passes the initiative.
+    ChargeTest {
+        unit: UnitId,
+        enemy: UnitId,
+        modifiers: Vec<Modifier>,
+        target: i32,
+        roll: u32,
+        success: bool,
+    },
     /// *Glory Days!* "Rallying": one d6 ≥ the target removes a D-marker.
     RallyRoll {
         unit: UnitId,

@@ -143,7 +143,9 @@ impl Battle {
             } => {
                 let who: Vec<&str> = firers.iter().map(|f| self.uname(*f)).collect();
                 let mods: Vec<String> = modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect();
-                let bonus = if *roll_bonus > 0 {
+                let bonus = if *roll_bonus > 0 && self.initiative_passing() {
+                    format!(" (+{roll_bonus} to each die: first fire, or same target as last initiative)")
+                } else if *roll_bonus > 0 {
                     format!(" (+{roll_bonus} to each die: first fire)")
                 } else {
                     String::new()
@@ -453,6 +455,22 @@ impl Battle {
                 let what = format!("{} activation", self.uname(*unit));
                 d6_line(&what, modifiers, *target, *roll, outcome, "Glory Days Activation")
             }
+            Event::ChargeTest {
+                unit,
+                enemy,
+                modifiers,
+                target,
+                roll,
+                success,
+            } => {
+                let outcome = if *success {
+                    "charges home"
+                } else {
+                    "stops 2\" short, the initiative passes"
+                };
+                let what = format!("{} charge test against {}", self.uname(*unit), self.uname(*enemy));
+                d6_line(&what, modifiers, *target, *roll, outcome, "Glory Days Melee")
+            }
             Event::RallyRoll {
                 unit,
                 modifiers,
@@ -619,16 +637,23 @@ impl Battle {
         }
         match a {
             Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => {
-                let plan = self.fire_plan(*unit, *target, super::fire::FireContext::Order);
+                let ctx = super::fire::FireContext::Order;
+                let plan = self.fire_plan(*unit, *target, ctx);
                 let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+                let mean = crate::rules::odds::mean(&dist);
+                // A gun's ball or shell lands on its aim only on the crew's accuracy roll.
+                let (landing, mean) = match self.p_lands_on_aim(*unit, ctx) {
+                    Some(p) => (format!(", lands on its aim {:.0}%", p * 100.0), p * mean),
+                    None => (String::new(), mean),
+                };
                 format!(
-                    "{}: {} fires at {} ({} dice, {}+, expect {:.2} hits)",
+                    "{}: {} fires at {} ({} dice, {}+{landing}, expect {:.2} hits)",
                     a.name(),
                     self.uname(*unit),
                     self.uname(*target),
                     plan.dice,
                     plan.effective_to_hit(),
-                    crate::rules::odds::mean(&dist)
+                    mean
                 )
             }
             Action::InitiativeCharge { unit, target } | Action::Charge { unit, target } => {
@@ -656,13 +681,21 @@ impl Battle {
             Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
                 format!("{}: {} {deploy}", a.name(), self.uname(*unit))
             }
-            Action::Activate { unit, charge, dense } => {
-                let need = self.activation_plan(*unit, *charge, *dense).ok();
+            Action::Activate { unit, purpose, into } => {
+                let need = self.activation_plan(*unit, *purpose, *into).ok();
                 format!(
                     "activate: {}{}{} (need {}+)",
                     self.uname(*unit),
-                    if *charge { " [may charge]" } else { "" },
-                    if *dense { " [dense]" } else { "" },
+                    match purpose {
+                        crate::battle::Purpose::Move => "",
+                        crate::battle::Purpose::Formation => " [change formation]",
+                        crate::battle::Purpose::Charge => " [may charge]",
+                    },
+                    if *into > crate::battle::Ground::Open {
+                        format!(" [into {into}]")
+                    } else {
+                        String::new()
+                    },
                     need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
                 )
             }

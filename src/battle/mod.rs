@@ -1,7 +1,7 @@
 //! The battle: state, the action pipeline, the four phases, legal actions, the ECS mirror.
 
 pub mod action;
-mod apply;
+pub mod apply;
 pub mod artillery;
 pub mod charge;
 pub mod command;
@@ -28,6 +28,7 @@ pub mod setup;
 pub mod state;
 pub mod weather;
 
-pub use action::{Action, Deploy, Refusal};
+pub use action::{Action, Deploy, Ground, Purpose, Refusal};
+pub use apply::Applied;
 pub use event::Event;
 pub use state::{Battle, Phase, SideId, Step, UnitId};

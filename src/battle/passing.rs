@@ -12,15 +12,18 @@
 //! BPT's charge and end phases follow. Fire hits become D-markers first (at most three a
 //! unit); each raises the unit's activation target and score to hit by one until rallied off.
 
-use super::action::{Action, Refusal, refuse};
+use super::action::{Action, Ground, Purpose, Refusal, refuse};
 use super::event::{Event, Modifier};
 use super::fire::FireContext;
 use super::state::*;
+use crate::data::army::Arm;
 use crate::data::army::Quality;
 use crate::data::scenario::Grade;
 use crate::rules::formation::Formation;
+use crate::rules::geometry::{Pose, V2};
 use crate::rules::params::DMarkerPolicy;
 use crate::rules::switches::Switch;
+use crate::rules::terrain::AreaKind;
 
 const RULE: &str = "Glory Days Activation";
 
@@ -44,17 +47,57 @@ impl Battle {
         self.rules.switches.on(Switch::InitiativePassing)
     }
 
-    /// Glory Days' terrain under the unit: 0 open, 1 difficult, 2 godforsaken (the
-    /// modifier's size, from the rules file).
-    pub fn passing_terrain(&self, id: UnitId) -> i32 {
+    /// Glory Days' level of an area kind (the rules file's lists).
+    pub fn passing_ground_of(&self, kind: AreaKind) -> Ground {
         let p = &self.rules.initiative_passing;
-        let kinds = self.terrain.area_kinds_at(self.unit(id).pose.pos);
-        if kinds.iter().any(|k| p.godforsaken_areas.contains(k)) {
-            p.godforsaken
-        } else if kinds.iter().any(|k| p.difficult_areas.contains(k)) {
-            p.difficult
+        if p.godforsaken_areas.contains(&kind) {
+            Ground::Godforsaken
+        } else if p.difficult_areas.contains(&kind) {
+            Ground::Difficult
         } else {
-            0
+            Ground::Open
+        }
+    }
+
+    /// Glory Days' terrain at a point: the worst area there.
+    pub fn passing_ground_at(&self, pos: V2) -> Ground {
+        self.terrain
+            .area_kinds_at(pos)
+            .into_iter()
+            .map(|k| self.passing_ground_of(k))
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// Glory Days' terrain under the unit (its centre).
+    pub fn passing_terrain(&self, id: UnitId) -> Ground {
+        self.passing_ground_at(self.unit(id).pose.pos)
+    }
+
+    /// The worst terrain a move from the unit's place to `to` goes in or into (both ends and
+    /// every area crossed); open along a road (BPT: a road move ignores the areas).
+    pub fn passing_path_ground(&self, id: UnitId, to: Pose, road: bool) -> Ground {
+        if road {
+            return Ground::Open;
+        }
+        let from = self.unit(id).pose.pos;
+        self.terrain
+            .length_in_areas(from, to.pos)
+            .into_iter()
+            .filter(|(_, len)| *len > 0.0)
+            .map(|(k, _)| self.passing_ground_of(k))
+            .chain([self.passing_ground_at(from), self.passing_ground_at(to.pos)])
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// The modifier for a level: difficult +1, godforsaken +2 (the rules file's).
+    fn ground_modifier(&self, g: Ground) -> i32 {
+        let p = &self.rules.initiative_passing;
+        match g {
+            Ground::Open => 0,
+            Ground::Difficult => p.difficult,
+            Ground::Godforsaken => p.godforsaken,
         }
     }
 
@@ -90,13 +133,16 @@ impl Battle {
         Ok(())
     }
 
-    /// The activation roll's target (Glory Days "Activation"), or why the unit may not be
-    /// activated now.
-    pub fn activation_plan(&self, id: UnitId, charge: bool, dense: bool) -> Result<RollPlan, Refusal> {
+    /// The activation roll's target (Glory Days "Activation" for a move or charge, "Changing
+    /// Formation" for a deploy), declaring the worst terrain the move goes `into`; or why the
+    /// unit may not be activated now.
+    pub fn activation_plan(&self, id: UnitId, purpose: Purpose, into: Ground) -> Result<RollPlan, Refusal> {
         if !self.initiative_passing() {
             return refuse(RULE, "activation is the initiative-passing variant's (switch off)");
         }
         self.passing_unit_ready(id, RULE)?;
+        // An activation is the unit's order.
+        self.check_no_engineer_task(id)?;
         let u = self.unit(id);
         let prior = match self.cmd.orders.get(&id) {
             Some(o) if o.finished || self.cmd.passing.activated != Some(id) => {
@@ -111,6 +157,13 @@ impl Battle {
             Some(o) => o.count,
             None => 0,
         };
+        let formation = purpose == Purpose::Formation;
+        if formation && into != Ground::Open {
+            return refuse(
+                "Glory Days Changing Formation",
+                "a change of formation moves into no terrain: it counts the terrain the unit is in",
+            );
+        }
         let p = &self.rules.initiative_passing;
         let mut modifiers = Vec::new();
         let grade = match u.grade {
@@ -121,17 +174,30 @@ impl Battle {
         if grade != 0 {
             modifiers.push(Modifier::new(grade, "Glory Days Troop experience"));
         }
-        if u.formation == Formation::MarchColumn && self.terrain.on_road(u.pose.pos, u.pose.pos) {
-            modifiers.push(Modifier::new(
-                p.column_on_road,
-                "Glory Days Activation: in column on a road",
-            ));
-        }
-        if self.touching_commander(id).is_some() {
-            modifiers.push(Modifier::new(
-                p.general_with_unit,
-                "Glory Days Activation: general with unit",
-            ));
+        if formation {
+            let near = p.formation_enemy_distance;
+            if !self
+                .side_units(1 - u.side)
+                .any(|e| self.unit_distance(e.id, id) <= near)
+            {
+                modifiers.push(Modifier::new(
+                    p.formation_no_enemy,
+                    "Glory Days Changing Formation: no enemy units within 12\"",
+                ));
+            }
+        } else {
+            if u.formation == Formation::MarchColumn && self.terrain.on_road(u.pose.pos, u.pose.pos) {
+                modifiers.push(Modifier::new(
+                    p.column_on_road,
+                    "Glory Days Activation: in column on a road",
+                ));
+            }
+            if self.touching_commander(id).is_some() {
+                modifiers.push(Modifier::new(
+                    p.general_with_unit,
+                    "Glory Days Activation: general with unit",
+                ));
+            }
         }
         if prior > 0 {
             modifiers.push(Modifier::new(
@@ -139,20 +205,22 @@ impl Battle {
                 "Glory Days Activation: previous moves this initiative",
             ));
         }
-        if self.passing_alone(id) {
+        if !formation && self.passing_alone(id) {
             modifiers.push(Modifier::new(
                 p.alone,
                 "Glory Days Activation: no friendly unit within 6\"",
             ));
         }
-        let terrain = self.passing_terrain(id).max(if dense { p.godforsaken } else { 0 });
+        let ground = self.passing_terrain(id).max(into);
+        let terrain = self.ground_modifier(ground);
         if terrain != 0 {
             modifiers.push(Modifier::new(
                 terrain,
-                if terrain >= p.godforsaken {
-                    "Glory Days Activation: in or into godforsaken terrain"
-                } else {
-                    "Glory Days Activation: in or into difficult terrain"
+                match (formation, ground) {
+                    (true, Ground::Godforsaken) => "Glory Days Changing Formation: in godforsaken terrain",
+                    (true, _) => "Glory Days Changing Formation: in difficult terrain",
+                    (false, Ground::Godforsaken) => "Glory Days Activation: in or into godforsaken terrain",
+                    (false, _) => "Glory Days Activation: in or into difficult terrain",
                 },
             ));
         }
@@ -162,10 +230,11 @@ impl Battle {
                 "Glory Days Core Concepts: D-markers",
             ));
         }
-        if charge {
-            modifiers.push(Modifier::new(p.charge, "Glory Days Melee: the charge test"));
+        if purpose == Purpose::Charge && p.charge != 0 {
+            modifiers.push(Modifier::new(p.charge, "Glory Days Melee: activation to charge"));
         }
-        let target = p.activation_base + modifiers.iter().map(|m| m.amount).sum::<i32>();
+        let base = if formation { p.formation_base } else { p.activation_base };
+        let target = base + modifiers.iter().map(|m| m.amount).sum::<i32>();
         if target > 6 {
             return refuse(
                 RULE,
@@ -173,6 +242,114 @@ impl Battle {
             );
         }
         Ok(RollPlan { modifiers, target })
+    }
+
+    /// Glory Days "Melee": the charge test's target once the charge activation has passed
+    /// (base 4; cavalry charging infantry in the open −1; general with unit −1; charging
+    /// in/into difficult +1, godforsaken +2; D-markers +1 each, as for "just about any action").
+    pub fn charge_test_plan(&self, id: UnitId, enemy: UnitId) -> Result<RollPlan, Refusal> {
+        const MELEE: &str = "Glory Days Melee";
+        if !self.initiative_passing() {
+            return refuse(
+                MELEE,
+                "the charge test is the initiative-passing variant's (switch off)",
+            );
+        }
+        self.check_unit_id(id)?;
+        self.check_unit_id(enemy)?;
+        let p = &self.rules.initiative_passing;
+        let (u, t) = (self.unit(id), self.unit(enemy));
+        let ground = self.passing_terrain(id).max(self.passing_terrain(enemy));
+        let mut modifiers = Vec::new();
+        if u.is_cavalry() && u.mounted() && t.row.arm == Arm::Infantry && ground == Ground::Open {
+            modifiers.push(Modifier::new(
+                p.charge_cavalry_vs_infantry,
+                "Glory Days Melee: cavalry charging infantry in the open",
+            ));
+        }
+        if self.touching_commander(id).is_some() {
+            modifiers.push(Modifier::new(
+                p.charge_general_with_unit,
+                "Glory Days Melee: general with unit",
+            ));
+        }
+        let terrain = self.ground_modifier(ground);
+        if terrain != 0 {
+            modifiers.push(Modifier::new(
+                terrain,
+                if ground == Ground::Godforsaken {
+                    "Glory Days Melee: charging in/into godforsaken terrain"
+                } else {
+                    "Glory Days Melee: charging in/into difficult terrain"
+                },
+            ));
+        }
+        if u.d_markers > 0 {
+            modifiers.push(Modifier::new(
+                p.per_d_marker * u.d_markers as i32,
+                "Glory Days Core Concepts: D-markers",
+            ));
+        }
+        let target = p.charge_test_base + modifiers.iter().map(|m| m.amount).sum::<i32>();
+        if target > 6 {
+            return refuse(
+                MELEE,
+                format!("{} would need {target} on one die: it cannot charge", u.name),
+            );
+        }
+        Ok(RollPlan { modifiers, target })
+    }
+
+    /// The activated unit's move must stay within the terrain its activation counted (the
+    /// level it stood in or the one it declared).
+    pub fn check_passing_move(&self, id: UnitId, to: Pose, road: bool) -> Result<(), Refusal> {
+        if !self.initiative_passing() || self.cmd.passing.activated != Some(id) {
+            return Ok(());
+        }
+        let allowed = self.cmd.passing.ground;
+        let needs = self.passing_path_ground(id, to, road);
+        if needs > allowed {
+            return refuse(
+                RULE,
+                format!(
+                    "the move goes into {needs}; {} was activated for {allowed} only",
+                    self.unit(id).name
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// May the activated unit take this action under its activation's purpose?
+    fn check_purpose(&self, id: UnitId, action: &Action) -> Result<(), Refusal> {
+        if self.cmd.passing.activated != Some(id) {
+            return Ok(()); // BPT's own checks refuse a unit without an activation
+        }
+        let Some(purpose) = self.cmd.passing.purpose else {
+            return Ok(());
+        };
+        let ok = match action {
+            Action::Move { .. } | Action::Support { .. } => purpose != Purpose::Formation,
+            Action::Deploy { .. } => purpose == Purpose::Formation,
+            Action::Charge { .. } => purpose == Purpose::Charge,
+            _ => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            refuse(
+                RULE,
+                format!(
+                    "{} was activated to {}",
+                    self.unit(id).name,
+                    match purpose {
+                        Purpose::Move => "move",
+                        Purpose::Formation => "change formation",
+                        Purpose::Charge => "move or charge",
+                    }
+                ),
+            )
+        }
     }
 
     /// The rally roll's target (Glory Days "Rallying"), or why the unit may not rally.
@@ -257,6 +434,21 @@ impl Battle {
         let u = self.unit(id);
         let moved = u.side == self.active && self.phase == Phase::Command && self.cmd.passing.moved.contains(&id);
         p.per_d_marker_to_hit * u.d_markers + if moved { p.moved_to_hit } else { 0 }
+    }
+
+    /// Added to each die of the unit's fire (so its score to hit is one easier): "Fired on
+    /// same target last initiative −1", the target it fired at on its previous own initiative.
+    pub(crate) fn passing_fire_bonus(&self, id: UnitId, target: UnitId) -> u32 {
+        if !self.initiative_passing() || self.phase != Phase::Command {
+            return 0;
+        }
+        let u = self.unit(id);
+        let last = self.player_turn.checked_sub(2).map(|t| (target, t));
+        if u.side == self.active && last.is_some() && u.gd_fired_at == last {
+            self.rules.initiative_passing.same_target_to_hit.unsigned_abs()
+        } else {
+            0
+        }
     }
 
     /// Glory Days "Effect of Hits": how many of `net` fire hits the unit takes as D-markers
@@ -349,24 +541,43 @@ impl Battle {
                 RULE,
                 "with initiative passing, units are activated one by one, not ordered",
             ),
-            Action::Activate { unit, charge, dense } => self.do_activate(*unit, *charge, *dense, ev),
+            Action::Activate { unit, purpose, into } => self.do_activate(*unit, *purpose, *into, ev),
             Action::Rally { unit } => self.do_rally(*unit, ev),
             Action::Fire { unit, target } => self.do_passing_fire(*unit, *target, ev),
-            Action::Move { unit, .. } | Action::Deploy { unit, .. } => {
+            Action::Charge { unit, target } => self.do_passing_charge(*unit, *target, action, ev),
+            Action::Move { unit, .. } | Action::Deploy { unit, .. } | Action::Support { unit, .. } => {
                 let unit = *unit;
+                if let Err(r) = self.check_unit_id(unit).and_then(|_| self.check_purpose(unit, action)) {
+                    return Some(Err(r));
+                }
+                if let Action::Move { to, .. } = action
+                    && let Some(o) = self.cmd.orders.get(&unit)
+                {
+                    let road = self.check_move(unit, *to, o.may_enter_dense).map(|c| c.road);
+                    if let Err(r) = road.and_then(|road| self.check_passing_move(unit, *to, road)) {
+                        return Some(Err(r));
+                    }
+                }
                 if let Err(r) = self.apply_command_bpt(action, ev) {
                     return Some(Err(r));
                 }
-                self.cmd.passing.moved.insert(unit);
+                // "If firer moved on this initiative": a move (or a move into support), not a
+                // deploy (Decision: a change of formation, loading, pivoting is no move).
+                if !matches!(action, Action::Deploy { .. }) {
+                    self.cmd.passing.moved.insert(unit);
+                }
                 Ok(())
             }
             _ => return None,
         })
     }
 
-    fn do_activate(&mut self, id: UnitId, charge: bool, dense: bool, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.activation_plan(id, charge, dense)?;
+    fn do_activate(&mut self, id: UnitId, purpose: Purpose, into: Ground, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let plan = self.activation_plan(id, purpose, into)?;
         self.interrupt(Some(id));
+        let ground = self.passing_terrain(id).max(into);
+        self.cmd.passing.purpose = Some(purpose);
+        self.cmd.passing.ground = ground;
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::ActivationRoll {
@@ -380,20 +591,87 @@ impl Battle {
         o.count += 1;
         if success {
             o.credits = 1;
-            o.may_charge = charge;
-            o.may_enter_dense = dense;
+            o.may_charge = purpose == Purpose::Charge;
+            // BPT's dense terrain (its own permission) follows from the terrain counted.
+            o.may_enter_dense = ground > Ground::Open;
             o.fire_after_manhandle = false;
             return Ok(());
         }
         o.credits = 0;
         o.finished = true;
-        let p = &self.rules.initiative_passing;
-        let in_terrain = self.passing_terrain(id) > 0 || dense;
-        if p.failed_in_terrain_marker && in_terrain {
-            self.add_d_markers(id, 1, "failed to activate in difficult terrain", ev);
+        // "Failure to activate a unit to move into or in difficult or godforsaken terrain
+        // gains the unit a D-marker" (a move or charge; not a change of formation).
+        if self.rules.initiative_passing.failed_in_terrain_marker
+            && purpose != Purpose::Formation
+            && ground > Ground::Open
+        {
+            self.add_d_markers(id, 1, &format!("failed to activate to move in or into {ground}"), ev);
         }
         let name = self.unit(id).name.clone();
         self.pass_initiative(format!("{name} failed its activation roll"), ev);
+        Ok(())
+    }
+
+    /// Glory Days "Melee": a unit activated to charge declares the charge, then takes the
+    /// charge test; on a failure it stops 2" from its target and the initiative passes.
+    fn do_passing_charge(
+        &mut self,
+        id: UnitId,
+        enemy: UnitId,
+        action: &Action,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        self.check_unit_id(id)?;
+        self.check_unit_id(enemy)?;
+        self.check_purpose(id, action)?;
+        match self.cmd.orders.get(&id) {
+            Some(o) if o.credits > 0 && !o.finished && o.may_charge => {}
+            _ => return refuse(RULE, format!("{} was not activated to charge", self.unit(id).name)),
+        }
+        let charge = self.check_charge(id, enemy)?;
+        let plan = self.charge_test_plan(id, enemy)?;
+        let roll = self.dice.d6();
+        let success = roll as i32 >= plan.target;
+        ev.push(Event::ChargeTest {
+            unit: id,
+            enemy,
+            modifiers: plan.modifiers,
+            target: plan.target,
+            roll,
+            success,
+        });
+        if success {
+            return self.apply_command_bpt(action, ev);
+        }
+        if let Some(o) = self.cmd.orders.get_mut(&id) {
+            o.credits = 0;
+        }
+        // It stops 2" from its target, on the way it would have charged (if it was farther).
+        let gap = self.rules.initiative_passing.charge_fail_gap;
+        let from = self.unit(id).pose;
+        let back = charge.held.pos - charge.contact.pos;
+        let back = if back.len() > 1e-9 {
+            back * (1.0 / back.len())
+        } else {
+            let d = from.pos - charge.contact.pos;
+            d * (1.0 / d.len().max(1e-9))
+        };
+        let stop = Pose::new(charge.contact.pos + back * gap, charge.contact.facing);
+        if self.unit_distance(id, enemy) > gap + 1e-6 && self.check_placement(id, stop, None, true).is_ok() {
+            self.unit_mut(id).pose = stop;
+            self.unit_mut(id).dug_in = false;
+            self.refresh_geometry();
+            ev.push(Event::Moved {
+                unit: id,
+                from,
+                to: stop,
+                kind: super::event::MoveKind::Charge,
+                cost: from.pos.dist(stop.pos),
+            });
+            self.cmd.passing.moved.insert(id);
+        }
+        let (name, target) = (self.unit(id).name.clone(), self.unit(enemy).name.clone());
+        self.pass_initiative(format!("{name} failed its charge test and stops short of {target}"), ev);
         Ok(())
     }
 
@@ -430,6 +708,7 @@ impl Battle {
         let plan = self.check_passing_fire(id, target)?;
         self.interrupt(None);
         self.cmd.passing.fired.insert(id);
+        self.unit_mut(id).gd_fired_at = Some((target, self.player_turn));
         let before = self.cmd.passing.landed;
         // The order sequence keeps BPT's "not suppressed and made to fall back by one fire".
         self.order_seq += 1;
@@ -455,31 +734,37 @@ impl Battle {
             out.push(Action::EndPhase);
             return;
         }
-        // The activated unit's action.
+        // The activated unit's action, as its activation's purpose allows.
         if let Some(id) = self.cmd.passing.activated
             && let Some(o) = self.cmd.orders.get(&id)
             && o.credits > 0
             && !o.finished
             && self.unit(id).alive()
         {
-            for to in self.candidate_moves(id) {
-                if self.check_move(id, to, o.may_enter_dense).is_ok() {
-                    out.push(Action::Move { unit: id, to });
+            let purpose = self.cmd.passing.purpose.unwrap_or_default();
+            if purpose == Purpose::Formation {
+                for d in self.candidate_deploys(id) {
+                    if self.check_deploy(id, d, false).is_ok() {
+                        out.push(Action::Deploy { unit: id, deploy: d });
+                    }
                 }
-            }
-            for d in self.candidate_deploys(id) {
-                if self.check_deploy(id, d, false).is_ok() {
-                    out.push(Action::Deploy { unit: id, deploy: d });
+            } else {
+                for to in self.candidate_moves(id) {
+                    if let Ok(chk) = self.check_move(id, to, o.may_enter_dense)
+                        && self.check_passing_move(id, to, chk.road).is_ok()
+                    {
+                        out.push(Action::Move { unit: id, to });
+                    }
                 }
+                self.legal_supports(id, out);
             }
             if o.may_charge {
                 for (e, _) in self.visible_enemies(id) {
-                    if self.check_charge(id, e).is_ok() {
+                    if self.check_charge(id, e).is_ok() && self.charge_test_plan(id, e).is_ok() {
                         out.push(Action::Charge { unit: id, target: e });
                     }
                 }
             }
-            self.legal_supports(id, out);
         }
         let reach = self.rules.charge.distance;
         for u in self.side_units(self.active) {
@@ -493,21 +778,40 @@ impl Battle {
             if self.rally_plan(u.id).is_ok() {
                 out.push(Action::Rally { unit: u.id });
             }
-            if self.activation_plan(u.id, false, false).is_ok() {
-                out.push(Action::Activate {
-                    unit: u.id,
-                    charge: false,
-                    dense: false,
-                });
-                if self.visible_enemies(u.id).iter().any(|(_, d)| *d <= reach)
-                    && self.activation_plan(u.id, true, false).is_ok()
-                {
-                    out.push(Action::Activate {
-                        unit: u.id,
-                        charge: true,
-                        dense: false,
-                    });
+            let activate = |purpose, into| Action::Activate {
+                unit: u.id,
+                purpose,
+                into,
+            };
+            if self.activation_plan(u.id, Purpose::Move, Ground::Open).is_ok() {
+                out.push(activate(Purpose::Move, Ground::Open));
+                // Each worse level the unit's moves would go into (the one it stands in it
+                // counts anyway).
+                let under = self.passing_terrain(u.id);
+                let needed: std::collections::BTreeSet<Ground> = self
+                    .candidate_moves(u.id)
+                    .into_iter()
+                    .map(|to| self.passing_path_ground(u.id, to, false))
+                    .filter(|g| *g > under)
+                    .collect();
+                for g in needed {
+                    if self.activation_plan(u.id, Purpose::Move, g).is_ok() {
+                        out.push(activate(Purpose::Move, g));
+                    }
                 }
+                if self.visible_enemies(u.id).iter().any(|(_, d)| *d <= reach)
+                    && self.activation_plan(u.id, Purpose::Charge, Ground::Open).is_ok()
+                {
+                    out.push(activate(Purpose::Charge, Ground::Open));
+                }
+            }
+            if self.activation_plan(u.id, Purpose::Formation, Ground::Open).is_ok()
+                && self
+                    .candidate_deploys(u.id)
+                    .into_iter()
+                    .any(|d| self.check_deploy(u.id, d, false).is_ok())
+            {
+                out.push(activate(Purpose::Formation, Ground::Open));
             }
         }
         for c in self.commanders.iter().filter(|c| c.side == self.active && c.alive()) {

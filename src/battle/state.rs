@@ -119,6 +119,11 @@ pub struct Unit {
     /// numbers by one until rallied off. Never set with the switch off (and then not hashed).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub d_markers: u32,
+    /// *Glory Days!* "Fired on same target last initiative": the enemy it fired at on its own
+    /// initiative and the player turn it did (switch `InitiativePassing`; never set with it
+    /// off, and then not hashed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gd_fired_at: Option<(UnitId, u32)>,
     /// BPT "Morale Grades" as the scenario gives it (`None` = regular); read only with the
     /// `MoraleGrades` switch. Not serialised when absent, so older state hashes stay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -393,6 +398,13 @@ pub struct Passing {
     pub landed: u32,
     /// The initiative has passed: the phase ends as soon as no window is open. The reason.
     pub passed: Option<String>,
+    /// What the activated unit's activation was for (its table and its actions).
+    #[serde(default)]
+    pub purpose: Option<crate::battle::action::Purpose>,
+    /// The worst terrain the activated unit may move into or in: the level it stood in when
+    /// activated or the one its activation declared, whichever is worse.
+    #[serde(default)]
+    pub ground: crate::battle::action::Ground,
 }
 
 impl Passing {
@@ -512,6 +524,9 @@ pub struct Battle {
     pub constructions: super::constructions::Constructions,
     /// Orders on their way (switch `OrderDelay`), in the order they were given.
     pub pending: Vec<PendingOrder>,
+    /// BPT "Prone Movement": prone targets that already had their hit taken off in the fire
+    /// being resolved (one unit firing). Cleared as each fire begins; not part of the state.
+    pub prone_spent: Vec<UnitId>,
 }
 
 impl Battle {

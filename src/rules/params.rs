@@ -278,7 +278,9 @@ pub struct WeatherRules {
     pub worsen_double: u32,
     /// A double of this face: it improves one step.
     pub improve_double: u32,
-    /// The scenario's weather is the historical weather: do not roll before the game.
+    /// Treat every scenario as historical (its weather is not rolled before the game). The
+    /// book's rule is per scenario: the scenario's `historical: true`.
+    #[serde(default)]
     pub keep_scenario_weather: bool,
 }
 
@@ -296,6 +298,14 @@ pub struct EngineerRules {
     pub bridge_section: f64,
     /// Width of the finished bridge (the road that crosses the river), cm.
     pub bridge_width: f64,
+    /// **Decision**: bridging units whose nearest points of the river lie within this (cm)
+    /// are at one crossing and build one bridge, "a 5cm section … per bridging unit".
+    #[serde(default = "default_same_crossing")]
+    pub same_crossing: f64,
+}
+
+fn default_same_crossing() -> f64 {
+    10.0
 }
 
 /// *Glory Days!* "Activation", "Reaction Fire", "Effect of Hits", "Rallying" as a variant of
@@ -329,8 +339,8 @@ pub struct InitiativePassing {
     pub elite: i32,
     pub regular: i32,
     pub poor: i32,
-    /// An activation that lets the unit charge (Decision: GD's charge test is 4+, one more than
-    /// activation's 3+).
+    /// Added to a charge activation's target (0 since `bpt-3`: the charge test is its own
+    /// roll; `bpt-2` folded it in as +1).
     pub charge: i32,
     /// "Each D-marker adds one to the target number": activation.
     pub per_d_marker: i32,
@@ -362,6 +372,51 @@ pub struct InitiativePassing {
     pub rally_out_of_reach: i32,
     /// "No friendly units within 6"" +1.
     pub rally_alone: i32,
+    /// "Changing Formation": the base target number on one d6 (3).
+    #[serde(default = "gd_three")]
+    pub formation_base: i32,
+    /// "Changing Formation": "No enemy units within 12"" −1.
+    #[serde(default = "gd_minus_one")]
+    pub formation_no_enemy: i32,
+    /// 12" in cm (twice `friend_distance`: 6" = 20 cm).
+    #[serde(default = "gd_twelve_inches")]
+    pub formation_enemy_distance: f64,
+    /// "Melee": the charge test, one d6 at least this (4) after a charge activation succeeds.
+    #[serde(default = "gd_four")]
+    pub charge_test_base: i32,
+    /// "Cavalry charging Infantry in the open" −1.
+    #[serde(default = "gd_minus_one")]
+    pub charge_cavalry_vs_infantry: i32,
+    /// "General with unit" −1 (the charge test).
+    #[serde(default = "gd_minus_one")]
+    pub charge_general_with_unit: i32,
+    /// "If it fails it stops 2" from its target": 2" in cm (a third of 6" = 20 cm).
+    #[serde(default = "gd_two_inches")]
+    pub charge_fail_gap: f64,
+    /// "Fired on same target last initiative" −1 to the score to hit (the firer's previous
+    /// own initiative).
+    #[serde(default = "gd_minus_one")]
+    pub same_target_to_hit: i32,
+}
+
+fn gd_three() -> i32 {
+    3
+}
+
+fn gd_four() -> i32 {
+    4
+}
+
+fn gd_minus_one() -> i32 {
+    -1
+}
+
+fn gd_twelve_inches() -> f64 {
+    40.0
+}
+
+fn gd_two_inches() -> f64 {
+    20.0 / 3.0
 }
 
 /// How a unit under fire takes its hits in the initiative-passing variant ("Effect of Hits").
@@ -390,7 +445,7 @@ impl Default for InitiativePassing {
             elite: -1,
             regular: 0,
             poor: 1,
-            charge: 1,
+            charge: 0,
             per_d_marker: 1,
             per_d_marker_to_hit: 1,
             per_d_marker_rally: 0,
@@ -406,6 +461,14 @@ impl Default for InitiativePassing {
             rally_general_uninspiring: 0,
             rally_out_of_reach: -1,
             rally_alone: 1,
+            formation_base: gd_three(),
+            formation_no_enemy: gd_minus_one(),
+            formation_enemy_distance: gd_twelve_inches(),
+            charge_test_base: gd_four(),
+            charge_cavalry_vs_infantry: gd_minus_one(),
+            charge_general_with_unit: gd_minus_one(),
+            charge_fail_gap: gd_two_inches(),
+            same_target_to_hit: gd_minus_one(),
         }
     }
 }
@@ -564,7 +627,9 @@ pub struct FixedFormationRules {
     /// between the CO and the HQ."
     pub per_dense: i32,
     pub per_enemy: i32,
-    /// **Decision**: the area terrain that counts as dense between the CO and the HQ.
+    /// The area terrain that counts as dense between the CO and the HQ: BPT "Dense Terrain"
+    /// for troops on foot and cavalry ("Mud, soft sand, deep snow, swamp, marsh"), the
+    /// command units being foot: marsh and mud.
     pub dense_areas: Vec<super::terrain::AreaKind>,
     /// "Move the unit to within 10cm of the HQ."
     pub attach_within: f64,
@@ -578,7 +643,7 @@ impl Default for FixedFormationRules {
             per_distance: -1,
             per_dense: -1,
             per_enemy: -1,
-            dense_areas: vec![Woods, Orchard, BuiltUp, Marsh, Mud],
+            dense_areas: vec![Marsh, Mud],
             attach_within: 10.0,
         }
     }

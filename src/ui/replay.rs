@@ -4,6 +4,7 @@
 //! It only ever sets `BattleState` to a state the timeline re-played; nothing is decided here.
 
 use super::session::{Agents, Session};
+use crate::battle::Applied;
 use crate::battle::ecs::BattleState;
 use crate::replay::timeline::Timeline;
 use bevy::prelude::*;
@@ -69,8 +70,9 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &m
     session.log.truncate(1);
     session.last = None;
     for a in &rec.actions[..n] {
-        let heading = b.describe_action(a);
-        let Ok(events) = b.apply(a) else { break };
+        let Ok(Applied { heading, events }) = b.step(a) else {
+            break;
+        };
         let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
         session.push_action(b.game_turn, heading, lines);
     }
@@ -94,8 +96,7 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session
     }
     // The table shows the state after `n` actions: play the recorded action on it.
     let action = viewer.timeline.recording().actions[n].clone();
-    let heading = battle.0.describe_action(&action);
-    let Ok(events) = battle.0.apply(&action) else {
+    let Ok(Applied { heading, events }) = battle.0.step(&action) else {
         viewer.playing = false;
         return;
     };

@@ -44,6 +44,7 @@ pub fn is_undoable(events: &[Event]) -> bool {
                 | Event::WeatherRoll { .. }
                 | Event::EngineerWork { roll: Some(_), .. }
                 | Event::ActivationRoll { .. }
+                | Event::ChargeTest { .. }
                 | Event::RallyRoll { .. }
                 | Event::GameOver { .. }
         )

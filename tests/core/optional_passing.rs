@@ -4,7 +4,7 @@
 use super::common::*;
 use std::path::Path;
 use volley::agents;
-use volley::battle::{Action, Battle, Event, Phase, Step};
+use volley::battle::{Action, Battle, Deploy, Event, Ground, Phase, Purpose, Step};
 use volley::data::scenario::Grade;
 use volley::replay::Recording;
 use volley::replay::verify::verify;
@@ -54,10 +54,17 @@ fn woods() -> Terrain {
 fn activate(unit: u32) -> Action {
     Action::Activate {
         unit,
-        charge: false,
-        dense: false,
+        purpose: Purpose::Move,
+        into: Ground::Open,
     }
 }
+
+fn activate_for(unit: u32, purpose: Purpose, into: Ground) -> Action {
+    Action::Activate { unit, purpose, into }
+}
+
+const MOVE: Purpose = Purpose::Move;
+const OPEN: Ground = Ground::Open;
 
 fn passed(ev: &[Event]) -> bool {
     ev.iter().any(|e| matches!(e, Event::InitiativePassed { .. }))
@@ -66,7 +73,7 @@ fn passed(ev: &[Event]) -> bool {
 #[test]
 fn activation_base_target_is_3_and_a_success_gives_one_action() {
     let mut b = open();
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 3);
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3);
     assert!(b.legal_actions().contains(&activate(0)));
     assert!(!b.legal_actions().iter().any(|a| matches!(a, Action::Order { .. })));
     script(&mut b, &[3]);
@@ -91,13 +98,9 @@ fn activation_plus_1_per_previous_move_and_only_consecutively() {
     let mut b = open();
     script(&mut b, &[6, 6, 6]);
     b.apply(&activate(0)).unwrap();
-    assert_eq!(
-        b.activation_plan(0, false, false).unwrap().target,
-        4,
-        "+1 previous move"
-    );
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 4, "+1 previous move");
     b.apply(&activate(0)).unwrap();
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 5, "+2 after two");
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 5, "+2 after two");
     b.apply(&activate(1)).unwrap();
     let e = b.apply(&activate(0)).unwrap_err();
     assert!(e.reason.contains("consecutively"), "{e}");
@@ -114,7 +117,7 @@ fn activation_modifiers_alone_plus_1_general_minus_1() {
     );
     to_command(&mut b);
     assert_eq!(
-        b.activation_plan(0, false, false).unwrap().target,
+        b.activation_plan(0, MOVE, OPEN).unwrap().target,
         4,
         "no friend within 6\""
     );
@@ -122,9 +125,9 @@ fn activation_modifiers_alone_plus_1_general_minus_1() {
     b.commanders[1].pos = V2::new(100.0, 47.5);
     b.refresh_geometry();
     assert!(b.touching_commander(0).is_some());
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 3);
-    // Declaring a charge: Glory Days' charge test is 4+, one harder.
-    assert_eq!(b.activation_plan(0, true, false).unwrap().target, 4);
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3);
+    // An activation to charge rolls as a move; the charge test (4+) is its own roll.
+    assert_eq!(b.activation_plan(0, Purpose::Charge, OPEN).unwrap().target, 3);
 }
 
 #[test]
@@ -132,22 +135,18 @@ fn glory_days_example_raw_unit_in_open_woodland_with_1_d_marker_needs_6() {
     let mut b = pair(woods(), 150.0);
     b.units[0].grade = Grade::Poor;
     b.units[0].d_markers = 1;
-    let p = b.activation_plan(0, false, false).unwrap();
+    let p = b.activation_plan(0, MOVE, OPEN).unwrap();
     assert_eq!(p.target, 6, "{:?}", p.modifiers);
-    // In godforsaken terrain (declared dense) it could not move at all.
-    let e = b.activation_plan(0, false, true).unwrap_err();
+    // Into godforsaken terrain it could not move at all.
+    let e = b.activation_plan(0, MOVE, Ground::Godforsaken).unwrap_err();
     assert!(e.reason.contains("cannot be activated"), "{e}");
-    assert!(!b.legal_actions().contains(&Action::Activate {
-        unit: 0,
-        charge: false,
-        dense: true
-    }));
+    assert!(!b.legal_actions().contains(&activate_for(0, MOVE, Ground::Godforsaken)));
 }
 
 #[test]
 fn failed_activation_passes_the_initiative_and_in_difficult_terrain_gains_a_d_marker() {
     let mut b = pair(woods(), 150.0);
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 4, "difficult +1");
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 4, "difficult +1");
     script(&mut b, &[3, 1, 1, 1, 1, 1, 1]);
     let ev = b.apply(&activate(0)).unwrap();
     assert!(passed(&ev), "{ev:?}");
@@ -194,10 +193,10 @@ fn each_d_marker_raises_activation_and_the_score_to_hit_by_1() {
     let mut b = pair(Terrain::default(), 65.0);
     let plain = b.check_passing_fire(0, 2).unwrap().effective_to_hit();
     b.units[0].d_markers = 2;
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 5);
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 5);
     assert_eq!(b.check_passing_fire(0, 2).unwrap().effective_to_hit(), plain + 2);
     b.units[0].d_markers = 3;
-    assert_eq!(b.activation_plan(0, false, false).unwrap().target, 6);
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 6);
 }
 
 #[test]
@@ -350,4 +349,265 @@ fn the_d_marker_penalty_worsens_a_guns_round_shot_too() {
         })
         .collect();
     assert_eq!(struck, vec![5], "the ball strikes at 5+, as the preview said");
+}
+
+/// A Union line (id 0) with a friend beside it (id 1) in the open, a Confederate line (id 2)
+/// far off, and `terrain`.
+fn pair_in(terrain: Terrain) -> Battle {
+    pair(terrain, 150.0)
+}
+
+#[test]
+fn moving_into_difficult_terrain_is_declared_targets_4_and_a_failure_gains_a_d_marker() {
+    // Glory Days "Activation": "Moving in/into Difficult Terrain +1"; "Failure to activate a
+    // unit to move into or in difficult or godforsaken terrain gains the unit a D-marker".
+    // Regular line, a friend within 6", in the open, woods 5 cm ahead.
+    let mut b = pair_in(area(AreaKind::Woods, 80.0, 55.0, 120.0, 75.0));
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3);
+    assert_eq!(
+        b.activation_plan(0, MOVE, Ground::Difficult).unwrap().target,
+        4,
+        "into difficult +1"
+    );
+    let legal = b.legal_actions();
+    assert!(legal.contains(&activate(0)));
+    assert!(
+        legal.contains(&activate_for(0, MOVE, Ground::Difficult)),
+        "offered: its moves reach the woods"
+    );
+    script(&mut b, &[3, 1, 1, 1, 1, 1, 1]);
+    let ev = b.apply(&activate_for(0, MOVE, Ground::Difficult)).unwrap();
+    assert!(passed(&ev), "a 3 fails a 4: the initiative passes");
+    assert_eq!(b.units[0].d_markers, 1, "{ev:?}");
+}
+
+#[test]
+fn a_move_into_woods_needs_the_activation_that_declared_it() {
+    let into_woods = Pose::new(V2::new(100.0, 56.0), 90f64.to_radians());
+    // Declared open: the move into the woods is refused, a move in the open is not.
+    let mut b = pair_in(area(AreaKind::Woods, 80.0, 55.0, 120.0, 75.0));
+    script(&mut b, &[3]);
+    b.apply(&activate(0)).unwrap();
+    let e = b
+        .apply(&Action::Move {
+            unit: 0,
+            to: into_woods,
+        })
+        .unwrap_err();
+    assert!(e.reason.contains("difficult terrain"), "{e}");
+    assert!(!b.legal_actions().contains(&Action::Move {
+        unit: 0,
+        to: into_woods
+    }));
+    // Declared difficult (a 4 passes it): the same move is allowed.
+    let mut b = pair_in(area(AreaKind::Woods, 80.0, 55.0, 120.0, 75.0));
+    script(&mut b, &[4]);
+    b.apply(&activate_for(0, MOVE, Ground::Difficult)).unwrap();
+    b.apply(&Action::Move {
+        unit: 0,
+        to: into_woods,
+    })
+    .expect("moves into the woods");
+    // A failed activation to move in the open gains no D-marker.
+    let mut b = pair_in(Terrain::default());
+    script(&mut b, &[2, 1, 1, 1, 1, 1]);
+    let ev = b.apply(&activate(0)).unwrap();
+    assert!(passed(&ev));
+    assert_eq!(b.units[0].d_markers, 0);
+}
+
+#[test]
+fn a_unit_in_mud_can_be_activated_and_move_out() {
+    // Mud is godforsaken (+2): 3 + 2 = 5. BPT's dense-terrain permission follows from it.
+    let mut b = pair_in(area(AreaKind::Mud, 85.0, 40.0, 115.0, 51.5));
+    let p = b.activation_plan(0, MOVE, OPEN).unwrap();
+    assert_eq!(p.target, 5, "{:?}", p.modifiers);
+    assert!(b.legal_actions().contains(&activate(0)));
+    script(&mut b, &[5]);
+    b.apply(&activate(0)).unwrap();
+    let out = Pose::new(V2::new(100.0, 53.0), 90f64.to_radians());
+    assert!(
+        b.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move { unit: 0, .. }))
+    );
+    b.apply(&Action::Move { unit: 0, to: out })
+        .expect("moves out of the mud");
+}
+
+#[test]
+fn changing_formation_has_its_own_table_no_enemy_within_12_inches_minus_1() {
+    // Glory Days "Changing Formation": base 3; no enemy units within 12" (40 cm) −1. A lone
+    // regular line (the movement table's "no friend within 6"" +1 is not in this table).
+    let lone = |enemy_y: f64| {
+        let mut b = battle_switched(
+            &[u(0, ROW, 4, 100.0, 50.0, 90.0), u(1, ROW, 4, 100.0, enemy_y, 270.0)],
+            Terrain::default(),
+            [(20.0, 5.0), (220.0, 175.0)],
+            [(40.0, 5.0), (200.0, 175.0)],
+            &[Switch::InitiativePassing],
+        );
+        to_command(&mut b);
+        b
+    };
+    let far = lone(111.5);
+    assert!(
+        (far.unit_distance(0, 1) - 60.0).abs() < 0.5,
+        "{}",
+        far.unit_distance(0, 1)
+    );
+    let formation = Purpose::Formation;
+    assert_eq!(far.activation_plan(0, formation, OPEN).unwrap().target, 2);
+    assert_eq!(far.activation_plan(0, MOVE, OPEN).unwrap().target, 4, "the move table");
+    let near = lone(81.5);
+    assert!((near.unit_distance(0, 1) - 30.0).abs() < 0.5);
+    assert_eq!(near.activation_plan(0, formation, OPEN).unwrap().target, 3);
+    // A change of formation in woods: "In Difficult Terrain +1"; failing it gives no D-marker
+    // (only a failed move in or into difficult terrain does), and moves nowhere.
+    let mut b = battle_switched(
+        &[u(0, ROW, 4, 100.0, 50.0, 90.0), u(1, ROW, 4, 100.0, 81.5, 270.0)],
+        woods(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    assert_eq!(b.activation_plan(0, formation, OPEN).unwrap().target, 4);
+    assert!(b.activation_plan(0, formation, Ground::Difficult).is_err());
+    script(&mut b, &[3, 1, 1, 1, 1, 1]);
+    let ev = b.apply(&activate_for(0, formation, OPEN)).unwrap();
+    assert!(passed(&ev));
+    assert_eq!(b.units[0].d_markers, 0, "{ev:?}");
+    // Succeeding, it may deploy and not move; a move activation may move and not deploy.
+    let mut b = far;
+    script(&mut b, &[2]);
+    b.apply(&activate_for(0, formation, OPEN)).unwrap();
+    let legal = b.legal_actions();
+    assert!(legal.iter().any(|a| matches!(a, Action::Deploy { unit: 0, .. })));
+    assert!(!legal.iter().any(|a| matches!(a, Action::Move { unit: 0, .. })));
+    let to = Pose::new(V2::new(100.0, 55.0), 90f64.to_radians());
+    assert!(b.apply(&Action::Move { unit: 0, to }).is_err());
+}
+
+#[test]
+fn a_gun_that_loads_has_not_moved_and_fires_at_4_with_no_penalty() {
+    // "If firer moved on this initiative +1": loading (a deploy) is no move.
+    let mut b = battle_switched(
+        &[
+            u(0, "smoothbore_cannon", 1, 101.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, 72.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    b.units[0].loaded = None;
+    let act = activate_for(0, Purpose::Formation, OPEN);
+    assert_eq!(b.activation_plan(0, Purpose::Formation, OPEN).unwrap().target, 3);
+    assert!(b.legal_actions().contains(&act));
+    script(&mut b, &[3]);
+    b.apply(&act).unwrap();
+    b.apply(&Action::Deploy {
+        unit: 0,
+        deploy: Deploy::Load(volley::data::scenario::Ammo::Shot),
+    })
+    .expect("loads shot");
+    assert!(!b.cmd.passing.moved.contains(&0));
+    let plan = b.check_passing_fire(0, 1).expect("in range and seen");
+    assert_eq!((plan.to_hit, plan.penalty, plan.score()), (4, 0, 4));
+}
+
+/// Union cavalry (id 0) 10 cm from a Confederate infantry line (id 1), both in the open.
+fn cavalry_facing_infantry(charger: &'static str, stands: u32) -> Battle {
+    let mut b = battle_switched(
+        &[
+            u(0, charger, stands, 100.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, 62.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    b
+}
+
+fn charge_tests(ev: &[Event]) -> Vec<(i32, u32, bool)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::ChargeTest {
+                target, roll, success, ..
+            } => Some((*target, *roll, *success)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_charge_test_is_4_cavalry_against_infantry_in_the_open_3_and_a_failure_stops_2_inches_short() {
+    // Glory Days "Melee": after the activation (a lone regular: 3 + 1 = 4), the charge test
+    // "base target number is 4 … Cavalry charging Infantry in the open -1"; "If it fails it
+    // stops 2" from its target and initiative passes to the enemy" (2" = 20/3 cm).
+    let mut b = cavalry_facing_infantry("us_cavalry_1862", 3);
+    let charge = activate_for(0, Purpose::Charge, OPEN);
+    assert_eq!(b.activation_plan(0, Purpose::Charge, OPEN).unwrap().target, 4);
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 3);
+    script(&mut b, &[4, 2, 1, 1, 1, 1, 1, 1, 1, 1]);
+    b.apply(&charge).unwrap();
+    assert!(b.legal_actions().contains(&Action::Charge { unit: 0, target: 1 }));
+    let ev = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap();
+    assert_eq!(charge_tests(&ev), vec![(3, 2, false)]);
+    assert!(passed(&ev), "{ev:?}");
+    let gap = b.unit_distance(0, 1);
+    assert!((gap - 20.0 / 3.0).abs() < 0.05, "stops 2\" short: {gap}");
+    assert!(b.combats.is_empty(), "no charge");
+    assert_ne!(b.phase, Phase::Command);
+}
+
+#[test]
+fn infantry_passing_the_charge_test_of_4_charges_home() {
+    let mut b = cavalry_facing_infantry(ROW, 4);
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 4, "no cavalry −1");
+    let mut faces = vec![4, 4];
+    faces.extend([1; 40]);
+    script(&mut b, &faces);
+    b.apply(&activate_for(0, Purpose::Charge, OPEN)).unwrap();
+    let ev = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap();
+    assert_eq!(charge_tests(&ev), vec![(4, 4, true)]);
+    assert!(!passed(&ev));
+    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+}
+
+#[test]
+fn fired_on_same_target_last_initiative_is_one_easier() {
+    // "Fired on same target last initiative -1": the unit's previous own initiative.
+    let mut b = pair(Terrain::default(), 65.0);
+    let plain = b.check_passing_fire(0, 2).unwrap();
+    assert_eq!(plain.roll_bonus, 1, "BPT's first fire");
+    let turn = b.player_turn;
+    script(&mut b, &[1; 400]);
+    b.apply(&Action::Fire { unit: 0, target: 2 }).unwrap();
+    end_phases_until(&mut b, |b| b.phase == Phase::Command && b.player_turn == turn + 2);
+    assert_eq!(b.active, 0);
+    let again = b.check_passing_fire(0, 2).unwrap();
+    assert_eq!(again.roll_bonus, 1, "same target: one easier");
+    assert_eq!(again.effective_to_hit(), plain.score() - 1);
+    // Not at another target, and not if it did not fire at it last initiative.
+    b.units[0].gd_fired_at = Some((1, turn));
+    assert_eq!(b.check_passing_fire(0, 2).unwrap().roll_bonus, 0);
+}
+
+#[test]
+fn a_unit_that_carried_out_an_engineering_task_this_turn_is_not_activated() {
+    // BPT "Engineering": "engineers may not be issued orders during the same turn in which they
+    // carry out a task"; under initiative passing an activation is the unit's order.
+    let mut b = open();
+    let pt = b.player_turn;
+    b.unit_mut(0).engineer_turn = Some(pt);
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap_err().rule, "BPT Engineering");
+    assert!(!b.legal_actions().contains(&activate(0)));
+    assert!(b.activation_plan(1, MOVE, OPEN).is_ok());
 }

@@ -14,7 +14,7 @@ pub mod evaluate;
 
 use super::Agent;
 use crate::battle::state::{CmdId, Phase, UnitId};
-use crate::battle::{Action, Battle};
+use crate::battle::{Action, Battle, Purpose};
 use crate::rules::dice::Dice;
 use crate::rules::odds;
 use evaluate::{Ctx, Depth, judge};
@@ -46,6 +46,11 @@ impl Scheduler {
             tried: BTreeSet::new(),
             reason: None,
         }
+    }
+
+    /// The random move stack dealt for the current command phase, top card first.
+    pub fn cards(&self) -> &[CmdId] {
+        &self.cards
     }
 
     /// A new command phase: shuffle one card per living commander of the side.
@@ -315,24 +320,42 @@ impl Scheduler {
                     }
                     (*unit, plan.chance() + 0.1, format!("rally at {}+", plan.target))
                 }
-                Action::Activate { unit, charge, dense } => {
+                Action::Activate { unit, purpose, into } => {
                     if self.tried.contains(unit) || !self.has_work(b, *unit, ctx) {
                         continue;
                     }
-                    let Ok(plan) = b.activation_plan(*unit, *charge, *dense) else {
+                    let Ok(plan) = b.activation_plan(*unit, *purpose, *into) else {
                         continue;
                     };
-                    let charge_ok = !*charge
+                    let charge = *purpose == Purpose::Charge;
+                    // A change of formation only for a gun to load (or unlimber) or a unit in
+                    // march column with an enemy known; a move into worse ground only when no
+                    // move in better ground is worth it (it is the same or a harder roll).
+                    let work = match purpose {
+                        Purpose::Formation => {
+                            let u = b.unit(*unit);
+                            let near = |r: f64| ctx.enemies.iter().any(|&e| b.unit_distance(*unit, e) <= r);
+                            (u.is_artillery() && !u.limbered && u.loaded.is_none())
+                                || (u.is_artillery() && u.limbered && near(b.weapon_range(u)))
+                                || (u.formation == crate::rules::formation::Formation::MarchColumn && near(40.0))
+                        }
+                        _ => true,
+                    };
+                    let charge_ok = !charge
                         || ctx.enemies.iter().any(|&e| {
                             b.check_charge(*unit, e).is_ok() && {
                                 let o = evaluate::charge_odds(b, *unit, e);
                                 o.a_double + o.a_wins > 0.55
                             }
                         });
-                    if plan.chance() < 0.5 || !charge_ok {
+                    if plan.chance() < 0.5 || !charge_ok || !work {
                         continue;
                     }
-                    let bonus = if *charge { 0.2 } else { 0.0 };
+                    let bonus = match purpose {
+                        Purpose::Charge => 0.2,
+                        Purpose::Formation => 0.05,
+                        Purpose::Move => 0.0,
+                    } - 0.01 * (*into as u8 as f64);
                     (*unit, plan.chance() + bonus, format!("activate at {}+", plan.target))
                 }
                 _ => continue,
@@ -404,5 +427,69 @@ impl Agent for Scheduler {
     }
     fn reason(&self) -> Option<String> {
         self.reason.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The random move stack (seed 001 "Game Turn Sequence" A: "Turn over the top card …
+    /// Keep turning cards until the stack has been run through"): one card per living
+    /// commander of the side, shuffled; the commanders give their orders in card order.
+    #[test]
+    fn commanders_give_their_orders_in_the_order_of_their_cards() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+        let mut decks = BTreeSet::new();
+        let mut orders = 0;
+        for seed in 1..=6u64 {
+            let (mut b, _) = crate::load_battle(&path, seed).expect("skirmish loads");
+            let mut agents = [
+                Scheduler::new(seed, Depth::Normal),
+                Scheduler::new(seed + 100, Depth::Normal),
+            ];
+            let mut side = None;
+            let mut given = Vec::new();
+            loop {
+                match (b.phase == Phase::Command, side) {
+                    (true, None) => side = Some(b.active),
+                    (false, Some(_)) => break,
+                    _ => {}
+                }
+                let legal = b.legal_actions();
+                let actor = b.actor();
+                let i = agents[actor].choose(&b, &legal);
+                if side == Some(actor)
+                    && let Action::Order { commander, .. } = &legal[i]
+                {
+                    given.push(*commander);
+                }
+                b.apply(&legal[i]).expect("a legal action applies");
+            }
+            let side = side.expect("a command phase");
+            let cards = agents[side].cards().to_vec();
+            let mut living: Vec<CmdId> = b
+                .commanders
+                .iter()
+                .filter(|c| c.side == side && c.alive())
+                .map(|c| c.id)
+                .collect();
+            let mut sorted = cards.clone();
+            sorted.sort_unstable();
+            living.sort_unstable();
+            assert_eq!(sorted, living, "seed {seed}: one card per living commander");
+            let place: Vec<usize> = given
+                .iter()
+                .map(|c| cards.iter().position(|k| k == c).expect("a commander with a card"))
+                .collect();
+            assert!(
+                place.windows(2).all(|w| w[0] <= w[1]),
+                "seed {seed}: orders {given:?} follow the cards {cards:?}"
+            );
+            orders += given.len();
+            decks.insert(cards);
+        }
+        assert!(orders > 0, "some orders were given");
+        assert!(decks.len() > 1, "the stack is shuffled: {decks:?}");
     }
 }

@@ -88,7 +88,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 "D-markers: {} of {} (each +1 to its activation, rally and to-hit scores)",
                 u.d_markers, b.rules.initiative_passing.max_d_markers
             ));
-            if let Ok(plan) = b.activation_plan(u.id, false, false) {
+            if let Ok(plan) = b.activation_plan(u.id, crate::battle::Purpose::Move, crate::battle::Ground::Open) {
                 ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
             }
         }
