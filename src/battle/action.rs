@@ -210,6 +210,10 @@ pub enum Action {
     OpportunityFire {
         unit: UnitId,
         target: UnitId,
+        /// Further units firing at the same target with `unit`: BPT "When firing multiple
+        /// units at a single target, roll all the attacks together" (one resolution).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        with: Vec<UnitId>,
     },
 
     /// Close a window (counter-initiative, opportunity fire, support) without acting.
@@ -257,8 +261,12 @@ impl Action {
             | Action::InitiativeCharge { unit, target }
             | Action::Fire { unit, target }
             | Action::Charge { unit, target }
-            | Action::OpportunityFire { unit, target }
             | Action::Support { unit, friend: target } => (vec![*unit, *target], None),
+            Action::OpportunityFire { unit, target, with } => {
+                let mut v = vec![*unit, *target];
+                v.extend(with);
+                (v, None)
+            }
             _ => (self.unit().into_iter().collect(), None),
         }
     }

@@ -888,31 +888,42 @@ impl Battle {
                 self.step = Step::Open;
                 Ok(())
             }
-            Action::OpportunityFire { unit, target } => {
-                self.check_unit_id(*unit)?;
-                if *target != mover || !eligible.contains(unit) {
-                    return refuse(
-                        "BPT Opportunity Fire",
-                        "only units that have not yet fired may fire at the unit that moved or fired",
-                    );
+            Action::OpportunityFire { unit, target, with } => {
+                let firers: Vec<UnitId> = std::iter::once(*unit).chain(with.iter().copied()).collect();
+                for (i, &f) in firers.iter().enumerate() {
+                    self.check_unit_id(f)?;
+                    if *target != mover || !eligible.contains(&f) || firers[..i].contains(&f) {
+                        return refuse(
+                            "BPT Opportunity Fire",
+                            "only units that have not yet fired may fire at the unit that moved or fired",
+                        );
+                    }
+                    if firers.len() > 1 && self.fires_alone(f) {
+                        return refuse(
+                            "BPT Opportunity Fire",
+                            format!(
+                                "{} fires its guns alone (Hardtack's shot, shell and canister)",
+                                self.unit(f).name
+                            ),
+                        );
+                    }
                 }
-                let plan = self.check_fire(*unit, *target, FireContext::Opportunity)?;
-                self.unit_mut(*unit).opportunity_turn = Some(self.player_turn);
+                let plans = firers
+                    .iter()
+                    .map(|&f| self.check_fire(f, *target, FireContext::Opportunity))
+                    .collect::<Result<Vec<_>, _>>()?;
+                for &f in &firers {
+                    self.unit_mut(f).opportunity_turn = Some(self.player_turn);
+                }
                 let landed = self.cmd.passing.landed;
-                self.resolve_fire(plan, FireContext::Opportunity, ev);
+                match <[_; 1]>::try_from(plans) {
+                    Ok([plan]) => self.resolve_fire(plan, FireContext::Opportunity, ev),
+                    Err(plans) => self.resolve_volley(plans, FireContext::Opportunity, ev),
+                }
                 self.reaction_stops(mover, landed, ev);
-                let left: Vec<UnitId> = eligible
-                    .into_iter()
-                    .filter(|&u| u != *unit)
-                    .filter(|&u| {
-                        self.unit(mover).alive() && self.check_fire(u, mover, FireContext::Opportunity).is_ok()
-                    })
-                    .collect();
-                self.step = if left.is_empty() {
-                    Step::Open
-                } else {
-                    Step::Reaction { mover, eligible: left }
-                };
+                // "Roll all the attacks together": the fire at the mover is made; the units that
+                // did not join it may not add a fire of their own (**Decision**).
+                self.step = Step::Open;
                 Ok(())
             }
             other => refuse(

@@ -642,9 +642,69 @@ impl Battle {
         self.roll_plan(&plan, ctx.label().to_string(), ev);
     }
 
+    /// Guns that load Hardtack's ammunition resolve their balls, bursts and canister alone:
+    /// they are never part of a volley rolled together (**Decision**).
+    pub fn fires_alone(&self, id: UnitId) -> bool {
+        self.uses_ammo(id)
+    }
+
+    /// Several units fire at one target with their attacks rolled together (BPT "Opportunity
+    /// Fire": "When firing multiple units at a single target, roll all the attacks together"):
+    /// each firer's dice at its own score and the target's saves against it, then the hits
+    /// after saves taken as one fire, less one a firer if the target is prone, with one
+    /// suppression test at the easiest score among them, falling back from the nearest firer.
+    pub(crate) fn resolve_volley(&mut self, plans: Vec<FirePlan>, ctx: FireContext, ev: &mut Vec<Event>) {
+        let Some(first) = plans.first().cloned() else { return };
+        let target = first.target;
+        self.begin_fire();
+        if self.retire_scout(target, "fired upon", ev) {
+            for p in &plans {
+                self.unit_mut(p.firer).has_fired = true;
+            }
+            return;
+        }
+        let plans: Vec<FirePlan> = if self.forced_square(target, ev) {
+            plans.iter().map(|p| self.fire_plan(p.firer, target, ctx)).collect()
+        } else {
+            plans
+        };
+        let mut net = 0;
+        for p in &plans {
+            let f = self.unit_mut(p.firer);
+            f.has_fired = true;
+            f.dug_in = false;
+            net += self.roll_plan_hits(p, format!("{}: rolled together", ctx.label()), ev);
+        }
+        // BPT "Prone Movement": one hit fewer per unit firing (and none more after).
+        for _ in &plans {
+            self.prone_spent.clear();
+            net = self.prone_fewer_hits(target, net, ev);
+        }
+        let score = plans.iter().map(|p| p.to_hit).min().unwrap_or(first.to_hit);
+        let nearest = plans
+            .iter()
+            .min_by(|a, b| {
+                self.unit_distance(a.firer, target)
+                    .total_cmp(&self.unit_distance(b.firer, target))
+                    .then(a.firer.cmp(&b.firer))
+            })
+            .map_or(first.firer, |p| p.firer);
+        let from = self.unit(nearest).pose.pos;
+        self.take_fire_hits(target, net, score, from, ev);
+    }
+
     /// Roll a plan's dice at its score against its save, record them (`context` names the
     /// fire), and apply the hits after saves; returns them.
     pub(crate) fn roll_plan(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
+        let net = self.roll_plan_hits(plan, context, ev);
+        let from = self.unit(plan.firer).pose.pos;
+        self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
+        net
+    }
+
+    /// Roll a plan's attack dice and the target's saves and record them: the hits after saves
+    /// (none from a jammed Gatling, which is knocked out), not yet taken.
+    fn roll_plan_hits(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
         let rolls = self.dice.roll(plan.dice, 6);
         let need = plan.effective_to_hit();
         // ACW note 12: Gatlings "jam on rolling attack dice with any doubles. Jammed Gatling
@@ -678,10 +738,7 @@ impl Battle {
             self.knock_out(plan.firer, KnockOut::Jammed, ev);
             return 0;
         }
-        let net = hits - saved;
-        let from = self.unit(plan.firer).pose.pos;
-        self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
-        net
+        hits - saved
     }
 
     /// BPT "Saves": a die per hit, each ≥ the save removes one; a unit in line rolls one

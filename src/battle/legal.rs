@@ -46,6 +46,18 @@ impl Battle {
                     out.push(Action::OpportunityFire {
                         unit: u,
                         target: *mover,
+                        with: Vec::new(),
+                    });
+                }
+                // All of them together, one roll (BPT "Opportunity Fire").
+                let pooled: Vec<UnitId> = eligible.iter().copied().filter(|&u| !self.fires_alone(u)).collect();
+                if let [first, rest @ ..] = pooled.as_slice()
+                    && !rest.is_empty()
+                {
+                    out.push(Action::OpportunityFire {
+                        unit: *first,
+                        target: *mover,
+                        with: rest.to_vec(),
                     });
                 }
                 out.push(Action::Pass);

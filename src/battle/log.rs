@@ -757,8 +757,16 @@ impl Battle {
                     to.y
                 )
             }
-            Action::OpportunityFire { unit, target } => {
+            Action::OpportunityFire { unit, target, with } if with.is_empty() => {
                 format!("opportunity fire: {} at {}", self.uname(*unit), self.uname(*target))
+            }
+            Action::OpportunityFire { unit, target, with } => {
+                let names: Vec<&str> = std::iter::once(unit).chain(with).map(|u| self.uname(*u)).collect();
+                format!(
+                    "opportunity fire: {} at {}, their attacks rolled together",
+                    names.join(" and "),
+                    self.uname(*target)
+                )
             }
             Action::Pass => "pass".into(),
             Action::EndPhase => "end phase".into(),

@@ -222,7 +222,13 @@ fn reaction_fire_of_2_hits_stops_the_move_and_passes_the_initiative() {
     let to = Pose::new(V2::new(100.0, 58.0), 90f64.to_radians());
     b.apply(&Action::Move { unit: 0, to }).expect("moves");
     assert!(matches!(b.step, Step::Reaction { .. }), "{:?}", b.step);
-    let ev = b.apply(&Action::OpportunityFire { unit: 2, target: 0 }).unwrap();
+    let ev = b
+        .apply(&Action::OpportunityFire {
+            unit: 2,
+            target: 0,
+            with: vec![],
+        })
+        .unwrap();
     assert!(passed(&ev), "{ev:?}");
     assert_ne!(b.phase, Phase::Command);
 }
@@ -237,7 +243,13 @@ fn reaction_fire_of_1_hit_does_not_stop_the_move() {
     b.apply(&activate(0)).unwrap();
     let to = Pose::new(V2::new(100.0, 58.0), 90f64.to_radians());
     b.apply(&Action::Move { unit: 0, to }).expect("moves");
-    let ev = b.apply(&Action::OpportunityFire { unit: 2, target: 0 }).unwrap();
+    let ev = b
+        .apply(&Action::OpportunityFire {
+            unit: 2,
+            target: 0,
+            with: vec![],
+        })
+        .unwrap();
     assert!(!passed(&ev), "{ev:?}");
     assert_eq!(b.phase, Phase::Command);
 }

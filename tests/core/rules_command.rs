@@ -80,13 +80,19 @@ fn opportunity_fire_follows_a_move_in_sight_and_each_unit_fires_once_a_turn() {
     // The active player may not go on while the window is open.
     assert!(b.apply(&Action::EndPhase).is_err());
     // Unit 1: 4 stands + 1 within half range = 5 dice, all missing.
-    let ev = b.apply(&Action::OpportunityFire { unit: 1, target: 0 }).unwrap();
+    let ev = b
+        .apply(&Action::OpportunityFire {
+            unit: 1,
+            target: 0,
+            with: vec![],
+        })
+        .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
         Event::Fired { target: 0, context, dice: 5, hits: 0, .. } if context == "opportunity fire"
     )));
-    assert!(matches!(&b.step, Step::Reaction { eligible, .. } if eligible == &vec![2]));
-    b.apply(&Action::Pass).unwrap();
+    // "Roll all the attacks together": the fire at the mover is made; unit 2, which did not
+    // join it, may not add its own.
     assert_eq!(b.step, Step::Open);
     // A second order (1+2 ≤ 6) and move: only unit 2, which has not fired, may fire now.
     order(&mut b, HQ0, &[0]);
@@ -97,10 +103,66 @@ fn opportunity_fire_follows_a_move_in_sight_and_each_unit_fires_once_a_turn() {
         b.step
     );
     assert!(
-        b.apply(&Action::OpportunityFire { unit: 1, target: 0 }).is_err(),
+        b.apply(&Action::OpportunityFire {
+            unit: 1,
+            target: 0,
+            with: vec![]
+        })
+        .is_err(),
         "one opportunity fire a unit a turn"
     );
     assert_eq!(b.dice.remaining_scripted(), Some(0));
+}
+
+#[test]
+fn units_firing_at_one_target_roll_their_attacks_together() {
+    // BPT "Opportunity Fire": "When firing multiple units at a single target, roll all the
+    // attacks together." Both Confederate lines may fire at the Union line that moved; together
+    // they are one fire: each unit's dice at its own score, the hits after saves added, and one
+    // suppression test, a die per hit.
+    let mut b = opportunity();
+    script(&mut b, &[2, 2]);
+    order(&mut b, HQ0, &[0]);
+    move_to(&mut b, 0, 100.0, 52.1);
+    let volley = Action::OpportunityFire {
+        unit: 1,
+        target: 0,
+        with: vec![2],
+    };
+    assert!(b.legal_actions().contains(&volley), "{:?}", b.legal_actions());
+    let dice: Vec<u32> = [1, 2]
+        .iter()
+        .map(|&f| b.check_fire(f, 0, FireContext::Opportunity).unwrap().dice)
+        .collect();
+    // Each unit lands one hit (a 6, the rest 1s); the suppression test's two dice are 1s.
+    let mut faces = Vec::new();
+    for d in &dice {
+        faces.push(6);
+        faces.extend(vec![1; *d as usize - 1]);
+    }
+    faces.extend([1, 1]);
+    script(&mut b, &faces);
+    let ev = b.apply(&volley).unwrap();
+    let fired: Vec<u32> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { hits, context, .. } if context == "opportunity fire: rolled together" => Some(*hits),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fired, vec![1, 1]);
+    let tests: Vec<usize> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::SuppressionTest { rolls, .. } => Some(rolls.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tests, vec![2], "one test for the two hits together");
+    assert!(!b.unit(0).suppressed());
+    assert_eq!(b.dice.remaining_scripted(), Some(0));
+    assert_eq!(b.step, Step::Open);
+    assert!(b.unit(1).opportunity_turn.is_some() && b.unit(2).opportunity_turn.is_some());
 }
 
 #[test]
@@ -135,8 +197,12 @@ fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_order_a
     script(&mut b, &[2, 2, 1, 1, 1, 1, 1]);
     order(&mut b, HQ0, &[0]);
     move_to(&mut b, 0, 100.0, 52.1);
-    b.apply(&Action::OpportunityFire { unit: 1, target: 0 }).unwrap();
-    b.apply(&Action::Pass).unwrap();
+    b.apply(&Action::OpportunityFire {
+        unit: 1,
+        target: 0,
+        with: vec![],
+    })
+    .unwrap();
     end_phase(&mut b); // charge and end phases; the Confederate turn starts
     assert_eq!((b.active, b.phase), (1, Phase::Initiative));
     let r = b.check_initiative(1).unwrap_err();
@@ -275,7 +341,13 @@ fn a_commander_touching_a_unit_that_is_suppressed_is_suppressed_and_then_neither
     script(&mut b, &[2, 2, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1, 1, 4, 1]);
     order(&mut b, HQ0, &[0]);
     b.apply(&Action::Fire { unit: 0, target: 2 }).unwrap();
-    let ev = b.apply(&Action::OpportunityFire { unit: 2, target: 0 }).unwrap();
+    let ev = b
+        .apply(&Action::OpportunityFire {
+            unit: 2,
+            target: 0,
+            with: vec![],
+        })
+        .unwrap();
     assert!(b.unit(0).suppressed());
     assert!(
         ev.iter()

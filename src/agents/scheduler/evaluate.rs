@@ -446,8 +446,27 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
             .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s, why)),
         Action::InitiativeFire { unit, target } => fire_value(b, *unit, *target, FireContext::Initiative)
             .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s, why)),
-        Action::OpportunityFire { unit, target } => fire_value(b, *unit, *target, FireContext::Opportunity)
-            .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s - 0.25, why)),
+        Action::OpportunityFire { unit, target, with } => {
+            // A volley is worth its units' fire together (one suppression test: a little less
+            // than the sum, so a single good shot is not wasted on it by a tie).
+            let mut total = 0.0;
+            let mut why = String::new();
+            for u in std::iter::once(unit).chain(with) {
+                match fire_value(b, *u, *target, FireContext::Opportunity) {
+                    Some((s, _, w)) => {
+                        total += s;
+                        if why.is_empty() {
+                            why = w;
+                        }
+                    }
+                    None => return Judged::nothing(),
+                }
+            }
+            if !with.is_empty() {
+                why = format!("{} units together: {why}", with.len() + 1);
+            }
+            Judged::new(total - 0.25 * (with.len() + 1) as f64, why)
+        }
         Action::CounterFire { unit } => {
             let charger = match &b.step {
                 crate::battle::state::Step::CounterInitiative { charger, .. } => *charger,

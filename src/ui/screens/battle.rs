@@ -185,7 +185,11 @@ pub fn fire_for(b: &Battle, unit: Option<UnitId>, target: Option<UnitId>) -> Res
         ));
     };
     Ok(match &b.step {
-        Step::Reaction { .. } => Action::OpportunityFire { unit, target },
+        Step::Reaction { .. } => Action::OpportunityFire {
+            unit,
+            target,
+            with: Vec::new(),
+        },
         Step::CounterInitiative { charger, .. } => {
             if *charger != target {
                 return Err(format!(

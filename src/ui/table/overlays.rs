@@ -145,7 +145,7 @@ fn preview_action(b: &Battle, a: &Action, ghost: &mut Pen, aim: &mut Pen) {
         }
         Action::Fire { unit, target }
         | Action::InitiativeFire { unit, target }
-        | Action::OpportunityFire { unit, target }
+        | Action::OpportunityFire { unit, target, .. }
         | Action::Support { unit, friend: target } => aim_at(b, *unit, *target, ghost, aim),
         Action::Order { commander, units, .. } => {
             if let Some(c) = b.commanders.get(*commander as usize) {
