@@ -1,7 +1,7 @@
 //! Every decision a player can make, as a value. `Battle::apply` is the one door through
 //! which they change the battle.
 
-use super::state::{CmdId, UnitId};
+use super::ids::{CmdId, UnitId};
 use crate::data::scenario::Ammo;
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{Pose, V2};

@@ -17,21 +17,8 @@ use crate::data::scenario::Ammo;
 use crate::rules::geometry::{self, Rect};
 use crate::rules::switches::Switch;
 use crate::rules::terrain::Material;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 
-/// Hits noted against buildings, and the buildings that fell.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Constructions {
-    pub hits: BTreeMap<u32, u32>,
-    pub collapsed: BTreeSet<u32>,
-}
-
-impl Constructions {
-    pub fn is_empty(&self) -> bool {
-        self.hits.is_empty() && self.collapsed.is_empty()
-    }
-}
+pub use super::works::Constructions;
 
 /// Whether artillery ammunition damages a construction of `material`: round shot every one
 /// ("attacks all troops and fortifications"), shell and air burst wooden ones only, canister

@@ -10,59 +10,11 @@ use super::action::{Refusal, refuse};
 use super::event::Event;
 use super::state::{Battle, UnitId};
 use crate::data::army::{Arm, Trait};
-use crate::rules::geometry::V2;
 use crate::rules::los::LosWorld;
 use crate::rules::switches::Switch;
 use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
-use serde::{Deserialize, Serialize};
 
-/// What engineers do to a kind of linear terrain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Task {
-    /// "Obstacle Clearance" (fences, hedges).
-    Clear,
-    /// "Demolition" (walls).
-    Demolish,
-    /// "Bridging" (rivers).
-    Bridge,
-}
-
-impl Task {
-    pub fn for_kind(kind: LinearKind) -> Option<Task> {
-        match kind {
-            LinearKind::Fence | LinearKind::Hedge => Some(Task::Clear),
-            LinearKind::Wall => Some(Task::Demolish),
-            LinearKind::River => Some(Task::Bridge),
-            LinearKind::Road | LinearKind::Stream => None,
-        }
-    }
-    pub fn verb(self) -> &'static str {
-        match self {
-            Task::Clear => "clear",
-            Task::Demolish => "demolish",
-            Task::Bridge => "bridge",
-        }
-    }
-}
-
-/// A bridge being built: where, and how much of it stands. Every bridging unit at the same
-/// crossing (within `same_crossing` of `at` on the same river) adds its section to it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Bridging {
-    /// The unit that began it.
-    pub unit: UnitId,
-    pub linear: u32,
-    pub at: V2,
-    pub built: f64,
-}
-
-/// Everything engineers did to the table.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Works {
-    /// Finished works, in order: (task, linear index, where).
-    pub done: Vec<(Task, u32, V2)>,
-    pub bridging: Vec<Bridging>,
-}
+pub use super::works::{Bridging, Task, Works};
 
 /// Is this unit an engineer unit (BPT "Engineers"; ACW note 17)?
 pub fn is_engineer(u: &super::state::Unit) -> bool {

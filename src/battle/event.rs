@@ -289,7 +289,7 @@ pub enum Event {
     /// BPT "Engineering": a task carried out (its roll and need, or the bridge built so far).
     EngineerWork {
         unit: UnitId,
-        task: super::engineers::Task,
+        task: super::works::Task,
         what: String,
         roll: Option<(u32, u32)>,
         /// Bridging: cm built of the river's width.

@@ -14,6 +14,7 @@ pub mod event;
 pub mod fire;
 pub mod formations;
 pub mod hash;
+pub mod ids;
 pub mod initiative;
 pub mod legal;
 pub mod log;
@@ -27,6 +28,7 @@ pub mod scouting;
 pub mod setup;
 pub mod state;
 pub mod weather;
+pub mod works;
 
 pub use action::{Action, Deploy, Ground, Purpose, Refusal};
 pub use apply::Applied;

@@ -16,12 +16,11 @@ use crate::rules::terrain::Terrain;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub type UnitId = u32;
-pub type CmdId = u32;
-pub type SideId = usize;
+pub use super::ids::{CmdId, SideId, UnitId};
 
-/// The phases of a player turn (BPT "Sequence of Play"); also the Bevy state machine's states.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, bevy::prelude::States)]
+/// The phases of a player turn (BPT "Sequence of Play"). The app's state machine walks them as
+/// `battle::ecs::GamePhase` (the core has no Bevy state of its own).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     #[default]
     Deployment,
@@ -519,9 +518,9 @@ pub struct Battle {
     /// Set while a charged cavalry unit is counter-charging.
     pub counter_charging: Option<UnitId>,
     /// Engineer work done to the table (gaps, bridges) and bridges under construction.
-    pub works: super::engineers::Works,
+    pub works: super::works::Works,
     /// BPT "Constructions": hits noted against buildings, and those that collapsed.
-    pub constructions: super::constructions::Constructions,
+    pub constructions: super::works::Constructions,
     /// Orders on their way (switch `OrderDelay`), in the order they were given.
     pub pending: Vec<PendingOrder>,
     /// BPT "Prone Movement": prone targets that already had their hit taken off in the fire

@@ -34,9 +34,23 @@ impl DataError {
 
     /// An error at a byte offset of `text` (the file's contents).
     pub fn at_offset(file: &Path, text: &str, offset: usize, msg: impl Into<String>) -> Self {
-        let (line, col) = crate::data::load::line_col(text, offset);
+        let (line, col) = line_col(text, offset);
         DataError::new(file, line, col, msg)
     }
+}
+
+/// Line and column (1-based, columns in characters) of byte `offset` in `text`.
+/// Offsets past the end (or inside a character) are clamped back to a character boundary.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut off = offset.min(text.len());
+    while !text.is_char_boundary(off) {
+        off -= 1;
+    }
+    let before = &text[..off];
+    let line = 1 + before.bytes().filter(|&b| b == b'\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = 1 + before[line_start..].chars().count();
+    (line, col)
 }
 
 impl fmt::Display for DataError {

@@ -8,6 +8,7 @@
 //! Nothing here panics, whatever the input: empty text, binary junk, huge numbers, deep nesting.
 
 use super::error::DataError;
+pub use super::error::line_col;
 use serde::de::DeserializeOwned;
 use std::path::Path;
 
@@ -85,20 +86,6 @@ pub fn locate(text: &str, needle: &str) -> (usize, usize) {
         Some(i) => line_col(text, i),
         None => (0, 0),
     }
-}
-
-/// Line and column (1-based, columns in characters) of byte `offset` in `text`.
-/// Offsets past the end (or inside a character) are clamped back to a character boundary.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut off = offset.min(text.len());
-    while !text.is_char_boundary(off) {
-        off -= 1;
-    }
-    let before = &text[..off];
-    let line = 1 + before.bytes().filter(|&b| b == b'\n').count();
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = 1 + before[line_start..].chars().count();
-    (line, col)
 }
 
 /// FNV-1a (64 bit) of `bytes`: pins a scenario's content in replays.
