@@ -4,6 +4,7 @@
 
 pub mod animation;
 pub mod camera;
+pub mod common;
 pub mod input;
 pub mod measure;
 pub mod palette;

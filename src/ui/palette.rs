@@ -2,6 +2,28 @@
 //! which stay apart for the common kinds of colour blindness (no red against green).
 
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The side colours on the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PaletteChoice {
+    /// Okabe–Ito blue and vermillion: apart for the common kinds of colour blindness.
+    #[default]
+    ColourBlindSafe,
+    /// Union blue and Confederate grey (also apart by lightness).
+    BlueAndGrey,
+}
+
+impl PaletteChoice {
+    pub const ALL: [PaletteChoice; 2] = [PaletteChoice::ColourBlindSafe, PaletteChoice::BlueAndGrey];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PaletteChoice::ColourBlindSafe => "colour-blind safe (blue and vermillion)",
+            PaletteChoice::BlueAndGrey => "blue and grey",
+        }
+    }
+}
 
 pub const fn rgb(r: u8, g: u8, b: u8) -> Color {
     Color::srgb(r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0)
@@ -75,24 +97,18 @@ pub const SIDE_RGB: [[u8; 3]; 2] = [[0, 94, 170], [213, 94, 0]];
 /// drawing functions get no resources, so `panels` mirrors the choice here each time it changes.
 static TEXT_PALETTE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
-pub fn set_text_palette(p: crate::ui::settings::PaletteChoice) {
-    let i = crate::ui::settings::PaletteChoice::ALL
-        .iter()
-        .position(|x| *x == p)
-        .unwrap_or(0);
+pub fn set_text_palette(p: PaletteChoice) {
+    let i = PaletteChoice::ALL.iter().position(|x| *x == p).unwrap_or(0);
     TEXT_PALETTE.store(i as u8, std::sync::atomic::Ordering::Relaxed);
 }
 
-pub fn text_palette() -> crate::ui::settings::PaletteChoice {
+pub fn text_palette() -> PaletteChoice {
     let i = TEXT_PALETTE.load(std::sync::atomic::Ordering::Relaxed) as usize;
-    crate::ui::settings::PaletteChoice::ALL
-        .get(i)
-        .copied()
-        .unwrap_or_default()
+    PaletteChoice::ALL.get(i).copied().unwrap_or_default()
 }
 
 /// A palette's side colours as 8-bit RGB (the screenshot check counts them).
-pub fn side_rgb(p: crate::ui::settings::PaletteChoice) -> [[u8; 3]; 2] {
+pub fn side_rgb(p: PaletteChoice) -> [[u8; 3]; 2] {
     sides(p)[0].map(|c| {
         let c = c.to_srgba();
         [c.red, c.green, c.blue].map(|x| (x * 255.0).round() as u8)
@@ -110,8 +126,8 @@ pub fn mix(a: Color, b: Color, t: f32) -> Color {
 }
 
 /// The side colours of a palette: base fill, dark edge, light tint, by side.
-pub fn sides(p: crate::ui::settings::PaletteChoice) -> [[Color; 2]; 3] {
-    use crate::ui::settings::PaletteChoice::*;
+pub fn sides(p: PaletteChoice) -> [[Color; 2]; 3] {
+    use PaletteChoice::*;
     match p {
         ColourBlindSafe => [SIDE, SIDE_DARK, SIDE_LIGHT],
         BlueAndGrey => [

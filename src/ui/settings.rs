@@ -245,26 +245,7 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-/// The side colours on the table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PaletteChoice {
-    /// Okabe–Ito blue and vermillion: apart for the common kinds of colour blindness.
-    #[default]
-    ColourBlindSafe,
-    /// Union blue and Confederate grey (also apart by lightness).
-    BlueAndGrey,
-}
-
-impl PaletteChoice {
-    pub const ALL: [PaletteChoice; 2] = [PaletteChoice::ColourBlindSafe, PaletteChoice::BlueAndGrey];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            PaletteChoice::ColourBlindSafe => "colour-blind safe (blue and vermillion)",
-            PaletteChoice::BlueAndGrey => "blue and grey",
-        }
-    }
-}
+pub use super::palette::PaletteChoice;
 
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -7,7 +7,7 @@
 //! player or computer player's action; the recording drops the undone action, so saves and
 //! replays stay valid.
 
-use super::panels::LegalCache;
+use super::common::LegalCache;
 use super::{Preview, Selection, Session};
 use crate::battle::ecs::BattleState;
 use crate::battle::{Action, Battle, Event};
@@ -199,7 +199,7 @@ fn undo_key(
 }
 
 /// The phase bar's Undo button: greyed, saying why, when nothing can be undone.
-pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate::ui::panels::Asks) {
+pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate::ui::common::Asks) {
     let label = match stack.len() {
         0 | 1 => "Undo (Ctrl+Z)".to_string(),
         n => format!("Undo ({n}) (Ctrl+Z)"),
@@ -207,7 +207,7 @@ pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate:
     let r = ui.add_enabled(!stack.is_empty(), bevy_egui::egui::Button::new(label));
     let r = match (stack.why_not(), stack.next_heading()) {
         (Some(why), _) => r.on_disabled_hover_text(format!("Nothing to undo: {why}")),
-        (None, Some(h)) => r.on_hover_text(format!("Take back: {}", crate::ui::panels::plain(h))),
+        (None, Some(h)) => r.on_hover_text(format!("Take back: {}", crate::ui::common::plain(h))),
         _ => r,
     };
     if r.clicked() {
@@ -261,7 +261,7 @@ pub fn undo_world(world: &mut World) -> bool {
     session.recording.final_hash = p.final_hash;
     session.last = p.last;
     session.refusal = None;
-    session.status = Some(format!("undone: {}", crate::ui::panels::plain(&p.heading)));
+    session.status = Some(format!("undone: {}", crate::ui::common::plain(&p.heading)));
     session.undo.shadow = Some(p.battle.clone());
     if session.undo.points.is_empty() {
         session.undo.why_not = NOTHING_YET;

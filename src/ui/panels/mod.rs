@@ -13,8 +13,8 @@ pub mod unit_card;
 pub mod victory;
 
 use super::camera::TableViewport;
+pub use super::common::{Asks, LegalCache, heading, plain};
 use super::{Preview, Screen, Selection, Session};
-use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -37,34 +37,6 @@ pub(super) fn plugin(app: &mut App) {
 /// The battle panels' system, before any floating window.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PanelsSet;
-
-/// The legal actions of the current state, computed once per applied action.
-#[derive(Resource, Default)]
-pub struct LegalCache {
-    key: Option<(u64, u64)>,
-    pub actions: Vec<Action>,
-}
-
-impl LegalCache {
-    pub fn refresh(&mut self, b: &crate::battle::Battle) {
-        let key = (b.actions, b.scenario_hash);
-        if self.key != Some(key) {
-            self.key = Some(key);
-            self.actions = b.legal_actions();
-        }
-    }
-}
-
-/// What the panels may ask for this frame.
-#[derive(Default)]
-pub struct Asks {
-    pub request: Option<Action>,
-    pub hover: Option<Action>,
-    pub select: Option<Selection>,
-    pub save: bool,
-    pub menu: bool,
-    pub undo: bool,
-}
 
 #[allow(clippy::too_many_arguments)]
 fn battle_panels(
@@ -163,19 +135,9 @@ fn battle_panels(
     Ok(())
 }
 
-/// A heading in the panels' style.
-pub fn heading(ui: &mut egui::Ui, text: &str) {
-    ui.label(egui::RichText::new(text).strong().size(15.0));
-}
-
 /// The side colours for text.
 pub fn side_colour(side: usize) -> egui::Color32 {
     let [r, g, b] = crate::ui::palette::side_rgb(crate::ui::palette::text_palette())[side.min(1)];
     // Lightened for dark panels.
     egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
-}
-
-/// The battle log's text with the few signs egui's default fonts lack replaced.
-pub fn plain(text: &str) -> String {
-    text.replace('→', "->").replace('⇒', "=>")
 }

@@ -2,8 +2,8 @@
 //! `legal_actions()`), grouped, as buttons. Hovering one previews it on the table; clicking
 //! sends it. With nothing selected, every legal action is listed.
 
-use super::{Asks, heading};
 use crate::battle::{Action, Battle};
+use crate::ui::common::{Asks, heading, plain};
 use crate::ui::{Selection, Session};
 use bevy_egui::egui;
 
@@ -106,7 +106,7 @@ pub fn show(
             .default_open(true)
             .show(ui, |ui| {
                 for a in items.into_iter().take(60) {
-                    let text = super::plain(&b.describe_action(a));
+                    let text = plain(&b.describe_action(a));
                     let r = ui.add_enabled(may_act, egui::Button::new(egui::RichText::new(text).small()).wrap());
                     if r.hovered() {
                         asks.hover = Some((*a).clone());
