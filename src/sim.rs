@@ -91,11 +91,9 @@ pub fn play_with_reasons(
     Ok(b)
 }
 
-/// Cap a battle's turn limit (`--max-turns`).
+/// Cap a battle's turn limit (`--max-turns`): [`Battle::cap_turns`].
 pub fn cap_turns(b: &mut Battle, max_turns: Option<u32>) {
-    if let Some(t) = max_turns {
-        b.turn_limit = b.turn_limit.min(t.max(1));
-    }
+    b.cap_turns(max_turns);
 }
 
 /// Summarise a finished battle.

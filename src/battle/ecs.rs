@@ -36,9 +36,31 @@ pub struct ActionRefused {
     pub refusal: Refusal,
 }
 
-/// The phase state machine: deployment → initiative → command → charge → end → … → game over.
-/// The battle's own `Phase` is the Bevy state.
-pub type GamePhase = Phase;
+/// The phase state machine: deployment → initiative → command → charge → end → … → game over,
+/// walked through every phase the battle's `Phase` passes (the core's own phase is plain data).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GamePhase {
+    #[default]
+    Deployment,
+    Initiative,
+    Command,
+    Charge,
+    End,
+    GameOver,
+}
+
+impl From<Phase> for GamePhase {
+    fn from(p: Phase) -> Self {
+        match p {
+            Phase::Deployment => GamePhase::Deployment,
+            Phase::Initiative => GamePhase::Initiative,
+            Phase::Command => GamePhase::Command,
+            Phase::Charge => GamePhase::Charge,
+            Phase::End => GamePhase::End,
+            Phase::GameOver => GamePhase::GameOver,
+        }
+    }
+}
 
 /// One base of a unit: a fighting stand (`index < fighting`) or its command stand / limber.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -112,7 +134,7 @@ fn apply_requests(
             Ok(Applied { heading, events }) => {
                 for e in &events {
                     if let Event::PhaseStarted { phase, .. } = e {
-                        queue.0.push(*phase);
+                        queue.0.push((*phase).into());
                     }
                 }
                 applied.write(ActionApplied {
@@ -140,7 +162,7 @@ fn walk_phases(
     mut next: ResMut<NextState<GamePhase>>,
 ) {
     let target = if queue.0.is_empty() {
-        battle.0.phase
+        battle.0.phase.into()
     } else {
         queue.0.remove(0)
     };

@@ -7,6 +7,13 @@ use super::state::*;
 use crate::data::scenario::ObjectiveLevel;
 
 impl Battle {
+    /// Cap the turn limit (`--max-turns`, a recording's `max_turns`): never below one turn.
+    pub fn cap_turns(&mut self, max_turns: Option<u32>) {
+        if let Some(t) = max_turns {
+            self.turn_limit = self.turn_limit.min(t.max(1));
+        }
+    }
+
     /// Units of `side` knocked out so far.
     pub fn units_lost(&self, side: SideId) -> u32 {
         self.units

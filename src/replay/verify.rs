@@ -138,7 +138,7 @@ pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatc
             now: b.rules.content_hash,
         });
     }
-    crate::sim::cap_turns(&mut b, rec.max_turns);
+    b.cap_turns(rec.max_turns);
     Ok(b)
 }
 
