@@ -2,7 +2,7 @@
 //! fire at the nearest target, charge when adjacent. It issues every commander's order to all
 //! its units at once, loads guns with shot, and never reasons about odds.
 
-use super::Agent;
+use super::agent::Agent;
 use super::perception::known_enemies;
 use crate::battle::action::Deploy;
 use crate::battle::state::Phase;

@@ -1,23 +1,13 @@
 //! Players that are programs: they choose among the legal actions, through the same pipeline
 //! as a person.
 
+pub mod agent;
 pub mod greedy;
 pub mod perception;
 pub mod random;
 pub mod scheduler;
 
-use crate::battle::{Action, Battle};
-
-/// Something that chooses actions for a side.
-pub trait Agent {
-    /// Pick one of `legal` (never empty) for the current state.
-    fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize;
-    fn name(&self) -> &'static str;
-    /// Why it made its last choice, one line for the battle log (the scheduler and greedy).
-    fn reason(&self) -> Option<String> {
-        None
-    }
-}
+pub use agent::Agent;
 
 /// Every agent name `by_name` knows.
 pub const AGENTS: [&str; 6] = [

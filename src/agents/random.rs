@@ -1,7 +1,7 @@
 //! The `random` agent: uniform over the legal actions, from its own seeded stream (the
 //! game's dice are never touched by a choice).
 
-use super::Agent;
+use super::agent::Agent;
 use crate::battle::{Action, Battle};
 use crate::rules::dice::Dice;
 

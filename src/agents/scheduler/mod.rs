@@ -12,7 +12,7 @@
 
 pub mod evaluate;
 
-use super::Agent;
+use super::agent::Agent;
 use crate::battle::state::{CmdId, Phase, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::rules::dice::Dice;
