@@ -4,10 +4,11 @@
 
 use super::input::{Controls, TableAction};
 use super::table::{t, w};
-use super::{Screen, Selection, Session};
 use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
+use crate::ui::common::{Screen, Selection};
+use crate::ui::session::Session;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use leafwing_input_manager::prelude::*;

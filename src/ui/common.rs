@@ -2,8 +2,8 @@
 //! needs another's module (the legal actions of the moment, what a panel asks for, the text
 //! egui can draw).
 
-use super::Selection;
 use crate::battle::Action;
+use crate::battle::state::{CmdId, UnitId};
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -43,4 +43,41 @@ pub fn plain(text: &str) -> String {
 /// A heading in the panels' style.
 pub fn heading(ui: &mut egui::Ui, text: &str) {
     ui.label(egui::RichText::new(text).strong().size(15.0));
+}
+
+/// Which screen shows.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Menu,
+    Battle,
+    /// Hot-seat: the table is hidden until the next player takes the seat.
+    Handover,
+    Result,
+}
+
+/// The stand (unit) or commander the player has picked.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub unit: Option<UnitId>,
+    pub commander: Option<CmdId>,
+}
+
+/// The action under the pointer in the orders panel, drawn on the table as a preview.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct Preview(pub Option<Action>);
+
+/// A preview held without the pointer over the orders panel (`volley screenshot --preview`).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct PinnedPreview(pub Option<Action>);
+
+/// The battle panels' system, before any floating window.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelsSet;
+
+/// The side colours for text.
+pub fn side_colour(side: usize) -> egui::Color32 {
+    let [r, g, b] = crate::ui::palette::side_rgb(crate::ui::palette::text_palette())[side.min(1)];
+    // Lightened for dark panels.
+    egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
 }

@@ -18,8 +18,10 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Overlays>()
-        .add_systems(Update, toggle_overlays.run_if(in_state(super::Screen::Battle)));
+    app.init_resource::<Overlays>().add_systems(
+        Update,
+        toggle_overlays.run_if(in_state(crate::ui::common::Screen::Battle)),
+    );
 }
 
 /// Which overlays and tools are on, and the tools' points (table cm).

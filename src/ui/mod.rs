@@ -17,40 +17,14 @@ pub mod settings;
 pub mod table;
 pub mod undo;
 
-use crate::battle::state::CmdId;
-use crate::battle::{Action, Battle, Event, UnitId};
+use crate::battle::{Battle, Event};
 use crate::replay::Recording;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use std::path::PathBuf;
 
+pub use common::{PinnedPreview, Preview, Screen, Selection};
 pub use session::{Agents, Session};
-
-/// Which screen shows.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Screen {
-    #[default]
-    Menu,
-    Battle,
-    /// Hot-seat: the table is hidden until the next player takes the seat.
-    Handover,
-    Result,
-}
-
-/// The stand (unit) or commander the player has picked.
-#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub unit: Option<UnitId>,
-    pub commander: Option<CmdId>,
-}
-
-/// The action under the pointer in the orders panel, drawn on the table as a preview.
-#[derive(Resource, Default, Clone, Debug, PartialEq)]
-pub struct Preview(pub Option<Action>);
-
-/// A preview held without the pointer over the orders panel (`volley screenshot --preview`).
-#[derive(Resource, Default, Clone, Debug, PartialEq)]
-pub struct PinnedPreview(pub Option<Action>);
 
 /// How the window starts.
 pub struct Launch {

@@ -187,7 +187,7 @@ fn drive(
     state: Option<ResMut<ShotState>>,
     mut exit: MessageWriter<AppExit>,
     battle: Res<crate::battle::ecs::BattleState>,
-    mut selection: ResMut<super::Selection>,
+    mut selection: ResMut<crate::ui::common::Selection>,
 ) {
     let Some(mut state) = state else {
         commands.init_resource::<ShotState>();
@@ -205,12 +205,12 @@ fn drive(
                 .iter()
                 .find(|c| c.alive() && c.name.to_lowercase().contains(&name))
             {
-                *selection = super::Selection {
+                *selection = crate::ui::common::Selection {
                     unit: None,
                     commander: Some(c.id),
                 };
             } else if let Some(u) = b.alive_units().find(|u| u.name.to_lowercase().contains(&name)) {
-                *selection = super::Selection {
+                *selection = crate::ui::common::Selection {
                     unit: Some(u.id),
                     commander: None,
                 };
@@ -221,7 +221,7 @@ fn drive(
         if b.actions < req.after_actions && !b.is_over() {
             return;
         }
-        if *selection == super::Selection::default()
+        if *selection == crate::ui::common::Selection::default()
             && let Some(u) = b.side_units(b.actor()).next()
         {
             selection.unit = Some(u.id);
@@ -232,10 +232,11 @@ fn drive(
     {
         let found = b.legal_actions().into_iter().find(|a| {
             super::panels::orders::group(a).eq_ignore_ascii_case(group)
-                && (*selection == super::Selection::default() || super::panels::orders::concerns(a, &selection))
+                && (*selection == crate::ui::common::Selection::default()
+                    || super::panels::orders::concerns(a, &selection))
         });
         match found {
-            Some(a) => commands.insert_resource(super::PinnedPreview(Some(a))),
+            Some(a) => commands.insert_resource(crate::ui::common::PinnedPreview(Some(a))),
             None => eprintln!("volley: no legal {group} action to preview"),
         }
     }

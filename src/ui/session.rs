@@ -2,11 +2,11 @@
 //! saves), the battle log, the last action's dice, the last refusal, and who sits at the table.
 //! Agents play their side through `ActionRequest`s like a person.
 
-use super::{Preview, Screen, Selection};
 use crate::agents::{self, Agent};
 use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState};
 use crate::battle::{Action, Battle, Event, Phase, Refusal, SideId};
 use crate::replay::Recording;
+use crate::ui::common::{Preview, Screen, Selection};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 

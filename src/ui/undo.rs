@@ -8,10 +8,11 @@
 //! replays stay valid.
 
 use super::common::LegalCache;
-use super::{Preview, Selection, Session};
 use crate::battle::ecs::BattleState;
 use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
+use crate::ui::common::{Preview, Selection};
+use crate::ui::session::Session;
 use bevy::prelude::*;
 
 /// Why nothing can be undone after a roll.
@@ -174,7 +175,7 @@ impl UndoStack {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Update, undo_key.run_if(in_state(super::Screen::Battle)));
+    app.add_systems(Update, undo_key.run_if(in_state(crate::ui::common::Screen::Battle)));
 }
 
 /// Ctrl+Z / Backspace (`TableAction::Undo`): take back the last undoable step.

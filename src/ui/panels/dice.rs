@@ -1,8 +1,8 @@
 //! The dice panel: the last action and everything it caused, each roll with its modifiers
 //! and the rule that applied (the battle log's text, `battle::log`).
 
-use super::heading;
-use crate::ui::Session;
+use crate::ui::common::heading;
+use crate::ui::session::Session;
 use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, session: &Session) {
@@ -12,13 +12,13 @@ pub fn show(ui: &mut egui::Ui, session: &Session) {
             ui.label(egui::RichText::new("No action yet.").weak());
         }
         Some((action, lines)) => {
-            ui.label(egui::RichText::new(super::plain(action)).strong());
+            ui.label(egui::RichText::new(crate::ui::common::plain(action)).strong());
             egui::ScrollArea::vertical()
                 .id_salt("dice_scroll")
                 .max_height(140.0)
                 .show(ui, |ui| {
                     for l in lines {
-                        ui.label(egui::RichText::new(super::plain(l)).small());
+                        ui.label(egui::RichText::new(crate::ui::common::plain(l)).small());
                     }
                 });
         }

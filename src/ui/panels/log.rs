@@ -1,7 +1,7 @@
 //! The battle log: every action and what it caused, newest at the bottom.
 
-use super::heading;
-use crate::ui::Session;
+use crate::ui::common::heading;
+use crate::ui::session::Session;
 use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, session: &Session) {
@@ -15,12 +15,12 @@ pub fn show(ui: &mut egui::Ui, session: &Session) {
             for l in &session.log[start..] {
                 if l.action {
                     ui.label(
-                        egui::RichText::new(format!("T{} {}", l.game_turn, super::plain(&l.text)))
+                        egui::RichText::new(format!("T{} {}", l.game_turn, crate::ui::common::plain(&l.text)))
                             .strong()
                             .small(),
                     );
                 } else {
-                    ui.label(egui::RichText::new(format!("    {}", super::plain(&l.text))).small());
+                    ui.label(egui::RichText::new(format!("    {}", crate::ui::common::plain(&l.text))).small());
                 }
             }
         });

@@ -13,8 +13,9 @@ pub mod unit_card;
 pub mod victory;
 
 use super::camera::TableViewport;
-pub use super::common::{Asks, LegalCache, heading, plain};
-use super::{Preview, Screen, Selection, Session};
+pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};
+use super::common::{Preview, Screen, Selection};
+use super::session::Session;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -34,10 +35,6 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The battle panels' system, before any floating window.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PanelsSet;
-
 #[allow(clippy::too_many_arguments)]
 fn battle_panels(
     mut contexts: EguiContexts,
@@ -45,7 +42,7 @@ fn battle_panels(
     mut session: ResMut<Session>,
     mut selection: ResMut<Selection>,
     mut preview: ResMut<Preview>,
-    pinned: Option<Res<crate::ui::PinnedPreview>>,
+    pinned: Option<Res<crate::ui::common::PinnedPreview>>,
     mut legal: ResMut<LegalCache>,
     mut viewport: ResMut<TableViewport>,
     mut requests: MessageWriter<ActionRequest>,
@@ -133,11 +130,4 @@ fn battle_panels(
         });
     }
     Ok(())
-}
-
-/// The side colours for text.
-pub fn side_colour(side: usize) -> egui::Color32 {
-    let [r, g, b] = crate::ui::palette::side_rgb(crate::ui::palette::text_palette())[side.min(1)];
-    // Lightened for dark panels.
-    egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
 }

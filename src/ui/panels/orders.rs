@@ -3,8 +3,9 @@
 //! sends it. With nothing selected, every legal action is listed.
 
 use crate::battle::{Action, Battle};
+use crate::ui::common::Selection;
 use crate::ui::common::{Asks, heading, plain};
-use crate::ui::{Selection, Session};
+use crate::ui::session::Session;
 use bevy_egui::egui;
 
 /// The group an action is listed under.

@@ -2,10 +2,10 @@
 //! what they measure: the selected unit's weapon range, the command bands, the tape's length
 //! and what blocks the line of sight (the rules' own reasons).
 
-use super::PanelsSet;
 use crate::battle::ecs::BattleState;
+use crate::ui::common::PanelsSet;
+use crate::ui::common::{Screen, Selection};
 use crate::ui::measure::{self as m, Overlays};
-use crate::ui::{Screen, Selection};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

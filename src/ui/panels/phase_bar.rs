@@ -1,9 +1,9 @@
 //! The phase bar: game turn, the active player, the phase, whose decision it is, the
 //! "End phase" (or "Pass") button, save and menu, and the last refusal.
 
-use super::{Asks, side_colour};
 use crate::battle::{Action, Battle, Step};
-use crate::ui::Session;
+use crate::ui::common::{Asks, side_colour};
+use crate::ui::session::Session;
 use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], may_act: bool, asks: &mut Asks) {
@@ -78,7 +78,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
                     .color(egui::Color32::from_rgb(255, 170, 60))
                     .strong(),
             );
-            ui.label(super::plain(&format!(
+            ui.label(crate::ui::common::plain(&format!(
                 "{action} — {} ({})",
                 refusal.reason, refusal.rule
             )));

@@ -1,9 +1,9 @@
 //! The unit card: the selected unit's stat line, formation, stands, hits and status, or the
 //! selected commander's rank, quality and command value.
 
-use super::{heading, side_colour};
 use crate::battle::Battle;
-use crate::ui::Selection;
+use crate::ui::common::Selection;
+use crate::ui::common::{heading, side_colour};
 use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {

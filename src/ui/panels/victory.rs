@@ -1,8 +1,8 @@
 //! The victory state: objectives (held or not), victory points, units lost against each
 //! side's breakpoint, and the result once the game is over.
 
-use super::{heading, side_colour};
 use crate::battle::Battle;
+use crate::ui::common::{heading, side_colour};
 use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, b: &Battle) {

@@ -6,8 +6,9 @@
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::battle::{Action, Battle, Phase, Step, UnitId};
 use crate::ui::camera::{TableCamera, TableViewport, cursor_on_table, unit_at};
+use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
-use crate::ui::{Screen, Selection, Session};
+use crate::ui::session::Session;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;

@@ -2,8 +2,9 @@
 //! that player takes the seat and clicks.
 
 use crate::battle::ecs::BattleState;
-use crate::ui::panels::side_colour;
-use crate::ui::{Screen, Selection, Session};
+use crate::ui::common::side_colour;
+use crate::ui::common::{Screen, Selection};
+use crate::ui::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

@@ -4,7 +4,8 @@
 use crate::battle::ecs::{BattleState, PhaseQueue};
 use crate::replay::Recording;
 use crate::rules::switches::{Switch, Switches};
-use crate::ui::{Agents, Preview, Screen, Selection, Session};
+use crate::ui::common::{Preview, Screen, Selection};
+use crate::ui::session::{Agents, Session};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::{Path, PathBuf};
@@ -148,7 +149,7 @@ fn menu(
                     ui.horizontal(|ui| {
                         ui.label(
                             egui::RichText::new(name)
-                                .color(crate::ui::panels::side_colour(s))
+                                .color(crate::ui::common::side_colour(s))
                                 .strong(),
                         );
                         for p in ["human", "scheduler", "eager", "random"] {

@@ -2,8 +2,9 @@
 
 use crate::battle::ecs::BattleState;
 use crate::replay::strength::{Strength, strength_by_turn};
-use crate::ui::panels::side_colour;
-use crate::ui::{Screen, Session};
+use crate::ui::common::Screen;
+use crate::ui::common::side_colour;
+use crate::ui::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -11,7 +12,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         result_window
-            .after(crate::ui::panels::PanelsSet)
+            .after(crate::ui::common::PanelsSet)
             .run_if(in_state(Screen::Result)),
     );
 }
@@ -179,7 +180,7 @@ fn watch_replay(world: &mut World) {
     match crate::replay::timeline::Timeline::build(rec, &path) {
         Ok(t) => {
             world.insert_resource(crate::ui::replay::Viewer::new(t));
-            world.insert_non_send(crate::ui::Agents([None, None]));
+            world.insert_non_send(crate::ui::session::Agents([None, None]));
             world.resource_mut::<Session>().sides = ["replay".into(), "replay".into()];
             crate::ui::replay::seek_world(world, 0);
             world.resource_mut::<NextState<Screen>>().set(Screen::Battle);

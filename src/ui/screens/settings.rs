@@ -2,7 +2,7 @@
 //! key of every remappable action (click the action's key, then press the new one). "Save"
 //! writes the settings file; "Close" keeps the changes for this run only.
 
-use crate::ui::Screen;
+use crate::ui::common::Screen;
 use crate::ui::settings::{Binding, Key, PaletteChoice, Settings, SettingsStore, key_name};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};

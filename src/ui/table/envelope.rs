@@ -9,7 +9,8 @@ use crate::battle::ecs::BattleState;
 use crate::battle::envelope::{envelope_outline, move_envelope};
 use crate::battle::{Action, Battle, Phase, UnitId};
 use crate::ui::camera::Drag;
-use crate::ui::{Selection, Session};
+use crate::ui::common::Selection;
+use crate::ui::session::Session;
 use bevy::prelude::*;
 
 /// Rays around the unit, and the step along each (cm).

@@ -6,9 +6,9 @@
 use super::{Pen, spawn_layer, t, w, z};
 use crate::battle::ecs::BattleState;
 use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table, pick_at};
+use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::measure::{self as m, Overlays};
-use crate::ui::{Screen, Selection};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;

@@ -32,7 +32,7 @@ fn draw_stands(
     battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     settings: Res<Settings>,
-    session: Option<Res<crate::ui::Session>>,
+    session: Option<Res<crate::ui::session::Session>>,
     old: Query<Entity, With<StandLayer>>,
 ) {
     for e in &old {
