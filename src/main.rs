@@ -619,7 +619,7 @@ fn simulate(
     rules: &[String],
 ) -> Result<(), String> {
     let (mut b, _) = volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
-    sim::cap_turns(&mut b, max_turns);
+    b.cap_turns(max_turns);
     let names = side_agents(&b, sides, "random")?;
     let mut agents = [
         agents::by_name(&names[0], seed, 0)?,

@@ -91,11 +91,6 @@ pub fn play_with_reasons(
     Ok(b)
 }
 
-/// Cap a battle's turn limit (`--max-turns`): [`Battle::cap_turns`].
-pub fn cap_turns(b: &mut Battle, max_turns: Option<u32>) {
-    b.cap_turns(max_turns);
-}
-
 /// Summarise a finished battle.
 pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
     let o = b.outcome.clone().unwrap_or_else(|| b.compute_outcome("unfinished"));

@@ -898,7 +898,7 @@ impl Battle {
                             "only units that have not yet fired may fire at the unit that moved or fired",
                         );
                     }
-                    if firers.len() > 1 && self.fires_alone(f) {
+                    if firers.len() > 1 && self.uses_ammo(f) {
                         return refuse(
                             "BPT Opportunity Fire",
                             format!(
@@ -916,10 +916,7 @@ impl Battle {
                     self.unit_mut(f).opportunity_turn = Some(self.player_turn);
                 }
                 let landed = self.cmd.passing.landed;
-                match <[_; 1]>::try_from(plans) {
-                    Ok([plan]) => self.resolve_fire(plan, FireContext::Opportunity, ev),
-                    Err(plans) => self.resolve_volley(plans, FireContext::Opportunity, ev),
-                }
+                self.resolve_volley(plans, FireContext::Opportunity, ev);
                 self.reaction_stops(mover, landed, ev);
                 // "Roll all the attacks together": the fire at the mover is made; the units that
                 // did not join it may not add a fire of their own (**Decision**).

@@ -611,84 +611,70 @@ impl Battle {
 
     /// Roll a planned fire and apply its results.
     pub(crate) fn resolve_fire(&mut self, plan: FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        self.resolve_volley(vec![plan], ctx, ev);
+    }
+
+    /// Units fire at one target, their attacks rolled together (BPT "Opportunity Fire": "When
+    /// firing multiple units at a single target, roll all the attacks together"; one unit is
+    /// the plain case): each firer's dice at its own score and the target's saves against it,
+    /// then the hits after saves taken as one fire, one fewer a firer if the target is prone,
+    /// with one suppression test at the easiest score among them, falling back from the
+    /// nearest firer. A gun that loads Hardtack's ammunition fires alone, by Hardtack.
+    pub(crate) fn resolve_volley(&mut self, plans: Vec<FirePlan>, ctx: FireContext, ev: &mut Vec<Event>) {
+        let Some(target) = plans.first().map(|p| p.target) else {
+            return;
+        };
         self.begin_fire(); // BPT "Prone Movement": one hit off per unit firing
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
-        if self.retire_scout(plan.target, "fired upon", ev) {
-            let f = self.unit_mut(plan.firer);
-            f.has_fired = true;
-            f.dug_in = false;
-            if self.uses_ammo(plan.firer) && ctx != FireContext::Counter {
-                self.unit_mut(plan.firer).loaded = None;
+        if self.retire_scout(target, "fired upon", ev) {
+            for p in &plans {
+                let f = self.unit_mut(p.firer);
+                f.has_fired = true;
+                f.dug_in = false;
+                if self.uses_ammo(p.firer) && ctx != FireContext::Counter {
+                    self.unit_mut(p.firer).loaded = None;
+                }
             }
             return;
         }
         // BPT "Square": infantry fired on under the threat of enemy cavalry forms square first.
-        let plan = if self.forced_square(plan.target, ev) {
-            self.fire_plan(plan.firer, plan.target, ctx)
-        } else {
-            plan
-        };
-        if self.uses_ammo(plan.firer)
-            && let Some(ammo) = self.ammo_for(plan.firer, ctx)
-        {
-            self.resolve_artillery(plan, ctx, ammo, ev);
-            return;
-        }
-        {
-            let f = self.unit_mut(plan.firer);
-            f.has_fired = true;
-            f.dug_in = false; // BPT "Dug In": firing gives the position away
-        }
-        self.roll_plan(&plan, ctx.label().to_string(), ev);
-    }
-
-    /// Guns that load Hardtack's ammunition resolve their balls, bursts and canister alone:
-    /// they are never part of a volley rolled together (**Decision**).
-    pub fn fires_alone(&self, id: UnitId) -> bool {
-        self.uses_ammo(id)
-    }
-
-    /// Several units fire at one target with their attacks rolled together (BPT "Opportunity
-    /// Fire": "When firing multiple units at a single target, roll all the attacks together"):
-    /// each firer's dice at its own score and the target's saves against it, then the hits
-    /// after saves taken as one fire, less one a firer if the target is prone, with one
-    /// suppression test at the easiest score among them, falling back from the nearest firer.
-    pub(crate) fn resolve_volley(&mut self, plans: Vec<FirePlan>, ctx: FireContext, ev: &mut Vec<Event>) {
-        let Some(first) = plans.first().cloned() else { return };
-        let target = first.target;
-        self.begin_fire();
-        if self.retire_scout(target, "fired upon", ev) {
-            for p in &plans {
-                self.unit_mut(p.firer).has_fired = true;
-            }
-            return;
-        }
         let plans: Vec<FirePlan> = if self.forced_square(target, ev) {
             plans.iter().map(|p| self.fire_plan(p.firer, target, ctx)).collect()
         } else {
             plans
         };
+        if let [plan] = plans.as_slice()
+            && self.uses_ammo(plan.firer)
+            && let Some(ammo) = self.ammo_for(plan.firer, ctx)
+        {
+            self.resolve_artillery(plan.clone(), ctx, ammo, ev);
+            return;
+        }
+        let context = if plans.len() > 1 {
+            format!("{}: rolled together", ctx.label())
+        } else {
+            ctx.label().to_string()
+        };
         let mut net = 0;
         for p in &plans {
             let f = self.unit_mut(p.firer);
             f.has_fired = true;
-            f.dug_in = false;
-            net += self.roll_plan_hits(p, format!("{}: rolled together", ctx.label()), ev);
+            f.dug_in = false; // BPT "Dug In": firing gives the position away
+            net += self.roll_plan_hits(p, context.clone(), ev);
         }
-        // BPT "Prone Movement": one hit fewer per unit firing (and none more after).
+        // One hit fewer per unit firing (then take_fire_hits takes none more).
         for _ in &plans {
             self.prone_spent.clear();
             net = self.prone_fewer_hits(target, net, ev);
         }
-        let score = plans.iter().map(|p| p.to_hit).min().unwrap_or(first.to_hit);
-        let nearest = plans
-            .iter()
-            .min_by(|a, b| {
-                self.unit_distance(a.firer, target)
-                    .total_cmp(&self.unit_distance(b.firer, target))
-                    .then(a.firer.cmp(&b.firer))
-            })
-            .map_or(first.firer, |p| p.firer);
+        let score = plans.iter().map(|p| p.to_hit).min().unwrap_or(6);
+        let Some(nearest) = plans.iter().map(|p| p.firer).min_by(|&a, &b| {
+            self.unit_distance(a, target)
+                .total_cmp(&self.unit_distance(b, target))
+                .then(a.cmp(&b))
+        }) else {
+            return;
+        };
         let from = self.unit(nearest).pose.pos;
         self.take_fire_hits(target, net, score, from, ev);
     }

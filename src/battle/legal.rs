@@ -50,7 +50,7 @@ impl Battle {
                     });
                 }
                 // All of them together, one roll (BPT "Opportunity Fire").
-                let pooled: Vec<UnitId> = eligible.iter().copied().filter(|&u| !self.fires_alone(u)).collect();
+                let pooled: Vec<UnitId> = eligible.iter().copied().filter(|&u| !self.uses_ammo(u)).collect();
                 if let [first, rest @ ..] = pooled.as_slice()
                     && !rest.is_empty()
                 {

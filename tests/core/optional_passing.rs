@@ -302,7 +302,7 @@ fn scheduler_games_under_initiative_passing_finish_and_verify() {
         let (b, _) = volley::load_battle_with(&path, seed, &on).expect("skirmish with the variant");
         let mut rec = Recording::start(&b, &path.display().to_string(), seed, Some(4));
         let mut b = b;
-        volley::sim::cap_turns(&mut b, Some(4));
+        b.cap_turns(Some(4));
         let mut a = [
             agents::by_name("scheduler", seed, 0).unwrap(),
             agents::by_name("scheduler", seed, 1).unwrap(),

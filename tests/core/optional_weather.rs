@@ -193,7 +193,7 @@ fn a_recording_names_its_switches_and_replays_only_with_them() {
     assert!(b.rules.switches.on(Switch::Weather));
     let mut rec = Recording::start(&b, &path.display().to_string(), 5, Some(3));
     let mut b = b;
-    volley::sim::cap_turns(&mut b, Some(3));
+    b.cap_turns(Some(3));
     let mut a = [
         agents::by_name("eager", 5, 0).unwrap(),
         agents::by_name("eager", 5, 1).unwrap(),

@@ -25,7 +25,7 @@ fn record(seed: u64) -> (Recording, u64) {
     let b = skirmish(seed);
     let mut rec = Recording::start(&b, &scenario_path().display().to_string(), seed, Some(4));
     let mut b = b;
-    volley::sim::cap_turns(&mut b, Some(4));
+    b.cap_turns(Some(4));
     let mut a = [
         agents::by_name("eager", seed, 0).unwrap(),
         agents::by_name("eager", seed, 1).unwrap(),

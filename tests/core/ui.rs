@@ -205,7 +205,7 @@ fn replay_app() -> (App, volley::replay::Recording) {
         Some(3),
     );
     let mut start = b.clone();
-    volley::sim::cap_turns(&mut start, Some(3));
+    start.cap_turns(Some(3));
     let mut players = [
         volley::agents::by_name("scheduler", 5, 0).unwrap(),
         volley::agents::by_name("scheduler", 5, 1).unwrap(),
