@@ -1,10 +1,9 @@
-//! Whole games, headless: the agents choose, the ECS app applies (the same door as the window).
+//! Whole games, headless: the agents choose, `Battle::step` applies (the door the window's ECS
+//! app applies its requests through; a game played there hashes equal to one played here).
 
 use crate::agents::Agent;
-use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState, headless_app};
 use crate::battle::state::ResultKind;
 use crate::battle::{Action, Battle};
-use bevy::ecs::message::Messages;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -60,9 +59,8 @@ pub fn play_with_reasons(
     max_actions: u64,
     mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
 ) -> Result<Battle, SimError> {
-    let mut app = headless_app(battle);
+    let mut b = battle;
     loop {
-        let b = &app.world().resource::<BattleState>().0;
         if b.is_over() {
             break;
         }
@@ -71,23 +69,15 @@ pub fn play_with_reasons(
         }
         let legal = b.legal_actions();
         let side = b.actor();
-        let i = agents[side].choose(b, &legal);
+        let i = agents[side].choose(&b, &legal);
         let reason = agents[side].reason();
         let action = legal[i].clone();
-        app.world_mut().write_message(ActionRequest(action.clone()));
-        app.update();
-        let world = app.world_mut();
-        if let Some(r) = world.resource_mut::<Messages<ActionRefused>>().drain().next() {
-            return Err(SimError::Refused(r.action, r.refusal.to_string()));
-        }
-        let events: Vec<crate::battle::Event> = world
-            .resource_mut::<Messages<ActionApplied>>()
-            .drain()
-            .flat_map(|a| a.events)
-            .collect();
-        observe(&world.resource::<BattleState>().0, &action, &events, reason.as_deref());
+        // The one door the window's app uses too (`battle::ecs` sends its requests through it).
+        let applied = b
+            .step(&action)
+            .map_err(|r| SimError::Refused(action.clone(), r.to_string()))?;
+        observe(&b, &action, &applied.events, reason.as_deref());
     }
-    let b = app.world().resource::<BattleState>().0.clone();
     Ok(b)
 }
 

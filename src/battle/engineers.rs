@@ -13,6 +13,7 @@ use crate::data::army::{Arm, Trait};
 use crate::rules::los::LosWorld;
 use crate::rules::switches::Switch;
 use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
+use std::sync::Arc;
 
 pub use super::works::{Bridging, Task, Works};
 
@@ -123,9 +124,11 @@ impl Battle {
                 let success = roll >= need;
                 if success {
                     let (before, after) = polyline_cut(&l.points, s - er.gap * 0.5, s + er.gap * 0.5);
-                    self.terrain.linears[linear as usize].points = before;
+                    Arc::make_mut(&mut self.terrain).linears[linear as usize].points = before;
                     if !after.is_empty() {
-                        self.terrain.linears.push(Linear { points: after, ..l });
+                        Arc::make_mut(&mut self.terrain)
+                            .linears
+                            .push(Linear { points: after, ..l });
                     }
                     self.works.done.push((task, linear, at));
                     self.rebuild_los();
@@ -164,7 +167,7 @@ impl Battle {
                     self.works.bridging.remove(i);
                     let across = dir.perp();
                     let half = l.width * 0.5 + 1.0;
-                    self.terrain.linears.push(Linear {
+                    Arc::make_mut(&mut self.terrain).linears.push(Linear {
                         kind: LinearKind::Road,
                         name: "pontoon bridge".into(),
                         points: vec![at - across * half, at + across * half],

@@ -10,6 +10,7 @@ use crate::rules::geometry::Pose;
 use crate::rules::los::{LosParams, LosWorld};
 use crate::rules::params::Rules;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 impl Battle {
     /// A new battle at the start of the first player's first initiative phase.
@@ -142,7 +143,7 @@ impl Battle {
             title: sc.title.clone(),
             scenario_hash: loaded.content_hash,
             table: sc.table,
-            terrain: sc.terrain.clone(),
+            terrain: Arc::new(sc.terrain.clone()),
             weather: if sc.night && sc.weather == Weather::Normal {
                 Weather::Poor
             } else {
@@ -153,7 +154,7 @@ impl Battle {
             turn_limit: sc.turn_limit,
             first_side: sc.first_side,
             objectives: sc.objectives.clone(),
-            rules,
+            rules: Arc::new(rules),
             units,
             commanders,
             sides,
@@ -170,7 +171,7 @@ impl Battle {
             actions: 0,
             geom: Vec::new(),
             los,
-            rows: loaded.armies.iter().map(|a| a.troops.clone()).collect(),
+            rows: Arc::new(loaded.armies.iter().map(|a| a.troops.clone()).collect()),
             counter_charging: None,
             works: Default::default(),
             constructions: Default::default(),

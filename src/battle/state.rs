@@ -15,6 +15,7 @@ use crate::rules::params::{Rules, Shape};
 use crate::rules::terrain::Terrain;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 pub use super::ids::{CmdId, SideId, UnitId};
 
@@ -484,7 +485,8 @@ pub struct Battle {
     pub title: String,
     pub scenario_hash: u64,
     pub table: TableSize,
-    pub terrain: Terrain,
+    /// Shared by every copy of the battle; the engineers' works change it copy-on-write.
+    pub terrain: Arc<Terrain>,
     pub weather: Weather,
     /// BPT "Night (Optional Rule)": treated as poor weather that cannot change.
     pub night: bool,
@@ -492,7 +494,8 @@ pub struct Battle {
     pub turn_limit: u32,
     pub first_side: SideId,
     pub objectives: Vec<Objective>,
-    pub rules: Rules,
+    /// The rules in force, shared by every copy of the battle.
+    pub rules: Arc<Rules>,
     pub units: Vec<Unit>,
     pub commanders: Vec<Commander>,
     pub sides: [Side; 2],
@@ -514,7 +517,7 @@ pub struct Battle {
     pub geom: Vec<UnitGeom>,
     pub los: LosWorld,
     /// Each side's troop chart (for dismounting to another row).
-    pub rows: Vec<Vec<TroopRow>>,
+    pub rows: Arc<Vec<Vec<TroopRow>>>,
     /// Set while a charged cavalry unit is counter-charging.
     pub counter_charging: Option<UnitId>,
     /// Engineer work done to the table (gaps, bridges) and bridges under construction.

@@ -607,10 +607,56 @@ pub fn convex_overlaps_rect(poly: &[V2], r: &Rect) -> bool {
     convex_separation(poly, &r.corners()) < -EPS
 }
 
+/// A polygon approximating the arc of radius `r` about `c` from angle `a0` to `a1` (radians,
+/// counter-clockwise), ends included, at most `step` radians apart.
+pub fn arc_points(c: V2, r: f64, a0: f64, a1: f64, step: f64) -> Vec<V2> {
+    let n = (((a1 - a0).abs() / step).ceil() as usize).max(1);
+    (0..=n)
+        .map(|i| c + dir(a0 + (a1 - a0) * i as f64 / n as f64) * r)
+        .collect()
+}
+
+/// A unit's arc of vision (BPT "Line of Sight", DECISIONS "Arcs"): everything on or ahead of
+/// the line through its front edge, out to `reach` — the half-disc on the front edge's middle
+/// (a square sees all round: the whole disc).
+pub fn vision_arc(front: (V2, V2), facing: f64, all_round: bool, reach: f64) -> Vec<V2> {
+    let mid = front.0.lerp(front.1, 0.5);
+    let half = (front.1 - front.0).len() * 0.5;
+    let r = reach + half;
+    let step = 4f64.to_radians();
+    if all_round {
+        return arc_points(mid, r, 0.0, std::f64::consts::TAU - step, step);
+    }
+    let right = facing - std::f64::consts::FRAC_PI_2;
+    let mut pts = vec![front.0, front.1];
+    pts.extend(arc_points(mid, r, right, right + std::f64::consts::PI, step));
+    pts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::f64::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn the_vision_arc_is_a_half_disc_ahead_of_the_front() {
+        // Front edge along x from (-2,0) to (2,0) facing north (+y).
+        let front = (V2::new(-2.0, 0.0), V2::new(2.0, 0.0));
+        let facing = std::f64::consts::FRAC_PI_2;
+        let pts = vision_arc(front, facing, false, 10.0);
+        assert_eq!((pts[0], pts[1]), front);
+        for p in &pts[2..] {
+            assert!(p.y >= -1e-9, "{p:?} is behind the front");
+            assert!((p.len() - 12.0).abs() < 1e-9);
+            assert!(in_front_arc(front, facing, *p));
+        }
+        // It reaches straight ahead (to within one 4° step of the polygon).
+        let ahead = pts.iter().map(|p| p.y).fold(0.0, f64::max);
+        assert!(ahead > 12.0 * 2f64.to_radians().cos() - 1e-9, "{ahead}");
+        // A square: the whole circle.
+        let all = vision_arc(front, facing, true, 10.0);
+        assert!(all.iter().any(|p| p.y < -11.0));
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9

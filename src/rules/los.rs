@@ -9,6 +9,7 @@
 use super::geometry::{EPS, Rect, V2, clip_local_box, dir, in_front_arc, rects_distance};
 use super::terrain::{Polygon, Terrain, bbox_meets_segment, polyline_distance_to_rect_within};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The distances of the visibility rules, in cm (DECISIONS "Arcs", "Line of sight").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -353,13 +354,20 @@ impl Grid {
 /// Line-of-sight queries over one table.
 #[derive(Clone)]
 pub struct LosWorld {
-    terrain: Terrain,
+    /// What the terrain alone decides, shared by every copy of the battle (undo, replay
+    /// snapshots, look-ahead): rebuilt only when the engineers change the terrain.
+    fixed: Arc<LosTerrain>,
     params: LosParams,
+    blockers: Vec<BlockerData>,
+    grid: Grid,
+}
+
+/// The prepared terrain of a `LosWorld`.
+struct LosTerrain {
+    terrain: Terrain,
     areas: Vec<AreaInfo>,
     obstacles: Vec<ObstacleInfo>,
     hills: Vec<HillInfo>,
-    blockers: Vec<BlockerData>,
-    grid: Grid,
 }
 
 /// Per-pair lazily computed facts (no allocation).
@@ -576,11 +584,13 @@ impl LosWorld {
             10.0,
         );
         LosWorld {
-            terrain: terrain.clone(),
+            fixed: Arc::new(LosTerrain {
+                terrain: terrain.clone(),
+                areas,
+                obstacles,
+                hills,
+            }),
             params,
-            areas,
-            obstacles,
-            hills,
             blockers: Vec::new(),
             grid,
         }
@@ -588,7 +598,7 @@ impl LosWorld {
 
     /// The terrain this world was built from.
     pub fn terrain(&self) -> &Terrain {
-        &self.terrain
+        &self.fixed.terrain
     }
 
     pub fn params(&self) -> &LosParams {
@@ -603,7 +613,7 @@ impl LosWorld {
 
     /// Height of the ground at `p` (highest contour; 0 off the hills).
     pub fn elevation(&self, p: V2) -> u32 {
-        self.hills.iter().map(|h| h.elevation_at(p)).max().unwrap_or(0)
+        self.fixed.hills.iter().map(|h| h.elevation_at(p)).max().unwrap_or(0)
     }
 
     /// Replace the stands that block sight (BPT "Line of Sight" 3: other units, except
@@ -736,8 +746,9 @@ impl LosWorld {
         let k = self.params.contact;
         // BPT "Dug In": in base contact behind linear terrain or inside an area boundary.
         let dug_hidden = s.dug_in
-            && (self.obstacles.iter().any(|o| touches_obstacle(s.stands, o))
+            && (self.fixed.obstacles.iter().any(|o| touches_obstacle(s.stands, o))
                 || self
+                    .fixed
                     .areas
                     .iter()
                     .any(|a| unit_at_poly(s.stands, &a.poly, a.lo, a.hi, k).1));
@@ -766,6 +777,7 @@ impl LosWorld {
         let misses = |a: V2, b: V2, m: f64| a.x > rhi.x + m || b.x < rlo.x - m || a.y > rhi.y + m || b.y < rlo.y - m;
         let near_unit = |a: V2, b: V2, m: f64| !(a.x > hi.x + m || b.x < lo.x - m || a.y > hi.y + m || b.y < lo.y - m);
         p.elev = self
+            .fixed
             .hills
             .iter()
             .map(|h| {
@@ -779,6 +791,7 @@ impl LosWorld {
         // On a hill anywhere (outside the region too): ignores low area terrain.
         p.high = p.elev.iter().any(|&e| e > 0)
             || self
+                .fixed
                 .hills
                 .iter()
                 .any(|h| misses(h.lo, h.hi, 0.0) && near_unit(h.lo, h.hi, 0.0) && h.unit_elevation(&s) > 0);
@@ -790,7 +803,7 @@ impl LosWorld {
         let (lo, hi) = (p.lo, p.hi);
         let near_unit = |a: V2, b: V2, m: f64| !(a.x > hi.x + m || b.x < lo.x - m || a.y > hi.y + m || b.y < lo.y - m);
         let k = self.params.contact;
-        for (i, a) in self.areas.iter().enumerate().take(64) {
+        for (i, a) in self.fixed.areas.iter().enumerate().take(64) {
             if !near_unit(a.lo, a.hi, k) {
                 continue;
             }
@@ -798,7 +811,7 @@ impl LosWorld {
             p.area_at |= u64::from(at) << i;
             p.area_in |= u64::from(inside) << i;
         }
-        for (i, o) in self.obstacles.iter().enumerate().take(64) {
+        for (i, o) in self.fixed.obstacles.iter().enumerate().take(64) {
             let r = o.reach + EPS;
             if !near_unit(o.lo, o.hi, r) {
                 continue;
@@ -926,7 +939,7 @@ impl LosWorld {
         // Hills: unit-level crest rule, or per-line tests for hills under neither end.
         let plo = V2::new(olo.x.min(tlo.x), olo.y.min(tlo.y));
         let phi = V2::new(ohi.x.max(thi.x), ohi.y.max(thi.y));
-        for (hi_idx, h) in self.hills.iter().enumerate() {
+        for (hi_idx, h) in self.fixed.hills.iter().enumerate() {
             if h.lo.x > phi.x || h.hi.x < plo.x || h.lo.y > phi.y || h.hi.y < plo.y {
                 continue;
             }
@@ -944,12 +957,12 @@ impl LosWorld {
         }
         // Terrain near the pair: every sight line lies in the pair's box.
         let meets = |lo: V2, hi: V2| !(lo.x > phi.x || hi.x < plo.x || lo.y > phi.y || hi.y < plo.y);
-        for (k, o) in self.obstacles.iter().enumerate().take(64) {
+        for (k, o) in self.fixed.obstacles.iter().enumerate().take(64) {
             if meets(o.lo, o.hi) {
                 cache.obst_mask |= 1 << k;
             }
         }
-        for (k, a) in self.areas.iter().enumerate().take(64) {
+        for (k, a) in self.fixed.areas.iter().enumerate().take(64) {
             if (a.high || !obs.high) && meets(a.lo, a.hi) {
                 cache.area_mask |= 1 << k;
             }
@@ -1035,7 +1048,7 @@ impl LosWorld {
         if idx < 64 && c.area[idx] != 0 {
             return c.area[idx];
         }
-        let a = &self.areas[idx];
+        let a = &self.fixed.areas[idx];
         let k = self.params.contact;
         let (oat, _) = unit_at_poly(obs.stands, &a.poly, a.lo, a.hi, k);
         let (tat, tin) = unit_at_poly(tgt.stands, &a.poly, a.lo, a.hi, k);
@@ -1053,7 +1066,7 @@ impl LosWorld {
         if idx < 64 && c.obst[idx] != 0 {
             return c.obst[idx] == 2;
         }
-        let o = &self.obstacles[idx];
+        let o = &self.fixed.obstacles[idx];
         let yes = touches_obstacle(obs.stands, o) || touches_obstacle(tgt.stands, o);
         if idx < 64 {
             c.obst[idx] = if yes { 2 } else { 1 };
@@ -1113,9 +1126,9 @@ impl LosWorld {
 
     fn block_of(&self, f: Feature) -> LosBlock {
         match f {
-            Feature::Hill(i) => LosBlock::Hill(self.hills[i].label.clone()),
-            Feature::Obstacle(i) => LosBlock::Obstacle(self.obstacles[i].label.clone()),
-            Feature::Area(i) => LosBlock::Area(self.areas[i].label.clone()),
+            Feature::Hill(i) => LosBlock::Hill(self.fixed.hills[i].label.clone()),
+            Feature::Obstacle(i) => LosBlock::Obstacle(self.fixed.obstacles[i].label.clone()),
+            Feature::Area(i) => LosBlock::Area(self.fixed.areas[i].label.clone()),
             Feature::Unit(i) => LosBlock::Unit(self.blockers[i].id),
         }
     }
@@ -1138,7 +1151,7 @@ impl LosWorld {
                 return Some(Feature::Hill(h));
             }
         }
-        for h in 64..self.hills.len() {
+        for h in 64..self.fixed.hills.len() {
             if obs.elev[h] == 0 && tgt.elev[h] == 0 && self.hill_blocks(h, a, b) {
                 return Some(Feature::Hill(h));
             }
@@ -1152,7 +1165,7 @@ impl LosWorld {
                 return Some(Feature::Obstacle(k));
             }
         }
-        for k in 64..self.obstacles.len() {
+        for k in 64..self.fixed.obstacles.len() {
             if self.obstacle_blocks(c, k, obs, tgt, a, b) {
                 return Some(Feature::Obstacle(k));
             }
@@ -1167,8 +1180,8 @@ impl LosWorld {
                 return Some(Feature::Area(k));
             }
         }
-        for k in 64..self.areas.len() {
-            if (self.areas[k].high || !obs.high) && self.area_blocks(c, k, obs, tgt, a, b, &mut strips) {
+        for k in 64..self.fixed.areas.len() {
+            if (self.fixed.areas[k].high || !obs.high) && self.area_blocks(c, k, obs, tgt, a, b, &mut strips) {
                 return Some(Feature::Area(k));
             }
         }
@@ -1187,7 +1200,7 @@ impl LosWorld {
     /// BPT "High Ground": a hill under neither end that the line passes into (by more than
     /// `contact`) blocks it.
     fn hill_blocks(&self, h: usize, a: V2, b: V2) -> bool {
-        let hill = &self.hills[h];
+        let hill = &self.fixed.hills[h];
         if !bbox_meets_segment(hill.lo, hill.hi, a, b, 0.0) {
             return false;
         }
@@ -1199,7 +1212,7 @@ impl LosWorld {
 
     /// BPT "Linear Terrain": a wall, fence or hedge crossed, neither end in contact with it.
     fn obstacle_blocks(&self, c: &mut PairCache, k: usize, obs: &Prepared, tgt: &Prepared, a: V2, b: V2) -> bool {
-        let o = &self.obstacles[k];
+        let o = &self.fixed.obstacles[k];
         bbox_meets_segment(o.lo, o.hi, a, b, 0.0)
             && o.points
                 .windows(2)
@@ -1221,7 +1234,7 @@ impl LosWorld {
         strips: &mut u32,
     ) -> bool {
         let p = &self.params;
-        let ar = &self.areas[k];
+        let ar = &self.fixed.areas[k];
         if !bbox_meets_segment(ar.lo, ar.hi, a, b, 0.0) {
             return false;
         }

@@ -15,9 +15,10 @@ use bevy::prelude::*;
 use std::f64::consts::{PI, TAU};
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Anim>()
-        .init_resource::<AnimHidden>()
-        .add_systems(Update, (enqueue, tick).chain().in_set(AnimSet).after(BattleSystems));
+    app.init_resource::<Anim>().init_resource::<AnimHidden>().add_systems(
+        Update,
+        (enqueue, tick).chain().in_set(AnimSet).after(BattleSystems::Derive),
+    );
 }
 
 /// The animation systems: after the battle applied this frame's actions, before the table

@@ -3,7 +3,7 @@
 //! commander under the pointer.
 
 use super::input::{Controls, TableAction};
-use super::table::{t, w};
+use super::table::t;
 use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
@@ -219,8 +219,8 @@ pub struct Drag {
     pub action: Option<Action>,
 }
 
-/// Left click: select the commander or stand under the pointer (commanders first, being on
-/// top), or clear the selection on empty table. Pressing on what is already selected and
+/// Left click: select the commander or stand under the pointer (by Bevy's picking:
+/// `TableHover`; commanders first, being on top), or clear the selection on empty table. Pressing on what is already selected and
 /// dragging moves it: the move is previewed, and sent when the button is let go (the rules
 /// refuse it, with the reason, if it is not legal).
 #[allow(clippy::too_many_arguments)]
@@ -236,6 +236,7 @@ fn pick(
     mut requests: MessageWriter<ActionRequest>,
     screen: Res<State<Screen>>,
     overlays: Option<Res<super::measure::Overlays>>,
+    hover: Res<crate::ui::common::TableHover>,
 ) {
     let Some(controls) = controls else { return };
     if *screen.get() != Screen::Battle {
@@ -260,7 +261,7 @@ fn pick(
     let b = &battle.0;
     if controls.just_pressed(&TableAction::Select) {
         let Some(p) = cursor else { return };
-        let picked = pick_at(b, p);
+        let picked = hover.0;
         let mine = session.human(b.actor()) && !b.is_over();
         if picked == *selection && picked != Selection::default() && mine {
             *drag = Drag {
@@ -304,35 +305,4 @@ pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: V
         commander: c.id,
         to: c.pos + t(d),
     })
-}
-
-/// What is at table point `p`: a commander (by its round base), else a unit (by any of its
-/// stand rectangles), else nothing.
-pub fn pick_at(b: &crate::battle::Battle, p: Vec2) -> Selection {
-    let r = b.rules.footprints.commander_diameter as f32 * 0.5;
-    if let Some(c) = b
-        .commanders
-        .iter()
-        .filter(|c| c.alive() && w(c.pos).distance(p) <= r)
-        .min_by(|a, c| w(a.pos).distance(p).total_cmp(&w(c.pos).distance(p)))
-    {
-        return Selection {
-            unit: None,
-            commander: Some(c.id),
-        };
-    }
-    Selection {
-        unit: unit_at(b, p),
-        commander: None,
-    }
-}
-
-/// The unit with a stand at table point `p`, if any (commanders left out).
-pub fn unit_at(b: &crate::battle::Battle, p: Vec2) -> Option<crate::battle::UnitId> {
-    let q = t(p);
-    // Hidden set-up: the player at the table cannot pick an enemy not yet found.
-    b.alive_units()
-        .filter(|u| b.is_known_to(u.id, b.actor()))
-        .find(|u| b.rects(u.id).iter().any(|r| r.contains(q)))
-        .map(|u| u.id)
 }

@@ -63,6 +63,11 @@ pub struct Selection {
     pub commander: Option<CmdId>,
 }
 
+/// What the mouse pointer is over on the table, by Bevy's picking (`ui::table::picking`): a
+/// commander, else a unit's stand; nothing off the table or over a panel.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct TableHover(pub Selection);
+
 /// The action under the pointer in the orders panel, drawn on the table as a preview.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct Preview(pub Option<Action>);

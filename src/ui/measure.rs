@@ -12,7 +12,7 @@ use super::input::{Controls, TableAction};
 use crate::battle::Battle;
 use crate::battle::command::distance_penalty;
 use crate::battle::state::UnitId;
-use crate::rules::geometry::{self, V2};
+use crate::rules::geometry::V2;
 use crate::rules::los::LosBlock;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
@@ -158,46 +158,6 @@ fn toggle_overlays(
     }
 }
 
-/// A polygon approximating the arc of radius `r` about `c` from angle `a0` to `a1` (radians,
-/// counter-clockwise), ends included, at most `step` radians apart.
-pub fn arc_points(c: V2, r: f64, a0: f64, a1: f64, step: f64) -> Vec<V2> {
-    let n = (((a1 - a0).abs() / step).ceil() as usize).max(1);
-    (0..=n)
-        .map(|i| c + geometry::dir(a0 + (a1 - a0) * i as f64 / n as f64) * r)
-        .collect()
-}
-
-/// A unit's arc of vision (BPT "Line of Sight", DECISIONS "Arcs"): everything on or ahead of
-/// the line through its front edge, out to `reach` — the half-disc on the front edge's middle
-/// (a square sees all round: the whole disc).
-pub fn vision_arc(front: (V2, V2), facing: f64, all_round: bool, reach: f64) -> Vec<V2> {
-    let mid = front.0.lerp(front.1, 0.5);
-    let half = (front.1 - front.0).len() * 0.5;
-    let r = reach + half;
-    let step = 4f64.to_radians();
-    if all_round {
-        return arc_points(mid, r, 0.0, std::f64::consts::TAU - step, step);
-    }
-    let right = facing - std::f64::consts::FRAC_PI_2;
-    let mut pts = vec![front.0, front.1];
-    pts.extend(arc_points(mid, r, right, right + std::f64::consts::PI, step));
-    pts
-}
-
-/// The selected unit's vision arc, from its geometry and the LOS visibility distance.
-pub fn unit_vision_arc(b: &Battle, u: UnitId) -> Vec<V2> {
-    let s = b.sighting(u);
-    vision_arc(s.front, s.facing, s.all_round, b.los.params().visibility)
-}
-
-/// The selected unit's fire cone to its weapon range: the rules' own `fire_cone`.
-pub fn unit_fire_cone(b: &Battle, u: UnitId) -> [V2; 4] {
-    let unit = b.unit(u);
-    let g = &b.geom[u as usize];
-    let half = b.rules.visibility.fire_cone_half_deg.to_radians();
-    geometry::fire_cone(g.front, unit.pose.facing, half, b.weapon_range(unit))
-}
-
 /// The distance bands of the command modifier: (outer distance from the commander's base
 /// edge, modifier within), from 0 out to `max`, by the rules' own `distance_penalty`.
 pub fn command_bands(free: f64, step: f64, per: i32, max: f64) -> Vec<(f64, i32)> {
@@ -278,26 +238,6 @@ mod tests {
             assert_eq!(distance_penalty(inside, 20.0, 20.0, -1), w[1].1);
             assert_eq!(distance_penalty(w[0].0 - 0.01, 20.0, 20.0, -1), w[0].1);
         }
-    }
-
-    #[test]
-    fn the_vision_arc_is_a_half_disc_ahead_of_the_front() {
-        // Front edge along x from (-2,0) to (2,0) facing north (+y).
-        let front = (V2::new(-2.0, 0.0), V2::new(2.0, 0.0));
-        let facing = std::f64::consts::FRAC_PI_2;
-        let pts = vision_arc(front, facing, false, 10.0);
-        assert_eq!((pts[0], pts[1]), front);
-        for p in &pts[2..] {
-            assert!(p.y >= -1e-9, "{p:?} is behind the front");
-            assert!((p.len() - 12.0).abs() < 1e-9);
-            assert!(geometry::in_front_arc(front, facing, *p));
-        }
-        // It reaches straight ahead (to within one 4° step of the polygon).
-        let ahead = pts.iter().map(|p| p.y).fold(0.0, f64::max);
-        assert!(ahead > 12.0 * 2f64.to_radians().cos() - 1e-9, "{ahead}");
-        // A square: the whole circle.
-        let all = vision_arc(front, facing, true, 10.0);
-        assert!(all.iter().any(|p| p.y < -11.0));
     }
 
     #[test]

@@ -155,11 +155,16 @@ pub fn headless_play_app(
             ..default()
         },
         bevy::transform::TransformPlugin,
+        bevy::camera::visibility::VisibilityPlugin,
         camera::plugin,
     ));
+    // Bevy's picking and the table's backend: a click picks what the pointer is over.
+    app.add_plugins((bevy::picking::DefaultPickingPlugins, table::picking::plugin));
     // The render plugin's camera system alone (no GPU): the camera's target size from the
     // window and its projection matrix, which turn a cursor position into a table point.
     app.init_resource::<Assets<Image>>()
+        .init_resource::<Assets<Mesh>>()
+        .init_resource::<Assets<bevy::mesh::skinning::SkinnedMeshInverseBindposes>>()
         .init_resource::<bevy::render::texture::ManualTextureViews>()
         .add_message::<AssetEvent<Image>>()
         .add_systems(PostUpdate, bevy::render::camera::camera_system);
@@ -189,7 +194,9 @@ pub fn plugin(app: &mut App) {
 /// record, log, hand-over) and the battle screen's keys. Needs `BattleState`, `Session` and
 /// `Agents`; a headless test runs it with `MinimalPlugins`, `StatesPlugin` and `InputPlugin`.
 pub fn play_plugin(app: &mut App) {
-    app.init_resource::<Selection>().init_resource::<Preview>();
+    app.init_resource::<Selection>()
+        .init_resource::<Preview>()
+        .init_resource::<common::TableHover>();
     app.init_state::<Screen>();
     app.add_plugins((
         input::plugin,

@@ -4,7 +4,11 @@
 use super::common::*;
 use bevy::prelude::*;
 use volley::battle::Action;
-use volley::battle::ecs::{ActionRefused, ActionRequest, BattleState, CommanderBase, GamePhase, Stand, headless_app};
+use volley::battle::ecs::arcs::Arcs;
+use volley::battle::ecs::sight::Sight;
+use volley::battle::ecs::{
+    ActionRefused, ActionRequest, BaseShape, BattleState, CommanderBase, GamePhase, Stand, UnitPiece, headless_app,
+};
 
 #[test]
 fn stands_and_commanders_are_entities_and_actions_go_through_messages() {
@@ -39,4 +43,143 @@ fn an_illegal_action_is_refused_with_its_rule_and_changes_nothing() {
     assert_eq!(refused.len(), 1);
     assert!(!refused[0].refusal.rule.is_empty());
     assert_eq!(app.world().resource::<BattleState>().0.state_hash(), before);
+}
+
+fn eager_pair(seed: u64) -> [Box<dyn volley::agents::Agent>; 2] {
+    [0, 1].map(|side| volley::agents::by_name("eager", seed, side).unwrap())
+}
+
+/// Play `actions` eager actions of a skirmish (seed `seed`) through the headless app, one
+/// request a frame, and return the app and the actions sent.
+fn app_after(seed: u64, actions: usize) -> (App, Vec<Action>) {
+    let mut agents = eager_pair(seed);
+    let mut app = headless_app(skirmish(seed));
+    let mut sent = Vec::new();
+    for _ in 0..actions {
+        let b = &app.world().resource::<BattleState>().0;
+        if b.is_over() {
+            break;
+        }
+        let legal = b.legal_actions();
+        let a = legal[agents[b.actor()].choose(b, &legal)].clone();
+        sent.push(a.clone());
+        app.world_mut().write_message(ActionRequest(a));
+        app.update();
+    }
+    // One more frame: the phase machine catches up one phase a frame.
+    for _ in 0..4 {
+        app.update();
+    }
+    (app, sent)
+}
+
+fn near(a: Vec2, b: volley::rules::geometry::V2) -> bool {
+    a.distance(Vec2::new(b.x as f32, b.y as f32)) < 1e-3
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 6, ..Default::default() })]
+
+    /// Issue 15: the entities' derived components are what the core computes, after any
+    /// random stretch of play: every stand where the rules put it, who sees whom by
+    /// `Battle::sees`, the fire cone by the rules' `fire_cone` from the unit's front edge.
+    #[test]
+    fn derived_components_equal_the_core(seed in 1u64..10_000, actions in 0usize..120) {
+        let (mut app, _) = app_after(seed, actions);
+        let world = app.world_mut();
+        let b = world.resource::<BattleState>().0.clone();
+        // Every base, by its global transform and shape, has the rules' corners.
+        let mut seen = 0;
+        let mut q = world.query::<(&Stand, &BaseShape, &GlobalTransform)>();
+        for (s, shape, at) in q.iter(world) {
+            let r = b.rects(s.unit)[s.index];
+            for (k, c) in shape.corners(at).iter().zip(r.corners()) {
+                proptest::prop_assert!(near(*k, c), "unit {} stand {}: {k} vs {c:?}", s.unit, s.index);
+            }
+            seen += 1;
+        }
+        let bases: usize = b.alive_units().map(|u| b.rects(u.id).len()).sum();
+        proptest::prop_assert_eq!(seen, bases);
+        // Sight and arcs on every unit.
+        let mut q = world.query::<(&UnitPiece, &Sight, &Arcs)>();
+        let mut units = 0;
+        let visibility = b.los.params().visibility;
+        let half = b.rules.visibility.fire_cone_half_deg.to_radians();
+        for (p, sight, arcs) in q.iter(world) {
+            let me = b.unit(p.unit);
+            let mut expect: Vec<_> = b
+                .side_units(1 - me.side)
+                .filter(|e| !e.hidden && b.unit_distance(me.id, e.id) <= visibility && b.sees(me.id, e.id))
+                .map(|e| e.id)
+                .collect();
+            expect.sort_by(|x, y| b.unit_distance(me.id, *x).total_cmp(&b.unit_distance(me.id, *y)).then(x.cmp(y)));
+            proptest::prop_assert_eq!(&sight.0, &expect, "who unit {} sees", p.unit);
+            let cone = volley::rules::geometry::fire_cone(b.geom[p.unit as usize].front, me.pose.facing, half, b.weapon_range(me));
+            proptest::prop_assert_eq!(arcs.fire, cone);
+            units += 1;
+        }
+        proptest::prop_assert_eq!(units, b.alive_units().count());
+        // The phase machine stands where the battle is.
+        proptest::prop_assert_eq!(*world.resource::<State<GamePhase>>().get(), GamePhase::from(b.phase));
+    }
+}
+
+/// Issue 15: a game played through the app hashes equal to the same actions through
+/// `simulate`'s loop (`Battle::step` alone).
+#[test]
+fn a_game_through_the_app_hashes_equal_to_simulate() {
+    let (app, sent) = app_after(21, 400);
+    let app_hash = app.world().resource::<BattleState>().0.state_hash();
+    let mut b = skirmish(21);
+    for a in &sent {
+        b.step(a).unwrap();
+    }
+    assert_eq!(app_hash, b.state_hash());
+    // And `simulate` itself, with the same agents, plays the same game.
+    let mut agents = eager_pair(21);
+    let mut played = Vec::new();
+    let _ = volley::sim::play(skirmish(21), &mut agents, sent.len() as u64, |_, a, _| {
+        played.push(a.clone())
+    });
+    assert_eq!(played, sent);
+}
+
+#[test]
+fn only_what_an_action_moved_is_marked_changed() {
+    let mut agents = eager_pair(5);
+    let mut app = headless_app(skirmish(5));
+    // Play on until a unit may move.
+    let (mover, to) = loop {
+        let b = &app.world().resource::<BattleState>().0;
+        let legal = b.legal_actions();
+        if let Some(m) = legal.iter().find_map(|a| match a {
+            Action::Move { unit, to } => Some((*unit, *to)),
+            _ => None,
+        }) {
+            break m;
+        }
+        assert!(b.actions < 300, "no move offered in 300 actions");
+        let a = legal[agents[b.actor()].choose(b, &legal)].clone();
+        app.world_mut().write_message(ActionRequest(a));
+        app.update();
+    };
+    // The pieces each frame marks moved, seen from inside the schedule as the table sees them.
+    #[derive(Resource, Default)]
+    struct Moved(Vec<Vec<u32>>);
+    fn note(mut moved: ResMut<Moved>, pieces: Query<&UnitPiece, Changed<Transform>>) {
+        moved.0.push(pieces.iter().map(|p| p.unit).collect());
+    }
+    app.init_resource::<Moved>();
+    app.add_systems(Update, note.after(volley::battle::ecs::BattleSystems::Derive));
+    app.update();
+    app.update();
+    let frames = &app.world().resource::<Moved>().0;
+    assert!(!frames[0].is_empty(), "the first look sees every piece as new");
+    assert_eq!(frames[1], Vec::<u32>::new(), "no action, no change");
+    // The move: only the mover's piece is marked moved (its stands keep their places in it).
+    app.world_mut()
+        .write_message(ActionRequest(Action::Move { unit: mover, to }));
+    app.update();
+    let moved = app.world().resource::<Moved>().0[2].clone();
+    assert_eq!(moved, vec![mover]);
 }

@@ -61,13 +61,13 @@ fn hits_and_saves_per_5_cm_of_the_longest_side() {
         (Material::Stone, (27, Some(4))),
         (Material::Fortification, (36, Some(3))),
     ] {
-        b.terrain.buildings[0].material = m;
+        std::sync::Arc::make_mut(&mut b.terrain).buildings[0].material = m;
         assert_eq!(b.construction_value(0), v, "{m:?}");
     }
     // A 5 × 5 cm house is one section; 5.1 cm is two.
-    b.terrain.buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.0, 5.0);
+    std::sync::Arc::make_mut(&mut b.terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.0, 5.0);
     assert_eq!(b.construction_value(0).0, 3);
-    b.terrain.buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.1, 5.0);
+    std::sync::Arc::make_mut(&mut b.terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.1, 5.0);
     assert_eq!(b.construction_value(0).0, 6);
 }
 

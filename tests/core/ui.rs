@@ -90,14 +90,23 @@ fn an_agent_plays_its_side_through_the_same_pipeline() {
 #[test]
 fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
     use volley::ui::Selection;
-    use volley::ui::camera::{drag_action, pick_at};
+    use volley::ui::camera::drag_action;
+    use volley::ui::common::TableHover;
     let b = skirmish(3);
     let at = |p: volley::rules::geometry::V2| Vec2::new(p.x as f32, p.y as f32);
+    // Bevy's picking, through the table's backend, hovers what is under the pointer.
+    let mut app = app_with(b.clone(), ["human", "human"]);
+    app.update();
+    let hovered = |app: &mut App, p: V2| {
+        point_at(app, p);
+        app.update();
+        app.world().resource::<TableHover>().0
+    };
     // A stand's centre picks its unit.
     let u = b.alive_units().nth(3).expect("a unit");
     let r = b.rects(u.id)[0];
     assert_eq!(
-        pick_at(&b, at(r.center)),
+        hovered(&mut app, r.center),
         Selection {
             unit: Some(u.id),
             commander: None
@@ -106,14 +115,14 @@ fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
     // A commander's base picks the commander.
     let c = &b.commanders[1];
     assert_eq!(
-        pick_at(&b, at(c.pos) + Vec2::new(0.5, 0.0)),
+        hovered(&mut app, c.pos + V2::new(0.5, 0.0)),
         Selection {
             unit: None,
             commander: Some(c.id)
         }
     );
     // The empty corner of the table picks nothing.
-    assert_eq!(pick_at(&b, Vec2::new(0.5, 0.5)), Selection::default());
+    assert_eq!(hovered(&mut app, V2::new(0.5, 0.5)), Selection::default());
     // Dragging the unit 4 cm north asks for a move of its pose by as much, same facing.
     let sel = Selection {
         unit: Some(u.id),
@@ -588,10 +597,16 @@ fn point_at(app: &mut App, p: V2) {
     let s = screen_of(app, p);
     let mut q = app
         .world_mut()
-        .query_filtered::<&mut Window, With<bevy::window::PrimaryWindow>>();
-    q.single_mut(app.world_mut())
-        .expect("the window")
-        .set_cursor_position(Some(s));
+        .query_filtered::<(Entity, &mut Window), With<bevy::window::PrimaryWindow>>();
+    let (window, mut w) = q.single_mut(app.world_mut()).expect("the window");
+    w.set_cursor_position(Some(s));
+    // What winit sends when the mouse moves (Bevy's picking reads it).
+    app.world_mut()
+        .write_message(bevy::window::WindowEvent::CursorMoved(bevy::window::CursorMoved {
+            window,
+            position: s,
+            delta: None,
+        }));
     app.update();
 }
 

@@ -5,12 +5,10 @@
 
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::battle::{Action, Battle, Phase, Step, UnitId};
-use crate::ui::camera::{TableCamera, TableViewport, cursor_on_table, unit_at};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::session::Session;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -90,23 +88,14 @@ fn fire_key(
     mut session: ResMut<Session>,
     selection: Res<Selection>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
-    viewport: Res<TableViewport>,
+    hover: Res<crate::ui::common::TableHover>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let b = &battle.0;
     if !key_for_human(&controls, TableAction::FireAt, &egui, b, &session) {
         return;
     }
-    let cursor = match (camera, window) {
-        (Some(camera), Some(window)) => {
-            let (cam, cam_tf) = camera.into_inner();
-            cursor_on_table(&window, &viewport, cam, cam_tf)
-        }
-        _ => None,
-    };
-    match fire_for(b, selection.unit, cursor.and_then(|p| unit_at(b, p))) {
+    match fire_for(b, selection.unit, hover.0.unit) {
         Ok(a) => {
             session.status = None;
             requests.write(ActionRequest(a));

@@ -3,7 +3,7 @@
 //! frame; the short effects (ball, craters, shell, canister cone and corridor, musketry lines,
 //! hit rings) are a few small shapes redrawn only while something plays.
 
-use super::stands::stand_layers_where;
+use super::stands::{looks_of, stand_layers_of};
 use super::{Pen, w, z};
 use crate::battle::UnitId;
 use crate::battle::ecs::BattleState;
@@ -67,7 +67,7 @@ fn spawn_moving(
         commands
             .spawn((MovingUnit(u), carry(drawn, shown), Visibility::default()))
             .with_children(|p| {
-                for layer in stand_layers_where(b, &colours, |id| id == u) {
+                for layer in stand_layers_of(&looks_of(b, |id| id == u), &colours) {
                     p.spawn(layer);
                 }
             });

@@ -4,8 +4,9 @@
 //! the two tools' clicks on the table.
 
 use super::{Pen, spawn_layer, t, w, z};
-use crate::battle::ecs::BattleState;
-use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table, pick_at};
+use crate::battle::ecs::arcs::Arcs;
+use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
+use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::measure::{self as m, Overlays};
@@ -18,7 +19,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             tool_clicks.after(CameraSystems).run_if(in_state(Screen::Battle)),
-            draw_measures.run_if(
+            draw_measures.after(BattleSystems::Derive).run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<Selection>)
                     .or_else(resource_changed::<Overlays>),
@@ -55,6 +56,8 @@ fn draw_measures(
     selection: Res<Selection>,
     overlays: Res<Overlays>,
     old: Query<Entity, With<MeasureLayer>>,
+    index: Res<PieceIndex>,
+    arcs: Query<&Arcs>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -64,9 +67,10 @@ fn draw_measures(
     let unit = selection
         .unit
         .filter(|u| b.units.get(*u as usize).is_some_and(|u| u.alive()));
-    if let Some(u) = unit {
+    // The unit's arcs as its entity carries them (`battle::ecs::arcs`).
+    if let Some(a) = unit.and_then(|u| arcs.get(index.unit(u)?).ok()) {
         if overlays.arc {
-            let arc = pts(&m::unit_vision_arc(b, u));
+            let arc = pts(&a.vision);
             let (mut fill, mut edge) = (Pen::new(), Pen::new());
             fill.poly(&arc);
             edge.poly(&arc);
@@ -78,7 +82,7 @@ fn draw_measures(
             );
         }
         if overlays.cone {
-            let cone = pts(&m::unit_fire_cone(b, u));
+            let cone = pts(&a.fire);
             let (mut fill, mut edge) = (Pen::new(), Pen::new());
             fill.poly(&cone);
             edge.poly(&cone);
@@ -98,7 +102,13 @@ fn draw_measures(
         for (i, (r, _)) in m::commander_rings(b, RINGS_OUT_TO).into_iter().enumerate() {
             let mut ring = Pen::new();
             let step = 3f64.to_radians();
-            ring.poly(&pts(&m::arc_points(centre, r, 0.0, std::f64::consts::TAU - step, step)));
+            ring.poly(&pts(&crate::rules::geometry::arc_points(
+                centre,
+                r,
+                0.0,
+                std::f64::consts::TAU - step,
+                step,
+            )));
             spawn_layer(
                 &mut commands,
                 ring.stroke(RING[i.min(RING.len() - 1)], 0.4, z::OVERLAY - 0.1),
@@ -148,9 +158,9 @@ fn tool_clicks(
     camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     viewport: Res<TableViewport>,
-    battle: Res<BattleState>,
     mut overlays: ResMut<Overlays>,
     mut dragging: Local<bool>,
+    hover: Res<crate::ui::common::TableHover>,
 ) {
     let (Some(controls), Some(camera), Some(window)) = (controls, camera, window) else {
         return;
@@ -165,7 +175,7 @@ fn tool_clicks(
         if controls.just_pressed(&TableAction::Select)
             && let Some(p) = cursor
         {
-            let unit = pick_at(&battle.0, p).unit;
+            let unit = hover.0.unit;
             overlays.los_click(t(p), unit);
         }
         return;

@@ -11,6 +11,7 @@ pub mod commanders;
 pub mod envelope;
 pub mod measure;
 pub mod overlays;
+pub mod picking;
 pub mod stands;
 pub mod terrain;
 
@@ -27,6 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         overlays::plugin,
         envelope::plugin,
         measure::plugin,
+        picking::plugin,
     ));
     app.add_plugins(animate::plugin);
 }

@@ -4,9 +4,10 @@
 //! and pips for hits. Rebuilt when the battle state changes.
 
 use super::{Pen, in_rect, rect_corners, spawn_layer, w, z};
-use crate::battle::ecs::BattleState;
-use crate::battle::{Battle, UnitId};
+use crate::battle::ecs::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
+use crate::battle::{Battle, SideId, UnitId};
 use crate::data::army::Arm;
+use crate::rules::geometry::{Rect, V2};
 use crate::ui::animation::{AnimHidden, AnimSet};
 use crate::ui::palette as pal;
 use crate::ui::settings::Settings;
@@ -15,11 +16,16 @@ use bevy::prelude::*;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        draw_stands.after(AnimSet).run_if(
-            resource_changed::<BattleState>
-                .or_else(resource_changed::<AnimHidden>)
-                .or_else(resource_changed::<Settings>),
-        ),
+        draw_stands
+            .after(AnimSet)
+            .after(BattleSystems::Derive)
+            .after(super::picking::Fog)
+            .run_if(
+                resource_changed::<BattleState>
+                    .or_else(resource_changed::<AnimHidden>)
+                    .or_else(resource_changed::<Settings>)
+                    .or_else(resource_changed::<crate::ui::session::Session>),
+            ),
     );
 }
 
@@ -27,42 +33,92 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 pub struct StandLayer;
 
+/// What the table draws of a unit: its side, status, where it stands and its bases.
+#[derive(Clone, Debug)]
+pub struct PieceLook {
+    pub unit: UnitId,
+    pub side: SideId,
+    pub status: UnitStatus,
+    pub pos: V2,
+    pub rects: Vec<Rect>,
+}
+
+/// The troops as the battle's entities place them (`battle::ecs::pieces`): the units the
+/// player at the table may see (hidden set-up hides the rest by `Visibility`), less those
+/// the animation is gliding.
 fn draw_stands(
     mut commands: Commands,
-    battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     settings: Res<Settings>,
-    session: Option<Res<crate::ui::session::Session>>,
+    units: Query<(&UnitPiece, &SideOf, &UnitStatus, &Transform, &Visibility, &Children)>,
+    stands: Query<(&Stand, &BaseShape, &Transform)>,
     old: Query<Entity, With<StandLayer>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
     }
-    // Hidden set-up (switch `scouting`): a human player does not see the enemy units not yet
-    // found; a game without a human (a replay) shows them all.
-    let fog = session
-        .as_deref()
-        .filter(|s| s.sides.iter().any(|x| x == "human"))
-        .and_then(|s| s.viewer);
-    let b = &battle.0;
-    let known = |u: UnitId| fog.is_none_or(|side| b.is_known_to(u, side));
-    // Units gliding are drawn by the animation.
+    let mut looks: Vec<PieceLook> = units
+        .iter()
+        .filter(|(p, _, _, _, v, _)| **v != Visibility::Hidden && !hidden.0.contains(&p.unit))
+        .map(|(p, side, status, at, _, children)| {
+            let mut bases: Vec<(usize, Rect)> = children
+                .iter()
+                .filter_map(|c| stands.get(c).ok())
+                .map(|(s, shape, local)| (s.index, rect_of(&(*at * *local), shape)))
+                .collect();
+            bases.sort_by_key(|(i, _)| *i);
+            PieceLook {
+                unit: p.unit,
+                side: side.0,
+                status: status.clone(),
+                pos: V2::new(at.translation.x as f64, at.translation.y as f64),
+                rects: bases.into_iter().map(|(_, r)| r).collect(),
+            }
+        })
+        .collect();
+    looks.sort_by_key(|l| l.unit);
     let colours = pal::sides(settings.palette);
-    for layer in stand_layers_where(b, &colours, |u| !hidden.0.contains(&u) && known(u)) {
+    for layer in stand_layers_of(&looks, &colours) {
         spawn_layer(&mut commands, Some(layer), StandLayer);
     }
+}
+
+/// A base as the rules' rectangle, from where its entity stands.
+fn rect_of(at: &Transform, shape: &BaseShape) -> Rect {
+    let f = at.rotation * Vec3::X;
+    Rect::new(
+        V2::new(at.translation.x as f64, at.translation.y as f64),
+        (f.y as f64).atan2(f.x as f64),
+        shape.width as f64,
+        shape.depth as f64,
+    )
+}
+
+/// The looks of the battle's units that `keep` picks, straight from the battle (the frame
+/// bench, and the animation's gliding unit, which is drawn where it is not yet).
+pub fn looks_of(b: &Battle, keep: impl Fn(UnitId) -> bool) -> Vec<PieceLook> {
+    b.alive_units()
+        .filter(|u| keep(u.id))
+        .map(|u| PieceLook {
+            unit: u.id,
+            side: u.side,
+            status: UnitStatus::of(b, u),
+            pos: u.pose.pos,
+            rects: b.geom[u.id as usize].rects.clone(),
+        })
+        .collect()
 }
 
 type Layer = (bevy_prototype_lyon::prelude::Shape, Transform);
 
 /// The troop layers, bottom to top.
 pub fn stand_layers(b: &Battle) -> Vec<Layer> {
-    stand_layers_where(b, &pal::sides(Default::default()), |_| true)
+    stand_layers_of(&looks_of(b, |_| true), &pal::sides(Default::default()))
 }
 
-/// The layers of the units `keep` picks, bottom to top, in `colours` (base, dark, light by
-/// side: `palette::sides`).
-pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(UnitId) -> bool) -> Vec<Layer> {
+/// The layers of `looks`, bottom to top, in `colours` (base, dark, light by side:
+/// `palette::sides`).
+pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<Layer> {
     let mut out = Vec::new();
     let mut shadow = Pen::new();
     let mut edge = [Pen::new(), Pen::new()];
@@ -77,14 +133,14 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
     let mut markers = Pen::new();
     let (mut prone_disc, mut prone_p) = (Pen::new(), Pen::new());
     let (mut hidden_disc, mut hidden_slit) = (Pen::new(), Pen::new());
-    for u in b.alive_units().filter(|u| keep(u.id)) {
+    for u in looks {
         let s = u.side;
-        let g = &b.geom[u.id as usize];
-        for (i, r) in g.rects.iter().enumerate() {
-            let command = i >= g.fighting;
+        let st = &u.status;
+        for (i, r) in u.rects.iter().enumerate() {
+            let command = i >= st.fighting;
             shadow.poly(&rect_corners(r, 0.0).map(|p| p + Vec2::new(0.25, -0.25)));
             edge[s].rect(r, 0.0);
-            if u.is_skirmisher() || (command && u.is_artillery()) {
+            if st.skirmisher || (command && st.artillery) {
                 light[s].rect(r, 0.12);
             } else {
                 base[s].rect(r, 0.12);
@@ -92,7 +148,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             // The front edge, a light strip.
             let (fl, fr) = (in_rect(r, 0.92, 0.86), in_rect(r, 0.92, -0.86));
             front.line(&[fl, fr]);
-            if command && u.is_artillery() {
+            if command && st.artillery {
                 // The limber: two wheels and the pole.
                 glyph.line(&[in_rect(r, 0.75, 0.0), in_rect(r, -0.5, 0.0)]);
                 dots.circle(in_rect(r, -0.2, 0.45), 0.28);
@@ -108,7 +164,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
                     in_rect(r, 0.05, -0.2),
                 ]);
             } else {
-                match u.row.arm {
+                match st.arm {
                     Arm::Artillery => dots.circle(w(r.center) - w(r.forward()) * 0.15, 0.42),
                     Arm::Cavalry => glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]),
                     Arm::Transport => {
@@ -129,13 +185,13 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             }
         }
         // Markers behind the unit's centre.
-        let Some(first) = g.rects.first() else { continue };
-        let back = w(u.pose.pos) - w(first.forward()) * (first.depth as f32 * 0.5 + 1.0);
+        let Some(first) = u.rects.first() else { continue };
+        let back = w(u.pos) - w(first.forward()) * (first.depth as f32 * 0.5 + 1.0);
         let side = w(first.left());
-        if u.suppressed() {
+        if st.suppressed {
             suppressed.circle(back + side * 0.9, 0.6);
         }
-        if u.disordered(b.player_turn) {
+        if st.disordered {
             let c = back - side * 0.9;
             disordered.poly(&[
                 c + Vec2::new(0.0, 0.7),
@@ -143,12 +199,12 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
                 c + Vec2::new(0.65, -0.45),
             ]);
         }
-        for k in 0..u.hits.min(12) {
-            let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (u.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
+        for k in 0..st.hits.min(12) {
+            let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (st.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
             pips.circle(p, 0.25);
         }
         // Hidden set-up: a closed eye behind a unit the enemy has not found.
-        if u.hidden {
+        if st.hidden {
             let c = back + side * 2.2;
             hidden_disc.circle(c, 0.75);
             hidden_slit.line(&[
@@ -158,7 +214,7 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             ]);
         }
         // BPT "Prone Movement": a "P" counter behind the unit.
-        if u.prone {
+        if st.prone {
             let c = back - side * 2.2;
             prone_disc.circle(c, 0.75);
             let at = |x: f32, y: f32| c + Vec2::new(x, y);
@@ -173,8 +229,8 @@ pub fn stand_layers_where(b: &Battle, colours: &[[Color; 2]; 3], keep: impl Fn(U
             ]);
         }
         // Glory Days! D-markers (initiative passing): diamonds a row further back.
-        let dm = u.d_markers.min(3) as f32;
-        for k in 0..u.d_markers.min(3) {
+        let dm = st.d_markers.min(3) as f32;
+        for k in 0..st.d_markers.min(3) {
             let c = back - w(first.forward()) * 1.9 + side * ((k as f32 - (dm - 1.0) * 0.5) * 0.9);
             markers.poly(&[
                 c + Vec2::new(0.0, 0.4),

@@ -1,0 +1,73 @@
+//! The battle as a resource, and the one door as a system: every `ActionRequest` goes through
+//! `Battle::step`, in arrival order; what happened goes out as `ActionApplied` or
+//! `ActionRefused`.
+
+use super::BattleSystems;
+use super::phase::PhaseQueue;
+use crate::battle::action::{Action, Refusal};
+use crate::battle::apply::Applied;
+use crate::battle::event::Event;
+use crate::battle::state::Battle;
+use bevy::prelude::*;
+
+/// The battle being played.
+#[derive(Resource, Clone)]
+pub struct BattleState(pub Battle);
+
+/// A request to apply an action (from a player's input, an agent, a replay, a test).
+#[derive(Message, Clone, Debug)]
+pub struct ActionRequest(pub Action);
+
+/// An action that was applied, with what happened.
+#[derive(Message, Clone, Debug)]
+pub struct ActionApplied {
+    pub action: Action,
+    /// The action described on the state it was applied to (an order's "need ≤ N" is the
+    /// one it was rolled against, not the one a next order would need).
+    pub heading: String,
+    pub events: Vec<Event>,
+    pub state_hash: u64,
+}
+
+/// An action the rules refused; nothing changed.
+#[derive(Message, Clone, Debug)]
+pub struct ActionRefused {
+    pub action: Action,
+    pub refusal: Refusal,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<ActionRequest>()
+        .add_message::<ActionApplied>()
+        .add_message::<ActionRefused>()
+        .add_systems(Update, apply_requests.in_set(BattleSystems::Apply));
+}
+
+/// The one door, as a system: apply requests in arrival order.
+fn apply_requests(
+    mut battle: ResMut<BattleState>,
+    mut requests: MessageReader<ActionRequest>,
+    mut applied: MessageWriter<ActionApplied>,
+    mut refused: MessageWriter<ActionRefused>,
+    mut queue: ResMut<PhaseQueue>,
+) {
+    for ActionRequest(action) in requests.read() {
+        match battle.0.step(action) {
+            Ok(Applied { heading, events }) => {
+                queue.passed(&events);
+                applied.write(ActionApplied {
+                    heading,
+                    action: action.clone(),
+                    events,
+                    state_hash: battle.0.state_hash(),
+                });
+            }
+            Err(refusal) => {
+                refused.write(ActionRefused {
+                    action: action.clone(),
+                    refusal,
+                });
+            }
+        }
+    }
+}
