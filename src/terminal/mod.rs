@@ -147,8 +147,8 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
         }
     }
     println!("{}", b.title);
-    for s in 0..2 {
-        println!("{} is played by {}.", b.sides[s].name, who(&sides[s]));
+    for (side, player) in b.sides.iter().zip(&sides) {
+        println!("{} is played by {}.", side.name, who(player));
     }
     if !loaded && !brief.is_empty() {
         println!("\nBrief:\n{brief}");

@@ -300,9 +300,9 @@ fn area_symbol(k: AreaKind) -> (char, &'static str) {
     match k {
         AreaKind::Field => (',', "field"),
         AreaKind::Scrub => (';', "scrub"),
-        AreaKind::Woods => ('T', "woods"),
+        AreaKind::Woods => ('!', "woods"),
         AreaKind::Orchard => ('%', "orchard"),
-        AreaKind::BuiltUp => ('H', "built-up area"),
+        AreaKind::BuiltUp => ('{', "built-up area"),
         AreaKind::Marsh => ('_', "marsh"),
         AreaKind::Mud => (':', "mud"),
         AreaKind::Lake => ('~', "lake"),
@@ -355,13 +355,13 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
             }
             for l in &b.terrain.linears {
                 let pts: Vec<V2> = l.points.iter().map(|&q| sq(q)).collect();
-                if polyline_distance_to_point(&pts, sq(p)) <= l.width / 2.0 * squeeze + cw * 0.5 {
+                if polyline_distance_to_point(&pts, sq(p)) <= (l.width / 2.0 * squeeze).max(cw * 0.5) {
                     ch = linear_symbol(l.kind).0;
                 }
             }
             for bd in &b.terrain.buildings {
                 if bd.outline.contains(p) {
-                    ch = 'B';
+                    ch = '[';
                 }
             }
             *cell = ch;
@@ -371,7 +371,7 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
     let cell_of = |p: V2| -> Option<(usize, usize)> {
         let c = (p.x / cw).floor();
         let r = ((b.table.height - p.y) / chh).floor();
-        (c >= 0.0 && r >= 0.0 && (c as usize) < cols && (r as usize) < rows).then(|| (r as usize, c as usize))
+        (c >= 0.0 && r >= 0.0 && (c as usize) < cols && (r as usize) < rows).then_some((r as usize, c as usize))
     };
     for o in &b.objectives {
         if let Some((r, c)) = cell_of(o.pos) {
@@ -390,13 +390,19 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
             l.chars().next().unwrap_or('?')
         } else {
             far_labels = true;
-            if u.side == 0 { '&' } else { '$' }
+            '?'
         };
-        for (r, row) in grid.iter_mut().enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                let p = V2::new((c as f64 + 0.5) * cw, b.table.height - (r as f64 + 0.5) * chh);
-                if b.rects(u.id).iter().any(|x| x.contains(p)) {
-                    *cell = ch;
+        // Every cell a stand lies on: points across each base, half a cell apart.
+        for rect in b.rects(u.id) {
+            let k = rect.corners();
+            let n = ((rect.width.max(rect.depth) / (cw / 2.0)).ceil() as usize).max(1);
+            for i in 0..=n {
+                for j in 0..=n {
+                    let (s, t) = (i as f64 / n as f64, j as f64 / n as f64);
+                    let p = k[0].lerp(k[1], s).lerp(k[3].lerp(k[2], s), t);
+                    if let Some((r, c)) = cell_of(p) {
+                        grid[r][c] = ch;
+                    }
                 }
             }
         }
@@ -445,7 +451,7 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
         ));
     }
     if far_labels {
-        out.push("  & and $: units past the 26th of a side (see `units` for their labels)".into());
+        out.push("  ? a unit past the 26th of its side (see `units` for its label)".into());
     }
     for c in b.commanders.iter().filter(|c| c.alive() && c.side == me) {
         out.push(format!(
@@ -478,7 +484,7 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
         legend_terrain.push(format!("  {ch} {}{kind}", named(&l.name)));
     }
     for bd in &b.terrain.buildings {
-        legend_terrain.push(format!("  B {}building", named(&bd.name)));
+        legend_terrain.push(format!("  [ {}building", named(&bd.name)));
     }
     for h in &b.terrain.hills {
         legend_terrain.push(format!("  ^ {}hill", named(&h.name)));
@@ -642,6 +648,7 @@ pub fn result(b: &Battle) -> Vec<String> {
             }
         ));
     }
+    out.push(decided_by(b, o));
     out.push(format!(
         "How it is decided: the side holding the better objective wins (major over minor over none; a major \
          held over nothing is decisive); a broken side cannot win; victory points at least {} times the enemy's \
@@ -649,4 +656,42 @@ pub fn result(b: &Battle) -> Vec<String> {
         b.rules.victory.vp_ratio
     ));
     out
+}
+
+/// The one sentence saying what decided this result.
+fn decided_by(b: &Battle, o: &crate::battle::state::Outcome) -> String {
+    let name = |s: SideId| b.sides[s].name.as_str();
+    let rank = |s: SideId| {
+        if b.sides[s].broken {
+            0
+        } else {
+            match o.objectives[s] {
+                None => 0,
+                Some(ObjectiveLevel::Minor) => 1,
+                Some(ObjectiveLevel::Major) => 2,
+            }
+        }
+    };
+    let vp = o.victory_points;
+    let vp_decides = |s: SideId| vp[s] > 0 && vp[s] > vp[1 - s] && vp[s] >= b.rules.victory.vp_ratio * vp[1 - s];
+    match o.winner {
+        None => "Decided by: neither side holds a better objective, and neither has enough more victory points.".into(),
+        Some(w) if b.sides[1 - w].broken && !b.sides[w].broken => {
+            format!("Decided by: {} broke, so {} win.", name(1 - w), name(w))
+        }
+        Some(w) if rank(w) > rank(1 - w) && o.result == ResultKind::Decisive && vp_decides(w) && rank(w) == 1 => {
+            format!(
+                "Decided by: {} hold the better objective, and their victory points ({} to {}) make it decisive.",
+                name(w),
+                vp[w],
+                vp[1 - w]
+            )
+        }
+        Some(w) if rank(w) > rank(1 - w) => format!("Decided by: {} hold the better objective.", name(w)),
+        Some(w) => format!(
+            "Decided by: victory points, {} to {}, with no better objective on either side.",
+            vp[w],
+            vp[1 - w]
+        ),
+    }
 }

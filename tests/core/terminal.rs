@@ -387,3 +387,42 @@ fn a_save_without_players_loads_as_before() {
         "{shown}"
     );
 }
+
+#[test]
+fn the_map_draws_units_terrain_and_objectives_where_they_are() {
+    let (b, _) = volley::load_battle(std::path::Path::new(&format!("{ROOT}/maps/first_battle.ron")), 1).unwrap();
+    let map = volley::terminal::view::map(&b, 0, 80);
+    // 75 columns over 120 cm: 1.6 cm a column; 28 rows over 90 cm: 3.2 cm a row.
+    let rows: Vec<&str> = map
+        .iter()
+        .filter(|l| l.len() > 5 && l[..4].trim().parse::<i64>().is_ok())
+        .map(|l| &l[5..])
+        .collect();
+    assert_eq!(rows.len(), 28, "{map:#?}");
+    let at = |x: f64, y: f64| -> char {
+        let r = ((90.0 - y) / (90.0 / 28.0)).floor() as usize;
+        let c = (x / 1.6).floor() as usize;
+        rows[r].chars().nth(c).unwrap()
+    };
+    assert_eq!(at(45.0, 16.0), 'A', "{map:#?}"); // 5th New Hampshire
+    assert_eq!(at(78.0, 16.0), 'B', "{map:#?}"); // 7th Wisconsin
+    assert_eq!(at(45.0, 70.0), 'a', "{map:#?}"); // 21st Georgia, seen by the Union
+    assert_eq!(at(62.0, 45.0), '*', "{map:#?}"); // Hickory farm
+    assert_eq!(at(60.0, 30.0), '=', "{map:#?}"); // Hickory Lane
+    assert_eq!(at(15.0, 45.0), '!', "{map:#?}"); // Pine thicket
+    assert_eq!(at(77.0, 46.0), '%', "{map:#?}"); // Hickory orchard
+    assert_eq!(at(100.0, 30.0), '.', "{map:#?}");
+    for key in [
+        "  A 5th New Hampshire (Union)",
+        "  ! Pine thicket: woods",
+        "  + Farm fence: fence",
+        "  [ Hickory farmhouse: building",
+    ] {
+        assert!(
+            map.iter().any(|l| l.starts_with(key)),
+            "no {key:?} in the legend: {map:#?}"
+        );
+    }
+    // The fence is drawn, one row thick.
+    assert_eq!(map.iter().filter(|l| l.contains("++++")).count(), 1, "{map:#?}");
+}
