@@ -665,24 +665,40 @@ fn simulate(
 }
 
 fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, rules: &[String]) -> Result<(), String> {
-    let (b, events, rec) = match load {
+    let (b, events, rec, scenario_path, history) = match &load {
         Some(save) => {
             // A save is a recording: re-play it to the moment it was saved.
-            let rec = Recording::load(&save).map_err(|e| e.to_string())?;
-            let (b, _) = volley::replay::verify::verify(&rec, &save).map_err(|e| format!("{}: {e}", save.display()))?;
+            let rec = Recording::load(save).map_err(|e| e.to_string())?;
+            let (b, _) = volley::replay::verify::verify(&rec, save).map_err(|e| format!("{}: {e}", save.display()))?;
             println!("continuing {} after {} actions", save.display(), rec.actions.len());
-            (b, Vec::new(), rec)
+            let path = volley::replay::verify::scenario_path(&rec, save);
+            let history = volley::terminal::history(&rec, save);
+            (b, Vec::new(), rec, path, history)
         }
         None => {
             let (b, events) =
                 volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
             let rec = Recording::start(&b, &scenario.display().to_string(), seed, None);
-            (b, events, rec)
+            (b, events, rec, scenario.clone(), Vec::new())
         }
     };
-    let names = side_agents(&b, sides, "human")?;
+    // A loaded game keeps the players it was saved with, unless --side says otherwise.
+    let names = match (&rec.players, sides.is_empty()) {
+        (Some(players), true) => players.clone(),
+        _ => side_agents(&b, sides, "human")?,
+    };
     let seed = rec.seed;
-    volley::terminal::play(b, events, names, seed, rec)
+    let game = volley::terminal::Game {
+        battle: b,
+        events,
+        sides: names,
+        seed,
+        recording: rec,
+        brief: volley::terminal::brief_of(&scenario_path),
+        history,
+        loaded: load.is_some(),
+    };
+    volley::terminal::run(game, std::io::stdin().lock())
 }
 
 /// Open the window: on the main menu, or straight into the battle.

@@ -47,6 +47,11 @@ pub struct Recording {
     /// Every optional rule and variant that was on (rules file, scenario and player's choice).
     #[serde(default, skip_serializing_if = "crate::rules::switches::Switches::is_empty")]
     pub switches: crate::rules::switches::Switches,
+    /// Who played each side (`human` or an agent's name) in a terminal game, so a loaded save
+    /// goes on with the same players; absent in recordings made before it was kept and in
+    /// those of headless games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
     pub actions: Vec<Action>,
     #[serde(default)]
     pub checkpoints: Vec<Checkpoint>,
@@ -67,6 +72,7 @@ impl Recording {
             seed,
             max_turns,
             switches: battle.rules.switches.clone(),
+            players: None,
             actions: Vec::new(),
             checkpoints: Vec::new(),
             final_hash: battle.state_hash(),

@@ -33,5 +33,6 @@ mod rules_command;
 mod rules_fire;
 mod scenarios;
 mod scheduler;
+mod terminal;
 #[cfg(feature = "gui")]
 mod ui;

@@ -1,0 +1,428 @@
+//! The terminal game as a person plays it (issue 19): through standard input, reading the
+//! screen, with `units`, `map` and moves said relative to the unit; save, quit, load with the
+//! players kept, and the result explained at the end.
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("volley-term-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A terminal game run as a child process, read as it prints.
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Receiver<Vec<u8>>,
+    /// Everything printed so far.
+    transcript: String,
+    /// Where the text not yet handed out by `screen` starts.
+    read: usize,
+}
+
+impl Session {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_volley"))
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("runs");
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Session {
+            stdin: child.stdin.take(),
+            child,
+            out: rx,
+            transcript: String::new(),
+            read: 0,
+        }
+    }
+
+    /// The text printed up to the next prompt (a line ending in "> " or "? " with no new line
+    /// after it), or to the end of the program's output: `(text, ended)`.
+    fn screen(&mut self) -> (String, bool) {
+        loop {
+            let tail = self.transcript.rsplit('\n').next().unwrap_or("");
+            if self.transcript.len() > self.read && (tail.ends_with("> ") || tail.ends_with("? ")) {
+                let s = self.transcript[self.read..].to_string();
+                self.read = self.transcript.len();
+                return (s, false);
+            }
+            match self.out.recv_timeout(Duration::from_secs(120)) {
+                Ok(bytes) => self.transcript.push_str(&String::from_utf8_lossy(&bytes)),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    let s = self.transcript[self.read..].to_string();
+                    self.read = self.transcript.len();
+                    return (s, true);
+                }
+                Err(_) => panic!("no prompt for two minutes; the screen so far:\n{}", self.tail()),
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin.as_mut().unwrap(), "{line}").unwrap();
+    }
+
+    fn tail(&self) -> String {
+        let n = self.transcript.len();
+        let mut start = n.saturating_sub(6000);
+        while !self.transcript.is_char_boundary(start) {
+            start += 1;
+        }
+        self.transcript[start..].to_string()
+    }
+
+    fn finish(mut self) -> String {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        while let Ok(bytes) = self.out.recv_timeout(Duration::from_secs(5)) {
+            self.transcript.push_str(&String::from_utf8_lossy(&bytes));
+        }
+        assert!(status.success(), "the game failed: {status}\n{}", self.tail());
+        self.transcript
+    }
+}
+
+/// The numbered lines of a list: (number, text).
+fn actions(screen: &str) -> Vec<(usize, String)> {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let (n, rest) = t.split_once(". ")?;
+            Some((n.parse().ok()?, rest.to_string()))
+        })
+        .collect()
+}
+
+/// `advance N cm` as a number, for a move line said relative to the unit.
+fn advance_cm(text: &str) -> Option<f64> {
+    let (_, rest) = text.split_once(": advance ")?;
+    let (n, rest) = rest.split_once(" cm")?;
+    if rest.starts_with(" obliquely") {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// What the test's player does with a full list: fire if it can, order all its units (at most
+/// twice a turn), advance them as far as a move goes, then end the phase.
+fn pick(list: &[(usize, String)], orders_this_turn: &mut u32) -> usize {
+    let find = |p: &dyn Fn(&str) -> bool| list.iter().find(|(_, t)| p(t)).map(|(i, _)| *i);
+    if let Some(i) = find(&|t| t.contains(" fires at ") || t.starts_with("opportunity fire: ")) {
+        return i;
+    }
+    let best_advance = list
+        .iter()
+        .filter_map(|(i, t)| advance_cm(t).map(|d| (*i, d)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((i, _)) = best_advance {
+        return i;
+    }
+    if *orders_this_turn < 2 {
+        // The order to the most units.
+        let order = list
+            .iter()
+            .filter(|(_, t)| t.starts_with("order: "))
+            .max_by_key(|(_, t)| t.matches(',').count());
+        if let Some((i, _)) = order {
+            *orders_this_turn += 1;
+            return *i;
+        }
+    }
+    find(&|t| t == "pass")
+        .or_else(|| find(&|t| t == "end phase"))
+        .unwrap_or(list[0].0)
+}
+
+/// Play the Union from the current prompt until the game ends, or until `stop` says to stop
+/// at a prompt (returning false then). Counts the moves chosen by their relative words.
+fn play_on(s: &mut Session, mut screen: String, stop: impl Fn(&str) -> bool, advances: &mut u32) -> bool {
+    let mut turn_seen = String::new();
+    let mut orders_this_turn = 0;
+    loop {
+        let prompt = screen.rsplit('\n').next().unwrap_or("").to_string();
+        if !prompt.ends_with("> ") {
+            return true; // The game ended (no prompt).
+        }
+        if stop(&prompt) {
+            return false;
+        }
+        if prompt != turn_seen && prompt.contains("Initiative") {
+            // A new turn: look at the table first, as a player would.
+            turn_seen = prompt.clone();
+            orders_this_turn = 0;
+            s.send("units");
+            let (u, _) = s.screen();
+            assert!(u.contains("A 5th New Hampshire: at (") && u.contains("facing"), "{u}");
+            assert!(
+                u.contains("Confederate units you know of:") && u.contains("Objectives:"),
+                "{u}"
+            );
+            s.send("map");
+            let (m, _) = s.screen();
+            assert!(m.contains("Legend:") && m.contains("north at the top"), "{m}");
+            assert!(m.contains("* Hickory farm (Union's minor objective)"), "{m}");
+        }
+        s.send("l");
+        let (l, _) = s.screen();
+        let list = actions(&l);
+        assert!(!list.is_empty(), "no list: {l}");
+        for (_, t) in &list {
+            if t.starts_with("move: ") {
+                // Relative words first; the destination only after them.
+                let (words, destination) = t.split_once(", to (").expect("a destination");
+                let said = words.rsplit(": ").next().unwrap();
+                assert!(
+                    [
+                        "advance ",
+                        "retire ",
+                        "wheel ",
+                        "turn ",
+                        "about face",
+                        "sidestep ",
+                        "stay in place"
+                    ]
+                    .iter()
+                    .any(|v| said.starts_with(v)),
+                    "a move not said relative to the unit: {t}"
+                );
+                assert!(destination.contains(") facing "), "{t}");
+            }
+        }
+        let i = pick(&list, &mut orders_this_turn);
+        let chosen = &list.iter().find(|(n, _)| *n == i).unwrap().1;
+        if advance_cm(chosen).is_some() {
+            *advances += 1;
+        }
+        s.send(&i.to_string());
+        let (next, ended) = s.screen();
+        if ended {
+            screen = next;
+            if !screen.contains("the battle is over") {
+                panic!("the game stopped without a result:\n{}", s.tail());
+            }
+            return true;
+        }
+        screen = next;
+    }
+}
+
+#[test]
+fn a_whole_first_battle_in_the_terminal_against_the_scheduler() {
+    let dir = scratch("whole");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "play",
+            &map,
+            "--terminal",
+            "--side",
+            "Confederate=scheduler",
+            "--seed",
+            "2",
+        ],
+    );
+    let (first, _) = s.screen();
+    assert!(first.contains("Brief:") && first.contains("1. Command."), "{first}");
+    assert!(
+        first.contains("Confederate is played by the scheduler agent"),
+        "{first}"
+    );
+    // Help, and a bad input that is answered without the list again.
+    s.send("help");
+    let (help, _) = s.screen();
+    assert!(help.contains("units, u") && help.contains("saves/game.ron"), "{help}");
+    s.send("what now");
+    let (bad, _) = s.screen();
+    assert!(bad.contains("is not a command") && !bad.contains("end phase"), "{bad}");
+    let mut advances = 0;
+    // Play to the third turn, then quit, saving.
+    let finished = play_on(&mut s, first, |p| p.contains("turn 3,"), &mut advances);
+    assert!(!finished, "the game ended before turn 3");
+    s.send("q");
+    let (ask, _) = s.screen();
+    assert!(ask.contains("Save before quitting?"), "{ask}");
+    s.send("y");
+    let (bye, ended) = s.screen();
+    assert!(ended && bye.contains("Saved to saves/game.ron"), "{bye}");
+    s.finish();
+    let save = std::fs::read_to_string(dir.join("saves/game.ron")).unwrap();
+    assert!(save.contains("players: Some((\"human\", \"scheduler\"))"), "{save}");
+
+    // Load it: the scheduler still plays the Confederates, and the game goes on to the end.
+    let mut s = Session::start(&dir, &["play", "--load", "saves/game.ron", "--terminal"]);
+    let (first, _) = s.screen();
+    assert!(
+        first.contains("Confederate is played by the scheduler agent"),
+        "{first}"
+    );
+    assert!(first.contains("turn 3,"), "{first}");
+    s.send("log 5");
+    let (log, _) = s.screen();
+    assert!(log.lines().filter(|l| l.starts_with("  ")).count() >= 5, "{log}");
+    let finished = play_on(&mut s, first, |_| false, &mut advances);
+    assert!(finished);
+    let transcript = s.finish();
+    std::fs::write(dir.join("transcript.txt"), &transcript).unwrap();
+    assert!(advances >= 2, "the player advanced {advances} times");
+    let end = &transcript[transcript.rfind("=== ").expect("a result screen")..];
+    for what in [
+        "the battle is over",
+        "Result: ",
+        "Objectives at the end",
+        "Hickory farm (Union's minor objective)",
+        "Victory points",
+        "Losses: Union lost",
+        "breakpoint",
+        "How it is decided",
+    ] {
+        assert!(end.contains(what), "the result does not say {what:?}:\n{end}");
+    }
+
+    // The finished game, loaded, shows its result and ends.
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["play", "--load", "saves/autosave.ron", "--terminal"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("This game is already over") && text.contains("Result: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_bytes_and_the_end_of_input_do_not_lose_the_game() {
+    let dir = scratch("bytes");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["play", &map, "--terminal"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let input = child.stdin.as_mut().unwrap();
+        input.write_all(b"\xff\xfe\n0\ns nowhere/game.ron\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("not text (UTF-8)"), "{text}");
+    // The line after the bad one was still read: the initiative phase ended.
+    assert!(text.contains("Union chose 0: end phase"), "{text}");
+    assert!(
+        text.contains("could not save to nowhere/game.ron") && !dir.join("nowhere").exists(),
+        "{text}"
+    );
+    // The end of the input saves the game where the player can find it.
+    assert!(
+        text.contains("The input ended: the game is saved to saves/autosave.ron"),
+        "{text}"
+    );
+    assert!(dir.join("saves/autosave.ron").is_file());
+}
+
+#[test]
+fn a_save_without_players_loads_as_before() {
+    // Recordings made before the players were kept have no `players`: they load, hot-seat.
+    let dir = scratch("old");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let rec = dir.join("old.ron");
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["simulate", &map, "--seed", "1", "--max-turns", "1", "--record"])
+        .arg(&rec)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert!(!text.contains("players"), "{text}");
+    let parsed = volley::replay::Recording::parse(&text, &rec).unwrap();
+    assert_eq!(parsed.players, None);
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["play", "--terminal", "--load"])
+        .arg(&rec)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("Union is played by a person at this terminal")
+            && shown.contains("Confederate is played by a person at this terminal")
+            && shown.contains("This game is already over")
+            && shown.contains("the turn limit"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_map_draws_units_terrain_and_objectives_where_they_are() {
+    let (b, _) = volley::load_battle(std::path::Path::new(&format!("{ROOT}/maps/first_battle.ron")), 1).unwrap();
+    let map = volley::terminal::view::map(&b, 0, 80);
+    // 75 columns over 120 cm: 1.6 cm a column; 28 rows over 90 cm: 3.2 cm a row.
+    let rows: Vec<&str> = map
+        .iter()
+        .filter(|l| l.len() > 5 && l[..4].trim().parse::<i64>().is_ok())
+        .map(|l| &l[5..])
+        .collect();
+    assert_eq!(rows.len(), 28, "{map:#?}");
+    let at = |x: f64, y: f64| -> char {
+        let r = ((90.0 - y) / (90.0 / 28.0)).floor() as usize;
+        let c = (x / 1.6).floor() as usize;
+        rows[r].chars().nth(c).unwrap()
+    };
+    assert_eq!(at(45.0, 16.0), 'A', "{map:#?}"); // 5th New Hampshire
+    assert_eq!(at(78.0, 16.0), 'B', "{map:#?}"); // 7th Wisconsin
+    assert_eq!(at(45.0, 70.0), 'a', "{map:#?}"); // 21st Georgia, seen by the Union
+    assert_eq!(at(62.0, 45.0), '*', "{map:#?}"); // Hickory farm
+    assert_eq!(at(60.0, 30.0), '=', "{map:#?}"); // Hickory Lane
+    assert_eq!(at(15.0, 45.0), '!', "{map:#?}"); // Pine thicket
+    assert_eq!(at(77.0, 46.0), '%', "{map:#?}"); // Hickory orchard
+    assert_eq!(at(100.0, 30.0), '.', "{map:#?}");
+    for key in [
+        "  A 5th New Hampshire (Union)",
+        "  ! Pine thicket: woods",
+        "  + Farm fence: fence",
+        "  [ Hickory farmhouse: building",
+    ] {
+        assert!(
+            map.iter().any(|l| l.starts_with(key)),
+            "no {key:?} in the legend: {map:#?}"
+        );
+    }
+    // The fence is drawn, one row thick.
+    assert_eq!(map.iter().filter(|l| l.contains("++++")).count(), 1, "{map:#?}");
+}
