@@ -17,7 +17,11 @@ use std::f64::consts::{PI, TAU};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Anim>().init_resource::<AnimHidden>().add_systems(
         Update,
-        (enqueue, tick).chain().in_set(AnimSet).after(BattleSystems::Derive),
+        (enqueue, tick)
+            .chain()
+            .in_set(AnimSet)
+            .in_set(crate::ui::common::TableSystems::Animate)
+            .after(BattleSystems::Derive),
     );
 }
 

@@ -8,7 +8,6 @@ use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
 use crate::ui::common::{Screen, Selection};
-use crate::ui::session::Session;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use leafwing_input_manager::prelude::*;
@@ -23,7 +22,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (refit_on_change, fit_camera, steer_camera, pick)
                 .chain()
-                .in_set(CameraSystems),
+                .in_set(CameraSystems)
+                .in_set(crate::ui::common::TableSystems::Input),
         );
 }
 
@@ -230,7 +230,8 @@ fn pick(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     viewport: Res<TableViewport>,
     battle: Res<BattleState>,
-    session: Res<Session>,
+    turn: Res<State<crate::ui::play::Turn>>,
+    seats: Res<crate::ui::session::Seats>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<Drag>,
     mut requests: MessageWriter<ActionRequest>,
@@ -262,7 +263,8 @@ fn pick(
     if controls.just_pressed(&TableAction::Select) {
         let Some(p) = cursor else { return };
         let picked = hover.0;
-        let mine = session.human(b.actor()) && !b.is_over();
+        // The table's orders are gated by whose turn it is.
+        let mine = crate::ui::play::at_table(turn.get(), &seats);
         if picked == *selection && picked != Selection::default() && mine {
             *drag = Drag {
                 grab: Some((picked, p)),

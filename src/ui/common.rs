@@ -76,6 +76,20 @@ pub struct Preview(pub Option<Action>);
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct PinnedPreview(pub Option<Action>);
 
+/// The window's systems in the frame, around the battle's (`battle::ecs::BattleSystems`):
+/// input → requests → apply → follow → sync → derive → animate → draw.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableSystems {
+    /// The camera and the pointer: what is under it, what is dragged.
+    Input,
+    /// Keys and clicks become action requests.
+    Request,
+    /// The last action's shots and moves play out.
+    Animate,
+    /// The table's shapes are rebuilt from the pieces.
+    Draw,
+}
+
 /// The battle panels' system, before any floating window.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PanelsSet;

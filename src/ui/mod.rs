@@ -9,6 +9,7 @@ pub mod input;
 pub mod measure;
 pub mod palette;
 pub mod panels;
+pub mod play;
 pub mod replay;
 pub mod screens;
 pub mod screenshot;
@@ -24,7 +25,8 @@ use bevy::window::WindowResolution;
 use std::path::PathBuf;
 
 pub use common::{PinnedPreview, Preview, Screen, Selection};
-pub use session::{Agents, Session};
+pub use play::{NewGame, Turn};
+pub use session::{Agents, BattleLog, GameRecord, Seats};
 
 /// How the window starts.
 pub struct Launch {
@@ -96,10 +98,10 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
             }),
     );
     app.insert_resource(ClearColor(palette::ROOM));
-    let session = Session::new(&battle, &events, scenario, seed, sides, recording, screenshot.is_some());
+    let game = NewGame::new(&battle, &events, scenario, seed, sides, recording, screenshot.is_some());
     app.insert_resource(crate::battle::ecs::BattleState(battle));
     app.add_plugins(crate::battle::ecs::plugin);
-    app.insert_resource(session);
+    game.insert(app.world_mut());
     app.insert_non_send(agents);
     app.insert_state(if menu { Screen::Menu } else { Screen::Battle });
     if let Some(shot) = screenshot {
@@ -134,7 +136,7 @@ pub fn headless_play_app(
     no_handover: bool,
 ) -> Result<App, String> {
     let sides = sides.map(str::to_string);
-    let session = Session::new(&battle, &[], scenario, seed, sides.clone(), None, no_handover);
+    let game = NewGame::new(&battle, &[], scenario, seed, sides.clone(), None, no_handover);
     let agents = Agents::new(&sides, seed)?;
     // As `battle::ecs::headless_app`, but with no frame run before every plugin is in (the
     // camera is spawned at start-up).
@@ -168,12 +170,14 @@ pub fn headless_play_app(
         .init_resource::<bevy::render::texture::ManualTextureViews>()
         .add_message::<AssetEvent<Image>>()
         .add_systems(PostUpdate, bevy::render::camera::camera_system);
-    app.insert_resource(session);
+    game.insert(app.world_mut());
     app.insert_non_send(agents);
     app.insert_state(Screen::Battle);
     app.add_plugins(play_plugin);
-    app.update();
-    app.update();
+    // The turn follows the battle, then the seat: the table is handed over if it must be.
+    for _ in 0..3 {
+        app.update();
+    }
     Ok(app)
 }
 
@@ -198,9 +202,21 @@ pub fn play_plugin(app: &mut App) {
         .init_resource::<Preview>()
         .init_resource::<common::TableHover>();
     app.init_state::<Screen>();
+    use crate::battle::ecs::BattleSystems;
+    app.configure_sets(
+        Update,
+        (
+            (common::TableSystems::Input, common::TableSystems::Request)
+                .chain()
+                .before(BattleSystems::Apply),
+            (common::TableSystems::Animate, common::TableSystems::Draw)
+                .chain()
+                .after(BattleSystems::Derive),
+        ),
+    );
     app.add_plugins((
         input::plugin,
-        session::plugin,
+        play::plugin,
         screens::battle::plugin,
         replay::plugin,
         undo::plugin,

@@ -3,7 +3,8 @@
 //! battle log following; "take command here" hands the game over to play on from that point.
 //! It only ever sets `BattleState` to a state the timeline re-played; nothing is decided here.
 
-use super::session::{Agents, Session};
+use super::session::{Agents, BattleLog, GameRecord, Seats};
+use super::undo::UndoStack;
 use crate::battle::Applied;
 use crate::battle::ecs::BattleState;
 use crate::replay::timeline::Timeline;
@@ -60,27 +61,27 @@ pub struct ReplayAsks {
 }
 
 /// Show the state after `n` actions, the log up to it and the last action's dice.
-pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, session: &mut Session) {
+pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut BattleLog) {
     let n = n.min(viewer.timeline.len());
     viewer.at = n;
     // The log and dice panel: every action up to `n`, described on its own state; the state
     // they lead to is the one shown.
     let rec = viewer.timeline.recording();
     let mut b = viewer.timeline.state_at(0);
-    session.log.truncate(1);
-    session.last = None;
+    log.lines.truncate(1);
+    log.last = None;
     for a in &rec.actions[..n] {
         let Ok(Applied { heading, events }) = b.step(a) else {
             break;
         };
         let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
-        session.push_action(b.game_turn, heading, lines);
+        log.push_action(b.game_turn, heading, lines);
     }
     battle.0 = b;
 }
 
 /// Playing: one action every `PACE / speed` seconds, the log and dice panel following.
-fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session: ResMut<Session>, time: Res<Time>) {
+fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: ResMut<BattleLog>, time: Res<Time>) {
     if !viewer.playing {
         return;
     }
@@ -102,7 +103,7 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut session
     };
     viewer.at = n + 1;
     let lines: Vec<String> = events.iter().map(|e| battle.0.describe(e)).collect();
-    session.push_action(battle.0.game_turn, heading, lines);
+    log.push_action(battle.0.game_turn, heading, lines);
 }
 
 /// "Take command here": the game from this point is a new game (its recording the old one
@@ -115,13 +116,13 @@ pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String>
     let seed = rec.seed;
     let agents = Agents::new(&sides, seed)?;
     world.insert_non_send(agents);
-    let mut session = world.resource_mut::<Session>();
-    session.undo.reset(&b);
-    session.recording = rec;
-    session.no_handover = sides.iter().filter(|s| *s == "human").count() < 2;
-    session.viewer = None;
-    session.sides = sides;
-    session.status = Some(format!("took command after action {}", viewer.at));
+    world.resource_mut::<UndoStack>().reset(&b);
+    world.resource_mut::<GameRecord>().recording = rec;
+    let mut seats = world.resource_mut::<Seats>();
+    seats.no_handover = sides.iter().filter(|s| *s == "human").count() < 2;
+    seats.viewer = None;
+    seats.sides = sides;
+    world.resource_mut::<BattleLog>().status = Some(format!("took command after action {}", viewer.at));
     world.resource_mut::<BattleState>().0 = b;
     Ok(())
 }
@@ -130,8 +131,8 @@ pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String>
 pub fn seek_world(world: &mut World, n: usize) {
     world.resource_scope(|world, mut viewer: Mut<Viewer>| {
         world.resource_scope(|world, mut battle: Mut<BattleState>| {
-            let mut session = world.resource_mut::<Session>();
-            seek(&mut viewer, n, &mut battle, &mut session);
+            let mut log = world.resource_mut::<BattleLog>();
+            seek(&mut viewer, n, &mut battle, &mut log);
         });
     });
 }

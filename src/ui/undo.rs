@@ -12,7 +12,7 @@ use crate::battle::ecs::BattleState;
 use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Selection};
-use crate::ui::session::Session;
+use crate::ui::session::{BattleLog, GameRecord, Seats};
 use bevy::prelude::*;
 
 /// Why nothing can be undone after a roll.
@@ -73,8 +73,8 @@ struct Point {
     heading: String,
 }
 
-/// The undo stack of a session.
-#[derive(Clone)]
+/// The undo stack of the game in the window.
+#[derive(Resource, Clone)]
 pub struct UndoStack {
     points: Vec<Point>,
     /// The state after the last action seen (the state before the next one).
@@ -217,56 +217,59 @@ pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate:
 }
 
 /// Keep the undo stack with the applied actions (before they are logged and recorded).
-pub(crate) fn track(session: &mut Session, action: &Action, events: &[Event], state_hash: u64, heading: &str) {
-    let sides = session.sides.clone();
-    let log = session.log.len();
-    let mut stack = std::mem::replace(
-        &mut session.undo,
-        UndoStack {
-            points: Vec::new(),
-            shadow: None,
-            why_not: NOTHING_YET,
-        },
-    );
-    stack.after_action(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn track(
+    undo: &mut UndoStack,
+    seats: &Seats,
+    log: &BattleLog,
+    record: &GameRecord,
+    action: &Action,
+    events: &[Event],
+    state_hash: u64,
+    heading: &str,
+) {
+    undo.after_action(
         action,
         events,
         state_hash,
-        |s| sides[s] == "human",
-        (log, &session.recording, &session.last),
+        |s| seats.human(s),
+        (log.lines.len(), &record.recording, &log.last),
         heading.to_string(),
     );
-    session.undo = stack;
 }
 
-/// At the end of a frame with actions: the shadow is the battle as it now stands, if the
-/// actions did not leave one.
-pub(crate) fn settle(session: &mut Session, battle: &Battle) {
-    if session.undo.shadow.is_none() {
-        session.undo.shadow = Some(battle.clone());
+impl UndoStack {
+    /// At the end of a frame with actions: the shadow is the battle as it now stands, if the
+    /// actions did not leave one.
+    pub(crate) fn settle(&mut self, battle: &Battle) {
+        if self.shadow.is_none() {
+            self.shadow = Some(battle.clone());
+        }
     }
 }
 
 /// Take back the last undoable step: the battle, the log, the dice panel and the recording as
 /// they were before it. Says why not in the status line when nothing can be undone.
 pub fn undo_world(world: &mut World) -> bool {
-    let mut session = world.resource_mut::<Session>();
-    let Some(p) = session.undo.points.pop() else {
-        let why = session.undo.why_not;
-        session.status = Some(format!("cannot undo: {why}"));
+    let mut undo = world.resource_mut::<UndoStack>();
+    let Some(p) = undo.points.pop() else {
+        let why = undo.why_not;
+        world.resource_mut::<BattleLog>().status = Some(format!("cannot undo: {why}"));
         return false;
     };
-    session.log.truncate(p.log);
-    session.recording.actions.truncate(p.actions);
-    session.recording.checkpoints.truncate(p.checkpoints);
-    session.recording.final_hash = p.final_hash;
-    session.last = p.last;
-    session.refusal = None;
-    session.status = Some(format!("undone: {}", crate::ui::common::plain(&p.heading)));
-    session.undo.shadow = Some(p.battle.clone());
-    if session.undo.points.is_empty() {
-        session.undo.why_not = NOTHING_YET;
+    undo.shadow = Some(p.battle.clone());
+    if undo.points.is_empty() {
+        undo.why_not = NOTHING_YET;
     }
+    let mut record = world.resource_mut::<GameRecord>();
+    record.recording.actions.truncate(p.actions);
+    record.recording.checkpoints.truncate(p.checkpoints);
+    record.recording.final_hash = p.final_hash;
+    let mut log = world.resource_mut::<BattleLog>();
+    log.lines.truncate(p.log);
+    log.last = p.last;
+    log.refusal = None;
+    log.status = Some(format!("undone: {}", crate::ui::common::plain(&p.heading)));
     world.resource_mut::<BattleState>().0 = p.battle;
     if let Some(mut legal) = world.get_resource_mut::<LegalCache>() {
         *legal = LegalCache::default();

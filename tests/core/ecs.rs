@@ -7,7 +7,8 @@ use volley::battle::Action;
 use volley::battle::ecs::arcs::Arcs;
 use volley::battle::ecs::sight::Sight;
 use volley::battle::ecs::{
-    ActionRefused, ActionRequest, BaseShape, BattleState, CommanderBase, GamePhase, Stand, UnitPiece, headless_app,
+    ActionRefused, ActionRequest, BaseShape, BattleState, CommanderBase, DecisionWindow, GamePhase, Stand, UnitPiece,
+    headless_app,
 };
 
 #[test]
@@ -121,6 +122,9 @@ proptest::proptest! {
         proptest::prop_assert_eq!(units, b.alive_units().count());
         // The phase machine stands where the battle is.
         proptest::prop_assert_eq!(*world.resource::<State<GamePhase>>().get(), GamePhase::from(b.phase));
+        if let Some(w) = world.get_resource::<State<DecisionWindow>>() {
+            proptest::prop_assert_eq!(*w.get(), DecisionWindow::from(&b.step));
+        }
     }
 }
 
@@ -182,4 +186,39 @@ fn only_what_an_action_moved_is_marked_changed() {
     app.update();
     let moved = app.world().resource::<Moved>().0[2].clone();
     assert_eq!(moved, vec![mover]);
+}
+
+/// Issue 15: one action that passes several phases walks the state machine through each of
+/// them in order within the frame, so `OnEnter` runs for the automatic charge and end phases.
+#[test]
+fn one_action_walks_every_phase_it_passes_within_the_frame() {
+    #[derive(Resource, Default)]
+    struct Entered(Vec<GamePhase>);
+    let mut app = headless_app(skirmish(3));
+    app.init_resource::<Entered>();
+    for p in [
+        GamePhase::Initiative,
+        GamePhase::Command,
+        GamePhase::Charge,
+        GamePhase::End,
+    ] {
+        app.add_systems(OnEnter(p), move |mut e: ResMut<Entered>| e.0.push(p));
+    }
+    app.world_mut().write_message(ActionRequest(Action::EndPhase));
+    app.update();
+    assert_eq!(app.world().resource::<Entered>().0, vec![GamePhase::Command]);
+    // Ending the command phase passes the charge and end phases to the other side's turn.
+    app.world_mut().write_message(ActionRequest(Action::EndPhase));
+    app.update();
+    let b = &app.world().resource::<BattleState>().0;
+    assert_eq!(b.active, 1);
+    assert_eq!(
+        app.world().resource::<Entered>().0,
+        vec![
+            GamePhase::Command,
+            GamePhase::Charge,
+            GamePhase::End,
+            GamePhase::Initiative
+        ]
+    );
 }

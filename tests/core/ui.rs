@@ -9,7 +9,8 @@ use leafwing_input_manager::prelude::Buttonlike;
 use volley::battle::ecs::BattleState;
 use volley::battle::{Action, Battle, Phase};
 use volley::rules::geometry::V2;
-use volley::ui::{Screen, Selection, Session};
+use volley::ui::undo::UndoStack;
+use volley::ui::{BattleLog, GameRecord, Screen, Seats, Selection};
 
 fn app_with(b: Battle, sides: [&str; 2]) -> App {
     volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, sides, false).expect("agents")
@@ -23,6 +24,26 @@ fn press(app: &mut App, key: KeyCode) {
     app.update();
 }
 
+/// The game's resources in the window, read together.
+struct Game<'a> {
+    log: &'a [volley::ui::session::LogLine],
+    recording: &'a volley::replay::Recording,
+    sides: &'a [String; 2],
+    last: &'a Option<(String, Vec<String>)>,
+    undo: &'a UndoStack,
+}
+
+fn game(app: &App) -> Game<'_> {
+    let w = app.world();
+    Game {
+        log: &w.resource::<BattleLog>().lines,
+        recording: &w.resource::<GameRecord>().recording,
+        sides: &w.resource::<Seats>().sides,
+        last: &w.resource::<BattleLog>().last,
+        undo: w.resource::<UndoStack>(),
+    }
+}
+
 fn battle(app: &App) -> &Battle {
     &app.world().resource::<BattleState>().0
 }
@@ -32,7 +53,7 @@ fn enter_ends_the_phases_of_a_player_turn_and_the_other_player_is_handed_the_sea
     let mut app = app_with(skirmish(3), ["human", "human"]);
     // Both sides human: the first player must take the seat first.
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
-    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<Seats>().viewer = Some(0);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
@@ -58,7 +79,7 @@ fn enter_ends_the_phases_of_a_player_turn_and_the_other_player_is_handed_the_sea
     press(&mut app, KeyCode::Enter);
     assert_eq!(battle(&app).actions, before);
     // The session recorded every action and logged them.
-    let s = app.world().resource::<Session>();
+    let s = game(&app);
     assert_eq!(s.recording.actions.len() as u64, before);
     assert!(
         s.log.iter().any(|l| l.action && l.text.contains("end phase")),
@@ -258,15 +279,15 @@ fn the_replay_viewer_plays_seeks_and_hands_over_command() {
     app.world_mut().resource_mut::<Viewer>().playing = false;
     seek_world(app.world_mut(), n);
     assert_eq!(battle(&app).state_hash(), rec.final_hash);
-    let log_len = app.world().resource::<Session>().log.len();
+    let log_len = app.world().resource::<BattleLog>().lines.len();
     assert!(log_len > n, "the log follows the replay: {log_len} lines");
     // Back to the middle and take command there, hot-seat.
     seek_world(app.world_mut(), n / 2);
     take_command(app.world_mut(), ["human".into(), "human".into()]).unwrap();
     assert!(app.world().get_resource::<Viewer>().is_none());
-    let s = app.world().resource::<Session>();
+    let s = game(&app);
     assert_eq!(s.recording.actions.len(), n / 2);
-    assert_eq!(s.sides, ["human".to_string(), "human".to_string()]);
+    assert_eq!(*s.sides, ["human".to_string(), "human".to_string()]);
     assert_eq!(battle(&app).actions as usize, n / 2);
 }
 
@@ -303,7 +324,7 @@ fn an_order_is_logged_with_the_need_it_was_rolled_against() {
     let mut app = app_with(b, ["human", "scheduler"]);
     app.world_mut().write_message(volley::battle::ecs::ActionRequest(order));
     app.update();
-    let s = app.world().resource::<Session>();
+    let s = game(&app);
     let (heading, lines) = s.last.clone().expect("the order was applied");
     assert!(heading.ends_with(&before), "{heading} / {before}");
     let need = |t: &str| t.split("need ≤ ").nth(1).and_then(|r| r.chars().next());
@@ -313,7 +334,7 @@ fn an_order_is_logged_with_the_need_it_was_rolled_against() {
 /// Hot-seat skirmish (seed 3) with the first player seated, in the command phase.
 fn seated_in_command_phase() -> App {
     let mut app = app_with(skirmish(3), ["human", "human"]);
-    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<Seats>().viewer = Some(0);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     press(&mut app, KeyCode::Enter);
@@ -340,9 +361,9 @@ fn press_ctrl_z(app: &mut App) {
 
 /// Does the session's recording re-play to the table's state?
 fn recording_verifies(app: &App) {
-    let s = app.world().resource::<Session>();
+    let s = game(app);
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("undo-test.ron");
-    let (b, hash) = volley::replay::verify::verify(&s.recording, &here).expect("the recording verifies");
+    let (b, hash) = volley::replay::verify::verify(s.recording, &here).expect("the recording verifies");
     assert_eq!(hash, battle(app).state_hash());
     assert_eq!(b.actions, battle(app).actions);
 }
@@ -370,16 +391,16 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
     // A commander's move rolls nothing: Ctrl+Z takes it back to the very state before.
     let before = battle(&app).state_hash();
     let (log, rec) = {
-        let s = app.world().resource::<Session>();
+        let s = game(&app);
         (s.log.len(), s.recording.actions.len())
     };
     request(&mut app, cmd_move.clone());
     assert_ne!(battle(&app).state_hash(), before);
     // Ending the initiative phase (no roll) and the move can both be taken back.
-    assert_eq!(app.world().resource::<Session>().undo.len(), 2);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 2);
     press_ctrl_z(&mut app);
     assert_eq!(battle(&app).state_hash(), before);
-    let s = app.world().resource::<Session>();
+    let s = game(&app);
     assert_eq!((s.log.len(), s.recording.actions.len()), (log, rec));
     assert_eq!(s.undo.len(), 1);
     recording_verifies(&app);
@@ -393,10 +414,10 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
             .iter()
             .any(|a| matches!(a, Action::Move { .. }))
     );
-    assert_eq!(app.world().resource::<Session>().undo.why_not(), Some(DICE_ROLLED));
+    assert_eq!(app.world().resource::<UndoStack>().why_not(), Some(DICE_ROLLED));
     press(&mut app, KeyCode::Backspace);
     assert_eq!(battle(&app).state_hash(), ordered, "a roll is not undone");
-    let status = app.world().resource::<Session>().status.clone().unwrap_or_default();
+    let status = app.world().resource::<BattleLog>().status.clone().unwrap_or_default();
     assert!(status.contains(DICE_ROLLED), "{status}");
 
     // The ordered unit's move and a commander's move, taken back one at a time.
@@ -416,7 +437,7 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
         .expect("a commander may move");
     request(&mut app, second);
     assert_ne!(battle(&app).state_hash(), after_first);
-    assert_eq!(app.world().resource::<Session>().undo.len(), 2);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 2);
     press(&mut app, KeyCode::Backspace);
     assert_eq!(battle(&app).state_hash(), after_first);
     press_ctrl_z(&mut app);
@@ -426,7 +447,10 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
     assert_eq!(battle(&app).state_hash(), ordered);
     // The recording dropped the undone moves: it re-plays to the table's state.
     recording_verifies(&app);
-    assert_eq!(app.world().resource::<Session>().recording.actions.last(), Some(&order));
+    assert_eq!(
+        app.world().resource::<GameRecord>().recording.actions.last(),
+        Some(&order)
+    );
 }
 
 #[test]
@@ -465,11 +489,11 @@ fn undo_never_crosses_a_change_of_player_or_a_computer_players_action() {
     let mut app = app_with(skirmish(3), ["human", "random"]);
     press(&mut app, KeyCode::Enter);
     // Initiative ended without a roll: undoable.
-    assert_eq!(app.world().resource::<Session>().undo.len(), 1);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 1);
     press(&mut app, KeyCode::Enter);
     // The command phase ended and the turn passed to the other side.
     assert_eq!(battle(&app).actor(), 1);
-    let s = app.world().resource::<Session>();
+    let s = game(&app);
     assert!(s.undo.is_empty());
     assert!(s.undo.why_not().is_some());
     let before = battle(&app).state_hash();
@@ -639,13 +663,13 @@ fn selection(app: &App) -> Selection {
 }
 
 fn refusal(app: &App) -> Option<(String, volley::battle::Refusal)> {
-    app.world().resource::<Session>().refusal.clone()
+    app.world().resource::<BattleLog>().refusal.clone()
 }
 
 /// Hot-seat, the Union player seated, on the firing line, in the initiative phase.
 fn seated_on_the_firing_line() -> App {
     let mut app = app_with(firing_line(), ["human", "human"]);
-    app.world_mut().resource_mut::<Session>().viewer = Some(0);
+    app.world_mut().resource_mut::<Seats>().viewer = Some(0);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
@@ -694,7 +718,7 @@ fn a_whole_player_turn_is_played_with_the_mouse_and_keys() {
         let o = b.cmd.orders.get(&u).expect("ordered");
         assert_eq!((o.by, o.credits, o.finished), (HQ0, 1, false));
     }
-    let (heading, lines) = app.world().resource::<Session>().last.clone().expect("the order");
+    let (heading, lines) = app.world().resource::<BattleLog>().last.clone().expect("the order");
     assert!(heading.contains("Colonel 0 → Union 0, Union 1"), "{heading}");
     assert!(
         lines.iter().any(|l| l.contains("rolled 4+1 = 5: order issued")),
@@ -733,7 +757,7 @@ fn a_whole_player_turn_is_played_with_the_mouse_and_keys() {
     assert_eq!(b.unit(reb2).hits, 3);
     assert!(b.unit(reb2).suppressed.is_some());
     assert_eq!(b.cmd.orders[&union0].credits, 0);
-    let (heading, lines) = app.world().resource::<Session>().last.clone().expect("the fire");
+    let (heading, lines) = app.world().resource::<BattleLog>().last.clone().expect("the fire");
     assert!(
         heading.contains("Union 0 fire") && heading.contains("Reb 2"),
         "{heading}"
@@ -754,7 +778,7 @@ fn a_whole_player_turn_is_played_with_the_mouse_and_keys() {
     // The record holds the turn as played: end phase, order, move, fire, end phase.
     let kinds: Vec<&str> = app
         .world()
-        .resource::<Session>()
+        .resource::<GameRecord>()
         .recording
         .actions
         .iter()
@@ -775,7 +799,7 @@ fn the_order_and_fire_keys_say_what_is_missing_and_the_rules_say_why_not() {
     let mut app = seated_on_the_firing_line();
     press(&mut app, KeyCode::Enter);
     assert_eq!(battle(&app).phase, Phase::Command);
-    let status = |app: &App| app.world().resource::<Session>().status.clone().unwrap_or_default();
+    let status = |app: &App| app.world().resource::<BattleLog>().status.clone().unwrap_or_default();
     // Nothing selected: O and T say what to select; nothing is sent.
     press(&mut app, KeyCode::KeyO);
     assert!(
@@ -809,6 +833,6 @@ fn the_order_and_fire_keys_say_what_is_missing_and_the_rules_say_why_not() {
     assert_eq!(b.actions, 2);
     assert_eq!(b.cmd.orders.keys().copied().collect::<Vec<_>>(), [0]);
     assert_eq!(b.cmd.orders[&0].by, HQ0);
-    let (_, lines) = app.world().resource::<Session>().last.clone().expect("the order");
+    let (_, lines) = app.world().resource::<BattleLog>().last.clone().expect("the order");
     assert!(lines.iter().any(|l| l.contains("rolled 4+1 = 5")), "{lines:?}");
 }

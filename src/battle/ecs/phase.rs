@@ -76,44 +76,35 @@ pub(super) fn plugin(app: &mut App) {
     app.init_state::<GamePhase>()
         .add_sub_state::<DecisionWindow>()
         .init_resource::<PhaseQueue>()
-        .add_systems(
-            Update,
-            (walk_phases, follow_window).chain().in_set(BattleSystems::Follow),
-        );
+        .add_systems(Update, walk_phases.in_set(BattleSystems::Follow));
 }
 
-/// Step the state machine one phase per frame through the phases the battle went through.
-fn walk_phases(
-    battle: Res<BattleState>,
-    mut queue: ResMut<PhaseQueue>,
-    state: Res<State<GamePhase>>,
-    mut next: ResMut<NextState<GamePhase>>,
-) {
-    let target = if queue.0.is_empty() {
-        battle.0.phase.into()
-    } else {
-        queue.0.remove(0)
-    };
-    if *state.get() != target {
-        next.set(target);
+/// Walk the state machine, within this frame, through every phase the battle passed since the
+/// last frame, in order (each transition runs its `OnExit` / `OnEnter`), then the decision
+/// window to the battle's step.
+fn walk_phases(world: &mut World) {
+    loop {
+        let next = {
+            let mut queue = world.resource_mut::<PhaseQueue>();
+            if queue.0.is_empty() {
+                None
+            } else {
+                Some(queue.0.remove(0))
+            }
+        };
+        let target = next.unwrap_or_else(|| world.resource::<BattleState>().0.phase.into());
+        if *world.resource::<State<GamePhase>>().get() != target {
+            world.resource_mut::<NextState<GamePhase>>().set(target);
+            world.run_schedule(StateTransition);
+        }
+        if next.is_none() {
+            break;
+        }
     }
-}
-
-/// Once the phase machine has caught up with the battle, the window follows its step.
-fn follow_window(
-    battle: Res<BattleState>,
-    queue: Res<PhaseQueue>,
-    phase: Res<State<GamePhase>>,
-    window: Option<Res<State<DecisionWindow>>>,
-    mut next: ResMut<NextState<DecisionWindow>>,
-) {
-    let b = &battle.0;
-    let Some(window) = window else { return };
-    if !queue.0.is_empty() || *phase.get() != GamePhase::from(b.phase) {
-        return;
-    }
-    let target = DecisionWindow::from(&b.step);
-    if *window.get() != target {
-        next.set(target);
+    let target = DecisionWindow::from(&world.resource::<BattleState>().0.step);
+    let now = world.get_resource::<State<DecisionWindow>>().map(|w| *w.get());
+    if now.is_some_and(|w| w != target) {
+        world.resource_mut::<NextState<DecisionWindow>>().set(target);
+        world.run_schedule(StateTransition);
     }
 }

@@ -2,12 +2,12 @@
 //! and the rule that applied (the battle log's text, `battle::log`).
 
 use crate::ui::common::heading;
-use crate::ui::session::Session;
+use crate::ui::session::BattleLog;
 use bevy_egui::egui;
 
-pub fn show(ui: &mut egui::Ui, session: &Session) {
+pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
     heading(ui, "Dice");
-    match &session.last {
+    match &log.last {
         None => {
             ui.label(egui::RichText::new("No action yet.").weak());
         }

@@ -15,7 +15,8 @@ pub mod victory;
 use super::camera::TableViewport;
 pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};
 use super::common::{Preview, Screen, Selection};
-use super::session::Session;
+use super::session::{BattleLog, GameRecord, Seats};
+use super::undo::UndoStack;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -39,7 +40,11 @@ pub(super) fn plugin(app: &mut App) {
 fn battle_panels(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
-    mut session: ResMut<Session>,
+    seats: Res<Seats>,
+    turn: Res<State<crate::ui::play::Turn>>,
+    mut log: ResMut<BattleLog>,
+    record: Res<GameRecord>,
+    undo: Res<UndoStack>,
     mut selection: ResMut<Selection>,
     mut preview: ResMut<Preview>,
     pinned: Option<Res<crate::ui::common::PinnedPreview>>,
@@ -53,7 +58,7 @@ fn battle_panels(
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     legal.refresh(b);
-    let may_act = session.human(b.actor()) && !b.is_over();
+    let may_act = crate::ui::play::at_table(turn.get(), &seats);
     let mut asks = Asks::default();
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -63,7 +68,12 @@ fn battle_panels(
             .max_rect(ctx.viewport_rect()),
     );
     egui::Panel::top("phase_bar").show(&mut root, |ui| {
-        phase_bar::show(ui, b, &session, &legal.actions, may_act, &mut asks);
+        let game = phase_bar::BarGame {
+            seats: &seats,
+            log: &log,
+            undo: &undo,
+        };
+        phase_bar::show(ui, b, game, &legal.actions, may_act, &mut asks);
     });
     let mut replay_asks = crate::ui::replay::ReplayAsks::default();
     if let Some(v) = viewer.as_deref_mut() {
@@ -76,20 +86,20 @@ fn battle_panels(
             egui::ScrollArea::vertical().id_salt("left_scroll").show(ui, |ui| {
                 unit_card::show(ui, b, &selection);
                 ui.separator();
-                orders::show(ui, b, &session, &selection, &legal.actions, may_act, &mut asks);
+                orders::show(ui, b, &seats, &selection, &legal.actions, may_act, &mut asks);
             });
         });
     egui::Panel::right("right")
         .exact_size(330.0)
         .resizable(false)
         .show(&mut root, |ui| {
-            dice::show(ui, &session);
+            dice::show(ui, &log);
             ui.separator();
             victory::show(ui, b);
             ui.separator();
             legend::show(ui);
             ui.separator();
-            log::show(ui, &session);
+            log::show(ui, &log);
         });
     let free = root.available_rect_before_wrap();
     let rect = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
@@ -109,7 +119,7 @@ fn battle_panels(
         *selection = s;
     }
     if asks.save {
-        session.save(std::path::Path::new("saves/game.ron"));
+        log.status = Some(record.save(std::path::Path::new("saves/game.ron")));
     }
     if asks.menu {
         next.set(Screen::Menu);
@@ -125,7 +135,7 @@ fn battle_panels(
     if let Some(sides) = replay_asks.take_command {
         commands.queue(move |world: &mut World| {
             if let Err(e) = crate::ui::replay::take_command(world, sides) {
-                world.resource_mut::<Session>().status = Some(e);
+                world.resource_mut::<BattleLog>().status = Some(e);
             }
         });
     }

@@ -5,7 +5,7 @@
 use crate::battle::{Action, Battle};
 use crate::ui::common::Selection;
 use crate::ui::common::{Asks, heading, plain};
-use crate::ui::session::Session;
+use crate::ui::session::Seats;
 use bevy_egui::egui;
 
 /// The group an action is listed under.
@@ -51,7 +51,7 @@ const GROUPS: [&str; 6] = ["Order", "Move", "Fire", "Charge", "Deploy", "Phase"]
 pub fn show(
     ui: &mut egui::Ui,
     b: &Battle,
-    session: &Session,
+    seats: &Seats,
     sel: &Selection,
     legal: &[Action],
     may_act: bool,
@@ -62,11 +62,11 @@ pub fn show(
         heading(ui, "The battle is over");
         return;
     }
-    if !session.human(actor) {
+    if !seats.human(actor) {
         heading(ui, "Orders");
         ui.label(format!(
             "{} is played by the {} agent.",
-            b.sides[actor].name, session.sides[actor]
+            b.sides[actor].name, seats.sides[actor]
         ));
         return;
     }

@@ -3,10 +3,18 @@
 
 use crate::battle::{Action, Battle, Step};
 use crate::ui::common::{Asks, side_colour};
-use crate::ui::session::Session;
+use crate::ui::session::{BattleLog, Seats};
+use crate::ui::undo::UndoStack;
 use bevy_egui::egui;
 
-pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], may_act: bool, asks: &mut Asks) {
+/// The game's seats, log and undo stack, for the bar.
+pub struct BarGame<'a> {
+    pub seats: &'a Seats,
+    pub log: &'a BattleLog,
+    pub undo: &'a UndoStack,
+}
+
+pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_act: bool, asks: &mut Asks) {
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(&b.title).strong());
         ui.separator();
@@ -42,10 +50,10 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
         }
         ui.separator();
         let actor = b.actor();
-        let who = if session.human(actor) {
+        let who = if game.seats.human(actor) {
             "to act".to_string()
         } else {
-            format!("to act ({})", session.sides[actor])
+            format!("to act ({})", game.seats.sides[actor])
         };
         if !b.is_over() {
             ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
@@ -58,7 +66,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
                 }
             }
         }
-        crate::ui::undo::button(ui, &session.undo, asks);
+        crate::ui::undo::button(ui, game.undo, asks);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui.button("Menu").clicked() {
                 asks.menu = true;
@@ -66,12 +74,12 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, session: &Session, legal: &[Action], 
             if ui.button("Save").on_hover_text("save to saves/game.ron").clicked() {
                 asks.save = true;
             }
-            if let Some(s) = &session.status {
+            if let Some(s) = &game.log.status {
                 ui.label(egui::RichText::new(s).weak());
             }
         });
     });
-    if let Some((action, refusal)) = &session.refusal {
+    if let Some((action, refusal)) = &game.log.refusal {
         ui.horizontal_wrapped(|ui| {
             ui.label(
                 egui::RichText::new("Refused:")

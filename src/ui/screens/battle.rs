@@ -7,14 +7,16 @@ use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::battle::{Action, Battle, Phase, Step, UnitId};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
-use crate::ui::session::Session;
+use crate::ui::session::{BattleLog, Seats};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (end_phase_key, order_key, fire_key).run_if(in_state(Screen::Battle)),
+        (end_phase_key, order_key, fire_key)
+            .in_set(crate::ui::common::TableSystems::Request)
+            .run_if(in_state(Screen::Battle)),
     );
 }
 
@@ -24,7 +26,8 @@ fn key_for_human(
     action: TableAction,
     egui: &Option<Res<bevy_egui::input::EguiWantsInput>>,
     b: &Battle,
-    session: &Session,
+    seats: &Seats,
+    turn: &crate::ui::play::Turn,
 ) -> bool {
     let Some(controls) = controls else { return false };
     if !controls.just_pressed(&action) {
@@ -34,19 +37,20 @@ fn key_for_human(
     if egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
         return false;
     }
-    !b.is_over() && session.human(b.actor())
+    !b.is_over() && crate::ui::play::at_table(turn, seats)
 }
 
 /// Enter: end the phase, or pass when a reaction window is open, if the side to act is human.
 fn end_phase_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
-    session: Res<Session>,
+    seats: Res<Seats>,
+    turn: Res<State<crate::ui::play::Turn>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let b = &battle.0;
-    if !key_for_human(&controls, TableAction::EndPhase, &egui, b, &session) {
+    if !key_for_human(&controls, TableAction::EndPhase, &egui, b, &seats, turn.get()) {
         return;
     }
     let action = if b.step == Step::Open {
@@ -58,24 +62,27 @@ fn end_phase_key(
 }
 
 /// `O`: the order for the selection (`order_for`), or what to select first in the status line.
+#[allow(clippy::too_many_arguments)]
 fn order_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
-    mut session: ResMut<Session>,
+    seats: Res<Seats>,
+    turn: Res<State<crate::ui::play::Turn>>,
+    mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let b = &battle.0;
-    if !key_for_human(&controls, TableAction::Order, &egui, b, &session) {
+    if !key_for_human(&controls, TableAction::Order, &egui, b, &seats, turn.get()) {
         return;
     }
     match order_for(b, &selection) {
         Ok(a) => {
-            session.status = None;
+            log.status = None;
             requests.write(ActionRequest(a));
         }
-        Err(why) => session.status = Some(why),
+        Err(why) => log.status = Some(why),
     }
 }
 
@@ -85,22 +92,24 @@ fn order_key(
 fn fire_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
-    mut session: ResMut<Session>,
+    seats: Res<Seats>,
+    turn: Res<State<crate::ui::play::Turn>>,
+    mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     hover: Res<crate::ui::common::TableHover>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let b = &battle.0;
-    if !key_for_human(&controls, TableAction::FireAt, &egui, b, &session) {
+    if !key_for_human(&controls, TableAction::FireAt, &egui, b, &seats, turn.get()) {
         return;
     }
     match fire_for(b, selection.unit, hover.0.unit) {
         Ok(a) => {
-            session.status = None;
+            log.status = None;
             requests.write(ActionRequest(a));
         }
-        Err(why) => session.status = Some(why),
+        Err(why) => log.status = Some(why),
     }
 }
 

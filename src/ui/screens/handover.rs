@@ -4,7 +4,7 @@
 use crate::battle::ecs::BattleState;
 use crate::ui::common::side_colour;
 use crate::ui::common::{Screen, Selection};
-use crate::ui::session::Session;
+use crate::ui::session::Seats;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -15,7 +15,7 @@ pub(super) fn plugin(app: &mut App) {
 fn handover(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
-    mut session: ResMut<Session>,
+    mut seats: ResMut<Seats>,
     mut selection: ResMut<Selection>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
@@ -47,7 +47,7 @@ fn handover(
                     egui::RichText::new(format!("I play {} — show the table", b.sides[actor].name)).size(18.0),
                 );
                 if ui.add(button).clicked() {
-                    session.viewer = Some(actor);
+                    seats.viewer = Some(actor);
                     *selection = Selection::default();
                     next.set(Screen::Battle);
                 }

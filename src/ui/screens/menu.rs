@@ -6,7 +6,8 @@ use crate::battle::ecs::phase::PhaseQueue;
 use crate::replay::Recording;
 use crate::rules::switches::{Switch, Switches};
 use crate::ui::common::{Preview, Screen, Selection};
-use crate::ui::session::{Agents, Session};
+use crate::ui::play::NewGame;
+use crate::ui::session::{Agents, GameRecord};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::{Path, PathBuf};
@@ -87,9 +88,9 @@ pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
         .collect()
 }
 
-fn scan(mut state: ResMut<MenuState>, session: Res<Session>) {
+fn scan(mut state: ResMut<MenuState>, record: Res<GameRecord>) {
     state.scenarios = list_scenarios(Path::new("maps"));
-    if let Some(i) = state.scenarios.iter().position(|s| s.path == session.scenario) {
+    if let Some(i) = state.scenarios.iter().position(|s| s.path == record.scenario) {
         state.chosen = i;
     }
 }
@@ -201,10 +202,10 @@ fn menu(
     if let Some(s) = start {
         let players = state.players.clone();
         match begin(s, players) {
-            Ok((battle, session, new_agents)) => {
+            Ok((battle, game, new_agents)) => {
                 state.error = None;
                 commands.insert_resource(BattleState(battle));
-                commands.insert_resource(session);
+                commands.queue(move |world: &mut World| game.insert(world));
                 *agents = new_agents;
                 *selection = Selection::default();
                 preview.0 = None;
@@ -217,7 +218,7 @@ fn menu(
     Ok(())
 }
 
-fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, Session, Agents), String> {
+fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, NewGame, Agents), String> {
     match start {
         Start::New {
             scenario,
@@ -226,8 +227,8 @@ fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, S
         } => {
             let (b, events) = crate::load_battle_with(&scenario, seed, &switches).map_err(|e| e.to_string())?;
             let agents = Agents::new(&players, seed)?;
-            let session = Session::new(&b, &events, scenario, seed, players, None, false);
-            Ok((b, session, agents))
+            let game = NewGame::new(&b, &events, scenario, seed, players, None, false);
+            Ok((b, game, agents))
         }
         Start::Load(path) => {
             let rec = Recording::load(&path).map_err(|e| e.to_string())?;
@@ -235,9 +236,9 @@ fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, S
             let agents = Agents::new(&players, rec.seed)?;
             let scenario = crate::replay::verify::scenario_path(&rec, &path);
             let seed = rec.seed;
-            let mut session = Session::new(&b, &[], scenario, seed, players, Some(rec), false);
-            session.status = Some(format!("continued {}", path.display()));
-            Ok((b, session, agents))
+            let mut game = NewGame::new(&b, &[], scenario, seed, players, Some(rec), false);
+            game.log.status = Some(format!("continued {}", path.display()));
+            Ok((b, game, agents))
         }
     }
 }

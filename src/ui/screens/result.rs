@@ -4,7 +4,7 @@ use crate::battle::ecs::BattleState;
 use crate::replay::strength::{Strength, strength_by_turn};
 use crate::ui::common::Screen;
 use crate::ui::common::side_colour;
-use crate::ui::session::Session;
+use crate::ui::session::{BattleLog, GameRecord, Seats};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -24,7 +24,7 @@ type ChartPoints = Result<Vec<Strength>, String>;
 fn result_window(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
-    session: Res<Session>,
+    record: Res<GameRecord>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
     mut chart: Local<Option<(usize, ChartPoints)>>,
@@ -33,9 +33,9 @@ fn result_window(
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     // The chart, computed once per finished game (re-playing the recording).
-    let n = session.recording.actions.len();
+    let n = record.recording.actions.len();
     if chart.as_ref().is_none_or(|c| c.0 != n) {
-        let points = strength_by_turn(&session.recording, &session.scenario).map_err(|e| e.to_string());
+        let points = strength_by_turn(&record.recording, &record.scenario).map_err(|e| e.to_string());
         *chart = Some((n, points));
     }
     egui::Window::new("The battle is over")
@@ -174,17 +174,17 @@ fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
 
 /// "Watch the replay": the finished game in the replay viewer, from the start.
 fn watch_replay(world: &mut World) {
-    let session = world.resource::<Session>();
-    let rec = session.recording.clone();
-    let path = session.scenario.clone();
+    let record = world.resource::<GameRecord>();
+    let rec = record.recording.clone();
+    let path = record.scenario.clone();
     match crate::replay::timeline::Timeline::build(rec, &path) {
         Ok(t) => {
             world.insert_resource(crate::ui::replay::Viewer::new(t));
             world.insert_non_send(crate::ui::session::Agents([None, None]));
-            world.resource_mut::<Session>().sides = ["replay".into(), "replay".into()];
+            world.resource_mut::<Seats>().sides = ["replay".into(), "replay".into()];
             crate::ui::replay::seek_world(world, 0);
             world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
         }
-        Err(e) => world.resource_mut::<Session>().status = Some(format!("cannot replay: {e}")),
+        Err(e) => world.resource_mut::<BattleLog>().status = Some(format!("cannot replay: {e}")),
     }
 }

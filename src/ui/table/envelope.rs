@@ -10,7 +10,7 @@ use crate::battle::envelope::{envelope_outline, move_envelope};
 use crate::battle::{Action, Battle, Phase, UnitId};
 use crate::ui::camera::Drag;
 use crate::ui::common::Selection;
-use crate::ui::session::Session;
+use crate::ui::session::{BattleLog, Seats};
 use bevy::prelude::*;
 
 /// Rays around the unit, and the step along each (cm).
@@ -52,14 +52,14 @@ fn draw_envelope(
     mut commands: Commands,
     battle: Res<BattleState>,
     selection: Res<Selection>,
-    session: Res<Session>,
+    seats: Res<Seats>,
     old: Query<Entity, With<EnvelopeLayer>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
     }
     let b = &battle.0;
-    let Some(u) = envelope_unit(b, &selection).filter(|_| session.human(b.actor())) else {
+    let Some(u) = envelope_unit(b, &selection).filter(|_| seats.human(b.actor())) else {
         return;
     };
     let env = move_envelope(b, u, RAYS, STEP);
@@ -91,7 +91,7 @@ fn judge_drag(
     battle: Res<BattleState>,
     drag: Res<Drag>,
     mut verdict: ResMut<DragVerdict>,
-    mut session: ResMut<Session>,
+    mut log: ResMut<BattleLog>,
     old: Query<Entity, With<RefusedDragLayer>>,
 ) {
     for e in &old {
@@ -118,8 +118,8 @@ fn judge_drag(
     if verdict.0 != why {
         // Said on the phase bar's status line while the drag lasts.
         match &why {
-            Some(w) => session.status = Some(format!("would be refused: {w}")),
-            None if verdict.0.is_some() => session.status = None,
+            Some(w) => log.status = Some(format!("would be refused: {w}")),
+            None if verdict.0.is_some() => log.status = None,
             None => {}
         }
         verdict.0 = why;

@@ -7,7 +7,7 @@
 use crate::battle::ecs::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::{TableCamera, TableViewport};
 use crate::ui::common::{Screen, Selection, TableHover};
-use crate::ui::session::Session;
+use crate::ui::session::Seats;
 use bevy::picking::PickingSystems;
 use bevy::picking::backend::{HitData, PointerHits, ray::RayMap};
 use bevy::picking::hover::HoverMap;
@@ -63,9 +63,9 @@ fn clear_pieces(
 
 /// Hidden set-up (switch `scouting`): the enemy units the player at the table has not found
 /// are hidden, so they are neither drawn nor picked. A game without a human shows them all.
-fn fog(battle: Res<BattleState>, session: Option<Res<Session>>, mut units: Query<(&UnitPiece, &mut Visibility)>) {
+fn fog(battle: Res<BattleState>, seats: Option<Res<Seats>>, mut units: Query<(&UnitPiece, &mut Visibility)>) {
     let b = &battle.0;
-    let viewer = session
+    let viewer = seats
         .as_deref()
         .filter(|s| s.sides.iter().any(|x| x == "human"))
         .and_then(|s| s.viewer);

@@ -24,7 +24,7 @@ pub(super) fn plugin(app: &mut App) {
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<AnimHidden>)
                     .or_else(resource_changed::<Settings>)
-                    .or_else(resource_changed::<crate::ui::session::Session>),
+                    .or_else(resource_changed::<crate::ui::session::Seats>),
             ),
     );
 }

@@ -1,0 +1,285 @@
+//! The game in the window, played: a new game's resources, the computer players' turns, the
+//! record, log and undo kept as actions are applied, and the seat: who is to act (`Turn`, a
+//! Bevy state that follows the battle), with the hand-over, the result screen and the
+//! autosave run on entering a turn or a phase.
+
+use super::session::{AUTOSAVE, Agents, BattleLog, GameRecord, LogLine, Seats};
+use super::undo::UndoStack;
+use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState, BattleSystems, GamePhase};
+use crate::battle::{Action, Battle, Event, SideId};
+use crate::replay::Recording;
+use crate::ui::common::{Preview, Screen, Selection};
+use crate::ui::screenshot::ShotRequest;
+use bevy::prelude::*;
+use std::path::{Path, PathBuf};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_state::<Turn>()
+        .add_systems(
+            Update,
+            (
+                follow_turn.after(BattleSystems::Follow),
+                agent_turn.run_if(in_state(Screen::Battle).and_then(computers_turn)),
+            ),
+        )
+        .add_systems(PostUpdate, (on_applied, on_refused).chain())
+        .add_systems(OnEnter(GamePhase::Initiative), autosave)
+        .add_systems(OnEnter(GamePhase::GameOver), (autosave, to_result))
+        .add_systems(OnEnter(Screen::Battle), hand_over);
+    for side in 0..2 {
+        app.add_systems(OnEnter(Turn::Player(side)), hand_over);
+    }
+}
+
+/// A new game's resources: the seats, the record, the log and the undo stack.
+pub struct NewGame {
+    pub seats: Seats,
+    pub record: GameRecord,
+    pub log: BattleLog,
+    pub undo: UndoStack,
+}
+
+impl NewGame {
+    pub fn new(
+        battle: &Battle,
+        events: &[Event],
+        scenario: PathBuf,
+        seed: u64,
+        sides: [String; 2],
+        recording: Option<Recording>,
+        no_handover: bool,
+    ) -> NewGame {
+        let recording =
+            recording.unwrap_or_else(|| Recording::start(battle, &scenario.display().to_string(), seed, None));
+        NewGame {
+            seats: Seats::new(battle, sides, no_handover),
+            record: GameRecord {
+                scenario,
+                seed,
+                recording,
+            },
+            log: BattleLog::new(battle, events),
+            undo: UndoStack::new(battle),
+        }
+    }
+
+    /// Put them in the world (replacing a game before).
+    pub fn insert(self, world: &mut World) {
+        world.insert_resource(self.seats);
+        world.insert_resource(self.record);
+        world.insert_resource(self.log);
+        world.insert_resource(self.undo);
+    }
+}
+
+/// Seconds between a computer player's actions, so a person can follow its turn.
+pub const AGENT_PACE: f32 = 0.5;
+
+/// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
+/// goes into the battle log.
+#[allow(clippy::too_many_arguments)]
+fn agent_turn(
+    mut agents: NonSendMut<Agents>,
+    battle: Res<BattleState>,
+    mut log: ResMut<BattleLog>,
+    mut requests: MessageWriter<ActionRequest>,
+    mut waiting: Local<Option<u64>>,
+    mut clock: Local<f32>,
+    time: Res<Time>,
+    shot: Option<Res<super::screenshot::ShotRequest>>,
+    anim: Option<Res<super::animation::Anim>>,
+) {
+    let b = &battle.0;
+    if b.is_over() {
+        return;
+    }
+    // A screenshot after N actions: play them at once, then hold still.
+    let delay = match &shot {
+        Some(s) if b.actions >= s.after_actions => return,
+        Some(_) => 0.0,
+        None => AGENT_PACE,
+    };
+    if let Some(at) = *waiting {
+        if b.actions == at {
+            return;
+        }
+        *waiting = None;
+    }
+    // Let the last action's animation finish first.
+    if anim.is_some_and(|a| a.busy()) {
+        *clock = 0.0;
+        return;
+    }
+    let Some(agent) = agents.0[b.actor()].as_mut() else {
+        return;
+    };
+    *clock += time.delta_secs();
+    if *clock < delay {
+        return;
+    }
+    *clock = 0.0;
+    let legal = b.legal_actions();
+    if legal.is_empty() {
+        return;
+    }
+    let i = agent.choose(b, &legal).min(legal.len() - 1);
+    if let Some(why) = agent.reason() {
+        log.lines.push(LogLine {
+            game_turn: b.game_turn,
+            action: false,
+            text: format!("[{}] {why}", agent.name()),
+        });
+    }
+    requests.write(ActionRequest(legal[i].clone()));
+    *waiting = Some(b.actions);
+}
+
+/// Record applied actions, write the log and the dice panel.
+#[allow(clippy::too_many_arguments)]
+fn on_applied(
+    mut applied: MessageReader<ActionApplied>,
+    battle: Res<BattleState>,
+    mut log: ResMut<BattleLog>,
+    mut record: ResMut<GameRecord>,
+    mut undo: ResMut<UndoStack>,
+    seats: Res<Seats>,
+    mut preview: ResMut<Preview>,
+    mut selection: ResMut<Selection>,
+) {
+    let b = &battle.0;
+    let mut any = false;
+    for ev in applied.read() {
+        any = true;
+        let who = describe_actor(b, &ev.action);
+        let heading = format!("{who}{}", ev.heading);
+        super::undo::track(
+            &mut undo,
+            &seats,
+            &log,
+            &record,
+            &ev.action,
+            &ev.events,
+            ev.state_hash,
+            &heading,
+        );
+        record.recording.push(b, &ev.action, &ev.events);
+        let lines: Vec<String> = ev.events.iter().map(|e| b.describe(e)).collect();
+        log.push_action(b.game_turn, heading, lines);
+        log.refusal = None;
+    }
+    if any {
+        undo.settle(b);
+        if preview.0.is_some() {
+            preview.0 = None;
+        }
+        let gone = selection.unit.is_some_and(|u| !b.unit(u).alive())
+            || selection.commander.is_some_and(|c| !b.commander(c).alive());
+        if gone {
+            *selection = Selection::default();
+        }
+    }
+}
+
+/// Autosave as each new player turn begins and when the game ends (not a screenshot's game,
+/// nor a replay being watched, nor a game with nothing played yet).
+fn autosave(record: Res<GameRecord>, seats: Res<Seats>, mut log: ResMut<BattleLog>, shot: Option<Res<ShotRequest>>) {
+    if shot.is_some() || record.recording.actions.is_empty() || seats.sides.iter().any(|s| s == "replay") {
+        return;
+    }
+    if let Err(e) = record.recording.save(Path::new(AUTOSAVE)) {
+        log.status = Some(format!("autosave failed: {e}"));
+    }
+}
+
+/// "Union: " for a decision of the side that made it.
+fn describe_actor(b: &Battle, a: &Action) -> String {
+    let side = match a {
+        Action::Order { commander, .. } | Action::CommanderMove { commander, .. } => b.commander(*commander).side,
+        _ => match a.unit() {
+            Some(u) => b.unit(u).side,
+            None => return String::new(),
+        },
+    };
+    format!("{}: ", b.sides[side].name)
+}
+
+fn on_refused(mut refused: MessageReader<ActionRefused>, battle: Res<BattleState>, mut log: ResMut<BattleLog>) {
+    for ev in refused.read() {
+        log.refusal = Some((battle.0.describe_action(&ev.action), ev.refusal.clone()));
+    }
+}
+
+/// Whose decision the table waits for: a player at this table, a computer player, nobody
+/// (a replay being watched), or nobody any more (the game is over).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Turn {
+    #[default]
+    Nobody,
+    Player(SideId),
+    Computer(SideId),
+    Over,
+}
+
+impl Turn {
+    pub fn of(b: &Battle, seats: &Seats) -> Turn {
+        let actor = b.actor();
+        if b.is_over() {
+            Turn::Over
+        } else if seats.human(actor) {
+            Turn::Player(actor)
+        } else if seats.sides[actor] == "replay" {
+            Turn::Nobody
+        } else {
+            Turn::Computer(actor)
+        }
+    }
+}
+
+/// The player seated at this table is the one to act (the gate of the table's orders: in
+/// hot-seat, not while the table waits to be handed over).
+pub fn at_table(turn: &Turn, seats: &Seats) -> bool {
+    match *turn {
+        Turn::Player(side) => seats.no_handover || seats.viewer == Some(side),
+        _ => false,
+    }
+}
+
+/// A computer player is to act.
+pub fn computers_turn(turn: Res<State<Turn>>) -> bool {
+    matches!(turn.get(), Turn::Computer(_))
+}
+
+/// The turn follows the battle and the seats.
+fn follow_turn(battle: Res<BattleState>, seats: Res<Seats>, turn: Res<State<Turn>>, mut next: ResMut<NextState<Turn>>) {
+    let now = Turn::of(&battle.0, &seats);
+    if *turn.get() != now {
+        next.set(now);
+    }
+}
+
+/// A player's turn begins: in hot-seat, the table is handed over if another player sits at it.
+fn hand_over(
+    turn: Res<State<Turn>>,
+    mut seats: ResMut<Seats>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Turn::Player(actor) = *turn.get() else { return };
+    if *screen.get() != Screen::Battle || seats.viewer == Some(actor) {
+        return;
+    }
+    if seats.no_handover {
+        if seats.sides.iter().all(|s| s == "human") {
+            seats.viewer = Some(actor);
+        }
+        return;
+    }
+    next.set(Screen::Handover);
+}
+
+/// The game is over: to the result screen.
+fn to_result(screen: Res<State<Screen>>, mut next: ResMut<NextState<Screen>>) {
+    if matches!(screen.get(), Screen::Battle | Screen::Handover) {
+        next.set(Screen::Result);
+    }
+}
