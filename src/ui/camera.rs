@@ -3,7 +3,7 @@
 //! commander under the pointer.
 
 use super::input::{Controls, TableAction};
-use super::table::t;
+use super::table::pen::t;
 use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
@@ -230,7 +230,7 @@ fn pick(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     viewport: Res<TableViewport>,
     battle: Res<BattleState>,
-    turn: Res<State<crate::ui::play::Turn>>,
+    turn: Res<State<crate::ui::session::Turn>>,
     seats: Res<crate::ui::session::Seats>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<Drag>,
@@ -264,7 +264,7 @@ fn pick(
         let Some(p) = cursor else { return };
         let picked = hover.0;
         // The table's orders are gated by whose turn it is.
-        let mine = crate::ui::play::at_table(turn.get(), &seats);
+        let mine = crate::ui::session::at_table(turn.get(), &seats);
         if picked == *selection && picked != Selection::default() && mine {
             *drag = Drag {
                 grab: Some((picked, p)),

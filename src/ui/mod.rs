@@ -25,8 +25,8 @@ use bevy::window::WindowResolution;
 use std::path::PathBuf;
 
 pub use common::{PinnedPreview, Preview, Screen, Selection};
-pub use play::{NewGame, Turn};
-pub use session::{Agents, BattleLog, GameRecord, Seats};
+pub use play::NewGame;
+pub use session::{Agents, BattleLog, GameRecord, Seats, Turn};
 
 /// How the window starts.
 pub struct Launch {

@@ -3,10 +3,10 @@
 //! Bevy state that follows the battle), with the hand-over, the result screen and the
 //! autosave run on entering a turn or a phase.
 
-use super::session::{AUTOSAVE, Agents, BattleLog, GameRecord, LogLine, Seats};
+use super::session::{AUTOSAVE, Agents, BattleLog, GameRecord, LogLine, Seats, Turn};
 use super::undo::UndoStack;
 use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState, BattleSystems, GamePhase};
-use crate::battle::{Action, Battle, Event, SideId};
+use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Screen, Selection};
 use crate::ui::screenshot::ShotRequest;
@@ -206,41 +206,6 @@ fn describe_actor(b: &Battle, a: &Action) -> String {
 fn on_refused(mut refused: MessageReader<ActionRefused>, battle: Res<BattleState>, mut log: ResMut<BattleLog>) {
     for ev in refused.read() {
         log.refusal = Some((battle.0.describe_action(&ev.action), ev.refusal.clone()));
-    }
-}
-
-/// Whose decision the table waits for: a player at this table, a computer player, nobody
-/// (a replay being watched), or nobody any more (the game is over).
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Turn {
-    #[default]
-    Nobody,
-    Player(SideId),
-    Computer(SideId),
-    Over,
-}
-
-impl Turn {
-    pub fn of(b: &Battle, seats: &Seats) -> Turn {
-        let actor = b.actor();
-        if b.is_over() {
-            Turn::Over
-        } else if seats.human(actor) {
-            Turn::Player(actor)
-        } else if seats.sides[actor] == "replay" {
-            Turn::Nobody
-        } else {
-            Turn::Computer(actor)
-        }
-    }
-}
-
-/// The player seated at this table is the one to act (the gate of the table's orders: in
-/// hot-seat, not while the table waits to be handed over).
-pub fn at_table(turn: &Turn, seats: &Seats) -> bool {
-    match *turn {
-        Turn::Player(side) => seats.no_handover || seats.viewer == Some(side),
-        _ => false,
     }
 }
 

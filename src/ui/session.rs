@@ -52,6 +52,41 @@ impl Seats {
     }
 }
 
+/// Whose decision the table waits for: a player at this table, a computer player, nobody
+/// (a replay being watched), or nobody any more (the game is over).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Turn {
+    #[default]
+    Nobody,
+    Player(SideId),
+    Computer(SideId),
+    Over,
+}
+
+impl Turn {
+    pub fn of(b: &Battle, seats: &Seats) -> Turn {
+        let actor = b.actor();
+        if b.is_over() {
+            Turn::Over
+        } else if seats.human(actor) {
+            Turn::Player(actor)
+        } else if seats.sides[actor] == "replay" {
+            Turn::Nobody
+        } else {
+            Turn::Computer(actor)
+        }
+    }
+}
+
+/// The player seated at this table is the one to act (the gate of the table's orders: in
+/// hot-seat, not while the table waits to be handed over).
+pub fn at_table(turn: &Turn, seats: &Seats) -> bool {
+    match *turn {
+        Turn::Player(side) => seats.no_handover || seats.viewer == Some(side),
+        _ => false,
+    }
+}
+
 /// The record of the game: its scenario, seed and every action (what a save writes).
 #[derive(Resource, Clone, Debug)]
 pub struct GameRecord {

@@ -11,6 +11,7 @@ mod fire;
 mod fuzz;
 mod hardening;
 mod initiative;
+mod layers;
 mod movement;
 mod optional_air_burst;
 mod optional_all;

@@ -2,8 +2,7 @@
 //! and its fire cone as deep as its weapon range (DECISIONS "Arcs"), by the rules' own
 //! `geometry::vision_arc` and `geometry::fire_cone`. Derived when a piece moved or changed.
 
-use super::BattleSystems;
-use super::messages::BattleState;
+use super::base::{BattleState, BattleSystems};
 use super::pieces::{PieceIndex, UnitPiece};
 use super::sight::PiecesChanged;
 use crate::battle::state::{Battle, UnitId};

@@ -1,18 +1,13 @@
-//! The battle as a resource, and the one door as a system: every `ActionRequest` goes through
+//! The one door as a system: every `ActionRequest` goes through
 //! `Battle::step`, in arrival order; what happened goes out as `ActionApplied` or
 //! `ActionRefused`.
 
-use super::BattleSystems;
+use super::base::{BattleState, BattleSystems};
 use super::phase::PhaseQueue;
 use crate::battle::action::{Action, Refusal};
 use crate::battle::apply::Applied;
 use crate::battle::event::Event;
-use crate::battle::state::Battle;
 use bevy::prelude::*;
-
-/// The battle being played.
-#[derive(Resource, Clone)]
-pub struct BattleState(pub Battle);
 
 /// A request to apply an action (from a player's input, an agent, a replay, a test).
 #[derive(Message, Clone, Debug)]

@@ -2,7 +2,8 @@
 //! `Battle::step` (deterministic, cheap to clone for undo, replays and look-ahead); around it
 //! this plugin keeps a real world:
 //!
-//! - `messages`: the battle as a resource, actions in and events out as messages, and the
+//! - `base`: the battle as a resource and the battle's system sets (the ground floor);
+//! - `messages`: actions in and events out as messages, and the
 //!   system that sends each request through the door;
 //! - `phase`: the phase as a Bevy `State` walked through every phase an action passed, with
 //!   the decision window (open, counter-initiative, reaction, support) as its sub-state;
@@ -15,30 +16,19 @@
 //! The order within a frame: apply → walk the phases → sync the pieces → derive (sight, arcs).
 
 pub mod arcs;
+pub mod base;
 pub mod messages;
 pub mod phase;
 pub mod pieces;
 pub mod sight;
 
-pub use messages::{ActionApplied, ActionRefused, ActionRequest, BattleState};
+pub use base::{BattleState, BattleSystems};
+pub use messages::{ActionApplied, ActionRefused, ActionRequest};
 pub use phase::{DecisionWindow, GamePhase};
 pub use pieces::{BaseShape, CommanderBase, PieceIndex, SideOf, Stand, UnitPiece, UnitStatus};
 
 use crate::battle::Battle;
 use bevy::prelude::*;
-
-/// The battle's systems, in the order they run within a frame.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BattleSystems {
-    /// Requests sent through `Battle::step`.
-    Apply,
-    /// The phase state machine follows the battle.
-    Follow,
-    /// The pieces take the battle's positions and status.
-    Sync,
-    /// What is derived from the pieces: sight, arcs.
-    Derive,
-}
 
 /// Runs the battle inside an app (windowed or headless).
 pub fn plugin(app: &mut App) {

@@ -3,8 +3,7 @@
 //! automatic charge and end phases too), and the decision window inside a phase as a
 //! sub-state. The core's own phase is plain data (`battle::Phase`, `battle::Step`).
 
-use super::BattleSystems;
-use super::messages::BattleState;
+use super::base::{BattleState, BattleSystems};
 use crate::battle::event::Event;
 use crate::battle::state::{Phase, Step};
 use bevy::prelude::*;

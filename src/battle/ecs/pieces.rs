@@ -4,8 +4,7 @@
 //! so `Changed<Transform>` and `Changed<UnitStatus>` mean a move or a change of status. The
 //! window draws and picks from these entities; the core never reads them.
 
-use super::BattleSystems;
-use super::messages::BattleState;
+use super::base::{BattleState, BattleSystems};
 use crate::battle::state::{Battle, CmdId, SideId, Unit, UnitId};
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;

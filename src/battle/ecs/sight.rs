@@ -3,8 +3,7 @@
 //! or changed its status (a move, a loss, a formation, a unit found), and written only where
 //! it changed.
 
-use super::BattleSystems;
-use super::messages::BattleState;
+use super::base::{BattleState, BattleSystems};
 use super::pieces::{PieceIndex, Stand, UnitPiece, UnitStatus};
 use crate::battle::state::UnitId;
 use bevy::prelude::*;

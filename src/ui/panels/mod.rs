@@ -41,7 +41,7 @@ fn battle_panels(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
     seats: Res<Seats>,
-    turn: Res<State<crate::ui::play::Turn>>,
+    turn: Res<State<crate::ui::session::Turn>>,
     mut log: ResMut<BattleLog>,
     record: Res<GameRecord>,
     undo: Res<UndoStack>,
@@ -58,7 +58,7 @@ fn battle_panels(
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     legal.refresh(b);
-    let may_act = crate::ui::play::at_table(turn.get(), &seats);
+    let may_act = crate::ui::session::at_table(turn.get(), &seats);
     let mut asks = Asks::default();
     let mut root = egui::Ui::new(
         ctx.clone(),

@@ -27,7 +27,7 @@ fn key_for_human(
     egui: &Option<Res<bevy_egui::input::EguiWantsInput>>,
     b: &Battle,
     seats: &Seats,
-    turn: &crate::ui::play::Turn,
+    turn: &crate::ui::session::Turn,
 ) -> bool {
     let Some(controls) = controls else { return false };
     if !controls.just_pressed(&action) {
@@ -37,7 +37,7 @@ fn key_for_human(
     if egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
         return false;
     }
-    !b.is_over() && crate::ui::play::at_table(turn, seats)
+    !b.is_over() && crate::ui::session::at_table(turn, seats)
 }
 
 /// Enter: end the phase, or pass when a reaction window is open, if the side to act is human.
@@ -45,7 +45,7 @@ fn end_phase_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
     seats: Res<Seats>,
-    turn: Res<State<crate::ui::play::Turn>>,
+    turn: Res<State<crate::ui::session::Turn>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
@@ -67,7 +67,7 @@ fn order_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
     seats: Res<Seats>,
-    turn: Res<State<crate::ui::play::Turn>>,
+    turn: Res<State<crate::ui::session::Turn>>,
     mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
@@ -93,7 +93,7 @@ fn fire_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
     seats: Res<Seats>,
-    turn: Res<State<crate::ui::play::Turn>>,
+    turn: Res<State<crate::ui::session::Turn>>,
     mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,

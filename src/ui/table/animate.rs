@@ -3,8 +3,8 @@
 //! frame; the short effects (ball, craters, shell, canister cone and corridor, musketry lines,
 //! hit rings) are a few small shapes redrawn only while something plays.
 
+use super::pen::{Pen, w, z};
 use super::stands::{looks_of, stand_layers_of};
-use super::{Pen, w, z};
 use crate::battle::UnitId;
 use crate::battle::ecs::BattleState;
 use crate::rules::geometry::{Pose, V2};

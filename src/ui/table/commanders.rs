@@ -1,7 +1,7 @@
 //! Commanders: round bases in the side's colour with a flag, the rim showing their quality
 //! (gold exceptional, cream average, grey uninspiring) and their command value beside them.
 
-use super::{Pen, spawn_layer, w, z};
+use super::pen::{Pen, spawn_layer, w, z};
 use crate::battle::Battle;
 use crate::battle::ecs::BattleState;
 use crate::data::army::{CommandLevel, Quality};

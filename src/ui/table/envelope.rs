@@ -4,7 +4,7 @@
 //! outlined in red with the rule's reason on the phase bar's status line. Rebuilt when the selection, the
 //! battle or the drag changes.
 
-use super::{Pen, spawn_layer, w, z};
+use super::pen::{Pen, spawn_layer, w, z};
 use crate::battle::ecs::BattleState;
 use crate::battle::envelope::{envelope_outline, move_envelope};
 use crate::battle::{Action, Battle, Phase, UnitId};

@@ -3,7 +3,7 @@
 //! the line-of-sight check (green when clear, red when blocked) and the measuring tape. Also
 //! the two tools' clicks on the table.
 
-use super::{Pen, spawn_layer, t, w, z};
+use super::pen::{Pen, spawn_layer, t, w, z};
 use crate::battle::ecs::arcs::Arcs;
 use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
 use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};

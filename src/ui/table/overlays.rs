@@ -2,7 +2,7 @@
 //! panel (where a move ends, who a fire or charge aims at). Rebuilt when the selection, the
 //! preview or the battle changes.
 
-use super::{Pen, spawn_layer, w, z};
+use super::pen::{Pen, spawn_layer, w, z};
 use crate::battle::ecs::BattleState;
 use crate::battle::{Action, Battle};
 use crate::ui::camera::Drag;

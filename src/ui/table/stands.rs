@@ -3,7 +3,7 @@
 //! command stand a flag) and a light front edge; markers for suppressed and disordered units
 //! and pips for hits. Rebuilt when the battle state changes.
 
-use super::{Pen, in_rect, rect_corners, spawn_layer, w, z};
+use super::pen::{Pen, in_rect, rect_corners, spawn_layer, w, z};
 use crate::battle::ecs::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
 use crate::battle::{Battle, SideId, UnitId};
 use crate::data::army::Arm;

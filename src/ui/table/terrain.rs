@@ -2,7 +2,7 @@
 //! furrows and reeds, rivers, roads and obstacles, buildings and objective markers. Built
 //! once per battle (a new scenario), never per frame.
 
-use super::{Pen, Scatter, spawn_layer, w, z};
+use super::pen::{Pen, Scatter, spawn_layer, w, z};
 use crate::battle::ecs::BattleState;
 use crate::rules::terrain::{AreaKind, LinearKind, Polygon};
 use crate::ui::palette as pal;
@@ -573,7 +573,7 @@ fn scatter(p: &Polygon, step: f32, jitter: f32, rng: &mut Scatter) -> Vec<Vec2> 
         let mut x = lo.x + step * if row % 2 == 0 { 0.5 } else { 1.0 };
         while x < hi.x {
             let q = Vec2::new(x + rng.range(-jitter, jitter), y + rng.range(-jitter, jitter));
-            if p.contains(super::t(q)) {
+            if p.contains(super::pen::t(q)) {
                 out.push(q);
             }
             x += step;
