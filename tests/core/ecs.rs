@@ -222,3 +222,58 @@ fn one_action_walks_every_phase_it_passes_within_the_frame() {
         ]
     );
 }
+
+/// Issue 15: the move envelope is computed off the frame, for the unit that asks, and equals
+/// the rules' own `move_envelope`; a later state drops or renews it.
+#[test]
+fn the_move_envelope_arrives_from_the_async_pool_and_equals_the_core() {
+    use volley::battle::ecs::PieceIndex;
+    use volley::battle::ecs::movement::{MoveEnvelope, RAYS, STEP, WantsEnvelope, may_move};
+    let mut agents = eager_pair(7);
+    let mut app = headless_app(skirmish(7));
+    // Play on until some unit has an order in hand.
+    let unit = loop {
+        let b = &app.world().resource::<BattleState>().0;
+        if let Some(u) = b.alive_units().map(|u| u.id).find(|u| may_move(b, *u)) {
+            break u;
+        }
+        assert!(b.actions < 400, "no order given in 400 actions");
+        let legal = b.legal_actions();
+        let a = legal[agents[b.actor()].choose(b, &legal)].clone();
+        app.world_mut().write_message(ActionRequest(a));
+        app.update();
+    };
+    let e = app
+        .world()
+        .resource::<PieceIndex>()
+        .unit(unit)
+        .expect("the unit's entity");
+    app.world_mut().entity_mut(e).insert(WantsEnvelope);
+    let mut frames = 0;
+    while app.world().get::<MoveEnvelope>(e).is_none() {
+        frames += 1;
+        assert!(frames < 2000, "the envelope never arrived");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        app.update();
+    }
+    let b = app.world().resource::<BattleState>().0.clone();
+    let env = app.world().get::<MoveEnvelope>(e).unwrap().clone();
+    assert_eq!(env.actions, b.actions);
+    assert_eq!(env.rays, volley::battle::envelope::move_envelope(&b, unit, RAYS, STEP));
+    assert!(
+        env.rays.iter().any(|&(_, r)| r > 0.0),
+        "an ordered unit can go somewhere"
+    );
+    // A unit that does not ask gets none.
+    let others = app
+        .world_mut()
+        .query_filtered::<Entity, With<MoveEnvelope>>()
+        .iter(app.world())
+        .count();
+    assert_eq!(others, 1);
+    // Ending the phase: the unit may no longer move and its envelope goes.
+    app.world_mut().write_message(ActionRequest(Action::EndPhase));
+    app.update();
+    app.update();
+    assert!(app.world().get::<MoveEnvelope>(e).is_none());
+}

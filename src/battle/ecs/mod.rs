@@ -10,6 +10,7 @@
 //! - `pieces`: every unit an entity, its stands its children with a `Transform` and a base
 //!   shape, every commander an entity; only what an action changed is written, so
 //!   `Changed<…>` means something;
+//! - `movement`: the move envelope of a unit that asks for it, computed off the frame;
 //! - `sight` and `arcs`: who sees whom, and the vision and fire arcs, derived on change by the
 //!   same `rules::` functions the core uses.
 //!
@@ -18,6 +19,7 @@
 pub mod arcs;
 pub mod base;
 pub mod messages;
+pub mod movement;
 pub mod phase;
 pub mod pieces;
 pub mod sight;
@@ -48,6 +50,7 @@ pub fn plugin(app: &mut App) {
         pieces::plugin,
         sight::plugin,
         arcs::plugin,
+        movement::plugin,
     ));
 }
 

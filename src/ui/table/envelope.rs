@@ -1,27 +1,27 @@
 //! The move envelope of the selected unit: while it has an order in hand, the ground it may
 //! reach in one straight move is shaded (terrain, formation, road bonus and other units all
-//! counted by the rules' own check), and a dragged move that the rules would refuse is
-//! outlined in red with the rule's reason on the phase bar's status line. Rebuilt when the selection, the
-//! battle or the drag changes.
+//! counted by the rules' own check). The battle's movement system computes it off the frame
+//! (`battle::ecs::movement`) for the unit marked `WantsEnvelope`; it is drawn when it arrives.
+//! A dragged move that the rules would refuse is outlined in red with the rule's reason on
+//! the phase bar's status line.
 
 use super::pen::{Pen, spawn_layer, w, z};
-use crate::battle::ecs::BattleState;
-use crate::battle::envelope::{envelope_outline, move_envelope};
-use crate::battle::{Action, Battle, Phase, UnitId};
+use crate::battle::ecs::movement::{MoveEnvelope, WantsEnvelope, may_move};
+use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
+use crate::battle::{Action, Battle, UnitId};
 use crate::ui::camera::Drag;
-use crate::ui::common::Selection;
+use crate::ui::common::{Selection, TableSystems};
 use crate::ui::session::{BattleLog, Seats};
 use bevy::prelude::*;
-
-/// Rays around the unit, and the step along each (cm).
-const RAYS: usize = 72;
-const STEP: f64 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DragVerdict>().add_systems(
         Update,
         (
-            draw_envelope.run_if(resource_changed::<BattleState>.or_else(resource_changed::<Selection>)),
+            want_envelope
+                .run_if(resource_changed::<Selection>.or_else(resource_changed::<BattleState>))
+                .before(BattleSystems::Derive),
+            draw_envelope.in_set(TableSystems::Draw),
             judge_drag.run_if(resource_changed::<Drag>.or_else(resource_changed::<BattleState>)),
         ),
     );
@@ -43,30 +43,54 @@ pub struct DragVerdict(pub Option<String>);
 /// in hand that still has actions.
 pub fn envelope_unit(b: &Battle, selection: &Selection) -> Option<UnitId> {
     let u = selection.unit?;
-    let unit = b.units.get(u as usize)?;
-    let o = b.cmd.orders.get(&u)?;
-    (b.phase == Phase::Command && unit.alive() && unit.side == b.active && o.credits > 0 && !o.finished).then_some(u)
+    may_move(b, u).then_some(u)
 }
 
-fn draw_envelope(
+/// The selected unit, if it may move and its player sits at the table, asks the battle's
+/// movement system for its envelope (computed off the frame); no other unit does.
+fn want_envelope(
     mut commands: Commands,
     battle: Res<BattleState>,
     selection: Res<Selection>,
     seats: Res<Seats>,
+    index: Res<PieceIndex>,
+    wanting: Query<Entity, With<WantsEnvelope>>,
+) {
+    let b = &battle.0;
+    let want = envelope_unit(b, &selection)
+        .filter(|_| seats.human(b.actor()))
+        .and_then(|u| index.unit(u));
+    for e in &wanting {
+        if Some(e) != want {
+            commands.entity(e).remove::<WantsEnvelope>();
+        }
+    }
+    if let Some(e) = want {
+        commands.entity(e).insert(WantsEnvelope);
+    }
+}
+
+/// Draw the selected unit's envelope once the movement system has it.
+fn draw_envelope(
+    mut commands: Commands,
+    changed: Query<(), Changed<MoveEnvelope>>,
+    mut removed: RemovedComponents<MoveEnvelope>,
+    envelopes: Query<&MoveEnvelope, With<WantsEnvelope>>,
     old: Query<Entity, With<EnvelopeLayer>>,
 ) {
+    if changed.is_empty() && removed.read().count() == 0 {
+        return;
+    }
     for e in &old {
         commands.entity(e).despawn();
     }
-    let b = &battle.0;
-    let Some(u) = envelope_unit(b, &selection).filter(|_| seats.human(b.actor())) else {
+    let Some(env) = envelopes.iter().next() else {
         return;
     };
-    let env = move_envelope(b, u, RAYS, STEP);
-    if env.iter().all(|&(_, r)| r <= 0.0) {
+    if env.rays.iter().all(|&(_, r)| r <= 0.0) {
         return;
     }
-    let outline: Vec<Vec2> = envelope_outline(b.unit(u).pose.pos, &env).into_iter().map(w).collect();
+    let outline: Vec<Vec2> = env.outline.iter().copied().map(w).collect();
     let mut fill = Pen::new();
     fill.poly(&outline);
     let mut edge = Pen::new();
