@@ -1,10 +1,11 @@
 //! Event animation, the timing part (no drawing, so it runs headless): every applied action's
-//! events become short clips played one after the other: a unit that moved, fell back,
+//! events become effect entities (`Effect`, a clip each), played one after the other and
+//! despawned when played: a unit that moved, fell back,
 //! retreated, charged or consolidated glides from its old place to its new one; round shot flies
 //! from the gun and bounces along its trace, leaving craters that fade; shell flies and bursts;
 //! canister flashes its cone and blast-through corridor; musketry draws its lines; a unit that
 //! took hits flashes. The battle state is already final: the clips only change what is drawn
-//! (`table::animate`). Agents wait until the queue has drained, so a person sees each action.
+//! (`table::animate`). Agents wait until no effect is left, so a person sees each action.
 //! The clock runs at the player's animation speed; speed 0 turns animation off.
 
 use crate::battle::ecs::{ActionApplied, BattleSystems};
@@ -58,7 +59,12 @@ pub struct Clip {
     pub dur: f32,
 }
 
-/// The queue of clips and its clock.
+/// An effect on the table: one clip of an applied action's events, as an entity that lives
+/// until its clip has played (a shot flying along its trace, a volley, a unit gliding).
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Effect(pub Clip);
+
+/// The effects' clock and where the next action's clips may start.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Anim {
     /// Seconds of animation per second of real time; 0: no animation.
@@ -66,7 +72,6 @@ pub struct Anim {
     pub clock: f32,
     /// When the next action's clips may start.
     cursor: f32,
-    pub clips: Vec<Clip>,
 }
 
 impl Default for Anim {
@@ -75,7 +80,6 @@ impl Default for Anim {
             speed: 1.0,
             clock: 0.0,
             cursor: 0.0,
-            clips: Vec::new(),
         }
     }
 }
@@ -85,85 +89,86 @@ impl Default for Anim {
 pub struct AnimHidden(pub Vec<UnitId>);
 
 impl Anim {
-    /// Something is still showing.
-    pub fn busy(&self) -> bool {
-        !self.clips.is_empty()
-    }
-
-    /// When the last clip ends.
-    pub fn end(&self) -> f32 {
-        self.clips.iter().map(|c| c.start + c.dur).fold(0.0, f32::max)
-    }
-
-    /// Queue one action's effects (each with its duration and the time before the next one
-    /// starts) after whatever is queued. Nothing is queued at speed 0.
-    pub fn push(&mut self, fx: Vec<(Fx, f32, f32)>) {
+    /// The clips of one action's effects (each with its duration and the time before the next
+    /// one starts), after whatever is scheduled. None at speed 0.
+    pub fn schedule(&mut self, fx: Vec<(Fx, f32, f32)>) -> Vec<Clip> {
         if self.speed <= 0.0 {
-            return;
+            return Vec::new();
         }
         let mut at = self.cursor.max(self.clock);
+        let mut out = Vec::new();
         for (fx, dur, hold) in fx {
-            self.clips.push(Clip { fx, start: at, dur });
+            out.push(Clip { fx, start: at, dur });
             at += hold;
         }
         self.cursor = at;
+        out
     }
 
-    /// Run the clock on by `dt` real seconds; when every clip is over the queue empties.
-    pub fn advance(&mut self, dt: f32) {
-        if self.clips.is_empty() {
+    /// Run the clock on by `dt` real seconds while anything plays; with nothing left the
+    /// clock starts again from 0.
+    pub fn advance(&mut self, dt: f32, playing: bool) {
+        if !playing {
             self.clock = 0.0;
             self.cursor = 0.0;
             return;
         }
         self.clock += dt * self.speed.max(0.0);
-        if self.speed <= 0.0 || self.clock >= self.end() {
-            self.clips.clear();
-            self.clock = 0.0;
-            self.cursor = 0.0;
-        }
+    }
+
+    /// Clip `c` has played to its end (or animation is off).
+    pub fn over(&self, c: &Clip) -> bool {
+        self.speed <= 0.0 || self.clock >= c.start + c.dur
     }
 
     /// How far clip `c` has played: 0 before it starts, 1 after it ends.
     pub fn progress(&self, c: &Clip) -> f32 {
         progress(self.clock, c.start, c.dur)
     }
+}
 
-    /// The units with a glide queued, in order of first appearance.
-    pub fn moving_units(&self) -> Vec<UnitId> {
-        let mut out = Vec::new();
-        for c in &self.clips {
-            if let Fx::Glide { unit, .. } = c.fx
-                && !out.contains(&unit)
-            {
-                out.push(unit);
-            }
+/// The units with a glide among `clips`, in order of first appearance.
+pub fn moving_units<'a>(clips: impl IntoIterator<Item = &'a Clip>) -> Vec<UnitId> {
+    let mut out = Vec::new();
+    for c in clips {
+        if let Fx::Glide { unit, .. } = c.fx
+            && !out.contains(&unit)
+        {
+            out.push(unit);
         }
-        out
     }
+    out
+}
 
-    /// Where a gliding unit shows now: its place before its first glide until that starts,
-    /// between two places during a glide, where its last glide ended afterwards.
-    pub fn pose_of(&self, unit: UnitId) -> Option<Pose> {
-        let mut shown = None;
-        for c in &self.clips {
-            let Fx::Glide { unit: u, from, to } = c.fx else {
-                continue;
-            };
-            if u != unit {
-                continue;
-            }
-            let p = self.progress(c);
-            if p <= 0.0 {
-                return Some(shown.unwrap_or(from));
-            }
-            if p < 1.0 {
-                return Some(lerp_pose(from, to, ease(p) as f64));
-            }
-            shown = Some(to);
+/// Where a gliding unit shows at `clock` among `clips` (in order of their start): its place
+/// before its first glide until that starts, between two places during a glide, where its
+/// last glide ended afterwards.
+pub fn pose_of<'a>(clips: impl IntoIterator<Item = &'a Clip>, clock: f32, unit: UnitId) -> Option<Pose> {
+    let mut shown = None;
+    for c in clips {
+        let Fx::Glide { unit: u, from, to } = c.fx else {
+            continue;
+        };
+        if u != unit {
+            continue;
         }
-        shown
+        let p = progress(clock, c.start, c.dur);
+        if p <= 0.0 {
+            return Some(shown.unwrap_or(from));
+        }
+        if p < 1.0 {
+            return Some(lerp_pose(from, to, ease(p) as f64));
+        }
+        shown = Some(to);
     }
+    shown
+}
+
+/// The effects' clips in the order they start.
+pub fn in_order<'a>(effects: impl IntoIterator<Item = &'a Effect>) -> Vec<&'a Clip> {
+    let mut v: Vec<&Clip> = effects.into_iter().map(|e| &e.0).collect();
+    v.sort_by(|a, b| a.start.total_cmp(&b.start));
+    v
 }
 
 /// How far a clip starting at `start` and lasting `dur` has played at `clock`, 0 to 1.
@@ -314,9 +319,10 @@ pub fn effects_of(b: &Battle, events: &[Event]) -> Vec<(Fx, f32, f32)> {
     out
 }
 
-/// Queue the clips of every action applied this frame (none for a screenshot: it must show a
-/// settled table).
+/// Spawn the effects of every action applied this frame (none for a screenshot: it must show
+/// a settled table).
 fn enqueue(
+    mut commands: Commands,
     mut applied: MessageReader<ActionApplied>,
     battle: Res<crate::battle::ecs::BattleState>,
     mut anim: ResMut<Anim>,
@@ -324,17 +330,34 @@ fn enqueue(
 ) {
     for ev in applied.read() {
         if shot.is_none() {
-            anim.push(effects_of(&battle.0, &ev.events));
+            for clip in anim.schedule(effects_of(&battle.0, &ev.events)) {
+                commands.spawn(Effect(clip));
+            }
         }
     }
 }
 
-/// Run the clock; keep the list of gliding units up to date (changed only when it changes).
-fn tick(mut anim: ResMut<Anim>, mut hidden: ResMut<AnimHidden>, time: Res<Time>) {
-    if anim.busy() {
-        anim.advance(time.delta_secs());
+/// Run the clock, despawn the effects that have played, and keep the list of gliding units
+/// up to date (changed only when it changes).
+fn tick(
+    mut commands: Commands,
+    mut anim: ResMut<Anim>,
+    mut hidden: ResMut<AnimHidden>,
+    effects: Query<(Entity, &Effect)>,
+    time: Res<Time>,
+) {
+    let playing = !effects.is_empty();
+    if playing || anim.clock != 0.0 {
+        anim.advance(time.delta_secs(), playing);
     }
-    let now = anim.moving_units();
+    for (e, fx) in &effects {
+        if anim.over(&fx.0) {
+            commands.entity(e).despawn();
+        }
+    }
+    let now = moving_units(in_order(
+        effects.iter().filter(|(_, f)| !anim.over(&f.0)).map(|(_, f)| f),
+    ));
     if hidden.0 != now {
         hidden.0 = now;
     }
@@ -390,11 +413,11 @@ mod tests {
         let from = Pose::new(v(0.0, 0.0), 0.0);
         let to = Pose::new(v(10.0, 0.0), 0.0);
         let mut anim = Anim::default();
-        anim.push(vec![
+        let mut clips = anim.schedule(vec![
             (Fx::Glide { unit: 3, from, to }, 1.0, 1.0),
             (Fx::Hit { at: v(1.0, 1.0) }, 0.5, 0.0),
         ]);
-        anim.push(vec![(
+        clips.extend(anim.schedule(vec![(
             Fx::Glide {
                 unit: 3,
                 from: to,
@@ -402,28 +425,33 @@ mod tests {
             },
             1.0,
             1.0,
-        )]);
-        assert!(anim.busy());
-        assert_eq!(anim.moving_units(), vec![3]);
-        assert_eq!(anim.clips[1].start, 1.0);
-        assert_eq!(anim.clips[2].start, 1.0, "the next action starts when the hold ends");
-        assert_eq!(anim.end(), 2.0);
-        assert_eq!(anim.pose_of(3), Some(from));
-        assert_eq!(anim.pose_of(4), None);
-        anim.advance(0.5);
-        let p = anim.pose_of(3).unwrap();
+        )]));
+        assert_eq!(moving_units(&clips), vec![3]);
+        assert_eq!(clips[1].start, 1.0);
+        assert_eq!(clips[2].start, 1.0, "the next action starts when the hold ends");
+        assert_eq!(pose_of(&clips, anim.clock, 3), Some(from));
+        assert_eq!(pose_of(&clips, anim.clock, 4), None);
+        anim.advance(0.5, true);
+        let p = pose_of(&clips, anim.clock, 3).unwrap();
         assert!((p.pos.x - 5.0).abs() < 1e-6, "{p:?}");
         anim.speed = 2.0;
-        anim.advance(0.25); // 0.5 s of animation at twice the speed: the second glide starts
-        assert!((anim.pose_of(3).unwrap().pos.x - 10.0).abs() < 1e-6);
-        anim.advance(0.25);
-        assert!((anim.pose_of(3).unwrap().pos.x - 5.0).abs() < 1e-6, "on its way back");
-        anim.advance(0.25);
-        assert!(!anim.busy(), "drained at the end");
-        assert_eq!(anim.clock, 0.0);
+        anim.advance(0.25, true); // 0.5 s of animation at twice the speed: the second glide starts
+        assert!((pose_of(&clips, anim.clock, 3).unwrap().pos.x - 10.0).abs() < 1e-6);
+        assert!(anim.over(&clips[0]) && !anim.over(&clips[1]) && !anim.over(&clips[2]));
+        anim.advance(0.25, true);
+        assert!(
+            (pose_of(&clips, anim.clock, 3).unwrap().pos.x - 5.0).abs() < 1e-6,
+            "on its way back"
+        );
+        anim.advance(0.25, true);
+        assert!(clips.iter().all(|c| anim.over(c)), "all played at the end");
+        anim.advance(0.1, false);
+        assert_eq!(anim.clock, 0.0, "nothing left: the clock starts again");
         anim.speed = 0.0;
-        anim.push(vec![(Fx::Hit { at: v(0.0, 0.0) }, 0.5, 0.5)]);
-        assert!(!anim.busy(), "speed 0: no animation");
+        assert!(
+            anim.schedule(vec![(Fx::Hit { at: v(0.0, 0.0) }, 0.5, 0.5)]).is_empty(),
+            "speed 0: no animation"
+        );
     }
 
     #[test]

@@ -87,7 +87,7 @@ fn agent_turn(
     mut clock: Local<f32>,
     time: Res<Time>,
     shot: Option<Res<super::screenshot::ShotRequest>>,
-    anim: Option<Res<super::animation::Anim>>,
+    effects: Query<(), With<super::animation::Effect>>,
 ) {
     let b = &battle.0;
     if b.is_over() {
@@ -106,7 +106,7 @@ fn agent_turn(
         *waiting = None;
     }
     // Let the last action's animation finish first.
-    if anim.is_some_and(|a| a.busy()) {
+    if !effects.is_empty() {
         *clock = 0.0;
         return;
     }

@@ -547,29 +547,33 @@ fn a_remapped_key_takes_effect_on_the_real_bindings() {
 
 #[test]
 fn an_agent_waits_for_the_animation_of_the_last_action() {
-    use volley::ui::animation::Anim;
+    use volley::ui::animation::{Clip, Effect, Fx};
     let mut app = app_with(skirmish(5), ["human", "random"]);
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Enter);
     assert_eq!(battle(&app).actor(), 1, "the agent's turn");
-    // An animation that never ends (speed set, clock frozen by a huge clip): the agent waits.
-    {
-        let mut anim = app.world_mut().resource_mut::<Anim>();
-        anim.push(vec![(
-            volley::ui::animation::Fx::Hit {
-                at: volley::rules::geometry::V2::new(0.0, 0.0),
-            },
-            1.0e6,
-            0.0,
-        )]);
-    }
+    // An effect that plays for a very long time: the agent waits.
+    app.world_mut().spawn(Effect(Clip {
+        fx: Fx::Hit {
+            at: volley::rules::geometry::V2::new(0.0, 0.0),
+        },
+        start: 0.0,
+        dur: 1.0e6,
+    }));
     let start = battle(&app).actions;
     for _ in 0..300 {
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(3));
     }
     assert_eq!(battle(&app).actions, start, "no action while the animation plays");
-    app.world_mut().resource_mut::<Anim>().clips.clear();
+    let effects: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<Effect>>()
+        .iter(app.world())
+        .collect();
+    for e in effects {
+        app.world_mut().despawn(e);
+    }
     for _ in 0..400 {
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(2));

@@ -1,4 +1,5 @@
-//! Event animation, the drawing part (the clips and their timing are `ui::animation`): a
+//! Event animation, the drawing part (the effect entities and their timing are
+//! `ui::animation`): a
 //! gliding unit is its own group of troop shapes, built once and moved by its transform each
 //! frame; the short effects (ball, craters, shell, canister cone and corridor, musketry lines,
 //! hit rings) are a few small shapes redrawn only while something plays.
@@ -8,7 +9,9 @@ use super::stands::{looks_of, stand_layers_of};
 use crate::battle::UnitId;
 use crate::battle::ecs::BattleState;
 use crate::rules::geometry::{Pose, V2};
-use crate::ui::animation::{Anim, AnimHidden, AnimSet, BALL_FLIGHT, Fx, along, ease, vertex_fractions};
+use crate::ui::animation::{
+    Anim, AnimHidden, AnimSet, BALL_FLIGHT, Effect, Fx, along, ease, in_order, pose_of, vertex_fractions,
+};
 use crate::ui::settings::Settings;
 use bevy::prelude::*;
 
@@ -50,6 +53,7 @@ fn spawn_moving(
     battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     anim: Res<Anim>,
+    effects: Query<&Effect>,
     settings: Res<Settings>,
     old: Query<Entity, With<MovingUnit>>,
 ) {
@@ -58,12 +62,13 @@ fn spawn_moving(
         commands.entity(e).despawn();
     }
     let b = &battle.0;
+    let clips = in_order(effects.iter());
     for &u in &hidden.0 {
         if !b.unit(u).alive() {
             continue;
         }
         let drawn = b.unit(u).pose;
-        let shown = anim.pose_of(u).unwrap_or(drawn);
+        let shown = pose_of(clips.iter().copied(), anim.clock, u).unwrap_or(drawn);
         commands
             .spawn((MovingUnit(u), carry(drawn, shown), Visibility::default()))
             .with_children(|p| {
@@ -74,10 +79,16 @@ fn spawn_moving(
     }
 }
 
-fn place_moving(battle: Res<BattleState>, anim: Res<Anim>, mut units: Query<(&MovingUnit, &mut Transform)>) {
+fn place_moving(
+    battle: Res<BattleState>,
+    anim: Res<Anim>,
+    effects: Query<&Effect>,
+    mut units: Query<(&MovingUnit, &mut Transform)>,
+) {
+    let clips = in_order(effects.iter());
     for (m, mut t) in &mut units {
         let drawn = battle.0.unit(m.0).pose;
-        let next = carry(drawn, anim.pose_of(m.0).unwrap_or(drawn));
+        let next = carry(drawn, pose_of(clips.iter().copied(), anim.clock, m.0).unwrap_or(drawn));
         if *t != next {
             *t = next;
         }
@@ -88,13 +99,14 @@ fn rgba(r: u8, g: u8, b: u8, a: f32) -> Color {
     Color::srgba(r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, a.clamp(0.0, 1.0))
 }
 
-fn draw_fx(mut commands: Commands, anim: Res<Anim>, old: Query<Entity, With<FxLayer>>) {
+/// The effects' shapes where their clips have got to.
+fn draw_fx(mut commands: Commands, anim: Res<Anim>, effects: Query<&Effect>, old: Query<Entity, With<FxLayer>>) {
     for e in &old {
         commands.entity(e).despawn();
     }
     let zf = z::OVERLAY + 1.0;
     let mut layers = Vec::new();
-    for c in &anim.clips {
+    for c in in_order(effects.iter()) {
         let p = anim.progress(c);
         if p <= 0.0 || p >= 1.0 {
             continue;
