@@ -80,23 +80,6 @@ from east (90° is north), with the compass point in words. Moves are said relat
 unit (advance, retire, wheel, turn, about face), followed by where the unit ends.
 Every player turn is autosaved to saves/autosave.ron.";
 
-/// Play with `sides[i]` = `human` or an agent name, recording into `rec`.
-pub fn play(b: Battle, events: Vec<Event>, sides: [String; 2], seed: u64, rec: Recording) -> Result<(), String> {
-    run(
-        Game {
-            battle: b,
-            events,
-            sides,
-            seed,
-            recording: rec,
-            brief: String::new(),
-            history: Vec::new(),
-            loaded: false,
-        },
-        std::io::stdin().lock(),
-    )
-}
-
 /// One line of input: `None` at the end of input; text that is not UTF-8 is `Some(Err)`.
 fn read_line(input: &mut impl BufRead) -> Option<Result<String, ()>> {
     let mut buf = Vec::new();
