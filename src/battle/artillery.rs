@@ -67,6 +67,33 @@ impl Battle {
         }
     }
 
+    /// Where the first gun's ball would go if it lands on its aim and bounces every time it
+    /// may, straight on (the preview's strip and bounces): the rules' own `round_shot` with
+    /// dice set to those results. None unless `firer` may fire round shot at `target` now.
+    pub fn ideal_round_shot(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> Option<art::ShotTrace> {
+        if self.ammo_for(firer, ctx) != Some(Ammo::Shot) {
+            return None;
+        }
+        let plan = self.check_fire(firer, target, ctx).ok()?;
+        let (gun, dice) = self.guns_with_dice(&plan).into_iter().next()?;
+        let p: ArtilleryParams = self.rules.artillery.clone();
+        let ground = TerrainGround {
+            terrain: self.los.terrain(),
+            width: self.table.width,
+            height: self.table.height,
+            wet: self.ground_is_wet(),
+        };
+        // Accuracy 6 (on its aim); each bounce: 6 (it bounces), clock 12 (straight on), d4 1.
+        let mut faces = vec![6];
+        for _ in 0..=p.bounce_scores.len() {
+            faces.extend([6, 12, 1]);
+        }
+        let mut ideal = crate::rules::dice::Dice::scripted(faces);
+        let aim = self.aim_at(target, gun.center);
+        let need = self.crew_accuracy(firer);
+        Some(round_shot(muzzle(&gun), aim, dice, need, &p, &ground, &mut ideal))
+    }
+
     /// The gun stands that fire at `target`: as many as the plan counts, nearest it first
     /// (ties by stand index).
     fn firing_guns(&self, plan: &FirePlan) -> Vec<Rect> {

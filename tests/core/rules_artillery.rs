@@ -742,3 +742,56 @@ fn a_charged_guns_canister_blasts_through_the_charger_to_the_unit_behind() {
     assert_eq!(behind[0].0, 3, "the canister's 3 dice again");
     assert_eq!(behind[0].2, "counter-initiative: canister blast-through");
 }
+
+#[test]
+fn an_aimed_guns_preview_lands_on_its_aim_and_bounces_straight_on() {
+    // Issue 15: the table's artillery preview (`battle::ecs::artillery`). The same battery as
+    // `round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend`: the ball
+    // lands on the Confederate front line's edge (y 79.25), bounces half the 28 cm flight plus
+    // one d4 step of 0.5 cm (to 93.75), then half of 14.5 plus 0.5 (to 101.5), and stops there
+    // with its dice spent (3, 2, 1 attacks).
+    use volley::battle::ecs::artillery::{AimPreview, WantsAim};
+    use volley::battle::ecs::{PieceIndex, headless_app};
+    let mut b = battery(&[
+        u(0, RIFLES, 4, 100.0, 96.0, 270.0),
+        u(1, RIFLES, 4, 100.0, 80.0, 270.0),
+        u(1, RIFLES, 4, 100.0, 89.0, 270.0),
+    ]);
+    b.units[0].loaded = Some(Ammo::Shot);
+    let mut app = headless_app(b);
+    let e = app.world().resource::<PieceIndex>().unit(0).expect("the gun's entity");
+    app.world_mut().entity_mut(e).insert(WantsAim {
+        target: 2,
+        ctx: FireContext::Order,
+    });
+    app.update();
+    let aim = app.world().get::<AimPreview>(e).expect("the preview").clone();
+    let ys: Vec<f64> = aim.trace.impacts.iter().map(|i| i.point.y).collect();
+    let attacks: Vec<u32> = aim.trace.impacts.iter().map(|i| i.attacks).collect();
+    assert_eq!(attacks, vec![3, 2, 1]);
+    for (y, want) in ys.iter().zip([79.25, 93.75, 101.5]) {
+        assert!((y - want).abs() < 1e-6, "{ys:?}");
+    }
+    assert!(
+        aim.trace
+            .impacts
+            .iter()
+            .all(|i| (i.point.x - aim.trace.gun.x).abs() < 1e-6),
+        "straight on"
+    );
+    // A regular crew lands on its aim on 4+; the bounce odds are the rules' own.
+    assert!((aim.on_aim - 0.5).abs() < 1e-9);
+    let odds = volley::rules::artillery::bounce_chain_odds(
+        &app.world()
+            .resource::<volley::battle::ecs::BattleState>()
+            .0
+            .rules
+            .artillery,
+        3,
+    );
+    assert_eq!(aim.bounces, odds);
+    // No aim, no preview.
+    app.world_mut().entity_mut(e).remove::<WantsAim>();
+    app.update();
+    assert!(app.world().get::<AimPreview>(e).is_none());
+}

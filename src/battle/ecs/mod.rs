@@ -11,12 +11,14 @@
 //!   shape, every commander an entity; only what an action changed is written, so
 //!   `Changed<…>` means something;
 //! - `movement`: the move envelope of a unit that asks for it, computed off the frame;
+//! - `artillery`: where an aimed gun's ball would strike, bounce and stop;
 //! - `sight` and `arcs`: who sees whom, and the vision and fire arcs, derived on change by the
 //!   same `rules::` functions the core uses.
 //!
 //! The order within a frame: apply → walk the phases → sync the pieces → derive (sight, arcs).
 
 pub mod arcs;
+pub mod artillery;
 pub mod base;
 pub mod messages;
 pub mod movement;
@@ -51,6 +53,7 @@ pub fn plugin(app: &mut App) {
         sight::plugin,
         arcs::plugin,
         movement::plugin,
+        artillery::plugin,
     ));
 }
 

@@ -6,6 +6,7 @@
 //! changes: the terrain when a new battle is loaded, the troops when the battle state changes
 //! (after an applied action), the overlays when the selection changes.
 
+pub mod aim;
 pub mod animate;
 pub mod commanders;
 pub mod envelope;
@@ -29,6 +30,7 @@ pub(super) fn plugin(app: &mut App) {
         envelope::plugin,
         measure::plugin,
         picking::plugin,
+        aim::plugin,
     ));
     app.add_plugins(animate::plugin);
 }
