@@ -41,7 +41,11 @@ fn handover(
                         .size(24.0)
                         .color(side_colour(actor)),
                 );
-                ui.label(format!("Turn {} · {:?} phase", b.game_turn, b.phase));
+                ui.label(format!(
+                    "Turn {} · {} phase",
+                    b.game_turn,
+                    crate::battle::log::phase_word(b.phase)
+                ));
                 ui.add_space(20.0);
                 let button = egui::Button::new(
                     egui::RichText::new(format!("I play {} — show the table", b.sides[actor].name)).size(18.0),
