@@ -1,4 +1,5 @@
-//! The overlay toolbar: a small window listing the overlays and tools with their keys, and
+//! The overlay toolbar: a small window in the table's bottom-right corner (never over the
+//! replay bar or the panels) listing the overlays and tools with their keys, and
 //! what they measure: the selected unit's weapon range, the command bands, the tape's length
 //! and what blocks the line of sight (the rules' own reasons).
 
@@ -21,12 +22,20 @@ fn toolbar(
     battle: Res<BattleState>,
     selection: Res<Selection>,
     mut overlays: ResMut<Overlays>,
+    viewport: Res<crate::ui::camera::TableViewport>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     let mut o = overlays.clone();
+    // In the bottom-right corner of the table itself: above the replay bar, left of the
+    // right column, whatever the panels' sizes.
+    let corner = viewport
+        .0
+        .map(|r| egui::pos2(r.max.x - 10.0, r.max.y - 10.0))
+        .unwrap_or_else(|| ctx.viewport_rect().right_bottom() - egui::vec2(340.0, 10.0));
     egui::Window::new("Overlays")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-340.0, -10.0])
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .fixed_pos(corner)
         .resizable(false)
         .collapsible(true)
         // Folded at first, so it hides no corner of the table until asked for (the keys work
