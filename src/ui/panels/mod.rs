@@ -16,6 +16,7 @@ use super::camera::TableViewport;
 pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};
 use super::common::{Preview, Screen, Selection};
 use super::session::{BattleLog, GameRecord, Seats};
+use super::settings::Binding;
 use super::undo::UndoStack;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use bevy::prelude::*;
@@ -81,6 +82,11 @@ fn battle_panels(
             seats: &seats,
             log: &log,
             undo: &undo,
+            end_key: crate::ui::settings::key_label(
+                settings
+                    .as_ref()
+                    .map_or(Binding::EndPhase.default_key(), |s| s.key(Binding::EndPhase)),
+            ),
         };
         phase_bar::show(ui, b, game, &legal.actions, may_act, &mut asks);
     });
@@ -122,6 +128,7 @@ fn battle_panels(
     }
     if end_ask.open(b) && may_act {
         let holding = crate::ui::screens::battle::units_holding_orders(b);
+        let key = |k: Binding| crate::ui::settings::key_label(settings.as_ref().map_or(k.default_key(), |s| s.key(k)));
         let mut dont_ask = false;
         egui::Window::new("End the command phase?")
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
@@ -136,10 +143,16 @@ fn battle_panels(
                 ));
                 ui.label("Their actions are lost when the phase ends.");
                 ui.horizontal(|ui| {
-                    if ui.button("End the phase (Enter)").clicked() {
+                    if ui
+                        .button(format!("End the phase ({})", key(Binding::EndPhase)))
+                        .clicked()
+                    {
                         asks.request = Some(crate::battle::Action::EndPhase);
                     }
-                    if ui.button("Keep ordering (Esc)").clicked() {
+                    if ui
+                        .button(format!("Keep ordering ({})", key(Binding::Deselect)))
+                        .clicked()
+                    {
                         end_ask.0 = None;
                     }
                 });

@@ -23,7 +23,10 @@ fn toolbar(
     selection: Res<Selection>,
     mut overlays: ResMut<Overlays>,
     viewport: Res<crate::ui::camera::TableViewport>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
 ) -> Result {
+    use crate::ui::settings::Binding;
+    let key = |b: Binding| crate::ui::settings::key_label(settings.as_ref().map_or(b.default_key(), |s| s.key(b)));
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     let mut o = overlays.clone();
@@ -43,15 +46,30 @@ fn toolbar(
         .default_open(false)
         .default_width(250.0)
         .show(ctx, |ui| {
-            ui.checkbox(&mut o.arc, "Arc of vision (V)");
-            ui.checkbox(&mut o.cone, "Fire cone and range (C)");
-            ui.checkbox(&mut o.command, "Command radius (R)");
+            ui.checkbox(&mut o.arc, format!("Arc of vision ({})", key(Binding::ToggleArc)));
+            ui.checkbox(
+                &mut o.cone,
+                format!("Fire cone and range ({})", key(Binding::ToggleCone)),
+            );
+            ui.checkbox(
+                &mut o.command,
+                format!("Command radius ({})", key(Binding::ToggleCommand)),
+            );
             let (los, tape) = (o.los_tool, o.tape);
-            if ui.checkbox(&mut o.los_tool, "Line-of-sight check (L)").changed() {
+            if ui
+                .checkbox(
+                    &mut o.los_tool,
+                    format!("Line-of-sight check ({})", key(Binding::LosTool)),
+                )
+                .changed()
+            {
                 o.los_tool = los;
                 o.toggle(crate::ui::input::TableAction::LosTool);
             }
-            if ui.checkbox(&mut o.tape, "Measuring tape (M)").changed() {
+            if ui
+                .checkbox(&mut o.tape, format!("Measuring tape ({})", key(Binding::Tape)))
+                .changed()
+            {
                 o.tape = tape;
                 o.toggle(crate::ui::input::TableAction::Tape);
             }

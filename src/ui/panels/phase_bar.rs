@@ -13,6 +13,8 @@ pub struct BarGame<'a> {
     pub seats: &'a Seats,
     pub log: &'a BattleLog,
     pub undo: &'a UndoStack,
+    /// The end-phase key as people say it ("Enter", or what the settings put on it).
+    pub end_key: String,
 }
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_act: bool, asks: &mut Asks) {
@@ -59,8 +61,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
         if !b.is_over() {
             ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
         }
-        for (a, label) in [(Action::EndPhase, "End phase (Enter)"), (Action::Pass, "Pass (Enter)")] {
+        for (a, label) in [(Action::EndPhase, "End phase"), (Action::Pass, "Pass")] {
             if legal.contains(&a) {
+                let label = format!("{label} ({})", game.end_key);
                 let r = ui.add_enabled(may_act, egui::Button::new(label));
                 if r.clicked() {
                     asks.request = Some(a.clone());
