@@ -2,11 +2,136 @@
 //! and the rule that applied.
 
 use super::Action;
-use super::event::{CommandOutcome, Event};
-use super::state::Battle;
+use super::event::{CommandOutcome, Event, KnockOut, MoveKind};
+use super::state::{Battle, Phase, ResultKind};
+use crate::rules::geometry::Aspect;
+use crate::rules::params::{BlunderEffect, Cover};
 
 fn dice(v: &[u32]) -> String {
     v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// "1 hit", "3 hits"; "1 die", "2 dice" (the plural as given when it is not an "s").
+pub fn count(n: impl Into<i64>, one: &str) -> String {
+    let n = n.into();
+    let many = match one {
+        "die" => "dice".to_string(),
+        "D-marker" => "D-markers".to_string(),
+        _ => format!("{one}s"),
+    };
+    format!("{n} {}", if n == 1 || n == -1 { one } else { &many })
+}
+
+/// A program's name as words: `AirBurst` → "air burst", `BuiltUp` → "built up".
+pub fn words_of(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The text with its first letter a capital ("initiative" → "Initiative").
+pub fn capital(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A phase as the players name it: "initiative", "command", "game over".
+pub fn phase_word(p: Phase) -> &'static str {
+    match p {
+        Phase::Deployment => "deployment",
+        Phase::Initiative => "initiative",
+        Phase::Command => "command",
+        Phase::Charge => "charge",
+        Phase::End => "end",
+        Phase::GameOver => "game over",
+    }
+}
+
+/// "decisive victory", "minor victory", "draw".
+pub fn result_word(r: &ResultKind) -> &'static str {
+    match r {
+        ResultKind::Decisive => "decisive victory",
+        ResultKind::Minor => "minor victory",
+        ResultKind::Draw => "draw",
+    }
+}
+
+/// Why a unit or commander was knocked out, said plainly.
+pub fn knock_out_words(why: &KnockOut) -> String {
+    match why {
+        KnockOut::Hits => "its hits reached its hits value".into(),
+        KnockOut::FellBackTooFar => "it fell back too far in one go".into(),
+        KnockOut::ForcedInto(what) => format!("forced back into {what}"),
+        KnockOut::ChargeLost => "it lost a charge by double the hits".into(),
+        KnockOut::CaughtEvading => "caught while evading a charge".into(),
+        KnockOut::WithOther => "lost with the commander, limber or unit it went with".into(),
+        KnockOut::Overrun => "overrun with no friendly unit within reach".into(),
+        KnockOut::Collapsed => "the building it held collapsed".into(),
+        KnockOut::Jammed => "its gun jammed".into(),
+    }
+}
+
+/// A blunder's effect with what it does (BPT "Command Blunder").
+pub fn blunder_words(e: &BlunderEffect) -> &'static str {
+    match e {
+        BlunderEffect::CeaseFiring => {
+            "\"Cease firing!\": friendly fire, the commander's unit takes a die's worth of attacks"
+        }
+        BlunderEffect::CrossFire => {
+            "cross-fire: the three units nearest the commander each take 3 attacks in the flank"
+        }
+        BlunderEffect::Relocate => "relocate: the commander's unit moves half a move away from the nearest enemy",
+        BlunderEffect::PullBack => "pull back: the ordered units in the open fall back half a move",
+        BlunderEffect::OpenFire => "open fire: the ordered units fire at the nearest enemy in range",
+        BlunderEffect::LetsGetEm => {
+            "\"Let's get 'em!\": the ordered units in the open advance half a move on the nearest enemy"
+        }
+    }
+}
+
+/// "the front", "the flank", "the rear".
+pub fn aspect_word(a: &Aspect) -> &'static str {
+    match a {
+        Aspect::Front => "front",
+        Aspect::Flank => "flank",
+        Aspect::Rear => "rear",
+    }
+}
+
+/// "in the open", "in soft cover", "in hard cover".
+pub fn cover_words(c: &Cover) -> &'static str {
+    match c {
+        Cover::Open => "in the open",
+        Cover::Soft => "in soft cover",
+        Cover::Hard => "in hard cover",
+    }
+}
+
+/// A facing in whole degrees from 0 to 359 (never "-0°" nor "360°").
+pub fn degrees(rad: f64) -> String {
+    format!("{}°", (rad.to_degrees().round() as i64).rem_euclid(360))
+}
+
+fn move_verb(k: &MoveKind) -> &'static str {
+    match k {
+        MoveKind::Order => "moves",
+        MoveKind::Evade => "evades",
+        MoveKind::Charge => "charges",
+        MoveKind::Support => "moves up in support",
+        MoveKind::FallBack => "falls back",
+        MoveKind::Retreat => "retreats",
+        MoveKind::Consolidate => "consolidates",
+        MoveKind::Blunder => "moves on a blunder",
+        MoveKind::Deploy => "deploys",
+    }
 }
 
 /// One d6 against a target with its modifiers: "X rallies: need 3+ -1 …, rolled 4: … (rule)".
@@ -49,7 +174,11 @@ impl Battle {
                 game_turn,
                 ..
             } => {
-                format!("— Turn {game_turn}, {}: {phase:?} phase —", self.sides[*active].name)
+                format!(
+                    "— Turn {game_turn}, {}: {} phase —",
+                    self.sides[*active].name,
+                    phase_word(*phase)
+                )
             }
             Event::CommandRoll {
                 commander,
@@ -96,7 +225,11 @@ impl Battle {
                 roll,
                 effect,
             } => {
-                format!("{} blunders: rolled {roll}: {effect:?}", self.cname(*commander))
+                format!(
+                    "{} blunders: rolled {roll}: {}",
+                    self.cname(*commander),
+                    blunder_words(effect)
+                )
             }
             Event::OrdersEnded { commander, all } => {
                 if *all {
@@ -111,15 +244,21 @@ impl Battle {
                 to,
                 kind,
                 cost,
-            } => format!(
-                "{} {kind:?}: {:.1} cm to ({:.1}, {:.1}) facing {:.0}° (cost {:.1})",
-                self.uname(*unit),
-                from.pos.dist(to.pos),
-                to.pos.x,
-                to.pos.y,
-                to.facing.to_degrees(),
-                cost
-            ),
+            } => {
+                let dist = from.pos.dist(to.pos);
+                let turned = (to.facing - from.facing).abs() > 1e-6;
+                let mut t = format!("{} {}", self.uname(*unit), move_verb(kind));
+                if dist >= 0.05 {
+                    t.push_str(&format!(" {dist:.1} cm to ({:.1}, {:.1})", to.pos.x, to.pos.y));
+                } else if turned {
+                    t.push_str(" in place");
+                }
+                t.push_str(&format!(", facing {}", degrees(to.facing)));
+                if (cost - dist).abs() > 0.05 {
+                    t.push_str(&format!(" (counts as {cost:.1} cm of its move)"));
+                }
+                t
+            }
             Event::CommanderMoved { commander, to, .. } => {
                 format!("{} rides to ({:.1}, {:.1})", self.cname(*commander), to.x, to.y)
             }
@@ -151,20 +290,26 @@ impl Battle {
                     String::new()
                 };
                 let sv = match save {
-                    Some(s) => format!("; saves {s}+: [{}] save {saved}", dice(save_rolls)),
+                    Some(s) => format!("; saves on {s}+: [{}] → {saved} saved", dice(save_rolls)),
                     None => String::new(),
                 };
+                let dice_line = if mods.is_empty() {
+                    count(*base_dice, "die")
+                } else {
+                    format!("{base_dice} {} = {}", mods.join(" "), count(*n, "die"))
+                };
                 format!(
-                    "{} fire ({context}) at {} ({aspect:?}, {cover:?} cover): {base_dice} dice{}{} = {n}, hit on {to_hit}+{bonus}: [{}] → {hits} hits{sv}",
+                    "{} ({context}) at {}, {} {}: {dice_line}, hit on {to_hit}+{bonus}: [{}] → {}{sv}",
                     if who.is_empty() {
                         "Cross-fire".to_string()
                     } else {
-                        who.join(" & ")
+                        format!("{} fire", who.join(" & "))
                     },
                     self.uname(*target),
-                    if mods.is_empty() { "" } else { " " },
-                    mods.join(" "),
-                    dice(rolls)
+                    aspect_word(aspect),
+                    cover_words(cover),
+                    dice(rolls),
+                    count(*hits, "hit")
                 )
             }
             Event::RoundShot { firer, trace, attacked } => {
@@ -182,11 +327,11 @@ impl Battle {
                 }
                 for (i, imp) in trace.impacts.iter().enumerate() {
                     let mut t = format!(
-                        "impact {} at ({:.1}, {:.1}) with {} dice",
+                        "impact {} at ({:.1}, {:.1}) with {}",
                         i + 1,
                         imp.point.x,
                         imp.point.y,
-                        imp.attacks
+                        count(imp.attacks, "die")
                     );
                     if let Some((clock, d4)) = imp.deviation {
                         t.push_str(&format!(" (landing {clock} o'clock, d4 {d4})"));
@@ -202,7 +347,7 @@ impl Battle {
                 parts.push(format!("the ball stops: {}", trace.end));
                 let hit: Vec<String> = attacked
                     .iter()
-                    .map(|(u, k)| format!("{} {k} dice", self.uname(*u)))
+                    .map(|(u, k)| format!("{} {}", self.uname(*u), count(*k, "die")))
                     .collect();
                 parts.push(if hit.is_empty() {
                     "no stand in its path".into()
@@ -245,7 +390,7 @@ impl Battle {
                         t.push_str(&format!("; bursts at ({:.1}, {:.1})", burst.x, burst.y));
                         let hit: Vec<String> = attacked
                             .iter()
-                            .map(|(u, k)| format!("{} {k} dice", self.uname(*u)))
+                            .map(|(u, k)| format!("{} {}", self.uname(*u), count(*k, "die")))
                             .collect();
                         if hit.is_empty() {
                             t.push_str(", no stand within reach");
@@ -281,9 +426,11 @@ impl Battle {
                 hits,
                 knocked_out,
             } => format!(
-                "{} takes {n} attacks (hit on 6): [{}] → {hits} hits{}",
+                "{} takes {} (hit on 6): [{}] → {}{}",
                 self.cname(*commander),
+                count(*n, "attack"),
                 dice(rolls),
+                count(*hits, "hit"),
                 if *knocked_out { ", knocked out" } else { "" }
             ),
             Event::HitsTaken {
@@ -292,7 +439,11 @@ impl Battle {
                 total,
                 value,
             } => {
-                format!("{} takes {hits} hits ({total} of {value})", self.uname(*unit))
+                format!(
+                    "{} takes {} ({total} of {value})",
+                    self.uname(*unit),
+                    count(*hits, "hit")
+                )
             }
             Event::SuppressionTest {
                 unit,
@@ -313,9 +464,11 @@ impl Battle {
             Event::Halted { unit, by } => format!("{} halts against {}", self.uname(*unit), self.uname(*by)),
             Event::Suppressed { unit, why } => format!("{} is suppressed ({why})", self.uname(*unit)),
             Event::CommanderSuppressed { commander } => format!("{} is suppressed", self.cname(*commander)),
-            Event::KnockedOut { unit, why } => format!("{} is knocked out: {why:?}", self.uname(*unit)),
+            Event::KnockedOut { unit, why } => {
+                format!("{} is knocked out: {}", self.uname(*unit), knock_out_words(why))
+            }
             Event::CommanderKnockedOut { commander, why } => {
-                format!("{} is knocked out: {why:?}", self.cname(*commander))
+                format!("{} is knocked out: {}", self.cname(*commander), knock_out_words(why))
             }
             Event::CommanderJoined { commander, unit } => {
                 format!("{} is overrun and joins {}", self.cname(*commander), self.uname(*unit))
@@ -328,16 +481,35 @@ impl Battle {
                 format!("{} is replaced (command {command_value})", self.cname(*commander))
             }
             Event::StandsRemoved { unit, removed, left } => {
-                format!("{} loses {removed} stand(s), {left} left", self.uname(*unit))
+                format!("{} loses {}, {left} left", self.uname(*unit), count(*removed, "stand"))
             }
             Event::ChargeDeclared { unit, target, .. } => {
                 format!("{} charges {}!", self.uname(*unit), self.uname(*target))
             }
             Event::ChargeContact { unit, target, aspect } => {
-                format!("{} contacts {} ({aspect:?})", self.uname(*unit), self.uname(*target))
+                format!(
+                    "{} contacts {} in the {}",
+                    self.uname(*unit),
+                    self.uname(*target),
+                    aspect_word(aspect)
+                )
             }
             Event::ChargeFailed { unit, target, why } => {
-                format!("{}'s charge on {} fails: {why}", self.uname(*unit), self.uname(*target))
+                let (u, t) = (self.uname(*unit), self.uname(*target));
+                let target_gone = self.units.get(*target as usize).is_some_and(|x| !x.alive());
+                let charger_gone = self.units.get(*unit as usize).is_some_and(|x| !x.alive());
+                if charger_gone {
+                    format!("{u}'s charge on {t} ends: {u} is gone")
+                } else if target_gone {
+                    format!("{u}'s charge on {t} ends: {t} is gone")
+                } else {
+                    match why.as_str() {
+                        "did not close" => format!("{u}'s charge on {t} falls short: it did not reach {t}"),
+                        "the target evaded" => format!("{u}'s charge on {t} fails: {t} evaded"),
+                        "fell back" => format!("{u}'s charge on {t} fails: {u} fell back"),
+                        _ => format!("{u}'s charge on {t} fails: {why}"),
+                    }
+                }
             }
             Event::Supporting { unit, friend } => format!("{} supports {}", self.uname(*unit), self.uname(*friend)),
             Event::CombatRound { round, target, sides } => {
@@ -350,13 +522,17 @@ impl Battle {
                             .map(|m| format!("{:+} {}", m.amount, m.rule))
                             .collect();
                         format!(
-                            "{}: {} dice ({}) hit on {}+ [{}] → {} hits, {} saved, on {}",
+                            "{}: {}{} hit on {}+ [{}] → {}, {} saved, on {}",
                             self.sides[s.side].name,
-                            s.dice,
-                            mods.join(", "),
+                            count(s.dice, "die"),
+                            if mods.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({})", mods.join(", "))
+                            },
                             s.to_hit,
                             dice(&s.rolls),
-                            s.hits,
+                            count(s.hits, "hit"),
                             s.saved,
                             self.uname(s.struck)
                         )
@@ -399,7 +575,7 @@ impl Battle {
                 dice: d,
                 broken,
             } => format!(
-                "{} at breakpoint: need ≤ {value}, rolled {}+{}: {}",
+                "{} at its breakpoint: need ≤ {value}, rolled {}+{}: {}",
                 self.sides[*side].name,
                 d[0],
                 d[1],
@@ -613,10 +789,11 @@ impl Battle {
                 victory_points,
                 reason,
             } => format!(
-                "Game over ({reason}): {} — {result:?}; VPs {} {} / {} {}",
-                winner
-                    .map(|w| self.sides[w].name.clone())
-                    .unwrap_or_else(|| "draw".into()),
+                "Game over ({reason}): {}; victory points {} {} / {} {}",
+                match winner {
+                    Some(w) => format!("{} for {}", result_word(result), self.sides[*w].name),
+                    None => "a draw".into(),
+                },
                 self.sides[0].name,
                 victory_points[0],
                 self.sides[1].name,
@@ -671,7 +848,7 @@ impl Battle {
                     self.uname(*unit),
                     task.map(|t| t.verb()).unwrap_or("work on"),
                     l.map(|l| if l.name.is_empty() {
-                        format!("the {:?}", l.kind).to_lowercase()
+                        format!("the {}", words_of(&format!("{:?}", l.kind)))
                     } else {
                         l.name.clone()
                     })
@@ -740,11 +917,11 @@ impl Battle {
                 )
             }
             Action::Move { unit, to } => format!(
-                "move: {} to ({:.1}, {:.1}) facing {:.0}°",
+                "move: {} to ({:.1}, {:.1}) facing {}",
                 self.uname(*unit),
                 to.pos.x,
                 to.pos.y,
-                to.facing.to_degrees()
+                degrees(to.facing)
             ),
             Action::Support { unit, friend } => {
                 format!("support: {} supports {}", self.uname(*unit), self.uname(*friend))
@@ -772,4 +949,12 @@ impl Battle {
             Action::EndPhase => "end phase".into(),
         }
     }
+}
+
+/// The player turn a phase line of the log opens ("— Turn 2, Union: command phase —" →
+/// "Turn 2, Union"), for the dice panel's groups; None for any other line.
+pub fn player_turn_of(line: &str) -> Option<&str> {
+    let inner = line.strip_prefix("— ")?.strip_suffix(" phase —")?;
+    let (turn_side, _phase) = inner.rsplit_once(": ")?;
+    turn_side.starts_with("Turn ").then_some(turn_side)
 }

@@ -219,6 +219,49 @@ pub fn key_name(k: KeyCode) -> String {
     format!("{k:?}")
 }
 
+/// A key as people say it, for the settings screen and the help: `W`, `5`, `=`, `Enter`,
+/// `Up arrow`, `Numpad +` (the file keeps `key_name`).
+pub fn key_label(k: KeyCode) -> String {
+    let name = key_name(k);
+    let sign = match k {
+        KeyCode::Minus => "-",
+        KeyCode::Equal => "=",
+        KeyCode::BracketLeft => "[",
+        KeyCode::BracketRight => "]",
+        KeyCode::Comma => ",",
+        KeyCode::Period => ".",
+        KeyCode::Slash => "/",
+        KeyCode::Semicolon => ";",
+        KeyCode::Quote => "'",
+        KeyCode::Backslash => "\\",
+        KeyCode::Backquote => "`",
+        KeyCode::ArrowUp => "Up arrow",
+        KeyCode::ArrowDown => "Down arrow",
+        KeyCode::ArrowLeft => "Left arrow",
+        KeyCode::ArrowRight => "Right arrow",
+        KeyCode::Escape => "Esc",
+        KeyCode::PageUp => "Page Up",
+        KeyCode::PageDown => "Page Down",
+        KeyCode::NumpadAdd => "Numpad +",
+        KeyCode::NumpadSubtract => "Numpad -",
+        KeyCode::NumpadMultiply => "Numpad *",
+        KeyCode::NumpadDivide => "Numpad /",
+        KeyCode::NumpadEnter => "Numpad Enter",
+        KeyCode::NumpadDecimal => "Numpad .",
+        _ => "",
+    };
+    if !sign.is_empty() {
+        return sign.to_string();
+    }
+    if let Some(rest) = name.strip_prefix("Key").or_else(|| name.strip_prefix("Digit")) {
+        return rest.to_string();
+    }
+    if let Some(rest) = name.strip_prefix("Numpad") {
+        return format!("Numpad {rest}");
+    }
+    name
+}
+
 /// The key of a name, if it is one a binding may take.
 pub fn parse_key(name: &str) -> Option<KeyCode> {
     KEYS.iter().copied().find(|&k| key_name(k) == name)
@@ -255,6 +298,8 @@ pub struct Settings {
     pub palette: PaletteChoice,
     /// The key of each remappable action (an action not listed keeps its default key).
     pub keys: BTreeMap<Binding, Key>,
+    /// Ask before ending the command phase while units still hold orders.
+    pub confirm_end_phase: bool,
 }
 
 impl Default for Settings {
@@ -263,6 +308,7 @@ impl Default for Settings {
             animation_speed: 1.0,
             palette: PaletteChoice::default(),
             keys: Binding::ALL.iter().map(|&b| (b, Key(b.default_key()))).collect(),
+            confirm_end_phase: true,
         }
     }
 }
@@ -487,5 +533,25 @@ mod tests {
             assert_eq!(parse_key(&key_name(k)), Some(k));
         }
         assert_eq!(parse_key("Kye"), None);
+    }
+
+    #[test]
+    fn keys_are_shown_as_people_say_them() {
+        assert_eq!(key_label(KeyCode::KeyW), "W");
+        assert_eq!(key_label(KeyCode::Equal), "=");
+        assert_eq!(key_label(KeyCode::Enter), "Enter");
+        assert_eq!(key_label(KeyCode::Digit5), "5");
+        assert_eq!(key_label(KeyCode::Numpad5), "Numpad 5");
+        assert_eq!(key_label(KeyCode::ArrowUp), "Up arrow");
+        // Every key a binding may take: no program name (`KeyW`, `BracketLeft`) left.
+        for &k in KEYS {
+            let l = key_label(k);
+            let camel = l
+                .chars()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w[0].is_lowercase() && w[1].is_uppercase());
+            assert!(!camel && !l.is_empty(), "{k:?} shows as {l}");
+        }
     }
 }

@@ -37,3 +37,4 @@ mod scheduler;
 mod terminal;
 #[cfg(feature = "gui")]
 mod ui;
+mod words;

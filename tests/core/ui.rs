@@ -840,3 +840,212 @@ fn the_order_and_fire_keys_say_what_is_missing_and_the_rules_say_why_not() {
     let (_, lines) = app.world().resource::<BattleLog>().last.clone().expect("the order");
     assert!(lines.iter().any(|l| l.contains("rolled 4+1 = 5")), "{lines:?}");
 }
+
+/// The seated player's command phase with one unit still holding an order's action.
+fn holding_an_order() -> (App, String) {
+    let mut b = skirmish(3);
+    while b.phase != Phase::Command {
+        b.apply(&Action::EndPhase).unwrap();
+    }
+    let u = b.alive_units().find(|u| u.side == b.active).expect("a unit").id;
+    let mut o = volley::battle::state::OrderState::new(b.unit(u).hq);
+    o.count = 1;
+    o.credits = 1;
+    b.cmd.orders.insert(u, o);
+    let name = b.unit(u).name.clone();
+    let mut app = app_with(b, ["human", "human"]);
+    app.world_mut().resource_mut::<Seats>().viewer = Some(0);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    (app, name)
+}
+
+#[test]
+fn ending_the_command_phase_with_orders_left_asks_first() {
+    use volley::ui::screens::battle::{EndPhaseAsk, units_holding_orders};
+    let (mut app, name) = holding_an_order();
+    assert_eq!(units_holding_orders(battle(&app)), vec![name]);
+    let actions = battle(&app).actions;
+    // Enter: asked, not ended.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!((battle(&app).phase, battle(&app).actions), (Phase::Command, actions));
+    assert!(app.world().resource::<EndPhaseAsk>().open(battle(&app)));
+    // Escape: back to the orders, still the command phase.
+    press(&mut app, KeyCode::Escape);
+    assert!(!app.world().resource::<EndPhaseAsk>().open(battle(&app)));
+    assert_eq!(battle(&app).phase, Phase::Command);
+    // Enter, and Enter again: the phase ends.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+    press(&mut app, KeyCode::Enter);
+    assert_ne!(battle(&app).phase, Phase::Command, "the second Enter ends the phase");
+    assert!(!app.world().resource::<EndPhaseAsk>().open(battle(&app)));
+
+    // With the setting off, Enter ends the phase at once.
+    let (mut app, _) = holding_an_order();
+    app.world_mut()
+        .resource_mut::<volley::ui::settings::Settings>()
+        .confirm_end_phase = false;
+    press(&mut app, KeyCode::Enter);
+    assert_ne!(battle(&app).phase, Phase::Command);
+}
+
+/// A game of `n` actions played through the window's pipeline by the eager agent's choices
+/// (both seats human, so nothing else acts), the table never handed over.
+fn played_app(n: usize) -> App {
+    let mut app = volley::ui::headless_play_app(skirmish(6), "maps/skirmish.ron".into(), 6, ["human", "human"], true)
+        .expect("app");
+    let mut chooser = [
+        volley::agents::by_name("eager", 6, 0).unwrap(),
+        volley::agents::by_name("eager", 6, 1).unwrap(),
+    ];
+    for _ in 0..n {
+        let b = battle(&app).clone();
+        if b.is_over() {
+            break;
+        }
+        let legal = b.legal_actions();
+        let i = chooser[b.actor()].choose(&b, &legal);
+        request(&mut app, legal[i].clone());
+    }
+    app
+}
+
+#[test]
+fn a_loaded_game_brings_back_its_battle_log_and_the_saves_are_listed() {
+    let app = played_app(120);
+    let rec = game(&app).recording.clone();
+    assert!(rec.actions.len() >= 100, "{}", rec.actions.len());
+    // Saved and loaded as the menu does.
+    let dir = std::env::temp_dir().join(format!("volley-ui-saves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("skirmish.ron");
+    let mut saved = rec.clone();
+    saved.scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron").into();
+    saved.save(&file).unwrap();
+    let loaded = volley::replay::Recording::load(&file).unwrap();
+    let start = volley::replay::verify::start_battle(&loaded, &file).unwrap();
+    let log = volley::ui::panels::log::log_of_recording(start, &[], &loaded);
+    let played = &app.world().resource::<BattleLog>().lines;
+    assert_eq!(log.lines.len(), played.len());
+    assert_eq!(&log.lines, played, "the same log, line for line");
+    assert_eq!(log.last, app.world().resource::<BattleLog>().last);
+    // The Load list: the scenario's title, how far it went, the file's date.
+    let saves = volley::ui::screens::menu::list_saves(&dir);
+    assert_eq!(saves.len(), 1);
+    assert_eq!(saves[0].title, "Skirmish at Miller's Crossroads");
+    assert!(
+        saves[0].progress.contains("turn") && saves[0].progress.contains("actions"),
+        "{:?}",
+        saves[0]
+    );
+    assert!(
+        saves[0].date.starts_with("20") && saves[0].date.len() == 16,
+        "{}",
+        saves[0].date
+    );
+    std::fs::write(dir.join("broken.ron"), "(").unwrap();
+    let saves = volley::ui::screens::menu::list_saves(&dir);
+    assert!(
+        saves.iter().any(|s| s.progress.starts_with("cannot be read")),
+        "{saves:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
+    use volley::ui::panels::dice::{HISTORY, history};
+    let mut app = played_app(120);
+    let lines = app.world().resource::<BattleLog>().lines.clone();
+    let turns = history(&lines);
+    let kept: usize = turns.iter().map(|t| t.actions.len()).sum();
+    assert_eq!(kept, HISTORY.min(game(&app).recording.actions.len()));
+    assert!(turns.len() >= 2, "more than one player turn: {turns:?}");
+    for w in turns.windows(2) {
+        assert_ne!(w[0].label, w[1].label, "one group a player turn");
+    }
+    let sides = &battle(&app).sides;
+    assert!(
+        turns
+            .iter()
+            .all(|t| t.label.starts_with("Turn ") && sides.iter().any(|s| t.label.ends_with(&s.name))),
+        "{:?}",
+        turns.iter().map(|t| &t.label).collect::<Vec<_>>()
+    );
+    // The newest action is the last one logged, with its rolls.
+    let (heading, rolls) = game(&app).last.clone().unwrap();
+    let newest = turns.last().unwrap().actions.last().unwrap();
+    assert_eq!((&newest.heading, &newest.lines), (&heading, &rolls));
+    // Undo: the panel shows what the log shows.
+    let before = game(&app).log.len();
+    press_ctrl_z(&mut app);
+    let lines = app.world().resource::<BattleLog>().lines.clone();
+    if lines.len() < before {
+        let newest = history(&lines).last().unwrap().actions.last().unwrap().clone();
+        let last_heading = lines.iter().rev().find(|l| l.action).unwrap().text.clone();
+        assert_eq!(newest.heading, last_heading);
+    }
+}
+
+#[test]
+fn the_hand_over_sums_up_what_the_other_side_did() {
+    use volley::ui::screens::handover::summary;
+    use volley::ui::session::LogLine;
+    let b = skirmish(3);
+    let mine = b.alive_units().find(|u| u.side == 0).unwrap().name.clone();
+    let theirs = b.alive_units().find(|u| u.side == 1).unwrap().name.clone();
+    let line = |action: bool, text: String| LogLine {
+        game_turn: 1,
+        action,
+        text,
+    };
+    let lines = vec![
+        line(true, format!("Union: move: {mine} to (1, 2) facing 90°")),
+        line(false, format!("{mine} moves 5.0 cm to (1.0, 2.0), facing 90°")),
+        line(true, format!("Union: fire: {mine} fires at {theirs}")),
+        line(
+            false,
+            format!("{mine} fire (order) at {theirs}, front in the open: 3 dice, hit on 4+: [4 5 1] → 2 hits"),
+        ),
+        line(false, format!("{theirs} takes 2 hits (2 of 15)")),
+        line(false, "[eager] a reason, no roll".into()),
+        line(
+            false,
+            format!("{theirs} is knocked out: it fell back too far in one go"),
+        ),
+    ];
+    let s = summary(&b, &lines);
+    let text = s.join("\n");
+    assert!(
+        text.contains(&format!("Union moved 1 unit ({mine}) and fired 1 time.")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{theirs} takes 2 hits")), "{text}");
+    assert!(text.contains(&format!("{theirs} is knocked out")), "{text}");
+    assert!(text.contains(&format!("{} lost 1 unit.", b.sides[1].name)), "{text}");
+    assert!(!text.contains("eager"), "{text}");
+    assert_eq!(summary(&b, &[]), vec!["Nothing moved, fired or was lost.".to_string()]);
+    // A real game's log since a hand-over says something.
+    let app = played_app(80);
+    let lines = app.world().resource::<BattleLog>().lines.clone();
+    let s = summary(battle(&app), &lines[lines.len() / 2..]);
+    assert!(s.iter().any(|l| l.contains("moved") || l.contains("fired")), "{s:?}");
+}
+
+#[test]
+fn the_tutorial_comes_first_in_the_scenario_list() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let list = volley::ui::screens::menu::list_scenarios(&dir);
+    let stems: Vec<String> = list
+        .iter()
+        .map(|e| e.path.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(stems[0], volley::ui::screens::menu::TUTORIAL);
+    assert_eq!(stems[1], "skirmish");
+    let rest: Vec<&String> = list[2..].iter().map(|e| &e.title).collect();
+    let mut sorted = rest.clone();
+    sorted.sort();
+    assert_eq!(rest, sorted, "the rest by title");
+}

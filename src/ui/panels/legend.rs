@@ -90,7 +90,9 @@ fn base(ui: &mut egui::Ui, g: Glyph, text: &str) {
 }
 
 pub fn show(ui: &mut egui::Ui) {
-    egui::CollapsingHeader::new("Legend").default_open(true).show(ui, |ui| {
+    egui::CollapsingHeader::new("Legend: what the table shows")
+        .id_salt("legend")
+        .default_open(false).show(ui, |ui| {
         let [fill, edge, _] = pal::sides(pal::text_palette());
         let names = match pal::text_palette() {
             crate::ui::settings::PaletteChoice::ColourBlindSafe => ["blue", "vermillion"],

@@ -25,3 +25,35 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
             }
         });
 }
+
+/// The battle log of a recorded game, re-told from its start (`start` and what its set-up
+/// did, `events`): each action stepped on its state and described as the window describes it
+/// when played ("Union: " before a side's decision). A computer player's reasons are not in a
+/// recording, so they are not in this log. Stops at the first action that does not apply.
+pub fn log_of_recording(
+    start: crate::battle::Battle,
+    events: &[crate::battle::Event],
+    rec: &crate::replay::Recording,
+) -> BattleLog {
+    let mut b = start;
+    let mut log = BattleLog::new(&b, events);
+    for a in &rec.actions {
+        let who = actor_prefix(&b, a);
+        let Ok(applied) = b.step(a) else { break };
+        let lines: Vec<String> = applied.events.iter().map(|e| b.describe(e)).collect();
+        log.push_action(b.game_turn, format!("{who}{}", applied.heading), lines);
+    }
+    log
+}
+
+/// "Union: " for a decision of the side that made it (as the window's log heads it).
+pub fn actor_prefix(b: &crate::battle::Battle, a: &crate::battle::Action) -> String {
+    use crate::battle::Action;
+    let side = match a {
+        Action::Order { commander, .. } | Action::CommanderMove { commander, .. } => {
+            b.commanders.get(*commander as usize).map(|c| c.side)
+        }
+        _ => a.unit().and_then(|u| b.units.get(u as usize)).map(|u| u.side),
+    };
+    side.map(|s| format!("{}: ", b.sides[s].name)).unwrap_or_default()
+}

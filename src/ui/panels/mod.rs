@@ -16,6 +16,7 @@ use super::camera::TableViewport;
 pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};
 use super::common::{Preview, Screen, Selection};
 use super::session::{BattleLog, GameRecord, Seats};
+use super::settings::Binding;
 use super::undo::UndoStack;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use bevy::prelude::*;
@@ -36,6 +37,15 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// The replay viewer, the open "end the phase?" question, the settings (its "do not ask
+/// again") and the open "leave the battle?" question.
+type Asking<'w, 's> = (
+    Option<ResMut<'w, crate::ui::replay::Viewer>>,
+    ResMut<'w, crate::ui::screens::battle::EndPhaseAsk>,
+    Option<ResMut<'w, crate::ui::settings::Settings>>,
+    Local<'s, bool>,
+);
+
 #[allow(clippy::too_many_arguments)]
 fn battle_panels(
     mut contexts: EguiContexts,
@@ -52,8 +62,8 @@ fn battle_panels(
     mut viewport: ResMut<TableViewport>,
     mut requests: MessageWriter<ActionRequest>,
     mut next: ResMut<NextState<Screen>>,
-    mut viewer: Option<ResMut<crate::ui::replay::Viewer>>,
     mut commands: Commands,
+    (mut viewer, mut end_ask, mut settings, mut leaving): Asking,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
@@ -72,6 +82,11 @@ fn battle_panels(
             seats: &seats,
             log: &log,
             undo: &undo,
+            end_key: crate::ui::settings::key_label(
+                settings
+                    .as_ref()
+                    .map_or(Binding::EndPhase.default_key(), |s| s.key(Binding::EndPhase)),
+            ),
         };
         phase_bar::show(ui, b, game, &legal.actions, may_act, &mut asks);
     });
@@ -106,6 +121,50 @@ fn battle_panels(
     if viewport.0 != Some(rect) {
         viewport.0 = Some(rect);
     }
+    // Ending the command phase while units still hold orders: ask first (as Enter does).
+    if asks.request == Some(crate::battle::Action::EndPhase) {
+        let confirm = settings.as_ref().is_none_or(|s| s.confirm_end_phase);
+        asks.request = crate::ui::screens::battle::end_phase_request(b, &mut end_ask, confirm, false);
+    }
+    if end_ask.open(b) && may_act {
+        let holding = crate::ui::screens::battle::units_holding_orders(b);
+        let key = |k: Binding| crate::ui::settings::key_label(settings.as_ref().map_or(k.default_key(), |s| s.key(k)));
+        let mut dont_ask = false;
+        egui::Window::new("End the command phase?")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "{} still {} orders: {}.",
+                    crate::battle::log::count(holding.len() as i64, "unit"),
+                    if holding.len() == 1 { "holds" } else { "hold" },
+                    holding.join(", ")
+                ));
+                ui.label("Their actions are lost when the phase ends.");
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(format!("End the phase ({})", key(Binding::EndPhase)))
+                        .clicked()
+                    {
+                        asks.request = Some(crate::battle::Action::EndPhase);
+                    }
+                    if ui
+                        .button(format!("Keep ordering ({})", key(Binding::Deselect)))
+                        .clicked()
+                    {
+                        end_ask.0 = None;
+                    }
+                });
+                ui.checkbox(&mut dont_ask, "Do not ask again (Settings)");
+            });
+        if dont_ask && let Some(s) = settings.as_mut() {
+            s.confirm_end_phase = false;
+        }
+        if asks.request.is_some() {
+            end_ask.0 = None;
+        }
+    }
     if let Some(a) = asks.request {
         requests.write(ActionRequest(a));
     }
@@ -119,10 +178,41 @@ fn battle_panels(
         *selection = s;
     }
     if asks.save {
-        log.status = Some(record.save(std::path::Path::new("saves/game.ron")));
+        log.status = Some(record.save(&save_path(&record)));
     }
+    // Leaving for the menu asks first; a finished game (the result screen) goes at once.
     if asks.menu {
-        next.set(Screen::Menu);
+        if b.is_over() || record.recording.actions.is_empty() {
+            next.set(Screen::Menu);
+        } else {
+            *leaving = true;
+        }
+    }
+    if *leaving {
+        egui::Window::new("Leave the battle?")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "The game is saved at the start of every player turn in {}; what was played since is kept only if you save now.",
+                    crate::ui::session::AUTOSAVE
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Resume").clicked() {
+                        *leaving = false;
+                    }
+                    if ui.button("Save and leave").clicked() {
+                        log.status = Some(record.save(&save_path(&record)));
+                        *leaving = false;
+                        next.set(Screen::Menu);
+                    }
+                    if ui.button("Leave without saving").clicked() {
+                        *leaving = false;
+                        next.set(Screen::Menu);
+                    }
+                });
+            });
     }
     if asks.undo {
         commands.queue(|world: &mut World| {
@@ -140,4 +230,14 @@ fn battle_panels(
         });
     }
     Ok(())
+}
+
+/// Where "Save" writes: `saves/<scenario>.ron` (the Load list shows every file in `saves/`).
+pub fn save_path(record: &GameRecord) -> std::path::PathBuf {
+    let stem = record
+        .scenario
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "game".into());
+    std::path::Path::new("saves").join(format!("{stem}.ron"))
 }

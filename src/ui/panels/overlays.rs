@@ -1,4 +1,5 @@
-//! The overlay toolbar: a small window listing the overlays and tools with their keys, and
+//! The overlay toolbar: a small window in the table's bottom-right corner (never over the
+//! replay bar or the panels) listing the overlays and tools with their keys, and
 //! what they measure: the selected unit's weapon range, the command bands, the tape's length
 //! and what blocks the line of sight (the rules' own reasons).
 
@@ -21,12 +22,23 @@ fn toolbar(
     battle: Res<BattleState>,
     selection: Res<Selection>,
     mut overlays: ResMut<Overlays>,
+    viewport: Res<crate::ui::camera::TableViewport>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
 ) -> Result {
+    use crate::ui::settings::Binding;
+    let key = |b: Binding| crate::ui::settings::key_label(settings.as_ref().map_or(b.default_key(), |s| s.key(b)));
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     let mut o = overlays.clone();
+    // In the bottom-right corner of the table itself: above the replay bar, left of the
+    // right column, whatever the panels' sizes.
+    let corner = viewport
+        .0
+        .map(|r| egui::pos2(r.max.x - 10.0, r.max.y - 10.0))
+        .unwrap_or_else(|| ctx.viewport_rect().right_bottom() - egui::vec2(340.0, 10.0));
     egui::Window::new("Overlays")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-340.0, -10.0])
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .fixed_pos(corner)
         .resizable(false)
         .collapsible(true)
         // Folded at first, so it hides no corner of the table until asked for (the keys work
@@ -34,15 +46,30 @@ fn toolbar(
         .default_open(false)
         .default_width(250.0)
         .show(ctx, |ui| {
-            ui.checkbox(&mut o.arc, "Arc of vision (V)");
-            ui.checkbox(&mut o.cone, "Fire cone and range (C)");
-            ui.checkbox(&mut o.command, "Command radius (R)");
+            ui.checkbox(&mut o.arc, format!("Arc of vision ({})", key(Binding::ToggleArc)));
+            ui.checkbox(
+                &mut o.cone,
+                format!("Fire cone and range ({})", key(Binding::ToggleCone)),
+            );
+            ui.checkbox(
+                &mut o.command,
+                format!("Command radius ({})", key(Binding::ToggleCommand)),
+            );
             let (los, tape) = (o.los_tool, o.tape);
-            if ui.checkbox(&mut o.los_tool, "Line-of-sight check (L)").changed() {
+            if ui
+                .checkbox(
+                    &mut o.los_tool,
+                    format!("Line-of-sight check ({})", key(Binding::LosTool)),
+                )
+                .changed()
+            {
                 o.los_tool = los;
                 o.toggle(crate::ui::input::TableAction::LosTool);
             }
-            if ui.checkbox(&mut o.tape, "Measuring tape (M)").changed() {
+            if ui
+                .checkbox(&mut o.tape, format!("Measuring tape ({})", key(Binding::Tape)))
+                .changed()
+            {
                 o.tape = tape;
                 o.toggle(crate::ui::input::TableAction::Tape);
             }

@@ -1,6 +1,7 @@
 //! The phase bar: game turn, the active player, the phase, whose decision it is, the
 //! "End phase" (or "Pass") button, save and menu, and the last refusal.
 
+use crate::battle::log::capital;
 use crate::battle::{Action, Battle, Step};
 use crate::ui::common::{Asks, side_colour};
 use crate::ui::session::{BattleLog, Seats};
@@ -12,6 +13,8 @@ pub struct BarGame<'a> {
     pub seats: &'a Seats,
     pub log: &'a BattleLog,
     pub undo: &'a UndoStack,
+    /// The end-phase key as people say it ("Enter", or what the settings put on it).
+    pub end_key: String,
 }
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_act: bool, asks: &mut Asks) {
@@ -37,7 +40,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
                     .color(side_colour(active))
                     .strong(),
             );
-            ui.label(format!("{:?} phase", b.phase));
+            ui.label(format!("{} phase", capital(crate::battle::log::phase_word(b.phase))));
         }
         let step = match &b.step {
             Step::Open => String::new(),
@@ -58,8 +61,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
         if !b.is_over() {
             ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
         }
-        for (a, label) in [(Action::EndPhase, "End phase (Enter)"), (Action::Pass, "Pass (Enter)")] {
+        for (a, label) in [(Action::EndPhase, "End phase"), (Action::Pass, "Pass")] {
             if legal.contains(&a) {
+                let label = format!("{label} ({})", game.end_key);
                 let r = ui.add_enabled(may_act, egui::Button::new(label));
                 if r.clicked() {
                     asks.request = Some(a.clone());
@@ -71,7 +75,11 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
             if ui.button("Menu").clicked() {
                 asks.menu = true;
             }
-            if ui.button("Save").on_hover_text("save to saves/game.ron").clicked() {
+            if ui
+                .button("Save")
+                .on_hover_text("save the game in saves/, under the scenario's name")
+                .clicked()
+            {
                 asks.save = true;
             }
             if let Some(s) = &game.log.status {
@@ -101,7 +109,10 @@ pub fn conditions(b: &Battle) -> Option<String> {
     if b.night {
         parts.push("Night".to_string());
     } else if b.weather != Weather::Normal || b.rules.switches.on(crate::rules::switches::Switch::Weather) {
-        parts.push(format!("{:?} weather", b.weather));
+        parts.push(capital(&format!(
+            "{} weather",
+            crate::battle::log::words_of(&format!("{:?}", b.weather))
+        )));
     }
     let variants: Vec<&str> = b
         .rules

@@ -2,6 +2,7 @@
 //! selected commander's rank, quality and command value.
 
 use crate::battle::Battle;
+use crate::battle::log::capital;
 use crate::ui::common::Selection;
 use crate::ui::common::{heading, side_colour};
 use bevy_egui::egui;
@@ -12,7 +13,12 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         heading(ui, &u.name);
         ui.label(egui::RichText::new(&b.sides[u.side].name).color(side_colour(u.side)));
         let r = &u.row;
-        ui.label(format!("{} ({:?}, {:?})", r.name, r.arm, u.grade));
+        ui.label(format!(
+            "{} ({}, {})",
+            r.name,
+            crate::battle::log::words_of(&format!("{:?}", r.arm)),
+            crate::battle::log::words_of(&format!("{:?}", u.grade))
+        ));
         egui::Grid::new("stat_line").striped(true).show(ui, |ui| {
             for h in ["Move", "Attacks", "Range", "Hits", "Save"] {
                 ui.label(egui::RichText::new(h).small().strong());
@@ -53,7 +59,10 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 "unlimbered".into()
             });
             if let Some(ammo) = u.loaded {
-                status.push(format!("loaded: {ammo:?}"));
+                status.push(format!(
+                    "loaded: {}",
+                    crate::battle::log::words_of(&format!("{ammo:?}"))
+                ));
             }
         }
         if u.dug_in {
@@ -95,7 +104,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         if let Some(g) = b.morale_grade(u.id) {
             ui.label(format!(
                 "Morale: {} (suppressed on {}+, knocked out falling back over {:.0} cm, hit on {}+ in a charge)",
-                format!("{:?}", u.morale.unwrap_or_default()).to_lowercase(),
+                crate::battle::log::words_of(&format!("{:?}", u.morale.unwrap_or_default())),
                 g.suppressed_on,
                 g.fall_back_ko,
                 g.charge_to_hit
@@ -130,7 +139,11 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         let c = b.commander(id);
         heading(ui, &c.name);
         ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
-        ui.label(format!("{:?} commander, {:?}", c.row.level, c.row.quality));
+        ui.label(format!(
+            "{} commander, {}",
+            capital(&crate::battle::log::words_of(&format!("{:?}", c.row.level))),
+            crate::battle::log::words_of(&format!("{:?}", c.row.quality))
+        ));
         ui.label(format!("Command value: {}", c.command_value));
         if let Some(n) = &c.nation {
             ui.label(format!("Nation: {n}"));

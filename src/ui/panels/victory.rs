@@ -20,7 +20,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             let broken = if side.broken { " BROKEN" } else { "" };
             ui.label(format!("{} / {}{broken}", b.units_lost(s), side.breakpoint));
             ui.label(match b.objective_held(s) {
-                Some(level) => format!("{level:?}"),
+                Some(level) => crate::battle::log::words_of(&format!("{level:?}")),
                 None => "—".into(),
             });
             ui.end_row();
@@ -28,7 +28,13 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
     });
     ui.collapsing("Objectives", |ui| {
         for o in &b.objectives {
-            ui.label(format!("★ {} — {} ({:?}, {} cm)", o.name, o.side, o.level, o.radius));
+            ui.label(format!(
+                "★ {} — {} ({}, held within {} cm)",
+                o.name,
+                o.side,
+                crate::battle::log::words_of(&format!("{:?}", o.level)),
+                o.radius
+            ));
         }
     });
     if let Some(o) = &b.outcome {
@@ -36,6 +42,14 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             .winner
             .map(|s| b.sides[s].name.clone())
             .unwrap_or_else(|| "nobody".into());
-        ui.label(egui::RichText::new(format!("{:?} win for {winner}: {}", o.result, o.reason)).strong());
+        let text = match o.winner {
+            Some(_) => format!(
+                "{} for {winner}: {}",
+                crate::battle::log::result_word(&o.result),
+                o.reason
+            ),
+            None => format!("A draw: {}", o.reason),
+        };
+        ui.label(egui::RichText::new(text).strong());
     }
 }

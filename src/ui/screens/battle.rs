@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
 pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<EndPhaseAsk>();
     app.add_systems(
         Update,
         (end_phase_key, order_key, fire_key)
@@ -40,25 +41,78 @@ fn key_for_human(
     !b.is_over() && crate::ui::session::at_table(turn, seats)
 }
 
+/// "End the phase?" asked (the command phase, units still holding orders): the battle's
+/// action count when it was asked; the question lapses once anything else is played.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct EndPhaseAsk(pub Option<u64>);
+
+impl EndPhaseAsk {
+    /// The question is open on this battle.
+    pub fn open(&self, b: &Battle) -> bool {
+        self.0 == Some(b.actions)
+    }
+}
+
+/// The units of the side to act still holding orders in its command phase (actions left of
+/// an order given this turn), by name.
+pub fn units_holding_orders(b: &Battle) -> Vec<String> {
+    if b.phase != Phase::Command || b.step != Step::Open {
+        return Vec::new();
+    }
+    b.cmd
+        .orders
+        .iter()
+        .filter(|(u, o)| o.credits > 0 && !o.finished && b.unit(**u).alive() && b.unit(**u).side == b.actor())
+        .map(|(u, _)| b.unit(*u).name.clone())
+        .collect()
+}
+
+/// What ending the phase (or passing) asks for now: the action, or None when the player must
+/// be asked first (`ask` is then opened). `confirmed`: the player said yes.
+pub fn end_phase_request(b: &Battle, ask: &mut EndPhaseAsk, confirm: bool, confirmed: bool) -> Option<Action> {
+    if b.step != Step::Open {
+        ask.0 = None;
+        return Some(Action::Pass);
+    }
+    if confirm && !confirmed && !units_holding_orders(b).is_empty() {
+        ask.0 = Some(b.actions);
+        return None;
+    }
+    ask.0 = None;
+    Some(Action::EndPhase)
+}
+
 /// Enter: end the phase, or pass when a reaction window is open, if the side to act is human.
+/// While units still hold orders in the command phase the player is asked first (a setting
+/// turns it off): Enter again ends the phase, Escape goes back to the orders.
+#[allow(clippy::too_many_arguments)]
 fn end_phase_key(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     battle: Res<BattleState>,
     seats: Res<Seats>,
     turn: Res<State<crate::ui::session::Turn>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
+    mut ask: ResMut<EndPhaseAsk>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
     let b = &battle.0;
+    let asked = ask.open(b);
+    if asked
+        && controls
+            .as_ref()
+            .is_some_and(|c| c.just_pressed(&TableAction::Deselect))
+    {
+        ask.0 = None;
+        return;
+    }
     if !key_for_human(&controls, TableAction::EndPhase, &egui, b, &seats, turn.get()) {
         return;
     }
-    let action = if b.step == Step::Open {
-        Action::EndPhase
-    } else {
-        Action::Pass
-    };
-    requests.write(ActionRequest(action));
+    let confirm = settings.is_none_or(|s| s.confirm_end_phase);
+    if let Some(action) = end_phase_request(b, &mut ask, confirm, asked) {
+        requests.write(ActionRequest(action));
+    }
 }
 
 /// `O`: the order for the selection (`order_for`), or what to select first in the status line.

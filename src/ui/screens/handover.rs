@@ -1,15 +1,110 @@
 //! Hot-seat hand-over: when the decision passes to the other player the table is hidden until
-//! that player takes the seat and clicks.
+//! that player takes the seat and clicks; meanwhile it sums up in a few lines what happened
+//! since the last hand-over (moves, fire, results, losses), from the battle log.
 
+use crate::battle::Battle;
 use crate::battle::ecs::BattleState;
+use crate::battle::log::count;
 use crate::ui::common::side_colour;
 use crate::ui::common::{Screen, Selection};
-use crate::ui::session::Seats;
+use crate::ui::session::{BattleLog, LogLine, Seats};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, handover.run_if(in_state(Screen::Handover)));
+    app.init_resource::<HandoverMark>()
+        .add_systems(EguiPrimaryContextPass, handover.run_if(in_state(Screen::Handover)));
+}
+
+/// The battle log's length when the table was last handed over: the summary tells what came
+/// after.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct HandoverMark(pub usize);
+
+/// Most result lines the summary lists (the rest are in the battle log).
+pub const SUMMARY_RESULTS: usize = 8;
+
+/// What happened in `lines` (the log since the last hand-over), in a few lines: for each side
+/// the units that moved and the fire it opened; then what came of it (hits, falls back,
+/// knock-outs, charges won and lost); then the units each side lost.
+pub fn summary(b: &Battle, lines: &[LogLine]) -> Vec<String> {
+    // The unit a line is about: the longest unit name it starts with.
+    fn about<'t>(b: &Battle, text: &'t str) -> Option<(usize, &'t str)> {
+        b.units
+            .iter()
+            .filter(|u| text.starts_with(u.name.as_str()))
+            .max_by_key(|u| u.name.len())
+            .map(|u| (u.side, &text[u.name.len()..]))
+    }
+    let mut moved: [std::collections::BTreeSet<&str>; 2] = Default::default();
+    let mut fired = [0u32; 2];
+    let mut lost = [0u32; 2];
+    let mut results = Vec::new();
+    for l in lines.iter().filter(|l| !l.action && !l.text.starts_with('[')) {
+        let t = l.text.as_str();
+        if let Some((side, rest)) = about(b, t) {
+            let name = &t[..t.len() - rest.len()];
+            if [" moves ", " charges ", " evades ", " moves up in support"]
+                .iter()
+                .any(|v| rest.starts_with(v))
+            {
+                moved[side].insert(name);
+            } else if rest.starts_with(" fire (") || rest.starts_with(" round shot") || rest.starts_with(" shell") {
+                fired[side] += 1;
+            } else if rest.starts_with(" is knocked out") {
+                lost[side] += 1;
+                results.push(t);
+            } else if [
+                " takes ",
+                " loses ",
+                " falls back",
+                " retreats",
+                " is suppressed",
+                " is disordered",
+            ]
+            .iter()
+            .any(|v| rest.starts_with(v))
+            {
+                results.push(t);
+            }
+        } else if (t.starts_with("Charge on ") && !t.contains(", round ")) || t.contains("withdraws from the field") {
+            results.push(t);
+        }
+    }
+    let mut out = Vec::new();
+    for s in 0..b.sides.len().min(2) {
+        let mut parts = Vec::new();
+        if !moved[s].is_empty() {
+            let names: Vec<&str> = moved[s].iter().copied().collect();
+            parts.push(format!(
+                "moved {} ({})",
+                count(names.len() as i64, "unit"),
+                names.join(", ")
+            ));
+        }
+        if fired[s] > 0 {
+            parts.push(format!("fired {}", count(fired[s], "time")));
+        }
+        if !parts.is_empty() {
+            out.push(format!("{} {}.", b.sides[s].name, parts.join(" and ")));
+        }
+    }
+    let more = results.len().saturating_sub(SUMMARY_RESULTS);
+    out.extend(results.iter().take(SUMMARY_RESULTS).map(|r| r.to_string()));
+    if more > 0 {
+        out.push(format!("… and {more} more in the battle log."));
+    }
+    let losses: Vec<String> = (0..b.sides.len().min(2))
+        .filter(|&s| lost[s] > 0)
+        .map(|s| format!("{} lost {}", b.sides[s].name, count(lost[s], "unit")))
+        .collect();
+    if !losses.is_empty() {
+        out.push(format!("{}.", losses.join("; ")));
+    }
+    if out.is_empty() {
+        out.push("Nothing moved, fired or was lost.".into());
+    }
+    out
 }
 
 fn handover(
@@ -18,7 +113,13 @@ fn handover(
     mut seats: ResMut<Seats>,
     mut selection: ResMut<Selection>,
     mut next: ResMut<NextState<Screen>>,
+    log: Res<BattleLog>,
+    mut mark: ResMut<HandoverMark>,
 ) -> Result {
+    if mark.0 > log.lines.len() {
+        // A new game, an undo or a replay's seek: the log is shorter than it was.
+        mark.0 = 0;
+    }
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
     let actor = b.actor();
@@ -33,7 +134,7 @@ fn handover(
         .frame(egui::Frame::new().fill(egui::Color32::from_rgb(30, 26, 22)))
         .show(&mut root, |ui| {
             ui.vertical_centered(|ui| {
-                ui.add_space(ui.available_height() * 0.3);
+                ui.add_space(ui.available_height() * 0.15);
                 ui.label(egui::RichText::new("Hand over").size(30.0));
                 ui.add_space(12.0);
                 ui.label(
@@ -41,13 +142,23 @@ fn handover(
                         .size(24.0)
                         .color(side_colour(actor)),
                 );
-                ui.label(format!("Turn {} · {:?} phase", b.game_turn, b.phase));
+                ui.label(format!(
+                    "Turn {} · {} phase",
+                    b.game_turn,
+                    crate::battle::log::phase_word(b.phase)
+                ));
+                ui.add_space(16.0);
+                ui.label(egui::RichText::new("Since the last hand-over").strong());
+                for line in summary(b, &log.lines[mark.0..]) {
+                    ui.label(crate::ui::common::plain(&line));
+                }
                 ui.add_space(20.0);
                 let button = egui::Button::new(
                     egui::RichText::new(format!("I play {} — show the table", b.sides[actor].name)).size(18.0),
                 );
                 if ui.add(button).clicked() {
                     seats.viewer = Some(actor);
+                    mark.0 = log.lines.len();
                     *selection = Selection::default();
                     next.set(Screen::Battle);
                 }

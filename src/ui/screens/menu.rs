@@ -38,6 +38,8 @@ pub struct MenuState {
     /// Optional rules and variants the player turns on (besides the scenario's own).
     pub switches: Switches,
     pub load_path: String,
+    /// The files in `saves/`, newest first (read on entering the menu).
+    pub saves: Vec<SaveEntry>,
     pub error: Option<String>,
 }
 
@@ -50,12 +52,17 @@ impl Default for MenuState {
             seed: 1,
             switches: Switches::default(),
             load_path: crate::ui::session::AUTOSAVE.into(),
+            saves: Vec::new(),
             error: None,
         }
     }
 }
 
-/// The scenarios in `maps/`, by file name; the default scenario first.
+/// The first lesson, listed first.
+pub const TUTORIAL: &str = "first_battle";
+
+/// The scenarios in `maps/`: the tutorial first, then the default skirmish, then the rest by
+/// title.
 pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
@@ -64,8 +71,8 @@ pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
                 .collect()
         })
         .unwrap_or_default();
-    files.sort_by_key(|p| (p.file_stem().is_none_or(|s| s != "skirmish"), p.clone()));
-    files
+    files.sort();
+    let mut list: Vec<ScenarioEntry> = files
         .into_iter()
         .map(
             |path| match crate::data::load_ron::<crate::data::scenario::Scenario>(&path) {
@@ -85,11 +92,99 @@ pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
                 },
             },
         )
-        .collect()
+        .collect();
+    let rank = |e: &ScenarioEntry| match e.path.file_stem().and_then(|s| s.to_str()) {
+        Some(TUTORIAL) => 0,
+        Some("skirmish") => 1,
+        _ => 2,
+    };
+    list.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.title.cmp(&b.title)));
+    list
+}
+
+/// A saved game in `saves/`, as the Load list shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SaveEntry {
+    pub path: PathBuf,
+    /// The scenario's title, or the file's name when the scenario cannot be read.
+    pub title: String,
+    /// "turn 3, Union command phase ended", or why the file cannot be read.
+    pub progress: String,
+    /// The file's date (UTC), "2025-06-01 14:03".
+    pub date: String,
+    pub modified: std::time::SystemTime,
+}
+
+/// The saves in `dir` (every `.ron`), newest first.
+pub fn list_saves(dir: &Path) -> Vec<SaveEntry> {
+    let mut out: Vec<SaveEntry> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .map(|path| {
+            let modified = std::fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            let (title, progress) = match Recording::load(&path) {
+                Ok(rec) => {
+                    let scenario = crate::replay::verify::scenario_path(&rec, &path);
+                    let title = crate::data::load_ron::<crate::data::scenario::Scenario>(&scenario)
+                        .map(|s| s.title)
+                        .unwrap_or_else(|_| rec.scenario.clone());
+                    let progress = match rec.checkpoints.last() {
+                        Some(c) => format!("{} phase ended, {} actions", c.phase, rec.actions.len()),
+                        None if rec.actions.is_empty() => "not begun".to_string(),
+                        None => format!("{} actions", rec.actions.len()),
+                    };
+                    (title, progress)
+                }
+                Err(e) => (
+                    path.file_name()
+                        .map(|f| f.to_string_lossy().to_string())
+                        .unwrap_or_default(),
+                    format!("cannot be read: {e}"),
+                ),
+            };
+            SaveEntry {
+                title,
+                progress,
+                date: utc_date(modified),
+                modified,
+                path,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.path.cmp(&b.path)));
+    out
+}
+
+/// A time as "YYYY-MM-DD HH:MM" (UTC), with no date library.
+pub fn utc_date(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
 }
 
 fn scan(mut state: ResMut<MenuState>, record: Res<GameRecord>) {
     state.scenarios = list_scenarios(Path::new("maps"));
+    state.saves = list_saves(Path::new("saves"));
     if let Some(i) = state.scenarios.iter().position(|s| s.path == record.scenario) {
         state.chosen = i;
     }
@@ -145,7 +240,12 @@ fn menu(
             }
             let entry = state.scenarios.get(state.chosen).cloned();
             if let Some(entry) = &entry {
-                ui.label(egui::RichText::new(&entry.brief).small());
+                egui::ScrollArea::vertical()
+                    .id_salt("brief")
+                    .max_height(220.0)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(&entry.brief).size(15.0));
+                    });
                 ui.label(egui::RichText::new(entry.path.display().to_string()).weak().small());
                 for (s, name) in entry.sides.iter().enumerate().take(2) {
                     ui.horizontal(|ui| {
@@ -177,7 +277,31 @@ fn menu(
             }
             ui.separator();
             ui.label(egui::RichText::new("Continue a saved game").strong());
+            if state.saves.is_empty() {
+                ui.label(egui::RichText::new("No saved games in saves/ yet.").weak());
+            }
+            egui::ScrollArea::vertical()
+                .id_salt("saves")
+                .max_height(140.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("saves_grid").striped(true).show(ui, |ui| {
+                        for s in &state.saves {
+                            if ui
+                                .button(&s.title)
+                                .on_hover_text(format!("load {}", s.path.display()))
+                                .clicked()
+                            {
+                                start = Some(Start::Load(s.path.clone()));
+                            }
+                            ui.label(egui::RichText::new(&s.progress).small());
+                            ui.label(egui::RichText::new(&s.date).small().weak());
+                            ui.label(egui::RichText::new(s.path.display().to_string()).small().weak());
+                            ui.end_row();
+                        }
+                    });
+                });
             ui.horizontal(|ui| {
+                ui.label("or a file:");
                 ui.text_edit_singleline(&mut state.load_path);
                 if ui.button("Load").clicked() {
                     start = Some(Start::Load(PathBuf::from(state.load_path.trim())));
@@ -236,7 +360,12 @@ fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, N
             let agents = Agents::new(&players, rec.seed)?;
             let scenario = crate::replay::verify::scenario_path(&rec, &path);
             let seed = rec.seed;
-            let mut game = NewGame::new(&b, &[], scenario, seed, players, Some(rec), false);
+            let mut game = NewGame::new(&b, &[], scenario, seed, players, Some(rec.clone()), false);
+            // The battle log as it was: every action re-told from the start.
+            let scenario_file = crate::replay::verify::scenario_path(&rec, &path);
+            if let Ok((start, events)) = crate::load_battle_with(&scenario_file, rec.seed, &rec.switches) {
+                game.log = crate::ui::panels::log::log_of_recording(start, &events, &rec);
+            }
             game.log.status = Some(format!("continued {}", path.display()));
             Ok((b, game, agents))
         }

@@ -47,9 +47,13 @@ fn result_window(
                 Some(o) => {
                     match o.winner {
                         Some(s) => ui.label(
-                            egui::RichText::new(format!("{:?} victory for {}", o.result, b.sides[s].name))
-                                .size(22.0)
-                                .color(side_colour(s)),
+                            egui::RichText::new(crate::battle::log::capital(&format!(
+                                "{} for {}",
+                                crate::battle::log::result_word(&o.result),
+                                b.sides[s].name
+                            )))
+                            .size(22.0)
+                            .color(side_colour(s)),
                         ),
                         None => ui.label(egui::RichText::new("A draw").size(22.0)),
                     };

@@ -3,7 +3,7 @@
 //! writes the settings file; "Close" keeps the changes for this run only.
 
 use crate::ui::common::Screen;
-use crate::ui::settings::{Binding, Key, PaletteChoice, Settings, SettingsStore, key_name};
+use crate::ui::settings::{Binding, Key, PaletteChoice, Settings, SettingsStore, key_label};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -37,6 +37,10 @@ fn settings_window(
         .default_width(420.0)
         .show(ctx, |ui| {
             ui.add(egui::Slider::new(&mut edit.animation_speed, 0.0..=4.0).text("animation speed (0: off)"));
+            ui.checkbox(
+                &mut edit.confirm_end_phase,
+                "Ask before ending the command phase while units still hold orders",
+            );
             ui.separator();
             ui.label(egui::RichText::new("Palette").strong());
             for p in PaletteChoice::ALL {
@@ -55,7 +59,7 @@ fn settings_window(
                     let text = if *capture == Some(b) {
                         "press a key…".to_string()
                     } else {
-                        key_name(edit.key(b))
+                        key_label(edit.key(b))
                     };
                     if ui.selectable_label(*capture == Some(b), text).clicked() {
                         *capture = Some(b);

@@ -1,0 +1,159 @@
+//! Plain words in the battle log (issue 16): whole games on several scenarios, every event and
+//! every action described as the window's log and dice panel describe them, and no text may
+//! carry a program's internal name (`CaughtEvading`, `OpenFire`, `Some(..)`), a minus zero
+//! angle, or a bad plural (`1 units`).
+
+use volley::agents;
+use volley::battle::Battle;
+
+/// What is wrong with one line of the log, the battle's proper names (units, commanders,
+/// sides, terrain, objectives, the title) taken out first: they are the scenario's own.
+pub fn word_problems(b: &Battle, line: &str) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    names.extend(b.units.iter().map(|u| u.name.as_str()));
+    names.extend(b.commanders.iter().map(|c| c.name.as_str()));
+    names.extend(b.sides.iter().map(|s| s.name.as_str()));
+    names.extend(b.sides.iter().map(|s| s.army.as_str()));
+    names.extend(b.terrain.areas.iter().map(|a| a.name.as_str()));
+    names.extend(b.terrain.linears.iter().map(|a| a.name.as_str()));
+    names.extend(b.terrain.hills.iter().map(|a| a.name.as_str()));
+    names.extend(b.terrain.buildings.iter().map(|a| a.name.as_str()));
+    names.extend(b.objectives.iter().map(|o| o.name.as_str()));
+    names.push(b.title.as_str());
+    names.retain(|n| !n.is_empty());
+    // The longest first, so a name inside another goes with it.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let mut text = line.to_string();
+    for n in names {
+        text = text.replace(n, " ");
+    }
+    text_problems(&text)
+}
+
+/// The same checks on a text with no proper names in it.
+pub fn text_problems(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = word.chars().collect();
+        // An inner capital after a small letter: `CaughtEvading`, `KeyW`, `BuiltUp`.
+        if chars.windows(2).any(|w| w[0].is_lowercase() && w[1].is_uppercase()) {
+            out.push(format!("internal name `{word}`"));
+        }
+    }
+    for bad in ["Some(", "None", "-0°", "-0 °", "{", "}"] {
+        if text.contains(bad) {
+            out.push(format!("`{bad}`"));
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for w in words.windows(2) {
+        let noun = w[1].trim_end_matches(|c: char| !c.is_alphanumeric());
+        let plural = [
+            "units", "stands", "hits", "dice", "actions", "attacks", "turns", "orders", "cms", "points",
+        ];
+        let one = w[0].trim_start_matches(['(', '[']);
+        if one == "1" && plural.contains(&noun) {
+            out.push(format!("bad plural `{} {}`", w[0], w[1]));
+        }
+    }
+    out
+}
+
+/// Play a game to the end (or `max` actions), describing everything; the problems found.
+fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (usize, Vec<String>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("maps")
+        .join(scenario);
+    let (b, events) = volley::load_battle(&path, seed).expect("the scenario loads");
+    let mut problems = Vec::new();
+    let mut lines = 0;
+    let mut check = |b: &Battle, line: String| {
+        lines += 1;
+        for p in word_problems(b, &line) {
+            if problems.len() < 40 {
+                problems.push(format!("{scenario} seed {seed}: {p} in: {line}"));
+            }
+        }
+    };
+    for e in &events {
+        check(&b, b.describe(e));
+    }
+    let mut a = [
+        agents::by_name(agents_[0], seed, 0).unwrap(),
+        agents::by_name(agents_[1], seed, 1).unwrap(),
+    ];
+    let mut before = b.clone();
+    let _ = volley::sim::play(b, &mut a, max, |b, act, ev| {
+        // The action as the menu shows it before it is taken, its events after.
+        check(&before, before.describe_action(act));
+        for e in ev {
+            check(b, b.describe(e));
+        }
+        before = b.clone();
+    });
+    (lines, problems)
+}
+
+#[test]
+fn whole_games_are_told_in_plain_words() {
+    let mut games: Vec<(&str, u64, [&str; 2], u64)> = Vec::new();
+    for scenario in [
+        "skirmish.ron",
+        "first_battle.ron",
+        "river_crossing.ron",
+        "morale_demo.ron",
+        "initiative_demo.ron",
+        "constructions_demo.ron",
+        "scouting_demo.ron",
+        "delay_demo.ron",
+        "engineers.ron",
+        "peninsula.ron",
+        "gettysburg.ron",
+    ] {
+        for (seed, agents_) in [
+            (3, ["random", "random"]),
+            (8, ["eager", "eager"]),
+            (5, ["eager", "random"]),
+        ] {
+            games.push((scenario, seed, agents_, 100_000));
+        }
+    }
+    // The scheduler's choices too, for a while (it thinks slowly in a debug build).
+    games.push(("first_battle.ron", 11, ["scheduler-easy", "eager"], 250));
+    let mut all = Vec::new();
+    let mut total = 0;
+    for (scenario, seed, agents_, max) in games {
+        let (n, p) = play_and_read(scenario, seed, agents_, max);
+        total += n;
+        all.extend(p);
+    }
+    assert!(total > 2000, "the games said too little to judge: {total} lines");
+    assert!(all.is_empty(), "{} problems:\n{}", all.len(), all.join("\n"));
+}
+
+#[test]
+fn the_check_catches_the_old_texts() {
+    // What the log used to say (issue 16): each must be caught.
+    for old in [
+        "12th Virginia is knocked out: CaughtEvading",
+        "Colonel Hays is knocked out: WithOther",
+        "Colonel Hays blunders: rolled 5: OpenFire",
+        "Colonel Hays blunders: rolled 6: LetsGetEm",
+        "fire (order) at the farm (Front, BuiltUp cover)",
+        "moves 4 cm to (1, 2) facing -0°",
+        "Game over (time): Union — Minor; 1 units lost",
+        "loses 1 stands, 2 left",
+        "[3 4] → 1 hits",
+    ] {
+        assert!(!text_problems(old).is_empty(), "not caught: {old}");
+    }
+    for fine in [
+        "12th Virginia is knocked out: caught evading",
+        "takes 1 hit (1 of 3)",
+        "loses 1 stand, 2 left",
+        "rolled 1+4 = 5: order issued",
+        "Turn 2, Union: command phase",
+    ] {
+        assert!(text_problems(fine).is_empty(), "{fine}: {:?}", text_problems(fine));
+    }
+}
