@@ -68,6 +68,18 @@ pub struct Selection {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct TableHover(pub Selection);
 
+/// What a click on the piece under the pointer would do, as an order on the table: with a unit
+/// selected, an enemy under the pointer is fired at or charged; with a commander selected, a
+/// unit of his is ordered. `lines` are the preview (dice, score, odds, the roll needed with its
+/// modifiers) or, when `refused`, the rule that forbids it. Drawn at the pointer with the
+/// hovered piece's tooltip.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct PointerOrder {
+    pub action: Option<Action>,
+    pub lines: Vec<String>,
+    pub refused: bool,
+}
+
 /// The action under the pointer in the orders panel, drawn on the table as a preview.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct Preview(pub Option<Action>);
