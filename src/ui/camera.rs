@@ -130,6 +130,7 @@ fn steer_camera(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     time: Res<Time>,
     screen: Res<State<Screen>>,
+    dragging: Res<Drag>,
 ) {
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
@@ -171,7 +172,8 @@ fn steer_camera(
         tf.translation += d;
         moved = true;
     }
-    let wheel = if over_table {
+    // While a piece is dragged the wheel turns it (`pick`), not the camera.
+    let wheel = if over_table && dragging.grab.is_none() {
         a.value(&TableAction::ZoomWheel)
     } else {
         0.0
@@ -212,17 +214,25 @@ pub fn cursor_on_table(
     camera.viewport_to_world_2d(cam_tf, c).ok()
 }
 
-/// A drag of the selected unit or commander: where it was grabbed and the move it would make.
+/// A drag of the selected unit or commander: where it was grabbed, how far the wheel has
+/// turned it (degrees, anticlockwise) and the move it would make.
 #[derive(Resource, Default, Debug)]
 pub struct Drag {
     pub grab: Option<(Selection, Vec2)>,
+    pub turn: f32,
     pub action: Option<Action>,
 }
+
+/// Degrees a dragged unit turns for one step of the mouse wheel.
+pub const WHEEL_TURN_DEG: f32 = 15.0;
 
 /// Left click: select the commander or stand under the pointer (by Bevy's picking:
 /// `TableHover`; commanders first, being on top), or clear the selection on empty table. Pressing on what is already selected and
 /// dragging moves it: the move is previewed, and sent when the button is let go (the rules
-/// refuse it, with the reason, if it is not legal).
+/// refuse it, with the reason, if it is not legal); the wheel turns it while it is dragged.
+/// A click on a piece for which `PointerOrder` has an order (an enemy to fire at or charge,
+/// a unit for the selected commander to order) sends that order instead of selecting; a
+/// refused fire keeps the selection and says why.
 #[allow(clippy::too_many_arguments)]
 fn pick(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
@@ -238,6 +248,11 @@ fn pick(
     screen: Res<State<Screen>>,
     overlays: Option<Res<super::measure::Overlays>>,
     hover: Res<crate::ui::common::TableHover>,
+    (pointer, mut log, mut wheel): (
+        Res<crate::ui::common::PointerOrder>,
+        ResMut<crate::ui::session::BattleLog>,
+        MessageReader<bevy::input::mouse::MouseWheel>,
+    ),
 ) {
     let Some(controls) = controls else { return };
     if *screen.get() != Screen::Battle {
@@ -265,9 +280,21 @@ fn pick(
         let picked = hover.0;
         // The table's orders are gated by whose turn it is.
         let mine = crate::ui::session::at_table(turn.get(), &seats);
+        if mine && picked.unit.is_some() && picked != *selection {
+            if let Some(a) = &pointer.action {
+                log.status = None;
+                requests.write(ActionRequest(a.clone()));
+                return;
+            }
+            if pointer.refused && selection.unit.is_some() {
+                log.status = Some(pointer.lines.join(": "));
+                return;
+            }
+        }
         if picked == *selection && picked != Selection::default() && mine {
             *drag = Drag {
                 grab: Some((picked, p)),
+                turn: 0.0,
                 action: None,
             };
         } else if *selection != picked {
@@ -277,8 +304,19 @@ fn pick(
     }
     let Some((what, grab)) = drag.grab else { return };
     if controls.pressed(&TableAction::Select) {
+        // One notch of the wheel, one step (a touchpad's pixels: 50 to the step).
+        let wheel: f32 = wheel
+            .read()
+            .map(|w| match w.unit {
+                bevy::input::mouse::MouseScrollUnit::Line => w.y.signum(),
+                bevy::input::mouse::MouseScrollUnit::Pixel => w.y / 50.0,
+            })
+            .sum();
+        if wheel != 0.0 && what.unit.is_some() {
+            drag.turn += wheel.clamp(-3.0, 3.0) * WHEEL_TURN_DEG;
+        }
         if let Some(p) = cursor {
-            let a = drag_action(b, &what, grab, p);
+            let a = drag_action(b, &what, grab, p, drag.turn);
             if drag.action != a {
                 drag.action = a;
             }
@@ -291,15 +329,23 @@ fn pick(
     }
 }
 
-/// The move that dragging `what` from `grab` to `p` asks for (same facing), if it moved at all.
-pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: Vec2) -> Option<Action> {
+/// The move that dragging `what` from `grab` to `p` asks for, turned `turn_deg` degrees
+/// anticlockwise (the wheel; a commander has no facing), if it moved or turned at all.
+pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: Vec2, turn_deg: f32) -> Option<Action> {
     let d = p - grab;
-    if d.length() < 0.5 {
-        return None;
-    }
+    let turned = what.unit.is_some() && turn_deg.abs() > 0.01;
+    let d = if d.length() < 0.5 {
+        if !turned {
+            return None;
+        }
+        Vec2::ZERO
+    } else {
+        d
+    };
     if let Some(u) = what.unit {
         let u = b.units.get(u as usize)?;
-        let to = Pose::new(u.pose.pos + t(d), u.pose.facing);
+        let facing = crate::rules::geometry::wrap_angle(u.pose.facing + f64::from(turn_deg).to_radians());
+        let to = Pose::new(u.pose.pos + t(d), facing);
         return Some(Action::Move { unit: u.id, to });
     }
     let c = b.commanders.get(what.commander? as usize)?;

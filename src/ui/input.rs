@@ -18,8 +18,41 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 pub(crate) fn plugin(app: &mut App) {
+    use bevy::input::InputSystems;
+    use leafwing_input_manager::plugin::InputManagerSystem;
     app.add_plugins(InputManagerPlugin::<TableAction>::default())
-        .add_systems(First, spawn_controls.run_if(not(any_with_component::<Controls>)));
+        .add_systems(First, spawn_controls.run_if(not(any_with_component::<Controls>)))
+        .add_systems(
+            PreUpdate,
+            (hold_quick_presses::<MouseButton>, hold_quick_presses::<KeyCode>)
+                .after(InputSystems)
+                .before(InputManagerSystem::Unify),
+        );
+}
+
+/// A press let go within the same frame (a quick click or key tap on a slow frame) is held
+/// down until the next frame, so the bindings, which read what is held, see it pressed once
+/// and then released: no click is lost however slow the frame.
+fn hold_quick_presses<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(
+    mut input: ResMut<ButtonInput<T>>,
+    mut held: Local<Vec<T>>,
+) {
+    for b in std::mem::take(&mut *held) {
+        if !input.just_pressed(b) {
+            input.release(b);
+        }
+    }
+    let quick: Vec<T> = input
+        .get_just_pressed()
+        .filter(|b| !input.pressed(**b))
+        .copied()
+        .collect();
+    for b in quick {
+        // Held, not let go: the bindings read a button let go this frame as released.
+        input.clear_just_released(b);
+        input.press(b);
+        held.push(b);
+    }
 }
 
 #[derive(Actionlike, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]

@@ -10,6 +10,7 @@ pub mod measure;
 pub mod palette;
 pub mod panels;
 pub mod play;
+pub mod probe;
 pub mod replay;
 pub mod screens;
 pub mod screenshot;
@@ -161,7 +162,11 @@ pub fn headless_play_app(
         camera::plugin,
     ));
     // Bevy's picking and the table's backend: a click picks what the pointer is over.
-    app.add_plugins((bevy::picking::DefaultPickingPlugins, table::picking::plugin));
+    app.add_plugins((
+        bevy::picking::DefaultPickingPlugins,
+        table::picking::plugin,
+        table::orders::plugin,
+    ));
     // The render plugin's camera system alone (no GPU): the camera's target size from the
     // window and its projection matrix, which turn a cursor position into a table point.
     app.init_resource::<Assets<Image>>()
@@ -191,6 +196,7 @@ pub fn plugin(app: &mut App) {
         screens::plugin,
         panels::plugin,
         screenshot::plugin,
+        probe::plugin,
     ));
 }
 

@@ -150,7 +150,7 @@ fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
         commander: None,
     };
     let grab = at(r.center);
-    match drag_action(&b, &sel, grab, grab + Vec2::new(0.0, 4.0)) {
+    match drag_action(&b, &sel, grab, grab + Vec2::new(0.0, 4.0), 0.0) {
         Some(volley::battle::Action::Move { unit, to }) => {
             assert_eq!(unit, u.id);
             assert!((to.pos.y - u.pose.pos.y - 4.0).abs() < 1e-4 && (to.pos.x - u.pose.pos.x).abs() < 1e-4);
@@ -159,7 +159,7 @@ fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
         other => panic!("expected a move, got {other:?}"),
     }
     // A click without moving is no drag.
-    assert_eq!(drag_action(&b, &sel, grab, grab + Vec2::new(0.1, 0.0)), None);
+    assert_eq!(drag_action(&b, &sel, grab, grab + Vec2::new(0.1, 0.0), 0.0), None);
 }
 
 #[test]
@@ -795,6 +795,157 @@ fn a_whole_player_turn_is_played_with_the_mouse_and_keys() {
         })
         .collect();
     assert_eq!(kinds, ["end", "order", "move", "fire", "end"]);
+}
+
+/// A left click whose press and release reach the app in one frame, as on a slow frame.
+fn quick_click(app: &mut App, p: V2) {
+    point_at(app, p);
+    MouseButton::Left.press(app.world_mut());
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+    app.update();
+    app.update();
+}
+
+fn pointer_order(app: &App) -> volley::ui::common::PointerOrder {
+    app.world().resource::<volley::ui::common::PointerOrder>().clone()
+}
+
+/// Issue 16, orders on the table: with the brigade commander selected, the pointer over one
+/// of his units shows the order and the roll it needs with its modifiers, and a click gives
+/// it; with a unit selected, the pointer over an enemy shows the fire's dice, score, expected
+/// hits and chance to suppress (or the rule that forbids it), and a click fires. The clicks
+/// are quick ones, pressed and let go within one frame.
+#[test]
+fn a_click_on_the_table_orders_a_unit_and_fires_at_an_enemy() {
+    let mut app = seated_on_the_firing_line();
+    let (union0, reb2) = (0, 2);
+    let hq = battle(&app).commanders[HQ0 as usize].pos;
+    let stand = |app: &App, u: u32| battle(app).rects(u)[1].center;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+
+    // Union 0 selected, the pointer on Reb 2: no order yet, so the fire is refused, at the
+    // pointer and, on a click, in the status line; the selection stays.
+    let at = stand(&app, union0);
+    quick_click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0), "a quick click selects");
+    let at = stand(&app, reb2);
+    point_at(&mut app, at);
+    let po = pointer_order(&app);
+    assert!(po.refused && po.action.is_none(), "{po:?}");
+    assert!(
+        po.lines.iter().any(|l| l.contains("has not been issued an order")),
+        "{po:?}"
+    );
+    quick_click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0));
+    assert_eq!(battle(&app).actions, 1, "nothing was sent");
+    let status = app.world().resource::<BattleLog>().status.clone().unwrap_or_default();
+    assert!(status.contains("has not been issued an order"), "{status}");
+
+    // The commander selected, the pointer on Union 0: his order of that unit alone, need 7.
+    press(&mut app, KeyCode::Escape);
+    quick_click(&mut app, hq);
+    assert_eq!(selection(&app).commander, Some(HQ0));
+    let at = stand(&app, union0);
+    point_at(&mut app, at);
+    let po = pointer_order(&app);
+    assert!(
+        matches!(&po.action, Some(Action::Order { commander, units, charge: false, .. }) if *commander == HQ0 && units[..] == [union0]),
+        "{po:?}"
+    );
+    assert!(po.lines.iter().any(|l| l.contains("need ≤ 7")), "{po:?}");
+    quick_click(&mut app, at);
+    let b = battle(&app);
+    assert_eq!(b.actions, 2, "the order was sent: {:?}", refusal(&app));
+    assert_eq!(b.cmd.orders.get(&union0).map(|o| o.by), Some(HQ0));
+    assert!(!b.cmd.orders.contains_key(&1), "only the unit clicked is ordered");
+
+    // Union 0 selected, the pointer on Reb 2: the fire's dice and odds; a click fires.
+    press(&mut app, KeyCode::Escape);
+    let at = stand(&app, union0);
+    quick_click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0));
+    let at = stand(&app, reb2);
+    point_at(&mut app, at);
+    let po = pointer_order(&app);
+    assert_eq!(
+        po.action,
+        Some(Action::Fire {
+            unit: union0,
+            target: reb2
+        }),
+        "{po:?}"
+    );
+    assert!(!po.refused);
+    let text = po.lines.join("\n");
+    for want in ["dice", "hit on", "expected hits", "suppress"] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+    quick_click(&mut app, at);
+    let b = battle(&app);
+    assert_eq!(b.actions, 3, "{:?}", refusal(&app));
+    assert!(b.unit(reb2).hits > 0);
+    assert_eq!(selection(&app).unit, Some(union0), "the firer stays selected");
+    assert_eq!(
+        app.world().resource::<GameRecord>().recording.actions.last(),
+        Some(&Action::Fire {
+            unit: union0,
+            target: reb2
+        })
+    );
+}
+
+/// Issue 16: the wheel turns a unit while it is dragged (15° a step), so a unit can be faced
+/// with the mouse; the move sent carries the new facing.
+#[test]
+fn the_wheel_turns_a_dragged_unit() {
+    let mut app = seated_on_the_firing_line();
+    let union1 = 1;
+    let hq = battle(&app).commanders[HQ0 as usize].pos;
+    press(&mut app, KeyCode::Enter);
+    click(&mut app, hq);
+    press(&mut app, KeyCode::KeyO);
+    assert_eq!(battle(&app).actions, 2, "both units ordered");
+    press(&mut app, KeyCode::Escape);
+    let before = battle(&app).unit(union1).pose;
+    let grab = battle(&app).rects(union1)[1].center;
+    click(&mut app, grab);
+    assert_eq!(selection(&app).unit, Some(union1));
+    point_at(&mut app, grab);
+    MouseButton::Left.press(app.world_mut());
+    app.update();
+    point_at(&mut app, grab + V2::new(0.0, 2.0));
+    // Two notches of the wheel, one a frame, while the button is held.
+    for _ in 0..2 {
+        let window = app
+            .world_mut()
+            .query_filtered::<Entity, With<bevy::window::PrimaryWindow>>()
+            .single(app.world())
+            .unwrap();
+        app.world_mut().write_message(bevy::input::mouse::MouseWheel {
+            unit: bevy::input::mouse::MouseScrollUnit::Line,
+            x: 0.0,
+            y: 1.0,
+            window,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+        app.update();
+    }
+    point_at(&mut app, grab + V2::new(0.0, 3.0));
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+    app.update();
+    let b = battle(&app);
+    assert_eq!(b.actions, 3, "{:?}", refusal(&app));
+    let after = b.unit(union1).pose;
+    let turned = volley::rules::geometry::wrap_angle(after.facing - before.facing).to_degrees();
+    assert!((turned - 30.0).abs() < 0.01, "turned {turned}°");
+    assert!(
+        (after.pos.y - before.pos.y - 3.0).abs() < 0.01,
+        "{before:?} -> {after:?}"
+    );
 }
 
 #[test]

@@ -154,9 +154,10 @@ fn handover(
                 }
                 ui.add_space(20.0);
                 let button = egui::Button::new(
-                    egui::RichText::new(format!("I play {} — show the table", b.sides[actor].name)).size(18.0),
+                    egui::RichText::new(format!("I play {} — show the table (Space)", b.sides[actor].name)).size(18.0),
                 );
-                if ui.add(button).clicked() {
+                let space = ui.input(|i| i.key_pressed(egui::Key::Space));
+                if ui.add(button).clicked() || space {
                     seats.viewer = Some(actor);
                     mark.0 = log.lines.len();
                     *selection = Selection::default();

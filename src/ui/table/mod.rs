@@ -11,6 +11,7 @@ pub mod animate;
 pub mod commanders;
 pub mod envelope;
 pub mod measure;
+pub mod orders;
 pub mod overlays;
 pub mod pen;
 pub mod picking;
@@ -31,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         measure::plugin,
         picking::plugin,
         aim::plugin,
+        orders::plugin,
     ));
     app.add_plugins(animate::plugin);
 }

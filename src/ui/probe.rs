@@ -1,0 +1,191 @@
+//! The window's probe for tests that drive the real window from outside (`xdotool` under
+//! Xvfb): with `VOLLEY_PROBE=FILE` set, the window writes what is where on the screen to
+//! `FILE` as JSON whenever it changes: the screen and phase, each unit's and commander's place
+//! in window pixels (read from the pieces' entities through the table camera), the selection,
+//! the order at the pointer, the status line and refusal, and the actions recorded so far. A
+//! test reads it to know where to click, and what its clicks did. Written atomically (a
+//! temporary file, then a rename), so a reader never sees half a file.
+
+use crate::battle::ecs::{BattleState, CommanderBase, Stand, UnitPiece};
+use crate::ui::camera::TableCamera;
+use crate::ui::common::{PointerOrder, Screen, Selection};
+use crate::ui::session::{BattleLog, GameRecord};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The environment variable naming the probe's file.
+pub const PROBE_ENV: &str = "VOLLEY_PROBE";
+
+/// Where the probe writes.
+#[derive(Resource, Clone, Debug)]
+pub struct ProbeFile(pub PathBuf);
+
+pub(crate) fn plugin(app: &mut App) {
+    if let Some(path) = std::env::var_os(PROBE_ENV).filter(|p| !p.is_empty()) {
+        app.insert_resource(ProbeFile(PathBuf::from(path)))
+            .add_systems(Last, write_probe);
+    }
+}
+
+/// A piece's place in window pixels (origin top-left, y down).
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct PieceAt {
+    pub id: u32,
+    pub name: String,
+    pub side: usize,
+    /// The centre of its bases (a unit: the middle of its stands).
+    pub at: [f32; 2],
+    pub stands: Vec<[f32; 2]>,
+    pub facing_deg: f64,
+}
+
+/// What the probe writes.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Probe {
+    pub screen: String,
+    /// The player at the table may act now (their turn, the table shown).
+    pub at_table: bool,
+    pub window: [f32; 2],
+    pub phase: String,
+    pub active: usize,
+    pub actor: usize,
+    pub actions: u64,
+    pub over: bool,
+    /// A decision window is open (counter-initiative, reaction, support).
+    pub window_open: bool,
+    /// The units holding an order's actions this command phase.
+    pub holding: Vec<u32>,
+    /// The question "end the command phase?" is open.
+    pub end_phase_asked: bool,
+    pub selection: [Option<u32>; 2],
+    pub pointer_order: Vec<String>,
+    pub status: Option<String>,
+    pub refusal: Option<String>,
+    /// The actions recorded so far, as the recording holds them.
+    pub recorded: Vec<crate::battle::Action>,
+    pub units: Vec<PieceAt>,
+    pub commanders: Vec<PieceAt>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_probe(
+    file: Res<ProbeFile>,
+    battle: Res<BattleState>,
+    screen: Res<State<Screen>>,
+    selection: Res<Selection>,
+    pointer: Res<PointerOrder>,
+    log: Res<BattleLog>,
+    record: Res<GameRecord>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
+    stands: Query<(&Stand, &GlobalTransform)>,
+    commanders: Query<(&CommanderBase, &GlobalTransform)>,
+    pieces: Query<&UnitPiece>,
+    ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
+    (turn, seats): (Res<State<crate::ui::session::Turn>>, Res<crate::ui::session::Seats>),
+    mut last: Local<Option<Probe>>,
+) {
+    let (Some(window), Some(camera)) = (window, camera) else {
+        return;
+    };
+    let (cam, cam_tf) = camera.into_inner();
+    let b = &battle.0;
+    let px = |p: Vec3| {
+        cam.world_to_viewport(cam_tf, p)
+            .map(|v| [v.x, v.y])
+            .unwrap_or([f32::NAN, f32::NAN])
+    };
+    let mut units: Vec<PieceAt> = pieces
+        .iter()
+        .filter(|p| b.unit(p.unit).alive())
+        .map(|p| {
+            let u = b.unit(p.unit);
+            PieceAt {
+                id: u.id,
+                name: u.name.clone(),
+                side: u.side,
+                at: [0.0, 0.0],
+                stands: Vec::new(),
+                facing_deg: u.pose.facing.to_degrees(),
+            }
+        })
+        .collect();
+    units.sort_by_key(|u| u.id);
+    let mut sorted: Vec<(&Stand, &GlobalTransform)> = stands.iter().collect();
+    sorted.sort_by_key(|(s, _)| (s.unit, s.index));
+    for (s, at) in sorted {
+        if let Some(u) = units.iter_mut().find(|u| u.id == s.unit) {
+            u.stands.push(px(at.translation()));
+        }
+    }
+    for u in &mut units {
+        let n = u.stands.len().max(1) as f32;
+        let sum = u
+            .stands
+            .iter()
+            .fold([0.0, 0.0], |acc, p| [acc[0] + p[0], acc[1] + p[1]]);
+        u.at = [sum[0] / n, sum[1] / n];
+    }
+    let mut cmds: Vec<PieceAt> = commanders
+        .iter()
+        .filter(|(c, _)| b.commander(c.commander).alive())
+        .map(|(c, at)| {
+            let cmd = b.commander(c.commander);
+            let p = px(at.translation());
+            PieceAt {
+                id: cmd.id,
+                name: cmd.name.clone(),
+                side: cmd.side,
+                at: p,
+                stands: vec![p],
+                facing_deg: 0.0,
+            }
+        })
+        .collect();
+    cmds.sort_by_key(|c| c.id);
+    let probe = Probe {
+        screen: format!("{:?}", screen.get()),
+        at_table: *screen.get() == Screen::Battle && crate::ui::session::at_table(turn.get(), &seats),
+        window: [window.width(), window.height()],
+        phase: format!("{:?}", b.phase),
+        active: b.active,
+        actor: b.actor(),
+        actions: b.actions,
+        over: b.is_over(),
+        window_open: b.step != crate::battle::Step::Open,
+        holding: {
+            let mut h: Vec<u32> = b
+                .cmd
+                .orders
+                .iter()
+                .filter(|(_, o)| o.credits > 0)
+                .map(|(u, _)| *u)
+                .collect();
+            h.sort_unstable();
+            h
+        },
+        end_phase_asked: ask.open(b),
+        selection: [selection.unit, selection.commander],
+        pointer_order: pointer.lines.clone(),
+        status: log.status.clone(),
+        refusal: log
+            .refusal
+            .as_ref()
+            .map(|(what, r)| format!("{what}: {}: {}", r.rule, r.reason)),
+        recorded: record.recording.actions.clone(),
+        units,
+        commanders: cmds,
+    };
+    if last.as_ref() == Some(&probe) {
+        return;
+    }
+    if let Ok(json) = serde_json::to_string_pretty(&probe) {
+        let tmp = file.0.with_extension("tmp");
+        if std::fs::write(&tmp, json).is_ok() {
+            let _ = std::fs::rename(&tmp, &file.0);
+        }
+    }
+    *last = Some(probe);
+}

@@ -1,0 +1,228 @@
+//! Orders on the table: what a click on the piece under the pointer would do, worked out from
+//! the selection and the legal actions of the moment, and shown at the pointer before the
+//! click (`PointerOrder`, drawn with the hovered piece's tooltip).
+//!
+//! - A unit of the side to act selected, an enemy unit under the pointer: fire at it (ordered,
+//!   initiative or opportunity fire, as the step allows) with its dice, score, expected hits and
+//!   chance to suppress; or, when the unit holds a charge order, charge it, with the chance to
+//!   win by double and to lose. When neither is legal, the rule that forbids the fire.
+//! - A commander selected, a unit of his side under the pointer: order that unit alone, with
+//!   the roll needed and every modifier.
+//!
+//! The click itself is taken by the camera's `pick` (it sends `PointerOrder::action`).
+
+use crate::battle::fire::FireContext;
+use crate::battle::{Action, Battle, Phase};
+use crate::ui::common::{LegalCache, PointerOrder, Screen, Selection, TableHover};
+use crate::ui::session::{Seats, Turn};
+use bevy::prelude::*;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<LegalCache>().add_systems(
+        Update,
+        point_order
+            .in_set(crate::ui::common::TableSystems::Input)
+            .before(crate::ui::camera::CameraSystems)
+            .run_if(in_state(Screen::Battle)),
+    );
+}
+
+/// Keeps `PointerOrder` for the piece under the pointer (only when something changed).
+#[allow(clippy::too_many_arguments)]
+fn point_order(
+    battle: Res<crate::battle::ecs::BattleState>,
+    selection: Res<Selection>,
+    hover: Res<TableHover>,
+    seats: Res<Seats>,
+    turn: Res<State<Turn>>,
+    mut legal: ResMut<LegalCache>,
+    mut order: ResMut<PointerOrder>,
+    mut last: Local<Option<(u64, Selection, Selection, bool)>>,
+) {
+    let b = &battle.0;
+    let mine = crate::ui::session::at_table(turn.get(), &seats);
+    let key = (b.actions, *selection, hover.0, mine);
+    if *last == Some(key) {
+        return;
+    }
+    *last = Some(key);
+    let next = if mine {
+        legal.refresh(b);
+        order_at(b, &selection, &hover.0, &legal.actions)
+    } else {
+        PointerOrder::default()
+    };
+    if *order != next {
+        *order = next;
+    }
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.0}%", p * 100.0)
+}
+
+/// What a click on `hover` would order, `sel` being selected and `legal` the legal actions.
+pub fn order_at(b: &Battle, sel: &Selection, hover: &Selection, legal: &[Action]) -> PointerOrder {
+    if b.is_over() || hover.commander.is_some() {
+        return PointerOrder::default();
+    }
+    let Some(target) = hover.unit else {
+        return PointerOrder::default();
+    };
+    let actor = b.actor();
+    if let Some(unit) = sel.unit {
+        let me = b.unit(unit);
+        let them = b.unit(target);
+        if me.side != actor || them.side == me.side || !me.alive() || !them.alive() {
+            return PointerOrder::default();
+        }
+        return attack_order(b, unit, target, legal);
+    }
+    if let Some(c) = sel.commander {
+        let cmd = b.commander(c);
+        let u = b.unit(target);
+        if cmd.side != actor || u.side != cmd.side || b.phase != Phase::Command {
+            return PointerOrder::default();
+        }
+        return unit_order(b, c, target, legal);
+    }
+    PointerOrder::default()
+}
+
+/// The fire or charge of `unit` at `target`.
+fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> PointerOrder {
+    let charge = legal.iter().find(|a| {
+        matches!(a, Action::Charge { unit: u, target: t } | Action::InitiativeCharge { unit: u, target: t }
+            if *u == unit && *t == target)
+    });
+    let fire = legal.iter().find(|a| match a {
+        Action::Fire { unit: u, target: t } | Action::InitiativeFire { unit: u, target: t } => {
+            *u == unit && *t == target
+        }
+        Action::OpportunityFire {
+            unit: u,
+            target: t,
+            with,
+        } => *u == unit && *t == target && with.is_empty(),
+        Action::CounterFire { unit: u } => {
+            *u == unit && matches!(b.step, crate::battle::Step::CounterInitiative { charger, .. } if charger == target)
+        }
+        _ => false,
+    });
+    let (me, them) = (&b.unit(unit).name, &b.unit(target).name);
+    if let Some(a) = charge {
+        let o = crate::agents::scheduler::evaluate::charge_odds(b, unit, target);
+        let mut lines = vec![
+            format!("Click: {me} charges {them}"),
+            format!(
+                "first round: wins by double {}, wins {}, draws {}, loses {} (by double {})",
+                pct(o.a_double),
+                pct(o.a_wins),
+                pct(o.draw),
+                pct(o.b_wins + o.b_double),
+                pct(o.b_double)
+            ),
+        ];
+        if fire.is_some() {
+            lines.push("(to fire instead, press the fire key or use the orders panel)".into());
+        }
+        return PointerOrder {
+            action: Some(a.clone()),
+            lines,
+            refused: false,
+        };
+    }
+    if let Some(a) = fire {
+        let mut lines = vec![format!("Click: {me} fires at {them}")];
+        let ctx = match a {
+            Action::InitiativeFire { .. } => FireContext::Initiative,
+            Action::OpportunityFire { .. } => FireContext::Opportunity,
+            _ => FireContext::Order,
+        };
+        lines.extend(fire_odds(b, unit, target, ctx));
+        return PointerOrder {
+            action: Some(a.clone()),
+            lines,
+            refused: false,
+        };
+    }
+    // Neither is legal: say why the fire is not, by the rule that forbids it.
+    let why = match crate::ui::screens::battle::fire_for(b, Some(unit), Some(target)) {
+        Ok(a) => match b.validate(&a) {
+            Err(r) => format!("{}: {}", r.rule, r.reason),
+            Ok(()) => "not now".into(),
+        },
+        Err(why) => why,
+    };
+    PointerOrder {
+        action: None,
+        lines: vec![format!("{me} cannot fire at {them}"), why],
+        refused: true,
+    }
+}
+
+/// The dice of a fire, in a few lines (the terminal's `odds`).
+fn fire_odds(b: &Battle, unit: u32, target: u32, ctx: FireContext) -> Vec<String> {
+    let a = match ctx {
+        FireContext::Initiative => Action::InitiativeFire { unit, target },
+        FireContext::Opportunity => Action::OpportunityFire {
+            unit,
+            target,
+            with: Vec::new(),
+        },
+        _ => Action::Fire { unit, target },
+    };
+    crate::terminal::view::odds_lines(b, &a)
+        .into_iter()
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// `commander` orders `unit` alone; a unit still holding actions of an order is selected
+/// instead (to use them), and a second order is given from the orders panel or the order key.
+fn unit_order(b: &Battle, commander: u32, unit: u32, legal: &[Action]) -> PointerOrder {
+    if let Some(o) = b.cmd.orders.get(&unit).filter(|o| o.credits > 0 && !o.finished) {
+        return PointerOrder {
+            action: None,
+            lines: vec![format!(
+                "Click: select {} ({} of its order left)",
+                b.unit(unit).name,
+                crate::battle::log::count(i64::from(o.credits), "action")
+            )],
+            refused: false,
+        };
+    }
+    let alone = legal.iter().find(
+        |a| matches!(a, Action::Order { commander: c, units, charge: false, .. } if *c == commander && units[..] == [unit]),
+    );
+    let name = &b.unit(unit).name;
+    match alone {
+        Some(a) => {
+            let mut lines = vec![format!("Click: {}", crate::terminal::words::action_text(b, a))];
+            lines.extend(crate::terminal::view::odds_lines(b, a));
+            PointerOrder {
+                action: Some(a.clone()),
+                lines,
+                refused: false,
+            }
+        }
+        None => {
+            let a = Action::Order {
+                commander,
+                units: vec![unit],
+                charge: false,
+                dense: false,
+                road: false,
+            };
+            let why = match b.validate(&a) {
+                Err(r) => format!("{}: {}", r.rule, r.reason),
+                Ok(()) => "not as a single unit (see the orders panel)".into(),
+            };
+            PointerOrder {
+                action: None,
+                lines: vec![format!("{} cannot order {name} now", b.commander(commander).name), why],
+                refused: true,
+            }
+        }
+    }
+}
