@@ -147,7 +147,10 @@ fn write_probe(
     cmds.sort_by_key(|c| c.id);
     let probe = Probe {
         screen: format!("{:?}", screen.get()),
-        at_table: *screen.get() == Screen::Battle && crate::ui::session::at_table(turn.get(), &seats),
+        // The turn state follows the battle a frame later: not yet at the table till it has.
+        at_table: *screen.get() == Screen::Battle
+            && *turn.get() == crate::ui::session::Turn::Player(b.actor())
+            && crate::ui::session::at_table(turn.get(), &seats),
         window: [window.width(), window.height()],
         phase: format!("{:?}", b.phase),
         active: b.active,

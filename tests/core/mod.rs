@@ -37,4 +37,6 @@ mod scheduler;
 mod terminal;
 #[cfg(feature = "gui")]
 mod ui;
+#[cfg(feature = "gui")]
+mod window;
 mod words;

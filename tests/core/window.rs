@@ -1,0 +1,422 @@
+//! Issue 16: the real window, played with real input. The game runs on a virtual X server
+//! (Xvfb, Mesa's software renderer), and `xdotool` moves the mouse, clicks, drags, turns the
+//! wheel and presses keys in its window as a player would. Where the pieces are on the screen,
+//! and what the clicks did, the window tells through its probe (`VOLLEY_PROBE`,
+//! `src/ui/probe.rs`); the save it leaves is checked with `verify`, and a screenshot is taken.
+//!
+//! Xvfb and xdotool come from `.ci/setup-system` (Debian packages); on a machine without them
+//! the test runs that script (as root), as CI does before the tests.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use volley::battle::Action;
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {cmd} >/dev/null 2>&1")])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Xvfb and xdotool, installed by the project's own script if missing.
+fn ensure_tools() {
+    if !(have("Xvfb") && have("xdotool")) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/setup-system");
+        let ok = Command::new("bash").arg(&script).status().is_ok_and(|s| s.success());
+        assert!(
+            ok && have("Xvfb") && have("xdotool"),
+            "the real-input test needs Xvfb and xdotool: run {} as root",
+            script.display()
+        );
+    }
+}
+
+/// A virtual X server on a free display, stopped when dropped.
+struct Display {
+    server: Child,
+    name: String,
+}
+
+impl Display {
+    fn start() -> Display {
+        let n = (77..200)
+            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
+            .expect("a free display");
+        let name = format!(":{n}");
+        let server = Command::new("Xvfb")
+            .args([&name, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        let start = Instant::now();
+        while !socket.exists() {
+            assert!(start.elapsed() < Duration::from_secs(30), "Xvfb did not come up");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Display { server, name }
+    }
+
+    fn xdo(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .env("DISPLAY", &self.name)
+            .args(args)
+            .output()
+            .expect("xdotool runs");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// The game in its window, killed when dropped.
+struct Game {
+    child: Child,
+    probe: PathBuf,
+    dir: PathBuf,
+    window: String,
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+impl Game {
+    fn start(x: &Display, scenario: &Path, seed: u64) -> Game {
+        let dir = std::env::temp_dir().join(format!("volley-window-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("config")).unwrap();
+        let probe = dir.join("probe.json");
+        let child = Command::new(env!("CARGO_BIN_EXE_volley"))
+            .args(["play", scenario.to_str().unwrap(), "--seed", &seed.to_string()])
+            .current_dir(&dir)
+            .env("DISPLAY", &x.name)
+            .env("VOLLEY_PROBE", &probe)
+            .env("VOLLEY_CONFIG_DIR", dir.join("config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the game starts");
+        let mut game = Game {
+            child,
+            probe,
+            dir,
+            window: String::new(),
+        };
+        // The first frames are slow on the software renderer: wait for the battle screen.
+        game.wait("the battle screen", 600, |p| p["screen"] != "Menu");
+        game.window = x
+            .xdo(&["search", "--sync", "--name", "Volley"])
+            .lines()
+            .next()
+            .expect("the window")
+            .to_string();
+        x.xdo(&["windowfocus", "--sync", &game.window]);
+        game
+    }
+
+    /// Waits until the probe satisfies `done` (seconds at most), and returns it.
+    fn wait(&mut self, what: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            if let Some(p) = read(&self.probe)
+                && done(&p)
+            {
+                return p;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("the game ended ({status}) while waiting for {what}");
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "waited {secs} s for {what}; the probe says {:#}",
+                read(&self.probe).unwrap_or(Value::Null)
+            );
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn probe(&self) -> Value {
+        read(&self.probe).expect("the probe")
+    }
+
+    /// Window pixel of a unit (its middle) or commander, by id.
+    fn at(&self, kind: &str, id: u64) -> (i64, i64) {
+        let p = self.probe();
+        let piece = p[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"] == id)
+            .unwrap_or_else(|| panic!("{kind} {id} in the probe"))
+            .clone();
+        let f = |i: usize| piece["at"][i].as_f64().unwrap().round() as i64;
+        (f(0), f(1))
+    }
+
+    fn actions(&self) -> u64 {
+        self.probe()["actions"].as_u64().unwrap()
+    }
+
+    fn last_action(&self) -> Action {
+        let p = self.probe();
+        serde_json::from_value(p["recorded"].as_array().unwrap().last().unwrap().clone()).unwrap()
+    }
+}
+
+fn mouse(x: &Display, g: &Game, (px, py): (i64, i64)) {
+    x.xdo(&["mousemove", "--window", &g.window, &px.to_string(), &py.to_string()]);
+    // A frame or two to see the pointer over the piece.
+    std::thread::sleep(Duration::from_millis(600));
+}
+
+fn click(x: &Display, g: &Game, at: (i64, i64)) {
+    mouse(x, g, at);
+    x.xdo(&["click", "1"]);
+}
+
+/// A key pressed and let go (through XTEST, to the focused window, as a keyboard would).
+fn key(x: &Display, g: &Game, k: &str) {
+    x.xdo(&["windowfocus", "--sync", &g.window]);
+    x.xdo(&["key", k]);
+}
+
+/// While the hot-seat hand-over screen shows (or the other side must decide in a reaction
+/// window), take the seat with Space and pass the decision with Enter, until the Union player
+/// has the table again.
+fn back_to_union(x: &Display, g: &mut Game) -> Value {
+    let start = Instant::now();
+    loop {
+        let p = g.probe();
+        if p["at_table"] == true && p["actor"] == 0 {
+            return p;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the Union player never got the table back: {p:#}"
+        );
+        if p["screen"] == "Handover" {
+            key(x, g, "space");
+            g.wait("the table after the hand-over", 120, |q| q["screen"] != "Handover");
+        } else if p["at_table"] == true && p["actor"] == 1 && p["window_open"] == true {
+            let n = p["actions"].as_u64().unwrap();
+            key(x, g, "Return");
+            g.wait("the Confederate pass", 120, |q| q["actions"].as_u64() > Some(n));
+        } else {
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+}
+
+const UNION_5NH: u64 = 0;
+const UNION_7WI: u64 = 1;
+const REB_21GA: u64 = 3;
+const REB_12VA: u64 = 4;
+const REED: u64 = 0;
+
+/// A player turn of First Battle (its armies with the lines closed,
+/// `tests/data/first_battle_closed.ron`) played with the mouse and keys in the real window:
+/// end the initiative phase; click the colonel and order his formation (O); drag the 7th
+/// Wisconsin forward and turn it 30° with the wheel to face the 12th Virginia on its flank;
+/// fire the 5th New Hampshire at the 21st Georgia by clicking it; Enter with the guns still
+/// holding their order asks first, Escape goes back; click the colonel and then the 7th to
+/// order it again; click the 7th, then the enemy on its flank: it fires; Enter ends the
+/// phase; hand over with Space. Checked by the probe after every step, by the save (`verify`
+/// accepts it) and a screenshot of the question over the table.
+#[test]
+fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/first_battle_closed.ron");
+    let mut g = Game::start(&x, &scenario, 2);
+    back_to_union(&x, &mut g);
+    g.wait("the Union's initiative phase", 120, |p| p["phase"] == "Initiative");
+
+    // Enter: the initiative phase ends.
+    key(&x, &g, "Return");
+    g.wait("the command phase", 120, |p| p["phase"] == "Command");
+
+    // The colonel, then O: his formation is ordered.
+    click(&x, &g, g.at("commanders", REED));
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    let n = g.actions();
+    key(&x, &g, "o");
+    let p = g.wait("the order", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(
+        matches!(g.last_action(), Action::Order { commander: 0, ref units, .. } if units.len() == 3),
+        "{:?}",
+        g.last_action()
+    );
+    let holding = p["holding"].as_array().unwrap().clone();
+    assert_eq!(holding.len(), 3, "the order was issued to all three: {p:#}");
+
+    // Escape, click the 7th Wisconsin, drag it forward and turn it with the wheel: one click
+    // of the wheel button down, which the X server reports as two notches (winit turns both
+    // the press and the release of XTEST's wheel button into a notch; a real wheel's notch
+    // is one), so two 15° steps: 30° to the right.
+    key(&x, &g, "Escape");
+    let seventh = g.at("units", UNION_7WI);
+    click(&x, &g, seventh);
+    g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
+    let before = g.probe()["units"][UNION_7WI as usize]["facing_deg"].as_f64().unwrap();
+    let n = g.actions();
+    mouse(&x, &g, seventh);
+    x.xdo(&["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    mouse(&x, &g, (seventh.0, seventh.1 - 4));
+    x.xdo(&["click", "5"]);
+    std::thread::sleep(Duration::from_millis(500));
+    mouse(&x, &g, (seventh.0, seventh.1 - 5));
+    x.xdo(&["mouseup", "1"]);
+    let p = g.wait("the move", 120, |p| {
+        p["actions"].as_u64() > Some(n) || !p["refusal"].is_null()
+    });
+    assert!(p["refusal"].is_null(), "the move was refused: {}", p["refusal"]);
+    let Action::Move { unit: 1, to } = g.last_action() else {
+        panic!("{:?}", g.last_action())
+    };
+    let turned = volley::rules::geometry::wrap_angle(to.facing - before.to_radians()).to_degrees();
+    assert!(
+        (turned + 30.0).abs() < 0.01,
+        "turned {turned}° (30° to the right is -30°)"
+    );
+    back_to_union(&x, &mut g);
+
+    // The 5th New Hampshire fires at the 21st Georgia: the odds at the pointer, a click fires
+    // (clicks as quick as xdotool makes them).
+    key(&x, &g, "Escape");
+    click(&x, &g, g.at("units", UNION_5NH));
+    g.wait("the 5th selected", 60, |p| p["selection"][0] == UNION_5NH);
+    mouse(&x, &g, g.at("units", REB_21GA));
+    let p = g.wait("the fire at the pointer", 60, |p| {
+        p["pointer_order"].to_string().contains("fires at 21st Georgia")
+    });
+    let said = p["pointer_order"].to_string();
+    assert!(said.contains("expected hits") && said.contains("suppress"), "{said}");
+    let n = g.actions();
+    x.xdo(&["click", "1"]);
+    g.wait("the fire", 120, |p| p["actions"].as_u64() > Some(n));
+    assert_eq!(
+        g.last_action(),
+        Action::Fire {
+            unit: 0,
+            target: REB_21GA as u32
+        }
+    );
+    back_to_union(&x, &mut g);
+
+    // Enter with the guns still holding their order: asked first; Escape goes back.
+    let shot = g.dir.join("turn.png");
+    x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
+    key(&x, &g, "Return");
+    g.wait("the question", 60, |p| p["end_phase_asked"] == true);
+    std::thread::sleep(Duration::from_secs(2));
+    let shot_taken = Command::new("import")
+        .env("DISPLAY", &x.name)
+        .args(["-window", "root", shot.to_str().unwrap()])
+        .status()
+        .is_ok_and(|s| s.success());
+    key(&x, &g, "Escape");
+    g.wait("the question closed", 60, |p| p["end_phase_asked"] == false);
+    assert_eq!(g.probe()["phase"], "Command", "the phase goes on");
+
+    // The colonel selected, a click on the 7th (its action used) orders it again.
+    key(&x, &g, "Escape");
+    click(&x, &g, g.at("commanders", REED));
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    mouse(&x, &g, g.at("units", UNION_7WI));
+    let p = g.wait("the order at the pointer", 60, |p| {
+        p["pointer_order"].to_string().contains("7th Wisconsin")
+    });
+    let said = p["pointer_order"].to_string();
+    assert!(said.contains("need ≤ 6"), "a second order is one harder: {said}");
+    let n = g.actions();
+    x.xdo(&["click", "1"]);
+    g.wait("the second order", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(matches!(g.last_action(), Action::Order { ref units, .. } if units[..] == [1]));
+
+    // The 7th, then the 12th Virginia on its flank (in its fire cone now it has turned): the
+    // fire's odds at the pointer; a click fires.
+    key(&x, &g, "Escape");
+    click(&x, &g, g.at("units", UNION_7WI));
+    g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
+    mouse(&x, &g, g.at("units", REB_12VA));
+    let p = g.wait("the fire at the pointer", 60, |p| {
+        p["pointer_order"].to_string().contains("12th Virginia")
+    });
+    let said = p["pointer_order"].to_string();
+    assert!(
+        said.contains("fires at 12th Virginia") && said.contains("expected hits"),
+        "{said}"
+    );
+    let n = g.actions();
+    x.xdo(&["click", "1"]);
+    g.wait("the fire", 120, |p| p["actions"].as_u64() > Some(n));
+    assert_eq!(
+        g.last_action(),
+        Action::Fire {
+            unit: 1,
+            target: REB_12VA as u32
+        }
+    );
+    back_to_union(&x, &mut g);
+
+    // Enter: no unit holds an order now, so the phase ends; the table is handed over.
+    key(&x, &g, "Return");
+    g.wait("the Confederate turn, the table handed over", 180, |p| {
+        p["active"] == 1 && p["screen"] == "Handover"
+    });
+    key(&x, &g, "space");
+    g.wait("the Confederate at the table", 120, |p| p["screen"] == "Battle");
+
+    // The autosave of the Confederate turn's start holds the Union turn, and verifies.
+    let save = g.dir.join("saves/autosave.ron");
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["verify", save.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rec = volley::replay::Recording::load(&save).expect("the autosave");
+    let kinds: Vec<&str> = rec.actions.iter().map(|a| a.name()).collect();
+    for want in ["order", "move", "fire", "end phase"] {
+        assert!(kinds.contains(&want), "{want} in {kinds:?}");
+    }
+    if shot_taken {
+        // The screenshot of the question over the table is a drawn battle.
+        let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+            .args(["check-screenshot", shot.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("out");
+        if std::fs::create_dir_all(&keep).is_ok() {
+            let _ = std::fs::copy(&shot, keep.join("real-input-turn.png"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&g.dir);
+}
