@@ -20,6 +20,16 @@ use crate::rules::artillery::{
 use crate::rules::geometry::{Aspect, Rect, V2};
 use crate::rules::params::Cover;
 
+/// Canister before it is fired (`Battle::canister_preview`): the muzzle, the blast-through
+/// corridor, the dice, and the target then each unit behind it with the score needed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CanisterPreview {
+    pub muzzle: V2,
+    pub corridor: [V2; 4],
+    pub dice: u32,
+    pub units: Vec<(UnitId, Option<u32>)>,
+}
+
 impl Battle {
     /// Guns that load and fire Hardtack ammunition (every artillery row but Gatlings).
     pub fn uses_ammo(&self, id: UnitId) -> bool {
@@ -354,7 +364,9 @@ impl Battle {
     /// Canister: the primary target as ordinary fire; if it took a hit, the blast goes on
     /// through the corridor to the next enemy unit, one worse to hit per damaged unit in front,
     /// until a unit takes no hit or the score would pass 6.
-    fn fire_canister(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+    /// The gun whose muzzle canister fired by `plan` leaves from, and the blast-through
+    /// corridor it sweeps: from the muzzle through the target's aim point.
+    fn canister_sweep(&self, plan: &FirePlan) -> (Rect, [V2; 4]) {
         let gun = self
             .firing_guns(plan)
             .first()
@@ -362,6 +374,46 @@ impl Battle {
             .unwrap_or(self.rects(plan.firer)[0]);
         let through = self.aim_at(plan.target, gun.center);
         let corridor = canister_corridor(muzzle(&gun), through, plan.range, &self.rules.artillery);
+        (gun, corridor)
+    }
+
+    /// What canister `firer` would fire at `target` in `ctx` sweeps, before any die is rolled:
+    /// the corridor, and the target then each enemy unit behind it in the corridor with the
+    /// score canister would need against it before any first-fire bonus (None: the blast would
+    /// stop before it), as `fire_canister` rolls them if every unit in front is damaged. None unless the fire is
+    /// legal and is canister.
+    pub fn canister_preview(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> Option<CanisterPreview> {
+        if self.ammo_for(firer, ctx) != Some(Ammo::Canister) {
+            return None;
+        }
+        let plan = self.check_fire(firer, target, ctx).ok()?;
+        let (gun, corridor) = self.canister_sweep(&plan);
+        let side = self.unit(firer).side;
+        let order = self.canister_path(firer, &corridor, muzzle(&gun));
+        let mut units = vec![(target, Some(plan.score()))];
+        if let Some(at) = order.iter().position(|&u| u == target) {
+            for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
+                if self.unit(next).side == side {
+                    break;
+                }
+                let base = self.to_hit_against(firer, next, gun.center);
+                let to_hit = blast_through_to_hit(base, damaged).map(|t| plan.penalised(t));
+                units.push((next, to_hit));
+                if to_hit.is_none() {
+                    break;
+                }
+            }
+        }
+        Some(CanisterPreview {
+            muzzle: muzzle(&gun),
+            corridor,
+            dice: plan.dice,
+            units,
+        })
+    }
+
+    fn fire_canister(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) {
+        let (gun, corridor) = self.canister_sweep(plan);
         let net = self.attack_primary(plan, ctx, ev);
         // Enemy commanders in the corridor the canister sweeps are caught in its fire zone
         // (**Decision**: the corridor is canister's zone, as for blast-through; own officers
@@ -424,9 +476,8 @@ impl Battle {
     /// The friendly unit a canister at `target` would blast through, if any (DECISIONS: such a
     /// unit forbids canister).
     pub fn friend_in_canister_path(&self, plan: &FirePlan) -> Option<UnitId> {
-        let gun = self.firing_guns(plan).first().copied()?;
-        let through = self.aim_at(plan.target, gun.center);
-        let corridor = canister_corridor(muzzle(&gun), through, plan.range, &self.rules.artillery);
+        self.firing_guns(plan).first()?;
+        let (gun, corridor) = self.canister_sweep(plan);
         let side = self.unit(plan.firer).side;
         self.canister_path(plan.firer, &corridor, muzzle(&gun))
             .into_iter()

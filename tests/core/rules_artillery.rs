@@ -211,6 +211,59 @@ fn canister_blasts_through_each_damaged_unit_one_worse_to_hit() {
     assert!(fired_at(&ev, 4).is_empty());
 }
 
+/// Issue 15: the preview of canister, before any die (`Battle::canister_preview`, what the
+/// table draws for an aimed gun), names the target and each unit behind it with the scores
+/// the fire then rolls: 3 dice at 4+, then 5+ and 6+, and the fourth unit would need 7 (the
+/// blast stops), as in the blast-through just above; the corridor is the one the fire sweeps.
+#[test]
+fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
+    let others: Vec<U> = [53.5, 56.5, 59.5, 62.5]
+        .iter()
+        .map(|&y| u(1, RIFLES, 2, 101.0, y, 270.0))
+        .collect();
+    let mut b = battery(&others);
+    b.units[0].loaded = Some(Ammo::Canister);
+    let preview = b
+        .canister_preview(0, 1, volley::battle::fire::FireContext::Order)
+        .expect("canister at 10 cm");
+    assert_eq!(preview.dice, 3);
+    assert_eq!(preview.units, vec![(1, Some(4)), (2, Some(5)), (3, Some(6)), (4, None)]);
+    script(&mut b, &[6; 30]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("fired");
+    let swept = ev.iter().find_map(|e| match e {
+        Event::BlastThrough { corridor, .. } => Some(*corridor),
+        _ => None,
+    });
+    assert_eq!(swept, Some(preview.corridor));
+    let rolled: Vec<(u32, Option<u32>)> = blast_through(&ev).into_iter().map(|(n, _, t)| (n, t)).collect();
+    assert_eq!(rolled, preview.units[1..].to_vec());
+    // The battle's artillery system gives an aimed gun the same preview, as a component.
+    let mut b = battery(&others);
+    b.units[0].loaded = Some(Ammo::Canister);
+    let mut app = volley::battle::ecs::headless_app(b);
+    let gun = app
+        .world()
+        .resource::<volley::battle::ecs::PieceIndex>()
+        .unit(0)
+        .expect("the gun's entity");
+    app.world_mut()
+        .entity_mut(gun)
+        .insert(volley::battle::ecs::artillery::WantsAim {
+            target: 1,
+            ctx: volley::battle::fire::FireContext::Order,
+        });
+    app.update();
+    let aim = app
+        .world()
+        .get::<volley::battle::ecs::artillery::CanisterAim>(gun)
+        .expect("the canister aim");
+    assert_eq!(aim.sweep, preview);
+    // Round shot has no canister preview.
+    let mut b = battery(&others);
+    b.units[0].loaded = Some(Ammo::Shot);
+    assert_eq!(b.canister_preview(0, 1, volley::battle::fire::FireContext::Order), None);
+}
+
 #[test]
 fn canister_blast_stops_at_a_unit_that_takes_no_hit() {
     // Primary: 6 6 6 (3 hits), its suppression dice 6 6 6. Second unit at 5+, 4+ with the ACW

@@ -2,11 +2,12 @@
 //! the selected gun with an enemy under the mouse is round shot, the gun is aimed
 //! (`battle::ecs::artillery::WantsAim`) and its ball's path as the rules would have it if it
 //! lands on its aim and bounces every time is drawn: each impact's strip, the flight between
-//! them, and where it would stop.
+//! them, and where it would stop. A gun loaded with canister shows its blast-through corridor
+//! instead, with the score canister needs against the target and each unit behind it.
 
 use super::pen::{Pen, spawn_layer, w, z};
 use crate::battle::Action;
-use crate::battle::ecs::artillery::{AimPreview, WantsAim};
+use crate::battle::ecs::artillery::{AimPreview, CanisterAim, WantsAim};
 use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::fire::FireContext;
 use crate::ui::common::{Preview, Selection, TableHover, TableSystems};
@@ -72,18 +73,25 @@ fn aim(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_aim(
     mut commands: Commands,
-    changed: Query<(), Changed<AimPreview>>,
+    changed: Query<(), Or<(Changed<AimPreview>, Changed<CanisterAim>)>>,
     mut removed: RemovedComponents<AimPreview>,
+    mut removed_canister: RemovedComponents<CanisterAim>,
     aims: Query<&AimPreview>,
+    canisters: Query<&CanisterAim>,
+    battle: Res<BattleState>,
     old: Query<Entity, With<AimLayer>>,
 ) {
-    if changed.is_empty() && removed.read().count() == 0 {
+    if changed.is_empty() && removed.read().count() == 0 && removed_canister.read().count() == 0 {
         return;
     }
     for e in &old {
         commands.entity(e).despawn();
+    }
+    for c in &canisters {
+        draw_canister(&mut commands, &battle.0, c);
     }
     for a in &aims {
         let t = &a.trace;
@@ -123,5 +131,42 @@ fn draw_aim(
             rest.stroke(Color::srgba(1.0, 1.0, 1.0, 0.9), 0.2, zo + 0.03),
             AimLayer,
         );
+    }
+}
+
+/// Canister's corridor from the muzzle, and over the target and each unit behind it the score
+/// it needs ("4+"), or that the blast stops there.
+fn draw_canister(commands: &mut Commands, b: &crate::battle::Battle, c: &CanisterAim) {
+    let zo = z::OVERLAY - 0.4;
+    let pts: Vec<Vec2> = c.sweep.corridor.iter().map(|p| w(*p)).collect();
+    let (mut fill, mut edge) = (Pen::new(), Pen::new());
+    fill.poly(&pts);
+    let mut closed = pts.clone();
+    closed.push(pts[0]);
+    edge.line(&closed);
+    spawn_layer(commands, fill.fill(Color::srgba(1.0, 0.85, 0.3, 0.22), zo), AimLayer);
+    spawn_layer(
+        commands,
+        edge.stroke(Color::srgba(1.0, 0.8, 0.3, 0.9), 0.2, zo + 0.01),
+        AimLayer,
+    );
+    for (k, (unit, score)) in c.sweep.units.iter().enumerate() {
+        let Some(u) = b.units.get(*unit as usize) else { continue };
+        let at = w(u.pose.pos);
+        let text = match (k, score) {
+            (0, Some(s)) => format!("{} dice, {s}+", c.sweep.dice),
+            (_, Some(s)) => format!("then {s}+"),
+            (_, None) => "stops here".to_string(),
+        };
+        commands.spawn((
+            Text2d::new(text),
+            TextFont {
+                font_size: FontSize::Px(40.0),
+                ..default()
+            },
+            TextColor(Color::srgb(1.0, 0.92, 0.6)),
+            Transform::from_xyz(at.x, at.y + 2.5, zo + 0.05).with_scale(Vec3::splat(0.035)),
+            AimLayer,
+        ));
     }
 }
