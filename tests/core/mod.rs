@@ -26,6 +26,8 @@ mod optional_prone;
 mod optional_saber;
 mod optional_scouting;
 mod optional_weather;
+#[cfg(feature = "gui")]
+mod orders_panel;
 mod property;
 mod replay;
 mod rules_artillery;
