@@ -5,6 +5,7 @@
 pub mod animation;
 pub mod camera;
 pub mod common;
+pub mod follow;
 pub mod input;
 pub mod measure;
 pub mod palette;
@@ -191,6 +192,7 @@ pub fn plugin(app: &mut App) {
         screens::plugin,
         panels::plugin,
         screenshot::plugin,
+        follow::draw_plugin,
     ));
 }
 
@@ -223,5 +225,5 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
-    app.add_plugins((animation::plugin, settings::plugin));
+    app.add_plugins((animation::plugin, settings::plugin, follow::plugin));
 }

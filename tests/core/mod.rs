@@ -8,6 +8,8 @@ mod determinism;
 mod ecs;
 mod end;
 mod fire;
+#[cfg(feature = "gui")]
+mod follow;
 mod fuzz;
 mod hardening;
 mod initiative;
