@@ -5,6 +5,7 @@
 pub mod animation;
 pub mod camera;
 pub mod common;
+pub mod follow;
 pub mod input;
 pub mod measure;
 pub mod palette;
@@ -197,6 +198,7 @@ pub fn plugin(app: &mut App) {
         panels::plugin,
         screenshot::plugin,
         probe::plugin,
+        follow::draw_plugin,
     ));
 }
 
@@ -229,5 +231,5 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
-    app.add_plugins((animation::plugin, settings::plugin));
+    app.add_plugins((animation::plugin, settings::plugin, follow::plugin));
 }

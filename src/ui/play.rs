@@ -88,6 +88,7 @@ fn agent_turn(
     time: Res<Time>,
     shot: Option<Res<super::screenshot::ShotRequest>>,
     effects: Query<(), With<super::animation::Effect>>,
+    reason: Option<ResMut<super::follow::ComputerReason>>,
 ) {
     let b = &battle.0;
     if b.is_over() {
@@ -123,6 +124,10 @@ fn agent_turn(
         return;
     }
     let i = agent.choose(b, &legal).min(legal.len() - 1);
+    // The table shows the reason with the action (`follow`).
+    if let Some(mut r) = reason {
+        r.0 = agent.reason();
+    }
     if let Some(why) = agent.reason() {
         log.lines.push(LogLine {
             game_turn: b.game_turn,

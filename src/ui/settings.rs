@@ -300,6 +300,8 @@ pub struct Settings {
     pub keys: BTreeMap<Binding, Key>,
     /// Ask before ending the command phase while units still hold orders.
     pub confirm_end_phase: bool,
+    /// Pan the camera to each piece a computer player acts with (`ui::follow`).
+    pub follow_computer: bool,
 }
 
 impl Default for Settings {
@@ -309,6 +311,7 @@ impl Default for Settings {
             palette: PaletteChoice::default(),
             keys: Binding::ALL.iter().map(|&b| (b, Key(b.default_key()))).collect(),
             confirm_end_phase: true,
+            follow_computer: true,
         }
     }
 }

@@ -8,6 +8,8 @@ mod determinism;
 mod ecs;
 mod end;
 mod fire;
+#[cfg(feature = "gui")]
+mod follow;
 mod fuzz;
 mod hardening;
 mod initiative;
@@ -26,6 +28,8 @@ mod optional_prone;
 mod optional_saber;
 mod optional_scouting;
 mod optional_weather;
+#[cfg(feature = "gui")]
+mod orders_panel;
 mod property;
 mod replay;
 mod rules_artillery;

@@ -41,6 +41,10 @@ fn settings_window(
                 &mut edit.confirm_end_phase,
                 "Ask before ending the command phase while units still hold orders",
             );
+            ui.checkbox(
+                &mut edit.follow_computer,
+                "Follow the computer: the camera pans to each piece it acts with",
+            );
             ui.separator();
             ui.label(egui::RichText::new("Palette").strong());
             for p in PaletteChoice::ALL {

@@ -1,0 +1,423 @@
+//! Following the computer (issue 16): when a computer player's action is applied, the unit or
+//! commander that acted is ringed on the table with what it did and the computer's reason, and
+//! the camera pans to it if it is off the middle of the view (setting `follow_computer`). Every
+//! action's results float over the units they struck ("2 hits", "suppressed", "falls back
+//! 3 cm", "knocked out") and fade.
+//!
+//! The logic runs headless (in `play_plugin`): `Highlight` and `Float` entities with their
+//! words and place, aged and despawned; the window dresses them as a ring and text
+//! ([`draw_plugin`]). Nothing hidden from the player at the table (hidden set-up) is shown.
+
+use crate::battle::ecs::{ActionApplied, BattleState};
+use crate::battle::event::{CommandOutcome, Event};
+use crate::battle::log::{capital, count};
+use crate::battle::state::{CmdId, SideId, UnitId};
+use crate::battle::{Action, Battle};
+use crate::rules::geometry::V2;
+use crate::terminal::words::{cm, relative_move};
+use crate::ui::camera::{TableCamera, TableViewport};
+use crate::ui::session::Seats;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+/// How long a result floats, and a computer's action stays ringed (seconds).
+pub const FLOAT_SECONDS: f32 = 2.5;
+pub const HIGHLIGHT_SECONDS: f32 = 3.0;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<ComputerReason>()
+        .init_resource::<FollowCamera>()
+        .add_systems(PostUpdate, on_applied)
+        .add_systems(
+            Update,
+            (age, pan_camera).in_set(crate::ui::common::TableSystems::Animate),
+        );
+}
+
+/// The reason the computer player gave for the action it has just asked for (set by
+/// `play::agent_turn`, taken when the action is applied).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct ComputerReason(pub Option<String>);
+
+/// Where the camera is panning to (a computer's acting piece), once it was off the middle.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct FollowCamera {
+    pub target: Option<Vec2>,
+    started: bool,
+}
+
+/// A computer's acting unit or commander, ringed: where, how wide, and what it did and why.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Highlight {
+    pub at: V2,
+    pub radius: f32,
+    pub text: String,
+    pub age: f32,
+}
+
+/// Results floating over a unit they struck.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Float {
+    pub unit: UnitId,
+    pub text: String,
+    pub age: f32,
+}
+
+/// What each unit suffered in `events`, in words, in the order first struck: "2 hits,
+/// suppressed, falls back 3 cm", "no hits", "knocked out".
+pub fn results(events: &[Event]) -> Vec<(UnitId, String)> {
+    let mut out: Vec<(UnitId, Vec<String>)> = Vec::new();
+    fn put(out: &mut Vec<(UnitId, Vec<String>)>, u: UnitId, s: String) {
+        match out.iter_mut().find(|(x, _)| *x == u) {
+            Some((_, v)) => {
+                if !v.contains(&s) {
+                    v.push(s);
+                }
+            }
+            None => out.push((u, vec![s])),
+        }
+    }
+    let mut add = |u: UnitId, s: String| put(&mut out, u, s);
+    let mut fired_at: Vec<UnitId> = Vec::new();
+    for e in events {
+        match e {
+            Event::Fired { target, .. } => fired_at.push(*target),
+            Event::HitsTaken { unit, hits, .. } if *hits > 0 => add(*unit, count(*hits as i64, "hit")),
+            Event::Suppressed { unit, .. } => add(*unit, "suppressed".into()),
+            Event::FellBack { unit, distance, .. } => add(*unit, format!("falls back {} cm", cm(*distance))),
+            Event::Retreated { unit, .. } => add(*unit, "retreats".into()),
+            Event::StandsRemoved { unit, removed, .. } if *removed > 0 => {
+                add(*unit, format!("loses {}", count(*removed as i64, "stand")))
+            }
+            Event::Disordered { unit } => add(*unit, "disordered".into()),
+            Event::KnockedOut { unit, .. } => add(*unit, "knocked out".into()),
+            Event::ChargeFailed { unit, .. } => add(*unit, "charge fails".into()),
+            _ => {}
+        }
+    }
+    // A volley that struck nothing.
+    for t in fired_at {
+        if !out.iter().any(|(u, _)| *u == t) {
+            put(&mut out, t, "no hits".into());
+        }
+    }
+    out.into_iter().map(|(u, v)| (u, v.join(", "))).collect()
+}
+
+/// The piece that acted: its side, and the unit or the commander.
+fn actor(b: &Battle, a: &Action) -> Option<(SideId, Option<UnitId>, Option<CmdId>)> {
+    match a {
+        Action::Order { commander, .. } | Action::CommanderMove { commander, .. } => {
+            let c = b.commanders.get(*commander as usize)?;
+            Some((c.side, None, Some(*commander)))
+        }
+        Action::Pass | Action::EndPhase => None,
+        _ => {
+            let u = a.unit()?;
+            Some((b.units.get(u as usize)?.side, Some(u), None))
+        }
+    }
+}
+
+/// What the piece did, in words: "Advance 10 cm", "Fires at 5th New Hampshire", "Orders 7th
+/// Wisconsin: the order passes".
+pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
+    let name = |u: &UnitId| b.units.get(*u as usize).map_or("?", |u| u.name.as_str());
+    match a {
+        Action::Move { unit, .. } => events
+            .iter()
+            .find_map(|e| match e {
+                Event::Moved { unit: u, from, to, .. } if u == unit => Some(capital(&relative_move(from, to))),
+                _ => None,
+            })
+            .unwrap_or_else(|| "Moves".into()),
+        Action::Fire { target, .. } | Action::InitiativeFire { target, .. } => format!("Fires at {}", name(target)),
+        Action::OpportunityFire { target, .. } => format!("Fires at {} as it moves", name(target)),
+        Action::CounterFire { .. } => "Fires at the charger".into(),
+        Action::Charge { target, .. } | Action::InitiativeCharge { target, .. } => format!("Charges {}", name(target)),
+        Action::CounterCharge { .. } => "Counter-charges".into(),
+        Action::Support { friend, .. } => format!("Supports {}", name(friend)),
+        Action::InitiativeEvade { .. } | Action::CounterEvade { .. } => "Evades".into(),
+        Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
+        Action::Order { units, .. } => {
+            let names: Vec<&str> = units.iter().map(name).collect();
+            let outcome = events.iter().find_map(|e| match e {
+                Event::CommandRoll { outcome, .. } => Some(*outcome),
+                _ => None,
+            });
+            let names = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.join(""),
+            };
+            format!(
+                "Orders {names}{}",
+                match outcome {
+                    Some(CommandOutcome::Success) => ": the order passes",
+                    Some(CommandOutcome::Bonus) => ": the order passes, two actions",
+                    Some(CommandOutcome::Failure) => ": the order fails",
+                    Some(CommandOutcome::Blunder) => ": a blunder",
+                    None => "",
+                }
+            )
+        }
+        Action::CommanderMove { commander, to } => match b.commanders.get(*commander as usize) {
+            Some(_) => events
+                .iter()
+                .find_map(|e| match e {
+                    Event::CommanderMoved { from, .. } => Some(format!("Rides {} cm", cm(from.dist(*to)))),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "Rides".into()),
+            None => "Rides".into(),
+        },
+        Action::SelfOrder { .. } => "Orders itself towards its commander".into(),
+        other => capital(other.name()),
+    }
+}
+
+/// The side whose player sits at the table, if any person plays (the fog of a hidden set-up
+/// is theirs).
+fn viewer(seats: &Seats) -> Option<SideId> {
+    seats.viewer.filter(|_| seats.sides.iter().any(|s| s == "human"))
+}
+
+fn seen(b: &Battle, seats: &Seats, u: UnitId) -> bool {
+    viewer(seats).is_none_or(|side| b.is_known_to(u, side))
+}
+
+/// An applied action: its results float over the units struck; a computer's acting piece is
+/// ringed with what it did and why, and the camera is sent to it.
+#[allow(clippy::too_many_arguments)]
+fn on_applied(
+    mut commands: Commands,
+    mut applied: MessageReader<ActionApplied>,
+    battle: Res<BattleState>,
+    seats: Res<Seats>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
+    mut reason: ResMut<ComputerReason>,
+    mut follow: ResMut<FollowCamera>,
+    floats: Query<&Float>,
+) {
+    let b = &battle.0;
+    for ev in applied.read() {
+        let mut stacked: Vec<UnitId> = floats.iter().map(|f| f.unit).collect();
+        for (u, text) in results(&ev.events) {
+            let Some(unit) = b.units.get(u as usize) else { continue };
+            if !seen(b, &seats, u) {
+                continue;
+            }
+            // Over the unit, above any result still floating there.
+            let above = stacked.iter().filter(|x| **x == u).count() as f32;
+            stacked.push(u);
+            let p = unit.pose.pos;
+            commands.spawn((
+                Float {
+                    unit: u,
+                    text,
+                    age: 0.0,
+                },
+                Transform::from_xyz(p.x as f32, p.y as f32 + 3.0 + 2.5 * above, FLOAT_Z),
+                Visibility::default(),
+            ));
+        }
+        let Some((side, unit, commander)) = actor(b, &ev.action) else {
+            continue;
+        };
+        if seats.human(side) {
+            continue;
+        }
+        let why = reason.0.take();
+        let (at, radius, name) = match (unit, commander) {
+            (Some(u), _) => {
+                if !seen(b, &seats, u) {
+                    continue;
+                }
+                let x = b.unit(u);
+                let r = b
+                    .rects(u)
+                    .iter()
+                    .flat_map(|r| r.corners())
+                    .map(|c| c.dist(x.pose.pos))
+                    .fold(1.0, f64::max);
+                (x.pose.pos, r as f32 + 1.0, x.name.clone())
+            }
+            (None, Some(c)) => {
+                let x = b.commander(c);
+                (
+                    x.pos,
+                    b.rules.footprints.commander_diameter as f32 * 0.5 + 1.0,
+                    x.name.clone(),
+                )
+            }
+            _ => continue,
+        };
+        let mut text = format!("{name}: {}", did(b, &ev.action, &ev.events));
+        if let Some(why) = why {
+            text.push('\n');
+            text.push_str(&why);
+        }
+        commands.spawn((
+            Highlight {
+                at,
+                radius,
+                text,
+                age: 0.0,
+            },
+            Transform::from_xyz(at.x as f32, at.y as f32, FLOAT_Z - 0.5),
+            Visibility::default(),
+        ));
+        if settings.as_ref().is_none_or(|s| s.follow_computer) {
+            *follow = FollowCamera {
+                target: Some(Vec2::new(at.x as f32, at.y as f32)),
+                started: false,
+            };
+        }
+    }
+}
+
+/// Above the table's overlays.
+const FLOAT_Z: f32 = 30.0;
+
+/// Floats rise and go; rings go.
+fn age(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut floats: Query<(Entity, &mut Float, &mut Transform)>,
+    mut rings: Query<(Entity, &mut Highlight), Without<Float>>,
+) {
+    let dt = time.delta_secs();
+    for (e, mut f, mut tf) in &mut floats {
+        f.age += dt;
+        tf.translation.y += dt * 1.5;
+        if f.age > FLOAT_SECONDS {
+            commands.entity(e).despawn();
+        }
+    }
+    for (e, mut h) in &mut rings {
+        h.age += dt;
+        if h.age > HIGHLIGHT_SECONDS {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// Pan the camera to the followed piece, if it was outside the middle of the view.
+fn pan_camera(
+    mut follow: ResMut<FollowCamera>,
+    viewport: Res<TableViewport>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    camera: Option<Single<(&mut Transform, &Projection), With<TableCamera>>>,
+    time: Res<Time>,
+) {
+    let Some(target) = follow.target else { return };
+    let (Some(window), Some(camera)) = (window, camera) else {
+        return;
+    };
+    let (mut tf, proj) = camera.into_inner();
+    let Projection::Orthographic(o) = proj else {
+        follow.target = None;
+        return;
+    };
+    let size = Vec2::new(window.width(), window.height());
+    if size.x < 2.0 || size.y < 2.0 {
+        return;
+    }
+    let view = viewport.0.unwrap_or(Rect::from_corners(Vec2::ZERO, size));
+    // The free area's centre from the window's centre, in pixels (y down), as the fit has it.
+    let off = view.center() - size * 0.5;
+    let shift = (tf.rotation * Vec3::new(-off.x * o.scale, off.y * o.scale, 0.0)).truncate();
+    let want = target + shift;
+    let now = tf.translation.truncate();
+    if !follow.started {
+        // Where the piece shows in the view, in pixels from its centre.
+        let rel = (tf.rotation.inverse() * (target - (now - shift)).extend(0.0)).truncate() / o.scale.max(1e-6);
+        if rel.x.abs() < view.width() * 0.3 && rel.y.abs() < view.height() * 0.3 {
+            follow.target = None;
+            return;
+        }
+        follow.started = true;
+    }
+    let k = 1.0 - (-6.0 * time.delta_secs()).exp();
+    let next = now + (want - now) * k;
+    tf.translation.x = next.x;
+    tf.translation.y = next.y;
+    if next.distance(want) < 0.3 {
+        follow.target = None;
+    }
+}
+
+/// The window's part: rings and text for the headless entities, text kept upright and faded.
+pub fn draw_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (dress, fade).chain().in_set(crate::ui::common::TableSystems::Draw),
+    );
+}
+
+/// Letter height on the table, cm.
+const LETTERS: f32 = 1.8;
+
+fn text_bundle(text: &str, color: Color, at: Vec3) -> impl Bundle {
+    (
+        Text2d::new(text),
+        TextFont {
+            font_size: FontSize::Px(40.0),
+            ..default()
+        },
+        TextColor(color),
+        Transform::from_translation(at).with_scale(Vec3::splat(LETTERS / 40.0)),
+    )
+}
+
+fn dress(
+    mut commands: Commands,
+    floats: Query<(Entity, &Float), Added<Float>>,
+    rings: Query<(Entity, &Highlight), Added<Highlight>>,
+) {
+    use crate::ui::table::pen::Pen;
+    for (e, f) in &floats {
+        commands.entity(e).insert((
+            Text2d::new(f.text.clone()),
+            TextFont {
+                font_size: FontSize::Px(40.0),
+                ..default()
+            },
+            TextColor(FLOAT_COLOUR),
+        ));
+    }
+    for (e, h) in &rings {
+        let mut pen = Pen::new();
+        pen.circle(Vec2::ZERO, h.radius);
+        if let Some((shape, _)) = pen.stroke(RING_COLOUR, 0.35, 0.0) {
+            commands.entity(e).insert(shape);
+        }
+        let below = Vec3::new(0.0, -h.radius - 1.6, 0.1);
+        commands.entity(e).with_children(|p| {
+            p.spawn(text_bundle(&h.text, RING_COLOUR, below));
+        });
+    }
+}
+
+const FLOAT_COLOUR: Color = Color::srgb(1.0, 0.93, 0.55);
+const RING_COLOUR: Color = Color::srgb(1.0, 0.55, 0.2);
+
+/// The table camera, apart from the floats and rings.
+type CameraOnly = (With<TableCamera>, Without<Float>, Without<Highlight>);
+
+/// Text reads upright whatever the camera's turn, and fades out.
+fn fade(
+    camera: Option<Single<&Transform, CameraOnly>>,
+    mut floats: Query<(&Float, &mut Transform, &mut TextColor), Without<Highlight>>,
+    mut rings: Query<(&Highlight, &mut Transform), Without<Float>>,
+) {
+    let turn = camera.map(|c| c.rotation).unwrap_or_default();
+    for (f, mut tf, mut colour) in &mut floats {
+        tf.rotation = turn;
+        tf.scale = Vec3::splat(LETTERS / 40.0);
+        let left = 1.0 - (f.age / FLOAT_SECONDS).clamp(0.0, 1.0);
+        colour.0 = FLOAT_COLOUR.with_alpha(left.sqrt());
+    }
+    for (_, mut tf) in &mut rings {
+        tf.rotation = turn;
+    }
+}

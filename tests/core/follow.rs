@@ -1,0 +1,152 @@
+//! Issue 16, following the computer: a computer player's acting piece is ringed on the table
+//! with what it did and why, and the results of every action float over the units struck, in
+//! plain words (`ui::follow`), headless.
+
+use super::common::*;
+use bevy::prelude::*;
+use volley::battle::Event;
+use volley::battle::ecs::BattleState;
+use volley::battle::event::KnockOut;
+use volley::rules::geometry::{Pose, V2};
+use volley::ui::follow::{Float, Highlight, results};
+
+#[test]
+fn results_are_said_per_unit_in_plain_words() {
+    let p = Pose::new(V2::new(0.0, 0.0), 0.0);
+    let events = vec![
+        Event::HitsTaken {
+            unit: 3,
+            hits: 1,
+            total: 1,
+            value: 3,
+        },
+        Event::HitsTaken {
+            unit: 5,
+            hits: 2,
+            total: 2,
+            value: 3,
+        },
+        Event::Suppressed {
+            unit: 3,
+            why: "test".into(),
+        },
+        Event::FellBack {
+            unit: 3,
+            rolls: vec![3],
+            distance: 3.0,
+            from: p,
+            to: p,
+        },
+        Event::KnockedOut {
+            unit: 5,
+            why: KnockOut::Hits,
+        },
+    ];
+    assert_eq!(
+        results(&events),
+        vec![
+            (3, "1 hit, suppressed, falls back 3 cm".to_string()),
+            (5, "2 hits, knocked out".to_string())
+        ]
+    );
+    assert!(results(&[]).is_empty());
+}
+
+/// The words a float may hold.
+fn plain_result(part: &str) -> bool {
+    let num = |s: &str| s.parse::<u32>().is_ok_and(|n| n > 0);
+    match part.split(' ').collect::<Vec<_>>().as_slice() {
+        [n, "hit"] => *n == "1",
+        [n, "hits"] => num(n) && *n != "1",
+        ["loses", n, "stand" | "stands"] => num(n),
+        ["falls", "back", d, "cm"] => d.parse::<f64>().is_ok_and(|d| d > 0.0),
+        _ => matches!(
+            part,
+            "suppressed" | "retreats" | "disordered" | "knocked out" | "charge fails" | "no hits"
+        ),
+    }
+}
+
+#[test]
+fn a_computers_actions_are_ringed_with_their_reason_and_results_float_over_the_struck() {
+    let b = close_quarters();
+    let names: Vec<String> = b
+        .units
+        .iter()
+        .map(|u| u.name.clone())
+        .chain(b.commanders.iter().map(|c| c.name.clone()))
+        .collect();
+    let mut app = volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, ["greedy", "greedy"], false)
+        .expect("the agents");
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(250),
+    ));
+    let (mut rings, mut floats) = (Vec::<String>::new(), Vec::<String>::new());
+    let mut with_reason = false;
+    for _ in 0..800 {
+        app.update();
+        let w = app.world_mut();
+        let b = w.resource::<BattleState>().0.clone();
+        for h in w.query::<&Highlight>().iter(w) {
+            let (who, _) = h.text.split_once(": ").expect("name: what");
+            assert!(names.iter().any(|n| n == who), "{:?}", h.text);
+            assert!(!h.text.contains("::") && !h.text.contains("Some("), "{:?}", h.text);
+            with_reason |= h.text.lines().count() > 1;
+            if !rings.contains(&h.text) {
+                rings.push(h.text.clone());
+            }
+        }
+        for (f, tf) in w.query::<(&Float, &Transform)>().iter(w) {
+            for part in f.text.split(", ") {
+                assert!(plain_result(part), "{:?} is not plain words", f.text);
+            }
+            // Over the unit it struck.
+            let u = b.unit(f.unit).pose.pos;
+            let d = Vec2::new(u.x as f32, u.y as f32).distance(tf.translation.truncate());
+            assert!(d < 20.0, "{:?} floats {d} cm from {}", f.text, b.unit(f.unit).name);
+            if !floats.contains(&f.text) {
+                floats.push(f.text.clone());
+            }
+        }
+        if rings.len() > 3 && floats.iter().any(|t| t.contains("hit")) && with_reason {
+            break;
+        }
+    }
+    assert!(rings.len() > 3, "the computer's pieces were ringed: {rings:?}");
+    assert!(with_reason, "a reason shown with the action: {rings:?}");
+    assert!(
+        floats.iter().any(|t| t.contains("hit")),
+        "hits floated over a unit: {floats:?}"
+    );
+    // They fade: nothing is left some seconds after the game stops being played.
+    app.world_mut().resource_mut::<volley::ui::Seats>().sides = ["human".into(), "human".into()];
+    for _ in 0..20 {
+        app.update();
+    }
+    let w = app.world_mut();
+    assert_eq!(w.query::<&Float>().iter(w).count(), 0);
+    assert_eq!(w.query::<&Highlight>().iter(w).count(), 0);
+}
+
+#[test]
+fn a_persons_own_actions_are_not_ringed() {
+    let mut b = close_quarters();
+    to_command(&mut b);
+    let order = b
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, volley::battle::Action::Order { .. }))
+        .expect("an order");
+    let mut app = volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, ["human", "greedy"], false)
+        .expect("the agents");
+    let before = app.world().resource::<BattleState>().0.actions;
+    app.world_mut().write_message(volley::battle::ecs::ActionRequest(order));
+    app.update();
+    app.update();
+    assert!(
+        app.world().resource::<BattleState>().0.actions > before,
+        "the order was applied"
+    );
+    let w = app.world_mut();
+    assert_eq!(w.query::<&Highlight>().iter(w).count(), 0);
+}
