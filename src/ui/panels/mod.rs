@@ -9,6 +9,7 @@ pub mod orders;
 pub mod overlays;
 pub mod phase_bar;
 pub mod replay;
+pub mod tooltip;
 pub mod unit_card;
 pub mod victory;
 
@@ -23,7 +24,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(overlays::plugin);
+    app.add_plugins((overlays::plugin, tooltip::plugin));
     app.add_systems(
         Update,
         (|s: Res<crate::ui::settings::Settings>| crate::ui::palette::set_text_palette(s.palette))
