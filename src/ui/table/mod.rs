@@ -10,6 +10,7 @@ pub mod aim;
 pub mod animate;
 pub mod commanders;
 pub mod envelope;
+pub mod labels;
 pub mod measure;
 pub mod overlays;
 pub mod pen;
@@ -31,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         measure::plugin,
         picking::plugin,
         aim::plugin,
+        labels::plugin,
     ));
     app.add_plugins(animate::plugin);
 }
