@@ -9,6 +9,8 @@ mod ecs;
 mod end;
 mod fire;
 mod fuzz;
+#[cfg(feature = "gui")]
+mod glance;
 mod hardening;
 mod initiative;
 mod layers;
