@@ -157,7 +157,7 @@ fn fit_camera(
         return;
     }
     let view = viewport.0.unwrap_or(Rect::from_corners(Vec2::ZERO, size));
-    let viewer = seats.as_deref().and_then(crate::ui::panels::tooltip::viewing_side);
+    let viewer = seats.as_deref().and_then(crate::ui::session::Seats::fog_viewer);
     let (lo, hi) = fit_box(&battle.0, viewer);
     let (tw, th) = (hi.x - lo.x, hi.y - lo.y);
     let centre = (lo + hi) * 0.5;

@@ -105,7 +105,7 @@ fn battle_panels(
                 ui.separator();
                 orders::show(ui, b, &seats, &selection, &legal.actions, may_act, &mut asks);
                 ui.separator();
-                let side = tooltip::viewing_side(&seats).unwrap_or(b.active);
+                let side = seats.fog_viewer().unwrap_or(b.active);
                 if let Some(s) = roster::show(ui, b, side, &selection) {
                     asks.select = Some(s);
                     commands.insert_resource(roster::CentreOn(roster::clicked_piece(b, s)));

@@ -24,17 +24,6 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The side whose player looks at the table, for the fog of hidden set-up: the seat's viewer
-/// in a game with a human, else none (a game of agents shows everything), as the table's fog.
-pub fn viewing_side(seats: &Seats) -> Option<SideId> {
-    seats
-        .sides
-        .iter()
-        .any(|x| x == "human")
-        .then_some(seats.viewer)
-        .flatten()
-}
-
 /// At most this many names in a list ("sees …", "commands …"), then "and N more".
 const MAX_NAMES: usize = 4;
 
@@ -200,7 +189,7 @@ fn show_tooltip(
         return Ok(());
     }
     let b = &battle.0;
-    let viewer = viewing_side(&seats);
+    let viewer = seats.fog_viewer();
     let key = (hover.0, viewer, b.actions, b.scenario_hash);
     if cache.as_ref().is_none_or(|(k, _)| *k != key) {
         *cache = Some((key, tooltip_lines(b, hover.0, viewer)));

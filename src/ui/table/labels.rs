@@ -220,7 +220,7 @@ fn draw_names(
         commands.entity(e).despawn();
     }
     let b = &battle.0;
-    let viewer = seats.as_deref().and_then(crate::ui::panels::tooltip::viewing_side);
+    let viewer = seats.as_deref().and_then(crate::ui::session::Seats::fog_viewer);
     let colours = pal::sides(settings.palette);
     let scale = NAME_HEIGHT / 40.0;
     for spot in name_spots(b, &named_units(b, viewer, &hidden.0)) {
