@@ -26,8 +26,9 @@ pub fn label(b: &Battle, id: UnitId) -> String {
     }
 }
 
-/// The unit's state beyond position: "suppressed, disordered, limbered…", or "steady".
-fn status(b: &Battle, u: &Unit) -> String {
+/// The unit's state beyond position: "suppressed, disordered, limbered…", or "steady" (the
+/// terminal's `units` and the window's tooltip).
+pub fn status(b: &Battle, u: &Unit) -> String {
     let pt = b.player_turn;
     let mut s = Vec::new();
     if u.suppressed() {
@@ -64,8 +65,9 @@ fn status(b: &Battle, u: &Unit) -> String {
     if s.is_empty() { "steady".into() } else { s.join(", ") }
 }
 
-/// Its orders this turn, in its side's command phase.
-fn orders(b: &Battle, u: &Unit) -> Option<String> {
+/// Its orders this turn, in its side's command phase (the terminal's `units` and the
+/// window's tooltip).
+pub fn orders(b: &Battle, u: &Unit) -> Option<String> {
     if b.phase != Phase::Command || b.active != u.side {
         return None;
     }
@@ -82,8 +84,9 @@ fn orders(b: &Battle, u: &Unit) -> Option<String> {
     })
 }
 
-/// Stands, hits and the hits a stand takes: "4 of 4 stands, 1 hit (3 lose a stand)".
-fn strength(b: &Battle, u: &Unit) -> String {
+/// Stands, hits and the hits a stand takes: "4 of 4 stands, 1 hit (3 lose a stand)" (the
+/// terminal's `units` and the window's tooltip).
+pub fn strength(b: &Battle, u: &Unit) -> String {
     format!(
         "{} of {} stand{}, {} hit{} this turn ({} lose a stand)",
         u.stands,

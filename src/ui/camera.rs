@@ -88,10 +88,59 @@ fn refit_on_change(
     }
 }
 
-/// Place the camera so the whole table shows in the free part of the window.
+/// The part of the table the first view shows: every unit and commander the viewer may see
+/// (`viewer`: none sees all), with `FIT_MARGIN` around them, at least `FIT_MIN_WIDTH` wide,
+/// kept on the table; the whole table when there is nothing to show. (min, max) in cm.
+pub fn fit_box(b: &crate::battle::Battle, viewer: Option<crate::battle::state::SideId>) -> (Vec2, Vec2) {
+    let (tw, th) = (b.table.width as f32, b.table.height as f32);
+    let whole = (Vec2::ZERO, Vec2::new(tw, th));
+    let r = b.rules.footprints.commander_diameter as f32 * 0.5;
+    let units = b
+        .alive_units()
+        .filter(|u| viewer.is_none_or(|s| b.is_known_to(u.id, s)))
+        .flat_map(|u| b.rects(u.id).iter().flat_map(|x| x.corners()))
+        .map(|p| Vec2::new(p.x as f32, p.y as f32));
+    let commanders = b
+        .commanders
+        .iter()
+        .filter(|c| c.alive() && viewer.is_none_or(|s| s == c.side))
+        .flat_map(|c| {
+            let p = Vec2::new(c.pos.x as f32, c.pos.y as f32);
+            [p - Vec2::splat(r), p + Vec2::splat(r)]
+        });
+    let mut pts = units.chain(commanders);
+    let Some(first) = pts.next() else { return whole };
+    let (mut min, mut max) = pts.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p)));
+    min -= Vec2::splat(FIT_MARGIN);
+    max += Vec2::splat(FIT_MARGIN);
+    let grow = (FIT_MIN_WIDTH - (max.x - min.x)).max(0.0) * 0.5;
+    min.x -= grow;
+    max.x += grow;
+    // On the table: shifted back onto it, and no larger than it.
+    for (lo, hi, edge) in [(&mut min.x, &mut max.x, tw), (&mut min.y, &mut max.y, th)] {
+        if *hi - *lo >= edge {
+            (*lo, *hi) = (0.0, edge);
+        } else if *lo < 0.0 {
+            (*lo, *hi) = (0.0, *hi - *lo);
+        } else if *hi > edge {
+            (*lo, *hi) = (*lo - (*hi - edge), edge);
+        }
+    }
+    (min, max)
+}
+
+/// The margin around the pieces in the first view, cm.
+pub const FIT_MARGIN: f32 = 8.0;
+/// The first view is at least this wide, cm (or the whole table, if narrower).
+pub const FIT_MIN_WIDTH: f32 = 60.0;
+
+/// Place the camera so every piece the player may see shows in the free part of the window
+/// (`fit_box`).
+#[allow(clippy::too_many_arguments)]
 fn fit_camera(
     mut fit: ResMut<CameraFit>,
     battle: Res<BattleState>,
+    seats: Option<Res<crate::ui::session::Seats>>,
     viewport: Res<TableViewport>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
@@ -108,12 +157,15 @@ fn fit_camera(
         return;
     }
     let view = viewport.0.unwrap_or(Rect::from_corners(Vec2::ZERO, size));
-    let (tw, th) = (battle.0.table.width as f32, battle.0.table.height as f32);
+    let viewer = seats.as_deref().and_then(crate::ui::session::Seats::fog_viewer);
+    let (lo, hi) = fit_box(&battle.0, viewer);
+    let (tw, th) = (hi.x - lo.x, hi.y - lo.y);
+    let centre = (lo + hi) * 0.5;
     let margin = 1.06;
     let scale = (tw / view.width().max(1.0)).max(th / view.height().max(1.0)) * margin;
     // Offset of the free area's centre from the window's centre, in pixels (y down).
     let off = view.center() - size * 0.5;
-    tf.translation = Vec3::new(tw * 0.5 - off.x * scale, th * 0.5 + off.y * scale, 100.0);
+    tf.translation = Vec3::new(centre.x - off.x * scale, centre.y + off.y * scale, 100.0);
     tf.rotation = Quat::IDENTITY;
     if let Projection::Orthographic(o) = proj.as_mut() {
         o.scale = scale;

@@ -47,6 +47,13 @@ impl Seats {
         }
     }
 
+    /// The side whose player looks at the table, for the fog of hidden set-up (the tooltip,
+    /// the names on the table, the roster, the first view): the seat's viewer in a game with
+    /// a human, else none (a game of agents shows everything), as the table's fog.
+    pub fn fog_viewer(&self) -> Option<SideId> {
+        self.sides.iter().any(|x| x == "human").then_some(self.viewer).flatten()
+    }
+
     pub fn human(&self, side: SideId) -> bool {
         self.sides[side] == "human"
     }

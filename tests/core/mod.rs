@@ -11,6 +11,8 @@ mod fire;
 #[cfg(feature = "gui")]
 mod follow;
 mod fuzz;
+#[cfg(feature = "gui")]
+mod glance;
 mod hardening;
 mod initiative;
 mod layers;

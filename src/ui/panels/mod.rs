@@ -9,6 +9,8 @@ pub mod orders;
 pub mod overlays;
 pub mod phase_bar;
 pub mod replay;
+pub mod roster;
+pub mod tooltip;
 pub mod unit_card;
 pub mod victory;
 
@@ -23,7 +25,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(overlays::plugin);
+    app.add_plugins((overlays::plugin, tooltip::plugin, roster::plugin));
     app.add_systems(
         Update,
         (|s: Res<crate::ui::settings::Settings>| crate::ui::palette::set_text_palette(s.palette))
@@ -102,6 +104,12 @@ fn battle_panels(
                 unit_card::show(ui, b, &selection);
                 ui.separator();
                 orders::show(ui, b, &seats, &selection, &legal.actions, may_act, &mut asks);
+                ui.separator();
+                let side = seats.fog_viewer().unwrap_or(b.active);
+                if let Some(s) = roster::show(ui, b, side, &selection) {
+                    asks.select = Some(s);
+                    commands.insert_resource(roster::CentreOn(roster::clicked_piece(b, s)));
+                }
             });
         });
     egui::Panel::right("right")

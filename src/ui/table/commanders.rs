@@ -31,12 +31,15 @@ fn draw_commanders(mut commands: Commands, battle: Res<BattleState>, old: Query<
     for c in b.commanders.iter().filter(|c| c.alive()) {
         let p = w(c.pos) + Vec2::new(r * 1.05, -r * 0.95);
         commands.spawn((
-            Text2d::new(c.command_value.to_string()),
+            Text2d::new(format!(" {} ", c.command_value)),
             TextFont {
                 font_size: FontSize::Px(40.0),
                 ..default()
             },
             TextColor(pal::MARK),
+            // On a dark plate: readable over a limber or a flag, which are drawn in the same
+            // cream.
+            TextBackgroundColor(Color::srgba(0.08, 0.06, 0.04, 0.85)),
             Transform::from_xyz(p.x, p.y, z::COMMANDERS + 0.5).with_scale(Vec3::splat(0.03)),
             CommanderLayer,
         ));

@@ -10,6 +10,7 @@ pub mod aim;
 pub mod animate;
 pub mod commanders;
 pub mod envelope;
+pub mod labels;
 pub mod measure;
 pub mod orders;
 pub mod overlays;
@@ -33,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         picking::plugin,
         aim::plugin,
         orders::plugin,
+        labels::plugin,
     ));
     app.add_plugins(animate::plugin);
 }
