@@ -305,6 +305,7 @@ fn pick(
         ResMut<crate::ui::session::BattleLog>,
         MessageReader<bevy::input::mouse::MouseWheel>,
     ),
+    over_window: Option<Res<crate::ui::common::OverWindow>>,
 ) {
     let Some(controls) = controls else { return };
     if *screen.get() != Screen::Battle {
@@ -329,6 +330,10 @@ fn pick(
     let b = &battle.0;
     if controls.just_pressed(&TableAction::Select) {
         let Some(p) = cursor else { return };
+        // A click on a floating window over the table is the window's.
+        if over_window.is_some_and(|o| o.0) {
+            return;
+        }
         let picked = hover.0;
         // The table's orders are gated by whose turn it is.
         let mine = crate::ui::session::at_table(turn.get(), &seats);

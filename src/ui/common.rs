@@ -80,6 +80,11 @@ pub struct PointerOrder {
     pub refused: bool,
 }
 
+/// The pointer is over a floating window of the panels (the Overlays window, a question), not
+/// the table under it: a click there is the window's, never the table's. Set by the panels.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct OverWindow(pub bool);
+
 /// The action under the pointer in the orders panel, drawn on the table as a preview.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct Preview(pub Option<Action>);

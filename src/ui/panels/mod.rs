@@ -31,21 +31,25 @@ pub(super) fn plugin(app: &mut App) {
         (|s: Res<crate::ui::settings::Settings>| crate::ui::palette::set_text_palette(s.palette))
             .run_if(resource_exists_and_changed::<crate::ui::settings::Settings>),
     );
-    app.init_resource::<LegalCache>().add_systems(
-        EguiPrimaryContextPass,
-        battle_panels
-            .in_set(PanelsSet)
-            .run_if(in_state(Screen::Battle).or_else(in_state(Screen::Result))),
-    );
+    app.init_resource::<LegalCache>()
+        .init_resource::<crate::ui::common::OverWindow>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            battle_panels
+                .in_set(PanelsSet)
+                .run_if(in_state(Screen::Battle).or_else(in_state(Screen::Result))),
+        );
 }
 
 /// The replay viewer, the open "end the phase?" question, the settings (its "do not ask
-/// again") and the open "leave the battle?" question.
+/// again"), the open "leave the battle?" question, and whether the pointer is over a floating
+/// window.
 type Asking<'w, 's> = (
     Option<ResMut<'w, crate::ui::replay::Viewer>>,
     ResMut<'w, crate::ui::screens::battle::EndPhaseAsk>,
     Option<ResMut<'w, crate::ui::settings::Settings>>,
     Local<'s, bool>,
+    ResMut<'w, crate::ui::common::OverWindow>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -65,7 +69,7 @@ fn battle_panels(
     mut requests: MessageWriter<ActionRequest>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
-    (mut viewer, mut end_ask, mut settings, mut leaving): Asking,
+    (mut viewer, mut end_ask, mut settings, mut leaving, mut over_window): Asking,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
@@ -175,6 +179,15 @@ fn battle_panels(
     }
     if let Some(a) = asks.request {
         requests.write(ActionRequest(a));
+    }
+    // A floating window (not the panels' own background layer) under the pointer takes its
+    // clicks; the table's click is gated on it (`camera::pick`).
+    let over = ctx
+        .pointer_latest_pos()
+        .and_then(|p| ctx.layer_id_at(p))
+        .is_some_and(|l| l.order != egui::Order::Background);
+    if over_window.0 != over {
+        over_window.0 = over;
     }
     let hover = asks.hover.or_else(|| pinned.and_then(|p| p.0.clone()));
     if preview.0 != hover {

@@ -339,8 +339,8 @@ fn moves(b: &Battle, sel: &Selection, items: &[&Action], out: &mut Vec<OrderGrou
         named.splice(0..0, said);
     }
     let note = (unit_moves > 0).then(|| {
-        "Drag the unit on the table to move it anywhere it may go; it keeps its facing. \
-         The moves below turn it too."
+        "Drag the unit on the table to move it anywhere it may go; turn the mouse wheel while \
+         dragging to turn it (15° a notch). Or click a move below."
             .to_string()
     });
     let title = if sel.unit.is_none() && sel.commander.is_some() {
