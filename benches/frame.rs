@@ -32,6 +32,35 @@ fn bench(c: &mut Criterion) {
         })
     });
     // A regiment with an order in hand, as when the player selects it to drag a move.
+    // After an action: the units' names placed clear of each other and the terrain's labels
+    // (issue 16), rebuilt when the battle changes.
+    let ids: Vec<u32> = battle.alive_units().map(|u| u.id).collect();
+    g.bench_function("unit_names", |b| {
+        b.iter(|| volley::ui::table::labels::name_spots(&battle, &ids).len())
+    });
+    // A piece under the pointer: its tooltip and the order a click would give (issue 16).
+    let first = ids[0];
+    let enemy = battle
+        .alive_units()
+        .find(|u| u.side != battle.unit(first).side)
+        .map(|u| u.id)
+        .expect("an enemy");
+    let legal = battle.legal_actions();
+    g.bench_function("hover_tooltip_and_order", |b| {
+        b.iter(|| {
+            let hover = volley::ui::Selection {
+                unit: Some(enemy),
+                commander: None,
+            };
+            let sel = volley::ui::Selection {
+                unit: Some(first),
+                commander: None,
+            };
+            let t = volley::ui::panels::tooltip::tooltip_lines(&battle, hover, Some(0));
+            let o = volley::ui::table::orders::order_at(&battle, &sel, &hover, &legal);
+            t.len() + o.lines.len()
+        })
+    });
     let mut ordered = battle.clone();
     while ordered.phase != volley::battle::Phase::Command {
         ordered.apply(&volley::battle::Action::EndPhase).unwrap();

@@ -437,3 +437,35 @@ pub struct CombatSide {
     /// The unit that took this side's hits.
     pub struck: UnitId,
 }
+
+impl Event {
+    /// After this event the action that caused it stands and cannot be taken back: a die was
+    /// rolled (a command or self-order roll, a blunder, fire, artillery, an attack on a
+    /// commander, a suppression or fall-back test, a combat round, a breakpoint, weather,
+    /// engineering, activation, charge-test or rally roll) or the game ended. The window's undo
+    /// asks this of every event (`ui::undo::is_undoable`).
+    pub fn settles(&self) -> bool {
+        matches!(
+            self,
+            Event::CommandRoll { .. }
+                | Event::SelfOrderRoll { .. }
+                | Event::Blunder { .. }
+                | Event::Fired { .. }
+                | Event::RoundShot { .. }
+                | Event::ShellFired { .. }
+                | Event::BlastThrough { .. }
+                | Event::CommanderAttacked { .. }
+                | Event::SuppressionTest { .. }
+                | Event::FellBack { .. }
+                | Event::CombatRound { .. }
+                | Event::CombatResult { .. }
+                | Event::BreakpointRoll { .. }
+                | Event::WeatherRoll { .. }
+                | Event::EngineerWork { roll: Some(_), .. }
+                | Event::ActivationRoll { .. }
+                | Event::ChargeTest { .. }
+                | Event::RallyRoll { .. }
+                | Event::GameOver { .. }
+        )
+    }
+}

@@ -22,34 +22,10 @@ pub const OTHER_PLAYER: &str = "the decision passed to the other player";
 pub const NOT_YOURS: &str = "the last action was not a player's at this table";
 pub const NOTHING_YET: &str = "nothing to undo yet";
 
-/// Can an action with these events be taken back? Not if any die was rolled (a command or
-/// self-order roll, a blunder, fire, artillery, an attack on a commander, a suppression or
-/// fall-back test, a combat round, a breakpoint roll) or the game ended.
+/// Can an action with these events be taken back? Not if any of them settles it (a die was
+/// rolled or the game ended: `Event::settles`).
 pub fn is_undoable(events: &[Event]) -> bool {
-    !events.iter().any(|e| {
-        matches!(
-            e,
-            Event::CommandRoll { .. }
-                | Event::SelfOrderRoll { .. }
-                | Event::Blunder { .. }
-                | Event::Fired { .. }
-                | Event::RoundShot { .. }
-                | Event::ShellFired { .. }
-                | Event::BlastThrough { .. }
-                | Event::CommanderAttacked { .. }
-                | Event::SuppressionTest { .. }
-                | Event::FellBack { .. }
-                | Event::CombatRound { .. }
-                | Event::CombatResult { .. }
-                | Event::BreakpointRoll { .. }
-                | Event::WeatherRoll { .. }
-                | Event::EngineerWork { roll: Some(_), .. }
-                | Event::ActivationRoll { .. }
-                | Event::ChargeTest { .. }
-                | Event::RallyRoll { .. }
-                | Event::GameOver { .. }
-        )
-    })
+    !events.iter().any(Event::settles)
 }
 
 /// Did going from `before` to `after` reveal a hidden (dug-in) unit to either side?

@@ -233,3 +233,19 @@ fn a_different_rules_version_is_found() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 15: a recording made before (a scheduler game of First Battle under `bpt-3`, kept in
+/// `tests/data/`) still verifies to the hash it was recorded with, unless the rules' version
+/// has changed since, in which case it is refused by that version's name. (A change to the
+/// scenario or its army lists is refused too, by its content hash: record it again then.)
+#[test]
+fn a_recording_made_before_still_verifies_or_is_refused_by_its_rules_version() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recorded_first_battle_bpt3.ron");
+    let rec = Recording::load(&path).expect("the stored recording");
+    assert_eq!(rec.rules_version, "bpt-3");
+    match verify_file(&path) {
+        Ok(hash) => assert_eq!(format!("{hash:016x}"), "9bb780850e7ada73"),
+        Err(Mismatch::RulesVersion { recorded, .. }) => assert_eq!(recorded, "bpt-3"),
+        Err(other) => panic!("the recording made under bpt-3 no longer verifies: {other:?}"),
+    }
+}
