@@ -174,6 +174,7 @@ fn fit_camera(
 }
 
 /// Pan, zoom and rotate from the bindings.
+#[allow(clippy::too_many_arguments)]
 fn steer_camera(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
     camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,

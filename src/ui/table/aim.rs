@@ -73,7 +73,7 @@ fn aim(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn draw_aim(
     mut commands: Commands,
     changed: Query<(), Or<(Changed<AimPreview>, Changed<CanisterAim>)>>,
