@@ -228,6 +228,23 @@ fn back_to_union(x: &Display, g: &mut Game) -> Value {
     }
 }
 
+/// Escape, click the piece `select` (kind and id), point at `target`: once the order at the
+/// pointer mentions `says`, click and wait for it to be played. What the pointer said.
+fn order_at_pointer(x: &Display, g: &mut Game, select: (&str, u64), target: (&str, u64), says: &str) -> String {
+    key(x, g, "Escape");
+    click(x, g, g.at(select.0, select.1));
+    let slot = if select.0 == "units" { 0 } else { 1 };
+    g.wait("the selection", 60, |p| p["selection"][slot] == select.1);
+    mouse(x, g, g.at(target.0, target.1));
+    let p = g.wait(&format!("the order at the pointer ({says})"), 60, |p| {
+        p["pointer_order"].to_string().contains(says)
+    });
+    let n = g.actions();
+    x.xdo(&["click", "1"]);
+    g.wait("the order played", 120, |p| p["actions"].as_u64() > Some(n));
+    p["pointer_order"].to_string()
+}
+
 const UNION_5NH: u64 = 0;
 const UNION_7WI: u64 = 1;
 const REB_21GA: u64 = 3;
@@ -304,18 +321,14 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
 
     // The 5th New Hampshire fires at the 21st Georgia: the odds at the pointer, a click fires
     // (clicks as quick as xdotool makes them).
-    key(&x, &g, "Escape");
-    click(&x, &g, g.at("units", UNION_5NH));
-    g.wait("the 5th selected", 60, |p| p["selection"][0] == UNION_5NH);
-    mouse(&x, &g, g.at("units", REB_21GA));
-    let p = g.wait("the fire at the pointer", 60, |p| {
-        p["pointer_order"].to_string().contains("fires at 21st Georgia")
-    });
-    let said = p["pointer_order"].to_string();
+    let said = order_at_pointer(
+        &x,
+        &mut g,
+        ("units", UNION_5NH),
+        ("units", REB_21GA),
+        "fires at 21st Georgia",
+    );
     assert!(said.contains("expected hits") && said.contains("suppress"), "{said}");
-    let n = g.actions();
-    x.xdo(&["click", "1"]);
-    g.wait("the fire", 120, |p| p["actions"].as_u64() > Some(n));
     assert_eq!(
         g.last_action(),
         Action::Fire {
@@ -341,37 +354,17 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     assert_eq!(g.probe()["phase"], "Command", "the phase goes on");
 
     // The colonel selected, a click on the 7th (its action used) orders it again.
-    key(&x, &g, "Escape");
-    click(&x, &g, g.at("commanders", REED));
-    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
-    mouse(&x, &g, g.at("units", UNION_7WI));
-    let p = g.wait("the order at the pointer", 60, |p| {
-        p["pointer_order"].to_string().contains("7th Wisconsin")
-    });
-    let said = p["pointer_order"].to_string();
+    let said = order_at_pointer(&x, &mut g, ("commanders", REED), ("units", UNION_7WI), "7th Wisconsin");
     assert!(said.contains("need ≤ 6"), "a second order is one harder: {said}");
-    let n = g.actions();
-    x.xdo(&["click", "1"]);
-    g.wait("the second order", 120, |p| p["actions"].as_u64() > Some(n));
     assert!(matches!(g.last_action(), Action::Order { ref units, .. } if units[..] == [1]));
 
     // The 7th, then the 12th Virginia on its flank (in its fire cone now it has turned): the
     // fire's odds at the pointer; a click fires.
-    key(&x, &g, "Escape");
-    click(&x, &g, g.at("units", UNION_7WI));
-    g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
-    mouse(&x, &g, g.at("units", REB_12VA));
-    let p = g.wait("the fire at the pointer", 60, |p| {
-        p["pointer_order"].to_string().contains("12th Virginia")
-    });
-    let said = p["pointer_order"].to_string();
+    let said = order_at_pointer(&x, &mut g, ("units", UNION_7WI), ("units", REB_12VA), "12th Virginia");
     assert!(
         said.contains("fires at 12th Virginia") && said.contains("expected hits"),
         "{said}"
     );
-    let n = g.actions();
-    x.xdo(&["click", "1"]);
-    g.wait("the fire", 120, |p| p["actions"].as_u64() > Some(n));
     assert_eq!(
         g.last_action(),
         Action::Fire {
