@@ -302,6 +302,19 @@ pub struct Settings {
     pub confirm_end_phase: bool,
     /// Pan the camera to each piece a computer player acts with (`ui::follow`).
     pub follow_computer: bool,
+    /// The size of the panels' text and buttons: 0 follows the window's size (`ui_scale`),
+    /// else a fixed factor (0.5 to 2).
+    pub ui_scale: f32,
+}
+
+/// The panels' scale for a window of `width` × `height` logical pixels: 1 at 1600 × 1000, in
+/// proportion to the smaller of the two ratios, kept between 0.75 (1280 × 720 still shows the
+/// table beside the panels) and 1.75; `setting` (0: automatic, else 0.5 to 2) overrides it.
+pub fn ui_scale(setting: f32, width: f32, height: f32) -> f32 {
+    if setting > 0.0 {
+        return setting.clamp(0.5, 2.0);
+    }
+    (width / 1600.0).min(height / 1000.0).clamp(0.75, 1.75)
 }
 
 impl Default for Settings {
@@ -312,6 +325,7 @@ impl Default for Settings {
             keys: Binding::ALL.iter().map(|&b| (b, Key(b.default_key()))).collect(),
             confirm_end_phase: true,
             follow_computer: true,
+            ui_scale: 0.0,
         }
     }
 }
@@ -462,6 +476,16 @@ mod tests {
     #[test]
     fn the_defaults_are_the_documented_bindings() {
         assert_eq!(Settings::default().input_map(), super::super::input::input_map());
+    }
+
+    #[test]
+    fn the_panels_scale_follows_the_window_unless_set() {
+        assert_eq!(ui_scale(0.0, 1600.0, 1000.0), 1.0);
+        assert_eq!(ui_scale(0.0, 1280.0, 720.0), 0.75);
+        assert!((ui_scale(0.0, 2560.0, 1440.0) - 1.44).abs() < 1e-6);
+        assert_eq!(ui_scale(0.0, 3840.0, 2160.0), 1.75);
+        assert_eq!(ui_scale(1.25, 1280.0, 720.0), 1.25);
+        assert_eq!(ui_scale(9.0, 1600.0, 1000.0), 2.0);
     }
 
     #[test]

@@ -26,6 +26,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((overlays::plugin, tooltip::plugin, roster::plugin));
+    app.add_systems(EguiPrimaryContextPass, scale_panels.before(PanelsSet));
     app.add_systems(
         Update,
         (|s: Res<crate::ui::settings::Settings>| crate::ui::palette::set_text_palette(s.palette))
@@ -129,7 +130,9 @@ fn battle_panels(
             log::show(ui, &log);
         });
     let free = root.available_rect_before_wrap();
-    let rect = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    // egui's points are the window's logical pixels times the panels' scale.
+    let k = ctx.zoom_factor();
+    let rect = Rect::new(free.min.x * k, free.min.y * k, free.max.x * k, free.max.y * k);
     if viewport.0 != Some(rect) {
         viewport.0 = Some(rect);
     }
@@ -261,4 +264,19 @@ pub fn save_path(record: &GameRecord) -> std::path::PathBuf {
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "game".into());
     std::path::Path::new("saves").join(format!("{stem}.ron"))
+}
+
+/// The panels' scale (`settings::ui_scale`): from the window's size, or as set.
+fn scale_panels(
+    mut contexts: EguiContexts,
+    settings: Option<Res<crate::ui::settings::Settings>>,
+    window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
+) -> Result {
+    let Some(window) = window else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let k = crate::ui::settings::ui_scale(settings.map_or(0.0, |s| s.ui_scale), window.width(), window.height());
+    if (ctx.zoom_factor() - k).abs() > 1e-3 {
+        ctx.set_zoom_factor(k);
+    }
+    Ok(())
 }

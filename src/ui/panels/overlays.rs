@@ -34,7 +34,8 @@ fn toolbar(
     // right column, whatever the panels' sizes.
     let corner = viewport
         .0
-        .map(|r| egui::pos2(r.max.x - 10.0, r.max.y - 10.0))
+        // The viewport is in window pixels, egui's points are those over the panels' scale.
+        .map(|r| egui::pos2(r.max.x / ctx.zoom_factor() - 10.0, r.max.y / ctx.zoom_factor() - 10.0))
         .unwrap_or_else(|| ctx.viewport_rect().right_bottom() - egui::vec2(340.0, 10.0));
     egui::Window::new("Overlays")
         .pivot(egui::Align2::RIGHT_BOTTOM)

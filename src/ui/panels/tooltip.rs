@@ -199,8 +199,10 @@ fn show_tooltip(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    // Below-right of the pointer, kept inside the window.
-    let at = egui::pos2(cursor.x + 18.0, cursor.y + 18.0);
+    // Below-right of the pointer, kept inside the window (egui's points are the window's
+    // pixels over the panels' scale).
+    let k = ctx.zoom_factor();
+    let at = egui::pos2(cursor.x / k + 18.0, cursor.y / k + 18.0);
     egui::Area::new(egui::Id::new("table_tooltip"))
         .order(egui::Order::Tooltip)
         .fixed_pos(at)

@@ -41,6 +41,11 @@ fn settings_window(
                 &mut edit.confirm_end_phase,
                 "Ask before ending the command phase while units still hold orders",
             );
+            ui.add(
+                egui::Slider::new(&mut edit.ui_scale, 0.0..=2.0)
+                    .step_by(0.05)
+                    .text("panel size (0: follows the window)"),
+            );
             ui.checkbox(
                 &mut edit.follow_computer,
                 "Follow the computer: the camera pans to each piece it acts with",
