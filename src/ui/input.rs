@@ -2,7 +2,7 @@
 //! be rebound and a test can press them.
 //!
 //! - Pan: WASD / arrow keys, or drag with the middle (or right) mouse button.
-//! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the table again: `F` / Home.
+//! - Zoom: mouse wheel, `+` / `-`. Rotate: `Q` / `E`. Fit the view to the pieces again: `F` / Home.
 //! - Select: left click on a stand or a commander. Deselect: Escape.
 //! - End the phase (or pass a reaction window): Enter.
 //! - Order: `O` — the selected commander orders its formation (the legal order naming the most

@@ -78,7 +78,7 @@ impl Binding {
             Binding::ZoomOut => "zoom out",
             Binding::RotateLeft => "rotate left",
             Binding::RotateRight => "rotate right",
-            Binding::FitTable => "fit the table",
+            Binding::FitTable => "fit the view to the pieces",
             Binding::Deselect => "deselect",
             Binding::EndPhase => "end the phase",
             Binding::Order => "order the selection's formation",
