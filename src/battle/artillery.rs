@@ -388,22 +388,13 @@ impl Battle {
         }
         let plan = self.check_fire(firer, target, ctx).ok()?;
         let (gun, corridor) = self.canister_sweep(&plan);
-        let side = self.unit(firer).side;
         let order = self.canister_path(firer, &corridor, muzzle(&gun));
         let mut units = vec![(target, Some(plan.score()))];
-        if let Some(at) = order.iter().position(|&u| u == target) {
-            for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
-                if self.unit(next).side == side {
-                    break;
-                }
-                let base = self.to_hit_against(firer, next, gun.center);
-                let to_hit = blast_through_to_hit(base, damaged).map(|t| plan.penalised(t));
-                units.push((next, to_hit));
-                if to_hit.is_none() {
-                    break;
-                }
-            }
-        }
+        units.extend(
+            self.blast_behind(&plan, &gun, &order)
+                .into_iter()
+                .map(|(next, _, to_hit)| (next, to_hit)),
+        );
         Some(CanisterPreview {
             muzzle: muzzle(&gun),
             corridor,
@@ -432,15 +423,7 @@ impl Battle {
             return;
         }
         let order = self.canister_path(plan.firer, &corridor, muzzle(&gun));
-        let Some(at) = order.iter().position(|&u| u == plan.target) else {
-            return;
-        };
-        for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
-            if self.unit(next).side == side {
-                break; // check_fire refuses canister with a friend in the path
-            }
-            let base = self.to_hit_against(plan.firer, next, gun.center);
-            let to_hit = blast_through_to_hit(base, damaged).map(|t| plan.penalised(t));
+        for (next, damaged, to_hit) in self.blast_behind(plan, &gun, &order) {
             ev.push(Event::BlastThrough {
                 firer: plan.firer,
                 corridor,
@@ -456,6 +439,31 @@ impl Battle {
                 break;
             }
         }
+    }
+
+    /// The units behind `plan`'s target in the corridor's `order` that canister may blast
+    /// through, each with how many damaged units stand in front of it and the score it needs
+    /// (None: the blast stops there, the last of the list); the list ends before a friend
+    /// (check_fire refuses canister with a friend in the path). Empty when the target is not
+    /// in `order` (knocked out by the canister itself).
+    fn blast_behind(&self, plan: &FirePlan, gun: &Rect, order: &[UnitId]) -> Vec<(UnitId, u32, Option<u32>)> {
+        let side = self.unit(plan.firer).side;
+        let mut out = Vec::new();
+        let Some(at) = order.iter().position(|&u| u == plan.target) else {
+            return out;
+        };
+        for (damaged, &next) in (1u32..).zip(&order[at + 1..]) {
+            if self.unit(next).side == side {
+                break;
+            }
+            let base = self.to_hit_against(plan.firer, next, gun.center);
+            let to_hit = blast_through_to_hit(base, damaged).map(|t| plan.penalised(t));
+            out.push((next, damaged, to_hit));
+            if to_hit.is_none() {
+                break;
+            }
+        }
+        out
     }
 
     /// The living units a canister corridor crosses, nearest the gun first (the firer left out).
