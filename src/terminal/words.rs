@@ -138,13 +138,18 @@ pub fn modifiers_text(mods: &[crate::battle::event::Modifier]) -> String {
         .join(", ")
 }
 
+/// Every unit and commander `a` names is in `b` (else only the battle log's own description,
+/// which checks, may be used to say it).
+pub fn names_known_pieces(b: &Battle, a: &Action) -> bool {
+    let (units, commander) = a.references();
+    units.iter().all(|u| (*u as usize) < b.units.len()) && commander.is_none_or(|c| (c as usize) < b.commanders.len())
+}
+
 /// An action as the terminal lists it: moves relative to the unit, commanders' rides
 /// relative to the nearest unit of their side, orders with the modifiers of their need; the
 /// rest as the battle log describes them.
 pub fn action_text(b: &Battle, a: &Action) -> String {
-    let (units, commander) = a.references();
-    if units.iter().any(|u| *u as usize >= b.units.len()) || commander.is_some_and(|c| c as usize >= b.commanders.len())
-    {
+    if !names_known_pieces(b, a) {
         return b.describe_action(a);
     }
     match a {

@@ -517,9 +517,7 @@ fn order_text(b: &Battle, sel: &Selection, c: CmdId, units: &[UnitId], flags: [b
 /// An action in the panel's words, seen from the selection (so the selected unit's own name is
 /// left out where it acts).
 pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
-    let (units, commander) = a.references();
-    if units.iter().any(|u| *u as usize >= b.units.len()) || commander.is_some_and(|c| c as usize >= b.commanders.len())
-    {
+    if !crate::terminal::words::names_known_pieces(b, a) {
         return capital(&plain(&b.describe_action(a)));
     }
     let text = match a {
