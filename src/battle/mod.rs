@@ -23,6 +23,7 @@ pub mod nations;
 pub mod order_delay;
 pub mod passing;
 pub mod prone;
+pub mod rolls;
 pub mod saber;
 pub mod scouting;
 pub mod setup;

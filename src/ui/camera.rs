@@ -285,7 +285,9 @@ pub const WHEEL_TURN_DEG: f32 = 15.0;
 /// refuse it, with the reason, if it is not legal); the wheel turns it while it is dragged.
 /// A click on a piece for which `PointerOrder` has an order (an enemy to fire at or charge,
 /// a unit for the selected commander to order) sends that order instead of selecting; a
-/// refused fire keeps the selection and says why.
+/// refused fire keeps the selection and says why. With a commander selected, a drag from an
+/// empty spot draws a box (`BoxSelect`): letting go orders the units of his command inside it
+/// (Shift held: an order that may charge); a drag too short for a box is a click.
 #[allow(clippy::too_many_arguments)]
 fn pick(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
@@ -307,6 +309,7 @@ fn pick(
         MessageReader<bevy::input::mouse::MouseWheel>,
     ),
     over_window: Option<Res<crate::ui::common::OverWindow>>,
+    (mut boxed, keys): (ResMut<crate::ui::common::BoxSelect>, Option<Res<ButtonInput<KeyCode>>>),
 ) {
     let Some(controls) = controls else { return };
     if *screen.get() != Screen::Battle {
@@ -319,8 +322,10 @@ fn pick(
     if controls.just_pressed(&TableAction::Deselect) {
         *selection = Selection::default();
         *drag = Drag::default();
+        *boxed = Default::default();
         return;
     }
+    let pixel = window.as_ref().and_then(|w| w.cursor_position());
     let cursor = match (camera, window) {
         (Some(camera), Some(window)) => {
             let (cam, cam_tf) = camera.into_inner();
@@ -329,6 +334,31 @@ fn pick(
         _ => None,
     };
     let b = &battle.0;
+    if boxed.from.is_some() {
+        let to = pixel.unwrap_or(boxed.to);
+        let charge = keys
+            .as_ref()
+            .is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
+        if controls.pressed(&TableAction::Select) {
+            if boxed.to != to || boxed.charge != charge {
+                boxed.to = to;
+                boxed.charge = charge;
+            }
+            return;
+        }
+        // Let go: a box orders its units; a click on empty table clears the selection.
+        let was_box = boxed.rect().is_some();
+        *boxed = Default::default();
+        if !was_box {
+            *selection = Selection::default();
+        } else if let Some(a) = &pointer.action {
+            log.status = None;
+            requests.write(ActionRequest(a.clone()));
+        } else {
+            log.status = Some(pointer.lines.join(": "));
+        }
+        return;
+    }
     if controls.just_pressed(&TableAction::Select) {
         let Some(p) = cursor else { return };
         // A click on a floating window over the table is the window's.
@@ -348,6 +378,22 @@ fn pick(
                 log.status = Some(pointer.lines.join(": "));
                 return;
             }
+        }
+        // A commander selected, a press on empty table in the command phase: a box begins.
+        if mine
+            && picked == Selection::default()
+            && selection.commander.is_some()
+            && b.phase == crate::battle::Phase::Command
+        {
+            if let Some(px) = pixel {
+                *boxed = crate::ui::common::BoxSelect {
+                    from: Some(px),
+                    to: px,
+                    charge: false,
+                    units: Vec::new(),
+                };
+            }
+            return;
         }
         if picked == *selection && picked != Selection::default() && mine {
             *drag = Drag {

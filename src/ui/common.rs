@@ -85,6 +85,29 @@ pub struct PointerOrder {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct OverWindow(pub bool);
 
+/// A box dragged over the table with a commander selected, from an empty spot (window
+/// pixels): the units of his command inside it are ordered as one formation when the button
+/// is let go; with Shift held the order may charge. `units`: those inside, by `table::orders`.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct BoxSelect {
+    pub from: Option<Vec2>,
+    pub to: Vec2,
+    pub charge: bool,
+    pub units: Vec<UnitId>,
+}
+
+impl BoxSelect {
+    /// The box, once it is more than a click (`BOX_MIN_PX` across).
+    pub fn rect(&self) -> Option<Rect> {
+        let from = self.from?;
+        let r = Rect::from_corners(from, self.to);
+        (r.width().max(r.height()) >= BOX_MIN_PX).then_some(r)
+    }
+}
+
+/// A drag on empty table shorter than this (pixels) is a click, not a box.
+pub const BOX_MIN_PX: f32 = 6.0;
+
 /// The action under the pointer in the orders panel, drawn on the table as a preview.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct Preview(pub Option<Action>);

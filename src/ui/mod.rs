@@ -209,7 +209,8 @@ pub fn play_plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<Preview>()
         .init_resource::<common::TableHover>()
-        .init_resource::<common::PointerOrder>();
+        .init_resource::<common::PointerOrder>()
+        .init_resource::<common::BoxSelect>();
     app.init_state::<Screen>();
     use crate::battle::ecs::BattleSystems;
     app.configure_sets(

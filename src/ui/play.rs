@@ -69,6 +69,7 @@ impl NewGame {
         world.insert_resource(self.record);
         world.insert_resource(self.log);
         world.insert_resource(self.undo);
+        world.insert_resource(super::screens::handover::ResultPause::default());
     }
 }
 
@@ -129,11 +130,8 @@ fn agent_turn(
         r.0 = agent.reason();
     }
     if let Some(why) = agent.reason() {
-        log.lines.push(LogLine {
-            game_turn: b.game_turn,
-            action: false,
-            text: format!("[{}] {why}", agent.name()),
-        });
+        log.lines
+            .push(LogLine::text(b.game_turn, false, format!("[{}] {why}", agent.name())));
     }
     requests.write(ActionRequest(legal[i].clone()));
     *waiting = Some(b.actions);
@@ -168,8 +166,7 @@ fn on_applied(
             &heading,
         );
         record.recording.push(b, &ev.action, &ev.events);
-        let lines: Vec<String> = ev.events.iter().map(|e| b.describe(e)).collect();
-        log.push_action(b.game_turn, heading, lines);
+        log.push_action(b, heading, &ev.events);
         log.refusal = None;
     }
     if any {
@@ -227,12 +224,15 @@ fn follow_turn(battle: Res<BattleState>, seats: Res<Seats>, turn: Res<State<Turn
     }
 }
 
-/// A player's turn begins: in hot-seat, the table is handed over if another player sits at it.
+/// A player's turn begins: in hot-seat, the table is handed over if another player sits at it;
+/// first, if the last action fought a melee, its player sees it (`handover::ResultPause`).
 fn hand_over(
     turn: Res<State<Turn>>,
     mut seats: ResMut<Seats>,
     screen: Res<State<Screen>>,
     mut next: ResMut<NextState<Screen>>,
+    log: Res<BattleLog>,
+    mut pause: ResMut<super::screens::handover::ResultPause>,
 ) {
     let Turn::Player(actor) = *turn.get() else { return };
     if *screen.get() != Screen::Battle || seats.viewer == Some(actor) {
@@ -243,6 +243,13 @@ fn hand_over(
             seats.viewer = Some(actor);
         }
         return;
+    }
+    if seats.viewer.is_some() {
+        let melee = super::screens::handover::melee_to_show(&log.lines);
+        if !melee.is_empty() {
+            pause.0 = Some(melee);
+            return;
+        }
     }
     next.set(Screen::Handover);
 }

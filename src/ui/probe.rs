@@ -59,6 +59,8 @@ pub struct Probe {
     pub holding: Vec<u32>,
     /// The question "end the command phase?" is open.
     pub end_phase_asked: bool,
+    /// The melee's result shows before the hand-over (`handover::ResultPause`).
+    pub result_pause: bool,
     pub selection: [Option<u32>; 2],
     pub pointer_order: Vec<String>,
     pub status: Option<String>,
@@ -84,7 +86,11 @@ fn write_probe(
     commanders: Query<(&CommanderBase, &GlobalTransform)>,
     pieces: Query<&UnitPiece>,
     ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
-    (turn, seats): (Res<State<crate::ui::session::Turn>>, Res<crate::ui::session::Seats>),
+    (turn, seats, pause): (
+        Res<State<crate::ui::session::Turn>>,
+        Res<crate::ui::session::Seats>,
+        Res<crate::ui::screens::handover::ResultPause>,
+    ),
     mut last: Local<Option<Probe>>,
 ) {
     let (Some(window), Some(camera)) = (window, camera) else {
@@ -170,6 +176,7 @@ fn write_probe(
             h
         },
         end_phase_asked: ask.open(b),
+        result_pause: pause.0.is_some(),
         selection: [selection.unit, selection.commander],
         pointer_order: pointer.lines.clone(),
         status: log.status.clone(),

@@ -74,8 +74,7 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut B
         let Ok(Applied { heading, events }) = b.step(a) else {
             break;
         };
-        let lines: Vec<String> = events.iter().map(|e| b.describe(e)).collect();
-        log.push_action(b.game_turn, heading, lines);
+        log.push_action(&b, heading, &events);
     }
     battle.0 = b;
 }
@@ -102,8 +101,7 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: Re
         return;
     };
     viewer.at = n + 1;
-    let lines: Vec<String> = events.iter().map(|e| battle.0.describe(e)).collect();
-    log.push_action(battle.0.game_turn, heading, lines);
+    log.push_action(&battle.0, heading, &events);
 }
 
 /// "Take command here": the game from this point is a new game (its recording the old one

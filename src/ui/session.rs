@@ -19,6 +19,30 @@ pub struct LogLine {
     /// An action (a heading) or what it caused.
     pub action: bool,
     pub text: String,
+    /// The dice the line's event rolled, to draw as faces (`battle::rolls`).
+    pub throws: Vec<crate::battle::rolls::Throw>,
+}
+
+impl LogLine {
+    /// A line without dice.
+    pub fn text(game_turn: u32, action: bool, text: String) -> LogLine {
+        LogLine {
+            game_turn,
+            action,
+            text,
+            throws: Vec::new(),
+        }
+    }
+
+    /// What an event did, in words and dice.
+    pub fn event(b: &Battle, e: &Event) -> LogLine {
+        LogLine {
+            game_turn: b.game_turn,
+            action: false,
+            text: b.describe(e),
+            throws: crate::battle::rolls::throws(e),
+        }
+    }
 }
 
 /// Who plays each side and who sits at the table.
@@ -128,35 +152,22 @@ pub struct BattleLog {
 impl BattleLog {
     /// The log of a battle just begun: its title and what the set-up did.
     pub fn new(battle: &Battle, events: &[Event]) -> BattleLog {
-        let mut lines = vec![LogLine {
-            game_turn: battle.game_turn,
-            action: true,
-            text: battle.title.clone(),
-        }];
-        lines.extend(events.iter().map(|e| LogLine {
-            game_turn: battle.game_turn,
-            action: false,
-            text: battle.describe(e),
-        }));
+        let mut lines = vec![LogLine::text(battle.game_turn, true, battle.title.clone())];
+        lines.extend(events.iter().map(|e| LogLine::event(battle, e)));
         BattleLog {
             lines,
             ..Default::default()
         }
     }
 
-    /// Log an action (a heading) and what it caused, and show it in the dice panel.
-    pub fn push_action(&mut self, game_turn: u32, heading: String, lines: Vec<String>) {
-        self.lines.push(LogLine {
-            game_turn,
-            action: true,
-            text: heading.clone(),
-        });
-        self.lines.extend(lines.iter().map(|l| LogLine {
-            game_turn,
-            action: false,
-            text: l.clone(),
-        }));
-        self.last = Some((heading, lines));
+    /// Log an action (a heading) and what it caused (`events`, described on `b`, the state
+    /// they led to), and show it in the dice panel.
+    pub fn push_action(&mut self, b: &Battle, heading: String, events: &[Event]) {
+        self.lines.push(LogLine::text(b.game_turn, true, heading.clone()));
+        let lines: Vec<LogLine> = events.iter().map(|e| LogLine::event(b, e)).collect();
+        let texts = lines.iter().map(|l| l.text.clone()).collect();
+        self.lines.extend(lines);
+        self.last = Some((heading, texts));
     }
 }
 

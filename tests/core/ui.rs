@@ -1147,11 +1147,7 @@ fn the_hand_over_sums_up_what_the_other_side_did() {
     let b = skirmish(3);
     let mine = b.alive_units().find(|u| u.side == 0).unwrap().name.clone();
     let theirs = b.alive_units().find(|u| u.side == 1).unwrap().name.clone();
-    let line = |action: bool, text: String| LogLine {
-        game_turn: 1,
-        action,
-        text,
-    };
+    let line = |action: bool, text: String| LogLine::text(1, action, text);
     let lines = vec![
         line(true, format!("Union: move: {mine} to (1, 2) facing 90°")),
         line(false, format!("{mine} moves 5.0 cm to (1.0, 2.0), facing 90°")),

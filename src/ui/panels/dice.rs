@@ -1,8 +1,10 @@
 //! The dice panel: the last actions and everything they caused, newest first, grouped by
 //! player turn ("Turn 2, Union"); each roll with its modifiers and the rule that applied (the
-//! battle log's text, `battle::log`). Read from the battle log itself, so an undo or a replay's
-//! seek takes the dice back with it.
+//! battle log's text, `battle::log`), and its dice drawn as faces (`battle::rolls`): hits,
+//! saves and passed rolls marked green, failed whole rolls red. Read from the battle log
+//! itself, so an undo or a replay's seek takes the dice back with it.
 
+use crate::battle::rolls::Throw;
 use crate::ui::common::heading;
 use crate::ui::session::{BattleLog, LogLine};
 use bevy_egui::egui;
@@ -15,6 +17,8 @@ pub const HISTORY: usize = 60;
 pub struct DiceEntry {
     pub heading: String,
     pub lines: Vec<String>,
+    /// The dice of each line (same order as `lines`; empty for a line without dice).
+    pub throws: Vec<Vec<Throw>>,
 }
 
 /// A player turn's actions, oldest first.
@@ -50,6 +54,7 @@ pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
                 turns.last_mut().expect("pushed").actions.push(DiceEntry {
                     heading: l.text.clone(),
                     lines: Vec::new(),
+                    throws: Vec::new(),
                 });
             }
         } else {
@@ -59,6 +64,7 @@ pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
             if open && !l.text.starts_with('[') {
                 let entry = turns.last_mut().and_then(|t| t.actions.last_mut()).expect("open");
                 entry.lines.push(l.text.clone());
+                entry.throws.push(l.throws.clone());
             }
         }
     }
@@ -85,11 +91,101 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
                         for (j, a) in turn.actions.iter().rev().enumerate() {
                             let text = egui::RichText::new(crate::ui::common::plain(&a.heading));
                             ui.label(if i == 0 && j == 0 { text.strong() } else { text });
-                            for l in &a.lines {
+                            for (l, throws) in a.lines.iter().zip(&a.throws) {
                                 ui.label(egui::RichText::new(format!("  {}", crate::ui::common::plain(l))).small());
+                                for t in throws {
+                                    throw_row(ui, t);
+                                }
                             }
                         }
                     });
             }
         });
+}
+
+/// A throw as a row of dice faces: what it was for and its need, then the dice.
+pub(crate) fn throw_row(ui: &mut egui::Ui, t: &Throw) {
+    if t.faces.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 3.0;
+        ui.add_space(10.0);
+        let label = if t.need.is_empty() {
+            format!("{}:", t.what)
+        } else {
+            format!("{} {}:", t.what, t.need)
+        };
+        ui.label(egui::RichText::new(label).small().weak());
+        for i in 0..t.faces.len() {
+            die(ui, t, i);
+        }
+    });
+}
+
+/// Where the pips of a d6 face sit, on a 3 × 3 grid (-1, 0, 1).
+pub fn pips(face: u32) -> &'static [(i8, i8)] {
+    match face {
+        1 => &[(0, 0)],
+        2 => &[(-1, -1), (1, 1)],
+        3 => &[(-1, -1), (0, 0), (1, 1)],
+        4 => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5 => &[(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6 => &[(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+        _ => &[],
+    }
+}
+
+/// One die: a d6 with its pips, any other die with its number. Green when it scored (a hit, a
+/// save, a passed roll), red when the whole roll failed, ivory otherwise.
+fn die(ui: &mut egui::Ui, t: &Throw, i: usize) {
+    let (face, sides, scored, passed) = (t.faces[i], t.sides, t.scored[i], t.passed);
+    let size = 15.0;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    let (fill, ink) = if scored {
+        (
+            egui::Color32::from_rgb(120, 190, 110),
+            egui::Color32::from_rgb(20, 50, 20),
+        )
+    } else if passed == Some(false) {
+        (
+            egui::Color32::from_rgb(210, 120, 110),
+            egui::Color32::from_rgb(60, 15, 10),
+        )
+    } else {
+        (
+            egui::Color32::from_rgb(232, 226, 210),
+            egui::Color32::from_rgb(40, 35, 30),
+        )
+    };
+    let p = ui.painter();
+    p.rect(
+        rect.shrink(0.5),
+        3.0,
+        fill,
+        egui::Stroke::new(1.0, ink),
+        egui::StrokeKind::Inside,
+    );
+    if sides == 6 && (1..=6).contains(&face) {
+        let step = size * 0.27;
+        for &(x, y) in pips(face) {
+            let at = rect.center() + egui::vec2(f32::from(x) * step, f32::from(y) * step);
+            p.circle_filled(at, 1.5, ink);
+        }
+    } else {
+        p.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            face.to_string(),
+            egui::FontId::proportional(10.0),
+            ink,
+        );
+    }
+    let what = match (scored, passed) {
+        (true, _) => "scores",
+        (false, Some(false)) => "fails",
+        (false, _) if t.need.is_empty() => "counts",
+        (false, _) => "misses",
+    };
+    response.on_hover_text(format!("{face}: {what}"));
 }

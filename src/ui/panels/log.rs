@@ -40,8 +40,7 @@ pub fn log_of_recording(
     for a in &rec.actions {
         let who = actor_prefix(&b, a);
         let Ok(applied) = b.step(a) else { break };
-        let lines: Vec<String> = applied.events.iter().map(|e| b.describe(e)).collect();
-        log.push_action(b.game_turn, format!("{who}{}", applied.heading), lines);
+        log.push_action(&b, format!("{who}{}", applied.heading), &applied.events);
     }
     log
 }

@@ -2,6 +2,7 @@
 //! commander and its orders on the left; the dice, victory state, battle log and terrain
 //! legend on the right. The table shows in what is left, which the camera is told about.
 
+pub mod box_select;
 pub mod dice;
 pub mod legend;
 pub mod log;
@@ -25,7 +26,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((overlays::plugin, tooltip::plugin, roster::plugin));
+    app.add_plugins((overlays::plugin, tooltip::plugin, roster::plugin, box_select::plugin));
     app.add_systems(EguiPrimaryContextPass, scale_panels.before(PanelsSet));
     app.add_systems(
         Update,

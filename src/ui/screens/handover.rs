@@ -1,6 +1,11 @@
 //! Hot-seat hand-over: when the decision passes to the other player the table is hidden until
 //! that player takes the seat and clicks; meanwhile it sums up in a few lines what happened
 //! since the last hand-over (moves, fire, results, losses), from the battle log.
+//!
+//! Before it, the player whose action ended their part of the turn sees its melee: when that
+//! action fought a charge (the charge phase resolves charges as the command phase ends), the
+//! table stays theirs with the melee's result and dice over it (`ResultPause`) until they hand
+//! over (the button or Enter).
 
 use crate::battle::Battle;
 use crate::battle::ecs::BattleState;
@@ -13,13 +18,38 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HandoverMark>()
-        .add_systems(EguiPrimaryContextPass, handover.run_if(in_state(Screen::Handover)));
+        .init_resource::<ResultPause>()
+        .add_systems(EguiPrimaryContextPass, handover.run_if(in_state(Screen::Handover)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            result_pause.run_if(in_state(Screen::Battle).and_then(|p: Res<ResultPause>| p.0.is_some())),
+        );
 }
 
 /// The battle log's length when the table was last handed over: the summary tells what came
 /// after.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct HandoverMark(pub usize);
+
+/// The melee the player who is handing over has not seen yet: what the last action caused,
+/// shown on the table before the hand-over (`None`: no pause).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct ResultPause(pub Option<Vec<LogLine>>);
+
+/// What the last action in `lines` caused, when it fought a melee (a "Charge on …" line):
+/// its lines but the phase headings and computer players' reasons. Empty when it fought none.
+pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
+    let start = lines.iter().rposition(|l| l.action).map_or(0, |i| i + 1);
+    let caused = &lines[start..];
+    if !caused.iter().any(|l| l.text.starts_with("Charge on ")) {
+        return Vec::new();
+    }
+    caused
+        .iter()
+        .filter(|l| !l.text.starts_with('[') && !l.text.starts_with('—'))
+        .cloned()
+        .collect()
+}
 
 /// Most result lines the summary lists (the rest are in the battle log).
 pub const SUMMARY_RESULTS: usize = 8;
@@ -165,5 +195,45 @@ fn handover(
                 }
             });
         });
+    Ok(())
+}
+
+/// The melee's result over the table, for the player who fought it, until they hand over.
+fn result_pause(
+    mut contexts: EguiContexts,
+    battle: Res<BattleState>,
+    mut pause: ResMut<ResultPause>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(lines) = pause.0.clone() else { return Ok(()) };
+    let b = &battle.0;
+    let actor = b.actor();
+    let mut done = false;
+    egui::Window::new(egui::RichText::new("The charge is fought").strong())
+        .id(egui::Id::new("result_pause"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                for l in &lines {
+                    ui.label(crate::ui::common::plain(&l.text));
+                    for t in &l.throws {
+                        crate::ui::panels::dice::throw_row(ui, t);
+                    }
+                }
+            });
+            ui.add_space(8.0);
+            let button = egui::Button::new(
+                egui::RichText::new(format!("Hand over to {} (Enter)", b.sides[actor].name)).strong(),
+            );
+            let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+            done = ui.add(button).clicked() || enter;
+        });
+    if done {
+        pause.0 = None;
+        next.set(Screen::Handover);
+    }
     Ok(())
 }

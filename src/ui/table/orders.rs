@@ -8,12 +8,16 @@
 //!   win by double and to lose. When neither is legal, the rule that forbids the fire.
 //! - A commander selected, a unit of his side under the pointer: order that unit alone, with
 //!   the roll needed and every modifier.
+//! - A commander selected, a box dragged from an empty spot (`BoxSelect`): order the units of
+//!   his command inside it as one formation (Shift: the order may charge), with the roll
+//!   needed, or the rule that refuses it.
 //!
 //! The click itself is taken by the camera's `pick` (it sends `PointerOrder::action`).
 
+use crate::battle::UnitId;
 use crate::battle::fire::FireContext;
 use crate::battle::{Action, Battle, Phase};
-use crate::ui::common::{LegalCache, PointerOrder, Screen, Selection, TableHover};
+use crate::ui::common::{BoxSelect, LegalCache, PointerOrder, Screen, Selection, TableHover};
 use crate::ui::session::{Seats, Turn};
 use bevy::prelude::*;
 
@@ -27,7 +31,10 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// Keeps `PointerOrder` for the piece under the pointer (only when something changed).
+type PointKey = (u64, Selection, Selection, bool, Option<(Rect, bool)>);
+
+/// Keeps `PointerOrder` for the piece under the pointer, or for the box being dragged (only
+/// when something changed).
 #[allow(clippy::too_many_arguments)]
 fn point_order(
     battle: Res<crate::battle::ecs::BattleState>,
@@ -37,15 +44,40 @@ fn point_order(
     turn: Res<State<Turn>>,
     mut legal: ResMut<LegalCache>,
     mut order: ResMut<PointerOrder>,
-    mut last: Local<Option<(u64, Selection, Selection, bool)>>,
+    mut boxed: ResMut<BoxSelect>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<crate::ui::camera::TableCamera>>>,
+    mut last: Local<Option<PointKey>>,
 ) {
     let b = &battle.0;
     let mine = crate::ui::session::at_table(turn.get(), &seats);
-    let key = (b.actions, *selection, hover.0, mine);
+    let rect = boxed.rect();
+    let key = (b.actions, *selection, hover.0, mine, rect.map(|r| (r, boxed.charge)));
     if *last == Some(key) {
         return;
     }
     *last = Some(key);
+    if let (Some(r), Some(c), true) = (rect, selection.commander, mine) {
+        let units = match camera {
+            Some(cam) => {
+                let (cam, tf) = cam.into_inner();
+                units_in_box(b, c, r, |p| {
+                    cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0)).ok()
+                })
+            }
+            None => Vec::new(),
+        };
+        let next = box_order(b, c, &units, boxed.charge);
+        if boxed.units != units {
+            boxed.units = units;
+        }
+        if *order != next {
+            *order = next;
+        }
+        return;
+    }
+    if !boxed.units.is_empty() {
+        boxed.units.clear();
+    }
     let next = if mine {
         legal.refresh(b);
         order_at(b, &selection, &hover.0, &legal.actions)
@@ -224,5 +256,64 @@ fn unit_order(b: &Battle, commander: u32, unit: u32, legal: &[Action]) -> Pointe
                 refused: true,
             }
         }
+    }
+}
+
+/// The units of `commander`'s command (alive, in his chain) whose middle is inside `area`, a
+/// box in window pixels; `px` puts a table point in the window. By id.
+pub fn units_in_box(
+    b: &Battle,
+    commander: u32,
+    area: Rect,
+    px: impl Fn(crate::rules::geometry::V2) -> Option<Vec2>,
+) -> Vec<UnitId> {
+    let cm = b.commander(commander);
+    b.alive_units()
+        .filter(|u| u.side == cm.side && b.in_chain(u.hq, commander))
+        .filter(|u| px(u.pose.pos).is_some_and(|p| area.contains(p)))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// What letting go of the box would order: `commander` orders `units` as one formation (with
+/// `charge`, an order that may charge), with the need and every modifier; or the rule that
+/// refuses it.
+pub fn box_order(b: &Battle, commander: u32, units: &[UnitId], charge: bool) -> PointerOrder {
+    let who = &b.commander(commander).name;
+    if units.is_empty() {
+        return PointerOrder {
+            action: None,
+            lines: vec![format!("Box the units for {who} to order (Shift: may charge)")],
+            refused: true,
+        };
+    }
+    let a = Action::Order {
+        commander,
+        units: units.to_vec(),
+        charge,
+        dense: false,
+        road: false,
+    };
+    match b.validate(&a) {
+        Ok(()) => {
+            let mut lines = vec![format!("Let go: {}", crate::terminal::words::action_text(b, &a))];
+            lines.extend(crate::terminal::view::odds_lines(b, &a));
+            if !charge {
+                lines.push("(hold Shift to order a charge)".into());
+            }
+            PointerOrder {
+                action: Some(a),
+                lines,
+                refused: false,
+            }
+        }
+        Err(r) => PointerOrder {
+            action: None,
+            lines: vec![
+                format!("{who} cannot order these units"),
+                format!("{}: {}", r.rule, r.reason),
+            ],
+            refused: true,
+        },
     }
 }
