@@ -9,6 +9,8 @@ use super::event::{CommandOutcome, Event};
 pub struct Throw {
     /// What the dice were for: "to hit", "saves", "command", "suppression"...
     pub what: &'static str,
+    /// Whose dice, where an event has both sides' (a melee round).
+    pub side: Option<crate::battle::state::SideId>,
     /// The need, in words: "3+", "≤ 6", "6s".
     pub need: String,
     /// The faces, as rolled.
@@ -26,6 +28,7 @@ impl Throw {
     fn each(what: &'static str, faces: &[u32], need: u32) -> Throw {
         Throw {
             what,
+            side: None,
             need: format!("{need}+"),
             faces: faces.to_vec(),
             sides: 6,
@@ -38,6 +41,7 @@ impl Throw {
     fn whole(what: &'static str, need: String, faces: &[u32], passed: bool) -> Throw {
         Throw {
             what,
+            side: None,
             need,
             faces: faces.to_vec(),
             sides: 6,
@@ -50,6 +54,7 @@ impl Throw {
     fn counted(what: &'static str, faces: &[u32], sides: u32) -> Throw {
         Throw {
             what,
+            side: None,
             need: String::new(),
             faces: faces.to_vec(),
             sides,
@@ -74,6 +79,7 @@ impl Throw {
         };
         Throw {
             what,
+            side: None,
             need,
             faces: faces.to_vec(),
             sides: 6,
@@ -129,8 +135,10 @@ pub fn throws(e: &Event) -> Vec<Throw> {
             .flat_map(|s| {
                 let mut v = vec![Throw::each("melee", &s.rolls, s.to_hit)];
                 if !s.save_rolls.is_empty() {
+                    // The saves are the struck unit's, the other side's.
                     v.push(Throw::top("saves", &s.save_rolls, s.saved));
                 }
+                v[0].side = Some(s.side);
                 v
             })
             .collect(),

@@ -1196,3 +1196,142 @@ fn the_tutorial_comes_first_in_the_scenario_list() {
     sorted.sort();
     assert_eq!(rest, sorted, "the rest by title");
 }
+
+/// The lines closed of First Battle (`tests/data/first_battle_closed.ron`) at `seed`.
+fn first_battle_closed(seed: u64) -> Battle {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/first_battle_closed.ron");
+    volley::load_battle(&path, seed)
+        .expect("the closed First Battle loads")
+        .0
+}
+
+/// Issue 16: in hot-seat, the player who charged sees the melee before the table is handed
+/// over. The Union orders a charge, the 5th New Hampshire charges the 21st Georgia, the
+/// Confederate holds; the Union ends the command phase: the charge phase fights the melee and
+/// the turn passes, but the table stays the Union player's, with the melee's lines and dice
+/// (`ResultPause`), not the hand-over screen. A turn without a melee is handed over at once.
+#[test]
+fn the_charging_player_sees_the_melee_before_the_hand_over() {
+    use volley::ui::screens::handover::{ResultPause, melee_to_show};
+    let mut app = volley::ui::headless_play_app(
+        first_battle_closed(2),
+        "tests/data/first_battle_closed.ron".into(),
+        2,
+        ["human", "human"],
+        false,
+    )
+    .expect("app");
+    let take_seat = |app: &mut App, side: usize| {
+        app.world_mut().resource_mut::<Seats>().viewer = Some(side);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+        app.update();
+        app.update();
+    };
+    take_seat(&mut app, 0);
+    request(&mut app, Action::EndPhase);
+    request(
+        &mut app,
+        Action::Order {
+            commander: 0,
+            units: vec![0, 1, 2],
+            charge: true,
+            dense: false,
+            road: false,
+        },
+    );
+    request(&mut app, Action::Charge { unit: 0, target: 3 });
+    // The turn and then the screen follow the battle a frame each.
+    app.update();
+    app.update();
+    // The Confederate's reaction: the table is handed over at once (no melee yet).
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    assert_eq!(app.world().resource::<ResultPause>().0, None);
+    take_seat(&mut app, 1);
+    request(&mut app, Action::Pass);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    take_seat(&mut app, 0);
+    assert_eq!(battle(&app).actor(), 0);
+    request(&mut app, Action::EndPhase);
+    app.update();
+    app.update();
+    let b = battle(&app);
+    assert_eq!((b.active, b.phase), (1, Phase::Initiative), "the Union's turn is over");
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Battle,
+        "the table stays the Union player's"
+    );
+    let shown = app
+        .world()
+        .resource::<ResultPause>()
+        .0
+        .clone()
+        .expect("the melee is shown");
+    assert!(
+        shown.iter().any(|l| l.text.starts_with("Charge on 21st Georgia:")),
+        "{shown:?}"
+    );
+    assert!(
+        shown.iter().any(|l| l.throws.iter().any(|t| t.what == "melee")),
+        "with its dice: {shown:?}"
+    );
+    assert!(shown.iter().all(|l| !l.text.starts_with('—')), "no phase headings");
+    assert_eq!(shown, melee_to_show(&app.world().resource::<BattleLog>().lines));
+    // The Union player cannot act for the Confederates meanwhile.
+    let n = battle(&app).actions;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actions, n, "Enter does not end the Confederate's phase");
+}
+
+/// Issue 16: a commander's box-select. The units of his command inside the box, in window
+/// pixels, are ordered as one formation with the need and its modifiers; Shift's charge order
+/// too; a box with none, or one the rules refuse, says so.
+#[test]
+fn a_box_orders_the_units_of_the_commander_inside_it() {
+    use volley::ui::table::orders::{box_order, units_in_box};
+    let mut b = first_battle_closed(2);
+    b.step(&Action::EndPhase).unwrap();
+    // Pixels = cm × 10, y down, for the test.
+    let px = |p: V2| Some(Vec2::new(p.x as f32 * 10.0, 1000.0 - p.y as f32 * 10.0));
+    let pos = |id: usize| b.units[id].pose.pos;
+    let (a, c) = (pos(0), pos(1));
+    let area = Rect::from_corners(
+        px(V2::new(a.x.min(c.x) - 3.0, a.y.max(c.y) + 3.0)).unwrap(),
+        px(V2::new(a.x.max(c.x) + 3.0, a.y.min(c.y) - 3.0)).unwrap(),
+    );
+    let inside = units_in_box(&b, 0, area, px);
+    assert_eq!(inside, vec![0, 1], "the 5th and the 7th, not the guns nor the enemy");
+    let o = box_order(&b, 0, &inside, true);
+    let want = Action::Order {
+        commander: 0,
+        units: vec![0, 1],
+        charge: true,
+        dense: false,
+        road: false,
+    };
+    assert_eq!(o.action.as_ref(), Some(&want));
+    assert!(!o.refused);
+    let said = o.lines.join(" | ");
+    assert!(said.contains("need ≤ 6") && said.contains("distance"), "{said}");
+    assert!(said.contains("passes 42%"), "2d6 ≤ 6 is 15 in 36: {said}");
+    let plain = box_order(&b, 0, &inside, false);
+    assert!(plain.lines.iter().any(|l| l.contains("Shift")), "{:?}", plain.lines);
+    assert!(matches!(plain.action, Some(Action::Order { charge: false, .. })));
+    // The whole table: every unit of his (the enemy's are not his).
+    let all = units_in_box(&b, 0, Rect::new(-1e4, -1e4, 1e4, 1e4), px);
+    assert_eq!(all, vec![0, 1, 2]);
+    // An empty box says what to do; a refused order says the rule.
+    assert!(box_order(&b, 0, &[], false).refused);
+    b.step(&want).unwrap();
+    b.step(&Action::Charge { unit: 0, target: 3 }).unwrap();
+    b.step(&Action::Pass).unwrap();
+    let locked = box_order(&b, 0, &[0], false);
+    assert!(locked.refused && locked.action.is_none());
+    assert!(
+        locked.lines.join(" ").contains("locked in a charge"),
+        "{:?}",
+        locked.lines
+    );
+}

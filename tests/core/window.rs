@@ -247,19 +247,89 @@ fn order_at_pointer(x: &Display, g: &mut Game, select: (&str, u64), target: (&st
 
 const UNION_5NH: u64 = 0;
 const UNION_7WI: u64 = 1;
+const UNION_GUNS: u64 = 2;
 const REB_21GA: u64 = 3;
 const REB_12VA: u64 = 4;
 const REED: u64 = 0;
 
+/// A box dragged with the mouse from `from` to `to` (window pixels), Shift held at the end when
+/// `shift`; once the order at the pointer mentions `says`, the button is let go and the order
+/// played. What the pointer said.
+fn box_order(x: &Display, g: &mut Game, from: (i64, i64), to: (i64, i64), shift: bool, says: &str) -> String {
+    let n = g.actions();
+    mouse(x, g, from);
+    x.xdo(&["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    mouse(x, g, ((from.0 + to.0) / 2, (from.1 + to.1) / 2));
+    if shift {
+        x.xdo(&["keydown", "shift"]);
+    }
+    mouse(x, g, to);
+    let p = g.wait(&format!("the box's order at the pointer ({says})"), 60, |p| {
+        p["pointer_order"].to_string().contains(says)
+    });
+    x.xdo(&["mouseup", "1"]);
+    std::thread::sleep(Duration::from_millis(300));
+    if shift {
+        x.xdo(&["keyup", "shift"]);
+    }
+    g.wait("the box's order played", 120, |p| p["actions"].as_u64() > Some(n));
+    p["pointer_order"].to_string()
+}
+
+/// The box around units `ids` (their middles, with a margin), as two corners.
+fn around(g: &Game, ids: &[u64]) -> ((i64, i64), (i64, i64)) {
+    let at: Vec<(i64, i64)> = ids.iter().map(|&id| g.at("units", id)).collect();
+    let (x0, x1) = (
+        at.iter().map(|p| p.0).min().unwrap(),
+        at.iter().map(|p| p.0).max().unwrap(),
+    );
+    let (y0, y1) = (
+        at.iter().map(|p| p.1).min().unwrap(),
+        at.iter().map(|p| p.1).max().unwrap(),
+    );
+    ((x0 - 70, y0 - 50), (x1 + 70, y1 + 40))
+}
+
+/// Takes a screenshot of the whole screen into the game's folder, and keeps a copy in `out/`
+/// (the README's pictures); whether it was taken.
+fn screenshot(x: &Display, g: &Game, name: &str) -> Option<PathBuf> {
+    let shot = g.dir.join(name);
+    let ok = Command::new("import")
+        .env("DISPLAY", &x.name)
+        .args(["-window", "root", shot.to_str().unwrap()])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        return None;
+    }
+    let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("out");
+    if std::fs::create_dir_all(&keep).is_ok() {
+        let _ = std::fs::copy(&shot, keep.join(format!("real-input-{name}")));
+    }
+    Some(shot)
+}
+
+/// The screenshot is a drawn battle (`volley check-screenshot`).
+fn drawn(shot: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["check-screenshot", shot.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 /// A player turn of First Battle (its armies with the lines closed,
 /// `tests/data/first_battle_closed.ron`) played with the mouse and keys in the real window:
-/// end the initiative phase; click the colonel and order his formation (O); drag the 7th
-/// Wisconsin forward and turn it 30° with the wheel to face the 12th Virginia on its flank;
-/// fire the 5th New Hampshire at the 21st Georgia by clicking it; Enter with the guns still
-/// holding their order asks first, Escape goes back; click the colonel and then the 7th to
-/// order it again; click the 7th, then the enemy on its flank: it fires; Enter ends the
-/// phase; hand over with Space. Checked by the probe after every step, by the save (`verify`
-/// accepts it) and a screenshot of the question over the table.
+/// end the initiative phase; click the colonel and drag a box around his three units with
+/// Shift held: an order that may charge; drag the 7th Wisconsin forward and turn it 30° with
+/// the wheel to face the 12th Virginia on its flank; click the 5th New Hampshire, then the
+/// 21st Georgia: it charges (the odds at the pointer), and the Confederate holds; Enter with
+/// the guns still holding their order asks first, Escape goes back; a box around the 7th and
+/// the guns orders them again; click the 7th, then the enemy on its flank: it fires; Enter
+/// asks again, Enter confirms: the charge phase fights the melee, which shows over the table
+/// before the hand-over; Enter hands over; Space takes the seat. Checked by the probe after
+/// every step, by the save (`verify` accepts it) and by screenshots.
 #[test]
 fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     ensure_tools();
@@ -273,19 +343,24 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     key(&x, &g, "Return");
     g.wait("the command phase", 120, |p| p["phase"] == "Command");
 
-    // The colonel, then O: his formation is ordered.
+    // The colonel, then a box around his three units, Shift held: an order that may charge.
     click(&x, &g, g.at("commanders", REED));
     g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
-    let n = g.actions();
-    key(&x, &g, "o");
-    let p = g.wait("the order", 120, |p| p["actions"].as_u64() > Some(n));
-    assert!(
-        matches!(g.last_action(), Action::Order { commander: 0, ref units, .. } if units.len() == 3),
-        "{:?}",
-        g.last_action()
+    let (from, to) = around(&g, &[UNION_5NH, UNION_7WI, UNION_GUNS]);
+    let said = box_order(&x, &mut g, from, to, true, "may charge");
+    assert!(said.contains("need ≤ 6") && said.contains("passes"), "{said}");
+    assert_eq!(
+        g.last_action(),
+        Action::Order {
+            commander: 0,
+            units: vec![0, 1, 2],
+            charge: true,
+            dense: false,
+            road: false
+        }
     );
-    let holding = p["holding"].as_array().unwrap().clone();
-    assert_eq!(holding.len(), 3, "the order was issued to all three: {p:#}");
+    let holding = g.probe()["holding"].as_array().unwrap().clone();
+    assert_eq!(holding.len(), 3, "the order was issued to all three: {holding:?}");
 
     // Escape, click the 7th Wisconsin, drag it forward and turn it with the wheel: one click
     // of the wheel button down, which the X server reports as two notches (winit turns both
@@ -319,19 +394,19 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     );
     back_to_union(&x, &mut g);
 
-    // The 5th New Hampshire fires at the 21st Georgia: the odds at the pointer, a click fires
-    // (clicks as quick as xdotool makes them).
+    // The 5th New Hampshire charges the 21st Georgia: the odds at the pointer, a click
+    // charges (as quick as xdotool makes it); the Confederate holds in its reaction window.
     let said = order_at_pointer(
         &x,
         &mut g,
         ("units", UNION_5NH),
         ("units", REB_21GA),
-        "fires at 21st Georgia",
+        "charges 21st Georgia",
     );
-    assert!(said.contains("expected hits") && said.contains("suppress"), "{said}");
+    assert!(said.contains("wins by double") && said.contains("loses"), "{said}");
     assert_eq!(
         g.last_action(),
-        Action::Fire {
+        Action::Charge {
             unit: 0,
             target: REB_21GA as u32
         }
@@ -339,24 +414,25 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     back_to_union(&x, &mut g);
 
     // Enter with the guns still holding their order: asked first; Escape goes back.
-    let shot = g.dir.join("turn.png");
     x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
     key(&x, &g, "Return");
     g.wait("the question", 60, |p| p["end_phase_asked"] == true);
     std::thread::sleep(Duration::from_secs(2));
-    let shot_taken = Command::new("import")
-        .env("DISPLAY", &x.name)
-        .args(["-window", "root", shot.to_str().unwrap()])
-        .status()
-        .is_ok_and(|s| s.success());
+    let question = screenshot(&x, &g, "turn.png");
     key(&x, &g, "Escape");
     g.wait("the question closed", 60, |p| p["end_phase_asked"] == false);
     assert_eq!(g.probe()["phase"], "Command", "the phase goes on");
 
-    // The colonel selected, a click on the 7th (its action used) orders it again.
-    let said = order_at_pointer(&x, &mut g, ("commanders", REED), ("units", UNION_7WI), "7th Wisconsin");
-    assert!(said.contains("need ≤ 6"), "a second order is one harder: {said}");
-    assert!(matches!(g.last_action(), Action::Order { ref units, .. } if units[..] == [1]));
+    // The colonel selected, a box around the 7th (its action used) and the guns orders them
+    // again: a second order is one harder.
+    key(&x, &g, "Escape");
+    click(&x, &g, g.at("commanders", REED));
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    let (from, to) = around(&g, &[UNION_7WI, UNION_GUNS]);
+    let said = box_order(&x, &mut g, from, to, false, "Let go");
+    assert!(said.contains("need ≤ 6") && said.contains("successive"), "{said}");
+    assert!(matches!(g.last_action(), Action::Order { ref units, charge: false, .. } if units[..] == [1, 2]));
+    back_to_union(&x, &mut g);
 
     // The 7th, then the 12th Virginia on its flank (in its fire cone now it has turned): the
     // fire's odds at the pointer; a click fires.
@@ -374,10 +450,23 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     );
     back_to_union(&x, &mut g);
 
-    // Enter: no unit holds an order now, so the phase ends; the table is handed over.
+    // Enter: the guns still hold their order, so it asks; Enter again confirms. The charge
+    // phase fights the 5th's melee and the turn passes, but first the Union player sees the
+    // melee over the table; Enter hands over.
+    key(&x, &g, "Escape");
+    x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
+    key(&x, &g, "Return");
+    g.wait("the question again", 60, |p| p["end_phase_asked"] == true);
+    key(&x, &g, "Return");
+    let p = g.wait("the melee shown before the hand-over", 180, |p| {
+        p["result_pause"] == true
+    });
+    assert_eq!((&p["screen"], &p["active"]), (&Value::from("Battle"), &Value::from(1)));
+    std::thread::sleep(Duration::from_secs(2));
+    let melee = screenshot(&x, &g, "melee.png");
     key(&x, &g, "Return");
     g.wait("the Confederate turn, the table handed over", 180, |p| {
-        p["active"] == 1 && p["screen"] == "Handover"
+        p["active"] == 1 && p["screen"] == "Handover" && p["result_pause"] == false
     });
     key(&x, &g, "space");
     g.wait("the Confederate at the table", 120, |p| p["screen"] == "Battle");
@@ -396,20 +485,12 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     );
     let rec = volley::replay::Recording::load(&save).expect("the autosave");
     let kinds: Vec<&str> = rec.actions.iter().map(|a| a.name()).collect();
-    for want in ["order", "move", "fire", "end phase"] {
+    for want in ["order", "move", "charge", "fire", "end phase"] {
         assert!(kinds.contains(&want), "{want} in {kinds:?}");
     }
-    if shot_taken {
-        // The screenshot of the question over the table is a drawn battle.
-        let out = Command::new(env!("CARGO_BIN_EXE_volley"))
-            .args(["check-screenshot", shot.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-        let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("out");
-        if std::fs::create_dir_all(&keep).is_ok() {
-            let _ = std::fs::copy(&shot, keep.join("real-input-turn.png"));
-        }
+    // The screenshots of the question and of the melee are drawn battles.
+    for shot in [question, melee].into_iter().flatten() {
+        drawn(&shot);
     }
     let _ = std::fs::remove_dir_all(&g.dir);
 }

@@ -1,6 +1,6 @@
-//! The box being dragged to order units (`BoxSelect`): its outline over the table and a ring on
-//! each unit of the commander's that is inside it, in the side's colour (green when the order
-//! would be given, red when the rules refuse it: the reason is at the pointer).
+//! The box being dragged to order units (`BoxSelect`): its outline over the table and an outline
+//! around each unit of the commander's inside it, green when the order would be given, red when
+//! the rules refuse it (the reason is at the pointer).
 
 use crate::battle::ecs::BattleState;
 use crate::ui::camera::TableCamera;
@@ -46,11 +46,20 @@ fn draw_box(
     if let Some(cam) = camera {
         let (cam, tf) = cam.into_inner();
         let b = &battle.0;
+        // Each unit boxed in is outlined: the window's box around its stands' corners.
         for &u in &boxed.units {
-            let p = b.unit(u).pose.pos;
-            if let Ok(v) = cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0)) {
-                painter.circle_stroke(pt(v), 14.0, egui::Stroke::new(2.0, colour));
-            }
+            let corners: Vec<Vec2> = b
+                .rects(u)
+                .iter()
+                .flat_map(|r| r.corners())
+                .filter_map(|c| cam.world_to_viewport(tf, Vec3::new(c.x as f32, c.y as f32, 0.0)).ok())
+                .collect();
+            let Some(&first) = corners.first() else { continue };
+            let (lo, hi) = corners
+                .iter()
+                .fold((first, first), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+            let around = egui::Rect::from_min_max(pt(lo), pt(hi)).expand(4.0);
+            painter.rect_stroke(around, 3.0, egui::Stroke::new(2.0, colour), egui::StrokeKind::Outside);
         }
     }
     Ok(())

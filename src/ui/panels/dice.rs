@@ -71,7 +71,7 @@ pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
     turns
 }
 
-pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
+pub fn show(ui: &mut egui::Ui, log: &BattleLog, b: &crate::battle::Battle) {
     heading(ui, "Dice");
     let turns = history(&log.lines);
     if turns.is_empty() {
@@ -94,7 +94,7 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
                             for (l, throws) in a.lines.iter().zip(&a.throws) {
                                 ui.label(egui::RichText::new(format!("  {}", crate::ui::common::plain(l))).small());
                                 for t in throws {
-                                    throw_row(ui, t);
+                                    throw_row(ui, t, b);
                                 }
                             }
                         }
@@ -103,18 +103,23 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
         });
 }
 
-/// A throw as a row of dice faces: what it was for and its need, then the dice.
-pub(crate) fn throw_row(ui: &mut egui::Ui, t: &Throw) {
+/// A throw as a row of dice faces: whose (when the event rolled both sides') and what it was
+/// for, its need, then the dice.
+pub(crate) fn throw_row(ui: &mut egui::Ui, t: &Throw, b: &crate::battle::Battle) {
     if t.faces.is_empty() {
         return;
     }
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 3.0;
         ui.add_space(10.0);
+        let whose = match t.side.and_then(|s| b.sides.get(s)) {
+            Some(side) => format!("{} {}", side.name, t.what),
+            None => t.what.to_string(),
+        };
         let label = if t.need.is_empty() {
-            format!("{}:", t.what)
+            format!("{whose}:")
         } else {
-            format!("{} {}:", t.what, t.need)
+            format!("{whose} {}:", t.need)
         };
         ui.label(egui::RichText::new(label).small().weak());
         for i in 0..t.faces.len() {
@@ -140,7 +145,7 @@ pub fn pips(face: u32) -> &'static [(i8, i8)] {
 /// save, a passed roll), red when the whole roll failed, ivory otherwise.
 fn die(ui: &mut egui::Ui, t: &Throw, i: usize) {
     let (face, sides, scored, passed) = (t.faces[i], t.sides, t.scored[i], t.passed);
-    let size = 15.0;
+    let size = 18.0;
     let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
     let (fill, ink) = if scored {
         (
@@ -170,14 +175,14 @@ fn die(ui: &mut egui::Ui, t: &Throw, i: usize) {
         let step = size * 0.27;
         for &(x, y) in pips(face) {
             let at = rect.center() + egui::vec2(f32::from(x) * step, f32::from(y) * step);
-            p.circle_filled(at, 1.5, ink);
+            p.circle_filled(at, 1.8, ink);
         }
     } else {
         p.text(
             rect.center(),
             egui::Align2::CENTER_CENTER,
             face.to_string(),
-            egui::FontId::proportional(10.0),
+            egui::FontId::proportional(11.0),
             ink,
         );
     }

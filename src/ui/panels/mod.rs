@@ -122,7 +122,7 @@ fn battle_panels(
         .exact_size(330.0)
         .resizable(false)
         .show(&mut root, |ui| {
-            dice::show(ui, &log);
+            dice::show(ui, &log, b);
             ui.separator();
             victory::show(ui, b);
             ui.separator();

@@ -220,7 +220,7 @@ fn result_pause(
                 for l in &lines {
                     ui.label(crate::ui::common::plain(&l.text));
                     for t in &l.throws {
-                        crate::ui::panels::dice::throw_row(ui, t);
+                        crate::ui::panels::dice::throw_row(ui, t, b);
                     }
                 }
             });
