@@ -453,7 +453,10 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
             let given = art::expected_shot_hits(dice, need, save);
             let bounces = art::bounce_chain_odds(&volley::rules::artillery::ArtilleryParams::default(), dice);
             if !json {
-                println!("round shot: {dice} dice at {to_hit}+, accuracy {accuracy}+{bonus_note}");
+                println!(
+                    "round shot: {} at {to_hit}+, accuracy {accuracy}+{bonus_note}",
+                    volley::battle::log::count(dice, "die")
+                );
                 println!("  lands on the aim point: {:.1}%", on_target * 100.0);
                 println!("  expected hits on the first stand if it does: {given:.3}");
                 println!("  expected hits from landing on target: {:.3}", on_target * given);
@@ -479,8 +482,9 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
             let e = art::canister_expected_hits(dice, &to_hits, &saves, roll_bonus);
             if !json {
                 println!(
-                    "canister: {dice} dice; target at {to_hit}+, then {} unit(s) behind{bonus_note}",
-                    behind.len()
+                    "canister: {}; target at {to_hit}+, then {} behind{bonus_note}",
+                    volley::battle::log::count(dice, "die"),
+                    volley::battle::log::count(behind.len() as i64, "unit")
                 );
                 for (k, h) in e.iter().enumerate() {
                     let who = if k == 0 {

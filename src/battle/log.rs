@@ -824,11 +824,11 @@ impl Battle {
                     None => (String::new(), mean),
                 };
                 format!(
-                    "{}: {} fires at {} ({} dice, {}+{landing}, expect {:.2} hits)",
+                    "{}: {} fires at {} ({}, {}+{landing}, expect {:.2} hits)",
                     a.name(),
                     self.uname(*unit),
                     self.uname(*target),
-                    plan.dice,
+                    count(plan.dice, "die"),
                     plan.effective_to_hit(),
                     mean
                 )

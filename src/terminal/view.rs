@@ -519,10 +519,10 @@ pub fn odds_lines(b: &Battle, a: &Action) -> Vec<String> {
         let to_hit = plan.effective_to_hit();
         let dist = odds::hits_distribution(plan.dice, to_hit, plan.save);
         let mut out = vec![format!(
-            "{} fires at {}: {} dice ({} base{}{}), hit on {}+{}{}",
+            "{} fires at {}: {} ({} base{}{}), hit on {}+{}{}",
             b.unit(unit).name,
             b.unit(target).name,
-            plan.dice,
+            crate::battle::log::count(plan.dice, "die"),
             plan.base_dice,
             if plan.modifiers.is_empty() { "" } else { ", " },
             super::words::modifiers_text(&plan.modifiers),

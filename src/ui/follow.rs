@@ -197,8 +197,10 @@ fn on_applied(
     mut reason: ResMut<ComputerReason>,
     mut follow: ResMut<FollowCamera>,
     floats: Query<&Float>,
+    rings: Query<Entity, With<Highlight>>,
 ) {
     let b = &battle.0;
+    let mut old_rings: Vec<Entity> = rings.iter().collect();
     for ev in applied.read() {
         let mut stacked: Vec<UnitId> = floats.iter().map(|f| f.unit).collect();
         for (u, text) in results(&ev.events) {
@@ -256,7 +258,11 @@ fn on_applied(
             text.push('\n');
             text.push_str(&why);
         }
-        commands.spawn((
+        // One ring at a time: the newest action's (the computer acts faster than a ring fades).
+        for e in old_rings.drain(..) {
+            commands.entity(e).try_despawn();
+        }
+        let ring = commands.spawn((
             Highlight {
                 at,
                 radius,
@@ -266,6 +272,7 @@ fn on_applied(
             Transform::from_xyz(at.x as f32, at.y as f32, FLOAT_Z - 0.5),
             Visibility::default(),
         ));
+        old_rings.push(ring.id());
         if settings.as_ref().is_none_or(|s| s.follow_computer) {
             *follow = FollowCamera {
                 target: Some(Vec2::new(at.x as f32, at.y as f32)),
@@ -346,28 +353,68 @@ fn pan_camera(
     }
 }
 
-/// The window's part: rings and text for the headless entities, text kept upright and faded.
+/// The window's part: rings and text for the headless entities, text kept upright and faded;
+/// the ring's words in a caption below it, on a backing so they read over any terrain.
 pub fn draw_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (dress, fade).chain().in_set(crate::ui::common::TableSystems::Draw),
+    )
+    .add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        caption
+            .after(crate::ui::common::PanelsSet)
+            .run_if(in_state(crate::ui::common::Screen::Battle)),
     );
+}
+
+/// The ringed piece's words (what the computer did and why) below the ring, in the window's
+/// pixels, kept inside the window, fading with the ring.
+fn caption(
+    mut contexts: bevy_egui::EguiContexts,
+    rings: Query<&Highlight>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
+) -> Result {
+    use bevy_egui::egui;
+    let (Some(h), Some(camera)) = (rings.iter().next(), camera) else {
+        return Ok(());
+    };
+    let (cam, tf) = camera.into_inner();
+    let Ok(below) = cam.world_to_viewport(tf, Vec3::new(h.at.x as f32, h.at.y as f32 - h.radius, 0.0)) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let k = ctx.zoom_factor();
+    let left = 1.0 - (h.age / HIGHLIGHT_SECONDS).clamp(0.0, 1.0);
+    let [r, g, b, _] = RING_COLOUR.to_srgba().to_u8_array();
+    egui::Area::new(egui::Id::new("computer_caption"))
+        .order(egui::Order::Middle)
+        .fixed_pos(egui::pos2(below.x / k, below.y / k + 6.0))
+        .pivot(egui::Align2::CENTER_TOP)
+        .constrain(true)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.set_opacity(left.sqrt().max(0.2));
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width(360.0);
+                let mut lines = h.text.lines();
+                if let Some(first) = lines.next() {
+                    ui.label(
+                        egui::RichText::new(first)
+                            .strong()
+                            .color(egui::Color32::from_rgb(r, g, b)),
+                    );
+                }
+                for l in lines {
+                    ui.label(egui::RichText::new(l).italics());
+                }
+            });
+        });
+    Ok(())
 }
 
 /// Letter height on the table, cm.
 const LETTERS: f32 = 1.8;
-
-fn text_bundle(text: &str, color: Color, at: Vec3) -> impl Bundle {
-    (
-        Text2d::new(text),
-        TextFont {
-            font_size: FontSize::Px(40.0),
-            ..default()
-        },
-        TextColor(color),
-        Transform::from_translation(at).with_scale(Vec3::splat(LETTERS / 40.0)),
-    )
-}
 
 fn dress(
     mut commands: Commands,
@@ -391,10 +438,6 @@ fn dress(
         if let Some((shape, _)) = pen.stroke(RING_COLOUR, 0.35, 0.0) {
             commands.entity(e).insert(shape);
         }
-        let below = Vec3::new(0.0, -h.radius - 1.6, 0.1);
-        commands.entity(e).with_children(|p| {
-            p.spawn(text_bundle(&h.text, RING_COLOUR, below));
-        });
     }
 }
 

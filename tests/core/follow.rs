@@ -87,6 +87,8 @@ fn a_computers_actions_are_ringed_with_their_reason_and_results_float_over_the_s
         app.update();
         let w = app.world_mut();
         let b = w.resource::<BattleState>().0.clone();
+        let ringed = w.query::<&Highlight>().iter(w).count();
+        assert!(ringed <= 1, "one ring at a time, the newest action's: {ringed}");
         for h in w.query::<&Highlight>().iter(w) {
             let (who, _) = h.text.split_once(": ").expect("name: what");
             assert!(names.iter().any(|n| n == who), "{:?}", h.text);

@@ -83,9 +83,13 @@ fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (us
         agents::by_name(agents_[1], seed, 1).unwrap(),
     ];
     let mut before = b.clone();
-    let _ = volley::sim::play(b, &mut a, max, |b, act, ev| {
-        // The action as the menu shows it before it is taken, its events after.
+    let _ = volley::sim::play_with_reasons(b, &mut a, max, |b, act, ev, why| {
+        // The action as the menu shows it before it is taken, the computer's reason for it
+        // (the log and the ring on the table show it), its events after.
         check(&before, before.describe_action(act));
+        if let Some(why) = why {
+            check(&before, why.to_string());
+        }
         for e in ev {
             check(b, b.describe(e));
         }

@@ -66,10 +66,10 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
         ""
     };
     let why = format!(
-        "{}: fire at {}{ammo}, {} dice at {}+, {:.1} hits expected, {:.0}% to suppress",
+        "{}: fire at {}{ammo}, {} at {}+, {:.1} hits expected, {:.0}% to suppress",
         b.unit(unit).name,
         t.name,
-        plan.dice,
+        crate::battle::log::count(plan.dice, "die"),
         plan.effective_to_hit(),
         mean,
         p_sup * 100.0

@@ -289,9 +289,9 @@ impl Scheduler {
                     i,
                     score,
                     format!(
-                        "{}: order {} unit(s){} at {} or less, {:.0}% to succeed{}",
+                        "{}: order {}{} at {} or less, {:.0}% to succeed{}",
                         b.commander(c).name,
-                        units.len(),
+                        crate::battle::log::count(units.len() as i64, "unit"),
                         if *charge { " to charge" } else { "" },
                         plan.target,
                         p * 100.0,
