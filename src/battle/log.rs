@@ -946,7 +946,7 @@ impl Battle {
                 )
             }
             Action::Pass => "pass".into(),
-            Action::EndPhase => "end phase".into(),
+            Action::EndPhase => format!("end the {} phase", phase_word(self.phase)),
         }
     }
 }

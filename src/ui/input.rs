@@ -32,21 +32,37 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// A press let go within the same frame (a quick click or key tap on a slow frame) is held
 /// down until the next frame, so the bindings, which read what is held, see it pressed once
-/// and then released: no click is lost however slow the frame.
+/// and then released: no click is lost however slow the frame. A second tap arriving while
+/// the first is still held over is let go this frame and pressed on the next, so the bindings
+/// see two presses (Enter, then Enter again to confirm), not one long one.
 fn hold_quick_presses<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(
     mut input: ResMut<ButtonInput<T>>,
     mut held: Local<Vec<T>>,
+    mut again: Local<Vec<(T, bool)>>,
 ) {
-    for b in std::mem::take(&mut *held) {
-        if !input.just_pressed(b) {
-            input.release(b);
+    // Presses put off from the last frame: pressed now; a tap (let go already) is held over
+    // one frame, a press still held is the player's to let go.
+    for (b, tap) in std::mem::take(&mut *again) {
+        input.press(b);
+        if tap {
+            held.push(b);
         }
+    }
+    let mut put_off = Vec::new();
+    for b in std::mem::take(&mut *held) {
+        // A new tap on a button held over shows as its release alone (its press found it
+        // pressed already): let go now, pressed again next frame.
+        if input.just_pressed(b) || input.just_released(b) {
+            put_off.push((b, !input.pressed(b)));
+        }
+        input.release(b);
     }
     let quick: Vec<T> = input
         .get_just_pressed()
-        .filter(|b| !input.pressed(**b))
+        .filter(|b| !input.pressed(**b) && !put_off.iter().any(|(p, _)| p == *b))
         .copied()
         .collect();
+    *again = put_off;
     for b in quick {
         // Held, not let go: the bindings read a button let go this frame as released.
         input.clear_just_released(b);

@@ -155,7 +155,7 @@ fn pick(list: &[(usize, String)], orders_this_turn: &mut u32) -> usize {
         }
     }
     find(&|t| t == "pass")
-        .or_else(|| find(&|t| t == "end phase"))
+        .or_else(|| find(&|t| t.starts_with("end the ") && t.ends_with(" phase")))
         .unwrap_or(list[0].0)
 }
 
@@ -340,7 +340,7 @@ fn bad_bytes_and_the_end_of_input_do_not_lose_the_game() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("not text (UTF-8)"), "{text}");
     // The line after the bad one was still read: the initiative phase ended.
-    assert!(text.contains("Union chose 0: end phase"), "{text}");
+    assert!(text.contains("Union chose 0: end the initiative phase"), "{text}");
     assert!(
         text.contains("could not save to nowhere/game.ron") && !dir.join("nowhere").exists(),
         "{text}"

@@ -82,7 +82,9 @@ fn enter_ends_the_phases_of_a_player_turn_and_the_other_player_is_handed_the_sea
     let s = game(&app);
     assert_eq!(s.recording.actions.len() as u64, before);
     assert!(
-        s.log.iter().any(|l| l.action && l.text.contains("end phase")),
+        s.log
+            .iter()
+            .any(|l| l.action && l.text.contains("end the command phase")),
         "{:?}",
         s.log
     );
@@ -1031,6 +1033,30 @@ fn ending_the_command_phase_with_orders_left_asks_first() {
     press(&mut app, KeyCode::Enter);
     assert_ne!(battle(&app).phase, Phase::Command, "the second Enter ends the phase");
     assert!(!app.world().resource::<EndPhaseAsk>().open(battle(&app)));
+
+    // Two quick taps of Enter in two frames running (each pressed and let go within its
+    // frame, as on a slow frame): asked, then ended; the second tap is not swallowed by the
+    // first one's hold-over.
+    let (mut app, _) = holding_an_order();
+    let tap = |app: &mut App| {
+        KeyCode::Enter.press(app.world_mut());
+        KeyCode::Enter.release(app.world_mut());
+        app.update();
+    };
+    tap(&mut app);
+    assert!(
+        app.world().resource::<EndPhaseAsk>().open(battle(&app)),
+        "the first tap asks"
+    );
+    tap(&mut app);
+    app.update();
+    app.update();
+    app.update();
+    assert_ne!(
+        battle(&app).phase,
+        Phase::Command,
+        "the second tap, a frame later, confirms"
+    );
 
     // With the setting off, Enter ends the phase at once.
     let (mut app, _) = holding_an_order();
