@@ -25,41 +25,35 @@ pub struct Throw {
 }
 
 impl Throw {
-    fn each(what: &'static str, faces: &[u32], need: u32) -> Throw {
-        Throw {
-            what,
-            side: None,
-            need: format!("{need}+"),
-            faces: faces.to_vec(),
-            sides: 6,
-            scored: faces.iter().map(|&f| f >= need).collect(),
-            passed: None,
-        }
-    }
-
-    /// A throw that passes or fails as a whole: every face marked as the result.
-    fn whole(what: &'static str, need: String, faces: &[u32], passed: bool) -> Throw {
+    /// d6s marked by `scored`, with `need` in words and the whole throw's result if it has one.
+    fn new(what: &'static str, need: String, faces: &[u32], scored: Vec<bool>, passed: Option<bool>) -> Throw {
         Throw {
             what,
             side: None,
             need,
             faces: faces.to_vec(),
             sides: 6,
-            scored: vec![passed; faces.len()],
-            passed: Some(passed),
+            scored,
+            passed,
         }
+    }
+
+    /// Each die at or above `need` scores (a hit, a save, a suppression).
+    fn each(what: &'static str, faces: &[u32], need: u32) -> Throw {
+        let scored = faces.iter().map(|&f| f >= need).collect();
+        Throw::new(what, format!("{need}+"), faces, scored, None)
+    }
+
+    /// A throw that passes or fails as a whole: every face marked as the result.
+    fn whole(what: &'static str, need: String, faces: &[u32], passed: bool) -> Throw {
+        Throw::new(what, need, faces, vec![passed; faces.len()], Some(passed))
     }
 
     /// Dice that only count (a distance, a clock): nothing scores.
     fn counted(what: &'static str, faces: &[u32], sides: u32) -> Throw {
         Throw {
-            what,
-            side: None,
-            need: String::new(),
-            faces: faces.to_vec(),
             sides,
-            scored: vec![false; faces.len()],
-            passed: None,
+            ..Throw::new(what, String::new(), faces, vec![false; faces.len()], None)
         }
     }
 
@@ -77,15 +71,7 @@ impl Throw {
             (false, 0) => "none saved".into(),
             (false, n) => format!("{n} saved"),
         };
-        Throw {
-            what,
-            side: None,
-            need,
-            faces: faces.to_vec(),
-            sides: 6,
-            scored,
-            passed: None,
-        }
+        Throw::new(what, need, faces, scored, None)
     }
 }
 
