@@ -38,7 +38,11 @@ fn per_action(c: &mut Criterion) {
         let start = load(map);
         let actions = random_actions(&start, n);
         g.throughput(Throughput::Elements(actions.len() as u64));
-        let name = format!("legal_and_step_{}_{}_actions", map.trim_end_matches(".ron"), actions.len());
+        let name = format!(
+            "legal_and_step_{}_{}_actions",
+            map.trim_end_matches(".ron"),
+            actions.len()
+        );
         g.bench_function(name, |bench| {
             bench.iter_batched(
                 || start.clone(),

@@ -421,12 +421,9 @@ impl Battle {
 }
 
 impl Battle {
-    /// A box holding every base of the unit.
+    /// A box holding every base of the unit (worked out with its bases, `UnitGeom::bbox`).
     pub fn unit_box(&self, id: UnitId) -> (V2, V2) {
-        geometry::points_box(self.rects(id).iter().flat_map(|r| {
-            let (a, b) = r.aabb();
-            [a, b]
-        }))
+        self.geom[id as usize].bbox
     }
 
     /// Whether unit `o`'s box is more than `margin` away from the box `(lo, hi)`: then none of

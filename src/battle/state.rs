@@ -478,6 +478,23 @@ pub struct UnitGeom {
     /// Fighting stands only.
     pub fighting: usize,
     pub front: (V2, V2),
+    /// A box holding every base (`Battle::unit_box`); inverted (lo > hi) when it has none.
+    pub bbox: (V2, V2),
+}
+
+impl UnitGeom {
+    fn new(rects: Vec<Rect>, fighting: usize, front: (V2, V2)) -> UnitGeom {
+        let bbox = crate::rules::geometry::points_box(rects.iter().flat_map(|r| {
+            let (a, b) = r.aabb();
+            [a, b]
+        }));
+        UnitGeom {
+            rects,
+            fighting,
+            front,
+            bbox,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -594,7 +611,7 @@ impl Battle {
             };
             let mut rects = guns;
             rects.extend(limber);
-            return UnitGeom { rects, fighting, front };
+            return UnitGeom::new(rects, fighting, front);
         }
         let n = u.stands as usize;
         let gap = u.gap(&self.rules);
@@ -619,7 +636,7 @@ impl Battle {
                 depth: fp.command_stand.depth,
             },
         ));
-        UnitGeom { rects, fighting, front }
+        UnitGeom::new(rects, fighting, front)
     }
 
     /// Rebuild the derived geometry and the line-of-sight blockers. Called after every change
@@ -632,7 +649,7 @@ impl Battle {
                 if u.alive() {
                     self.compute_geom(u)
                 } else {
-                    UnitGeom::default()
+                    UnitGeom::new(Vec::new(), 0, Default::default())
                 }
             })
             .collect();
