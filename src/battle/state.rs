@@ -704,10 +704,15 @@ impl Battle {
     /// Enemy units `id` can see, nearest first (ties by id), with their distances.
     pub fn visible_enemies(&self, id: UnitId) -> Vec<(UnitId, f64)> {
         let side = self.unit(id).side;
+        let seen = self.los.params().visibility;
+        let bx = self.geom[id as usize].bbox;
+        // Boxes farther apart than the visibility first: their bases are farther still, and the
+        // exact distance is dear.
         let mut v: Vec<(UnitId, f64)> = self
             .side_units(1 - side)
+            .filter(|e| !e.hidden && !crate::rules::geometry::boxes_apart(bx, self.geom[e.id as usize].bbox, seen))
             .map(|e| (e.id, self.unit_distance(id, e.id)))
-            .filter(|(e, d)| !self.unit(*e).hidden && *d <= self.los.params().visibility && self.sees(id, *e))
+            .filter(|(e, d)| *d <= seen && self.sees(id, *e))
             .collect();
         v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         v
