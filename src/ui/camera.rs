@@ -351,7 +351,8 @@ fn pick(
         *boxed = Default::default();
         if !was_box {
             *selection = Selection::default();
-        } else if let Some(a) = &pointer.action {
+        } else if let Some(a @ Action::Order { .. }) = &pointer.action {
+            // The box's order (`table::orders::box_order`), never a click's at the pointer.
             log.status = None;
             requests.write(ActionRequest(a.clone()));
         } else {
