@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod battle;
 pub mod data;
+pub mod editor;
 pub mod replay;
 pub mod rules;
 pub mod sim;

@@ -107,6 +107,9 @@ enum Cmd {
     },
     /// Watch a recorded game in the window: play, pause, step, jump to a turn, take command.
     Replay { recording: PathBuf },
+    /// Open a scenario in the scenario editor (new scenarios: from the main menu's "Scenario
+    /// editor"); default maps/skirmish.ron.
+    Edit { scenario: Option<PathBuf> },
     /// Re-play a recording headless: `ok <state_hash>`, or where it diverges.
     Verify { recording: PathBuf },
     /// Draw a scenario's battle in a window, save it as a PNG and quit.
@@ -330,6 +333,7 @@ fn main() -> ExitCode {
             rules,
         }) => simulate(scenario, seed, &sides, max_turns, record, json, log, &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
+        Some(Cmd::Edit { scenario }) => edit_window(scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into())),
         Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).map(|h| {
             println!("ok {h:016x}");
         }),
@@ -741,7 +745,37 @@ fn window(
         width: 1600,
         height: 960,
         replay: None,
+        edit: None,
     })
+}
+
+/// `volley edit FILE`: the scenario editor on the file (the table behind it starts as the
+/// default scenario's battle until the document's is built).
+#[cfg(feature = "gui")]
+fn edit_window(scenario: PathBuf) -> Result<(), String> {
+    let (battle, events) = volley::load_battle(&PathBuf::from(DEFAULT_SCENARIO), 1).map_err(|e| e.to_string())?;
+    volley::ui::run(volley::ui::Launch {
+        battle,
+        events,
+        scenario: DEFAULT_SCENARIO.into(),
+        seed: 1,
+        sides: ["human".into(), "human".into()],
+        recording: None,
+        menu: false,
+        screenshot: None,
+        width: 1600,
+        height: 960,
+        replay: None,
+        edit: Some(scenario),
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn edit_window(scenario: PathBuf) -> Result<(), String> {
+    Err(format!(
+        "{}: the scenario editor needs the window (build with the gui feature)",
+        scenario.display()
+    ))
 }
 
 /// `volley replay FILE`: verify the recording, then open the viewer on it.
@@ -764,6 +798,7 @@ fn replay_window(path: PathBuf) -> Result<(), String> {
         width: 1600,
         height: 960,
         replay: Some((timeline, 0)),
+        edit: None,
     })
 }
 
@@ -870,6 +905,7 @@ fn screenshot(
         width,
         height,
         replay,
+        edit: None,
     })?;
     if focus.is_some() {
         // A close-up need not show both sides.

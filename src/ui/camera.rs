@@ -144,10 +144,13 @@ fn fit_camera(
     viewport: Res<TableViewport>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
+    screen: Option<Res<State<Screen>>>,
 ) {
     if !fit.pending {
         return;
     }
+    // The editor shows the whole table.
+    let whole = screen.is_some_and(|s| *s.get() == Screen::Editor);
     let (Some(window), Some(camera)) = (window, camera) else {
         return;
     };
@@ -158,7 +161,14 @@ fn fit_camera(
     }
     let view = viewport.0.unwrap_or(Rect::from_corners(Vec2::ZERO, size));
     let viewer = seats.as_deref().and_then(crate::ui::session::Seats::fog_viewer);
-    let (lo, hi) = fit_box(&battle.0, viewer);
+    let (lo, hi) = if whole {
+        (
+            Vec2::ZERO,
+            Vec2::new(battle.0.table.width as f32, battle.0.table.height as f32),
+        )
+    } else {
+        fit_box(&battle.0, viewer)
+    };
     let (tw, th) = (hi.x - lo.x, hi.y - lo.y);
     let centre = (lo + hi) * 0.5;
     let margin = 1.06;
@@ -184,13 +194,16 @@ fn steer_camera(
     time: Res<Time>,
     screen: Res<State<Screen>>,
     dragging: Res<Drag>,
+    editor: Option<Res<crate::ui::editor::Editor>>,
 ) {
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
     };
-    if *screen.get() != Screen::Battle {
+    if !matches!(screen.get(), Screen::Battle | Screen::Editor) {
         return;
     }
+    // The editor's drag of a piece takes the wheel (it turns the piece).
+    let editor_drag = editor.is_some_and(|e| matches!(e.gesture, Some(crate::ui::editor::Gesture::Move { .. })));
     let a = controls.into_inner();
     let (mut tf, mut proj) = camera.into_inner();
     let Projection::Orthographic(o) = proj.as_mut() else {
@@ -226,7 +239,7 @@ fn steer_camera(
         moved = true;
     }
     // While a piece is dragged the wheel turns it (`pick`), not the camera.
-    let wheel = if over_table && dragging.grab.is_none() {
+    let wheel = if over_table && dragging.grab.is_none() && !editor_drag {
         a.value(&TableAction::ZoomWheel)
     } else {
         0.0

@@ -54,6 +54,8 @@ pub enum Screen {
     /// Hot-seat: the table is hidden until the next player takes the seat.
     Handover,
     Result,
+    /// The scenario editor (`ui::editor`).
+    Editor,
 }
 
 /// The stand (unit) or commander the player has picked.

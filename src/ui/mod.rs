@@ -5,6 +5,7 @@
 pub mod animation;
 pub mod camera;
 pub mod common;
+pub mod editor;
 pub mod follow;
 pub mod input;
 pub mod measure;
@@ -49,6 +50,8 @@ pub struct Launch {
     /// Open the replay viewer on this verified recording (`volley replay`), after this many
     /// actions.
     pub replay: Option<(crate::replay::timeline::Timeline, usize)>,
+    /// Open the scenario editor on this scenario file (`volley edit`).
+    pub edit: Option<PathBuf>,
 }
 
 /// Open the window and play until it is closed.
@@ -80,6 +83,7 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
         width,
         height,
         replay,
+        edit,
     } = launch;
     let agents = Agents::new(&sides, seed)?;
     let title = format!("Volley — {}", battle.title);
@@ -105,7 +109,15 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     app.add_plugins(crate::battle::ecs::plugin);
     game.insert(app.world_mut());
     app.insert_non_send(agents);
-    app.insert_state(if menu { Screen::Menu } else { Screen::Battle });
+    if let Some(path) = edit {
+        let doc = crate::editor::Doc::open(&path).map_err(|e| e.to_string())?;
+        let mut editor = editor::Editor::default();
+        editor.open(doc);
+        app.insert_resource(editor);
+        app.insert_state(Screen::Editor);
+    } else {
+        app.insert_state(if menu { Screen::Menu } else { Screen::Battle });
+    }
     if let Some(shot) = screenshot {
         app.insert_resource(shot);
     }
@@ -187,6 +199,30 @@ pub fn headless_play_app(
     Ok(app)
 }
 
+/// The scenario editor with no window system or renderer (tests): [`headless_play_app`] on
+/// the document's battle, with the editor's headless systems (`editor::headless_plugin`: the
+/// document on the table, its problems, the mouse and keys), on the editor screen.
+pub fn headless_editor_app(doc: crate::editor::Doc) -> Result<App, String> {
+    let battle = match crate::editor::preview::preview(&doc, 1) {
+        Ok((b, _)) => b,
+        Err(_) => {
+            crate::load_battle(std::path::Path::new("maps/skirmish.ron"), 1)
+                .map_err(|e| e.to_string())?
+                .0
+        }
+    };
+    let mut app = headless_play_app(battle, doc.path.clone(), 1, ["human", "human"], true)?;
+    app.add_plugins(editor::headless_plugin);
+    let mut e = editor::Editor::default();
+    e.open(doc);
+    app.insert_resource(e);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    for _ in 0..3 {
+        app.update();
+    }
+    Ok(app)
+}
+
 /// Everything of the window but the window itself.
 pub fn plugin(app: &mut App) {
     app.add_plugins(play_plugin);
@@ -199,6 +235,7 @@ pub fn plugin(app: &mut App) {
         screenshot::plugin,
         probe::plugin,
         follow::draw_plugin,
+        editor::plugin,
     ));
 }
 

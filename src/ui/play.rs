@@ -184,7 +184,17 @@ fn on_applied(
 
 /// Autosave as each new player turn begins and when the game ends (not a screenshot's game,
 /// nor a replay being watched, nor a game with nothing played yet).
-fn autosave(record: Res<GameRecord>, seats: Res<Seats>, mut log: ResMut<BattleLog>, shot: Option<Res<ShotRequest>>) {
+fn autosave(
+    record: Res<GameRecord>,
+    seats: Res<Seats>,
+    mut log: ResMut<BattleLog>,
+    shot: Option<Res<ShotRequest>>,
+    screen: Option<Res<State<Screen>>>,
+) {
+    // The editor's table is a battle too, never played.
+    if screen.is_some_and(|s| *s.get() == Screen::Editor) {
+        return;
+    }
     if shot.is_some() || record.recording.actions.is_empty() || seats.sides.iter().any(|s| s == "replay") {
         return;
     }

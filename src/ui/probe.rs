@@ -69,6 +69,32 @@ pub struct Probe {
     pub recorded: Vec<crate::battle::Action>,
     pub units: Vec<PieceAt>,
     pub commanders: Vec<PieceAt>,
+    /// The scenario editor, on its screen.
+    pub editor: Option<EditorProbe>,
+}
+
+/// What the probe tells of the scenario editor.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct EditorProbe {
+    pub path: String,
+    pub dirty: bool,
+    pub version: u64,
+    pub tool: String,
+    pub selected: Option<String>,
+    /// Points of the outline being drawn.
+    pub drawing: usize,
+    /// Area terrain by kind and name, in order.
+    pub areas: Vec<String>,
+    /// Units per side, by id.
+    pub units: Vec<Vec<String>>,
+    pub objectives: usize,
+    pub problems: Vec<String>,
+    pub status: Option<String>,
+    /// The panel's buttons: label and window rect [x0, y0, x1, y1] in pixels.
+    pub buttons: Vec<(String, [f32; 4])>,
+    /// Window pixels of the table's corners (0, 0) and (width, height).
+    pub table_px: [[f32; 2]; 2],
+    pub can_undo: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -86,10 +112,11 @@ fn write_probe(
     commanders: Query<(&CommanderBase, &GlobalTransform)>,
     pieces: Query<&UnitPiece>,
     ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
-    (turn, seats, pause): (
+    (turn, seats, pause, editor): (
         Res<State<crate::ui::session::Turn>>,
         Res<crate::ui::session::Seats>,
         Res<crate::ui::screens::handover::ResultPause>,
+        Option<Res<crate::ui::editor::Editor>>,
     ),
     mut last: Local<Option<Probe>>,
 ) {
@@ -105,7 +132,7 @@ fn write_probe(
     };
     let mut units: Vec<PieceAt> = pieces
         .iter()
-        .filter(|p| b.unit(p.unit).alive())
+        .filter(|p| (p.unit as usize) < b.units.len() && b.unit(p.unit).alive())
         .map(|p| {
             let u = b.unit(p.unit);
             PieceAt {
@@ -136,7 +163,7 @@ fn write_probe(
     }
     let mut cmds: Vec<PieceAt> = commanders
         .iter()
-        .filter(|(c, _)| b.commander(c.commander).alive())
+        .filter(|(c, _)| (c.commander as usize) < b.commanders.len() && b.commander(c.commander).alive())
         .map(|(c, at)| {
             let cmd = b.commander(c.commander);
             let p = px(at.translation());
@@ -187,6 +214,9 @@ fn write_probe(
         recorded: record.recording.actions.clone(),
         units,
         commanders: cmds,
+        editor: editor
+            .filter(|_| *screen.get() == Screen::Editor)
+            .and_then(|e| editor_probe(&e, &px)),
     };
     if last.as_ref() == Some(&probe) {
         return;
@@ -198,4 +228,37 @@ fn write_probe(
         }
     }
     *last = Some(probe);
+}
+
+fn editor_probe(e: &crate::ui::editor::Editor, px: &dyn Fn(Vec3) -> [f32; 2]) -> Option<EditorProbe> {
+    let doc = e.doc.as_ref()?;
+    let sc = &doc.scenario;
+    Some(EditorProbe {
+        path: doc.path.display().to_string(),
+        dirty: doc.dirty(),
+        version: doc.version,
+        tool: format!("{:?}", e.tool),
+        selected: e.selected.map(|p| p.label(sc)),
+        drawing: e.drawing.len(),
+        areas: sc
+            .terrain
+            .areas
+            .iter()
+            .map(|a| format!("{:?} {}", a.kind, a.name))
+            .collect(),
+        units: sc
+            .sides
+            .iter()
+            .map(|s| s.units.iter().map(|u| u.id.clone()).collect())
+            .collect(),
+        objectives: sc.objectives.len(),
+        problems: e.problems.iter().map(|p| p.msg.clone()).collect(),
+        status: e.status.clone(),
+        buttons: e.buttons.clone(),
+        table_px: [
+            px(Vec3::ZERO),
+            px(Vec3::new(sc.table.width as f32, sc.table.height as f32, 0.0)),
+        ],
+        can_undo: doc.can_undo(),
+    })
 }

@@ -6,6 +6,8 @@ mod cli;
 mod command;
 mod determinism;
 mod ecs;
+#[cfg(feature = "gui")]
+mod editor;
 mod end;
 mod fire;
 #[cfg(feature = "gui")]

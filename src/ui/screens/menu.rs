@@ -192,7 +192,7 @@ fn scan(mut state: ResMut<MenuState>, record: Res<GameRecord>) {
 
 /// Start a game: a new battle, or a save re-played to where it was.
 #[derive(Clone, Debug)]
-enum Start {
+pub(crate) enum Start {
     New {
         scenario: PathBuf,
         seed: u64,
@@ -213,9 +213,12 @@ fn menu(
     mut preview: ResMut<Preview>,
     mut queue: ResMut<PhaseQueue>,
     mut store: ResMut<crate::ui::settings::SettingsStore>,
+    mut editor: ResMut<crate::ui::editor::Editor>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut start = None;
+    // The editor: on this scenario (Some(path)) or a new one (None).
+    let mut edit: Option<Option<PathBuf>> = None;
     egui::Window::new("Volley")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
@@ -267,13 +270,22 @@ fn menu(
                     ui.add(egui::DragValue::new(&mut state.seed));
                 });
                 optional_rules(ui, &entry.switches, &mut state.switches);
-                if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
-                    start = Some(Start::New {
-                        scenario: entry.path.clone(),
-                        seed: state.seed,
-                        switches: state.switches.clone(),
-                    });
-                }
+                ui.horizontal(|ui| {
+                    if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
+                        start = Some(Start::New {
+                            scenario: entry.path.clone(),
+                            seed: state.seed,
+                            switches: state.switches.clone(),
+                        });
+                    }
+                    if ui
+                        .button("Edit this scenario")
+                        .on_hover_text("open it in the scenario editor")
+                        .clicked()
+                    {
+                        edit = Some(Some(entry.path.clone()));
+                    }
+                });
             }
             ui.separator();
             ui.label(egui::RichText::new("Continue a saved game").strong());
@@ -312,6 +324,13 @@ fn menu(
                 if ui.button("Settings").clicked() {
                     store.open = true;
                 }
+                if ui
+                    .button("Scenario editor")
+                    .on_hover_text("make a new battle")
+                    .clicked()
+                {
+                    edit = Some(None);
+                }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
                 }
@@ -323,6 +342,21 @@ fn menu(
                 ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
             }
         });
+    if let Some(what) = edit {
+        match what {
+            Some(path) => match crate::editor::Doc::open(&path) {
+                Ok(doc) => {
+                    editor.open(doc);
+                    next.set(Screen::Editor);
+                }
+                Err(e) => state.error = Some(e.to_string()),
+            },
+            None => {
+                editor.doc = None;
+                next.set(Screen::Editor);
+            }
+        }
+    }
     if let Some(s) = start {
         let players = state.players.clone();
         match begin(s, players) {
@@ -342,7 +376,7 @@ fn menu(
     Ok(())
 }
 
-fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, NewGame, Agents), String> {
+pub(crate) fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, NewGame, Agents), String> {
     match start {
         Start::New {
             scenario,

@@ -70,6 +70,10 @@ fn fog(battle: Res<BattleState>, seats: Option<Res<Seats>>, mut units: Query<(&U
         .filter(|s| s.sides.iter().any(|x| x == "human"))
         .and_then(|s| s.viewer);
     for (p, mut v) in &mut units {
+        // A piece of a unit the battle no longer has (the editor's table, a frame late).
+        if p.unit as usize >= b.units.len() {
+            continue;
+        }
         let known = viewer.is_none_or(|side| b.is_known_to(p.unit, side));
         v.set_if_neq(if known {
             Visibility::Inherited
