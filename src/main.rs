@@ -753,11 +753,20 @@ fn window(
 /// default scenario's battle until the document's is built).
 #[cfg(feature = "gui")]
 fn edit_window(scenario: PathBuf) -> Result<(), String> {
-    let (battle, events) = volley::load_battle(&PathBuf::from(DEFAULT_SCENARIO), 1).map_err(|e| e.to_string())?;
+    // The table starts as the document's battle (or, if it cannot be built yet, the bundled
+    // default's), wherever the editor is started from.
+    let doc = volley::editor::Doc::open(&scenario).map_err(|e| e.to_string())?;
+    let (battle, events) = match volley::editor::preview::preview(&doc, 1) {
+        Ok(b) => b,
+        Err(_) => {
+            let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SCENARIO);
+            volley::load_battle(&default, 1).map_err(|e| e.to_string())?
+        }
+    };
     volley::ui::run(volley::ui::Launch {
         battle,
         events,
-        scenario: DEFAULT_SCENARIO.into(),
+        scenario: scenario.clone(),
         seed: 1,
         sides: ["human".into(), "human".into()],
         recording: None,

@@ -101,14 +101,37 @@ fn read(path: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
+/// The window tests take turns: one virtual display and one software renderer at a time.
+static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A fresh folder for one window test.
+fn test_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("volley-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    dir
+}
+
 impl Game {
     fn start(x: &Display, scenario: &Path, seed: u64) -> Game {
-        let dir = std::env::temp_dir().join(format!("volley-window-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("config")).unwrap();
+        let dir = test_dir("window");
+        let mut game = Game::launch(
+            x,
+            &dir,
+            &["play", scenario.to_str().unwrap(), "--seed", &seed.to_string()],
+        );
+        // The first frames are slow on the software renderer: wait for the battle screen.
+        game.wait("the battle screen", 600, |p| p["screen"] != "Menu");
+        game.focus(x);
+        game
+    }
+
+    /// `volley ARGS` in folder `dir`, its probe in that folder.
+    fn launch(x: &Display, dir: &Path, args: &[&str]) -> Game {
+        let dir = dir.to_path_buf();
         let probe = dir.join("probe.json");
         let child = Command::new(env!("CARGO_BIN_EXE_volley"))
-            .args(["play", scenario.to_str().unwrap(), "--seed", &seed.to_string()])
+            .args(args)
             .current_dir(&dir)
             .env("DISPLAY", &x.name)
             .env("VOLLEY_PROBE", &probe)
@@ -117,22 +140,23 @@ impl Game {
             .stderr(Stdio::null())
             .spawn()
             .expect("the game starts");
-        let mut game = Game {
+        Game {
             child,
             probe,
             dir,
             window: String::new(),
-        };
-        // The first frames are slow on the software renderer: wait for the battle screen.
-        game.wait("the battle screen", 600, |p| p["screen"] != "Menu");
-        game.window = x
+        }
+    }
+
+    /// Finds the window and gives it the keyboard.
+    fn focus(&mut self, x: &Display) {
+        self.window = x
             .xdo(&["search", "--sync", "--name", "Volley"])
             .lines()
             .next()
             .expect("the window")
             .to_string();
-        x.xdo(&["windowfocus", "--sync", &game.window]);
-        game
+        x.xdo(&["windowfocus", "--sync", &self.window]);
     }
 
     /// Waits until the probe satisfies `done` (seconds at most), and returns it.
@@ -332,6 +356,7 @@ fn drawn(shot: &Path) {
 /// every step, by the save (`verify` accepts it) and by screenshots.
 #[test]
 fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
     ensure_tools();
     let x = Display::start();
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/first_battle_closed.ron");
@@ -490,6 +515,137 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     }
     // The screenshots of the question and of the melee are drawn battles.
     for shot in [question, melee].into_iter().flatten() {
+        drawn(&shot);
+    }
+    let _ = std::fs::remove_dir_all(&g.dir);
+}
+
+/// A small scenario for the editor to open: two sides of one unit and one commander each.
+const EDIT_ME: &str = r#"// A scenario for the editor's real-input test.
+(
+    title: "Editor test",
+    table: (width: 120, height: 90),
+    turn_limit: 4,
+    sides: [
+        (name: "Union", army: "acw_union",
+         commanders: [(id: "us_co", name: "Col. Blue", row: "brigade_average", pos: (x: 60, y: 6))],
+         units: [(id: "us_1", name: "1st Maine", row: "regular_infantry_rifled", stands: 4, formation: Line, pos: (x: 30, y: 14), facing: 90, commander: "us_co")]),
+        (name: "Confederate", army: "acw_confederate",
+         commanders: [(id: "cs_co", name: "Col. Grey", row: "brigade_average", pos: (x: 60, y: 84))],
+         units: [(id: "cs_1", name: "1st Texas", row: "regular_infantry_rifled", stands: 4, formation: Line, pos: (x: 30, y: 76), facing: 270, commander: "cs_co")]),
+    ],
+)
+"#;
+
+/// Window pixel of table point (x, y) cm, from the probe's table corners (the editor's camera
+/// is not turned).
+fn table_px(p: &Value, x: f64, y: f64) -> (i64, i64) {
+    let c = &p["editor"]["table_px"];
+    let f = |i: usize, j: usize| c[i][j].as_f64().unwrap();
+    let (w, h) = (120.0, 90.0);
+    let px = f(0, 0) + (f(1, 0) - f(0, 0)) * x / w;
+    let py = f(0, 1) + (f(1, 1) - f(0, 1)) * y / h;
+    (px.round() as i64, py.round() as i64)
+}
+
+/// The middle of the editor panel's button `label`, in window pixels.
+fn button(p: &Value, label: &str) -> (i64, i64) {
+    let b = p["editor"]["buttons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b[0] == label)
+        .unwrap_or_else(|| panic!("no button {label} in {:#}", p["editor"]["buttons"]))
+        .clone();
+    let r = |i: usize| b[1][i].as_f64().unwrap();
+    (
+        ((r(0) + r(2)) / 2.0).round() as i64,
+        ((r(1) + r(3)) / 2.0).round() as i64,
+    )
+}
+
+/// Issue 20: the scenario editor played with real input. `volley edit` opens a small scenario;
+/// the Woods tool is clicked in the panel, a wood drawn point by point on the table and closed
+/// with Enter; the Unit tool is clicked and a unit placed by a click; Ctrl+S saves, and
+/// `volley check` accepts the file with the wood and the unit in it.
+#[test]
+fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("editor");
+    let file = dir.join("edit_me.ron");
+    std::fs::write(&file, EDIT_ME).unwrap();
+    let mut g = Game::launch(&x, &dir, &["edit", file.to_str().unwrap()]);
+    let p = g.wait("the editor", 600, |p| {
+        p["screen"] == "Editor" && p["editor"]["table_px"][0][0].as_f64().is_some_and(f64::is_finite)
+    });
+    g.focus(&x);
+    assert_eq!(p["editor"]["units"][0].as_array().unwrap().len(), 1);
+
+    // The Woods tool, then four points and Enter.
+    click(&x, &g, button(&p, "Woods"));
+    g.wait("the Woods tool", 60, |p| p["editor"]["tool"] == "Area(Woods)");
+    for (k, (tx, ty)) in [(70.0, 40.0), (90.0, 40.0), (92.0, 55.0), (68.0, 55.0)]
+        .into_iter()
+        .enumerate()
+    {
+        click(&x, &g, table_px(&p, tx, ty));
+        g.wait("a point of the wood", 60, |p| p["editor"]["drawing"] == k as u64 + 1);
+    }
+    key(&x, &g, "Return");
+    let p = g.wait("the wood", 60, |p| {
+        p["editor"]["areas"].as_array().is_some_and(|a| a.len() == 1)
+    });
+    assert_eq!(p["editor"]["areas"][0], "Woods ");
+    assert_eq!(p["editor"]["selected"], "Woods");
+
+    // The Unit tool, then a click on the table places a Union unit there.
+    click(&x, &g, button(&p, "Unit"));
+    g.wait("the Unit tool", 60, |p| p["editor"]["tool"] == "Unit");
+    click(&x, &g, table_px(&p, 70.0, 16.0));
+    let p = g.wait("the unit", 60, |p| {
+        p["editor"]["units"][0].as_array().is_some_and(|u| u.len() == 2)
+    });
+    assert!(
+        p["editor"]["problems"].as_array().unwrap().is_empty(),
+        "{:#}",
+        p["editor"]
+    );
+    // The probe is written before the frame is drawn: let the picture catch up.
+    std::thread::sleep(Duration::from_millis(2500));
+    let shot = screenshot(&x, &g, "editor.png");
+
+    // Ctrl+S saves; `volley check` accepts the file, which has the wood and the unit.
+    key(&x, &g, "ctrl+s");
+    g.wait("saved", 60, |p| {
+        p["editor"]["status"].as_str().is_some_and(|s| s.starts_with("saved"))
+    });
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["check", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sc: volley::data::scenario::Scenario = volley::data::load_ron(&file).unwrap();
+    assert_eq!(sc.terrain.areas.len(), 1);
+    let wood = &sc.terrain.areas[0].outline.0;
+    assert!(
+        (wood[0].x - 70.0).abs() < 1.0 && (wood[0].y - 40.0).abs() < 1.0,
+        "{wood:?}"
+    );
+    let u = &sc.sides[0].units[1];
+    assert!(
+        (u.pos.x - 70.0).abs() < 1.0 && (u.pos.y - 16.0).abs() < 1.0,
+        "{:?}",
+        u.pos
+    );
+    // The header comment is kept.
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("// A scenario for the editor's real-input test.")
+    );
+    if let Some(shot) = shot {
         drawn(&shot);
     }
     let _ = std::fs::remove_dir_all(&g.dir);

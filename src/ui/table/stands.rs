@@ -24,7 +24,10 @@ pub(super) fn plugin(app: &mut App) {
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<AnimHidden>)
                     .or_else(resource_changed::<Settings>)
-                    .or_else(resource_changed::<crate::ui::session::Seats>),
+                    .or_else(resource_changed::<crate::ui::session::Seats>)
+                    // Pieces spawned by the last frame's commands (a new battle, the editor's
+                    // rebuilt table) are seen a frame after the state changed.
+                    .or_else(|added: Query<(), Added<Stand>>| !added.is_empty()),
             ),
     );
 }
