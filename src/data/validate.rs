@@ -155,24 +155,75 @@ pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
 }
 
 /// Reads a scenario, loads each side's army list from `{armies_dir}/{army}.ron`, and checks
-/// the scenario against them ([`validate_scenario`]).
+/// the scenario against them: the checks of a scenario file ([`validate_scenario_file`]).
 pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<LoadedScenario, DataError> {
     let text = read_text(path)?;
     let scenario: Scenario = parse_ron(&text, path)?;
     let spans = RonSpans::new(&text);
-    check_sides(
-        &Ctx {
-            file: path,
-            spans: &spans,
-        },
-        &scenario,
-    )?;
+    let c = Ctx {
+        file: path,
+        spans: &spans,
+    };
+    let mut armies = Vec::with_capacity(scenario.sides.len());
+    let mut hash_input = text.as_bytes().to_vec();
+    check_scenario_file(&c, &scenario, armies_dir, |army_path| {
+        let army_text = read_text(army_path)?;
+        let army: ArmyList = parse_ron(&army_text, army_path)?;
+        validate_army(&army_text, army_path, &army)?;
+        hash_input.push(0);
+        hash_input.extend_from_slice(army_text.as_bytes());
+        armies.push(army);
+        Ok(())
+    })?;
+    check_scenario(&c, &scenario, &armies, fp)?;
+    Ok(LoadedScenario {
+        path: path.to_path_buf(),
+        content_hash: content_hash(&hash_input),
+        text,
+        scenario,
+        armies,
+    })
+}
+
+/// Checks a scenario file's text (`text`, the contents of `path`, parsed as `sc`) exactly as
+/// [`load_scenario`] (and so `volley check`) does, with its sides' army lists already loaded
+/// (`armies[i]` for `sc.sides[i]`, from `armies_dir`): the scenario editor checks what it
+/// would save with it. Besides [`validate_scenario`]: two sides, each with units, the `rules`
+/// stem naming a file in `assets/rules/` (beside `armies_dir`), each side's `army` a stem
+/// naming a file in `armies_dir`.
+pub fn validate_scenario_file(
+    text: &str,
+    path: &Path,
+    sc: &Scenario,
+    armies: &[ArmyList],
+    armies_dir: &Path,
+    fp: &Footprints,
+) -> Result<(), DataError> {
+    let spans = RonSpans::new(text);
+    let c = Ctx {
+        file: path,
+        spans: &spans,
+    };
+    check_scenario_file(&c, sc, armies_dir, |_| Ok(()))?;
+    check_scenario(&c, sc, armies, fp)
+}
+
+/// The checks of a scenario file that [`validate_scenario`] does not make, in this order:
+/// two sides with distinct names, units on each side, the rules stem and file, then each
+/// side's army stem and file, `load_army` called on the file of each side in turn once its
+/// stem and place are checked (before the next side's).
+fn check_scenario_file(
+    c: &Ctx,
+    scenario: &Scenario,
+    armies_dir: &Path,
+    mut load_army: impl FnMut(&Path) -> Result<(), DataError>,
+) -> Result<(), DataError> {
+    check_sides(c, scenario)?;
     // A scenario file must give both sides troops (a test may build a battle with one side
     // empty through `validate_scenario`; a player's file may not).
     for (i, s) in scenario.sides.iter().enumerate() {
         if s.units.is_empty() {
-            return Err(spans.error(
-                path,
+            return Err(c.err(
                 &[Seg::Field("sides"), Seg::Index(i), Seg::Field("units")],
                 format!("side {} has no units: it would lose before it moves", s.name),
             ));
@@ -182,8 +233,7 @@ pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<
         // The rules file lives beside the army lists, in `assets/rules/`, and nowhere else.
         let at = [Seg::Field("rules")];
         if !is_file_stem(stem) {
-            return Err(spans.error(
-                path,
+            return Err(c.err(
                 &at,
                 format!("rules \"{stem}\" must be a file stem in assets/rules/ (letters, digits, _ and -)"),
             ));
@@ -191,40 +241,25 @@ pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<
         let rules_dir = armies_dir.parent().unwrap_or(Path::new(".")).join("rules");
         let rules_path = rules_dir.join(format!("{stem}.ron"));
         if !rules_path.is_file() {
-            return Err(spans.error(path, &at, format!("rules file not found: {}", rules_path.display())));
+            return Err(c.err(&at, format!("rules file not found: {}", rules_path.display())));
         }
     }
-    let mut armies = Vec::with_capacity(scenario.sides.len());
-    let mut hash_input = text.as_bytes().to_vec();
     for (i, side) in scenario.sides.iter().enumerate() {
         let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("army")];
         let stem = side.army.as_str();
         if !is_file_stem(stem) {
-            return Err(spans.error(
-                path,
+            return Err(c.err(
                 &at,
                 format!("army \"{stem}\" must be a file stem (letters, digits, _ and -)"),
             ));
         }
         let army_path = armies_dir.join(format!("{stem}.ron"));
         if !army_path.is_file() {
-            return Err(spans.error(path, &at, format!("army list not found: {}", army_path.display())));
+            return Err(c.err(&at, format!("army list not found: {}", army_path.display())));
         }
-        let army_text = read_text(&army_path)?;
-        let army: ArmyList = parse_ron(&army_text, &army_path)?;
-        validate_army(&army_text, &army_path, &army)?;
-        hash_input.push(0);
-        hash_input.extend_from_slice(army_text.as_bytes());
-        armies.push(army);
+        load_army(&army_path)?;
     }
-    validate_scenario(&text, path, &scenario, &armies, fp)?;
-    Ok(LoadedScenario {
-        path: path.to_path_buf(),
-        content_hash: content_hash(&hash_input),
-        text,
-        scenario,
-        armies,
-    })
+    Ok(())
 }
 
 struct Ctx<'a> {
@@ -558,8 +593,13 @@ pub fn validate_scenario(
         file: path,
         spans: &spans,
     };
-    check_sides(&c, sc)?;
-    check_texts(&c, sc)?;
+    check_scenario(&c, sc, armies, fp)
+}
+
+/// [`validate_scenario`] on the span map of the text.
+fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) -> Result<(), DataError> {
+    check_sides(c, sc)?;
+    check_texts(c, sc)?;
     if armies.len() != sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("sides")],
@@ -630,7 +670,7 @@ pub fn validate_scenario(
             Seg::Index(i),
             Seg::Field("outline"),
         ];
-        check_polygon(&c, &at, &a.outline, &format!("{:?} area {i}", a.kind))?;
+        check_polygon(c, &at, &a.outline, &format!("{:?} area {i}", a.kind))?;
     }
     for (i, b) in t.buildings.iter().enumerate() {
         let at = [
@@ -639,7 +679,7 @@ pub fn validate_scenario(
             Seg::Index(i),
             Seg::Field("outline"),
         ];
-        check_polygon(&c, &at, &b.outline, &format!("building {i}"))?;
+        check_polygon(c, &at, &b.outline, &format!("building {i}"))?;
     }
     for (i, l) in t.linears.iter().enumerate() {
         let at = |f: &'static str| {
@@ -683,7 +723,7 @@ pub fn validate_scenario(
                 p.extend([Seg::Field("contours"), Seg::Index(k), Seg::Field(f)]);
                 p
             };
-            check_polygon(&c, &at("outline"), &ct.outline, &format!("{name} contour {k}"))?;
+            check_polygon(c, &at("outline"), &ct.outline, &format!("{name} contour {k}"))?;
             if k == 0 {
                 continue;
             }
@@ -714,7 +754,7 @@ pub fn validate_scenario(
     for (i, s) in sc.sides.iter().enumerate() {
         if let Some(d) = &s.deployment {
             let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("deployment")];
-            check_polygon(&c, &at, d, &format!("{} deployment zone", s.name))?;
+            check_polygon(c, &at, d, &format!("{} deployment zone", s.name))?;
             if let Some(k) = s.units.iter().position(|u| finite(u.pos) && !d.contains(u.pos)) {
                 let u = &s.units[k];
                 return Err(c.err(
@@ -1635,6 +1675,55 @@ mod tests {
         std::fs::write(&bad, b"(title: \"a\xff\"").unwrap();
         let e = load_scenario(&bad, &dir, &fp).unwrap_err();
         assert_eq!((e.line, e.col, e.msg.as_str()), (1, 11, "file is not valid UTF-8 text"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn validate_scenario_file_refuses_what_load_scenario_refuses() {
+        let dir = std::env::temp_dir().join(format!("volley-data-file-test-{}", std::process::id()));
+        let armies_dir = dir.join("armies");
+        std::fs::create_dir_all(&armies_dir).unwrap();
+        std::fs::create_dir_all(dir.join("rules")).unwrap();
+        std::fs::write(armies_dir.join("acw_union.ron"), UNION).unwrap();
+        std::fs::write(armies_dir.join("acw_confederate.ron"), CONFED).unwrap();
+        std::fs::write(dir.join("rules").join("house.ron"), "()").unwrap();
+        let fp = Footprints::default();
+        let map = dir.join("t.ron");
+        let both = |src: &str| {
+            std::fs::write(&map, src).unwrap();
+            let loaded = load_scenario(&map, &armies_dir, &fp).map(|_| ());
+            let sc: Scenario = parse_ron(src, &map).unwrap();
+            let checked = validate_scenario_file(src, &map, &sc, &armies(), &armies_dir, &fp);
+            assert_eq!(loaded, checked, "{src}");
+            checked
+        };
+        both(BASE).unwrap();
+        both(SKIRMISH).unwrap();
+        // The checks validate_scenario does not make: a side with no units, the rules stem and
+        // file, the army stem and file; and one it does (a unit overlapping another).
+        let cases = [
+            with("title: \"Test\",", "title: \"Test\", rules: Some(\"house\"),"),
+            with("title: \"Test\",", "title: \"Test\", rules: Some(\"../house\"),"),
+            with("title: \"Test\",", "title: \"Test\", rules: Some(\"nowhere\"),"),
+            with("army: \"acw_union\"", "army: \"acw union\""),
+            with("army: \"acw_confederate\"", "army: \"acw_nowhere\""),
+            BASE.replace(
+                "(id: \"c_inf\", name: \"2nd\", row: \"regular_infantry_smoothbore\", stands: 4, formation: Line, pos: (x: 100, y: 150), facing: 270, commander: \"c_co\"),",
+                "",
+            ),
+            with("pos: (x: 100, y: 150)", "pos: (x: 100, y: 31)"),
+        ];
+        let msgs: Vec<String> = cases
+            .iter()
+            .map(|src| both(src).map_or_else(|e| e.msg, |_| "ok".into()))
+            .collect();
+        assert_eq!(msgs[0], "ok");
+        assert!(msgs[1].contains("must be a file stem in assets/rules/"), "{msgs:?}");
+        assert!(msgs[2].starts_with("rules file not found"), "{msgs:?}");
+        assert!(msgs[3].contains("must be a file stem"), "{msgs:?}");
+        assert!(msgs[4].starts_with("army list not found"), "{msgs:?}");
+        assert!(msgs[5].contains("has no units"), "{msgs:?}");
+        assert!(msgs[6].starts_with("overlapping stands"), "{msgs:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
