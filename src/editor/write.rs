@@ -104,17 +104,38 @@ fn tidy(s: &str) -> String {
     while i < b.len() {
         let c = b[i];
         if c == b'"' {
+            // `ron` escapes `'` in strings (`Miller\'s`): a `"` string needs no escape for it.
             let j = skip_string(b, i);
-            out.push_str(&s[i..j]);
+            let mut k = i;
+            while k < j {
+                if b[k] == b'\\' && k + 1 < j {
+                    if b[k + 1] != b'\'' {
+                        out.push('\\');
+                    }
+                    let ch = s[k + 1..].chars().next().expect("in bounds");
+                    out.push(ch);
+                    k += 1 + ch.len_utf8();
+                } else {
+                    let ch = s[k..].chars().next().expect("in bounds");
+                    out.push(ch);
+                    k += ch.len_utf8();
+                }
+            }
             i = j;
         } else if c == b'('
             && b.get(i + 1) == Some(&b'[')
-            && !out.as_bytes().last().is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
+            && !out
+                .as_bytes()
+                .last()
+                .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
         {
             out.push_str("Polygon(");
             i += 1;
         } else if (c.is_ascii_digit() || c == b'-')
-            && !out.as_bytes().last().is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
+            && !out
+                .as_bytes()
+                .last()
+                .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
         {
             let mut j = i + 1;
             while j < b.len() && matches!(b[j], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
@@ -557,6 +578,26 @@ impl<'s, 'o> Writer<'s, 'o> {
         self.comments(ind, c);
     }
 
+    /// The fields of a struct at `at` in the order the original wrote them; a field the
+    /// original lacks follows the one `ron` writes before it.
+    fn in_original_order<'f>(&self, at: &[Seg], fs: Vec<(&'f str, &'f str)>) -> Vec<(&'f str, &'f str)> {
+        let Some(o) = self.orig else { return fs };
+        let mut key = 0;
+        let mut keyed: Vec<(usize, (&str, &str))> = fs
+            .into_iter()
+            .map(|f| {
+                let mut path = at.to_vec();
+                path.push(Seg::Field(f.0));
+                if o.exists(&path) {
+                    key = o.spans.offset(&path);
+                }
+                (key, f)
+            })
+            .collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        keyed.into_iter().map(|(_, f)| f).collect()
+    }
+
     /// Whether a field at its default is left out: when the tidy form is written and the
     /// original did not write it.
     fn leave_out(&self, name: &str, value: &str, path: &[Seg]) -> bool {
@@ -587,7 +628,7 @@ impl<'s, 'o> Writer<'s, 'o> {
             self.line(0, ")");
             return;
         };
-        for (name, value) in fs {
+        for (name, value) in self.in_original_order(&[], fs) {
             let path = [Seg::Field(name)];
             match name {
                 "terrain" => self.terrain(value),
@@ -622,7 +663,7 @@ impl<'s, 'o> Writer<'s, 'o> {
         self.field_comments(STEP, &at);
         self.line(STEP, "terrain: (");
         let ind = 2 * STEP;
-        for (name, v) in fs {
+        for (name, v) in self.in_original_order(&at, fs) {
             let path = [Seg::Field("terrain"), Seg::Field(name)];
             if !shown(self, name, v) {
                 continue;
@@ -655,10 +696,17 @@ impl<'s, 'o> Writer<'s, 'o> {
                 continue;
             };
             self.line(2 * STEP, "(");
-            for (name, v) in fs {
+            for (name, v) in self.in_original_order(&[Seg::Field("sides"), Seg::Index(side)], fs) {
                 let path = [Seg::Field("sides"), Seg::Index(side), Seg::Field(name)];
                 match name {
-                    "commanders" => self.list(ind, name, v, &path, &|i| Piece::Commander { side, i }, COMMANDER_DEFAULTS),
+                    "commanders" => self.list(
+                        ind,
+                        name,
+                        v,
+                        &path,
+                        &|i| Piece::Commander { side, i },
+                        COMMANDER_DEFAULTS,
+                    ),
                     "units" => self.list(ind, name, v, &path, &|i| Piece::Unit { side, i }, UNIT_DEFAULTS),
                     "deployment" => {
                         if self.leave_out(name, v, &path) {
@@ -701,10 +749,200 @@ impl<'s, 'o> Writer<'s, 'o> {
                 let c = o.piece_comments(self.sc, p, &self.counts);
                 self.comments(ind + STEP, c);
             }
-            let e = if self.tidy { omit_defaults(e, defaults) } else { e.to_string() };
+            let e = if self.tidy {
+                omit_defaults(e, defaults)
+            } else {
+                e.to_string()
+            };
             let lines = self.lay(&e, ind + STEP);
             self.spans.push((p, lines));
         }
         self.line(ind, "],");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::parse_ron;
+
+    fn read(path: &str) -> (String, Scenario) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let sc = parse_ron(&text, Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
+        (text, sc)
+    }
+
+    fn comment_lines(text: &str) -> Vec<&str> {
+        text.lines().map(str::trim).filter(|l| l.starts_with("//")).collect()
+    }
+
+    /// The line right after the comment `c` (which must be in `text` once).
+    fn line_after<'a>(text: &'a str, c: &str) -> &'a str {
+        let lines: Vec<&str> = text.lines().collect();
+        let k = lines
+            .iter()
+            .position(|l| l.trim() == c)
+            .unwrap_or_else(|| panic!("{c:?} missing"));
+        lines[k + 1].trim()
+    }
+
+    #[test]
+    fn every_bundled_map_reads_back_the_same_with_all_its_comments() {
+        let mut maps: Vec<_> = std::fs::read_dir("maps").unwrap().map(|e| e.unwrap().path()).collect();
+        maps.sort();
+        assert!(maps.len() >= 5);
+        for p in maps {
+            let (text, sc) = read(p.to_str().unwrap());
+            let name = p.display();
+            let w = write_scenario(&sc, Some(&text));
+            // The tidy form, not the plain one it falls back on.
+            assert_eq!(w, Writer::run(&sc, Some(&Original::new(&text)), true), "{name}");
+            assert!(reads_back(&w.text, &sc), "{name}");
+            // Every comment of the bundled maps is above a piece or a field.
+            assert_eq!(comment_lines(&w.text), comment_lines(&text), "{name}");
+            // Written again from what was written: the same text.
+            let again: Scenario = parse_ron(&w.text, &p).unwrap();
+            assert_eq!(write_scenario(&again, Some(&w.text)).text, w.text, "{name}");
+            // Each piece has one span, the spans do not overlap, and each starts where the
+            // piece does.
+            let mut all = pieces(&sc);
+            all.extend(
+                (0..2)
+                    .filter(|&s| sc.sides[s].deployment.is_some())
+                    .map(Piece::Deployment),
+            );
+            assert_eq!(w.spans.len(), all.len(), "{name}");
+            let mut sorted: Vec<_> = w.spans.iter().map(|(_, r)| r.clone()).collect();
+            sorted.sort_by_key(|r| *r.start());
+            assert!(sorted.windows(2).all(|x| x[0].end() < x[1].start()), "{name}");
+            let lines: Vec<&str> = w.text.lines().collect();
+            for p in &all {
+                let r = w.spans.iter().find(|(q, _)| q == p).map(|(_, r)| r.clone()).unwrap();
+                for l in r.clone() {
+                    assert_eq!(piece_at_line(&w, l), Some(*p), "{name}");
+                }
+                let first = lines[r.start() - 1].trim();
+                let id = match *p {
+                    Piece::Unit { side, i } => format!("(id: \"{}\"", sc.sides[side].units[i].id),
+                    Piece::Commander { side, i } => format!("(id: \"{}\"", sc.sides[side].commanders[i].id),
+                    Piece::Deployment(_) => "deployment: Some(Polygon(".into(),
+                    _ => "(".into(),
+                };
+                assert!(first.starts_with(&id), "{name} {p:?}: {first}");
+            }
+            let title = lines.iter().position(|l| l.trim_start().starts_with("title:")).unwrap();
+            assert_eq!(piece_at_line(&w, title + 1), None);
+        }
+    }
+
+    #[test]
+    fn tricky_strings_and_numbers_read_back_exactly() {
+        let (_, mut sc) = read("maps/skirmish.ron");
+        sc.title = "He said \"hold\" \\ at Miller's ([x]) // not a comment /* nor this */".into();
+        sc.brief = "Line one\nline two\ttabbed, Gàrdë 日本 \u{200b} \u{7} \r end \\\" '".into();
+        sc.rules = Some("bpt".into());
+        sc.switches.set(crate::rules::switches::Switch::Weather, true);
+        sc.terrain.areas[0].name = "([".into();
+        sc.terrain.areas[1].name = String::new();
+        sc.terrain.linears[0].width = 9_007_199_254_740_993.0;
+        sc.terrain.hills[0].mountain = true;
+        sc.objectives[0].radius = 1e21;
+        sc.objectives[1].radius = 5.0;
+        let s0 = &mut sc.sides[0];
+        s0.obeys.insert("Port\"ugal".into(), vec!["Brit, ain".into()]);
+        s0.commanders[1].mounted = false;
+        s0.commanders[1].nation = Some("a: b)".into());
+        let u = &mut s0.units[0];
+        u.name = "The 20th, \"Maine\": (1st) ]".into();
+        u.pos = crate::rules::geometry::V2::new(0.1 + 0.2, 45.0 + 1e-7);
+        u.facing = -0.0;
+        u.dug_in = true;
+        u.scout = true;
+        u.morale = Some(crate::data::scenario::Morale::Motivated);
+        let floats = [123456.789, 5e-324, -1e300, 1e16, 9_999_999_999_999_998.0, -3.0, 2.5e-8];
+        for (k, f) in floats.into_iter().enumerate() {
+            s0.units[k + 1].facing = f;
+        }
+        let w = Writer::run(&sc, None, true);
+        let back: Scenario = parse_ron(&w.text, Path::new("t")).unwrap_or_else(|e| panic!("{e}\n{}", w.text));
+        assert_eq!(back, sc, "{}", w.text);
+        assert_eq!(back.sides[0].units[0].facing.to_bits(), (-0.0f64).to_bits());
+        assert_eq!(write_scenario(&sc, None), w);
+        // Nothing in a string was taken for a comment, a polygon or a number.
+        assert!(
+            w.text
+                .contains("title: \"He said \\\"hold\\\" \\\\ at Miller's ([x]) // not a comment /* nor this */\",")
+        );
+        assert!(w.text.contains("name: \"([\""));
+        assert!(
+            w.text.contains("(kind: Scrub, outline: Polygon(["),
+            "an empty name is left out"
+        );
+        assert!(w.text.contains("radius: 10),") && w.text.contains("radius: 1e21),"));
+        assert!(!w.text.contains("radius: 5"), "a default radius is left out");
+        assert!(w.text.contains("switches: [Weather],") && w.text.contains("rules: Some(\"bpt\"),"));
+    }
+
+    #[test]
+    fn comments_follow_their_pieces_and_go_with_them() {
+        let (text, sc) = read("maps/skirmish.ron");
+        let first_brigade = "// 1st Brigade, on the left (west) of the Plank Road.";
+        let second_brigade = "// 2nd Brigade, on the right (east).";
+        let road = "// fords Willow Creek south of the farm.";
+        let mut sc2 = sc.clone();
+        // The 20th Maine deleted: its comment goes with it.
+        crate::editor::piece::remove(&mut sc2, Piece::Unit { side: 0, i: 0 }).unwrap();
+        // The 12th New Jersey renamed and moved: its comment stays with it (by id).
+        sc2.sides[0].units[2].name = "12th NJ".into();
+        sc2.sides[0].units[2].pos.x += 1.0;
+        // The Plank Road last: its comment follows it.
+        let plank = sc2.terrain.linears.remove(0);
+        sc2.terrain.linears.push(plank);
+        let w = write_scenario(&sc2, Some(&text));
+        assert_eq!(parse_ron::<Scenario>(&w.text, Path::new("t")).unwrap(), sc2);
+        assert!(
+            w.text
+                .starts_with("// The bundled default scenario: a brigade-sized ACW action")
+        );
+        assert!(!w.text.contains(first_brigade));
+        assert!(line_after(&w.text, second_brigade).starts_with("(id: \"us_12nj\", name: \"12th NJ\""));
+        assert!(line_after(&w.text, road).starts_with("(kind: Road, name: \"Plank Road\""));
+        let objectives = "// Confederates won 61% of the decided games; now 51%).";
+        assert!(line_after(&w.text, objectives).starts_with("(name: \"Seminary Ridge\", side: \"Union\""));
+        // Renamed, or two of a name: no comment (which of the two would it be?).
+        let mut sc3 = sc.clone();
+        sc3.terrain.linears[0].name = "Plank Rd".into();
+        assert!(!write_scenario(&sc3, Some(&text)).text.contains(road));
+        let mut sc4 = sc.clone();
+        sc4.terrain.linears.push(sc.terrain.linears[0].clone());
+        assert!(!write_scenario(&sc4, Some(&text)).text.contains(road));
+        // Without an original: no comments at all.
+        let bare = write_scenario(&sc, None);
+        assert!(bare.text.starts_with("(\n    title:") && comment_lines(&bare.text).is_empty());
+    }
+
+    #[test]
+    fn field_comments_and_fields_the_original_wrote_are_kept() {
+        let text = "// Head.\n#![enable(implicit_some)]\n// More head.\n(\n    title: \"T\",\n    // Dry.\n    wet_ground: false,\n    turn_limit: 4,\n    // No terrain yet.\n    terrain: (),\n    sides: [\n        // The first side.\n        (name: \"A\", army: \"acw_union\",\n            // Where A sets up.\n            deployment: Some(Polygon([(x: 0, y: 0), (x: 9, y: 0), (x: 9, y: 9)])),\n            commanders: [], units: []),\n    ],\n)\n";
+        let sc: Scenario = parse_ron(text, Path::new("t")).unwrap();
+        let w = write_scenario(&sc, Some(text));
+        assert_eq!(parse_ron::<Scenario>(&w.text, Path::new("t")).unwrap(), sc);
+        assert!(w.text.starts_with("// Head.\n// More head.\n(\n"), "{}", w.text);
+        assert_eq!(line_after(&w.text, "// Dry."), "wet_ground: false,");
+        assert_eq!(line_after(&w.text, "// No terrain yet."), "terrain: (),");
+        assert_eq!(line_after(&w.text, "// The first side."), "(");
+        assert_eq!(
+            line_after(&w.text, "// Where A sets up."),
+            "deployment: Some(Polygon([(x: 0, y: 0), (x: 9, y: 0), (x: 9, y: 9)])),"
+        );
+        let k = w
+            .text
+            .lines()
+            .position(|l| l.trim().starts_with("deployment:"))
+            .unwrap();
+        assert_eq!(piece_at_line(&w, k + 1), Some(Piece::Deployment(0)));
+        // Without the original, defaults are left out.
+        let bare = write_scenario(&sc, None).text;
+        assert!(!bare.contains("wet_ground") && !bare.contains("terrain"), "{bare}");
     }
 }
