@@ -13,9 +13,9 @@
 //! (a side with no units is an error), a commander who still commands (see
 //! [`piece::remove`]) or a side's only CO.
 
+use super::Doc;
 use super::piece::{self, Piece};
 use super::write::{Written, piece_at_line, write_scenario};
-use super::Doc;
 use crate::data::load::{RonSpans, Seg};
 use crate::data::scenario::Scenario;
 use crate::data::validate::validate_scenario_file;
@@ -193,5 +193,135 @@ impl Origins {
         {
             v.remove(i);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn skirmish() -> Doc {
+        Doc::open(Path::new("maps/skirmish.ron")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The text from `line:col` of the document as written.
+    fn at(doc: &Doc, p: &Problem) -> String {
+        let w = write_scenario(&doc.scenario, doc.original.as_deref());
+        let l = w.text.lines().nth(p.line - 1).unwrap();
+        l.chars().skip(p.col - 1).collect()
+    }
+
+    #[test]
+    fn a_unit_on_another_is_placed_on_it_in_the_checkers_words() {
+        let mut doc = skirmish();
+        assert_eq!(problems(&doc, 10), Vec::new());
+        // The 83rd Pennsylvania on the 20th Maine, at (72, 45).
+        doc.edit(|s| s.sides[0].units[1].pos = s.sides[0].units[0].pos).unwrap();
+        let ps = problems(&doc, 10);
+        assert_eq!(ps.len(), 1, "{ps:?}");
+        let p = &ps[0];
+        assert_eq!(p.piece, Some(Piece::Unit { side: 0, i: 1 }));
+        assert_eq!(p.msg, "overlapping stands: us_20me and us_83pa");
+        assert!(at(&doc, p).starts_with("(x: 72, y: 45), facing: 90, commander: \"us_bde1\", grade: Some(Elite)"));
+        // Exactly what the checker says of the file.
+        let text = write_scenario(&doc.scenario, doc.original.as_deref()).text;
+        let dir = crate::assets_dir().join("armies");
+        let e =
+            validate_scenario_file(&text, &doc.path, &doc.scenario, &doc.armies, &dir, &doc.footprints).unwrap_err();
+        assert_eq!((e.line, e.col, e.msg.as_str()), (p.line, p.col, p.msg.as_str()));
+    }
+
+    #[test]
+    fn independent_faults_are_all_listed_at_the_documents_places() {
+        let mut doc = skirmish();
+        doc.edit(|s| {
+            // Miller's Orchard with two points.
+            s.terrain.areas[3].outline.0.truncate(2);
+            // Tanner's Bridge off the table.
+            s.objectives[2].pos.x = 300.0;
+            // The 20th Maine of a row its army does not have.
+            s.sides[0].units[0].row = "no_such_row".into();
+            // The 16th Michigan on the 12th New Jersey: found once the 20th Maine, before it,
+            // is taken out of the copy, and still named by its own index.
+            s.sides[0].units[5].pos = s.sides[0].units[3].pos;
+        })
+        .unwrap();
+        let ps = problems(&doc, 10);
+        let pieces: Vec<_> = ps.iter().map(|p| p.piece).collect();
+        assert_eq!(
+            pieces,
+            [
+                Some(Piece::Area(3)),
+                Some(Piece::Objective(2)),
+                Some(Piece::Unit { side: 0, i: 0 }),
+                Some(Piece::Unit { side: 0, i: 5 }),
+            ]
+        );
+        assert_eq!(ps[0].msg, "Orchard area 3: a polygon needs at least 3 points");
+        assert_eq!(
+            ps[1].msg,
+            "objective \"Tanner's Bridge\" at (300.0, 90.0) is off the table"
+        );
+        assert!(
+            ps[2]
+                .msg
+                .starts_with("unit us_20me: unknown troop row \"no_such_row\" in ACW Union Army")
+        );
+        assert_eq!(ps[3].msg, "overlapping stands: us_12nj and us_16mi");
+        let full = write_scenario(&doc.scenario, doc.original.as_deref());
+        for p in &ps {
+            assert_eq!(piece_at_line(&full, p.line), p.piece, "{p:?}");
+        }
+        assert!(at(&doc, &ps[1]).starts_with("(x: 300, y: 90), radius: 6)"));
+        assert!(at(&doc, &ps[2]).starts_with("\"no_such_row\""));
+        assert!(at(&doc, &ps[3]).starts_with("(x: 145, y: 45), facing: 90, commander: \"us_bde2\")"));
+        assert_eq!(problems(&doc, 2), ps[..2]);
+        assert!(problems(&doc, 0).is_empty());
+    }
+
+    #[test]
+    fn a_fault_of_no_piece_ends_the_list_and_is_placed_in_the_documents_text() {
+        let mut doc = skirmish();
+        doc.edit(|s| {
+            s.terrain.areas[3].outline.0.truncate(2);
+            // No CO on the Confederate side: the division answers to a brigade.
+            s.sides[1].commanders[0].superior = Some("cs_bde1".into());
+        })
+        .unwrap();
+        let ps = problems(&doc, 10);
+        assert_eq!(ps.len(), 2, "{ps:?}");
+        assert_eq!(ps[1].piece, None);
+        assert_eq!(ps[1].msg, "side Confederate has no CO (a commander with no superior)");
+        let full = write_scenario(&doc.scenario, doc.original.as_deref()).text;
+        let lines: Vec<&str> = full.lines().collect();
+        let second = (0..lines.len())
+            .filter(|&k| lines[k].trim() == "commanders: [")
+            .nth(1)
+            .unwrap();
+        assert_eq!((ps[1].line, at(&doc, &ps[1]).as_str()), (second + 1, "["));
+        // The first fault of no piece: nothing after it.
+        doc.edit(|s| s.title = " ".into()).unwrap();
+        let ps = problems(&doc, 10);
+        assert_eq!(ps.len(), 1);
+        assert_eq!(
+            (ps[0].piece, ps[0].msg.as_str()),
+            (None, "the title is empty: players pick a battle by it")
+        );
+    }
+
+    #[test]
+    fn a_sides_last_unit_is_not_taken_out() {
+        let mut doc = skirmish();
+        doc.edit(|s| {
+            s.sides[1].units.truncate(1);
+            s.sides[1].units[0].row = "no_such_row".into();
+            s.sides[0].units[1].pos = s.sides[0].units[0].pos;
+        })
+        .unwrap();
+        // Taking it out would make "side Confederate has no units" of it: the list ends there.
+        let ps = problems(&doc, 10);
+        assert_eq!(ps.len(), 1, "{ps:?}");
+        assert_eq!(ps[0].piece, Some(Piece::Unit { side: 1, i: 0 }));
     }
 }
