@@ -185,6 +185,17 @@ pub fn refuse_non_recording(path: &Path) -> std::io::Result<()> {
 
 /// Write `bytes` to `path` atomically (temporary file, fsync, rename).
 pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    save_atomically_checked(path, bytes, |_| Ok(()))
+}
+
+/// [`save_atomically`], with `check` run on the temporary file once it is written and synced,
+/// before it replaces `path`: if `check` (or anything else) fails, the temporary file is
+/// removed and `path` left as it was.
+pub fn save_atomically_checked(
+    path: &Path,
+    bytes: &[u8],
+    check: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path
         .parent()
@@ -212,7 +223,10 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
+        f.flush()?;
         f.sync_all()?;
+        drop(f);
+        check(&tmp)?;
         std::fs::rename(&tmp, path)
     })();
     if written.is_err() {
