@@ -116,7 +116,7 @@ mod tests {
         assert_eq!(doc.original.as_deref(), Some(text.as_str()));
         assert_eq!((doc.path.as_path(), doc.dirty()), (out.as_path(), false));
         assert_eq!(Doc::open(&out).unwrap().scenario, doc.scenario);
-        assert!(temp_files(&out.parent().unwrap().to_path_buf()).is_empty());
+        assert!(temp_files(out.parent().unwrap()).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

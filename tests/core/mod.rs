@@ -8,6 +8,7 @@ mod determinism;
 mod ecs;
 #[cfg(feature = "gui")]
 mod editor;
+mod editor_roundtrip;
 mod end;
 mod fire;
 #[cfg(feature = "gui")]
