@@ -97,7 +97,7 @@ pub struct EditorProbe {
     pub can_undo: bool,
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn write_probe(
     file: Res<ProbeFile>,
     battle: Res<BattleState>,

@@ -94,6 +94,7 @@ fn editor_panel(
         .resizable(false)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().id_salt("editor_scroll").show(ui, |ui| {
+                ui.set_max_width(PANEL_WIDTH - 18.0);
                 file_section(ui, &mut editor, &mut form, &mut asks);
                 if editor.doc.is_none() {
                     return;
@@ -817,9 +818,8 @@ fn roster_section(ui: &mut egui::Ui, editor: &mut Editor, b: &crate::battle::Bat
         let stands: u32 = side.units.iter().map(|u| u.stands).sum();
         let bp = b.sides.get(s).map(|x| x.breakpoint);
         let title = format!(
-            "{} ({}): {} units, {} stands, breaks after {} units lost",
+            "{}: {} units, {} stands; breaks at {} lost",
             side.name,
-            doc.armies[s].name,
             side.units.len(),
             stands,
             bp.map_or("?".into(), |b| b.to_string())
@@ -827,6 +827,7 @@ fn roster_section(ui: &mut egui::Ui, editor: &mut Editor, b: &crate::battle::Bat
         egui::CollapsingHeader::new(egui::RichText::new(title).color(crate::ui::common::side_colour(s)))
             .id_salt(format!("ed_roster{s}"))
             .show(ui, |ui| {
+                ui.label(egui::RichText::new(&doc.armies[s].name).weak());
                 for (ci, c) in side.commanders.iter().enumerate() {
                     let depth = commander_depth(side, &c.id);
                     let text = format!("{}{} — {} ({})", "   ".repeat(depth), c.name, c.id, c.row);

@@ -161,22 +161,28 @@ impl BalanceJob {
         match self.poll() {
             Some(Ok(r)) => {
                 for s in &r.sides {
-                    ui.label(format!(
-                        "{} ({}): won {} of {} ({:.0}%, 95% interval {:.0}–{:.0}%), {:.1} units lost a game",
-                        s.side,
-                        s.agent,
-                        s.wins,
-                        r.games,
-                        s.win_rate * 100.0,
-                        s.ci95[0] * 100.0,
-                        s.ci95[1] * 100.0,
-                        s.avg_units_lost
-                    ));
+                    wrapped(
+                        ui,
+                        format!(
+                            "{} ({}): won {} of {} ({:.0}%, 95% interval {:.0}–{:.0}%), {:.1} units lost a game",
+                            s.side,
+                            s.agent,
+                            s.wins,
+                            r.games,
+                            s.win_rate * 100.0,
+                            s.ci95[0] * 100.0,
+                            s.ci95[1] * 100.0,
+                            s.avg_units_lost
+                        ),
+                    );
                 }
-                ui.label(format!("{} drawn; {:.1} game turns a game", r.draws, r.avg_game_turns));
+                wrapped(
+                    ui,
+                    format!("{} drawn; {:.1} game turns a game", r.draws, r.avg_game_turns),
+                );
             }
             Some(Err(e)) => {
-                ui.colored_label(egui::Color32::from_rgb(255, 140, 120), e);
+                wrapped(ui, e.clone());
             }
             None => {}
         }
@@ -184,4 +190,8 @@ impl BalanceJob {
             ui.ctx().request_repaint();
         }
     }
+}
+
+fn wrapped(ui: &mut egui::Ui, text: String) {
+    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Wrap));
 }
