@@ -14,6 +14,7 @@ use leafwing_input_manager::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableViewport>()
+        .init_resource::<crate::ui::common::WheelTaken>()
         .init_resource::<Drag>()
         .init_resource::<CameraFit>()
         .add_systems(Startup, spawn_camera)
@@ -194,7 +195,7 @@ fn steer_camera(
     time: Res<Time>,
     screen: Res<State<Screen>>,
     dragging: Res<Drag>,
-    editor: Option<Res<crate::ui::editor::Editor>>,
+    wheel_taken: Option<Res<crate::ui::common::WheelTaken>>,
 ) {
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
@@ -203,7 +204,7 @@ fn steer_camera(
         return;
     }
     // The editor's drag of a piece takes the wheel (it turns the piece).
-    let editor_drag = editor.is_some_and(|e| matches!(e.gesture, Some(crate::ui::editor::Gesture::Move { .. })));
+    let editor_drag = wheel_taken.is_some_and(|w| w.0);
     let a = controls.into_inner();
     let (mut tf, mut proj) = camera.into_inner();
     let Projection::Orthographic(o) = proj.as_mut() else {

@@ -58,6 +58,25 @@ pub enum Screen {
     Editor,
 }
 
+/// The mouse wheel is taken by something on the table (the editor's drag turns the piece):
+/// the camera does not zoom with it. Set each frame by whoever takes it.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct WheelTaken(pub bool);
+
+/// What the scenario editor opens when it is entered: set by whoever sends the window to it
+/// (the main menu), taken by the editor.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditWhat {
+    /// A new scenario (the editor's "New scenario" form).
+    New,
+    /// A scenario file.
+    File(std::path::PathBuf),
+}
+
+/// The editor's next document, see [`EditWhat`].
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct OpenEditor(pub Option<EditWhat>);
+
 /// The stand (unit) or commander the player has picked.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Selection {

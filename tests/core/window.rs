@@ -582,6 +582,16 @@ fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
     });
     g.focus(&x);
     assert_eq!(p["editor"]["units"][0].as_array().unwrap().len(), 1);
+    // The camera settles once the panels have their size: wait till the table stays put.
+    let mut p = p;
+    loop {
+        std::thread::sleep(Duration::from_millis(1500));
+        let q = g.probe();
+        if q["editor"]["table_px"] == p["editor"]["table_px"] {
+            break;
+        }
+        p = q;
+    }
 
     // The Woods tool, then four points and Enter.
     click(&x, &g, button(&p, "Woods"));

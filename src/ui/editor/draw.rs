@@ -2,7 +2,7 @@
 //! zone, the pieces with problems (red), the selected piece (its outline and the points to
 //! drag) and the outline being drawn, with a line to the pointer.
 
-use super::Editor;
+use super::state::Editor;
 use crate::editor::Piece;
 use crate::rules::geometry::V2;
 use crate::ui::camera::TableCamera;
@@ -154,7 +154,8 @@ fn draw_editor(
             bad.line(r);
         }
     }
-    spawn_layer(&mut commands, bad.stroke(PROBLEM, 3.0 * scale, z::OVERLAY), EditorLayer);
+    // Wide enough to show as a red rim around the selection's yellow line.
+    spawn_layer(&mut commands, bad.stroke(PROBLEM, 6.0 * scale, z::OVERLAY), EditorLayer);
     if let Some(sel) = editor.selected {
         let (closed, open) = outlines(&editor, sel);
         let mut pen = Pen::new();

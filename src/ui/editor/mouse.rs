@@ -14,7 +14,7 @@
 //! | Ctrl+Z, Ctrl+Y (Ctrl+Shift+Z) | undo, redo |
 //! | Ctrl+S | save |
 
-use super::{Editor, Gesture, Tool};
+use super::state::{Editor, Gesture, Tool};
 use crate::data::scenario::{CommanderSpec, Objective, UnitSpec};
 use crate::editor::piece::{self, Piece, rect_polygon};
 use crate::rules::geometry::V2;
@@ -64,7 +64,12 @@ fn pointer(
     viewport: Res<TableViewport>,
     over_window: Option<Res<crate::ui::common::OverWindow>>,
     mut editor: ResMut<Editor>,
+    mut wheel_taken: ResMut<crate::ui::common::WheelTaken>,
 ) {
+    let taken = matches!(editor.gesture, Some(Gesture::Move { .. }));
+    if wheel_taken.0 != taken {
+        wheel_taken.0 = taken;
+    }
     let notches: f32 = wheel
         .read()
         .map(|w| match w.unit {
@@ -289,6 +294,9 @@ pub fn finish_drawing(editor: &mut Editor) {
     });
     if let Some(Some(p)) = made {
         editor.selected = Some(p);
+        if let Some(doc) = &editor.doc {
+            editor.status = Some(format!("drew {}", p.label(&doc.scenario)));
+        }
     }
 }
 
@@ -416,6 +424,9 @@ pub fn place(editor: &mut Editor, p: V2) {
         Ok(piece) => {
             editor.selected = Some(piece);
             editor.fill_drafts();
+            if let Some(doc) = &editor.doc {
+                editor.status = Some(format!("placed {}", piece.label(&doc.scenario)));
+            }
         }
         Err(e) if !e.is_empty() => editor.status = Some(e),
         Err(_) => {}
@@ -458,7 +469,7 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, free: Res<KeysFree>, mut editor: ResMut
     }
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
         if let Some(path) = editor.doc.as_ref().map(|d| d.path.clone()) {
-            super::panel::save(&mut editor, &path);
+            editor.save(&path);
         }
         return;
     }

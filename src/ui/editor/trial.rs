@@ -3,7 +3,7 @@
 //! balance`'s games) in a thread of its own, with a progress bar, its win rates and their
 //! 95% intervals.
 
-use super::Editor;
+use super::state::Editor;
 use crate::battle::ecs::BattleState;
 use crate::battle::ecs::phase::PhaseQueue;
 use crate::sim::BalanceResult;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MenuState>()
+        .init_resource::<crate::ui::common::OpenEditor>()
         .add_systems(OnEnter(Screen::Menu), scan)
         .add_systems(EguiPrimaryContextPass, menu.run_if(in_state(Screen::Menu)));
 }
@@ -213,7 +214,7 @@ fn menu(
     mut preview: ResMut<Preview>,
     mut queue: ResMut<PhaseQueue>,
     mut store: ResMut<crate::ui::settings::SettingsStore>,
-    mut editor: ResMut<crate::ui::editor::Editor>,
+    mut open_editor: ResMut<crate::ui::common::OpenEditor>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut start = None;
@@ -343,19 +344,11 @@ fn menu(
             }
         });
     if let Some(what) = edit {
-        match what {
-            Some(path) => match crate::editor::Doc::open(&path) {
-                Ok(doc) => {
-                    editor.open(doc);
-                    next.set(Screen::Editor);
-                }
-                Err(e) => state.error = Some(e.to_string()),
-            },
-            None => {
-                editor.doc = None;
-                next.set(Screen::Editor);
-            }
-        }
+        open_editor.0 = Some(match what {
+            Some(path) => crate::ui::common::EditWhat::File(path),
+            None => crate::ui::common::EditWhat::New,
+        });
+        next.set(Screen::Editor);
     }
     if let Some(s) = start {
         let players = state.players.clone();
