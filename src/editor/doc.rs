@@ -32,6 +32,15 @@ pub struct Doc {
     pub footprints: Footprints,
 }
 
+/// A file for a new scenario in `maps/` that does not exist yet: `{stem}.ron`, `{stem}_2.ron`, …
+pub fn unused_path(stem: &str) -> PathBuf {
+    let at = |name: String| Path::new("maps").join(name);
+    std::iter::once(at(format!("{stem}.ron")))
+        .chain((2..).map(|n| at(format!("{stem}_{n}.ron"))))
+        .find(|p| !p.exists())
+        .expect("unbounded")
+}
+
 /// The army lists the editor offers: the file stems in `assets/armies/`.
 pub fn army_stems() -> Vec<String> {
     let dir = crate::assets_dir().join("armies");

@@ -15,6 +15,7 @@ use leafwing_input_manager::prelude::*;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableViewport>()
         .init_resource::<crate::ui::common::WheelTaken>()
+        .init_resource::<crate::ui::common::Typing>()
         .init_resource::<Drag>()
         .init_resource::<CameraFit>()
         .add_systems(Startup, spawn_camera)
@@ -196,6 +197,7 @@ fn steer_camera(
     screen: Res<State<Screen>>,
     dragging: Res<Drag>,
     wheel_taken: Option<Res<crate::ui::common::WheelTaken>>,
+    typing: Option<Res<crate::ui::common::Typing>>,
 ) {
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
@@ -206,12 +208,14 @@ fn steer_camera(
     // The editor's drag of a piece takes the wheel (it turns the piece).
     let editor_drag = wheel_taken.is_some_and(|w| w.0);
     let a = controls.into_inner();
+    // Letters typed into a field of the panels are not the camera's.
+    let keys_free = typing.is_none_or(|t| !t.0);
     let (mut tf, mut proj) = camera.into_inner();
     let Projection::Orthographic(o) = proj.as_mut() else {
         return;
     };
     let dt = time.delta_secs();
-    if a.just_pressed(&TableAction::FitTable) {
+    if keys_free && a.just_pressed(&TableAction::FitTable) {
         fit.pending = true;
         fit.moved = false;
         return;
@@ -227,7 +231,11 @@ fn steer_camera(
     let over_table = pointer.is_some();
     let mut moved = false;
     let rot = tf.rotation;
-    let keys = a.clamped_axis_pair(&TableAction::Pan);
+    let keys = if keys_free {
+        a.clamped_axis_pair(&TableAction::Pan)
+    } else {
+        Vec2::ZERO
+    };
     if keys != Vec2::ZERO {
         let d = rot * (keys.extend(0.0) * 600.0 * o.scale * dt);
         tf.translation += d;
@@ -245,7 +253,11 @@ fn steer_camera(
     } else {
         0.0
     };
-    let keys_zoom = a.value(&TableAction::ZoomKeys);
+    let keys_zoom = if keys_free {
+        a.value(&TableAction::ZoomKeys)
+    } else {
+        0.0
+    };
     if wheel != 0.0 || keys_zoom != 0.0 {
         let factor = (1.0 - 0.12 * wheel.clamp(-3.0, 3.0)) * (1.0 - 1.5 * keys_zoom * dt);
         let old = o.scale;
@@ -257,7 +269,7 @@ fn steer_camera(
         }
         moved = true;
     }
-    let turn = a.value(&TableAction::Rotate);
+    let turn = if keys_free { a.value(&TableAction::Rotate) } else { 0.0 };
     if turn != 0.0 {
         tf.rotate_z(turn * 1.2 * dt);
         moved = true;

@@ -63,6 +63,11 @@ pub enum Screen {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct WheelTaken(pub bool);
 
+/// The keyboard is typing into a text field of the panels: the table's keys (camera pan and
+/// zoom, the editor's keys) leave it alone. Set each frame by the panels that have fields.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct Typing(pub bool);
+
 /// What the scenario editor opens when it is entered: set by whoever sends the window to it
 /// (the main menu), taken by the editor.
 #[derive(Clone, Debug, PartialEq)]

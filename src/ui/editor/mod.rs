@@ -60,8 +60,27 @@ fn enter(
             }
         },
         Some(crate::ui::common::EditWhat::New) => {
-            editor.doc = None;
-            editor.status = Some("a new scenario: fill in the form and press Create".into());
+            // An empty table of the default size, to be drawn on at once (the New scenario
+            // form starts another with other sizes or armies).
+            let blank = Doc::blank(
+                "A new battle",
+                crate::data::scenario::TableSize {
+                    width: 180.0,
+                    height: 120.0,
+                },
+                ["acw_union", "acw_confederate"],
+                crate::editor::doc::unused_path("my_battle"),
+            );
+            match blank {
+                Ok(doc) => {
+                    editor.open(doc);
+                    editor.status = Some("a new scenario: draw terrain, place commanders and units, then save".into());
+                }
+                Err(e) => {
+                    editor.doc = None;
+                    editor.status = Some(e.to_string());
+                }
+            }
         }
         None => {}
     }

@@ -27,7 +27,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<KeysFree>().add_systems(
+    app.init_resource::<crate::ui::common::Typing>().add_systems(
         Update,
         (pointer, keys)
             .chain()
@@ -35,17 +35,6 @@ pub(super) fn plugin(app: &mut App) {
             .after(crate::ui::camera::CameraSystems)
             .run_if(in_state(Screen::Editor)),
     );
-}
-
-/// Whether the keys are the table's (not typed into a text field of the panel): set by the
-/// panel each frame.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct KeysFree(pub bool);
-
-impl Default for KeysFree {
-    fn default() -> Self {
-        KeysFree(true)
-    }
 }
 
 /// Degrees a key press or wheel notch turns a piece.
@@ -449,8 +438,8 @@ impl<T> OkOrDefault<T> for Option<T> {
     }
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, free: Res<KeysFree>, mut editor: ResMut<Editor>) {
-    if !free.0 || editor.doc.is_none() {
+fn keys(keys: Res<ButtonInput<KeyCode>>, typing: Res<crate::ui::common::Typing>, mut editor: ResMut<Editor>) {
+    if typing.0 || editor.doc.is_none() {
         return;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);

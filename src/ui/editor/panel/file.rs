@@ -24,7 +24,7 @@ impl Default for NewForm {
             width: 180.0,
             height: 120.0,
             armies: ["acw_union".into(), "acw_confederate".into()],
-            path: "maps/my_battle.ron".into(),
+            path: crate::editor::doc::unused_path("my_battle").display().to_string(),
         }
     }
 }

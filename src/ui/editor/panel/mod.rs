@@ -2,7 +2,6 @@
 //! the tools and what they place, the selected piece's properties, each side's roster against
 //! its breakpoint, the validator's problems, and play-testing and balance runs.
 
-use super::mouse::KeysFree;
 use super::state::Editor;
 use super::trial::BalanceJob;
 use crate::battle::ecs::BattleState;
@@ -48,7 +47,7 @@ fn editor_panel(
     mut editor: ResMut<Editor>,
     battle: Res<BattleState>,
     mut viewport: ResMut<TableViewport>,
-    mut keys_free: ResMut<KeysFree>,
+    mut typing_now: ResMut<crate::ui::common::Typing>,
     mut over_window: ResMut<OverWindow>,
     mut next: ResMut<NextState<Screen>>,
     mut job: ResMut<BalanceJob>,
@@ -121,8 +120,8 @@ fn editor_panel(
         viewport.0 = Some(rect);
     }
     let typing = ctx.egui_wants_keyboard_input();
-    if keys_free.0 == typing {
-        keys_free.0 = !typing;
+    if typing_now.0 != typing {
+        typing_now.0 = typing;
     }
     if over_window.0 {
         over_window.0 = false;
@@ -134,12 +133,21 @@ fn editor_panel(
             height: form.height,
         };
         let path = PathBuf::from(form.path.trim());
-        match Doc::blank(form.title.trim(), size, [&form.armies[0], &form.armies[1]], path) {
-            Ok(doc) => {
-                editor.open(doc);
-                editor.status = Some("new scenario: draw terrain, place commanders and units, then save".into());
+        if path.exists() {
+            // A new scenario never writes over a file: open that one, or name another.
+            editor.status = Some(format!(
+                "{} exists: open it, or give the new scenario another file",
+                path.display()
+            ));
+        } else {
+            match Doc::blank(form.title.trim(), size, [&form.armies[0], &form.armies[1]], path) {
+                Ok(doc) => {
+                    editor.open(doc);
+                    editor.status = Some("new scenario: draw terrain, place commanders and units, then save".into());
+                    form.path = crate::editor::doc::unused_path("my_battle").display().to_string();
+                }
+                Err(e) => editor.status = Some(e.to_string()),
             }
-            Err(e) => editor.status = Some(e.to_string()),
         }
     }
     if let Some(p) = asks.open {

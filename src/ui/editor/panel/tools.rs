@@ -111,7 +111,13 @@ pub(super) fn drafts(ui: &mut egui::Ui, editor: &mut Editor) {
     if tool != Tool::Deployment {
         ui.horizontal(|ui| {
             ui.label("Name");
-            ui.add(egui::TextEdit::singleline(&mut d.name).hint_text("(the row's name)"));
+            ui.add(
+                egui::TextEdit::singleline(&mut d.name).hint_text(if tool == Tool::Unit {
+                    "(the row's name)"
+                } else {
+                    "(a name of its own, or none)"
+                }),
+            );
         });
     }
     match tool {
