@@ -286,15 +286,19 @@ mod tests {
     use super::*;
     use crate::rules::geometry::V2;
 
-    #[test]
-    fn edits_undo_and_redo_in_order() {
-        let mut d = Doc::blank(
+    fn blank() -> Doc {
+        Doc::blank(
             "T",
             TableSize::default(),
             ["acw_union", "acw_confederate"],
             PathBuf::from("x.ron"),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn edits_undo_and_redo_in_order() {
+        let mut d = blank();
         assert!(d.dirty() && !d.can_undo());
         d.edit(|s| s.title = "A".into()).unwrap();
         d.edit(|s| s.turn_limit = 5).unwrap();
@@ -321,13 +325,7 @@ mod tests {
 
     #[test]
     fn a_missing_army_list_is_refused_and_the_edit_undone() {
-        let mut d = Doc::blank(
-            "T",
-            TableSize::default(),
-            ["acw_union", "acw_confederate"],
-            PathBuf::from("x.ron"),
-        )
-        .unwrap();
+        let mut d = blank();
         let e = d.edit(|s| s.sides[1].army = "no_such_army".into()).unwrap_err();
         assert!(e.contains("no_such_army"), "{e}");
         assert_eq!(d.scenario.sides[1].army, "acw_confederate");

@@ -283,3 +283,65 @@ pub fn road_along(points: &[(f64, f64)]) -> Terrain {
         ..Default::default()
     }
 }
+
+/// The bundled scenarios, `maps/*.ron`, sorted.
+pub fn maps() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("maps/ is readable")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The window pixel of table point `p` through the table camera (a headless app's).
+#[cfg(feature = "gui")]
+pub fn screen_of(app: &mut bevy::prelude::App, p: V2) -> bevy::prelude::Vec2 {
+    use bevy::prelude::*;
+    use volley::ui::camera::TableCamera;
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&Camera, &GlobalTransform), With<TableCamera>>();
+    let (cam, tf) = q.single(app.world()).expect("the table camera");
+    cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0))
+        .expect("on screen")
+}
+
+/// Put the mouse pointer over table point `p` and let a frame see it.
+#[cfg(feature = "gui")]
+pub fn point_at(app: &mut bevy::prelude::App, p: V2) {
+    use bevy::prelude::*;
+    let s = screen_of(app, p);
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(Entity, &mut Window), With<bevy::window::PrimaryWindow>>();
+    let (window, mut w) = q.single_mut(app.world_mut()).expect("the window");
+    w.set_cursor_position(Some(s));
+    // What winit sends when the mouse moves (Bevy's picking reads it).
+    app.world_mut()
+        .write_message(bevy::window::WindowEvent::CursorMoved(bevy::window::CursorMoved {
+            window,
+            position: s,
+            delta: None,
+        }));
+    app.update();
+}
+
+/// Press the left button at `from`, move the pointer to `to` in steps, let go.
+#[cfg(feature = "gui")]
+pub fn drag(app: &mut bevy::prelude::App, from: V2, to: V2) {
+    use bevy::prelude::*;
+    use leafwing_input_manager::prelude::Buttonlike;
+    point_at(app, from);
+    MouseButton::Left.press(app.world_mut());
+    app.update();
+    for k in 1..=4 {
+        point_at(app, from + (to - from) * (k as f64 / 4.0));
+    }
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+    app.update();
+    app.update();
+}

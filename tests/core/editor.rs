@@ -4,6 +4,7 @@
 //! both sides; points dragged, pieces deleted, undo and redo. It is saved with Ctrl+S, and
 //! `volley check` and a whole simulated game accept the file.
 
+use super::common::{drag, point_at};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::Buttonlike;
 use volley::data::scenario::TableSize;
@@ -12,32 +13,6 @@ use volley::rules::geometry::V2;
 use volley::rules::terrain::{AreaKind, LinearKind};
 use volley::ui::Screen;
 use volley::ui::editor::{Editor, Tool};
-
-fn screen_of(app: &mut App, p: V2) -> Vec2 {
-    use volley::ui::camera::TableCamera;
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(&Camera, &GlobalTransform), With<TableCamera>>();
-    let (cam, tf) = q.single(app.world()).expect("the table camera");
-    cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0))
-        .expect("on screen")
-}
-
-fn point_at(app: &mut App, p: V2) {
-    let s = screen_of(app, p);
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(Entity, &mut Window), With<bevy::window::PrimaryWindow>>();
-    let (window, mut w) = q.single_mut(app.world_mut()).expect("the window");
-    w.set_cursor_position(Some(s));
-    app.world_mut()
-        .write_message(bevy::window::WindowEvent::CursorMoved(bevy::window::CursorMoved {
-            window,
-            position: s,
-            delta: None,
-        }));
-    app.update();
-}
 
 fn click_with(app: &mut App, p: V2, button: MouseButton) {
     point_at(app, p);
@@ -49,17 +24,6 @@ fn click_with(app: &mut App, p: V2, button: MouseButton) {
 
 fn click(app: &mut App, p: V2) {
     click_with(app, p, MouseButton::Left);
-}
-
-fn drag(app: &mut App, from: V2, to: V2) {
-    point_at(app, from);
-    MouseButton::Left.press(app.world_mut());
-    app.update();
-    for k in 1..=4 {
-        point_at(app, from + (to - from) * (k as f64 / 4.0));
-    }
-    MouseButton::Left.release(app.world_mut());
-    app.update();
 }
 
 fn press(app: &mut App, keys: &[KeyCode]) {

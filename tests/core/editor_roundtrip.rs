@@ -3,23 +3,12 @@
 //! starts, and plays, the same battle as the map itself (the same state hash once the content
 //! hash, which pins the file's bytes, is set alike; the same events).
 
-use std::path::{Path, PathBuf};
+use super::common::maps;
 use volley::agents;
 use volley::battle::Battle;
 use volley::data::check::check_file;
 use volley::editor::Doc;
 use volley::editor::write::write_scenario;
-
-fn maps() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("maps/ is readable")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    v.sort();
-    v
-}
 
 /// The comment lines before the opening `(`.
 fn header(text: &str) -> Vec<&str> {

@@ -1,22 +1,12 @@
 //! Every bundled scenario in `maps/`: passes the checker, has what the author's guide asks
 //! for (title, brief, objectives, turn limit), and plays to the end under every agent.
 
-use std::path::{Path, PathBuf};
+use super::common::maps;
+use std::path::Path;
 use volley::agents;
 use volley::data::check::check_file;
 use volley::data::validate::load_scenario;
 use volley::sim;
-
-fn maps() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("maps/ is readable")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn the_library_has_the_five_bundled_scenarios() {

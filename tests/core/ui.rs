@@ -611,55 +611,12 @@ fn firing_line() -> Battle {
     b
 }
 
-/// Where table point `p` shows in the window: through the table camera, as the table is drawn.
-fn screen_of(app: &mut App, p: V2) -> Vec2 {
-    use volley::ui::camera::TableCamera;
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(&Camera, &GlobalTransform), With<TableCamera>>();
-    let (cam, tf) = q.single(app.world()).expect("the table camera");
-    cam.world_to_viewport(tf, Vec3::new(p.x as f32, p.y as f32, 0.0))
-        .expect("on screen")
-}
-
-/// Put the mouse pointer over table point `p` and let a frame see it.
-fn point_at(app: &mut App, p: V2) {
-    let s = screen_of(app, p);
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(Entity, &mut Window), With<bevy::window::PrimaryWindow>>();
-    let (window, mut w) = q.single_mut(app.world_mut()).expect("the window");
-    w.set_cursor_position(Some(s));
-    // What winit sends when the mouse moves (Bevy's picking reads it).
-    app.world_mut()
-        .write_message(bevy::window::WindowEvent::CursorMoved(bevy::window::CursorMoved {
-            window,
-            position: s,
-            delta: None,
-        }));
-    app.update();
-}
-
 /// A left click at table point `p`.
 fn click(app: &mut App, p: V2) {
     point_at(app, p);
     MouseButton::Left.press(app.world_mut());
     app.update();
     MouseButton::Left.release(app.world_mut());
-    app.update();
-    app.update();
-}
-
-/// Press the left button at `from`, move the pointer to `to` in steps, let go.
-fn drag(app: &mut App, from: V2, to: V2) {
-    point_at(app, from);
-    MouseButton::Left.press(app.world_mut());
-    app.update();
-    for k in 1..=4 {
-        point_at(app, from + (to - from) * (k as f64 / 4.0));
-    }
-    MouseButton::Left.release(app.world_mut());
-    app.update();
     app.update();
     app.update();
 }
