@@ -17,7 +17,7 @@ pub mod state;
 pub mod trial;
 
 use state::doc_hash;
-pub use state::{Drafts, Editor, Gesture, Tool};
+pub use state::{Drafts, Editor, Gesture, GoTo, Tool};
 
 use crate::battle::ecs::BattleState;
 use crate::editor::Doc;
@@ -51,38 +51,29 @@ fn enter(
     mut editor: ResMut<Editor>,
     open: Option<ResMut<crate::ui::common::OpenEditor>>,
 ) {
-    match open.and_then(|mut o| o.0.take()) {
-        Some(crate::ui::common::EditWhat::File(path)) => match Doc::open(&path) {
-            Ok(doc) => editor.open(doc),
-            Err(e) => {
-                editor.doc = None;
-                editor.status = Some(e.to_string());
-            }
-        },
+    // From the menu: a scenario file, or a new empty table of the default size to draw on at
+    // once (the New scenario form starts another with other sizes or armies). A document with
+    // unsaved changes is not dropped: the panel asks first.
+    let to = match open.and_then(|mut o| o.0.take()) {
+        Some(crate::ui::common::EditWhat::File(path)) => Some(GoTo::Open(path)),
         Some(crate::ui::common::EditWhat::New) => {
-            // An empty table of the default size, to be drawn on at once (the New scenario
-            // form starts another with other sizes or armies).
-            let blank = Doc::blank(
-                "A new battle",
-                crate::data::scenario::TableSize {
-                    width: 180.0,
-                    height: 120.0,
-                },
-                ["acw_union", "acw_confederate"],
-                crate::editor::doc::unused_path("my_battle"),
-            );
-            match blank {
-                Ok(doc) => {
-                    editor.open(doc);
-                    editor.status = Some("a new scenario: draw terrain, place commanders and units, then save".into());
-                }
+            let size = crate::data::scenario::TableSize {
+                width: 180.0,
+                height: 120.0,
+            };
+            let path = crate::editor::doc::unused_path("my_battle");
+            match Doc::blank("A new battle", size, ["acw_union", "acw_confederate"], path) {
+                Ok(doc) => Some(GoTo::Replace(Box::new(doc))),
                 Err(e) => {
-                    editor.doc = None;
                     editor.status = Some(e.to_string());
+                    None
                 }
             }
         }
-        None => {}
+        None => None,
+    };
+    if let Some(to) = to {
+        editor.leave_or_ask(to);
     }
     fit.pending = true;
     fit.moved = false;

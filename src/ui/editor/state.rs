@@ -126,6 +126,19 @@ pub struct Editor {
     /// The panel's buttons as last drawn: label and window rect [x0, y0, x1, y1] in pixels
     /// (for the probe, so a test can click them).
     pub buttons: Vec<(String, [f32; 4])>,
+    /// Leaving a document with unsaved changes: asked first (save, discard or stay).
+    pub leaving: Option<GoTo>,
+}
+
+/// Where the editor goes from the document it has open.
+#[derive(Clone, Debug)]
+pub enum GoTo {
+    /// Back to the main menu.
+    Menu,
+    /// Another scenario file.
+    Open(std::path::PathBuf),
+    /// A new document (a new scenario).
+    Replace(Box<Doc>),
 }
 
 impl Editor {
@@ -239,6 +252,36 @@ impl Editor {
         }
     }
 
+    /// Goes where `to` says now, or, when the document has unsaved changes, asks first
+    /// (`leaving`); `GoTo::Menu` is returned to the caller to do (it owns the screen state).
+    pub fn leave_or_ask(&mut self, to: GoTo) -> Option<GoTo> {
+        if self.doc.as_ref().is_some_and(Doc::dirty) {
+            self.leaving = Some(to);
+            return None;
+        }
+        self.go(to)
+    }
+
+    /// Goes where `to` says, whatever the document holds; `GoTo::Menu` is returned.
+    pub fn go(&mut self, to: GoTo) -> Option<GoTo> {
+        self.leaving = None;
+        match to {
+            GoTo::Menu => return Some(GoTo::Menu),
+            GoTo::Open(path) => match Doc::open(&path) {
+                Ok(doc) => {
+                    self.open(doc);
+                    self.status = Some(format!("opened {}", path.display()));
+                }
+                Err(e) => self.status = Some(e.to_string()),
+            },
+            GoTo::Replace(doc) => {
+                self.open(*doc);
+                self.status = Some("new scenario: draw terrain, place commanders and units, then save".into());
+            }
+        }
+        None
+    }
+
     /// Whether the piece has a problem.
     pub fn has_problem(&self, p: Piece) -> bool {
         self.problems.iter().any(|x| x.piece == Some(p))
@@ -249,4 +292,32 @@ impl Editor {
 /// so the camera does not refit after every edit.
 pub fn doc_hash(doc: &Doc) -> u64 {
     crate::data::content_hash(doc.path.display().to_string().as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn leaving_unsaved_changes_asks_first_and_loses_nothing() {
+        let mut e = Editor::default();
+        e.open(Doc::open(Path::new("maps/first_battle.ron")).unwrap());
+        // Unchanged: another file opens at once.
+        assert!(e.leave_or_ask(GoTo::Open("maps/skirmish.ron".into())).is_none());
+        assert_eq!(e.doc.as_ref().unwrap().scenario.title, "Skirmish at Miller's Crossroads");
+        // Changed: the question is asked and the document kept as it is.
+        e.edit(|sc| sc.turn_limit = 3);
+        assert!(e.leave_or_ask(GoTo::Open("maps/first_battle.ron".into())).is_none());
+        assert!(matches!(e.leaving, Some(GoTo::Open(_))));
+        assert_eq!(e.doc.as_ref().unwrap().scenario.turn_limit, 3);
+        // The menu, asked the same way; answered "drop the changes", it is the caller's to go.
+        assert!(e.leave_or_ask(GoTo::Menu).is_none());
+        assert!(matches!(e.go(GoTo::Menu), Some(GoTo::Menu)));
+        assert!(e.leaving.is_none());
+        // A bad file is a message, and the document stays.
+        e.go(GoTo::Open("maps/no_such_map.ron".into()));
+        assert!(e.status.as_deref().unwrap_or("").contains("no_such_map"));
+        assert_eq!(e.doc.as_ref().unwrap().scenario.turn_limit, 3);
+    }
 }

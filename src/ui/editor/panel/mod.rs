@@ -2,7 +2,7 @@
 //! the tools and what they place, the selected piece's properties, each side's roster against
 //! its breakpoint, the validator's problems, and play-testing and balance runs.
 
-use super::state::Editor;
+use super::state::{Editor, GoTo};
 use super::trial::BalanceJob;
 use crate::battle::ecs::BattleState;
 use crate::data::scenario::TableSize;
@@ -53,6 +53,7 @@ fn editor_panel(
     mut job: ResMut<BalanceJob>,
     mut trial: ResMut<super::trial::TrialRequest>,
     mut form: Local<NewForm>,
+    mut replace_ok: Local<Option<PathBuf>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut asks = PanelAsks::default();
@@ -127,6 +128,7 @@ fn editor_panel(
         over_window.0 = false;
     }
     // What was asked.
+    let mut leave = None;
     if asks.new {
         let size = TableSize {
             width: form.width,
@@ -141,26 +143,72 @@ fn editor_panel(
             ));
         } else {
             match Doc::blank(form.title.trim(), size, [&form.armies[0], &form.armies[1]], path) {
-                Ok(doc) => {
-                    editor.open(doc);
-                    editor.status = Some("new scenario: draw terrain, place commanders and units, then save".into());
-                    form.path = crate::editor::doc::unused_path("my_battle").display().to_string();
-                }
+                Ok(doc) => leave = Some(GoTo::Replace(Box::new(doc))),
                 Err(e) => editor.status = Some(e.to_string()),
             }
         }
     }
     if let Some(p) = asks.open {
-        match Doc::open(&p) {
-            Ok(doc) => {
-                editor.open(doc);
-                editor.status = Some(format!("opened {}", p.display()));
+        leave = Some(GoTo::Open(p));
+    }
+    if asks.menu {
+        leave = Some(GoTo::Menu);
+    }
+    if let Some(to) = leave
+        && let Some(GoTo::Menu) = editor.leave_or_ask(to)
+    {
+        next.set(Screen::Menu);
+    }
+    // Unsaved changes: save them, drop them, or stay.
+    if let Some(to) = editor.leaving.clone() {
+        let mut answer = None;
+        let shown = egui::Window::new("Unsaved changes")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label("This scenario has changes that are not saved.");
+                ui.horizontal(|ui| {
+                    for (label, a) in [("Save, then go on", 0), ("Drop the changes", 1), ("Stay", 2)] {
+                        let r = ui.button(label);
+                        remember(&mut editor, ui, label, &r);
+                        if r.clicked() {
+                            answer = Some(a);
+                        }
+                    }
+                });
+            });
+        if let Some(r) = shown
+            && ctx.pointer_latest_pos().is_some_and(|p| r.response.rect.contains(p))
+        {
+            over_window.0 = true;
+        }
+        let go_on = match answer {
+            Some(0) => {
+                let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
+                editor.save(&path)
             }
-            Err(e) => editor.status = Some(e.to_string()),
+            Some(1) => true,
+            Some(_) => {
+                editor.leaving = None;
+                false
+            }
+            None => false,
+        };
+        if go_on && let Some(GoTo::Menu) = editor.go(to) {
+            next.set(Screen::Menu);
         }
     }
     if let Some(p) = asks.save {
-        editor.save(&p);
+        // Save as over another file that exists: only on a second press.
+        let other = editor.doc.as_ref().is_some_and(|d| d.path != p) && p.exists();
+        if other && replace_ok.as_ref() != Some(&p) {
+            editor.status = Some(format!("{} exists: press Save again to replace it", p.display()));
+            *replace_ok = Some(p);
+        } else {
+            *replace_ok = None;
+            editor.save(&p);
+        }
     }
     if let Some((games, agents)) = asks.balance {
         start_balance(&mut editor, &mut job, games, agents);
@@ -170,9 +218,6 @@ fn editor_panel(
     {
         let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
         trial.0 = Some((t, path));
-    }
-    if asks.menu {
-        next.set(Screen::Menu);
     }
     Ok(())
 }
