@@ -305,7 +305,10 @@ mod tests {
         e.open(Doc::open(Path::new("maps/first_battle.ron")).unwrap());
         // Unchanged: another file opens at once.
         assert!(e.leave_or_ask(GoTo::Open("maps/skirmish.ron".into())).is_none());
-        assert_eq!(e.doc.as_ref().unwrap().scenario.title, "Skirmish at Miller's Crossroads");
+        assert_eq!(
+            e.doc.as_ref().unwrap().scenario.title,
+            "Skirmish at Miller's Crossroads"
+        );
         // Changed: the question is asked and the document kept as it is.
         e.edit(|sc| sc.turn_limit = 3);
         assert!(e.leave_or_ask(GoTo::Open("maps/first_battle.ron".into())).is_none());

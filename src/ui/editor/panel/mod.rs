@@ -188,7 +188,13 @@ fn editor_panel(
                 let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
                 editor.save(&path)
             }
-            Some(1) => true,
+            Some(1) => {
+                // Dropped: the document goes (coming back to the editor does not ask again).
+                if matches!(to, GoTo::Menu) {
+                    editor.doc = None;
+                }
+                true
+            }
             Some(_) => {
                 editor.leaving = None;
                 false
