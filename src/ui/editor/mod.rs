@@ -16,7 +16,6 @@ pub mod panel;
 pub mod state;
 pub mod trial;
 
-use state::doc_hash;
 pub use state::{Drafts, Editor, Gesture, GoTo, Tool};
 
 use crate::battle::ecs::BattleState;
@@ -39,10 +38,12 @@ pub(super) fn plugin(app: &mut App) {
 /// The headless part of the editor (no window, renderer or egui): the document shown on the
 /// table and checked, and the mouse and keys. Tests run it with `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
-    app.init_resource::<Editor>().add_systems(
-        Update,
-        (show_document, check_document).chain().run_if(in_state(Screen::Editor)),
-    );
+    app.init_resource::<Editor>()
+        .add_systems(OnEnter(Screen::Editor), enter)
+        .add_systems(
+            Update,
+            (show_document, check_document).chain().run_if(in_state(Screen::Editor)),
+        );
     app.add_plugins(mouse::plugin);
 }
 
@@ -109,8 +110,7 @@ fn show_document(
     }
     let version = doc.version;
     match crate::editor::preview::preview(doc, 1) {
-        Ok((mut b, _)) => {
-            b.scenario_hash = doc_hash(doc);
+        Ok((b, _)) => {
             // Pieces of units or commanders that are gone would name ids the new battle does
             // not have: they go with it (the same command flush), and the rest are spawned anew.
             let old = &current.0;

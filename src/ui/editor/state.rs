@@ -288,12 +288,6 @@ impl Editor {
     }
 }
 
-/// A stand-in scenario hash for the document's battle: the same while the document is open,
-/// so the camera does not refit after every edit.
-pub fn doc_hash(doc: &Doc) -> u64 {
-    crate::data::content_hash(doc.path.display().to_string().as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
