@@ -66,8 +66,8 @@ impl Piece {
             return "(gone)".into();
         }
         match self {
-            Piece::Area(i) => named(&format!("{:?}", t.areas[i].kind), &t.areas[i].name),
-            Piece::Linear(i) => named(&format!("{:?}", t.linears[i].kind), &t.linears[i].name),
+            Piece::Area(i) => named(&capitalized(t.areas[i].kind.name()), &t.areas[i].name),
+            Piece::Linear(i) => named(&capitalized(t.linears[i].kind.name()), &t.linears[i].name),
             Piece::Hill(i) => named("hill", &t.hills[i].name),
             Piece::Building(i) => named("building", &t.buildings[i].name),
             Piece::Objective(i) => named("objective", &sc.objectives[i].name),
@@ -167,6 +167,14 @@ impl Piece {
             }
         }
     }
+}
+
+/// `name` with its first letter capital: "Built-up area".
+pub fn capitalized(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Removes a piece. A commander who still has units or subordinates is not removed (their

@@ -35,6 +35,33 @@ pub enum AreaKind {
     Lake,
 }
 
+impl AreaKind {
+    pub const ALL: [AreaKind; 8] = [
+        AreaKind::Woods,
+        AreaKind::Field,
+        AreaKind::Orchard,
+        AreaKind::Scrub,
+        AreaKind::Marsh,
+        AreaKind::Mud,
+        AreaKind::BuiltUp,
+        AreaKind::Lake,
+    ];
+
+    /// What a player calls it: "woods", "built-up area".
+    pub fn name(self) -> &'static str {
+        match self {
+            AreaKind::Field => "field",
+            AreaKind::Scrub => "scrub",
+            AreaKind::Woods => "woods",
+            AreaKind::Orchard => "orchard",
+            AreaKind::BuiltUp => "built-up area",
+            AreaKind::Marsh => "marsh",
+            AreaKind::Mud => "mud",
+            AreaKind::Lake => "lake",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Area {
@@ -59,6 +86,29 @@ pub enum LinearKind {
     Stream,
     /// River: deep wet, impassable except at a bridge (a road crossing it).
     River,
+}
+
+impl LinearKind {
+    pub const ALL: [LinearKind; 6] = [
+        LinearKind::Road,
+        LinearKind::Stream,
+        LinearKind::River,
+        LinearKind::Wall,
+        LinearKind::Fence,
+        LinearKind::Hedge,
+    ];
+
+    /// What a player calls it: "road", "wall".
+    pub fn name(self) -> &'static str {
+        match self {
+            LinearKind::Road => "road",
+            LinearKind::Wall => "wall",
+            LinearKind::Fence => "fence",
+            LinearKind::Hedge => "hedge",
+            LinearKind::Stream => "stream",
+            LinearKind::River => "river",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -300,27 +300,27 @@ pub fn terminal_width() -> usize {
 }
 
 fn area_symbol(k: AreaKind) -> (char, &'static str) {
-    match k {
-        AreaKind::Field => (',', "field"),
-        AreaKind::Scrub => (';', "scrub"),
-        AreaKind::Woods => ('!', "woods"),
-        AreaKind::Orchard => ('%', "orchard"),
-        AreaKind::BuiltUp => ('{', "built-up area"),
-        AreaKind::Marsh => ('_', "marsh"),
-        AreaKind::Mud => (':', "mud"),
-        AreaKind::Lake => ('~', "lake"),
-    }
+    let c = match k {
+        AreaKind::Field => ',',
+        AreaKind::Scrub => ';',
+        AreaKind::Woods => '!',
+        AreaKind::Orchard => '%',
+        AreaKind::BuiltUp => '{',
+        AreaKind::Marsh => '_',
+        AreaKind::Mud => ':',
+        AreaKind::Lake => '~',
+    };
+    (c, k.name())
 }
 
 fn linear_symbol(k: LinearKind) -> (char, &'static str) {
-    match k {
-        LinearKind::Road => ('=', "road"),
-        LinearKind::Wall => ('#', "wall"),
-        LinearKind::Fence => ('+', "fence"),
-        LinearKind::Hedge => ('+', "hedge"),
-        LinearKind::Stream => ('~', "stream"),
-        LinearKind::River => ('~', "river"),
-    }
+    let c = match k {
+        LinearKind::Road => '=',
+        LinearKind::Wall => '#',
+        LinearKind::Fence | LinearKind::Hedge => '+',
+        LinearKind::Stream | LinearKind::River => '~',
+    };
+    (c, k.name())
 }
 
 /// `map`: the table in characters, `width` columns wide, north at the top, with a legend.

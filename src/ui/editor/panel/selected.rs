@@ -1,11 +1,12 @@
 //! The selected piece: its name and fields, edited in place (each change one undo step).
 
 use super::shared::*;
-use super::tools::{AREAS, LINEARS};
 use super::widgets::*;
 use crate::data::army::{Arm, ArmyList};
 use crate::data::scenario::{Grade, Scenario};
 use crate::editor::Piece;
+use crate::editor::piece::capitalized;
+use crate::rules::terrain::{AreaKind, LinearKind};
 use crate::ui::common::heading;
 use crate::ui::editor::state::Editor;
 use bevy::prelude::*;
@@ -40,10 +41,10 @@ pub(super) fn properties(ui: &mut egui::Ui, sc: &mut Scenario, armies: &[ArmyLis
             let a = &mut t.areas[i];
             name_field(ui, &mut a.name);
             egui::ComboBox::from_id_salt("ed_p_area")
-                .selected_text(format!("{:?}", a.kind))
+                .selected_text(capitalized(a.kind.name()))
                 .show_ui(ui, |ui| {
-                    for k in AREAS {
-                        ui.selectable_value(&mut a.kind, k, format!("{k:?}"));
+                    for k in AreaKind::ALL {
+                        ui.selectable_value(&mut a.kind, k, capitalized(k.name()));
                     }
                 });
         }
@@ -52,10 +53,10 @@ pub(super) fn properties(ui: &mut egui::Ui, sc: &mut Scenario, armies: &[ArmyLis
             name_field(ui, &mut l.name);
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt("ed_p_lin")
-                    .selected_text(format!("{:?}", l.kind))
+                    .selected_text(capitalized(l.kind.name()))
                     .show_ui(ui, |ui| {
-                        for k in LINEARS {
-                            ui.selectable_value(&mut l.kind, k, format!("{k:?}"));
+                        for k in LinearKind::ALL {
+                            ui.selectable_value(&mut l.kind, k, capitalized(k.name()));
                         }
                     });
                 ui.label("width");

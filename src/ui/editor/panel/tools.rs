@@ -3,31 +3,12 @@
 use super::shared::*;
 use super::widgets::*;
 use crate::data::army::Arm;
+use crate::editor::piece::capitalized;
 use crate::rules::terrain::{AreaKind, LinearKind};
 use crate::ui::common::heading;
 use crate::ui::editor::state::{Editor, Tool};
 use bevy::prelude::*;
 use bevy_egui::egui;
-
-pub(super) const AREAS: [AreaKind; 8] = [
-    AreaKind::Woods,
-    AreaKind::Field,
-    AreaKind::Orchard,
-    AreaKind::Scrub,
-    AreaKind::Marsh,
-    AreaKind::Mud,
-    AreaKind::BuiltUp,
-    AreaKind::Lake,
-];
-
-pub(super) const LINEARS: [LinearKind; 6] = [
-    LinearKind::Road,
-    LinearKind::Stream,
-    LinearKind::River,
-    LinearKind::Wall,
-    LinearKind::Fence,
-    LinearKind::Hedge,
-];
 
 pub(super) fn tool_button(ui: &mut egui::Ui, editor: &mut Editor, tool: Tool, label: &str) {
     let r = ui.selectable_label(editor.tool == tool, label);
@@ -51,14 +32,14 @@ pub(super) fn tools_section(ui: &mut egui::Ui, editor: &mut Editor) {
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Areas:");
-        for k in AREAS {
-            tool_button(ui, editor, Tool::Area(k), &format!("{k:?}"));
+        for k in AreaKind::ALL {
+            tool_button(ui, editor, Tool::Area(k), &capitalized(k.name()));
         }
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Lines:");
-        for k in LINEARS {
-            tool_button(ui, editor, Tool::Linear(k), &format!("{k:?}"));
+        for k in LinearKind::ALL {
+            tool_button(ui, editor, Tool::Linear(k), &capitalized(k.name()));
         }
     });
     ui.label(egui::RichText::new(tool_help(editor.tool)).small().weak());
