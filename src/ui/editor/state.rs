@@ -281,11 +281,6 @@ impl Editor {
         }
         None
     }
-
-    /// Whether the piece has a problem.
-    pub fn has_problem(&self, p: Piece) -> bool {
-        self.problems.iter().any(|x| x.piece == Some(p))
-    }
 }
 
 #[cfg(test)]
