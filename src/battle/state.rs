@@ -480,6 +480,44 @@ pub struct UnitGeom {
     pub front: (V2, V2),
     /// A box holding every base (`Battle::unit_box`); inverted (lo > hi) when it has none.
     pub bbox: (V2, V2),
+    /// What the geometry was built from: unchanged, it is not built again.
+    key: Option<GeomKey>,
+}
+
+/// Everything of a unit its bases are laid out from (`Battle::compute_geom`), floats by
+/// their bits. Rules do not change within a battle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct GeomKey {
+    pose: [u64; 3],
+    formation: Formation,
+    stands: u32,
+    refused: (bool, bool),
+    limbered: bool,
+    has_limber: bool,
+    alive: bool,
+    shape: [u64; 2],
+    gap: u64,
+    artillery: bool,
+    skirmisher: bool,
+}
+
+impl GeomKey {
+    fn of(u: &Unit, rules: &Rules) -> GeomKey {
+        let shape = u.shape(rules);
+        GeomKey {
+            pose: [u.pose.pos.x.to_bits(), u.pose.pos.y.to_bits(), u.pose.facing.to_bits()],
+            formation: u.formation,
+            stands: u.stands,
+            refused: u.refused,
+            limbered: u.limbered,
+            has_limber: u.has_limber,
+            alive: u.alive(),
+            shape: [shape.width.to_bits(), shape.depth.to_bits()],
+            gap: u.gap(rules).to_bits(),
+            artillery: u.is_artillery(),
+            skirmisher: u.is_skirmisher(),
+        }
+    }
 }
 
 impl UnitGeom {
@@ -493,6 +531,7 @@ impl UnitGeom {
             fighting,
             front,
             bbox,
+            key: None,
         }
     }
 }
@@ -642,28 +681,38 @@ impl Battle {
     /// Rebuild the derived geometry and the line-of-sight blockers. Called after every change
     /// of position.
     pub fn refresh_geometry(&mut self) {
-        let geom: Vec<UnitGeom> = self
-            .units
-            .iter()
-            .map(|u| {
-                if u.alive() {
-                    self.compute_geom(u)
-                } else {
-                    UnitGeom::new(Vec::new(), 0, Default::default())
-                }
-            })
-            .collect();
+        // Only units whose layout inputs changed are laid out again; when none did, the
+        // blockers are as they were too.
+        let mut geom = std::mem::take(&mut self.geom);
+        geom.resize_with(self.units.len(), UnitGeom::default);
+        let mut changed = false;
+        for (u, g) in self.units.iter().zip(geom.iter_mut()) {
+            let key = GeomKey::of(u, &self.rules);
+            if g.key == Some(key) {
+                continue;
+            }
+            *g = if u.alive() {
+                self.compute_geom(u)
+            } else {
+                UnitGeom::new(Vec::new(), 0, Default::default())
+            };
+            g.key = Some(key);
+            changed = true;
+        }
+        self.geom = geom;
+        if !changed {
+            return;
+        }
         let mut blockers = Vec::new();
         for u in self.units.iter().filter(|u| u.alive()) {
             // DECISIONS "Line of sight": commanders, skirmishers and unlimbered guns do not block.
             if u.is_skirmisher() || (u.is_artillery() && !u.limbered) {
                 continue;
             }
-            for r in &geom[u.id as usize].rects {
+            for r in &self.geom[u.id as usize].rects {
                 blockers.push(Blocker { id: u.id, rect: *r });
             }
         }
-        self.geom = geom;
         self.los.set_blockers(blockers);
     }
 
