@@ -2,8 +2,9 @@
 
 use crate::battle::{Action, Battle};
 
-/// Something that chooses actions for a side.
-pub trait Agent {
+/// Something that chooses actions for a side. `Send`, so the window can let it think on
+/// another thread while it keeps drawing.
+pub trait Agent: Send {
     /// Pick one of `legal` (never empty) for the current state.
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize;
     fn name(&self) -> &'static str;

@@ -25,17 +25,18 @@ pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, Str
         "random" => Ok(Box::new(random::RandomAgent::new(agent_seed(seed, side)))),
         "eager" => Ok(Box::new(random::RandomAgent::eager(agent_seed(seed, side)))),
         "greedy" => Ok(Box::new(greedy::GreedyAgent::new())),
-        "scheduler" => Ok(Box::new(scheduler::Scheduler::new(
+        // The one-step judge: today's yardstick, fast.
+        "scheduler-easy" => Ok(Box::new(scheduler::Scheduler::new(agent_seed(seed, side)))),
+        // The one-step judge with a look-ahead over the player turn.
+        "scheduler" => Ok(Box::new(scheduler::lookahead::Lookahead::new(
             agent_seed(seed, side),
-            scheduler::evaluate::Depth::Normal,
+            scheduler::lookahead::NORMAL,
+            "scheduler",
         ))),
-        "scheduler-easy" => Ok(Box::new(scheduler::Scheduler::new(
+        "scheduler-hard" => Ok(Box::new(scheduler::lookahead::Lookahead::new(
             agent_seed(seed, side),
-            scheduler::evaluate::Depth::Easy,
-        ))),
-        "scheduler-hard" => Ok(Box::new(scheduler::Scheduler::new(
-            agent_seed(seed, side),
-            scheduler::evaluate::Depth::Hard,
+            scheduler::lookahead::HARD,
+            "scheduler-hard",
         ))),
         other => Err(format!("unknown agent '{other}' (known: {})", AGENTS.join(", "))),
     }

@@ -220,6 +220,17 @@ pub fn scheduler_game(
     map: &str,
     seed: u64,
     switches: &volley::rules::switches::Switches,
+    watch: impl FnMut(&Battle, &volley::battle::Action, &[volley::battle::Event]),
+) -> Battle {
+    agent_game("scheduler", map, seed, switches, watch)
+}
+
+/// [`scheduler_game`] with the agent `agent` on both sides.
+pub fn agent_game(
+    agent: &str,
+    map: &str,
+    seed: u64,
+    switches: &volley::rules::switches::Switches,
     mut watch: impl FnMut(&Battle, &volley::battle::Action, &[volley::battle::Event]),
 ) -> Battle {
     use volley::replay::Recording;
@@ -227,8 +238,8 @@ pub fn scheduler_game(
     let (b, _) = volley::load_battle_with(&path, seed, switches).unwrap_or_else(|e| panic!("{map}: {e:?}"));
     let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
     let mut agents = [
-        volley::agents::by_name("scheduler", seed, 0).unwrap(),
-        volley::agents::by_name("scheduler", seed, 1).unwrap(),
+        volley::agents::by_name(agent, seed, 0).unwrap(),
+        volley::agents::by_name(agent, seed, 1).unwrap(),
     ];
     let done = volley::sim::play(b, &mut agents, 200_000, |b, act, ev| {
         watch(b, act, ev);
@@ -263,10 +274,10 @@ pub fn area(kind: volley::rules::terrain::AreaKind, x0: f64, y0: f64, x1: f64, y
     }
 }
 
-/// What the scheduler playing side 0 picks first here, and why.
+/// What the scheduler's one-step judge (`scheduler-easy`) playing side 0 picks first here, and why.
 pub fn scheduler_first_pick(b: &Battle) -> (volley::battle::Action, Option<String>) {
     let legal = b.legal_actions();
-    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let mut s = volley::agents::by_name("scheduler-easy", 1, 0).unwrap();
     let pick = legal[s.choose(b, &legal)].clone();
     (pick, s.reason())
 }

@@ -267,7 +267,7 @@ fn the_scheduler_feeds_a_reserve_forward_and_games_replay() {
     );
     b.unit_mut(0).hq = CO0;
     to_command(&mut b);
-    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let mut s = volley::agents::by_name("scheduler-easy", 1, 0).unwrap();
     let mut picks = Vec::new();
     while b.phase == volley::battle::Phase::Command && picks.len() < 30 {
         let legal = b.legal_actions();

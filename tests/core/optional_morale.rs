@@ -180,7 +180,9 @@ fn the_scheduler_plays_the_morale_demo_to_the_end_and_the_grades_are_rolled_agai
         assert!(b.rules.switches.on(Switch::MoraleGrades));
         let grades: Vec<_> = b.units.iter().map(|u| u.morale).collect();
         assert!(grades.contains(&Some(Morale::Motivated)) && grades.contains(&Some(Morale::Unmotivated)));
-        scheduler_game(
+        // The one-step judge: the grades are what is tested, not the look-ahead.
+        agent_game(
+            "scheduler-easy",
             "morale_demo.ron",
             seed,
             &volley::rules::switches::Switches::default(),

@@ -132,7 +132,7 @@ fn a_saber_charge_adds_an_attack_a_stand_and_rifled_infantry_one_back() {
 fn the_scheduler_announces_before_it_charges_and_games_replay() {
     let mut b = field(true, CAVALRY, "regular_infantry_smoothbore", 8.0);
     b.cmd.orders.clear();
-    let mut s = volley::agents::by_name("scheduler", 1, 0).unwrap();
+    let mut s = volley::agents::by_name("scheduler-easy", 1, 0).unwrap();
     let mut picks = Vec::new();
     while b.phase == volley::battle::Phase::Command && picks.len() < 30 {
         let legal = b.legal_actions();

@@ -4,7 +4,8 @@
 //! are a smaller sample of the same measure.
 
 use super::common::*;
-use volley::agents::{self, perception::known_enemies};
+use volley::agents::scheduler::lookahead::{self, Lookahead};
+use volley::agents::{self, Agent, perception::known_enemies};
 use volley::sim;
 
 /// Play `a` against `b` on the skirmish with `seed`, `a` taking the Union on even seeds.
@@ -96,4 +97,105 @@ fn the_scheduler_knows_only_what_its_side_can_see() {
 fn unknown_agents_are_refused_by_name() {
     let e = agents::by_name("clever", 1, 0).err().unwrap();
     assert!(e.contains("scheduler") && e.contains("greedy"), "{e}");
+}
+
+/// Play the skirmish with `seed`, the look-ahead on the Union and `scheduler-easy` on the
+/// Confederates, until the look-ahead has searched a decision. Returns the battle at that
+/// decision, the agent as it was before choosing, and its choice.
+fn first_searched_decision(seed: u64) -> Option<(volley::battle::Battle, Lookahead, usize)> {
+    let mut b = skirmish(seed);
+    let mut me = Lookahead::new(seed, lookahead::NORMAL, "scheduler");
+    let mut other = agents::by_name("scheduler-easy", seed, 1).unwrap();
+    while !b.is_over() {
+        let legal = b.legal_actions();
+        let i = if b.actor() == 0 {
+            let before = me.clone();
+            let i = me.choose(&b, &legal);
+            if me.last_search().is_some() {
+                return Some((b, before, i));
+            }
+            i
+        } else {
+            other.choose(&b, &legal)
+        };
+        b.step(&legal[i]).unwrap();
+    }
+    None
+}
+
+#[test]
+fn the_look_ahead_does_not_change_its_choice_for_what_it_cannot_see() {
+    let (b, agent, _) = first_searched_decision(3).expect("a searched decision");
+    // An enemy unit far from the Union's: hidden from it (the scouting switch's hidden units).
+    let far = b
+        .side_units(1)
+        .max_by(|x, y| {
+            let d = |e: u32| {
+                b.side_units(0)
+                    .map(|u| b.unit_distance(u.id, e))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            d(x.id).total_cmp(&d(y.id))
+        })
+        .unwrap()
+        .id;
+    let search = |hidden: bool, hurt: bool| {
+        let mut v = b.clone();
+        v.unit_mut(far).hidden = hidden;
+        if hurt {
+            v.unit_mut(far).stands -= 1;
+            v.unit_mut(far).hits += 1;
+            v.refresh_geometry();
+        }
+        let legal = v.legal_actions();
+        let mut a = agent.clone();
+        let i = a.choose(&v, &legal);
+        (legal[i].clone(), a.last_search().expect("searched").options.clone())
+    };
+    let unseen = search(true, false);
+    assert_eq!(unseen, search(true, true), "the hidden unit's state changes nothing");
+    assert!(!known_enemies(&b, 0).is_empty());
+    // Known, the same change is read: the worth of the options moves.
+    let (seen, seen_hurt) = (search(false, false), search(false, true));
+    assert_ne!(seen.1, seen_hurt.1, "a known unit's state is read");
+}
+
+#[test]
+fn the_look_ahead_searches_contested_choices_and_replays_the_same() {
+    let mut searched = 0;
+    let mut overruled = 0;
+    for seed in [3, 4] {
+        let play = || {
+            let mut b = skirmish(seed);
+            let mut players = [
+                Lookahead::new(seed, lookahead::NORMAL, "scheduler"),
+                Lookahead::new(seed + 1, lookahead::NORMAL, "scheduler"),
+            ];
+            let mut lines = Vec::new();
+            let (mut s, mut o) = (0, 0);
+            while !b.is_over() {
+                let legal = b.legal_actions();
+                let p = &mut players[b.actor()];
+                let i = p.choose(&b, &legal);
+                if let Some(found) = p.last_search() {
+                    s += 1;
+                    o += usize::from(found.chosen != found.options[0].0);
+                    assert!(found.sims >= lookahead::NORMAL.sims - 3 && found.sims <= lookahead::NORMAL.sims);
+                    assert!(p.reason().unwrap().contains("looked ahead"));
+                }
+                lines.push(p.reason().unwrap_or_default());
+                b.step(&legal[i]).unwrap();
+            }
+            (b.state_hash(), lines, s, o)
+        };
+        let first = play();
+        assert_eq!(first, play(), "seed {seed}: the same seed plays the same game");
+        searched += first.2;
+        overruled += first.3;
+    }
+    assert!(searched >= 10, "contested choices were searched ({searched})");
+    assert!(
+        overruled >= 1,
+        "the search sometimes overrules the one-step judge ({overruled} of {searched})"
+    );
 }

@@ -178,7 +178,7 @@ fn play_on(s: &mut Session, mut screen: String, stop: impl Fn(&str) -> bool, adv
             orders_this_turn = 0;
             s.send("units");
             let (u, _) = s.screen();
-            assert!(u.contains("A 5th New Hampshire: at (") && u.contains("facing"), "{u}");
+            assert!(u.contains(": at (") && u.contains("facing"), "{u}");
             assert!(
                 u.contains("Confederate units you know of:") && u.contains("Objectives:"),
                 "{u}"

@@ -29,17 +29,6 @@ impl Judged {
     }
 }
 
-/// How far ahead the scheduler looks (its difficulty).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Depth {
-    /// The action's own odds only; one order per commander; charges only at long odds.
-    Easy,
-    /// Also successive orders worth their risk, and charge odds.
-    Normal,
-    /// Also the enemy fire a move walks into.
-    Hard,
-}
-
 /// Expected hits and the chance to suppress of `unit` firing at `target` in `ctx`, if legal.
 pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) -> Option<(f64, f64, String)> {
     let plan = b.check_fire(unit, target, ctx).ok()?;
@@ -96,13 +85,9 @@ pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
     )
 }
 
-fn charge_value(b: &Battle, unit: UnitId, target: UnitId, depth: Depth) -> Judged {
+fn charge_value(b: &Battle, unit: UnitId, target: UnitId) -> Judged {
     let o = charge_odds(b, unit, target);
-    let win = o.a_double + o.a_wins;
     let lose = o.b_double + o.b_wins;
-    if depth == Depth::Easy && win < 0.7 {
-        return Judged::nothing();
-    }
     let score = 2.5 * o.a_double + 1.0 * o.a_wins - 1.5 * lose - 2.0 * o.b_double;
     Judged::new(
         score,
@@ -249,18 +234,6 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     } else if ctx.can_fire.contains(&unit) {
         score *= 0.3;
     }
-    if ctx.depth == Depth::Hard && !ctx.assigned.contains_key(&unit) {
-        // One step deeper: the charges the enemy could answer with next turn. Ending a move
-        // within an enemy's charge reach costs what that charge would win by double.
-        let reach = b.rules.charge.distance + 5.0;
-        let risk: f64 = ctx
-            .enemies
-            .iter()
-            .filter(|&&e| b.unit(e).pose.pos.dist(to.pos) <= reach && b.unit(e).pose.pos.dist(u.pose.pos) > reach)
-            .map(|&e| charge_odds(b, e, unit).a_double)
-            .sum();
-        score -= 0.8 * risk;
-    }
     Judged::new(
         score,
         format!(
@@ -404,7 +377,6 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
 
 /// What is worked out once per decision.
 pub struct Ctx {
-    pub depth: Depth,
     pub enemies: Vec<UnitId>,
     /// Units with a legal fire among the actions on offer.
     pub can_fire: std::collections::BTreeSet<UnitId>,
@@ -420,7 +392,7 @@ impl Ctx {
             .is_some_and(|(p, r)| b.rects(unit).iter().any(|rect| rect.distance_to_point(*p) <= *r))
     }
 
-    pub fn new(b: &Battle, side: SideId, depth: Depth, legal: &[Action]) -> Self {
+    pub fn new(b: &Battle, side: SideId, legal: &[Action]) -> Self {
         let can_fire = legal
             .iter()
             .filter_map(|a| match a {
@@ -431,7 +403,6 @@ impl Ctx {
         let enemies = known_enemies(b, side);
         let assigned = assign_objectives(b, side, &enemies);
         Ctx {
-            depth,
             enemies,
             can_fire,
             assigned,
@@ -475,9 +446,7 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
             fire_value(b, *unit, charger, FireContext::Counter)
                 .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s + 0.2, why))
         }
-        Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => {
-            charge_value(b, *unit, *target, ctx.depth)
-        }
+        Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => charge_value(b, *unit, *target),
         Action::Move { unit, to } => move_value(b, *unit, *to, ctx),
         Action::Deploy { unit, deploy } | Action::InitiativeDeploy { unit, deploy } => {
             deploy_value(b, *unit, *deploy, ctx)
@@ -501,7 +470,7 @@ fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
         .enemies
         .iter()
         .filter(|&&e| b.check_charge(unit, e).is_ok())
-        .map(|&e| charge_value(&drawn, unit, e, ctx.depth))
+        .map(|&e| charge_value(&drawn, unit, e))
         .max_by(|x, y| x.score.total_cmp(&y.score));
     match best {
         Some(j) if j.score > 0.0 => Judged::new(

@@ -1,4 +1,6 @@
-//! The scheduler: the computer opponent for solo play (DECISIONS "The scheduler").
+//! The scheduler: the computer opponent for solo play (DECISIONS "The scheduler"). This is
+//! its one-step judge, played as `scheduler-easy`; `scheduler` and `scheduler-hard` search
+//! ahead with it ([`lookahead`]).
 //!
 //! Each of its command phases it deals a **random move stack** (the seed rules' "Game Turn
 //! Sequence" A): one card per living commander, shuffled from its own stream seeded by the game
@@ -6,23 +8,25 @@
 //! orders in hand it picks the action worth most by the rules' exact odds ([`evaluate`]); a
 //! commander gives a further order only while the chance of the roll is worth the risk. It
 //! knows only what its side could see ([`crate::agents::perception`]) and never tries an action
-//! out on a copy of the battle (that would read the game's next dice).
+//! out on a copy of the battle (the look-ahead does, on copies with its own dice).
 //!
 //! Every choice leaves a one-line reason ([`Agent::reason`]) for the battle log.
 
 pub mod evaluate;
+pub mod lookahead;
+pub mod value;
 
 use super::agent::Agent;
 use crate::battle::state::{CmdId, Phase, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::rules::dice::Dice;
 use crate::rules::odds;
-use evaluate::{Ctx, Depth, judge};
+use evaluate::{Ctx, judge};
 use std::collections::BTreeSet;
 
+#[derive(Clone)]
 pub struct Scheduler {
     dice: Dice,
-    depth: Depth,
     /// The player turn the cards were dealt for.
     dealt: Option<u32>,
     cards: Vec<CmdId>,
@@ -31,21 +35,36 @@ pub struct Scheduler {
     idle: BTreeSet<UnitId>,
     /// Units it has tried to activate this initiative (initiative passing: each once).
     tried: BTreeSet<UnitId>,
+    /// Units the look-ahead chose to hold for the rest of a player turn: (player turn, units).
+    held: (u32, BTreeSet<UnitId>),
     reason: Option<String>,
 }
 
 impl Scheduler {
-    pub fn new(seed: u64, depth: Depth) -> Self {
+    pub fn new(seed: u64) -> Self {
         Scheduler {
             dice: Dice::new(seed),
-            depth,
             dealt: None,
             cards: Vec::new(),
             card: 0,
             idle: BTreeSet::new(),
             tried: BTreeSet::new(),
+            held: (0, BTreeSet::new()),
             reason: None,
         }
+    }
+
+    /// Hold `unit` for the rest of this player turn: it takes no initiative and no order's
+    /// action (the look-ahead's "hold" option).
+    pub fn hold(&mut self, b: &Battle, unit: UnitId) {
+        if self.held.0 != b.player_turn {
+            self.held = (b.player_turn, BTreeSet::new());
+        }
+        self.held.1.insert(unit);
+    }
+
+    fn is_held(&self, b: &Battle, unit: UnitId) -> bool {
+        self.held.0 == b.player_turn && self.held.1.contains(&unit)
     }
 
     /// The random move stack dealt for the current command phase, top card first.
@@ -69,9 +88,10 @@ impl Scheduler {
         self.dealt = Some(b.player_turn);
     }
 
-    fn pick(&mut self, b: &Battle, legal: &[Action]) -> (usize, String) {
+    /// The one-step choice: the index of the action and why.
+    pub fn pick(&mut self, b: &Battle, legal: &[Action]) -> (usize, String) {
         let side = b.actor();
-        let ctx = Ctx::new(b, side, self.depth, legal);
+        let ctx = Ctx::new(b, side, legal);
         let end = legal.iter().position(|a| matches!(a, Action::EndPhase | Action::Pass));
         // Windows (counter-initiative, opportunity fire, support): the best positive action, or pass.
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
@@ -81,7 +101,7 @@ impl Scheduler {
         }
         match b.phase {
             Phase::Initiative => self
-                .best(b, legal, &ctx, |_| true, 0.35)
+                .best(b, legal, &ctx, |a| a.unit().is_none_or(|u| !self.is_held(b, u)), 0.35)
                 .unwrap_or((end.unwrap_or(0), "no initiative worth taking".into())),
             Phase::Command => self.command(b, legal, &ctx, end),
             _ => (end.unwrap_or(0), "ends the phase".into()),
@@ -117,7 +137,10 @@ impl Scheduler {
         // 1. Units with actions in hand act first.
         loop {
             let idle = &self.idle;
-            let acting = |a: &Action| a.ordered_unit().is_some_and(|u| !idle.contains(&u));
+            let acting = |a: &Action| {
+                a.ordered_unit()
+                    .is_some_and(|u| !idle.contains(&u) && !self.is_held(b, u))
+            };
             if let Some(pick) = self.best(b, legal, ctx, acting, 0.05) {
                 return pick;
             }
@@ -218,9 +241,6 @@ impl Scheduler {
             .orders
             .iter()
             .any(|(u, o)| o.by == c && o.count > 0 && !b.cmd.arrived.contains(u));
-        if !first && self.depth == Depth::Easy {
-            return None;
-        }
         // A failed roll of the army's CO ends every order of the side this turn (BPT): while
         // other commanders still have cards to play, the CO only gives safe orders.
         let others_waiting = self.cards[self.card + 1..].iter().any(|&o| o != c);
@@ -419,11 +439,7 @@ impl Agent for Scheduler {
         i
     }
     fn name(&self) -> &'static str {
-        match self.depth {
-            Depth::Easy => "scheduler-easy",
-            Depth::Normal => "scheduler",
-            Depth::Hard => "scheduler-hard",
-        }
+        "scheduler-easy"
     }
     fn reason(&self) -> Option<String> {
         self.reason.clone()
@@ -444,10 +460,7 @@ mod tests {
         let mut orders = 0;
         for seed in 1..=6u64 {
             let (mut b, _) = crate::load_battle(&path, seed).expect("skirmish loads");
-            let mut agents = [
-                Scheduler::new(seed, Depth::Normal),
-                Scheduler::new(seed + 100, Depth::Normal),
-            ];
+            let mut agents = [Scheduler::new(seed), Scheduler::new(seed + 100)];
             let mut side = None;
             let mut given = Vec::new();
             loop {

@@ -1,0 +1,308 @@
+//! The look-ahead scheduler (`scheduler`, `scheduler-hard`): the one-step judge
+//! ([`super::Scheduler`], `scheduler-easy`) with a search over the rest of the player turn.
+//!
+//! Where a unit's choice is contested (a known enemy within reach of a fight) or a window is
+//! open (counter-initiative, opportunity fire, support), it lists a few options: the one-step
+//! judge's choice, the unit's next best actions by the same judge, and holding (doing nothing
+//! more this player turn; passing in a window). Each option is played out on copies of the
+//! battle to the next player turn's command phase, so its own later orders and the enemy's
+//! answers (opportunity fire, counter-charges, the enemy's initiative phase) are in it, with
+//! the one-step judge playing both sides. The option worth most on average
+//! ([`super::value`]) is taken.
+//!
+//! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
+//! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
+//! common random numbers). Enemy units the side does not know of
+//! ([`crate::agents::perception::known_enemies`]) are taken off the copies before anything
+//! is played, so what it cannot see cannot change what it chooses. The budget is counted in
+//! simulations, not time, so a game replays identically.
+
+use super::Scheduler;
+use super::evaluate::{Ctx, judge};
+use super::value::{WEIGHTS, value};
+use crate::agents::agent::Agent;
+use crate::agents::perception::known_enemies;
+use crate::battle::state::{SideId, UnitId};
+use crate::battle::{Action, Battle};
+use crate::rules::dice::Dice;
+
+/// How much a level searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Play-outs per decision, shared out among its options.
+    pub sims: u32,
+    /// Options per decision, holding included.
+    pub width: usize,
+    /// Actions a play-out may run before it is judged where it stands.
+    pub horizon: u32,
+}
+
+/// `scheduler`.
+pub const NORMAL: Budget = Budget {
+    sims: 24,
+    width: 4,
+    horizon: 200,
+};
+
+/// `scheduler-hard`.
+pub const HARD: Budget = Budget {
+    sims: 96,
+    width: 6,
+    horizon: 200,
+};
+
+/// A known enemy within this much more than a unit's weapon range and a charge makes its
+/// choice contested, cm.
+const CONTESTED_MARGIN: f64 = 10.0;
+
+/// One option of a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The legal action at this index.
+    Act(usize),
+    /// The unit does nothing more this player turn.
+    Hold(UnitId),
+}
+
+/// What one search found (for the log and tests).
+#[derive(Clone, Debug)]
+pub struct Searched {
+    /// Options with their mean worth against the position before (stands), in the order
+    /// they were listed (the one-step choice first).
+    pub options: Vec<(Choice, f64)>,
+    /// Play-outs run.
+    pub sims: u32,
+    pub chosen: Choice,
+}
+
+#[derive(Clone)]
+pub struct Lookahead {
+    policy: Scheduler,
+    budget: Budget,
+    stream: Dice,
+    name: &'static str,
+    reason: Option<String>,
+    last: Option<Searched>,
+}
+
+impl Lookahead {
+    pub fn new(seed: u64, budget: Budget, name: &'static str) -> Self {
+        Lookahead {
+            policy: Scheduler::new(seed),
+            budget,
+            // Apart from the card stream, so dealing is the same as `scheduler-easy`'s.
+            stream: Dice::new(seed ^ 0x5851_f42d_4c95_7f2d),
+            name,
+            reason: None,
+            last: None,
+        }
+    }
+
+    /// The last search this agent ran, if its last decision was searched.
+    pub fn last_search(&self) -> Option<&Searched> {
+        self.last.as_ref()
+    }
+
+    /// The options of a decision whose one-step choice is `pick`, or None when it is not
+    /// worth searching (nothing contested, or a single option).
+    fn options(&self, b: &Battle, legal: &[Action], pick: usize, ctx: &Ctx) -> Option<Vec<Choice>> {
+        let window = legal.iter().position(|a| matches!(a, Action::Pass));
+        let unit = legal[pick].unit();
+        let same = |a: &Action| match window {
+            Some(_) => !matches!(a, Action::Pass),
+            None => a.unit().is_some() && a.unit() == unit,
+        };
+        if window.is_none() {
+            let u = unit?;
+            if matches!(
+                legal[pick],
+                Action::SelfOrder { .. } | Action::Attach { .. } | Action::Activate { .. } | Action::Rally { .. }
+            ) || !self.contested(b, u, ctx)
+            {
+                return None;
+            }
+        }
+        let mut scored: Vec<(usize, f64)> = legal
+            .iter()
+            .enumerate()
+            .filter(|&(i, a)| i != pick && same(a))
+            .map(|(i, a)| (i, judge(b, a, ctx).score))
+            .filter(|(_, s)| s.is_finite())
+            .collect();
+        scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut out = vec![Choice::Act(pick)];
+        let rest = self.budget.width.saturating_sub(2);
+        out.extend(scored.iter().take(rest).map(|&(i, _)| Choice::Act(i)));
+        match (window, unit) {
+            (Some(p), _) if p != pick => out.push(Choice::Act(p)),
+            (None, Some(u)) => out.push(Choice::Hold(u)),
+            _ => {}
+        }
+        (out.len() > 1).then_some(out)
+    }
+
+    /// A known enemy stands within a fight's reach of `u`.
+    fn contested(&self, b: &Battle, u: UnitId, ctx: &Ctx) -> bool {
+        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
+        ctx.enemies.iter().any(|&e| b.unit_distance(u, e) <= reach)
+    }
+
+    /// Play every option out `sims / options` times and return their mean worth.
+    fn search(&mut self, b: &Battle, legal: &[Action], options: &[Choice]) -> Searched {
+        let side = b.actor();
+        let known = known_enemies(b, side);
+        let base = determinized(b, side, &known);
+        let before = value(&base, side, &known, &WEIGHTS);
+        let per = (self.budget.sims as usize / options.len()).max(1);
+        let seeds: Vec<u64> = (0..per).map(|_| draw_seed(&mut self.stream)).collect();
+        let mut out = Vec::with_capacity(options.len());
+        for &choice in options {
+            let mut total = 0.0;
+            for &seed in &seeds {
+                let end = self.play_out(&base, legal, choice, seed, side);
+                total += value(&end, side, &known, &WEIGHTS) - before;
+            }
+            out.push((choice, total / per as f64));
+        }
+        // The best mean; a tie keeps the earlier option (the one-step choice first).
+        let chosen = out
+            .iter()
+            .fold(None::<(Choice, f64)>, |best, &(c, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((c, v)),
+            })
+            .map(|(c, _)| c)
+            .unwrap_or(options[0]);
+        Searched {
+            options: out,
+            sims: (per * options.len()) as u32,
+            chosen,
+        }
+    }
+
+    /// One play-out of `choice` from `base` on dice `seed`, to the next player turn's command
+    /// phase (or the horizon, or the end of the game).
+    fn play_out(&self, base: &Battle, legal: &[Action], choice: Choice, seed: u64, side: SideId) -> Battle {
+        let mut b = base.clone();
+        b.dice = Dice::new(seed);
+        let mut players = [self.policy.clone(), self.policy.clone()];
+        players[1 - side] = Scheduler::new(seed.rotate_left(17));
+        match choice {
+            Choice::Act(i) => {
+                if b.step(&legal[i]).is_err() {
+                    return b;
+                }
+            }
+            Choice::Hold(u) => players[side].hold(&b, u),
+        }
+        let turn = base.player_turn;
+        for _ in 0..self.budget.horizon {
+            if b.is_over() || (b.player_turn != turn && b.phase == crate::battle::state::Phase::Command) {
+                break;
+            }
+            let legal = b.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            let actor = b.actor();
+            let (i, _) = players[actor].pick(&b, &legal);
+            if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
+                break;
+            }
+        }
+        b
+    }
+
+    fn label(b: &Battle, legal: &[Action], choice: Choice, ctx: &Ctx) -> String {
+        match choice {
+            Choice::Hold(u) => format!("holding {}", b.unit(u).name),
+            Choice::Act(i) if matches!(legal[i], Action::Pass) => "letting it pass".into(),
+            Choice::Act(i) => {
+                let why = judge(b, &legal[i], ctx).why;
+                if why.is_empty() {
+                    legal[i].name().to_string()
+                } else {
+                    why
+                }
+            }
+        }
+    }
+}
+
+/// The battle as `side` may search it: the enemy units it does not know of are off the table
+/// (out of play, not counted as lost), so nothing about them can steer the search.
+pub fn determinized(b: &Battle, side: SideId, known: &[UnitId]) -> Battle {
+    let mut copy = b.clone();
+    let unknown: Vec<UnitId> = b
+        .side_units(1 - side)
+        .map(|u| u.id)
+        .filter(|id| !known.contains(id))
+        .collect();
+    if !unknown.is_empty() {
+        for id in unknown {
+            let u = copy.unit_mut(id);
+            u.knocked_out = true;
+            u.retired = true;
+        }
+        copy.refresh_geometry();
+    }
+    copy
+}
+
+/// A 64-bit seed from the agent's stream.
+fn draw_seed(d: &mut Dice) -> u64 {
+    (u64::from(d.d(u32::MAX)) << 32) | u64::from(d.d(u32::MAX))
+}
+
+impl Agent for Lookahead {
+    fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
+        self.last = None;
+        // Units held on the way (their lines come first).
+        let mut held = String::new();
+        loop {
+            let (pick, why) = self.policy.pick(b, legal);
+            let side = b.actor();
+            let ctx = Ctx::new(b, side, legal);
+            let Some(options) = self.options(b, legal, pick, &ctx) else {
+                self.reason = Some(format!("{held}{why}"));
+                return pick;
+            };
+            let found = self.search(b, legal, &options);
+            let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
+            let chosen = found.chosen;
+            let runner_up = found
+                .options
+                .iter()
+                .filter(|o| o.0 != chosen)
+                .max_by(|x, y| x.1.total_cmp(&y.1))
+                .map(|o| o.0);
+            let mut line = format!(
+                "{}; looked ahead {} games: {:+.1} stands",
+                Self::label(b, legal, chosen, &ctx),
+                found.sims,
+                worth(chosen)
+            );
+            if let Some(r) = runner_up {
+                line += &format!(" against {:+.1} for {}", worth(r), Self::label(b, legal, r, &ctx));
+            }
+            self.last = Some(found);
+            match chosen {
+                Choice::Act(i) => {
+                    self.reason = Some(format!("{held}{line}"));
+                    return i;
+                }
+                // Held: the one-step judge chooses again without that unit.
+                Choice::Hold(u) => {
+                    held += &format!("{line}; then ");
+                    self.policy.hold(b, u);
+                }
+            }
+        }
+    }
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn reason(&self) -> Option<String> {
+        self.reason.clone()
+    }
+}

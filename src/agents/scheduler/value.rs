@@ -1,0 +1,166 @@
+//! What a position is worth to a side, for the look-ahead ([`super::lookahead`]): the
+//! scenario's goals (the result, objectives held, units lost against the breakpoint) and the
+//! troops left on both sides, counted only over the enemy units the side knew of when it
+//! began to look. A pure reading of the battle.
+
+use crate::battle::Battle;
+use crate::battle::state::{SideId, Unit, UnitId};
+use crate::data::scenario::ObjectiveLevel;
+
+/// The weights of [`value`], in "fighting stands" (one fresh stand is worth 1).
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// A unit knocked out costs this on top of its stands (the breakpoint counts units).
+    pub unit_lost: f64,
+    /// Suppressed, disordered: a unit that cannot act or fights worse.
+    pub suppressed: f64,
+    pub disordered: f64,
+    /// Holding a major / minor objective (BPT "Reaching an Objective") over the enemy's.
+    pub major: f64,
+    pub minor: f64,
+    /// A game won (lost) within the look-ahead.
+    pub won: f64,
+    /// Per cm a unit stands beyond where it wants to be (its objective, else weapon range of
+    /// the nearest known enemy): closing to fight is worth a little.
+    pub per_cm_off: f64,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    unit_lost: 1.5,
+    suppressed: 0.4,
+    disordered: 0.25,
+    major: 4.0,
+    minor: 2.5,
+    won: 12.0,
+    per_cm_off: 0.01,
+};
+
+/// What one unit is worth as it stands: its fighting stands, less the hits it carries as a
+/// share of what it can take, less its state; 0 once knocked out (and the loss besides).
+fn unit_worth(b: &Battle, u: &Unit, w: &Weights) -> f64 {
+    if u.retired {
+        return 0.0;
+    }
+    if u.knocked_out {
+        return -w.unit_lost;
+    }
+    let hv = u.hits_value(&b.rules, b.player_turn).max(1) as f64;
+    let hurt = (u.hits as f64 / hv).min(1.0);
+    let mut v = f64::from(u.stands) - 0.5 * hurt;
+    if u.suppressed() {
+        v -= w.suppressed;
+    }
+    if u.disordered(b.player_turn) {
+        v -= w.disordered;
+    }
+    v
+}
+
+fn rank(o: Option<ObjectiveLevel>, w: &Weights) -> f64 {
+    match o {
+        None => 0.0,
+        Some(ObjectiveLevel::Minor) => w.minor,
+        Some(ObjectiveLevel::Major) => w.major,
+    }
+}
+
+/// How far `u` stands beyond where it wants to be, cm: inside its side's nearest own
+/// objective's radius, or within its weapon range of the nearest `enemies` unit.
+fn off_place(b: &Battle, u: &Unit, enemies: &[UnitId]) -> f64 {
+    let range = b.weapon_range(u);
+    let to_enemy = enemies
+        .iter()
+        .filter(|&&e| b.unit(e).alive())
+        .map(|&e| (b.unit(e).pose.pos.dist(u.pose.pos) - range).max(0.0))
+        .fold(f64::INFINITY, f64::min);
+    let name = &b.sides[u.side].name;
+    let to_objective = b
+        .objectives
+        .iter()
+        .filter(|o| &o.side == name)
+        .map(|o| (o.pos.dist(u.pose.pos) - o.radius).max(0.0))
+        .fold(f64::INFINITY, f64::min);
+    let d = to_enemy.min(to_objective);
+    if d.is_finite() { d } else { 0.0 }
+}
+
+/// The worth of `b` to `side`: its troops less the `known` enemy troops, the objectives it
+/// holds less those the enemy holds, the result if the game ended, and a little for standing
+/// where it wants to be. Only the `known` enemies' troops are counted (the look-ahead's copies
+/// hold no others: it takes the enemies it does not know of off the table first).
+pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
+    let mine: f64 = b
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| unit_worth(b, u, w))
+        .sum();
+    let theirs: f64 = known.iter().map(|&e| unit_worth(b, b.unit(e), w)).sum();
+    let mut v = mine - theirs;
+    if let Some(o) = &b.outcome {
+        match o.winner {
+            Some(s) if s == side => v += w.won,
+            Some(_) => v -= w.won,
+            None => {}
+        }
+    } else {
+        v += rank(b.objective_held(side), w) - rank(b.objective_held(1 - side), w);
+    }
+    let off: f64 = b
+        .side_units(side)
+        .filter(|u| !u.is_artillery() || u.limbered)
+        .map(|u| off_place(b, u, known))
+        .sum();
+    v - w.per_cm_off * off
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skirmish() -> Battle {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+        crate::load_battle(&path, 1).expect("skirmish loads").0
+    }
+
+    #[test]
+    fn a_stand_lost_costs_one_and_a_unit_lost_its_stands_and_the_loss() {
+        let b = skirmish();
+        let side = 0;
+        let known: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
+        let start = value(&b, side, &known, &WEIGHTS);
+        let enemy = known[0];
+        let mut hit = b.clone();
+        hit.unit_mut(enemy).stands -= 1;
+        assert!((value(&hit, side, &known, &WEIGHTS) - start - 1.0).abs() < 1e-9);
+        let mut gone = b.clone();
+        let stands = f64::from(gone.unit(enemy).stands);
+        gone.unit_mut(enemy).knocked_out = true;
+        // Knocked out: no longer counted for where it stands either, so compare troops only.
+        let w = Weights {
+            per_cm_off: 0.0,
+            ..WEIGHTS
+        };
+        let gain = value(&gone, side, &known, &w) - value(&b, side, &known, &w);
+        assert!((gain - stands - WEIGHTS.unit_lost).abs() < 1e-9, "{gain}");
+        // The same loss on its own side counts against it, as much.
+        let mine = b.side_units(side).next().expect("a unit").id;
+        let mut lost = b.clone();
+        let own = f64::from(lost.unit(mine).stands);
+        lost.unit_mut(mine).knocked_out = true;
+        let cost = value(&b, side, &known, &w) - value(&lost, side, &known, &w);
+        assert!((cost - own - WEIGHTS.unit_lost).abs() < 1e-9, "{cost}");
+    }
+
+    #[test]
+    fn enemies_it_does_not_know_of_are_not_read() {
+        let b = skirmish();
+        let all: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
+        let known = &all[1..];
+        let mut other = b.clone();
+        other.unit_mut(all[0]).stands = 1;
+        other.unit_mut(all[0]).hits = 2;
+        assert_eq!(value(&b, 0, known, &WEIGHTS), value(&other, 0, known, &WEIGHTS));
+        assert_ne!(value(&b, 0, &all, &WEIGHTS), value(&other, 0, &all, &WEIGHTS));
+    }
+}
