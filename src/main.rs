@@ -81,6 +81,10 @@ enum Cmd {
         against: String,
         #[arg(long, default_value_t = 100)]
         games: u64,
+        /// The first seed (the games play seeds from it on): keep the seeds an agent was
+        /// tuned on apart from those its strength is reported on.
+        #[arg(long, default_value_t = 1)]
+        first_seed: u64,
         #[arg(long)]
         json: bool,
         /// Optional rules and variants to play with, by name, repeated or with commas:
@@ -94,6 +98,12 @@ enum Cmd {
         scenario: PathBuf,
         #[arg(long, default_value_t = 100)]
         games: u64,
+        /// The first seed (the games play seeds from it on).
+        #[arg(long, default_value_t = 1)]
+        first_seed: u64,
+        /// Also print one line per game (units lost, charges, fires, first contact).
+        #[arg(long)]
+        per_game: bool,
         /// NAME=AGENT for a side (default: scheduler for both).
         #[arg(long = "side")]
         sides: Vec<String>,
@@ -341,26 +351,30 @@ fn main() -> ExitCode {
         Some(Cmd::Balance {
             scenario,
             games,
+            first_seed,
+            per_game,
             sides,
             json,
             rules,
-        }) => balance(&scenario, games, &sides, json, &rules),
+        }) => balance(&scenario, (first_seed, games), &sides, (json, per_game), &rules),
         Some(Cmd::Match {
             scenario,
             agent,
             against,
             games,
+            first_seed,
             json,
             rules,
         }) => check_games(games)
+            .and_then(|()| check_seed(first_seed))
             .and_then(|()| switches(&rules))
-            .and_then(|w| sim::play_match(&scenario, &agent, &against, games, &w, &progress_bar(games)))
+            .and_then(|w| sim::play_match(&scenario, &agent, &against, games, first_seed, &w, &progress_bar(games)))
             .map(|r| {
                 if json {
                     println!("{}", serde_json::to_string(&r).expect("serialises"));
                 } else {
                     println!(
-                        "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won; sides swapped every game)",
+                        "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won, 95% interval {:.0}–{:.0}%; seeds {}–{}, sides swapped every game)",
                         r.agent,
                         r.against,
                         r.scenario,
@@ -368,7 +382,11 @@ fn main() -> ExitCode {
                         r.drawn,
                         r.lost,
                         r.games,
-                        r.win_rate * 100.0
+                        r.win_rate * 100.0,
+                        r.ci95[0] * 100.0,
+                        r.ci95[1] * 100.0,
+                        r.first_seed,
+                        r.first_seed + r.games - 1,
                     );
                 }
             }),
@@ -519,47 +537,88 @@ fn switches(names: &[String]) -> Result<volley::rules::switches::Switches, Strin
 
 fn balance(
     scenario: &std::path::Path,
-    games: u64,
+    (first_seed, games): (u64, u64),
     sides: &[String],
-    json: bool,
+    (json, per_game): (bool, bool),
     rules: &[String],
 ) -> Result<(), String> {
     check_games(games)?;
+    check_seed(first_seed)?;
     let rules = switches(rules)?;
     let (b, _) = volley::load_battle_with(scenario, 1, &rules).map_err(|e| e.to_string())?;
     let agents = side_agents(&b, sides, "scheduler")?;
-    let r = sim::balance(scenario, &agents, games, &rules, &progress_bar(games))?;
+    let r = sim::balance(scenario, &agents, games, first_seed, &rules, &progress_bar(games))?;
     if json {
         println!("{}", serde_json::to_string(&r).expect("serialises"));
         return Ok(());
     }
-    println!("{} — {} games; optional rules: {}", r.scenario, r.games, r.rules);
     println!(
-        "{:<14} {:<16} {:>5} {:>7} {:>17} {:>12}",
-        "side", "agent", "wins", "win %", "95% interval", "units lost"
+        "{} — {} games, seeds {}–{}; optional rules: {}",
+        r.scenario,
+        r.games,
+        first_seed,
+        first_seed + games - 1,
+        r.rules
+    );
+    println!(
+        "{:<14} {:<16} {:>5} {:>7} {:>17} {:>11} {:>8} {:>8}",
+        "side", "agent", "wins", "win %", "95% interval", "units lost", "charges", "fires"
     );
     for s in &r.sides {
         println!(
-            "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>12.2}",
+            "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>11.2} {:>8.2} {:>8.2}",
             s.side,
             s.agent,
             s.wins,
             s.win_rate * 100.0,
             s.ci95[0] * 100.0,
             s.ci95[1] * 100.0,
-            s.avg_units_lost
+            s.avg_units_lost,
+            s.avg_charges,
+            s.avg_fires
         );
     }
     println!(
-        "draws {}; average game length {:.1} game turns",
-        r.draws, r.avg_game_turns
+        "draws {}; average game length {:.1} game turns; first fire or charge in turn {} on average; {} games without any",
+        r.draws,
+        r.avg_game_turns,
+        r.avg_first_contact.map_or("–".into(), |t| format!("{t:.1}")),
+        r.quiet_games
     );
+    if per_game {
+        println!("seed   winner        turns  units lost  charges  fires    first contact");
+        for g in &r.per_game {
+            println!(
+                "{:<6} {:<13} {:>5}  {:>4} {:>4}  {:>4} {:>3}  {:>4} {:>4}  {}",
+                g.seed,
+                g.winner.map_or("draw", |w| r.sides[w].side.as_str()),
+                g.game_turns,
+                g.units_lost[0],
+                g.units_lost[1],
+                g.charges[0],
+                g.charges[1],
+                g.fires[0],
+                g.fires[1],
+                g.first_contact.map_or("none".into(), |t| format!("turn {t}"))
+            );
+        }
+    }
     Ok(())
 }
 
 /// The most games `balance` and `match` play in one run (a run of 100,000 skirmish games with
 /// the scheduler takes hours on two cores already).
 const MAX_GAMES: u64 = 100_000;
+
+fn check_seed(first: u64) -> Result<(), String> {
+    if (1..=u64::MAX - MAX_GAMES).contains(&first) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--first-seed must be 1 or more (and leave room for the games), not {first}"
+        ))
+    }
+}
 
 fn check_games(games: u64) -> Result<(), String> {
     if (1..=MAX_GAMES).contains(&games) {

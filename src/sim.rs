@@ -105,19 +105,22 @@ pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
     }
 }
 
-/// What `volley match` prints: agent `a` against agent `b` over seeds 1..=games, `a` taking the
-/// first side on even seeds and the second on odd ones.
+/// What `volley match` prints: agent `a` against agent `b` over `games` seeds from
+/// `first_seed` on, `a` taking the first side on even seeds and the second on odd ones.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct MatchResult {
     pub scenario: String,
     pub agent: String,
     pub against: String,
+    pub first_seed: u64,
     pub games: u64,
     pub won: u64,
     pub drawn: u64,
     pub lost: u64,
     /// Won / games.
     pub win_rate: f64,
+    /// 95% Wilson score interval of the win rate.
+    pub ci95: [f64; 2],
 }
 
 /// Play the match, the games shared over the machine's cores (each game is its own seed, so
@@ -127,6 +130,7 @@ pub fn play_match(
     a: &str,
     b: &str,
     games: u64,
+    first_seed: u64,
     rules: &crate::rules::switches::Switches,
     tick: &(dyn Fn() + Sync),
 ) -> Result<MatchResult, String> {
@@ -154,16 +158,18 @@ pub fn play_match(
             Some(_) => -1,
         })
     };
-    let results = in_parallel(games, tick, one);
+    let results = in_parallel(games, tick, |g| one(first_seed - 1 + g));
     let mut r = MatchResult {
         scenario: scenario.display().to_string(),
         agent: a.to_string(),
         against: b.to_string(),
+        first_seed,
         games,
         won: 0,
         drawn: 0,
         lost: 0,
         win_rate: 0.0,
+        ci95: [0.0, 1.0],
     };
     for x in results {
         match x? {
@@ -173,6 +179,7 @@ pub fn play_match(
         }
     }
     r.win_rate = if games > 0 { r.won as f64 / games as f64 } else { 0.0 };
+    r.ci95 = wilson95(r.won, games);
     Ok(r)
 }
 
@@ -217,6 +224,43 @@ pub struct SideBalance {
     pub ci95: [f64; 2],
     /// Units lost per game, on average.
     pub avg_units_lost: f64,
+    /// Charges declared and fire actions (of every kind) per game, on average.
+    pub avg_charges: f64,
+    pub avg_fires: f64,
+}
+
+/// One game of a balance run: did a battle happen?
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct GameFigures {
+    pub seed: u64,
+    /// The winning side's index, or None for a draw.
+    pub winner: Option<usize>,
+    pub game_turns: u32,
+    /// Per side: units lost, charges declared, fire actions.
+    pub units_lost: [u32; 2],
+    pub charges: [u32; 2],
+    pub fires: [u32; 2],
+    /// The game turn of the first fire or charge, if any came.
+    pub first_contact: Option<u32>,
+}
+
+impl GameFigures {
+    /// Count `act` (taken in game turn `turn` on battle `b`) if it is a fire or a charge.
+    fn count(&mut self, b: &Battle, act: &Action, turn: u32) {
+        let (fire, charge) = match act {
+            Action::Fire { .. }
+            | Action::InitiativeFire { .. }
+            | Action::OpportunityFire { .. }
+            | Action::CounterFire { .. } => (true, false),
+            Action::Charge { .. } | Action::InitiativeCharge { .. } | Action::CounterCharge { .. } => (false, true),
+            _ => return,
+        };
+        let Some(u) = act.unit() else { return };
+        let side = b.unit(u).side;
+        self.fires[side] += u32::from(fire);
+        self.charges[side] += u32::from(charge);
+        self.first_contact.get_or_insert(turn);
+    }
 }
 
 /// What `volley balance` prints.
@@ -229,6 +273,11 @@ pub struct BalanceResult {
     pub sides: Vec<SideBalance>,
     pub draws: u64,
     pub avg_game_turns: f64,
+    /// Games with no fire and no charge at all.
+    pub quiet_games: u64,
+    /// The first fire or charge, on average over the games that had one (game turn).
+    pub avg_first_contact: Option<f64>,
+    pub per_game: Vec<GameFigures>,
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials.
@@ -245,11 +294,12 @@ pub fn wilson95(k: u64, n: u64) -> [f64; 2] {
     [(c - h).max(0.0), (c + h).min(1.0)]
 }
 
-/// Play `games` seeded games (seeds 1..=games) of `scenario` with the given agents per side.
+/// Play `games` seeded games (seeds `first_seed..`) of `scenario` with the given agents per side.
 pub fn balance(
     scenario: &std::path::Path,
     agents: &[String; 2],
     games: u64,
+    first_seed: u64,
     rules: &crate::rules::switches::Switches,
     tick: &(dyn Fn() + Sync),
 ) -> Result<BalanceResult, String> {
@@ -257,34 +307,44 @@ pub fn balance(
     for (s, a) in agents.iter().enumerate() {
         crate::agents::by_name(a, 1, s)?;
     }
-    let one = |seed: u64| -> Result<(Option<usize>, u32, [u32; 2]), String> {
+    let one = |seed: u64| -> Result<GameFigures, String> {
         let (battle, _) = crate::load_battle_with(scenario, seed, rules).map_err(|e| e.to_string())?;
         let mut players = [
             crate::agents::by_name(&agents[0], seed, 0)?,
             crate::agents::by_name(&agents[1], seed, 1)?,
         ];
-        let done = play(battle, &mut players, 200_000, |_, _, _| {}).map_err(|e| format!("seed {seed}: {e}"))?;
+        let mut g = GameFigures {
+            seed,
+            winner: None,
+            game_turns: 0,
+            units_lost: [0; 2],
+            charges: [0; 2],
+            fires: [0; 2],
+            first_contact: None,
+        };
+        // The turn an action was taken in: the callback sees the battle after it.
+        let mut turn = battle.game_turn;
+        let done = play(battle, &mut players, 200_000, |b, act, _| {
+            g.count(b, act, turn);
+            turn = b.game_turn;
+        })
+        .map_err(|e| format!("seed {seed}: {e}"))?;
         let o = done
             .outcome
             .clone()
             .unwrap_or_else(|| done.compute_outcome("unfinished"));
-        Ok((o.winner, done.game_turn, o.units_lost))
+        g.winner = o.winner;
+        g.game_turns = done.game_turn;
+        g.units_lost = o.units_lost;
+        Ok(g)
     };
-    let results = in_parallel(games, tick, one);
-    let mut wins = [0u64; 2];
-    let mut lost = [0u64; 2];
-    let (mut draws, mut turns) = (0u64, 0u64);
-    for r in results {
-        let (w, t, l) = r?;
-        match w {
-            Some(s) => wins[s] += 1,
-            None => draws += 1,
-        }
-        turns += u64::from(t);
-        lost[0] += u64::from(l[0]);
-        lost[1] += u64::from(l[1]);
-    }
+    let per_game = in_parallel(games, tick, |g| one(first_seed - 1 + g))
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
     let n = games.max(1) as f64;
+    let sum = |f: &dyn Fn(&GameFigures) -> u32| per_game.iter().map(|g| f64::from(f(g))).sum::<f64>() / n;
+    let wins = |s: usize| per_game.iter().filter(|g| g.winner == Some(s)).count() as u64;
+    let contacts: Vec<f64> = per_game.iter().filter_map(|g| g.first_contact.map(f64::from)).collect();
     Ok(BalanceResult {
         scenario: scenario.display().to_string(),
         games,
@@ -293,14 +353,19 @@ pub fn balance(
             .map(|s| SideBalance {
                 side: first.sides[s].name.clone(),
                 agent: agents[s].clone(),
-                wins: wins[s],
-                win_rate: wins[s] as f64 / n,
-                ci95: wilson95(wins[s], games),
-                avg_units_lost: lost[s] as f64 / n,
+                wins: wins(s),
+                win_rate: wins(s) as f64 / n,
+                ci95: wilson95(wins(s), games),
+                avg_units_lost: sum(&|g| g.units_lost[s]),
+                avg_charges: sum(&|g| g.charges[s]),
+                avg_fires: sum(&|g| g.fires[s]),
             })
             .collect(),
-        draws,
-        avg_game_turns: turns as f64 / n,
+        draws: per_game.iter().filter(|g| g.winner.is_none()).count() as u64,
+        avg_game_turns: sum(&|g| g.game_turns),
+        quiet_games: (per_game.len() - contacts.len()) as u64,
+        avg_first_contact: (!contacts.is_empty()).then(|| contacts.iter().sum::<f64>() / contacts.len() as f64),
+        per_game,
     })
 }
 

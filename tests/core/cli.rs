@@ -218,3 +218,105 @@ fn rule_switches_reach_simulate_and_balance_and_a_wrong_name_is_refused_with_the
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("saber-charge") && err.contains("order-delay"), "{err}");
 }
+
+#[test]
+fn balance_reports_each_games_losses_charges_fires_and_first_contact_on_the_seeds_asked() {
+    use volley::battle::Action;
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let agents = ["greedy".to_string(), "greedy".to_string()];
+    let r = volley::sim::balance(&map, &agents, 3, 7, &Default::default(), &|| {}).unwrap();
+    let seeds: Vec<u64> = r.per_game.iter().map(|g| g.seed).collect();
+    assert_eq!(seeds, [7, 8, 9]);
+    for g in &r.per_game {
+        // The same game played here, counted on its own.
+        let (b, _) = volley::load_battle(&map, g.seed).unwrap();
+        let mut players = [
+            volley::agents::by_name("greedy", g.seed, 0).unwrap(),
+            volley::agents::by_name("greedy", g.seed, 1).unwrap(),
+        ];
+        let (mut fires, mut charges, mut first) = ([0u32; 2], [0u32; 2], None);
+        let mut turn = b.game_turn;
+        let done = volley::sim::play(b, &mut players, 200_000, |b, act, _| {
+            let side = act.unit().map(|u| b.unit(u).side);
+            match (act, side) {
+                (
+                    Action::Fire { .. }
+                    | Action::InitiativeFire { .. }
+                    | Action::OpportunityFire { .. }
+                    | Action::CounterFire { .. },
+                    Some(s),
+                ) => {
+                    fires[s] += 1;
+                    first.get_or_insert(turn);
+                }
+                (Action::Charge { .. } | Action::InitiativeCharge { .. } | Action::CounterCharge { .. }, Some(s)) => {
+                    charges[s] += 1;
+                    first.get_or_insert(turn);
+                }
+                _ => {}
+            }
+            turn = b.game_turn;
+        })
+        .unwrap();
+        let o = done.outcome.clone().unwrap();
+        assert_eq!(
+            (g.winner, g.units_lost, g.game_turns),
+            (o.winner, o.units_lost, done.game_turn)
+        );
+        assert_eq!(
+            (g.fires, g.charges, g.first_contact),
+            (fires, charges, first),
+            "seed {}",
+            g.seed
+        );
+    }
+    assert!(
+        r.per_game.iter().any(|g| g.fires[0] + g.fires[1] > 0),
+        "greedy skirmishes fire"
+    );
+    let n = r.per_game.len() as f64;
+    let fires0 = r.per_game.iter().map(|g| f64::from(g.fires[0])).sum::<f64>() / n;
+    assert!((r.sides[0].avg_fires - fires0).abs() < 1e-12);
+    // On the command line: the seeds and the per-game lines.
+    let out = volley(&[
+        "balance",
+        "maps/first_battle.ron",
+        "--games",
+        "2",
+        "--first-seed",
+        "11",
+        "--side",
+        "Union=greedy",
+        "--side",
+        "Confederate=greedy",
+        "--per-game",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("seeds 11–12") && text.contains("first contact") && text.contains("charges"),
+        "{text}"
+    );
+    let m = volley(&[
+        "match",
+        "maps/first_battle.ron",
+        "--agent",
+        "greedy",
+        "--against",
+        "random",
+        "--games",
+        "2",
+        "--first-seed",
+        "501",
+        "--json",
+    ]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
+    assert_eq!((v["first_seed"].as_u64(), v["games"].as_u64()), (Some(501), Some(2)));
+    assert!(
+        volley(&["match", "--agent", "greedy", "--against", "random", "--first-seed", "0"])
+            .status
+            .code()
+            != Some(0)
+    );
+}

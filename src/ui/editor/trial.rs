@@ -124,7 +124,7 @@ impl BalanceJob {
             let tick = || {
                 done.fetch_add(1, Ordering::SeqCst);
             };
-            let r = crate::sim::balance(&path, &agents, games, &Default::default(), &tick);
+            let r = crate::sim::balance(&path, &agents, games, 1, &Default::default(), &tick);
             *result.lock().expect("the balance result") = Some(r);
         });
         self.running = Some((games, handle));
