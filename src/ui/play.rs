@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_state::<Turn>()
+        .init_resource::<Thinking>()
         .add_systems(
             Update,
             (
@@ -76,15 +77,31 @@ impl NewGame {
 /// Seconds between a computer player's actions, so a person can follow its turn.
 pub const AGENT_PACE: f32 = 0.5;
 
+/// A computer player choosing: its search runs on another thread, so the window keeps
+/// drawing while it thinks.
+pub struct Pending {
+    handle: std::thread::JoinHandle<(Box<dyn crate::agents::Agent>, usize)>,
+    side: usize,
+    /// The game its agent belongs to (`Agents::1`) and the state it is choosing for.
+    game: u64,
+    state: u64,
+    legal: Vec<Action>,
+}
+
+/// The side whose computer player is thinking, if one is (the phase bar shows it).
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thinking(pub Option<usize>);
+
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
-/// goes into the battle log.
+/// goes into the battle log. It chooses on another thread ([`Pending`]); a choice made for a
+/// state the battle has left (undo, a new game) is dropped.
 #[allow(clippy::too_many_arguments)]
 fn agent_turn(
     mut agents: NonSendMut<Agents>,
     battle: Res<BattleState>,
     mut log: ResMut<BattleLog>,
     mut requests: MessageWriter<ActionRequest>,
-    mut waiting: Local<Option<u64>>,
+    (mut waiting, mut pending, mut thinking): (Local<Option<u64>>, Local<Option<Pending>>, ResMut<Thinking>),
     mut clock: Local<f32>,
     time: Res<Time>,
     shot: Option<Res<super::screenshot::ShotRequest>>,
@@ -92,6 +109,35 @@ fn agent_turn(
     reason: Option<ResMut<super::follow::ComputerReason>>,
 ) {
     let b = &battle.0;
+    if let Some(p) = pending.as_ref() {
+        if !p.handle.is_finished() {
+            return;
+        }
+        let Some(p) = pending.take() else { return };
+        thinking.0 = None;
+        let (agent, i) = p.handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        if agents.1 != p.game {
+            return; // another game began meanwhile
+        }
+        if agents.0[p.side].is_none() {
+            agents.0[p.side] = Some(agent);
+        }
+        if b.is_over() || b.state_hash() != p.state {
+            return; // the battle moved on (undo, a replay's jump): choose again
+        }
+        let Some(agent) = agents.0[p.side].as_ref() else { return };
+        // The table shows the reason with the action (`follow`).
+        if let Some(mut r) = reason {
+            r.0 = agent.reason();
+        }
+        if let Some(why) = agent.reason() {
+            log.lines
+                .push(LogLine::text(b.game_turn, false, format!("[{}] {why}", agent.name())));
+        }
+        requests.write(ActionRequest(p.legal[i.min(p.legal.len() - 1)].clone()));
+        *waiting = Some(b.actions);
+        return;
+    }
     if b.is_over() {
         return;
     }
@@ -112,9 +158,10 @@ fn agent_turn(
         *clock = 0.0;
         return;
     }
-    let Some(agent) = agents.0[b.actor()].as_mut() else {
+    let side = b.actor();
+    if agents.0[side].is_none() {
         return;
-    };
+    }
     *clock += time.delta_secs();
     if *clock < delay {
         return;
@@ -124,17 +171,22 @@ fn agent_turn(
     if legal.is_empty() {
         return;
     }
-    let i = agent.choose(b, &legal).min(legal.len() - 1);
-    // The table shows the reason with the action (`follow`).
-    if let Some(mut r) = reason {
-        r.0 = agent.reason();
-    }
-    if let Some(why) = agent.reason() {
-        log.lines
-            .push(LogLine::text(b.game_turn, false, format!("[{}] {why}", agent.name())));
-    }
-    requests.write(ActionRequest(legal[i].clone()));
-    *waiting = Some(b.actions);
+    let Some(mut agent) = agents.0[side].take() else {
+        return;
+    };
+    let seen = b.clone();
+    let offered = legal.clone();
+    thinking.0 = Some(side);
+    *pending = Some(Pending {
+        handle: std::thread::spawn(move || {
+            let i = agent.choose(&seen, &offered);
+            (agent, i)
+        }),
+        side,
+        game: agents.1,
+        state: b.state_hash(),
+        legal,
+    });
 }
 
 /// Record applied actions, write the log and the dice panel.

@@ -171,8 +171,13 @@ impl BattleLog {
     }
 }
 
-/// The programs playing a side (not `Send`: they live on the main thread).
-pub struct Agents(pub [Option<Box<dyn Agent>>; 2]);
+/// The programs playing a side, and the number of the game they were made for (a thinking
+/// agent comes back only to its own game). A side's agent is out of its seat while it thinks
+/// (`play::agent_turn` runs its choice off the frame).
+pub struct Agents(pub [Option<Box<dyn Agent>>; 2], pub u64);
+
+/// Numbers the games agents are made for.
+static GAMES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Agents {
     pub fn new(sides: &[String; 2], seed: u64) -> Result<Agents, String> {
@@ -183,6 +188,6 @@ impl Agents {
                 out[s] = Some(agents::by_name(&sides[s], seed, s)?);
             }
         }
-        Ok(Agents(out))
+        Ok(Agents(out, GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)))
     }
 }

@@ -52,6 +52,7 @@ type Asking<'w, 's> = (
     Option<ResMut<'w, crate::ui::settings::Settings>>,
     Local<'s, bool>,
     ResMut<'w, crate::ui::common::OverWindow>,
+    Option<Res<'w, crate::ui::play::Thinking>>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -71,7 +72,7 @@ fn battle_panels(
     mut requests: MessageWriter<ActionRequest>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
-    (mut viewer, mut end_ask, mut settings, mut leaving, mut over_window): Asking,
+    (mut viewer, mut end_ask, mut settings, mut leaving, mut over_window, thinking): Asking,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let b = &battle.0;
@@ -90,6 +91,7 @@ fn battle_panels(
             seats: &seats,
             log: &log,
             undo: &undo,
+            thinking: thinking.is_some_and(|t| t.0.is_some()),
             end_key: crate::ui::settings::key_label(
                 settings
                     .as_ref()

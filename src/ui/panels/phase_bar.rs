@@ -13,6 +13,8 @@ pub struct BarGame<'a> {
     pub seats: &'a Seats,
     pub log: &'a BattleLog,
     pub undo: &'a UndoStack,
+    /// A computer player is choosing (its search runs off the frame).
+    pub thinking: bool,
     /// The end-phase key as people say it ("Enter", or what the settings put on it).
     pub end_key: String,
 }
@@ -60,6 +62,10 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
         };
         if !b.is_over() {
             ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
+            if game.thinking {
+                ui.spinner();
+                ui.label(egui::RichText::new("thinking…").italics());
+            }
         }
         for (a, label) in [(Action::EndPhase, "End phase"), (Action::Pass, "Pass")] {
             if legal.contains(&a) {

@@ -184,7 +184,7 @@ fn watch_replay(world: &mut World) {
     match crate::replay::timeline::Timeline::build(rec, &path) {
         Ok(t) => {
             world.insert_resource(crate::ui::replay::Viewer::new(t));
-            world.insert_non_send(crate::ui::session::Agents([None, None]));
+            world.insert_non_send(crate::ui::session::Agents([None, None], 0));
             world.resource_mut::<Seats>().sides = ["replay".into(), "replay".into()];
             crate::ui::replay::seek_world(world, 0);
             world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
