@@ -88,9 +88,13 @@ pub struct Pending {
     legal: Vec<Action>,
 }
 
-/// The side whose computer player is thinking, if one is (the phase bar shows it).
+/// The side whose computer player is thinking, if one is (the phase bar shows it), and how
+/// many choices computer players have made off the frame.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Thinking(pub Option<usize>);
+pub struct Thinking {
+    pub side: Option<usize>,
+    pub decided: u64,
+}
 
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
 /// goes into the battle log. It chooses on another thread ([`Pending`]); a choice made for a
@@ -114,7 +118,8 @@ fn agent_turn(
             return;
         }
         let Some(p) = pending.take() else { return };
-        thinking.0 = None;
+        thinking.side = None;
+        thinking.decided += 1;
         let (agent, i) = p.handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         if agents.1 != p.game {
             return; // another game began meanwhile
@@ -176,7 +181,7 @@ fn agent_turn(
     };
     let seen = b.clone();
     let offered = legal.clone();
-    thinking.0 = Some(side);
+    thinking.side = Some(side);
     *pending = Some(Pending {
         handle: std::thread::spawn(move || {
             let i = agent.choose(&seen, &offered);

@@ -71,6 +71,10 @@ pub struct Probe {
     pub commanders: Vec<PieceAt>,
     /// The scenario editor, on its screen.
     pub editor: Option<EditorProbe>,
+    /// The side whose computer player is thinking, and how many choices computer players
+    /// have made off the frame so far (`play::Thinking`).
+    pub thinking: Option<usize>,
+    pub thought: u64,
 }
 
 /// What the probe tells of the scenario editor.
@@ -112,11 +116,12 @@ fn write_probe(
     commanders: Query<(&CommanderBase, &GlobalTransform)>,
     pieces: Query<&UnitPiece>,
     ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
-    (turn, seats, pause, editor): (
+    (turn, seats, pause, editor, thinking): (
         Res<State<crate::ui::session::Turn>>,
         Res<crate::ui::session::Seats>,
         Res<crate::ui::screens::handover::ResultPause>,
         Option<Res<crate::ui::editor::Editor>>,
+        Option<Res<crate::ui::play::Thinking>>,
     ),
     mut last: Local<Option<Probe>>,
 ) {
@@ -212,6 +217,8 @@ fn write_probe(
             .as_ref()
             .map(|(what, r)| format!("{what}: {}: {}", r.rule, r.reason)),
         recorded: record.recording.actions.clone(),
+        thinking: thinking.as_ref().and_then(|t| t.side),
+        thought: thinking.as_ref().map_or(0, |t| t.decided),
         units,
         commanders: cmds,
         editor: editor

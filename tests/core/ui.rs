@@ -1318,3 +1318,56 @@ fn a_box_orders_the_units_of_the_commander_inside_it() {
         locked.lines
     );
 }
+
+/// A computer player that waits for the test's word before it chooses (ending the phase).
+struct WaitingAgent(std::sync::mpsc::Receiver<()>);
+
+impl volley::agents::Agent for WaitingAgent {
+    fn choose(&mut self, _: &Battle, legal: &[Action]) -> usize {
+        // Bounded, so a main thread that waited on it would go on (and the test fail) rather
+        // than hang.
+        let _ = self.0.recv_timeout(std::time::Duration::from_secs(20));
+        legal.iter().position(|a| *a == Action::EndPhase).unwrap_or(0)
+    }
+    fn name(&self) -> &'static str {
+        "waiting"
+    }
+}
+
+#[test]
+fn a_computer_player_thinks_off_the_frame_and_the_phase_bar_says_so() {
+    use volley::ui::play::Thinking;
+    let b = skirmish(3);
+    let side = b.actor();
+    let mut seats = ["human", "human"];
+    seats[side] = "scheduler";
+    let mut app = app_with(b, seats);
+    let (go, wait) = std::sync::mpsc::channel();
+    app.world_mut().non_send_mut::<volley::ui::Agents>().0[side] = Some(Box::new(WaitingAgent(wait)));
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(600),
+    ));
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    let before = battle(&app).actions;
+    // Frames go on while it thinks: the phase bar's "thinking…" is on, nothing is applied.
+    for _ in 0..8 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Thinking>().side, Some(side));
+    assert_eq!(battle(&app).actions, before, "nothing applied while it thinks");
+    go.send(()).unwrap();
+    for _ in 0..200 {
+        app.update();
+        if battle(&app).actions > before {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(battle(&app).actions, before + 1, "its choice was applied");
+    assert_eq!(app.world().resource::<Thinking>().side, None);
+    assert_eq!(app.world().resource::<Thinking>().decided, 1);
+    assert!(
+        app.world().non_send::<volley::ui::Agents>().0[side].is_some(),
+        "the agent is back in its seat"
+    );
+}

@@ -660,3 +660,40 @@ fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
     }
     let _ = std::fs::remove_dir_all(&g.dir);
 }
+
+/// The look-ahead scheduler plays both sides in the real window: each choice is made on
+/// another thread (the probe counts them) while the window goes on drawing, and the game
+/// goes on action after action.
+#[test]
+fn the_scheduler_plays_in_the_real_window_thinking_off_the_frame() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("thinking");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+    let mut g = Game::launch(
+        &x,
+        &dir,
+        &[
+            "play",
+            scenario.to_str().unwrap(),
+            "--seed",
+            "3",
+            "--side",
+            "Union=scheduler",
+            "--side",
+            "Confederate=scheduler",
+        ],
+    );
+    g.wait("the battle screen", 600, |p| p["screen"] != "Menu");
+    let p = g.wait("ten choices made off the frame", 300, |p| {
+        p["thought"].as_u64() >= Some(10)
+    });
+    assert!(
+        p["actions"].as_u64() >= Some(9),
+        "the choices were played: {}",
+        p["actions"]
+    );
+    let recorded = p["recorded"].as_array().map_or(0, Vec::len);
+    assert_eq!(Some(recorded as u64), p["actions"].as_u64(), "and recorded");
+}

@@ -91,7 +91,7 @@ fn battle_panels(
             seats: &seats,
             log: &log,
             undo: &undo,
-            thinking: thinking.is_some_and(|t| t.0.is_some()),
+            thinking: thinking.is_some_and(|t| t.side.is_some()),
             end_key: crate::ui::settings::key_label(
                 settings
                     .as_ref()
