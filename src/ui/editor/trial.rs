@@ -4,11 +4,8 @@
 //! 95% intervals.
 
 use super::state::Editor;
-use crate::battle::ecs::BattleState;
-use crate::battle::ecs::phase::PhaseQueue;
 use crate::sim::BalanceResult;
-use crate::ui::common::{Preview, Screen, Selection};
-use crate::ui::session::Agents;
+use crate::ui::common::Screen;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use std::path::PathBuf;
@@ -37,17 +34,7 @@ pub struct TrialRequest(pub Option<(TrialAsk, PathBuf)>);
 /// The seed of play-tests.
 pub const TRIAL_SEED: u64 = 1;
 
-#[allow(clippy::too_many_arguments)]
-fn start_trial(
-    mut request: ResMut<TrialRequest>,
-    mut editor: ResMut<Editor>,
-    mut commands: Commands,
-    mut agents: NonSendMut<Agents>,
-    mut next: ResMut<NextState<Screen>>,
-    mut selection: ResMut<Selection>,
-    mut preview: ResMut<Preview>,
-    mut queue: ResMut<PhaseQueue>,
-) {
+fn start_trial(mut request: ResMut<TrialRequest>, mut editor: ResMut<Editor>, mut commands: Commands) {
     let Some((ask, path)) = request.0.take() else { return };
     let players: [String; 2] = match ask {
         TrialAsk::HotSeat => ["human".into(), "human".into()],
@@ -58,17 +45,10 @@ fn start_trial(
         seed: TRIAL_SEED,
         switches: Default::default(),
     };
-    match crate::ui::screens::menu::begin(start, players) {
-        Ok((battle, game, new_agents)) => {
-            commands.insert_resource(BattleState(battle));
-            commands.queue(move |world: &mut World| game.insert(world));
-            *agents = new_agents;
-            *selection = Selection::default();
-            preview.0 = None;
-            queue.0.clear();
+    match crate::ui::screens::menu::start_game(&mut commands, start, players) {
+        Ok(()) => {
             editor.playtesting = true;
             editor.shown = None;
-            next.set(Screen::Battle);
         }
         Err(e) => editor.status = Some(format!("cannot play it: {e}")),
     }

@@ -207,12 +207,8 @@ fn menu(
     mut contexts: EguiContexts,
     mut state: ResMut<MenuState>,
     mut commands: Commands,
-    mut agents: NonSendMut<Agents>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    mut selection: ResMut<Selection>,
-    mut preview: ResMut<Preview>,
-    mut queue: ResMut<PhaseQueue>,
     mut store: ResMut<crate::ui::settings::SettingsStore>,
     mut open_editor: ResMut<crate::ui::common::OpenEditor>,
 ) -> Result {
@@ -352,20 +348,24 @@ fn menu(
     }
     if let Some(s) = start {
         let players = state.players.clone();
-        match begin(s, players) {
-            Ok((battle, game, new_agents)) => {
-                state.error = None;
-                commands.insert_resource(BattleState(battle));
-                commands.queue(move |world: &mut World| game.insert(world));
-                *agents = new_agents;
-                *selection = Selection::default();
-                preview.0 = None;
-                queue.0.clear();
-                next.set(Screen::Battle);
-            }
-            Err(e) => state.error = Some(e),
-        }
+        state.error = start_game(&mut commands, s, players).err();
     }
+    Ok(())
+}
+
+/// Start a game (the menu's, the editor's play-test): the battle, the game's resources and
+/// agents in the world, the selection, preview and phase queue cleared, then the battle screen.
+pub(crate) fn start_game(commands: &mut Commands, start: Start, players: [String; 2]) -> Result<(), String> {
+    let (battle, game, agents) = begin(start, players)?;
+    commands.queue(move |world: &mut World| {
+        world.insert_resource(BattleState(battle));
+        game.insert(world);
+        world.insert_non_send(agents);
+        *world.resource_mut::<Selection>() = Selection::default();
+        world.resource_mut::<Preview>().0 = None;
+        world.resource_mut::<PhaseQueue>().0.clear();
+        world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    });
     Ok(())
 }
 
