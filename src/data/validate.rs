@@ -1557,7 +1557,7 @@ mod tests {
     fn skirmish_is_valid_and_complete() {
         check(SKIRMISH).unwrap_or_else(|e| panic!("{e}"));
         let sc: Scenario = parse_ron(SKIRMISH, Path::new("skirmish.ron")).unwrap();
-        assert_eq!((sc.turn_limit, sc.table.width, sc.table.height), (8, 240.0, 180.0));
+        assert_eq!((sc.turn_limit, sc.table.width, sc.table.height), (12, 240.0, 180.0));
         let a = armies();
         for (s, army) in sc.sides.iter().zip(&a) {
             // Fighting stands (guns included), and every base (command stands and limbers too).
