@@ -62,7 +62,8 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
         };
         if !b.is_over() {
             ui.label(egui::RichText::new(format!("{} {who}", b.sides[actor].name)).color(side_colour(actor)));
-            if game.thinking {
+            // (A choice still being made for a state left behind, say by an undo, is not shown.)
+            if game.thinking && !game.seats.human(actor) {
                 ui.spinner();
                 ui.label(egui::RichText::new("thinking…").italics());
             }
