@@ -105,6 +105,27 @@ impl Lookahead {
 
     /// The options of a decision whose one-step choice is `pick`, or None when it is not
     /// worth searching (nothing contested, or a single option).
+    /// Whether the decision whose one-step choice is `pick` is worth searching: a window, or
+    /// a unit's action (not a self-order, attachment, activation or rally) that is contested.
+    fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
+        if legal.iter().any(|a| matches!(a, Action::Pass)) {
+            return true;
+        }
+        let Some(u) = legal[pick].unit() else { return false };
+        if matches!(
+            legal[pick],
+            Action::SelfOrder { .. } | Action::Attach { .. } | Action::Activate { .. } | Action::Rally { .. }
+        ) {
+            return false;
+        }
+        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
+        known_enemies(b, b.actor())
+            .into_iter()
+            .any(|e| b.unit_distance(u, e) <= reach)
+    }
+
+    /// The options of a searchable decision whose one-step choice is `pick`, or None when
+    /// there is only that one.
     fn options(&self, b: &Battle, legal: &[Action], pick: usize, ctx: &Ctx) -> Option<Vec<Choice>> {
         let window = legal.iter().position(|a| matches!(a, Action::Pass));
         let unit = legal[pick].unit();
@@ -112,16 +133,6 @@ impl Lookahead {
             Some(_) => !matches!(a, Action::Pass),
             None => a.unit().is_some() && a.unit() == unit,
         };
-        if window.is_none() {
-            let u = unit?;
-            if matches!(
-                legal[pick],
-                Action::SelfOrder { .. } | Action::Attach { .. } | Action::Activate { .. } | Action::Rally { .. }
-            ) || !self.contested(b, u, ctx)
-            {
-                return None;
-            }
-        }
         let mut scored: Vec<(usize, f64)> = legal
             .iter()
             .enumerate()
@@ -139,12 +150,6 @@ impl Lookahead {
             _ => {}
         }
         (out.len() > 1).then_some(out)
-    }
-
-    /// A known enemy stands within a fight's reach of `u`.
-    fn contested(&self, b: &Battle, u: UnitId, ctx: &Ctx) -> bool {
-        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
-        ctx.enemies.iter().any(|&e| b.unit_distance(u, e) <= reach)
     }
 
     /// Play every option out `sims / options` times and return their mean worth.
@@ -261,9 +266,12 @@ impl Agent for Lookahead {
         let mut held = String::new();
         loop {
             let (pick, why) = self.policy.pick(b, legal);
-            let side = b.actor();
-            let ctx = Ctx::new(b, side, legal);
-            let Some(options) = self.options(b, legal, pick, &ctx) else {
+            // The judge's context only for a decision worth searching (most are not).
+            let searched = self.searchable(b, legal, pick).then(|| {
+                let ctx = Ctx::new(b, b.actor(), legal);
+                self.options(b, legal, pick, &ctx).map(|o| (o, ctx))
+            });
+            let Some((options, ctx)) = searched.flatten() else {
                 self.reason = Some(format!("{held}{why}"));
                 return pick;
             };
