@@ -103,8 +103,6 @@ impl Lookahead {
         self.last.as_ref()
     }
 
-    /// The options of a decision whose one-step choice is `pick`, or None when it is not
-    /// worth searching (nothing contested, or a single option).
     /// Whether the decision whose one-step choice is `pick` is worth searching: a window, or
     /// a unit's action (not a self-order, attachment, activation or rally) that is contested.
     fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
@@ -153,11 +151,11 @@ impl Lookahead {
     }
 
     /// Play every option out `sims / options` times and return their mean worth.
-    fn search(&mut self, b: &Battle, legal: &[Action], options: &[Choice]) -> Searched {
+    /// `known`: the enemies the side knows of (the judge's context has them).
+    fn search(&mut self, b: &Battle, legal: &[Action], options: &[Choice], known: &[UnitId]) -> Searched {
         let side = b.actor();
-        let known = known_enemies(b, side);
-        let base = determinized(b, side, &known);
-        let before = value(&base, side, &known, &WEIGHTS);
+        let base = determinized(b, side, known);
+        let before = value(&base, side, known, &WEIGHTS);
         let per = (self.budget.sims as usize / options.len()).max(1);
         let seeds: Vec<u64> = (0..per).map(|_| draw_seed(&mut self.stream)).collect();
         let mut out = Vec::with_capacity(options.len());
@@ -165,7 +163,7 @@ impl Lookahead {
             let mut total = 0.0;
             for &seed in &seeds {
                 let end = self.play_out(&base, legal, choice, seed, side);
-                total += value(&end, side, &known, &WEIGHTS) - before;
+                total += value(&end, side, known, &WEIGHTS) - before;
             }
             out.push((choice, total / per as f64));
         }
@@ -275,7 +273,7 @@ impl Agent for Lookahead {
                 self.reason = Some(format!("{held}{why}"));
                 return pick;
             };
-            let found = self.search(b, legal, &options);
+            let found = self.search(b, legal, &options, &ctx.enemies);
             let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
             let chosen = found.chosen;
             let runner_up = found
