@@ -199,3 +199,49 @@ fn the_look_ahead_searches_contested_choices_and_replays_the_same() {
         "the search sometimes overrules the one-step judge ({overruled} of {searched})"
     );
 }
+
+/// BPT "Orders": a failed roll ends that commander's orders for the turn; only the army
+/// CO's failure ends everyone's. So a commander with no other card waiting on its roll loses
+/// nothing more by trying: the judge keeps ordering units with work while the chance is worth
+/// a roll (10%, a blunder on double six the only other risk). It used to stop successive
+/// orders under 55%, leaving *First Battle*'s lone colonels one move a turn.
+#[test]
+fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
+    use volley::battle::Action;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let (mut below_old, mut lowest, mut orders) = (0, 1.0f64, 0);
+    for seed in 1..=6u64 {
+        let (mut b, _) = volley::load_battle(&path, seed).expect("First Battle loads");
+        let mut players = [
+            agents::by_name("scheduler-easy", seed, 0).unwrap(),
+            agents::by_name("scheduler-easy", seed, 1).unwrap(),
+        ];
+        while !b.is_over() {
+            let legal = b.legal_actions();
+            let i = players[b.actor()].choose(&b, &legal);
+            if let Action::Order {
+                commander,
+                units,
+                charge,
+                dense,
+                road,
+            } = &legal[i]
+            {
+                let plan = b
+                    .check_order_by(*commander, units, *charge, *dense, *road)
+                    .expect("a legal order");
+                let p = volley::rules::odds::command_roll_odds(plan.target).success;
+                let successive = plan.modifiers.iter().any(|m| m.rule.contains("successive"));
+                orders += 1;
+                lowest = lowest.min(p);
+                if successive && p < 0.55 {
+                    below_old += 1;
+                }
+            }
+            b.apply(&legal[i]).expect("a legal action applies");
+        }
+    }
+    assert!(orders > 20, "{orders} orders in 6 games");
+    assert!(below_old > 0, "no successive order under 55% in {orders} orders");
+    assert!(lowest >= 0.1, "an order at {lowest} (under the 10% worth a roll)");
+}

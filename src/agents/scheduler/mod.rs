@@ -24,6 +24,9 @@ use crate::rules::odds;
 use evaluate::{Ctx, judge};
 use std::collections::BTreeSet;
 
+/// The least chance worth rolling for when a failure costs only this commander's later orders.
+const NEED_ANY: f64 = 0.1;
+
 #[derive(Clone)]
 pub struct Scheduler {
     dice: Dice,
@@ -248,10 +251,11 @@ impl Scheduler {
         if co && others_waiting && !first {
             return None;
         }
+        // Otherwise a failure only ends this commander's own orders: any order with work is
+        // worth its roll (a blunder, double six, is the only other risk).
         let need = match (first, co && others_waiting) {
             (_, true) => 0.8,
-            (true, false) => 0.4,
-            (false, false) => 0.55,
+            (_, false) => NEED_ANY,
         };
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
