@@ -63,6 +63,9 @@ enum Cmd {
         /// Print the battle log (every roll and the rule that applied) as the game goes.
         #[arg(long)]
         log: bool,
+        /// Also print each side's thinking time per choice (median, 95th percentile, slowest).
+        #[arg(long)]
+        timing: bool,
         /// Optional rules and variants to play with, by name, repeated or with commas:
         /// weather, morale-grades, saber-charge, air-burst, prone, fixed-formations, scouting,
         /// constructions, engineers, multi-national, order-delay, initiative-passing.
@@ -340,8 +343,9 @@ fn main() -> ExitCode {
             record,
             json,
             log,
+            timing,
             rules,
-        }) => simulate(scenario, seed, &sides, max_turns, record, json, log, &rules),
+        }) => simulate(scenario, seed, &sides, max_turns, record, (json, log, timing), &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
         Some(Cmd::Edit { scenario }) => edit_window(scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into())),
         Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).map(|h| {
@@ -681,8 +685,7 @@ fn simulate(
     sides: &[String],
     max_turns: Option<u32>,
     record: Option<PathBuf>,
-    json: bool,
-    log: bool,
+    (json, log, timing): (bool, bool, bool),
     rules: &[String],
 ) -> Result<(), String> {
     let (mut b, _) = volley::load_battle_with(&scenario, seed, &switches(rules)?).map_err(|e| e.to_string())?;
@@ -693,7 +696,7 @@ fn simulate(
         agents::by_name(&names[1], seed, 1)?,
     ];
     let mut rec = Recording::start(&b, &scenario.display().to_string(), seed, max_turns);
-    let done = sim::play_with_reasons(b, &mut agents, 200_000, |b, a, events, why| {
+    let (done, times) = sim::play_timed(b, &mut agents, 200_000, |b, a, events, why| {
         if log {
             match why {
                 Some(why) => println!("> {} — {why}", a.name()),
@@ -727,6 +730,15 @@ fn simulate(
             );
         }
         println!("state hash {}", result.state_hash);
+    }
+    if timing {
+        for s in 0..2 {
+            let t = sim::Thinking::of(&times[s]);
+            println!(
+                "thinking, {} ({}): {} choices, median {:.1} ms, 95th percentile {:.1} ms, slowest {:.1} ms (turn {})",
+                done.sides[s].name, names[s], t.decisions, t.median_ms, t.p95_ms, t.slowest_ms, t.slowest_turn
+            );
+        }
     }
     Ok(())
 }

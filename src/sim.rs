@@ -57,9 +57,23 @@ pub fn play_with_reasons(
     battle: Battle,
     agents: &mut [Box<dyn Agent>; 2],
     max_actions: u64,
-    mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
+    observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
 ) -> Result<Battle, SimError> {
+    play_timed(battle, agents, max_actions, observe).map(|(b, _)| b)
+}
+
+/// One choice's thinking time (wall clock) and the game turn it was made in.
+pub type Decision = (std::time::Duration, u32);
+
+/// [`play_with_reasons`], also timing every choice of each side (`volley simulate --timing`).
+pub fn play_timed(
+    battle: Battle,
+    agents: &mut [Box<dyn Agent>; 2],
+    max_actions: u64,
+    mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
+) -> Result<(Battle, [Vec<Decision>; 2]), SimError> {
     let mut b = battle;
+    let mut times: [Vec<Decision>; 2] = [Vec::new(), Vec::new()];
     loop {
         if b.is_over() {
             break;
@@ -69,7 +83,9 @@ pub fn play_with_reasons(
         }
         let legal = b.legal_actions();
         let side = b.actor();
+        let started = std::time::Instant::now();
         let i = agents[side].choose(&b, &legal);
+        times[side].push((started.elapsed(), b.game_turn));
         let reason = agents[side].reason();
         let action = legal[i].clone();
         // The one door the window's app uses too (`battle::ecs` sends its requests through it).
@@ -78,7 +94,38 @@ pub fn play_with_reasons(
             .map_err(|r| SimError::Refused(action.clone(), r.to_string()))?;
         observe(&b, &action, &applied.events, reason.as_deref());
     }
-    Ok(b)
+    Ok((b, times))
+}
+
+/// A side's thinking time over a game: how many choices, the median, the 95th percentile and
+/// the slowest (with its game turn), in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Thinking {
+    pub decisions: usize,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+    pub slowest_ms: f64,
+    pub slowest_turn: u32,
+}
+
+impl Thinking {
+    /// The figures of `times` (nearest-rank percentiles).
+    pub fn of(times: &[Decision]) -> Thinking {
+        if times.is_empty() {
+            return Thinking::default();
+        }
+        let mut ms: Vec<f64> = times.iter().map(|(d, _)| d.as_secs_f64() * 1000.0).collect();
+        ms.sort_by(f64::total_cmp);
+        let rank = |q: f64| ms[((q * ms.len() as f64).ceil() as usize).clamp(1, ms.len()) - 1];
+        let slowest = times.iter().max_by_key(|(d, _)| *d).expect("not empty");
+        Thinking {
+            decisions: times.len(),
+            median_ms: rank(0.5),
+            p95_ms: rank(0.95),
+            slowest_ms: slowest.0.as_secs_f64() * 1000.0,
+            slowest_turn: slowest.1,
+        }
+    }
 }
 
 /// Summarise a finished battle.
@@ -382,5 +429,28 @@ mod tests {
         let [lo, hi] = wilson95(0, 10);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-3, "{hi}");
+    }
+}
+
+#[cfg(test)]
+mod thinking_tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn thinking_time_reports_the_median_the_95th_percentile_and_the_slowest_with_its_turn() {
+        // 20 choices of 1..=20 ms, the 20 ms one in turn 7: the median is the 10th (10 ms), the
+        // 95th percentile the 19th (19 ms), the slowest 20 ms.
+        let times: Vec<Decision> = (1..=20u64)
+            .map(|i| (Duration::from_millis(i), if i == 20 { 7 } else { 1 }))
+            .rev()
+            .collect();
+        let t = Thinking::of(&times);
+        assert_eq!(t.decisions, 20);
+        assert!((t.median_ms - 10.0).abs() < 1e-9, "{t:?}");
+        assert!((t.p95_ms - 19.0).abs() < 1e-9, "{t:?}");
+        assert!((t.slowest_ms - 20.0).abs() < 1e-9, "{t:?}");
+        assert_eq!(t.slowest_turn, 7);
+        assert_eq!(Thinking::of(&[]), Thinking::default());
     }
 }

@@ -320,3 +320,53 @@ fn balance_reports_each_games_losses_charges_fires_and_first_contact_on_the_seed
             != Some(0)
     );
 }
+
+#[test]
+fn simulate_timing_reports_every_choice_of_each_side_and_changes_nothing() {
+    let args = [
+        "simulate",
+        "maps/first_battle.ron",
+        "--seed",
+        "3",
+        "--side",
+        "Union=scheduler",
+        "--side",
+        "Confederate=greedy",
+    ];
+    let plain = volley(&args);
+    let timed = volley(&[&args[..], &["--timing"]].concat());
+    assert!(timed.status.success(), "{}", String::from_utf8_lossy(&timed.stderr));
+    let (plain, timed) = (
+        String::from_utf8_lossy(&plain.stdout).to_string(),
+        String::from_utf8_lossy(&timed.stdout).to_string(),
+    );
+    // The same game: everything before the timing lines is what it printed without them.
+    assert!(timed.starts_with(&plain), "{plain}\n---\n{timed}");
+    let actions: usize = plain
+        .split(" actions")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the action count");
+    let lines: Vec<&str> = timed[plain.len()..].lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("thinking, Union (scheduler): "), "{}", lines[0]);
+    assert!(lines[1].starts_with("thinking, Confederate (greedy): "), "{}", lines[1]);
+    let field = |l: &str, after: &str, before: &str| -> f64 {
+        let rest = &l[l.find(after).unwrap_or_else(|| panic!("{after} in {l}")) + after.len()..];
+        rest[..rest.find(before).expect(before)]
+            .trim()
+            .parse()
+            .expect("a number")
+    };
+    let choices: f64 = lines.iter().map(|l| field(l, "): ", " choices")).sum();
+    assert_eq!(choices as usize, actions, "one timed choice an action");
+    for l in &lines {
+        let (median, p95, slowest) = (
+            field(l, "median ", " ms"),
+            field(l, "95th percentile ", " ms"),
+            field(l, "slowest ", " ms"),
+        );
+        assert!(median <= p95 && p95 <= slowest, "{l}");
+    }
+}
