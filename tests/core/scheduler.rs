@@ -245,3 +245,35 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
     assert!(below_old > 0, "no successive order under 55% in {orders} orders");
     assert!(lowest >= 0.1, "an order at {lowest} (under the 10% worth a roll)");
 }
+
+/// The thinking budget's actions (`Budget::actions`): a search plays round after round (every
+/// option on one seed) and stops after two rounds at least once another round would pass the
+/// choice's budget; once it is spent, the rest of the choice is the judge's. Unbounded, it
+/// plays all its rounds. Either way the same seed gives the same choice.
+#[test]
+fn the_look_ahead_stops_early_when_the_choices_actions_are_spent() {
+    let (b, _, _) = first_searched_decision(3).expect("a searched decision");
+    let legal = b.legal_actions();
+    let choose = |actions: u32| {
+        let budget = lookahead::Budget {
+            actions,
+            ..lookahead::NORMAL
+        };
+        let mut a = Lookahead::new(3, budget, "scheduler");
+        let i = a.choose(&b, &legal);
+        let found = a.last_search().expect("searched").clone();
+        (i, found.sims, found.options.len(), a.reason().unwrap_or_default())
+    };
+    let (_, sims, options, reason) = choose(1);
+    assert_eq!(sims as usize, 2 * options, "two rounds at least, then stop: {reason}");
+    assert_eq!(
+        reason.matches("looked ahead").count(),
+        1,
+        "one search a spent choice: {reason}"
+    );
+    assert_eq!(choose(1), choose(1), "the same seed, the same choice");
+    let (_, sims, options, _) = choose(u32::MAX);
+    let rounds = lookahead::NORMAL.sims as usize / options;
+    assert_eq!(sims as usize, rounds * options, "unbounded: every round");
+    assert!(rounds > 2, "the budget cut rounds ({rounds} in all)");
+}

@@ -35,6 +35,14 @@ pub struct Budget {
     pub width: usize,
     /// Actions a play-out may run before it is judged where it stands.
     pub horizon: u32,
+    /// Actions all the play-outs of one choice may run together, about. A search plays round
+    /// after round (every option on one seed) and stops early, after two rounds at least,
+    /// when another round would pass this; a choice that holds a unit and searches again
+    /// shares it, and once it is spent the rest of the choice is the judge's. Play-outs are
+    /// long only on big battles (Gettysburg): this keeps a choice near a second there and
+    /// changes nothing on small ones. Counted in actions, not time, so a game still replays
+    /// identically.
+    pub actions: u32,
 }
 
 /// `scheduler`.
@@ -42,6 +50,7 @@ pub const NORMAL: Budget = Budget {
     sims: 24,
     width: 4,
     horizon: 200,
+    actions: 800,
 };
 
 /// `scheduler-hard`.
@@ -49,6 +58,7 @@ pub const HARD: Budget = Budget {
     sims: 96,
     width: 6,
     horizon: 200,
+    actions: 3_200,
 };
 
 /// A known enemy within this much more than a unit's weapon range and a charge makes its
@@ -83,6 +93,8 @@ pub struct Lookahead {
     name: &'static str,
     reason: Option<String>,
     last: Option<Searched>,
+    /// Play-out actions run for the choice being made ([`Budget::actions`]).
+    spent: u64,
 }
 
 impl Lookahead {
@@ -95,6 +107,7 @@ impl Lookahead {
             name,
             reason: None,
             last: None,
+            spent: 0,
         }
     }
 
@@ -103,9 +116,12 @@ impl Lookahead {
         self.last.as_ref()
     }
 
-    /// Whether the decision whose one-step choice is `pick` is worth searching: a window, or
-    /// a unit's action (not a self-order, attachment, activation or rally) that is contested.
+    /// Whether the decision whose one-step choice is `pick` is worth searching (and the
+    /// choice's budget is not spent): a window, or a unit's action (not a self-order, attachment, activation or rally) that is contested.
     fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
+        if self.spent >= u64::from(self.budget.actions) {
+            return false;
+        }
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
             return true;
         }
@@ -156,17 +172,34 @@ impl Lookahead {
         let side = b.actor();
         let base = determinized(b, side, known);
         let before = value(&base, side, known, &WEIGHTS);
-        let per = (self.budget.sims as usize / options.len()).max(1);
-        let seeds: Vec<u64> = (0..per).map(|_| draw_seed(&mut self.stream)).collect();
-        let mut out = Vec::with_capacity(options.len());
-        for &choice in options {
-            let mut total = 0.0;
-            for &seed in &seeds {
-                let end = self.play_out(&base, legal, choice, seed, side);
-                total += value(&end, side, known, &WEIGHTS) - before;
+        let rounds = (self.budget.sims as usize / options.len()).max(1);
+        let mut totals = vec![0.0; options.len()];
+        // Two rounds fit the budget: a play-out is cut at its share of it.
+        let horizon = self
+            .budget
+            .horizon
+            .min(self.budget.actions / (2 * options.len() as u32).max(1));
+        let (mut played, mut used) = (0usize, 0u64);
+        while played < rounds {
+            // Common random numbers: every option is played on the same seed in a round.
+            let seed = draw_seed(&mut self.stream);
+            for (k, &choice) in options.iter().enumerate() {
+                let (end, actions) = self.play_out(&base, legal, (choice, horizon), seed, side);
+                used += actions;
+                totals[k] += value(&end, side, known, &WEIGHTS) - before;
             }
-            out.push((choice, total / per as f64));
+            played += 1;
+            let next = used / played as u64;
+            if played >= 2 && self.spent + used + next > u64::from(self.budget.actions) {
+                break;
+            }
         }
+        self.spent += used;
+        let out: Vec<(Choice, f64)> = options
+            .iter()
+            .zip(&totals)
+            .map(|(&c, &t)| (c, t / played as f64))
+            .collect();
         // The best mean; a tie keeps the earlier option (the one-step choice first).
         let chosen = out
             .iter()
@@ -178,14 +211,22 @@ impl Lookahead {
             .unwrap_or(options[0]);
         Searched {
             options: out,
-            sims: (per * options.len()) as u32,
+            sims: (played * options.len()) as u32,
             chosen,
         }
     }
 
     /// One play-out of `choice` from `base` on dice `seed`, to the next player turn's command
-    /// phase (or the horizon, or the end of the game).
-    fn play_out(&self, base: &Battle, legal: &[Action], choice: Choice, seed: u64, side: SideId) -> Battle {
+    /// phase (or `horizon` actions, or the end of the game): the battle there and the actions
+    /// run.
+    fn play_out(
+        &self,
+        base: &Battle,
+        legal: &[Action],
+        (choice, horizon): (Choice, u32),
+        seed: u64,
+        side: SideId,
+    ) -> (Battle, u64) {
         let mut b = base.clone();
         b.dice = Dice::new(seed);
         let mut players = [self.policy.clone(), self.policy.clone()];
@@ -193,13 +234,14 @@ impl Lookahead {
         match choice {
             Choice::Act(i) => {
                 if b.step(&legal[i]).is_err() {
-                    return b;
+                    return (b, 1);
                 }
             }
             Choice::Hold(u) => players[side].hold(&b, u),
         }
         let turn = base.player_turn;
-        for _ in 0..self.budget.horizon {
+        let mut run = 1;
+        for _ in 0..horizon {
             if b.is_over() || (b.player_turn != turn && b.phase == crate::battle::state::Phase::Command) {
                 break;
             }
@@ -209,11 +251,12 @@ impl Lookahead {
             }
             let actor = b.actor();
             let (i, _) = players[actor].pick(&b, &legal);
+            run += 1;
             if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
                 break;
             }
         }
-        b
+        (b, run)
     }
 
     fn label(b: &Battle, legal: &[Action], choice: Choice, ctx: &Ctx) -> String {
@@ -260,6 +303,7 @@ fn draw_seed(d: &mut Dice) -> u64 {
 impl Agent for Lookahead {
     fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
         self.last = None;
+        self.spent = 0;
         // Units held on the way (their lines come first).
         let mut held = String::new();
         loop {
