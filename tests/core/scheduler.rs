@@ -246,7 +246,7 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
     assert!(lowest >= 0.1, "an order at {lowest} (under the 10% worth a roll)");
 }
 
-/// The thinking budget's actions (`Budget::actions`): a search plays round after round (every
+/// The thinking budget (`Budget::weighed`, actions weighed in play-outs): a search plays round after round (every
 /// option on one seed) and stops after two rounds at least once another round would pass the
 /// choice's budget; once it is spent, the rest of the choice is the judge's. Unbounded, it
 /// plays all its rounds. Either way the same seed gives the same choice.
@@ -254,9 +254,9 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
 fn the_look_ahead_stops_early_when_the_choices_actions_are_spent() {
     let (b, _, _) = first_searched_decision(3).expect("a searched decision");
     let legal = b.legal_actions();
-    let choose = |actions: u32| {
+    let choose = |weighed: u64| {
         let budget = lookahead::Budget {
-            actions,
+            weighed,
             ..lookahead::NORMAL
         };
         let mut a = Lookahead::new(3, budget, "scheduler");
@@ -272,7 +272,7 @@ fn the_look_ahead_stops_early_when_the_choices_actions_are_spent() {
         "one search a spent choice: {reason}"
     );
     assert_eq!(choose(1), choose(1), "the same seed, the same choice");
-    let (_, sims, options, _) = choose(u32::MAX);
+    let (_, sims, options, _) = choose(u64::MAX);
     let rounds = lookahead::NORMAL.sims as usize / options;
     assert_eq!(sims as usize, rounds * options, "unbounded: every round");
     assert!(rounds > 2, "the budget cut rounds ({rounds} in all)");

@@ -35,14 +35,15 @@ pub struct Budget {
     pub width: usize,
     /// Actions a play-out may run before it is judged where it stands.
     pub horizon: u32,
-    /// Actions all the play-outs of one choice may run together, about. A search plays round
-    /// after round (every option on one seed) and stops early, after two rounds at least,
-    /// when another round would pass this; a choice that holds a unit and searches again
-    /// shares it, and once it is spent the rest of the choice is the judge's. Play-outs are
-    /// long only on big battles (Gettysburg): this keeps a choice near a second there and
-    /// changes nothing on small ones. Counted in actions, not time, so a game still replays
-    /// identically.
-    pub actions: u32,
+    /// The work all the play-outs of one choice may do together, about, counted in actions
+    /// weighed: at every step of a play-out, every legal action the judge looks at. A search
+    /// plays round after round (every option on one seed) and stops early, after two rounds at
+    /// least, when another round would pass this; a play-out is cut at its share of two
+    /// rounds; a choice that holds a unit and searches again shares it, and once it is spent
+    /// the rest of the choice is the judge's. Only big battles (Gettysburg) reach it: it keeps
+    /// a choice near a second there and changes nothing on small ones. Counted in actions,
+    /// not time, so a game still replays identically.
+    pub weighed: u64,
 }
 
 /// `scheduler`.
@@ -50,7 +51,7 @@ pub const NORMAL: Budget = Budget {
     sims: 24,
     width: 4,
     horizon: 200,
-    actions: 800,
+    weighed: 48_000,
 };
 
 /// `scheduler-hard`.
@@ -58,7 +59,7 @@ pub const HARD: Budget = Budget {
     sims: 96,
     width: 6,
     horizon: 200,
-    actions: 3_200,
+    weighed: 192_000,
 };
 
 /// A known enemy within this much more than a unit's weapon range and a charge makes its
@@ -93,7 +94,7 @@ pub struct Lookahead {
     name: &'static str,
     reason: Option<String>,
     last: Option<Searched>,
-    /// Play-out actions run for the choice being made ([`Budget::actions`]).
+    /// Actions weighed in play-outs for the choice being made ([`Budget::weighed`]).
     spent: u64,
 }
 
@@ -119,7 +120,7 @@ impl Lookahead {
     /// Whether the decision whose one-step choice is `pick` is worth searching (and the
     /// choice's budget is not spent): a window, or a unit's action (not a self-order, attachment, activation or rally) that is contested.
     fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
-        if self.spent >= u64::from(self.budget.actions) {
+        if self.spent >= self.budget.weighed {
             return false;
         }
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
@@ -175,22 +176,19 @@ impl Lookahead {
         let rounds = (self.budget.sims as usize / options.len()).max(1);
         let mut totals = vec![0.0; options.len()];
         // Two rounds fit the budget: a play-out is cut at its share of it.
-        let horizon = self
-            .budget
-            .horizon
-            .min(self.budget.actions / (2 * options.len() as u32).max(1));
+        let share = self.budget.weighed / (2 * options.len() as u64).max(1);
         let (mut played, mut used) = (0usize, 0u64);
         while played < rounds {
             // Common random numbers: every option is played on the same seed in a round.
             let seed = draw_seed(&mut self.stream);
             for (k, &choice) in options.iter().enumerate() {
-                let (end, actions) = self.play_out(&base, legal, (choice, horizon), seed, side);
-                used += actions;
+                let (end, weighed) = self.play_out(&base, legal, (choice, share), seed, side);
+                used += weighed;
                 totals[k] += value(&end, side, known, &WEIGHTS) - before;
             }
             played += 1;
             let next = used / played as u64;
-            if played >= 2 && self.spent + used + next > u64::from(self.budget.actions) {
+            if played >= 2 && self.spent + used + next > self.budget.weighed {
                 break;
             }
         }
@@ -217,13 +215,13 @@ impl Lookahead {
     }
 
     /// One play-out of `choice` from `base` on dice `seed`, to the next player turn's command
-    /// phase (or `horizon` actions, or the end of the game): the battle there and the actions
-    /// run.
+    /// phase (or the horizon, or `share` actions weighed, or the end of the game): the battle
+    /// there and the actions weighed.
     fn play_out(
         &self,
         base: &Battle,
         legal: &[Action],
-        (choice, horizon): (Choice, u32),
+        (choice, share): (Choice, u64),
         seed: u64,
         side: SideId,
     ) -> (Battle, u64) {
@@ -241,8 +239,9 @@ impl Lookahead {
         }
         let turn = base.player_turn;
         let mut run = 1;
-        for _ in 0..horizon {
-            if b.is_over() || (b.player_turn != turn && b.phase == crate::battle::state::Phase::Command) {
+        for _ in 0..self.budget.horizon {
+            if run >= share || b.is_over() || (b.player_turn != turn && b.phase == crate::battle::state::Phase::Command)
+            {
                 break;
             }
             let legal = b.legal_actions();
@@ -251,7 +250,7 @@ impl Lookahead {
             }
             let actor = b.actor();
             let (i, _) = players[actor].pick(&b, &legal);
-            run += 1;
+            run += legal.len() as u64;
             if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
                 break;
             }
