@@ -418,7 +418,7 @@ pub fn balance(
 
 #[cfg(test)]
 mod tests {
-    use super::wilson95;
+    use super::{Decision, Thinking, wilson95};
 
     #[test]
     fn wilson_interval_matches_the_formula() {
@@ -430,19 +430,13 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-3, "{hi}");
     }
-}
-
-#[cfg(test)]
-mod thinking_tests {
-    use super::*;
-    use std::time::Duration;
 
     #[test]
     fn thinking_time_reports_the_median_the_95th_percentile_and_the_slowest_with_its_turn() {
         // 20 choices of 1..=20 ms, the 20 ms one in turn 7: the median is the 10th (10 ms), the
         // 95th percentile the 19th (19 ms), the slowest 20 ms.
         let times: Vec<Decision> = (1..=20u64)
-            .map(|i| (Duration::from_millis(i), if i == 20 { 7 } else { 1 }))
+            .map(|i| (std::time::Duration::from_millis(i), if i == 20 { 7 } else { 1 }))
             .rev()
             .collect();
         let t = Thinking::of(&times);

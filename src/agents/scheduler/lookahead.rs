@@ -118,7 +118,8 @@ impl Lookahead {
     }
 
     /// Whether the decision whose one-step choice is `pick` is worth searching (and the
-    /// choice's budget is not spent): a window, or a unit's action (not a self-order, attachment, activation or rally) that is contested.
+    /// choice's budget is not spent): a window, or a unit's action (not a self-order,
+    /// attachment, activation or rally) that is contested.
     fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
         if self.spent >= self.budget.weighed {
             return false;

@@ -253,10 +253,7 @@ impl Scheduler {
         }
         // Otherwise a failure only ends this commander's own orders: any order with work is
         // worth its roll (a blunder, double six, is the only other risk).
-        let need = match (first, co && others_waiting) {
-            (_, true) => 0.8,
-            (_, false) => NEED_ANY,
-        };
+        let need = if co && others_waiting { 0.8 } else { NEED_ANY };
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::Order {
