@@ -25,50 +25,116 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(First, spawn_controls.run_if(not(any_with_component::<Controls>)))
         .add_systems(
             PreUpdate,
-            (hold_quick_presses::<MouseButton>, hold_quick_presses::<KeyCode>)
+            (hold_quick_keys, hold_quick_clicks)
                 .after(InputSystems)
                 .before(InputManagerSystem::Unify),
         );
 }
 
-/// A press let go within the same frame (a quick click or key tap on a slow frame) is held
-/// down until the next frame, so the bindings, which read what is held, see it pressed once
-/// and then released: no click is lost however slow the frame. A second tap arriving while
-/// the first is still held over is let go this frame and pressed on the next, so the bindings
-/// see two presses (Enter, then Enter again to confirm), not one long one.
-fn hold_quick_presses<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(
-    mut input: ResMut<ButtonInput<T>>,
-    mut held: Local<Vec<T>>,
-    mut again: Local<Vec<(T, bool)>>,
+fn hold_quick_keys(
+    mut input: ResMut<ButtonInput<KeyCode>>,
+    mut raw: MessageReader<bevy::input::keyboard::KeyboardInput>,
+    mut held: Local<QuickPresses<KeyCode>>,
 ) {
-    // Presses put off from the last frame: pressed now; a tap (let go already) is held over
-    // one frame, a press still held is the player's to let go.
-    for (b, tap) in std::mem::take(&mut *again) {
-        input.press(b);
-        if tap {
+    let events: Vec<(KeyCode, bool)> = raw
+        .read()
+        .filter(|e| !e.repeat)
+        .map(|e| (e.key_code, e.state.is_pressed()))
+        .collect();
+    held.frame(&mut input, &events);
+}
+
+fn hold_quick_clicks(
+    mut input: ResMut<ButtonInput<MouseButton>>,
+    mut raw: MessageReader<bevy::input::mouse::MouseButtonInput>,
+    mut held: Local<QuickPresses<MouseButton>>,
+) {
+    let events: Vec<(MouseButton, bool)> = raw.read().map(|e| (e.button, e.state.is_pressed())).collect();
+    held.frame(&mut input, &events);
+}
+
+/// Presses no binding may lose, however slow the frame. The bindings read what is held down,
+/// so a press let go within the same frame (a quick tap or click on a slow frame) would never
+/// show: it is held down until the next frame, so the bindings see it pressed once and then
+/// released. A new press of a button still held over (Enter, then Enter again to confirm, the
+/// second arriving before the first is let go) is put off until the button has been seen let
+/// go, so the bindings see two presses, not one long one. Works from the frame's raw press and
+/// release messages in order, so a press is seen even when it changed nothing in
+/// `ButtonInput` (a button held over is already pressed there).
+#[derive(Debug)]
+pub struct QuickPresses<T> {
+    /// Buttons physically down after the last messages.
+    down: Vec<T>,
+    /// Buttons held down for the bindings one frame: let go on the next.
+    held: Vec<T>,
+    /// Presses put off: (button, frames still to wait).
+    again: Vec<(T, u8)>,
+}
+
+impl<T> Default for QuickPresses<T> {
+    fn default() -> Self {
+        QuickPresses {
+            down: Vec::new(),
+            held: Vec::new(),
+            again: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static> QuickPresses<T> {
+    /// One frame: `events` are this frame's (button, pressed) messages in order, which
+    /// `input` has already taken in.
+    pub fn frame(&mut self, input: &mut ButtonInput<T>, events: &[(T, bool)]) {
+        let mut pressed_now: Vec<T> = events.iter().filter(|e| e.1).map(|e| e.0).collect();
+        for &(b, down) in events {
+            self.down.retain(|&d| d != b);
+            if down {
+                self.down.push(b);
+            }
+        }
+        // Buttons held over from the last frame are let go now; one pressed again meanwhile
+        // is pressed once the bindings have seen it let go.
+        let released = std::mem::take(&mut self.held);
+        for &b in &released {
+            input.release(b);
+            if let Some(i) = pressed_now.iter().position(|&p| p == b) {
+                pressed_now.remove(i);
+                self.again.push((b, 0));
+            }
+        }
+        // Presses put off whose wait is over (and not let go this very frame): pressed now,
+        // and held over one frame unless the button is still down (the player lets it go).
+        let mut held = Vec::new();
+        let mut waiting = Vec::new();
+        for (b, wait) in std::mem::take(&mut self.again) {
+            if wait > 0 || held.contains(&b) || released.contains(&b) {
+                waiting.push((b, wait.saturating_sub(1)));
+                continue;
+            }
+            input.press(b);
+            if !self.down.contains(&b) {
+                held.push(b);
+            }
+        }
+        // New taps, pressed and let go within this frame: held; another press of a button
+        // already pressed or let go this frame waits its turn.
+        for b in pressed_now {
+            if held.contains(&b) || released.contains(&b) || waiting.iter().any(|w| w.0 == b) {
+                if !self.down.contains(&b) {
+                    waiting.push((b, 1));
+                }
+                continue;
+            }
+            if self.down.contains(&b) {
+                continue; // a press the player still holds: `input` has it
+            }
+            // Held, not let go: the bindings read a button let go this frame as released.
+            input.clear_just_released(b);
+            input.press(b);
             held.push(b);
         }
-    }
-    let mut put_off = Vec::new();
-    for b in std::mem::take(&mut *held) {
-        // A new tap on a button held over shows as its release alone (its press found it
-        // pressed already): let go now, pressed again next frame.
-        if input.just_pressed(b) || input.just_released(b) {
-            put_off.push((b, !input.pressed(b)));
-        }
-        input.release(b);
-    }
-    let quick: Vec<T> = input
-        .get_just_pressed()
-        .filter(|b| !input.pressed(**b) && !put_off.iter().any(|(p, _)| p == *b))
-        .copied()
-        .collect();
-    *again = put_off;
-    for b in quick {
-        // Held, not let go: the bindings read a button let go this frame as released.
-        input.clear_just_released(b);
-        input.press(b);
-        held.push(b);
+        self.again = waiting;
+        self.held = held;
     }
 }
 
@@ -146,4 +212,91 @@ pub fn input_map() -> InputMap<TableAction> {
 
 fn spawn_controls(mut commands: Commands) {
     commands.spawn((Controls, input_map(), ActionState::<TableAction>::default()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One frame as Bevy runs it: the input's frame flags cleared, the messages taken in,
+    /// then the quick presses; what the bindings would read (pressed, just pressed).
+    fn frame(
+        input: &mut ButtonInput<KeyCode>,
+        q: &mut QuickPresses<KeyCode>,
+        events: &[(KeyCode, bool)],
+    ) -> (bool, bool) {
+        input.clear();
+        for &(k, down) in events {
+            if down {
+                input.press(k);
+            } else {
+                input.release(k);
+            }
+        }
+        q.frame(input, events);
+        (input.pressed(KeyCode::Enter), input.just_pressed(KeyCode::Enter))
+    }
+
+    const E: KeyCode = KeyCode::Enter;
+
+    /// The presses the bindings see over `frames` (a press: not pressed, then pressed).
+    fn presses(frames: &[&[(KeyCode, bool)]]) -> (usize, bool) {
+        let (mut input, mut q) = (ButtonInput::default(), QuickPresses::default());
+        let (mut n, mut was) = (0, false);
+        for f in frames.iter().copied().chain([&[][..], &[][..], &[][..]]) {
+            let (now, _) = frame(&mut input, &mut q, f);
+            if now && !was {
+                n += 1;
+            }
+            was = now;
+        }
+        (n, was)
+    }
+
+    #[test]
+    fn a_tap_within_one_frame_is_seen_once_and_let_go() {
+        assert_eq!(presses(&[&[(E, true), (E, false)]]), (1, false));
+    }
+
+    #[test]
+    fn two_taps_within_one_frame_are_seen_twice() {
+        assert_eq!(presses(&[&[(E, true), (E, false), (E, true), (E, false)]]), (2, false));
+    }
+
+    #[test]
+    fn a_second_tap_while_the_first_is_held_over_is_a_second_press() {
+        // Both halves of the second tap in the next frame.
+        assert_eq!(
+            presses(&[&[(E, true), (E, false)], &[(E, true), (E, false)]]),
+            (2, false)
+        );
+        // Its press in the next frame, its release in the one after (the lost Enter of CI).
+        assert_eq!(
+            presses(&[&[(E, true), (E, false)], &[(E, true)], &[(E, false)]]),
+            (2, false)
+        );
+        // Its press in the next frame, held down for a while.
+        assert_eq!(
+            presses(&[&[(E, true), (E, false)], &[(E, true)], &[], &[], &[(E, false)]]),
+            (2, false)
+        );
+    }
+
+    #[test]
+    fn a_press_held_over_frames_is_one_press_let_go_when_the_player_lets_go() {
+        let (mut input, mut q) = (ButtonInput::default(), QuickPresses::default());
+        assert_eq!(frame(&mut input, &mut q, &[(E, true)]), (true, true));
+        assert_eq!(frame(&mut input, &mut q, &[]), (true, false));
+        assert_eq!(frame(&mut input, &mut q, &[(E, false)]), (false, false));
+        assert_eq!(frame(&mut input, &mut q, &[]), (false, false));
+    }
+
+    #[test]
+    fn other_keys_are_left_alone() {
+        let (mut input, mut q) = (ButtonInput::default(), QuickPresses::default());
+        frame(&mut input, &mut q, &[(KeyCode::KeyA, true)]);
+        assert!(input.pressed(KeyCode::KeyA) && !input.pressed(E));
+        frame(&mut input, &mut q, &[(KeyCode::KeyA, false)]);
+        assert!(!input.pressed(KeyCode::KeyA));
+    }
 }
