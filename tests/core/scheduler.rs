@@ -200,22 +200,29 @@ fn the_look_ahead_searches_contested_choices_and_replays_the_same() {
     );
 }
 
-/// BPT "Orders": a failed roll ends that commander's orders for the turn; only the army
+/// BPT: a failed order ends that commander's orders for the turn (BPT "Command Rolls"); the army
 /// CO's failure ends everyone's. So a commander with no other card waiting on its roll loses
-/// nothing more by trying: the judge keeps ordering units with work while the chance is worth
-/// a roll (10%, a blunder on double six the only other risk). It used to stop successive
-/// orders under 55%, leaving *First Battle*'s lone colonels one move a turn.
+/// nothing more by trying once it has ordered: the judge keeps ordering units with work while
+/// the chance is worth a roll (10%, a blunder on double six the only other risk). It used to
+/// stop successive orders under 55%, leaving *First Battle*'s lone colonels one move a turn.
+/// Its first order of a turn needs 40%: a failure there loses the whole turn, and a long shot
+/// at a big group (the river crossing's colonel ordered six far-flung units at 17%, turn
+/// after turn, and his brigade never crossed) gives way to a likely order for fewer units.
 #[test]
 fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
     use volley::battle::Action;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
-    let (mut below_old, mut lowest, mut orders) = (0, 1.0f64, 0);
-    for seed in 1..=6u64 {
-        let (mut b, _) = volley::load_battle(&path, seed).expect("First Battle loads");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let (mut below_old, mut lowest, mut lowest_first, mut orders) = (0, 1.0f64, 1.0f64, 0);
+    let games = (1..=6u64)
+        .map(|s| ("first_battle.ron", s))
+        .chain((1..=2u64).map(|s| ("river_crossing.ron", s)));
+    for (map, seed) in games {
+        let (mut b, _) = volley::load_battle(&dir.join(map), seed).expect("the scenario loads");
         let mut players = [
             agents::by_name("scheduler-easy", seed, 0).unwrap(),
             agents::by_name("scheduler-easy", seed, 1).unwrap(),
         ];
+        let mut ordered = std::collections::BTreeSet::new();
         while !b.is_over() {
             let legal = b.legal_actions();
             let i = players[b.actor()].choose(&b, &legal);
@@ -234,6 +241,9 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
                 let successive = plan.modifiers.iter().any(|m| m.rule.contains("successive"));
                 orders += 1;
                 lowest = lowest.min(p);
+                if ordered.insert((b.player_turn, *commander)) {
+                    lowest_first = lowest_first.min(p);
+                }
                 if successive && p < 0.55 {
                     below_old += 1;
                 }
@@ -241,9 +251,10 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
             b.apply(&legal[i]).expect("a legal action applies");
         }
     }
-    assert!(orders > 20, "{orders} orders in 6 games");
+    assert!(orders > 40, "{orders} orders in 8 games");
     assert!(below_old > 0, "no successive order under 55% in {orders} orders");
     assert!(lowest >= 0.1, "an order at {lowest} (under the 10% worth a roll)");
+    assert!(lowest_first >= 0.4, "a first order at {lowest_first} (under 40%)");
 }
 
 /// The thinking budget (`Budget::weighed`, actions weighed in play-outs): a search plays round after round (every
@@ -276,4 +287,54 @@ fn the_look_ahead_stops_early_when_the_choices_actions_are_spent() {
     let rounds = lookahead::NORMAL.sims as usize / options;
     assert_eq!(sims as usize, rounds * options, "unbounded: every round");
     assert!(rounds > 2, "the budget cut rounds ({rounds} in all)");
+}
+
+/// The look-ahead's "hold" lasts the phase it was chosen in: a unit held in the initiative
+/// phase (no initiative taken) may still be ordered in the command phase, and a unit held in
+/// the command phase is not ordered (an order for it would spend a roll, and a failure the
+/// commander's later orders, on a unit that will not act).
+#[test]
+fn a_held_unit_is_held_for_its_phase_and_never_ordered_while_held() {
+    use volley::agents::scheduler::Scheduler;
+    use volley::battle::Action;
+    use volley::battle::state::Phase;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let (mut b, _) = volley::load_battle(&path, 1).expect("First Battle loads");
+    // The Union's second turn: its initiative phase, then its command phase.
+    let mut other = agents::by_name("scheduler-easy", 1, 1).unwrap();
+    let mut me = Scheduler::new(1);
+    while !(b.game_turn == 2 && b.actor() == 0 && b.phase == Phase::Initiative) {
+        let legal = b.legal_actions();
+        let i = if b.actor() == 0 {
+            me.choose(&b, &legal)
+        } else {
+            other.choose(&b, &legal)
+        };
+        b.apply(&legal[i]).expect("a legal action applies");
+    }
+    let union: Vec<u32> = b.side_units(0).map(|u| u.id).collect();
+    let mut held = me.clone();
+    for &u in &union {
+        held.hold(&b, u);
+    }
+    while b.phase != Phase::Command {
+        let legal = b.legal_actions();
+        let i = held.choose(&b, &legal);
+        assert!(
+            legal[i].unit().is_none(),
+            "a held unit took the initiative: {:?}",
+            legal[i]
+        );
+        b.apply(&legal[i]).expect("a legal action applies");
+    }
+    let legal = b.legal_actions();
+    let is_order = |s: &mut Scheduler| matches!(legal[s.choose(&b, &legal)], Action::Order { .. });
+    assert!(
+        is_order(&mut held.clone()),
+        "held in the initiative phase only: ordered now"
+    );
+    for &u in &union {
+        held.hold(&b, u);
+    }
+    assert!(!is_order(&mut held), "every unit held in the command phase: no order");
 }

@@ -27,6 +27,11 @@ use std::collections::BTreeSet;
 /// The least chance worth rolling for when a failure costs only this commander's later orders.
 const NEED_ANY: f64 = 0.1;
 
+/// The least chance for a commander's first order of the turn: a failure there loses all its
+/// orders this turn, so a long shot at a big group (six far-flung units at 17%, turn after
+/// turn on the river crossing) gives way to a likely order for fewer units.
+const NEED_FIRST: f64 = 0.4;
+
 #[derive(Clone)]
 pub struct Scheduler {
     dice: Dice,
@@ -38,8 +43,8 @@ pub struct Scheduler {
     idle: BTreeSet<UnitId>,
     /// Units it has tried to activate this initiative (initiative passing: each once).
     tried: BTreeSet<UnitId>,
-    /// Units the look-ahead chose to hold for the rest of a player turn: (player turn, units).
-    held: (u32, BTreeSet<UnitId>),
+    /// Units the look-ahead chose to hold for the rest of a phase: (player turn, phase, units).
+    held: (u32, Phase, BTreeSet<UnitId>),
     reason: Option<String>,
 }
 
@@ -52,22 +57,23 @@ impl Scheduler {
             card: 0,
             idle: BTreeSet::new(),
             tried: BTreeSet::new(),
-            held: (0, BTreeSet::new()),
+            held: (0, Phase::Initiative, BTreeSet::new()),
             reason: None,
         }
     }
 
-    /// Hold `unit` for the rest of this player turn: it takes no initiative and no order's
-    /// action (the look-ahead's "hold" option).
+    /// Hold `unit` for the rest of this phase (the look-ahead's "hold" option): held in the
+    /// initiative phase it takes no initiative but may still be ordered; held in the command
+    /// phase it takes no order's action and is not ordered.
     pub fn hold(&mut self, b: &Battle, unit: UnitId) {
-        if self.held.0 != b.player_turn {
-            self.held = (b.player_turn, BTreeSet::new());
+        if (self.held.0, self.held.1) != (b.player_turn, b.phase) {
+            self.held = (b.player_turn, b.phase, BTreeSet::new());
         }
-        self.held.1.insert(unit);
+        self.held.2.insert(unit);
     }
 
     fn is_held(&self, b: &Battle, unit: UnitId) -> bool {
-        self.held.0 == b.player_turn && self.held.1.contains(&unit)
+        (self.held.0, self.held.1) == (b.player_turn, b.phase) && self.held.2.contains(&unit)
     }
 
     /// The random move stack dealt for the current command phase, top card first.
@@ -253,7 +259,11 @@ impl Scheduler {
         }
         // Otherwise a failure only ends this commander's own orders: any order with work is
         // worth its roll (a blunder, double six, is the only other risk).
-        let need = if co && others_waiting { 0.8 } else { NEED_ANY };
+        let need = match (co && others_waiting, first) {
+            (true, _) => 0.8,
+            (false, true) => NEED_FIRST,
+            (false, false) => NEED_ANY,
+        };
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::Order {
@@ -395,7 +405,7 @@ impl Scheduler {
     /// The unit has something to do: a known enemy or its objective to go to, or a gun to load.
     fn has_work(&self, b: &Battle, u: UnitId, ctx: &Ctx) -> bool {
         let unit = b.unit(u);
-        if !unit.alive() || unit.suppressed() {
+        if !unit.alive() || unit.suppressed() || self.is_held(b, u) {
             return false;
         }
         let obj = evaluate::objective(b, unit.side).is_some_and(|o| unit.pose.pos.dist(o) > 8.0);

@@ -20,6 +20,9 @@ pub struct Weights {
     pub minor: f64,
     /// A game won (lost) within the look-ahead.
     pub won: f64,
+    /// The result if the game ended where the look-ahead stops, as a share of `won` in the
+    /// last game turn; a half of that with one turn left, a third with two, and so on.
+    pub result_now: f64,
     /// Per cm a unit stands beyond where it wants to be (its objective, else weapon range of
     /// the nearest known enemy): closing to fight is worth a little.
     pub per_cm_off: f64,
@@ -32,6 +35,7 @@ pub const WEIGHTS: Weights = Weights {
     major: 4.0,
     minor: 2.5,
     won: 12.0,
+    result_now: 0.5,
     per_cm_off: 0.01,
 };
 
@@ -105,6 +109,14 @@ pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
         }
     } else {
         v += rank(b.objective_held(side), w) - rank(b.objective_held(1 - side), w);
+        // The result if the battle ended here (objectives, breakpoints, victory points),
+        // counting for more the nearer the turn limit.
+        let near = w.result_now / (1.0 + f64::from(b.turn_limit.saturating_sub(b.game_turn)));
+        match b.compute_outcome("").winner {
+            Some(s) if s == side => v += w.won * near,
+            Some(_) => v -= w.won * near,
+            None => {}
+        }
     }
     let off: f64 = b
         .side_units(side)
@@ -139,6 +151,7 @@ mod tests {
         // Knocked out: no longer counted for where it stands either, so compare troops only.
         let w = Weights {
             per_cm_off: 0.0,
+            result_now: 0.0,
             ..WEIGHTS
         };
         let gain = value(&gone, side, &known, &w) - value(&b, side, &known, &w);
@@ -150,6 +163,30 @@ mod tests {
         lost.unit_mut(mine).knocked_out = true;
         let cost = value(&b, side, &known, &w) - value(&lost, side, &known, &w);
         assert!((cost - own - WEIGHTS.unit_lost).abs() < 1e-9, "{cost}");
+    }
+
+    /// The result if the battle ended here counts `won × result_now` in the last game turn,
+    /// a half of that with one turn left, a third with two: a unit knocked out with none lost
+    /// in return gives the enemy the victory points and, with no objective held, the win.
+    #[test]
+    fn the_result_if_it_ended_here_counts_more_near_the_turn_limit() {
+        let b = skirmish();
+        let side = 0;
+        let known: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
+        let mine = b.side_units(side).next().expect("a unit").id;
+        let mut lost = b.clone();
+        lost.unit_mut(mine).knocked_out = true;
+        let without = Weights {
+            result_now: 0.0,
+            ..WEIGHTS
+        };
+        for (left, share) in [(0, 1.0), (1, 0.5), (2, 1.0 / 3.0)] {
+            lost.game_turn = lost.turn_limit - left;
+            assert_eq!(lost.compute_outcome("").winner, Some(1), "the enemy would win");
+            let cost = value(&lost, side, &known, &without) - value(&lost, side, &known, &WEIGHTS);
+            let want = WEIGHTS.won * WEIGHTS.result_now * share;
+            assert!((cost - want).abs() < 1e-9, "{left} turns left: {cost} against {want}");
+        }
     }
 
     #[test]
