@@ -31,6 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
+/// [`QuickPresses`] for the keyboard (key repeats are not presses).
 fn hold_quick_keys(
     mut input: ResMut<ButtonInput<KeyCode>>,
     mut raw: MessageReader<bevy::input::keyboard::KeyboardInput>,
@@ -44,6 +45,7 @@ fn hold_quick_keys(
     held.frame(&mut input, &events);
 }
 
+/// [`QuickPresses`] for the mouse buttons.
 fn hold_quick_clicks(
     mut input: ResMut<ButtonInput<MouseButton>>,
     mut raw: MessageReader<bevy::input::mouse::MouseButtonInput>,
@@ -62,7 +64,7 @@ fn hold_quick_clicks(
 /// release messages in order, so a press is seen even when it changed nothing in
 /// `ButtonInput` (a button held over is already pressed there).
 #[derive(Debug)]
-pub struct QuickPresses<T> {
+struct QuickPresses<T> {
     /// Buttons physically down after the last messages.
     down: Vec<T>,
     /// Buttons held down for the bindings one frame: let go on the next.
@@ -84,7 +86,7 @@ impl<T> Default for QuickPresses<T> {
 impl<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static> QuickPresses<T> {
     /// One frame: `events` are this frame's (button, pressed) messages in order, which
     /// `input` has already taken in.
-    pub fn frame(&mut self, input: &mut ButtonInput<T>, events: &[(T, bool)]) {
+    fn frame(&mut self, input: &mut ButtonInput<T>, events: &[(T, bool)]) {
         let mut pressed_now: Vec<T> = events.iter().filter(|e| e.1).map(|e| e.0).collect();
         for &(b, down) in events {
             self.down.retain(|&d| d != b);

@@ -4,11 +4,11 @@
 //! Where a unit's choice is contested (a known enemy within reach of a fight) or a window is
 //! open (counter-initiative, opportunity fire, support), it lists a few options: the one-step
 //! judge's choice, the unit's next best actions by the same judge, and holding (doing nothing
-//! more this phase: held in the initiative phase it may still be ordered; passing in a window). Each option is played out on copies of the
-//! battle to the next player turn's command phase, so its own later orders and the enemy's
-//! answers (opportunity fire, counter-charges, the enemy's initiative phase) are in it, with
-//! the one-step judge playing both sides. The option worth most on average
-//! ([`super::value`]) is taken.
+//! more this phase: held in the initiative phase it may still be ordered; passing in a
+//! window). Each option is played out on copies of the battle to the next player turn's
+//! command phase, so its own later orders and the enemy's answers (opportunity fire,
+//! counter-charges, the enemy's initiative phase) are in it, with the one-step judge playing
+//! both sides. The option worth most on average ([`super::value`]) is taken.
 //!
 //! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
 //! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
