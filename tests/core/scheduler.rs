@@ -200,7 +200,7 @@ fn the_look_ahead_searches_contested_choices_and_replays_the_same() {
     );
 }
 
-/// BPT: a failed order ends that commander's orders for the turn (BPT "Command Rolls"); the army
+/// BPT "Orders": a failed roll ends that commander's orders for the turn; only the army
 /// CO's failure ends everyone's. So a commander with no other card waiting on its roll loses
 /// nothing more by trying once it has ordered: the judge keeps ordering units with work while
 /// the chance is worth a roll (10%, a blunder on double six the only other risk). It used to

@@ -257,8 +257,9 @@ impl Scheduler {
         if co && others_waiting && !first {
             return None;
         }
-        // Otherwise a failure only ends this commander's own orders: any order with work is
-        // worth its roll (a blunder, double six, is the only other risk).
+        // Otherwise a failure only ends this commander's own orders: once it has ordered, any
+        // order with work is worth its roll (a blunder, double six, is the only other risk);
+        // its first order must not throw the whole turn away on a long shot.
         let need = match (co && others_waiting, first) {
             (true, _) => 0.8,
             (false, true) => NEED_FIRST,

@@ -101,22 +101,20 @@ pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
         .sum();
     let theirs: f64 = known.iter().map(|&e| unit_worth(b, b.unit(e), w)).sum();
     let mut v = mine - theirs;
+    let won = |winner: Option<SideId>| match winner {
+        Some(s) if s == side => w.won,
+        Some(_) => -w.won,
+        None => 0.0,
+    };
     if let Some(o) = &b.outcome {
-        match o.winner {
-            Some(s) if s == side => v += w.won,
-            Some(_) => v -= w.won,
-            None => {}
-        }
+        v += won(o.winner);
     } else {
-        v += rank(b.objective_held(side), w) - rank(b.objective_held(1 - side), w);
-        // The result if the battle ended here (objectives, breakpoints, victory points),
-        // counting for more the nearer the turn limit.
+        // The objectives held now, and the result if the battle ended here (objectives,
+        // breakpoints, victory points), counting for more the nearer the turn limit.
+        let now = b.compute_outcome("");
+        v += rank(now.objectives[side], w) - rank(now.objectives[1 - side], w);
         let near = w.result_now / (1.0 + f64::from(b.turn_limit.saturating_sub(b.game_turn)));
-        match b.compute_outcome("").winner {
-            Some(s) if s == side => v += w.won * near,
-            Some(_) => v -= w.won * near,
-            None => {}
-        }
+        v += won(now.winner) * near;
     }
     let off: f64 = b
         .side_units(side)
