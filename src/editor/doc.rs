@@ -343,6 +343,9 @@ mod tests {
     fn every_bundled_scenario_opens() {
         for e in std::fs::read_dir("maps").unwrap() {
             let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "ron") {
+                continue; // maps/history/: earlier versions, kept for old recordings
+            }
             let d = Doc::open(&p).unwrap_or_else(|e| panic!("{e}"));
             assert!(!d.dirty(), "{}", p.display());
         }

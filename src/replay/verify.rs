@@ -90,8 +90,15 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-/// Where the recording's scenario is: as written (from the working directory), else beside the recording.
+/// Where the recording's scenario is: as written (from the working directory), else beside the
+/// recording; and if that scenario has been revised since, the version the recording was made
+/// on, kept in `history/` beside it ([`archived_scenario`]).
 pub fn scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
+    let p = current_scenario_path(rec, recording);
+    archived_scenario(&p, rec.scenario_hash).unwrap_or(p)
+}
+
+fn current_scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
     let p = PathBuf::from(&rec.scenario);
     if p.is_file() {
         return p;
@@ -104,6 +111,16 @@ pub fn scenario_path(rec: &Recording, recording: &Path) -> PathBuf {
         Some(full) if Path::new(full).is_file() => PathBuf::from(full),
         _ => p,
     }
+}
+
+/// A revised scenario's earlier version, kept byte for byte so that games recorded on it still
+/// replay: `history/<stem>-<content hash, 16 hex digits>.ron` in the scenario's folder (the
+/// hash a recording carries; `maps/history/README.md`). `None` if there is no such file.
+pub fn archived_scenario(scenario: &Path, content_hash: u64) -> Option<PathBuf> {
+    let stem = scenario.file_stem()?.to_str()?;
+    let dir = scenario.parent().unwrap_or(Path::new("."));
+    let p = dir.join("history").join(format!("{stem}-{content_hash:016x}.ron"));
+    p.is_file().then_some(p)
 }
 
 /// Rebuild the battle at the recording's start (scenario, seed, rules, turn cap).
