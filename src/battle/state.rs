@@ -783,6 +783,18 @@ impl Battle {
             .map(|c| c.id)
     }
 
+    /// Would commander `c`, standing at `p`, touch a unit of its command (and so be lost with
+    /// it if the unit is knocked out: [`Battle::touching_commander`])?
+    pub fn commander_would_touch(&self, c: CmdId, p: V2) -> bool {
+        let cm = self.commander(c);
+        let d = self.rules.footprints.commander_diameter;
+        let at = [Rect::new(p, 0.0, d, d)];
+        let contact = self.rules.visibility.contact;
+        self.side_units(cm.side)
+            .filter(|u| self.in_chain(u.hq, c))
+            .any(|u| crate::rules::geometry::rects_distance(&at, self.rects(u.id)) <= contact)
+    }
+
     /// Is `cmd` the HQ `hq` or one of its superiors?
     pub fn in_chain(&self, hq: CmdId, cmd: CmdId) -> bool {
         let mut cur = Some(hq);

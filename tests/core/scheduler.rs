@@ -338,3 +338,40 @@ fn a_held_unit_is_held_for_its_phase_and_never_ordered_while_held() {
     }
     assert!(!is_order(&mut held), "every unit held in the command phase: no order");
 }
+
+/// A commander touching a unit is lost with it (docs/rules.md "Command presence"): the
+/// scheduler never rides onto one of its units, and one that starts touching steps off. The
+/// first battle's earlier version (`maps/history/`) started both colonels touching their guns.
+#[test]
+fn the_scheduler_never_rides_a_commander_onto_a_unit_and_steps_off_one() {
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/history/first_battle-9f09529817a16646.ron");
+    let mut stepped_off = 0;
+    for seed in 1..=4u64 {
+        let (battle, _) = volley::load_battle(&old, seed).unwrap();
+        assert!(
+            battle
+                .commanders
+                .iter()
+                .all(|c| battle.commander_would_touch(c.id, c.pos)),
+            "the old set-up had both colonels touching"
+        );
+        let mut players = [
+            agents::by_name("scheduler-easy", seed, 0).unwrap(),
+            agents::by_name("scheduler-easy", seed, 1).unwrap(),
+        ];
+        sim::play_with_reasons(battle, &mut players, 200_000, |after, a, _, why| {
+            if let volley::battle::Action::CommanderMove { commander, to } = a {
+                assert!(
+                    !after.commander_would_touch(*commander, *to),
+                    "seed {seed}: {} rode onto a unit ({why:?})",
+                    after.commander(*commander).name
+                );
+                if why.is_some_and(|w| w.contains("steps off")) {
+                    stepped_off += 1;
+                }
+            }
+        })
+        .unwrap();
+    }
+    assert!(stepped_off >= 2, "{stepped_off} commanders stepped off a unit");
+}
