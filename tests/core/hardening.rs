@@ -254,7 +254,12 @@ fn edit(text: &str, from: &str, to: &str) -> String {
 fn misspelt_fields_are_refused_not_ignored() {
     let dir = scratch("fields");
     let fb = first_battle();
-    check_refuses(&dir, "a.ron", &edit(&fb, "turn_limit: 6", "turn_limt: 6"), "turn_limt");
+    check_refuses(
+        &dir,
+        "a.ron",
+        &edit(&fb, "turn_limit: 12", "turn_limt: 12"),
+        "turn_limt",
+    );
     check_refuses(
         &dir,
         "b.ron",
@@ -343,7 +348,7 @@ fn scenarios_that_cannot_be_played_as_written_are_refused() {
     check_refuses(
         &dir,
         "b.ron",
-        &edit(&fb, "turn_limit: 6", "turn_limit: 4000000000"),
+        &edit(&fb, "turn_limit: 12", "turn_limit: 4000000000"),
         "turn_limit must be 1 to 100",
     );
     check_refuses(
@@ -378,7 +383,7 @@ fn scenarios_that_cannot_be_played_as_written_are_refused() {
     check_refuses(
         &dir,
         "f.ron",
-        &edit(&fb, "pos: (x: 45, y: 16)", "pos: (x: 45, y: 40)"),
+        &edit(&fb, "pos: (x: 45, y: 23)", "pos: (x: 45, y: 40)"),
         "outside Union's deployment zone",
     );
     // An army list without command rows.

@@ -404,9 +404,9 @@ fn the_map_draws_units_terrain_and_objectives_where_they_are() {
         let c = (x / 1.6).floor() as usize;
         rows[r].chars().nth(c).unwrap()
     };
-    assert_eq!(at(45.0, 16.0), 'A', "{map:#?}"); // 5th New Hampshire
-    assert_eq!(at(78.0, 16.0), 'B', "{map:#?}"); // 7th Wisconsin
-    assert_eq!(at(45.0, 70.0), 'a', "{map:#?}"); // 21st Georgia, seen by the Union
+    assert_eq!(at(45.0, 23.0), 'A', "{map:#?}"); // 5th New Hampshire
+    assert_eq!(at(78.0, 23.0), 'B', "{map:#?}"); // 7th Wisconsin
+    assert_eq!(at(45.0, 62.0), 'a', "{map:#?}"); // 21st Georgia, seen by the Union
     assert_eq!(at(62.0, 45.0), '*', "{map:#?}"); // Hickory farm
     assert_eq!(at(60.0, 30.0), '=', "{map:#?}"); // Hickory Lane
     assert_eq!(at(15.0, 45.0), '!', "{map:#?}"); // Pine thicket
