@@ -413,18 +413,13 @@ impl Scheduler {
         obj || !ctx.enemies.is_empty()
     }
 
-    /// A commander move that brings it nearer the middle of its units (by more than 2 cm), never
-    /// onto one of them: a commander touching a unit shares its knock-out (docs/rules.md,
-    /// "Command presence"). One that touches a unit already steps off it.
+    /// A commander move that brings it nearer the middle of its units (by more than 2 cm).
     fn commander_move(&self, b: &Battle, legal: &[Action]) -> Option<(usize, String)> {
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::CommanderMove { commander, to } = a else {
                 continue;
             };
-            if b.commander_would_touch(*commander, *to) {
-                continue;
-            }
             let mine: Vec<_> = b
                 .side_units(b.active)
                 .filter(|u| u.hq == *commander)
@@ -437,15 +432,12 @@ impl Scheduler {
             let centre = mine.iter().fold(crate::rules::geometry::V2::ZERO, |acc, p| acc + *p) * (1.0 / n);
             let here = b.commander(*commander).pos;
             let gain = here.dist(centre) - to.dist(centre);
-            let name = &b.commander(*commander).name;
-            if b.commander_would_touch(*commander, here) {
-                // Off the unit it touches, to the free place nearest the middle.
-                let score = 1000.0 - to.dist(centre);
-                if best.as_ref().is_none_or(|(_, g, _)| score > *g) {
-                    best = Some((i, score, format!("{name}: steps off the unit it touches")));
-                }
-            } else if here.dist(centre) > 12.0 && gain > 2.0 && best.as_ref().is_none_or(|(_, g, _)| gain > *g) {
-                best = Some((i, gain, format!("{name}: rides {gain:.0} cm nearer its units")));
+            if here.dist(centre) > 12.0 && gain > 2.0 && best.as_ref().is_none_or(|(_, g, _)| gain > *g) {
+                best = Some((
+                    i,
+                    gain,
+                    format!("{}: rides {gain:.0} cm nearer its units", b.commander(*commander).name),
+                ));
             }
         }
         best.map(|(i, _, why)| (i, why))
