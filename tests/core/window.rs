@@ -39,11 +39,27 @@ struct Display {
     name: String,
 }
 
+/// Display `n` is free: no lock file, or a stale one left by an X server that is gone (then
+/// the lock and its socket are cleared, so the wait below sees the new server's socket).
+fn display_free(n: u32) -> bool {
+    let lock = format!("/tmp/.X{n}-lock");
+    let Ok(text) = std::fs::read_to_string(&lock) else {
+        return !Path::new(&lock).exists();
+    };
+    let stale = text
+        .trim()
+        .parse::<u32>()
+        .is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+    if stale {
+        let _ = std::fs::remove_file(&lock);
+        let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
+    }
+    stale
+}
+
 impl Display {
     fn start() -> Display {
-        let n = (77..200)
-            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
-            .expect("a free display");
+        let n = (77..200).find(|&n| display_free(n)).expect("a free display");
         let name = format!(":{n}");
         let server = Command::new("Xvfb")
             .args([&name, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
