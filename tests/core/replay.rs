@@ -236,8 +236,9 @@ fn a_different_rules_version_is_found() {
 
 /// Issue 15: a recording made before (a scheduler game of First Battle under `bpt-3`, kept in
 /// `tests/data/`) still verifies to the hash it was recorded with, unless the rules' version
-/// has changed since, in which case it is refused by that version's name. (A change to the
-/// scenario or its army lists is refused too, by its content hash: record it again then.)
+/// has changed since, in which case it is refused by that version's name. *First Battle* has
+/// been revised since it was recorded: it verifies on the earlier file kept in `maps/history/`
+/// by its content hash (without that file it would be refused as `ScenarioChanged`).
 #[test]
 fn a_recording_made_before_still_verifies_or_is_refused_by_its_rules_version() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recorded_first_battle_bpt3.ron");
