@@ -356,3 +356,37 @@ pub fn drag(app: &mut bevy::prelude::App, from: V2, to: V2) {
     app.update();
     app.update();
 }
+
+/// A scratch folder under the system's temporary folder, `volley-<what>-<process id>`, made
+/// empty; removed when the test is done with it, kept when the test fails (to look at).
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    pub fn new(what: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("volley-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}

@@ -3,9 +3,10 @@
 //! in an answer: accepted, or refused by an error that names the file. No panic, no hang.
 //! The mutations are drawn from a fixed seed, so CI runs the same cases every time.
 
+use super::common::Scratch;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -88,10 +89,8 @@ fn bounded(file: &Path, what: &str, case: impl FnOnce() -> Result<(), String> + 
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("volley-fuzz-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("fuzz-{name}"))
 }
 
 fn fuzz_checked_files(kind: &str, originals: &[&str], dir: &Path, seed: u64) {
@@ -128,7 +127,8 @@ fn mutated_scenarios_are_answered_without_a_panic() {
 
 #[test]
 fn mutated_army_lists_are_answered_without_a_panic() {
-    let dir = scratch("lists").join("armies");
+    let scratch_dir = scratch("lists");
+    let dir = scratch_dir.join("armies");
     std::fs::create_dir_all(&dir).unwrap();
     fuzz_checked_files(
         "army list",
@@ -146,7 +146,8 @@ fn mutated_army_lists_are_answered_without_a_panic() {
 /// (random agents, 300 actions at most): the rules' numbers reach the game without a panic.
 #[test]
 fn mutated_rules_files_are_answered_and_accepted_ones_play() {
-    let dir = scratch("rules").join("rules");
+    let scratch_dir = scratch("rules");
+    let dir = scratch_dir.join("rules");
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(format!("{ROOT}/assets/rules/bpt.ron")).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(19);

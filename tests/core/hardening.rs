@@ -1,5 +1,6 @@
 //! Bad input on the command line: never a crash, never silently accepted (issue 17).
 
+use super::common::Scratch;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
@@ -21,10 +22,8 @@ fn refused(args: &[&str], what: &str) {
     );
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("volley-hard-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("hard-{name}"))
 }
 
 #[test]

@@ -10,10 +10,8 @@ use volley::replay::verify::{Mismatch, verify, verify_file};
 use volley::replay::{Recording, save_atomically};
 use volley::sim;
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("volley-replay-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> Scratch {
+    Scratch::new(&format!("replay-{name}"))
 }
 
 fn scenario_path() -> PathBuf {
@@ -177,7 +175,8 @@ fn the_timeline_reaches_every_state_the_game_passed_through_and_jumps_to_any_tur
     // The viewer's round trip: record, verify, lay out, jump to the last turn — the same state
     // as playing the actions one by one; the last state has the simulation's hash.
     let (rec, hash) = record(23);
-    let path = tmp("timeline").join("game.ron");
+    let dir = tmp("timeline");
+    let path = dir.join("game.ron");
     rec.save(&path).unwrap();
     let rec = Recording::load(&path).unwrap();
     let tl = volley::replay::timeline::Timeline::build(rec.clone(), &path).expect("verifies");
@@ -202,13 +201,14 @@ fn the_timeline_reaches_every_state_the_game_passed_through_and_jumps_to_any_tur
 #[test]
 fn taking_command_mid_game_gives_a_recording_that_verifies_and_plays_on() {
     let (rec, _) = record(24);
-    let path = tmp("take").join("game.ron");
+    let dir = tmp("take");
+    let path = dir.join("game.ron");
     rec.save(&path).unwrap();
     let tl = volley::replay::timeline::Timeline::build(rec.clone(), &path).unwrap();
     let n = tl.len() / 2;
     let (b, cut) = tl.take_command(n);
     assert_eq!(cut.actions.len(), n);
-    let cut_path = tmp("take").join("cut.ron");
+    let cut_path = dir.join("cut.ron");
     cut.save(&cut_path).unwrap();
     assert_eq!(verify_file(&cut_path).unwrap(), b.state_hash());
     // Play on from there with the scheduler on both sides: the game ends.
@@ -226,7 +226,8 @@ fn taking_command_mid_game_gives_a_recording_that_verifies_and_plays_on() {
 fn a_different_rules_version_is_found() {
     let (mut rec, _) = record(25);
     rec.rules_version = "bpt-0".into();
-    let path = tmp("rules").join("game.ron");
+    let dir = tmp("rules");
+    let path = dir.join("game.ron");
     rec.save(&path).unwrap();
     match verify_file(&path) {
         Err(Mismatch::RulesVersion { recorded, .. }) => assert_eq!(recorded, "bpt-0"),

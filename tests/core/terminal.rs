@@ -2,6 +2,7 @@
 //! screen, with `units`, `map` and moves said relative to the unit; save, quit, load with the
 //! players kept, and the result explained at the end.
 
+use super::common::Scratch;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -9,11 +10,8 @@ use std::time::Duration;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("volley-term-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("term-{name}"))
 }
 
 /// A terminal game run as a child process, read as it prints.
