@@ -775,24 +775,26 @@ impl Battle {
     /// The commander (if any) touching unit `id` who commands it: BPT "Command Presence".
     pub fn touching_commander(&self, id: UnitId) -> Option<CmdId> {
         let u = self.unit(id);
-        let contact = self.rules.visibility.contact;
         self.commanders
             .iter()
-            .filter(|c| c.alive() && c.side == u.side && self.in_chain(u.hq, c.id))
-            .find(|c| crate::rules::geometry::rects_distance(&[self.commander_rect(c)], self.rects(id)) <= contact)
+            .filter(|c| c.alive() && c.side == u.side)
+            .find(|c| self.touches_at(c.id, c.pos, u))
             .map(|c| c.id)
     }
 
     /// Would commander `c`, standing at `p`, touch a unit of its command (and so be lost with
     /// it if the unit is knocked out: [`Battle::touching_commander`])?
     pub fn commander_would_touch(&self, c: CmdId, p: V2) -> bool {
-        let cm = self.commander(c);
+        self.side_units(self.commander(c).side)
+            .any(|u| self.touches_at(c, p, u))
+    }
+
+    /// Commander `c`, standing at `p`, touches unit `u` of its command.
+    fn touches_at(&self, c: CmdId, p: V2, u: &Unit) -> bool {
         let d = self.rules.footprints.commander_diameter;
-        let at = [Rect::new(p, 0.0, d, d)];
-        let contact = self.rules.visibility.contact;
-        self.side_units(cm.side)
-            .filter(|u| self.in_chain(u.hq, c))
-            .any(|u| crate::rules::geometry::rects_distance(&at, self.rects(u.id)) <= contact)
+        self.in_chain(u.hq, c)
+            && crate::rules::geometry::rects_distance(&[Rect::new(p, 0.0, d, d)], self.rects(u.id))
+                <= self.rules.visibility.contact
     }
 
     /// Is `cmd` the HQ `hq` or one of its superiors?
