@@ -572,12 +572,41 @@ impl Battle {
         })
     }
 
-    fn do_activate(&mut self, id: UnitId, purpose: Purpose, into: Ground, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.activation_plan(id, purpose, into)?;
+    /// The battle as it would be had `id`'s activation succeeded, with no die rolled: for an
+    /// agent weighing what the unit would do with it before risking the roll.
+    pub fn with_activation_granted(&self, id: UnitId, purpose: Purpose, into: Ground) -> Result<Battle, Refusal> {
+        self.activation_plan(id, purpose, into)?;
+        let mut b = self.clone();
+        b.begin_activation(id, purpose, into);
+        b.grant_activation(id, purpose);
+        Ok(b)
+    }
+
+    /// An activation is declared: the unit becomes the activated one, for its purpose and the
+    /// worst terrain counted; its order state counts the attempt. Returns that terrain.
+    fn begin_activation(&mut self, id: UnitId, purpose: Purpose, into: Ground) -> Ground {
         self.interrupt(Some(id));
         let ground = self.passing_terrain(id).max(into);
         self.cmd.passing.purpose = Some(purpose);
         self.cmd.passing.ground = ground;
+        self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX)).count += 1;
+        ground
+    }
+
+    /// The activation succeeded: one action of its purpose in hand.
+    fn grant_activation(&mut self, id: UnitId, purpose: Purpose) {
+        let ground = self.cmd.passing.ground;
+        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
+        o.credits = 1;
+        o.may_charge = purpose == Purpose::Charge;
+        // BPT's dense terrain (its own permission) follows from the terrain counted.
+        o.may_enter_dense = ground > Ground::Open;
+        o.fire_after_manhandle = false;
+    }
+
+    fn do_activate(&mut self, id: UnitId, purpose: Purpose, into: Ground, ev: &mut Vec<Event>) -> Result<(), Refusal> {
+        let plan = self.activation_plan(id, purpose, into)?;
+        let ground = self.begin_activation(id, purpose, into);
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::ActivationRoll {
@@ -587,16 +616,11 @@ impl Battle {
             roll,
             success,
         });
-        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
-        o.count += 1;
         if success {
-            o.credits = 1;
-            o.may_charge = purpose == Purpose::Charge;
-            // BPT's dense terrain (its own permission) follows from the terrain counted.
-            o.may_enter_dense = ground > Ground::Open;
-            o.fire_after_manhandle = false;
+            self.grant_activation(id, purpose);
             return Ok(());
         }
+        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
         o.credits = 0;
         o.finished = true;
         // "Failure to activate a unit to move into or in difficult or godforsaken terrain

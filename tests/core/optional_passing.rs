@@ -623,3 +623,61 @@ fn a_unit_that_carried_out_an_engineering_task_this_turn_is_not_activated() {
     assert!(!b.legal_actions().contains(&activate(0)));
     assert!(b.activation_plan(1, MOVE, OPEN).is_ok());
 }
+
+#[test]
+fn a_granted_activation_is_a_copy_with_one_action_and_no_die_rolled() {
+    let b = open();
+    let hash = b.state_hash();
+    let g = b.with_activation_granted(0, MOVE, OPEN).expect("may be activated");
+    assert_eq!(b.state_hash(), hash, "the battle itself is unchanged");
+    assert_eq!(g.dice.draws(), b.dice.draws(), "no die rolled");
+    assert_eq!(g.cmd.passing.activated, Some(0));
+    let to = Pose::new(V2::new(100.0, 55.0), 90f64.to_radians());
+    let mut g = g;
+    g.apply(&Action::Move { unit: 0, to }).expect("the move it was granted");
+    assert!(g.apply(&Action::Move { unit: 0, to }).is_err(), "one action");
+    // A unit that may not be activated is refused, as the roll would be.
+    assert!(
+        b.with_activation_granted(2, MOVE, OPEN).is_err(),
+        "not the active side's"
+    );
+}
+
+/// The computer does not throw away an activation: every unit it activates (a roll that
+/// passes the initiative when it fails) does something with it straight away.
+#[test]
+fn the_scheduler_uses_every_activation_it_rolls_for() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/initiative_demo.ron");
+    let (mut activated, mut unused) = (0, Vec::new());
+    for seed in [1, 2, 3] {
+        let (mut b, _) = volley::load_battle(&path, seed).expect("initiative demo loads");
+        b.cap_turns(Some(6));
+        let mut a = [
+            agents::by_name("scheduler-easy", seed, 0).unwrap(),
+            agents::by_name("scheduler-easy", seed, 1).unwrap(),
+        ];
+        let mut pending: Option<u32> = None;
+        volley::sim::play(b, &mut a, 100_000, |_, act, ev| {
+            if matches!(act, Action::OpportunityFire { .. } | Action::Pass) {
+                return;
+            }
+            if let Some(u) = pending.take() {
+                if act.unit() != Some(u) {
+                    unused.push((seed, u, act.clone()));
+                }
+            }
+            for e in ev {
+                if let Event::ActivationRoll {
+                    unit, success: true, ..
+                } = e
+                {
+                    activated += 1;
+                    pending = Some(*unit);
+                }
+            }
+        })
+        .expect("plays to the end");
+    }
+    assert!(activated >= 10, "only {activated} activations");
+    assert!(unused.is_empty(), "activated and then left: {unused:?}");
+}

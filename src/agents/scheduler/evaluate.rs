@@ -66,6 +66,14 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
     Some((score, p_sup, why))
 }
 
+/// The chance that `unit`'s fire at `target` lands at least one hit (initiative passing:
+/// fire that lands none passes the initiative).
+pub fn hit_chance(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) -> Option<f64> {
+    let plan = b.check_fire(unit, target, ctx).ok()?;
+    let dist = odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+    Some(1.0 - dist.first().copied().unwrap_or(1.0))
+}
+
 /// The first round of a charge of `unit` on `target`, estimated from the stands that will
 /// touch (the narrower frontage), each side's contact attacks, the target's cover and saves.
 pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {

@@ -14,11 +14,12 @@
 
 pub mod evaluate;
 pub mod lookahead;
+mod passing;
 pub mod value;
 
 use super::agent::Agent;
 use crate::battle::state::{CmdId, Phase, UnitId};
-use crate::battle::{Action, Battle, Purpose};
+use crate::battle::{Action, Battle};
 use crate::rules::dice::Dice;
 use crate::rules::odds;
 use evaluate::{Ctx, judge};
@@ -143,6 +144,9 @@ impl Scheduler {
         if self.dealt != Some(b.player_turn) {
             self.deal(b);
         }
+        if b.initiative_passing() {
+            return self.passing(b, legal, ctx, end);
+        }
         // 1. Units with actions in hand act first.
         loop {
             let idle = &self.idle;
@@ -163,19 +167,6 @@ impl Scheduler {
                 break;
             }
             self.idle.extend(holding);
-        }
-        // 2'. Initiative passing (Glory Days): activate the unit with work and the best chance.
-        if b.initiative_passing() {
-            if let Some(pick) = self.activation(b, legal, ctx) {
-                return pick;
-            }
-            if let Some(pick) = self.commander_move(b, legal) {
-                return pick;
-            }
-            return (
-                end.unwrap_or(0),
-                "no activation worth the risk: passes the initiative".into(),
-            );
         }
         // 2. The commander of the top card gives its next order, if worth the roll.
         while self.card < self.cards.len() {
@@ -337,70 +328,6 @@ impl Scheduler {
             }
         }
         best.map(|(i, _, why)| (i, why))
-    }
-
-    /// Initiative passing: rally a unit with D-markers at good odds, else activate the unit
-    /// with work and the best chance (at least even), once each per initiative.
-    fn activation(&mut self, b: &Battle, legal: &[Action], ctx: &Ctx) -> Option<(usize, String)> {
-        let mut best: Option<(usize, f64, String)> = None;
-        for (i, a) in legal.iter().enumerate() {
-            let (u, p, why) = match a {
-                Action::Rally { unit } => {
-                    let Ok(plan) = b.rally_plan(*unit) else { continue };
-                    if b.unit(*unit).d_markers < 2 || plan.chance() < 0.66 {
-                        continue;
-                    }
-                    (*unit, plan.chance() + 0.1, format!("rally at {}+", plan.target))
-                }
-                Action::Activate { unit, purpose, into } => {
-                    if self.tried.contains(unit) || !self.has_work(b, *unit, ctx) {
-                        continue;
-                    }
-                    let Ok(plan) = b.activation_plan(*unit, *purpose, *into) else {
-                        continue;
-                    };
-                    let charge = *purpose == Purpose::Charge;
-                    // A change of formation only for a gun to load (or unlimber) or a unit in
-                    // march column with an enemy known; a move into worse ground only when no
-                    // move in better ground is worth it (it is the same or a harder roll).
-                    let work = match purpose {
-                        Purpose::Formation => {
-                            let u = b.unit(*unit);
-                            let near = |r: f64| ctx.enemies.iter().any(|&e| b.unit_distance(*unit, e) <= r);
-                            (u.is_artillery() && !u.limbered && u.loaded.is_none())
-                                || (u.is_artillery() && u.limbered && near(b.weapon_range(u)))
-                                || (u.formation == crate::rules::formation::Formation::MarchColumn && near(40.0))
-                        }
-                        _ => true,
-                    };
-                    let charge_ok = !charge
-                        || ctx.enemies.iter().any(|&e| {
-                            b.check_charge(*unit, e).is_ok() && {
-                                let o = evaluate::charge_odds(b, *unit, e);
-                                o.a_double + o.a_wins > 0.55
-                            }
-                        });
-                    if plan.chance() < 0.5 || !charge_ok || !work {
-                        continue;
-                    }
-                    let bonus = match purpose {
-                        Purpose::Charge => 0.2,
-                        Purpose::Formation => 0.05,
-                        Purpose::Move => 0.0,
-                    } - 0.01 * (*into as u8 as f64);
-                    (*unit, plan.chance() + bonus, format!("activate at {}+", plan.target))
-                }
-                _ => continue,
-            };
-            if best.as_ref().is_none_or(|(_, s, _)| p > *s) {
-                best = Some((i, p, format!("{}: {why}", b.unit(u).name)));
-            }
-        }
-        let (i, _, why) = best?;
-        if let Some(Action::Activate { unit, .. }) = legal.get(i) {
-            self.tried.insert(*unit);
-        }
-        Some((i, why))
     }
 
     /// The unit has something to do: a known enemy or its objective to go to, or a gun to load.
