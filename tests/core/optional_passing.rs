@@ -661,10 +661,10 @@ fn the_scheduler_uses_every_activation_it_rolls_for() {
             if matches!(act, Action::OpportunityFire { .. } | Action::Pass) {
                 return;
             }
-            if let Some(u) = pending.take() {
-                if act.unit() != Some(u) {
-                    unused.push((seed, u, act.clone()));
-                }
+            if let Some(u) = pending.take()
+                && act.unit() != Some(u)
+            {
+                unused.push((seed, u, act.clone()));
             }
             for e in ev {
                 if let Event::ActivationRoll {
@@ -680,4 +680,39 @@ fn the_scheduler_uses_every_activation_it_rolls_for() {
     }
     assert!(activated >= 10, "only {activated} activations");
     assert!(unused.is_empty(), "activated and then left: {unused:?}");
+}
+
+/// Fire that lands no hit passes the initiative as a failed activation does: a one-die shot
+/// at 5+ (a D-marker makes it one harder: a third of a chance) waits until the other
+/// regiment, activated at 3+, has made its move.
+/// (Before, the computer fired first and, missing half the time, lost the move too.)
+#[test]
+fn the_scheduler_takes_a_likely_activation_before_a_long_shot_fire() {
+    let mut b = battle_switched(
+        &[
+            u(0, ROW, 1, 100.0, 50.0, 90.0),
+            u(0, ROW, 4, 115.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, 68.0, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    b.unit_mut(0).d_markers = 1;
+    let fire = Action::Fire { unit: 0, target: 2 };
+    assert!(b.legal_actions().contains(&fire), "the one-stand unit may fire");
+    let mut a = agents::by_name("scheduler-easy", 1, 0).unwrap();
+    let mut picks = Vec::new();
+    while b.phase == Phase::Command && b.active == 0 && picks.len() < 10 {
+        let legal = b.legal_actions();
+        let i = a.choose(&b, &legal);
+        picks.push(legal[i].clone());
+        if b.apply(&legal[i]).is_err() {
+            break;
+        }
+    }
+    assert_eq!(picks[0], activate(1), "{picks:?}");
+    assert!(matches!(picks[1], Action::Move { unit: 1, .. }), "{picks:?}");
 }
