@@ -338,3 +338,61 @@ fn a_held_unit_is_held_for_its_phase_and_never_ordered_while_held() {
     }
     assert!(!is_order(&mut held), "every unit held in the command phase: no order");
 }
+
+/// The computer's orders to an unlimbered gun, from the command phase's start with the
+/// first order roll made good, the gun loaded with shot.
+fn gun_orders(enemy_at: (f64, f64)) -> Vec<volley::battle::Action> {
+    use volley::battle::Phase;
+    use volley::data::scenario::Ammo;
+    let mut b = battle_with(
+        &[
+            u(0, "rifled_cannon", 1, 100.0, 50.0, 90.0),
+            u(1, "regular_infantry_rifled", 4, enemy_at.0, enemy_at.1, 180.0),
+        ],
+        volley::rules::terrain::Terrain::default(),
+        [(60.0, 10.0), (220.0, 175.0)],
+        [(95.0, 40.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    b.unit_mut(0).loaded = Some(Ammo::Shot);
+    let mut faces = vec![1, 1];
+    faces.extend([4; 40]); // good for a d4 too (a ball's bounce)
+    script(&mut b, &faces);
+    let mut a = agents::by_name("scheduler-easy", 1, 0).unwrap();
+    let mut picks = Vec::new();
+    while b.phase == Phase::Command && b.active == 0 && picks.len() < 6 {
+        let legal = b.legal_actions();
+        let i = a.choose(&b, &legal);
+        picks.push(legal[i].clone());
+        if b.apply(&legal[i]).is_err() {
+            break;
+        }
+    }
+    picks
+}
+
+/// BPT "Towed Guns": a gun pivots as a deploy action. With a known enemy 40 cm off its flank
+/// (outside the 30° fire cone) the computer turns the gun to face it; with the enemy in front
+/// it does not turn.
+#[test]
+fn the_scheduler_pivots_a_gun_to_bring_an_enemy_into_its_cone() {
+    use volley::battle::{Action, Deploy};
+    let pivot = |picks: &[Action]| {
+        picks.iter().find_map(|a| match a {
+            Action::Deploy {
+                unit: 0,
+                deploy: Deploy::Pivot(f),
+            } => Some(*f),
+            _ => None,
+        })
+    };
+    let flank = gun_orders((140.0, 50.0));
+    let f = pivot(&flank).unwrap_or_else(|| panic!("no pivot in {flank:?}"));
+    assert!(f.abs() < 0.05, "faces the enemy due east (0°): {}°", f.to_degrees());
+    let front = gun_orders((100.0, 90.0));
+    assert_eq!(pivot(&front), None, "{front:?}");
+    assert!(
+        front.iter().any(|a| matches!(a, Action::Fire { unit: 0, .. })),
+        "fires at the enemy in front: {front:?}"
+    );
+}

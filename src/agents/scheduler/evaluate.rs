@@ -351,6 +351,24 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         {
             Judged::new(0.15, format!("{}: form march column to close faster", u.name))
         }
+        // BPT "Towed Guns": an unlimbered gun with nothing in its fire cone turns to bring a
+        // known enemy into it, worth a little less than the fire it then has (a further action).
+        Deploy::Pivot(a) if !ctx.can_fire.contains(&unit) => {
+            let mut turned = b.clone();
+            turned.unit_mut(unit).pose.facing = a;
+            let best = ctx
+                .enemies
+                .iter()
+                .filter_map(|&e| fire_value(&turned, unit, e, FireContext::Order).map(|(s, _, _)| (s, e)))
+                .max_by(|x, y| x.0.total_cmp(&y.0));
+            match best {
+                Some((s, e)) if s > 0.0 => Judged::new(
+                    0.7 * s,
+                    format!("{}: pivot to bring {} into its fire cone", u.name, b.unit(e).name),
+                ),
+                _ => Judged::nothing(),
+            }
+        }
         // BPT "Prone Movement": lie down to hold an objective under fire (skirmishers keep
         // firing prone, close order only when it has nothing to fire at); get up to go on.
         Deploy::Prone(true) => {
