@@ -162,6 +162,22 @@ pub fn to_command(b: &mut Battle) {
     b.cmd = Default::default();
 }
 
+/// `scheduler-easy` (seed 1) plays the first side's command phase from here: its choices,
+/// at most `max`, applied as it goes.
+pub fn easy_command_phase(b: &mut Battle, max: usize) -> Vec<volley::battle::Action> {
+    let mut a = volley::agents::by_name("scheduler-easy", 1, 0).expect("a level");
+    let mut picks = Vec::new();
+    while b.phase == Phase::Command && b.active == 0 && picks.len() < max {
+        let legal = b.legal_actions();
+        let i = a.choose(b, &legal);
+        picks.push(legal[i].clone());
+        if b.apply(&legal[i]).is_err() {
+            break;
+        }
+    }
+    picks
+}
+
 /// Script the dice from now on.
 pub fn script(b: &mut Battle, faces: &[u32]) {
     b.dice = Dice::scripted(faces.to_vec());

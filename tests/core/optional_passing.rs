@@ -703,16 +703,7 @@ fn the_scheduler_takes_a_likely_activation_before_a_long_shot_fire() {
     b.unit_mut(0).d_markers = 1;
     let fire = Action::Fire { unit: 0, target: 2 };
     assert!(b.legal_actions().contains(&fire), "the one-stand unit may fire");
-    let mut a = agents::by_name("scheduler-easy", 1, 0).unwrap();
-    let mut picks = Vec::new();
-    while b.phase == Phase::Command && b.active == 0 && picks.len() < 10 {
-        let legal = b.legal_actions();
-        let i = a.choose(&b, &legal);
-        picks.push(legal[i].clone());
-        if b.apply(&legal[i]).is_err() {
-            break;
-        }
-    }
+    let picks = easy_command_phase(&mut b, 10);
     assert_eq!(picks[0], activate(1), "{picks:?}");
     assert!(matches!(picks[1], Action::Move { unit: 1, .. }), "{picks:?}");
 }

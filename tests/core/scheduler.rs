@@ -342,7 +342,6 @@ fn a_held_unit_is_held_for_its_phase_and_never_ordered_while_held() {
 /// The computer's orders to an unlimbered gun, from the command phase's start with the
 /// first order roll made good, the gun loaded with shot.
 fn gun_orders(enemy_at: (f64, f64)) -> Vec<volley::battle::Action> {
-    use volley::battle::Phase;
     use volley::data::scenario::Ammo;
     let mut b = battle_with(
         &[
@@ -358,17 +357,7 @@ fn gun_orders(enemy_at: (f64, f64)) -> Vec<volley::battle::Action> {
     let mut faces = vec![1, 1];
     faces.extend([4; 40]); // good for a d4 too (a ball's bounce)
     script(&mut b, &faces);
-    let mut a = agents::by_name("scheduler-easy", 1, 0).unwrap();
-    let mut picks = Vec::new();
-    while b.phase == Phase::Command && b.active == 0 && picks.len() < 6 {
-        let legal = b.legal_actions();
-        let i = a.choose(&b, &legal);
-        picks.push(legal[i].clone());
-        if b.apply(&legal[i]).is_err() {
-            break;
-        }
-    }
-    picks
+    easy_command_phase(&mut b, 6)
 }
 
 /// BPT "Towed Guns": a gun pivots as a deploy action. With a known enemy 40 cm off its flank
