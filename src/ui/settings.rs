@@ -81,7 +81,7 @@ impl Binding {
             Binding::FitTable => "fit the view to the pieces",
             Binding::Deselect => "deselect",
             Binding::EndPhase => "end the phase",
-            Binding::Order => "order the selection's formation",
+            Binding::Order => "order the selection's formation (activate the unit, under initiative passing)",
             Binding::FireAt => "fire at the unit under the pointer",
             Binding::Undo => "undo (Ctrl+Z too)",
             Binding::ToggleArc => "arc of vision",

@@ -713,3 +713,58 @@ fn the_scheduler_plays_in_the_real_window_thinking_off_the_frame() {
     let recorded = p["recorded"].as_array().map_or(0, Vec::len);
     assert_eq!(Some(recorded as u64), p["actions"].as_u64(), "and recorded");
 }
+
+/// Initiative passing in the real window: the 7th Wisconsin is clicked and `O` activates it
+/// (the unit card then says where its action came from; it used to look up a commander for
+/// an activation, which has none, and the window crashed); Enter ends the phase and the
+/// computer's Confederates take their turn.
+#[test]
+fn a_unit_is_activated_with_o_under_initiative_passing_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("passing");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/initiative_demo.ron");
+    let mut g = Game::launch(
+        &x,
+        &dir,
+        &[
+            "play",
+            scenario.to_str().unwrap(),
+            "--seed",
+            "2",
+            "--side",
+            "Confederate=scheduler",
+        ],
+    );
+    g.wait("the battle screen", 600, |p| p["screen"] != "Menu");
+    g.focus(&x);
+    g.wait("the Union's initiative phase", 120, |p| {
+        p["phase"] == "Initiative" && p["actor"] == 0 && p["at_table"] == true
+    });
+    key(&x, &g, "Return");
+    g.wait("the command phase", 120, |p| p["phase"] == "Command");
+    click(&x, &g, g.at("units", UNION_7WI));
+    g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
+    let n = g.actions();
+    key(&x, &g, "o");
+    g.wait("the activation", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(
+        matches!(g.last_action(), Action::Activate { unit, .. } if u64::from(unit) == UNION_7WI),
+        "{:?}",
+        g.last_action()
+    );
+    // A few frames with the activated unit's card on show.
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(g.child.try_wait().unwrap().is_none(), "the window is still open");
+    // Enter (and Enter again if it asks): the Union's turn ends, the computer plays.
+    if g.probe()["phase"] == "Command" && g.probe()["active"] == 0 {
+        key(&x, &g, "Return");
+        std::thread::sleep(Duration::from_secs(2));
+        if g.probe()["end_phase_asked"] == true {
+            key(&x, &g, "Return");
+        }
+    }
+    g.wait("the Confederates' turn", 300, |p| p["active"] == 1);
+    assert!(g.child.try_wait().unwrap().is_none(), "the window is still open");
+}

@@ -124,9 +124,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         }
         if let Some(o) = b.cmd.orders.get(&u.id) {
             ui.label(format!(
-                "Orders: {} this turn from {}, {} action(s) left{}",
+                "Orders: {} this turn {}, {} action(s) left{}",
                 o.count,
-                b.commander(o.by).name,
+                order_source(b, o),
                 o.credits,
                 if o.finished { ", finished" } else { "" }
             ));
@@ -186,5 +186,16 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
     } else {
         heading(ui, "Nothing selected");
         ui.label(egui::RichText::new("Click a stand or a commander on the table.").weak());
+    }
+}
+
+/// Where a unit's actions this turn came from: its commander's order, or (no commander) its
+/// own self-order, an activation (initiative passing) or a scout's free action.
+fn order_source(b: &Battle, o: &crate::battle::state::OrderState) -> String {
+    match b.commanders.get(o.by as usize) {
+        Some(c) => format!("from {}", c.name),
+        None if o.self_order => "by its own self-order".into(),
+        None if b.initiative_passing() => "by activation".into(),
+        None => "as a free action".into(),
     }
 }

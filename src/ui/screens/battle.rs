@@ -4,7 +4,7 @@
 //! does: the rules apply it, or refuse it and the phase bar shows the rule and the reason.
 
 use crate::battle::ecs::{ActionRequest, BattleState};
-use crate::battle::{Action, Battle, Phase, Step, UnitId};
+use crate::battle::{Action, Battle, Ground, Phase, Purpose, Step, UnitId};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::session::{BattleLog, Seats};
@@ -171,9 +171,26 @@ fn fire_key(
 /// the most of its units, the first such in the orders panel; if it has none, the order of the
 /// units it commands directly, for the rules to say why not. A unit selected: that unit alone,
 /// ordered by its own brigade commander if it may be, else by the first who may; else by its
-/// own, for the rules to refuse. Nothing selected: what to select.
+/// own, for the rules to refuse. Nothing selected: what to select. Under initiative passing:
+/// the selected unit's activation to move.
 pub fn order_for(b: &Battle, sel: &Selection) -> Result<Action, String> {
     let legal = b.legal_actions();
+    // Initiative passing: no orders; `O` activates the selected unit to move (the first
+    // activation the panel lists for it, in the best ground it may declare), else asks the
+    // rules about a move in the open, for them to say why not.
+    if b.initiative_passing() {
+        let Some(u) = sel.unit else {
+            return Err("with initiative passing units are activated one by one: select a unit".into());
+        };
+        let listed = legal
+            .iter()
+            .find(|a| matches!(a, Action::Activate { unit, purpose: Purpose::Move, .. } if *unit == u));
+        return Ok(listed.cloned().unwrap_or(Action::Activate {
+            unit: u,
+            purpose: Purpose::Move,
+            into: Ground::Open,
+        }));
+    }
     let order = |a: &&Action| matches!(a, Action::Order { charge: false, .. });
     if let Some(c) = sel.commander {
         let mut best: Option<&Action> = None;
