@@ -107,10 +107,12 @@ impl Scheduler {
                     .filter(|j| j.score > 0.05)
                     .map(|j| (j.score - 0.01 * (*into as u8 as f64), j.why))
                     .max_by(|x, y| x.0.total_cmp(&y.0))?;
+                let name = &b.unit(*unit).name;
+                let what = what.strip_prefix(&format!("{name}: ")).unwrap_or(&what);
                 Some((
                     plan.chance(),
                     v,
-                    format!("{}: activate at {}+ to {what}", b.unit(*unit).name, plan.target),
+                    format!("{name}: activate at {}+ to {what}", plan.target),
                 ))
             }
             _ => None,
