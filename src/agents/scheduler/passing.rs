@@ -23,11 +23,12 @@ impl Scheduler {
     /// failure: likely and valuable steps first, long shots last). An activation is worth what
     /// the unit would do with it: its best action on a copy of the battle where it succeeded.
     pub(super) fn passing(&mut self, b: &Battle, legal: &[Action], ctx: &Ctx, end: Option<usize>) -> (usize, String) {
-        if let Some(u) = b.cmd.passing.activated.filter(|u| !self.is_held(b, *u)) {
-            let own = |a: &Action| a.unit() == Some(u) && !matches!(a, Action::Fire { .. });
-            if let Some(pick) = self.best(b, legal, ctx, own, 0.05) {
-                return pick;
-            }
+        // Actions in hand: the activated unit's (and a scout's free action, with `scouting`
+        // on too); any unit may fire, so fire waits for its turn below.
+        let in_hand =
+            |a: &Action| !matches!(a, Action::Fire { .. }) && a.ordered_unit().is_some_and(|u| !self.is_held(b, u));
+        if let Some(pick) = self.best(b, legal, ctx, in_hand, 0.05) {
+            return pick;
         }
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
