@@ -130,12 +130,19 @@ fn test_dir(name: &str) -> PathBuf {
 
 impl Game {
     fn start(x: &Display, scenario: &Path, seed: u64) -> Game {
-        let dir = test_dir("window");
-        let mut game = Game::launch(
-            x,
-            &dir,
-            &["play", scenario.to_str().unwrap(), "--seed", &seed.to_string()],
-        );
+        Game::play(x, "window", scenario, seed, &[])
+    }
+
+    /// `volley play SCENARIO --seed SEED --side S…` in a fresh folder `name`, at the battle
+    /// screen with the keyboard.
+    fn play(x: &Display, name: &str, scenario: &Path, seed: u64, sides: &[&str]) -> Game {
+        let dir = test_dir(name);
+        let seed = seed.to_string();
+        let mut args = vec!["play", scenario.to_str().unwrap(), "--seed", &seed];
+        for s in sides {
+            args.extend(["--side", s]);
+        }
+        let mut game = Game::launch(x, &dir, &args);
         // The first frames are slow on the software renderer: wait for the battle screen.
         game.wait("the battle screen", 600, |p| p["screen"] != "Menu");
         game.focus(x);
@@ -685,23 +692,14 @@ fn the_scheduler_plays_in_the_real_window_thinking_off_the_frame() {
     let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
     ensure_tools();
     let x = Display::start();
-    let dir = test_dir("thinking");
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
-    let mut g = Game::launch(
+    let mut g = Game::play(
         &x,
-        &dir,
-        &[
-            "play",
-            scenario.to_str().unwrap(),
-            "--seed",
-            "3",
-            "--side",
-            "Union=scheduler",
-            "--side",
-            "Confederate=scheduler",
-        ],
+        "thinking",
+        &scenario,
+        3,
+        &["Union=scheduler", "Confederate=scheduler"],
     );
-    g.wait("the battle screen", 600, |p| p["screen"] != "Menu");
     let p = g.wait("ten choices made off the frame", 300, |p| {
         p["thought"].as_u64() >= Some(10)
     });
@@ -723,22 +721,8 @@ fn a_unit_is_activated_with_o_under_initiative_passing_in_the_real_window() {
     let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
     ensure_tools();
     let x = Display::start();
-    let dir = test_dir("passing");
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/initiative_demo.ron");
-    let mut g = Game::launch(
-        &x,
-        &dir,
-        &[
-            "play",
-            scenario.to_str().unwrap(),
-            "--seed",
-            "2",
-            "--side",
-            "Confederate=scheduler",
-        ],
-    );
-    g.wait("the battle screen", 600, |p| p["screen"] != "Menu");
-    g.focus(&x);
+    let mut g = Game::play(&x, "passing", &scenario, 2, &["Confederate=scheduler"]);
     g.wait("the Union's initiative phase", 120, |p| {
         p["phase"] == "Initiative" && p["actor"] == 0 && p["at_table"] == true
     });
