@@ -38,7 +38,7 @@
 use super::dice::Dice;
 use super::geometry::{EPS, Rect, V2, convex_overlaps_rect, corridor, point_segment_distance};
 use super::odds::{p_at_least, p_hit_unsaved};
-use super::terrain::{AreaKind, LinearKind, Terrain, polyline_crossing, polyline_distance_to_point};
+use super::terrain::{AreaKind, LinearKind, Terrain, kind_words, polyline_crossing, polyline_distance_to_point};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -253,8 +253,8 @@ impl TerrainGround<'_> {
         }
         if let Some(k) = self.terrain.area_kinds_at(p).first() {
             return Some(match k {
-                AreaKind::Marsh | AreaKind::Mud | AreaKind::Lake => format!("wet ground ({k:?})"),
-                _ => format!("{k:?}"),
+                AreaKind::Marsh | AreaKind::Mud | AreaKind::Lake => format!("wet ground ({})", kind_words(k)),
+                _ => kind_words(k),
             });
         }
         None
@@ -263,9 +263,9 @@ impl TerrainGround<'_> {
 
 fn named(name: &str, kind: impl std::fmt::Debug) -> String {
     if name.is_empty() {
-        format!("{kind:?}")
+        kind_words(kind)
     } else {
-        format!("{kind:?} {name}")
+        format!("{} {name}", kind_words(kind))
     }
 }
 

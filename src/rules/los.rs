@@ -511,7 +511,7 @@ impl LosWorld {
                     hi,
                     poly: poly.clone(),
                     label: if name.is_empty() {
-                        format!("{kind:?}")
+                        crate::rules::terrain::kind_words(kind)
                     } else {
                         name.to_string()
                     },

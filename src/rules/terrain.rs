@@ -225,10 +225,25 @@ impl TBuf {
 /// "Name" if the feature has one, else its kind.
 fn label(name: &str, kind: impl std::fmt::Debug) -> String {
     if name.is_empty() {
-        format!("{kind:?}")
+        kind_words(kind)
     } else {
         name.to_string()
     }
+}
+
+/// A terrain kind as a player reads it, first letter a capital: `Woods` → "Woods",
+/// `BuiltUp` → "Built up" (never the program's `BuiltUp` in a log line).
+pub fn kind_words(kind: impl std::fmt::Debug) -> String {
+    let mut out = String::new();
+    for (i, c) in format!("{kind:?}").chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Does the axis-aligned box (lo, hi) meet the bounding box of segment a→b (with margin)?
@@ -1083,6 +1098,17 @@ mod polyline_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Log lines name terrain in words: a built-up area struck by a ball reads "Built up
+    /// Hazel Run mill", never the program's `BuiltUp` (found in a river-crossing game's log).
+    #[test]
+    fn terrain_kinds_are_named_in_words() {
+        assert_eq!(kind_words(AreaKind::BuiltUp), "Built up");
+        assert_eq!(kind_words(AreaKind::Woods), "Woods");
+        assert_eq!(kind_words(LinearKind::Fence), "Fence");
+        assert_eq!(label("", AreaKind::BuiltUp), "Built up");
+        assert_eq!(label("Hazel Run mill", AreaKind::BuiltUp), "Hazel Run mill");
+    }
 
     fn sq(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
         Polygon(vec![V2::new(x0, y0), V2::new(x1, y0), V2::new(x1, y1), V2::new(x0, y1)])

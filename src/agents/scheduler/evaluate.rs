@@ -329,7 +329,11 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
             if ammo == want && u.loaded != Some(want) {
                 Judged::new(
                     0.9,
-                    format!("{}: load {ammo:?} (nearest enemy {nearest:.0} cm)", u.name),
+                    format!(
+                        "{}: load {} (nearest enemy {nearest:.0} cm)",
+                        u.name,
+                        crate::battle::log::words_of(&format!("{ammo:?}"))
+                    ),
                 )
             } else {
                 Judged::nothing()
