@@ -407,13 +407,34 @@ impl Battle {
     pub(crate) fn candidate_commander_moves(&self, c: CmdId) -> Vec<V2> {
         let cm = self.commander(c);
         let mut v = Vec::new();
-        // Beside each unit it commands (command presence), and halfway to them.
-        for u in self.side_units(cm.side).filter(|u| u.hq == c) {
-            let spot = self.spot_behind(u.id);
+        let toward = |spot: V2| {
             if spot.dist(cm.pos) <= cm.move_rate() {
-                v.push(spot);
+                spot
             } else {
-                v.push(cm.pos + (spot - cm.pos).norm() * (cm.move_rate() * 0.9));
+                cm.pos + (spot - cm.pos).norm() * (cm.move_rate() * 0.9)
+            }
+        };
+        // Beside each unit it commands (command presence), or as far towards it as it rides.
+        let mine: Vec<V2> = self
+            .side_units(cm.side)
+            .filter(|u| u.hq == c)
+            .map(|u| u.pose.pos)
+            .collect();
+        for u in self.side_units(cm.side).filter(|u| u.hq == c) {
+            v.push(toward(self.spot_behind(u.id)));
+        }
+        // Amid them, where the farthest is nearest (BPT Command Modifiers note 2 counts the
+        // distance to the farthest unit of an order): the middle of the box around them.
+        if mine.len() > 1 {
+            let lo = mine.iter().fold(V2::new(f64::INFINITY, f64::INFINITY), |a, p| {
+                V2::new(a.x.min(p.x), a.y.min(p.y))
+            });
+            let hi = mine.iter().fold(V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY), |a, p| {
+                V2::new(a.x.max(p.x), a.y.max(p.y))
+            });
+            let middle = toward(lo.lerp(hi, 0.5));
+            if middle.dist(cm.pos) > 0.5 {
+                v.push(middle);
             }
         }
         v

@@ -180,7 +180,7 @@ impl Scheduler {
             self.card += 1;
         }
         // 3. Commanders close up on their units (a commander that moves gives no more orders).
-        if let Some(pick) = self.commander_move(b, legal) {
+        if let Some(pick) = self.commander_move(b, legal, ctx) {
             return pick;
         }
         (end.unwrap_or(0), "all cards played: ends the command phase".into())
@@ -340,30 +340,70 @@ impl Scheduler {
         obj || !ctx.enemies.is_empty()
     }
 
-    /// A commander move that brings it nearer the middle of its units (by more than 2 cm).
-    fn commander_move(&self, b: &Battle, legal: &[Action]) -> Option<(usize, String)> {
-        let mut best: Option<(usize, f64, String)> = None;
+    /// Where a commander rides once its orders are done: to a spot where a group order of its
+    /// units with work carries a smaller distance penalty (BPT Command Modifiers note 2: −1
+    /// per 20 cm beyond 20 to the farthest unit), else nearer their middle (by more than 2 cm,
+    /// when it stands over 12 cm from it). Ties: their single orders' summed penalty, then a
+    /// spot beside a unit (command presence), then nearer their middle.
+    fn commander_move(&self, b: &Battle, legal: &[Action], ctx: &Ctx) -> Option<(usize, String)> {
+        let rules = &b.rules.command;
+        // (group order's penalty, single orders' summed, beside a unit, cm nearer the middle)
+        type Key = (i32, i32, bool, f64);
+        let mut best: Option<(usize, Key, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::CommanderMove { commander, to } = a else {
                 continue;
             };
-            let mine: Vec<_> = b
+            let cm = b.commander(*commander);
+            let all: Vec<UnitId> = b
                 .side_units(b.active)
                 .filter(|u| u.hq == *commander)
-                .map(|u| u.pose.pos)
+                .map(|u| u.id)
                 .collect();
+            let working: Vec<UnitId> = all.iter().copied().filter(|&u| self.has_work(b, u, ctx)).collect();
+            let mine = if working.is_empty() { all } else { working };
             if mine.is_empty() {
                 continue;
             }
+            // The penalty a group order of them all would carry from `at` (the farthest unit
+            // counts), then their single orders' summed; both negative, 0 is best.
+            let penalties = |at: crate::rules::geometry::V2| -> (i32, i32) {
+                let d = b.rules.footprints.commander_diameter;
+                let crect = crate::rules::geometry::Rect::new(at, 0.0, d, d);
+                let each: Vec<i32> = mine
+                    .iter()
+                    .map(|&u| {
+                        let d = crate::rules::geometry::rects_distance(&[crect], b.rects(u));
+                        crate::battle::command::distance_penalty(
+                            d,
+                            rules.free_distance,
+                            rules.distance_step,
+                            rules.per_distance,
+                        )
+                    })
+                    .collect();
+                (each.iter().copied().min().unwrap_or(0), each.iter().sum())
+            };
             let n = mine.len() as f64;
-            let centre = mine.iter().fold(crate::rules::geometry::V2::ZERO, |acc, p| acc + *p) * (1.0 / n);
-            let here = b.commander(*commander).pos;
+            let centre = mine
+                .iter()
+                .fold(crate::rules::geometry::V2::ZERO, |acc, &u| acc + b.unit(u).pose.pos)
+                * (1.0 / n);
+            let here = cm.pos;
             let gain = here.dist(centre) - to.dist(centre);
-            if here.dist(centre) > 12.0 && gain > 2.0 && best.as_ref().is_none_or(|(_, g, _)| gain > *g) {
+            let (now, then) = (penalties(here), penalties(*to));
+            let worth = then.0 > now.0 || (then.0 == now.0 && here.dist(centre) > 12.0 && gain > 2.0);
+            // Among equal spots, one touching a unit (BPT Command Presence: +1 attack to it).
+            let key = (then.0, then.1, b.commander_would_touch(*commander, *to), gain);
+            if worth && best.as_ref().is_none_or(|(_, k, _)| key > *k) {
                 best = Some((
                     i,
-                    gain,
-                    format!("{}: rides {gain:.0} cm nearer its units", b.commander(*commander).name),
+                    key,
+                    if then.0 > now.0 {
+                        format!("{}: rides to bring its units within command distance", cm.name)
+                    } else {
+                        format!("{}: rides {gain:.0} cm nearer its units", cm.name)
+                    },
                 ));
             }
         }
@@ -443,5 +483,58 @@ mod tests {
         }
         assert!(orders > 0, "some orders were given");
         assert!(decks.len() > 1, "the stack is shuffled: {decks:?}");
+    }
+
+    /// BPT Command Modifiers note 2 (−1 per 20 cm beyond 20 to the farthest unit ordered): once
+    /// its orders are done, a commander whose units stand around it (their middle 3 cm away)
+    /// but one of them beyond 20 cm rides to bring that one within 20 cm, losing no other.
+    #[test]
+    fn a_commander_rides_to_bring_its_units_within_command_distance() {
+        use crate::rules::geometry::{Pose, V2};
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+        let (mut b, _) = crate::load_battle(&path, 1).expect("first battle loads");
+        while b.phase != Phase::Command {
+            b.apply(&Action::EndPhase).expect("the initiative phase ends");
+        }
+        let side = b.active;
+        let c = b.commanders.iter().find(|c| c.side == side).expect("a colonel").id;
+        let units: Vec<UnitId> = b.side_units(side).map(|u| u.id).collect();
+        let far = units[1];
+        b.commanders[c as usize].pos = V2::new(62.0, 30.0);
+        b.units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), 90.0);
+        b.refresh_geometry();
+        let rules = &b.rules.command;
+        let worst = |b: &Battle, at: V2| {
+            let crect = crate::rules::geometry::Rect::new(at, 0.0, 2.0, 2.0);
+            units
+                .iter()
+                .map(|&u| {
+                    let d = crate::rules::geometry::rects_distance(&[crect], b.rects(u));
+                    crate::battle::command::distance_penalty(
+                        d,
+                        rules.free_distance,
+                        rules.distance_step,
+                        rules.per_distance,
+                    )
+                })
+                .min()
+                .unwrap_or(0)
+        };
+        let here = b.commander(c).pos;
+        let centre = units.iter().fold(V2::ZERO, |acc, &u| acc + b.unit(u).pose.pos) * (1.0 / units.len() as f64);
+        let legal = b.legal_actions();
+        let ctx = Ctx::new(&b, side, &legal);
+        let agent = Scheduler::new(1);
+        let (i, why) = agent.commander_move(&b, &legal, &ctx).expect("the colonel rides");
+        let Action::CommanderMove { commander, to } = legal[i] else {
+            panic!("{:?}", legal[i]);
+        };
+        assert_eq!(commander, c);
+        assert!(
+            here.dist(centre) < 12.0,
+            "the old rule (their middle over 12 cm away) would stay"
+        );
+        assert_eq!(worst(&b, here), -1, "one unit beyond 20 cm");
+        assert_eq!(worst(&b, to), 0, "{why}: every unit within 20 cm from {to:?}");
     }
 }

@@ -46,7 +46,7 @@ impl Scheduler {
             }
             return (i, why);
         }
-        if let Some(pick) = self.commander_move(b, legal) {
+        if let Some(pick) = self.commander_move(b, legal, ctx) {
             return pick;
         }
         (end.unwrap_or(0), "no step worth the risk: passes the initiative".into())
