@@ -36,6 +36,16 @@ pub fn distance_penalty(distance: f64, free: f64, step: f64, per: i32) -> i32 {
 }
 
 impl Battle {
+    /// The distance modifier (BPT Command Modifiers note 2) an order to `unit` would carry
+    /// from a commander standing at `at`: 0 within the free distance, else negative.
+    pub fn command_distance_penalty(&self, at: geometry::V2, unit: UnitId) -> i32 {
+        let d = self.rules.footprints.commander_diameter;
+        let crect = geometry::Rect::new(at, 0.0, d, d);
+        let rules = &self.rules.command;
+        let far = geometry::rects_distance(&[crect], self.rects(unit));
+        distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance)
+    }
+
     /// Can `commander` issue an order now, at all?
     pub(crate) fn check_commander_can_order(&self, c: CmdId) -> Result<(), Refusal> {
         let cm = self.commander(c);

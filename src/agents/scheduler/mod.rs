@@ -346,7 +346,6 @@ impl Scheduler {
     /// when it stands over 12 cm from it). Ties: their single orders' summed penalty, then a
     /// spot beside a unit (command presence), then nearer their middle.
     fn commander_move(&self, b: &Battle, legal: &[Action], ctx: &Ctx) -> Option<(usize, String)> {
-        let rules = &b.rules.command;
         // (group order's penalty, single orders' summed, beside a unit, cm nearer the middle)
         type Key = (i32, i32, bool, f64);
         let mut best: Option<(usize, Key, String)> = None;
@@ -368,20 +367,7 @@ impl Scheduler {
             // The penalty a group order of them all would carry from `at` (the farthest unit
             // counts), then their single orders' summed; both negative, 0 is best.
             let penalties = |at: crate::rules::geometry::V2| -> (i32, i32) {
-                let d = b.rules.footprints.commander_diameter;
-                let crect = crate::rules::geometry::Rect::new(at, 0.0, d, d);
-                let each: Vec<i32> = mine
-                    .iter()
-                    .map(|&u| {
-                        let d = crate::rules::geometry::rects_distance(&[crect], b.rects(u));
-                        crate::battle::command::distance_penalty(
-                            d,
-                            rules.free_distance,
-                            rules.distance_step,
-                            rules.per_distance,
-                        )
-                    })
-                    .collect();
+                let each: Vec<i32> = mine.iter().map(|&u| b.command_distance_penalty(at, u)).collect();
                 (each.iter().copied().min().unwrap_or(0), each.iter().sum())
             };
             let n = mine.len() as f64;
@@ -503,20 +489,10 @@ mod tests {
         b.commanders[c as usize].pos = V2::new(62.0, 30.0);
         b.units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), 90.0);
         b.refresh_geometry();
-        let rules = &b.rules.command;
         let worst = |b: &Battle, at: V2| {
-            let crect = crate::rules::geometry::Rect::new(at, 0.0, 2.0, 2.0);
             units
                 .iter()
-                .map(|&u| {
-                    let d = crate::rules::geometry::rects_distance(&[crect], b.rects(u));
-                    crate::battle::command::distance_penalty(
-                        d,
-                        rules.free_distance,
-                        rules.distance_step,
-                        rules.per_distance,
-                    )
-                })
+                .map(|&u| b.command_distance_penalty(at, u))
                 .min()
                 .unwrap_or(0)
         };
