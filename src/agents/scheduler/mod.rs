@@ -472,7 +472,7 @@ mod tests {
     }
 
     /// BPT Command Modifiers note 2 (−1 per 20 cm beyond 20 to the farthest unit ordered): once
-    /// its orders are done, a commander whose units stand around it (their middle 3 cm away)
+    /// its orders are done, a commander whose units stand around it (their middle 4 cm away)
     /// but one of them beyond 20 cm rides to bring that one within 20 cm, losing no other.
     #[test]
     fn a_commander_rides_to_bring_its_units_within_command_distance() {
