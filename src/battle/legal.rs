@@ -415,13 +415,10 @@ impl Battle {
             }
         };
         // Beside each unit it commands (command presence), or as far towards it as it rides.
-        let mine: Vec<V2> = self
-            .side_units(cm.side)
-            .filter(|u| u.hq == c)
-            .map(|u| u.pose.pos)
-            .collect();
+        let mut mine: Vec<V2> = Vec::new();
         for u in self.side_units(cm.side).filter(|u| u.hq == c) {
             v.push(toward(self.spot_behind(u.id)));
+            mine.push(u.pose.pos);
         }
         // Amid them, where the farthest is nearest (BPT Command Modifiers note 2 counts the
         // distance to the farthest unit of an order): the middle of the box around them.
