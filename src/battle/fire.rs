@@ -146,17 +146,40 @@ impl Battle {
 
     /// The rear edge of a unit's formation (for flank/rear).
     pub fn rear_edge(&self, id: UnitId) -> (V2, V2) {
-        let u = self.unit(id);
-        let g = &self.geom[id as usize];
-        let back = -u.pose.forward();
-        // The farthest extent of any base behind the front edge.
-        let depth = g
-            .rects
+        rear_of(&self.geom[id as usize], self.unit(id).pose)
+    }
+
+    /// The enemies among `enemies` that could charge `id`, were it standing at `pose`, in its
+    /// flank or rear: within the charge distance of its bases and wholly outside its fire cone
+    /// (the aspect `aspect_of` gives; a march column has no front, a square no flank). Guns
+    /// and suppressed units do not charge. The scheduler's sense of danger: a line that halts
+    /// with an enemy regiment at its shoulder loses the charge that follows.
+    pub fn flank_threats_at(&self, id: UnitId, pose: Pose, enemies: &[UnitId]) -> usize {
+        let mut u = self.unit(id).clone();
+        if u.formation == Formation::Square {
+            return 0;
+        }
+        u.pose = pose;
+        let g = self.compute_geom(&u);
+        let reach = self.rules.charge.distance;
+        let half = self.rules.visibility.fire_cone_half_deg.to_radians();
+        let rear = rear_of(&g, pose);
+        let column = u.formation == Formation::MarchColumn;
+        enemies
             .iter()
-            .flat_map(|r| r.corners())
-            .map(|c| (c - g.front.0).dot(back))
-            .fold(0.0, f64::max);
-        (g.front.0 + back * depth, g.front.1 + back * depth)
+            .filter(|&&e| {
+                let them = self.unit(e);
+                if them.is_artillery() || them.suppressed() || !them.alive() || self.unit_box_apart(e, g.bbox, reach) {
+                    return false;
+                }
+                let theirs = self.rects(e);
+                let near = theirs.iter().any(|t| g.rects.iter().any(|m| m.distance(t) <= reach));
+                near && (column
+                    || theirs
+                        .iter()
+                        .all(|t| geometry::aspect(g.front, rear, pose.facing, half, t) != Aspect::Front))
+            })
+            .count()
     }
 
     /// Aspect of an attack from `from` on `target` (DECISIONS "Arcs"; BPT "March Column":
@@ -1129,4 +1152,17 @@ impl ForcedKind {
             ForcedKind::Charge => MoveKind::Charge,
         }
     }
+}
+
+/// The rear edge of a formation laid out as `g` facing as `pose` does: the front edge moved
+/// back to the farthest extent of any base.
+fn rear_of(g: &UnitGeom, pose: Pose) -> (V2, V2) {
+    let back = -pose.forward();
+    let depth = g
+        .rects
+        .iter()
+        .flat_map(|r| r.corners())
+        .map(|c| (c - g.front.0).dot(back))
+        .fold(0.0, f64::max);
+    (g.front.0 + back * depth, g.front.1 + back * depth)
 }

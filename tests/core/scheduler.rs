@@ -385,3 +385,72 @@ fn the_scheduler_pivots_a_gun_to_bring_an_enemy_into_its_cone() {
         "fires at the enemy in front: {front:?}"
     );
 }
+
+/// A 4-stand line (10 cm wide) at (100, 60) facing north, and one enemy `row` at `at` facing
+/// `facing` degrees: how many enemies could charge the line's flank or rear where it stands.
+fn flank_threats(row: &'static str, at: (f64, f64), facing: f64, suppressed: bool) -> usize {
+    let mut b = battle(&[
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(1, row, if row.contains("cannon") { 1 } else { 4 }, at.0, at.1, facing),
+    ]);
+    if suppressed {
+        b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+            player_turn: b.player_turn,
+            order_seq: 0,
+        });
+    }
+    let pose = b.unit(0).pose;
+    b.flank_threats_at(0, pose, &[1])
+}
+
+/// BPT "Charging" (20 cm) and "Fighting to the flank or rear" (−2): the scheduler counts an
+/// enemy that could charge its flank or rear, within 20 cm of its bases and wholly outside its
+/// fire cone; not one in front, one 24 cm off, a gun, or a suppressed unit (neither charges).
+#[test]
+fn an_enemy_at_the_shoulder_within_charge_distance_is_a_flank_threat() {
+    let inf = "regular_infantry_rifled";
+    assert_eq!(
+        flank_threats(inf, (112.0, 60.0), 180.0, false),
+        1,
+        "6 cm off its right end"
+    );
+    assert_eq!(flank_threats(inf, (100.0, 50.0), 90.0, false), 1, "8 cm behind it");
+    assert_eq!(flank_threats(inf, (100.0, 72.0), 270.0, false), 0, "in front");
+    assert_eq!(flank_threats(inf, (130.0, 60.0), 180.0, false), 0, "24 cm off its end");
+    assert_eq!(flank_threats(inf, (112.0, 60.0), 180.0, true), 0, "suppressed");
+    assert_eq!(
+        flank_threats("smoothbore_cannon", (112.0, 60.0), 180.0, false),
+        0,
+        "a gun"
+    );
+}
+
+/// The one-step judge turns a line to face an enemy regiment at its shoulder (or steps away)
+/// rather than leaving its flank to be charged: of all the line's moves, the one it values
+/// most leaves no enemy able to charge its flank or rear.
+#[test]
+fn the_judge_turns_a_line_whose_flank_an_enemy_could_charge() {
+    use volley::agents::scheduler::evaluate::{Ctx, judge};
+    let mut b = battle(&[
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 112.0, 60.0, 180.0),
+    ]);
+    to_command(&mut b);
+    let here = b.unit(0).pose;
+    assert_eq!(b.flank_threats_at(0, here, &[1]), 1);
+    let legal = b.legal_actions();
+    let ctx = Ctx::new(&b, 0, &legal);
+    let best = b
+        .candidate_moves(0)
+        .into_iter()
+        .map(|to| (judge(&b, &volley::battle::Action::Move { unit: 0, to }, &ctx).score, to))
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+        .expect("the line has moves");
+    assert_eq!(
+        b.flank_threats_at(0, best.1, &[1]),
+        0,
+        "its best move {:?} (worth {:.2}) still leaves its flank open",
+        best.1,
+        best.0
+    );
+}

@@ -217,6 +217,9 @@ fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId
     }
 }
 
+/// What one enemy able to charge a unit's flank or rear costs a move that leaves it so.
+const FLANK_THREAT: f64 = 1.0;
+
 fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &Ctx) -> Judged {
     let u = b.unit(unit);
     if u.is_artillery() && !u.limbered {
@@ -242,6 +245,10 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     } else if ctx.can_fire.contains(&unit) {
         score *= 0.3;
     }
+    // Danger: an enemy at its flank or rear within charge distance (such a charge is fought
+    // two dice down and mostly lost by double); turning to face it or stepping away is work.
+    let threats = |pose| b.flank_threats_at(unit, pose, &ctx.enemies) as f64;
+    score += FLANK_THREAT * (threats(u.pose) - threats(to));
     Judged::new(
         score,
         format!(
