@@ -155,29 +155,44 @@ impl Battle {
     /// and suppressed units do not charge. The scheduler's sense of danger: a line that halts
     /// with an enemy regiment at its shoulder loses the charge that follows.
     pub fn flank_threats_at(&self, id: UnitId, pose: Pose, enemies: &[UnitId]) -> usize {
-        let mut u = self.unit(id).clone();
-        if u.formation == Formation::Square {
+        let reach = self.rules.charge.distance;
+        let here = self.unit(id);
+        if here.formation == Formation::Square {
             return 0;
         }
+        // Only enemies that could be within reach wherever the unit stands at `pose` (its bases
+        // now, moved as far as its centre and turned any way) are looked at closely.
+        let (lo, hi) = self.geom[id as usize].bbox;
+        let slack = reach + pose.pos.dist(here.pose.pos) + (hi.x - lo.x).max(hi.y - lo.y);
+        let near: Vec<UnitId> = enemies
+            .iter()
+            .copied()
+            .filter(|&e| {
+                let them = self.unit(e);
+                !them.is_artillery() && !them.suppressed() && them.alive() && !self.unit_box_apart(e, (lo, hi), slack)
+            })
+            .collect();
+        if near.is_empty() {
+            return 0;
+        }
+        let mut u = here.clone();
         u.pose = pose;
         let g = self.compute_geom(&u);
-        let reach = self.rules.charge.distance;
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
         let rear = rear_of(&g, pose);
         let column = u.formation == Formation::MarchColumn;
-        enemies
-            .iter()
-            .filter(|&&e| {
-                let them = self.unit(e);
-                if them.is_artillery() || them.suppressed() || !them.alive() || self.unit_box_apart(e, g.bbox, reach) {
+        near.into_iter()
+            .filter(|&e| {
+                if self.unit_box_apart(e, g.bbox, reach) {
                     return false;
                 }
                 let theirs = self.rects(e);
-                let near = theirs.iter().any(|t| g.rects.iter().any(|m| m.distance(t) <= reach));
-                near && (column
-                    || theirs
-                        .iter()
-                        .all(|t| geometry::aspect(g.front, rear, pose.facing, half, t) != Aspect::Front))
+                let within = theirs.iter().any(|t| g.rects.iter().any(|m| m.distance(t) <= reach));
+                within
+                    && (column
+                        || theirs
+                            .iter()
+                            .all(|t| geometry::aspect(g.front, rear, pose.facing, half, t) != Aspect::Front))
             })
             .count()
     }
