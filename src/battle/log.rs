@@ -551,7 +551,7 @@ impl Battle {
                 hits,
             } => match winner {
                 Some(w) => format!(
-                    "Charge on {}: {} win{} ({} v {} hits)",
+                    "Charge on {}: {} win{} (hits taken: {} v {})",
                     self.uname(*target),
                     self.sides[*w].name,
                     if *by_double { " by double" } else { "" },
