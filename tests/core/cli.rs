@@ -1,5 +1,6 @@
 //! The command line, as a player runs it.
 
+use super::common::Scratch;
 use std::process::Command;
 
 /// Run the `volley` binary from the project folder.
@@ -41,8 +42,7 @@ fn check_reports_the_scenario_and_refuses_a_bad_file_with_its_place() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["kind"], "scenario");
     assert!(v["total_stands"].as_u64().unwrap() > 0);
-    let dir = std::env::temp_dir().join(format!("volley-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli");
     let bad = dir.join("bad.ron");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron")).unwrap();
     std::fs::write(
@@ -162,7 +162,7 @@ fn balance_reports_each_sides_win_rate_with_its_interval() {
 
 #[test]
 fn a_rules_file_with_a_short_blunder_table_is_refused_with_its_place() {
-    let dir = std::env::temp_dir().join(format!("volley-rules-{}", std::process::id()));
+    let dir = Scratch::new("rules");
     let rules = dir.join("rules");
     std::fs::create_dir_all(&rules).unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rules/bpt.ron")).unwrap();

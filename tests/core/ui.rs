@@ -245,6 +245,7 @@ fn replay_app() -> (App, volley::replay::Recording) {
     volley::sim::play(start, &mut players, 100_000, |b, a, ev| rec.push(b, a, ev)).unwrap();
     rec.save(&path).unwrap();
     let t = volley::replay::timeline::Timeline::build(rec.clone(), &path).unwrap();
+    let _ = std::fs::remove_file(&path); // the timeline holds the game now
     let first = t.state_at(0);
     let mut app = app_with(first, ["replay", "replay"]);
     app.insert_resource(volley::ui::replay::Viewer::new(t));

@@ -107,9 +107,13 @@ struct Game {
 }
 
 impl Drop for Game {
+    /// Stops the game, and removes its folder unless the test failed (kept to look at).
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
     }
 }
 
@@ -540,7 +544,6 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     for shot in [question, melee].into_iter().flatten() {
         drawn(&shot);
     }
-    let _ = std::fs::remove_dir_all(&g.dir);
 }
 
 /// A small scenario for the editor to open: two sides of one unit and one commander each.
@@ -681,7 +684,6 @@ fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
     if let Some(shot) = shot {
         drawn(&shot);
     }
-    let _ = std::fs::remove_dir_all(&g.dir);
 }
 
 /// The look-ahead scheduler plays both sides in the real window: each choice is made on
