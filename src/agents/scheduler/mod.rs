@@ -487,7 +487,8 @@ mod tests {
         let units: Vec<UnitId> = b.side_units(side).map(|u| u.id).collect();
         let far = units[1];
         b.commanders[c as usize].pos = V2::new(62.0, 30.0);
-        b.units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), 90.0);
+        let facing = b.units[far as usize].pose.facing;
+        b.units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), facing);
         b.refresh_geometry();
         let worst = |b: &Battle, at: V2| {
             units
