@@ -223,7 +223,7 @@ fn on_applied(
             &heading,
         );
         record.recording.push(b, &ev.action, &ev.events);
-        log.push_action(b, heading, &ev.events);
+        log.push_action(b, ev.game_turn, heading, &ev.events);
         log.refusal = None;
     }
     if any {

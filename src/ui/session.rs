@@ -160,10 +160,11 @@ impl BattleLog {
         }
     }
 
-    /// Log an action (a heading) and what it caused (`events`, described on `b`, the state
-    /// they led to), and show it in the dice panel.
-    pub fn push_action(&mut self, b: &Battle, heading: String, events: &[Event]) {
-        self.lines.push(LogLine::text(b.game_turn, true, heading.clone()));
+    /// Log an action (a heading, marked with `turn`, the game turn it was taken in) and what
+    /// it caused (`events`, described on `b`, the state they led to), and show it in the dice
+    /// panel.
+    pub fn push_action(&mut self, b: &Battle, turn: u32, heading: String, events: &[Event]) {
+        self.lines.push(LogLine::text(turn, true, heading.clone()));
         let lines: Vec<LogLine> = events.iter().map(|e| LogLine::event(b, e)).collect();
         let texts = lines.iter().map(|l| l.text.clone()).collect();
         self.lines.extend(lines);

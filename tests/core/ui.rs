@@ -1046,6 +1046,37 @@ fn played_app(n: usize) -> App {
     app
 }
 
+/// Each action in the window's log is marked with the game turn it was taken in, also the
+/// one that ends a game turn (it leaves the battle in the next turn: the log used to mark it
+/// with that one).
+#[test]
+fn the_log_marks_each_action_with_the_turn_it_was_taken_in() {
+    let app = played_app(120);
+    let rec = game(&app).recording.clone();
+    let mut b = volley::replay::verify::start_battle(
+        &rec,
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/maps/skirmish.ron")),
+    )
+    .unwrap();
+    let mut taken_in = Vec::new();
+    let mut crossings = 0;
+    for a in &rec.actions {
+        let turn = b.game_turn;
+        b.step(a).unwrap();
+        crossings += usize::from(b.game_turn != turn);
+        taken_in.push(turn);
+    }
+    assert!(
+        crossings > 0,
+        "no action ended a game turn in {} actions",
+        rec.actions.len()
+    );
+    let log = &app.world().resource::<BattleLog>().lines;
+    // The first line is the title; an agent's reasons are not actions.
+    let marked: Vec<u32> = log[1..].iter().filter(|l| l.action).map(|l| l.game_turn).collect();
+    assert_eq!(marked, taken_in);
+}
+
 #[test]
 fn a_loaded_game_brings_back_its_battle_log_and_the_saves_are_listed() {
     let app = played_app(120);

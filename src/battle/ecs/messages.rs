@@ -20,6 +20,9 @@ pub struct ActionApplied {
     /// The action described on the state it was applied to (an order's "need ≤ N" is the
     /// one it was rolled against, not the one a next order would need).
     pub heading: String,
+    /// The game turn the action was taken in (an action that ends a turn leaves the battle
+    /// in the next one).
+    pub game_turn: u32,
     pub events: Vec<Event>,
     pub state_hash: u64,
 }
@@ -47,11 +50,13 @@ fn apply_requests(
     mut queue: ResMut<PhaseQueue>,
 ) {
     for ActionRequest(action) in requests.read() {
+        let game_turn = battle.0.game_turn;
         match battle.0.step(action) {
             Ok(Applied { heading, events }) => {
                 queue.passed(&events);
                 applied.write(ActionApplied {
                     heading,
+                    game_turn,
                     action: action.clone(),
                     events,
                     state_hash: battle.0.state_hash(),
