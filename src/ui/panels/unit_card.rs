@@ -87,7 +87,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         ui.label(format!(
             "Status: {}",
             if status.is_empty() {
-                "fresh".to_string()
+                "steady".to_string()
             } else {
                 status.join(", ")
             }
