@@ -6,11 +6,14 @@ use super::action::{Action, Refusal, refuse};
 use super::event::Event;
 use super::state::*;
 
-/// What one action did: the action described on the state it was applied to, and its events.
+/// What one action did: the action described on the state it was applied to, the game turn
+/// it was taken in, and its events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// An order's "need ≤ N" is the one it was rolled against, not the one a next order would need.
     pub heading: String,
+    /// An action that ends a game turn leaves the battle in the next one.
+    pub game_turn: u32,
     pub events: Vec<Event>,
 }
 
@@ -20,8 +23,13 @@ impl Battle {
     /// nothing.
     pub fn step(&mut self, action: &Action) -> Result<Applied, Refusal> {
         let heading = self.describe_action(action);
+        let game_turn = self.game_turn;
         let events = self.apply(action)?;
-        Ok(Applied { heading, events })
+        Ok(Applied {
+            heading,
+            game_turn,
+            events,
+        })
     }
 
     /// Validate and apply one action.

@@ -71,11 +71,15 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut B
     log.lines.truncate(1);
     log.last = None;
     for a in &rec.actions[..n] {
-        let turn = b.game_turn;
-        let Ok(Applied { heading, events }) = b.step(a) else {
+        let Ok(Applied {
+            heading,
+            game_turn,
+            events,
+        }) = b.step(a)
+        else {
             break;
         };
-        log.push_action(&b, turn, heading, &events);
+        log.push_action(&b, game_turn, heading, &events);
     }
     battle.0 = b;
 }
@@ -97,13 +101,17 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: Re
     }
     // The table shows the state after `n` actions: play the recorded action on it.
     let action = viewer.timeline.recording().actions[n].clone();
-    let turn = battle.0.game_turn;
-    let Ok(Applied { heading, events }) = battle.0.step(&action) else {
+    let Ok(Applied {
+        heading,
+        game_turn,
+        events,
+    }) = battle.0.step(&action)
+    else {
         viewer.playing = false;
         return;
     };
     viewer.at = n + 1;
-    log.push_action(&battle.0, turn, heading, &events);
+    log.push_action(&battle.0, game_turn, heading, &events);
 }
 
 /// "Take command here": the game from this point is a new game (its recording the old one

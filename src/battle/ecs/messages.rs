@@ -50,9 +50,12 @@ fn apply_requests(
     mut queue: ResMut<PhaseQueue>,
 ) {
     for ActionRequest(action) in requests.read() {
-        let game_turn = battle.0.game_turn;
         match battle.0.step(action) {
-            Ok(Applied { heading, events }) => {
+            Ok(Applied {
+                heading,
+                game_turn,
+                events,
+            }) => {
                 queue.passed(&events);
                 applied.write(ActionApplied {
                     heading,

@@ -39,9 +39,13 @@ pub fn log_of_recording(
     let mut log = BattleLog::new(&b, events);
     for a in &rec.actions {
         let who = actor_prefix(&b, a);
-        let turn = b.game_turn;
         let Ok(applied) = b.step(a) else { break };
-        log.push_action(&b, turn, format!("{who}{}", applied.heading), &applied.events);
+        log.push_action(
+            &b,
+            applied.game_turn,
+            format!("{who}{}", applied.heading),
+            &applied.events,
+        );
     }
     log
 }
