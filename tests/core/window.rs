@@ -36,44 +36,76 @@ fn ensure_tools() {
 /// A virtual X server on a free display, stopped when dropped.
 struct Display {
     server: Child,
+    /// Xvfb's standard output, kept open: the server told its display number there.
+    _told: std::process::ChildStdout,
     name: String,
 }
 
-/// Display `n` is free: no lock file, or a stale one left by an X server that is gone (then
-/// the lock and its socket are cleared, so the wait below sees the new server's socket).
-fn display_free(n: u32) -> bool {
-    let lock = format!("/tmp/.X{n}-lock");
-    let Ok(text) = std::fs::read_to_string(&lock) else {
-        return !Path::new(&lock).exists();
-    };
-    let stale = text
-        .trim()
-        .parse::<u32>()
-        .is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
-    if stale {
-        let _ = std::fs::remove_file(&lock);
-        let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
-    }
-    stale
-}
-
 impl Display {
+    /// Xvfb on a display it picks itself (`-displayfd 1`: it writes the number to its standard
+    /// output once it accepts connections), so no lock files are guessed at. A server that does
+    /// not come up within a minute is stopped and another started, three times at most; the
+    /// panic then quotes what Xvfb said.
     fn start() -> Display {
-        let n = (77..200).find(|&n| display_free(n)).expect("a free display");
-        let name = format!(":{n}");
-        let server = Command::new("Xvfb")
-            .args([&name, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let start = Instant::now();
-        while !socket.exists() {
-            assert!(start.elapsed() < Duration::from_secs(30), "Xvfb did not come up");
-            std::thread::sleep(Duration::from_millis(100));
+        let mut said = Vec::new();
+        for attempt in 1..=3 {
+            match Display::try_start() {
+                Ok(x) => return x,
+                Err(e) => said.push(format!("attempt {attempt}: {e}")),
+            }
         }
-        Display { server, name }
+        panic!("Xvfb did not come up:\n{}", said.join("\n"))
+    }
+
+    fn try_start() -> Result<Display, String> {
+        use std::io::{BufRead, BufReader, Read};
+        let mut server = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("Xvfb does not start: {e}"))?;
+        let stdout = server.stdout.take().expect("piped stdout");
+        let mut stderr = server.stderr.take().expect("piped stderr");
+        // The number is read on a thread so that a server which never tells it cannot hang us.
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut told = BufReader::new(stdout);
+            let mut line = String::new();
+            let read = told.read_line(&mut line).map(|_| line);
+            let _ = send.send((read, told.into_inner()));
+        });
+        let told = receive.recv_timeout(Duration::from_secs(60));
+        let number = match &told {
+            Ok((Ok(line), _)) => line.trim().parse::<u32>().map_err(|_| format!("it told {line:?}")),
+            Ok((Err(e), _)) => Err(format!("reading its display number: {e}")),
+            Err(_) => Err("no display number within 60 s".to_string()),
+        };
+        match (number, told) {
+            (Ok(n), Ok((_, stdout))) => {
+                // Its later messages are read and dropped, so the pipe never fills.
+                std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+                Ok(Display {
+                    server,
+                    _told: stdout,
+                    name: format!(":{n}"),
+                })
+            }
+            (why, _) => {
+                let _ = server.kill();
+                let _ = server.wait();
+                let mut text = String::new();
+                let _ = stderr.read_to_string(&mut text);
+                let last: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                let last = &last[last.len().saturating_sub(6)..];
+                Err(format!(
+                    "{}; Xvfb said: {}",
+                    why.err().unwrap_or_default(),
+                    last.join(" | ")
+                ))
+            }
+        }
     }
 
     fn xdo(&self, args: &[&str]) -> String {
