@@ -551,7 +551,7 @@ impl Battle {
         };
         // *Glory Days!* (initiative passing): D-markers and having moved worsen every strike.
         let to_hit = plan.penalised(to_hit);
-        let aspect = self.aspect_of(target, &gun);
+        let aspect = self.fire_aspect(target, plan.firer);
         let tu = self.unit(target);
         let mut save = tu.row.save.map(u32::from);
         if matches!(

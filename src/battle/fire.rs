@@ -222,6 +222,25 @@ impl Battle {
         }
     }
 
+    /// Aspect of `firer`'s fire on `target`, judged from the firing unit as a whole (BPT
+    /// "Flank/rear Determination": "If a firing unit is 45-90 degrees to side of the fire cone
+    /// of the target unit it is a flank shot, if the firer is 180 degrees to the target fire
+    /// cone it is a rear shot"; DECISIONS "Arcs": "a firer outside the target's fire cone").
+    /// **Decision** (`bpt-4`): a front shot when any of its bases meets the target at its front
+    /// ([`Self::aspect_of`] each), a rear shot when every base is behind the target, a flank
+    /// shot otherwise. Until `bpt-3` only the firer's base nearest the target was looked at,
+    /// so a line with four of its five bases in the target's cone could fire into its flank.
+    pub fn fire_aspect(&self, target: UnitId, firer: UnitId) -> Aspect {
+        let each: Vec<Aspect> = self.rects(firer).iter().map(|r| self.aspect_of(target, r)).collect();
+        if each.contains(&Aspect::Front) {
+            Aspect::Front
+        } else if each.iter().all(|&a| a == Aspect::Rear) {
+            Aspect::Rear
+        } else {
+            Aspect::Flank
+        }
+    }
+
     /// The nearest base of unit `id` to unit `other`.
     pub fn nearest_rect(&self, id: UnitId, other: UnitId) -> Rect {
         let mine = self.rects(id);
@@ -305,7 +324,7 @@ impl Battle {
             modifiers.push(Modifier::new(fr.half_range, "BPT Firing Modifiers: within half range"));
         }
         let from = self.nearest_rect(firer, target);
-        let aspect = self.aspect_of(target, &from);
+        let aspect = self.fire_aspect(target, firer);
         if aspect != Aspect::Front {
             modifiers.push(Modifier::new(fr.flank_rear, "BPT Firing Modifiers: flank or rear"));
         }

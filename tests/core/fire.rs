@@ -57,6 +57,45 @@ fn flank_shot_adds_two_dice_and_worsens_the_save_by_one() {
     assert!(amounts.contains(&2) && amounts.contains(&-1), "{:?}", p.modifiers);
 }
 
+/// BPT "Flank/rear Determination" ("If a firing unit is 45-90 degrees to side of the fire cone
+/// of the target unit it is a flank shot"): the firing unit as a whole (`bpt-4`). The 7th
+/// Wisconsin's fire on the 12th Virginia in *First Battle* (seed 3, turn 3): a line wheeled
+/// to 113°, four of its five bases in the Virginians' fire cone and only its nearest, east end
+/// outside it. Until `bpt-3` that one base made it a flank shot, two dice more (6 for 4).
+#[test]
+fn a_firing_line_with_bases_in_the_targets_cone_fires_at_its_front() {
+    let b = battle(&[u(0, RIFLES, 4, 76.0, 37.6, 113.0), u(1, RIFLES, 4, 69.4, 53.0, 270.0)]);
+    let nearest = b.nearest_rect(0, 1);
+    assert_eq!(
+        b.aspect_of(1, &nearest),
+        Aspect::Flank,
+        "its nearest base alone is outside the cone"
+    );
+    let in_cone = b.rects(0).iter().filter(|r| b.aspect_of(1, r) == Aspect::Front).count();
+    assert_eq!(in_cone, 4);
+    let p = b.fire_plan(0, 1, FireContext::Order);
+    assert_eq!(p.aspect, Aspect::Front);
+    assert_eq!(p.dice, 4, "four stands, no flank dice: {:?}", p.modifiers);
+}
+
+/// The same rule at the rear: a rear shot when every base of the firer is behind the target's
+/// rear edge; a firer partly behind it and partly beside it, all outside the cone, fires at
+/// the flank.
+#[test]
+fn a_rear_shot_needs_the_whole_firer_behind_the_target() {
+    // Target at (100, 60) facing north: front edge y 60.75, rear edge y 59.25.
+    let behind = battle(&[u(0, RIFLES, 4, 100.0, 45.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 90.0)]);
+    assert_eq!(behind.fire_aspect(1, 0), Aspect::Rear);
+    // A line facing west at (112, 59) runs north-south across the rear edge's line.
+    let beside = battle(&[u(0, RIFLES, 4, 112.0, 59.0, 180.0), u(1, RIFLES, 4, 100.0, 60.0, 90.0)]);
+    let each: Vec<Aspect> = beside.rects(0).iter().map(|r| beside.aspect_of(1, r)).collect();
+    assert!(
+        each.contains(&Aspect::Rear) && each.contains(&Aspect::Flank),
+        "{each:?}"
+    );
+    assert_eq!(beside.fire_aspect(1, 0), Aspect::Flank);
+}
+
 fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
     Polygon(vec![V2::new(x0, y0), V2::new(x1, y0), V2::new(x1, y1), V2::new(x0, y1)])
 }
