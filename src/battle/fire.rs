@@ -231,14 +231,15 @@ impl Battle {
     /// shot otherwise. Until `bpt-3` only the firer's base nearest the target was looked at,
     /// so a line with four of its five bases in the target's cone could fire into its flank.
     pub fn fire_aspect(&self, target: UnitId, firer: UnitId) -> Aspect {
-        let each: Vec<Aspect> = self.rects(firer).iter().map(|r| self.aspect_of(target, r)).collect();
-        if each.contains(&Aspect::Front) {
-            Aspect::Front
-        } else if each.iter().all(|&a| a == Aspect::Rear) {
-            Aspect::Rear
-        } else {
-            Aspect::Flank
+        let mut all_rear = true;
+        for r in self.rects(firer) {
+            match self.aspect_of(target, r) {
+                Aspect::Front => return Aspect::Front,
+                Aspect::Flank => all_rear = false,
+                Aspect::Rear => {}
+            }
         }
+        if all_rear { Aspect::Rear } else { Aspect::Flank }
     }
 
     /// The nearest base of unit `id` to unit `other`.
