@@ -8,7 +8,9 @@
 //! window). Each option is played out on copies of the battle to the next player turn's
 //! command phase, so its own later orders and the enemy's answers (opportunity fire,
 //! counter-charges, the enemy's initiative phase) are in it, with the one-step judge playing
-//! both sides. The option worth most on average ([`super::value`]) is taken.
+//! both sides. The option worth most on average ([`super::value`]) is taken, if the play-outs
+//! show it better than the judge's choice beyond their luck ([`surely_best`]); else the
+//! judge's choice stands.
 //!
 //! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
 //! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
@@ -27,7 +29,7 @@ use crate::battle::{Action, Battle};
 use crate::rules::dice::Dice;
 
 /// How much a level searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     /// Play-outs per decision, shared out among its options.
     pub sims: u32,
@@ -44,6 +46,11 @@ pub struct Budget {
     /// a choice near a second there and changes nothing on small ones. Counted in actions,
     /// not time, so a game still replays identically.
     pub weighed: u64,
+    /// How sure a search must be to take an option over the one-step judge's choice: its
+    /// mean gain over that choice, play-out by play-out on the same dice, must exceed this
+    /// many standard errors. A few play-outs of a dice game are noisy, and the best of several
+    /// noisy means is usually luck; the judge's choice stands unless the search shows better.
+    pub sure: f64,
 }
 
 /// `scheduler`.
@@ -52,14 +59,16 @@ pub const NORMAL: Budget = Budget {
     width: 4,
     horizon: 200,
     weighed: 48_000,
+    sure: 1.0,
 };
 
 /// `scheduler-hard`.
 pub const HARD: Budget = Budget {
-    sims: 96,
-    width: 6,
+    sims: 192,
+    width: 12,
     horizon: 200,
     weighed: 192_000,
+    sure: 1.0,
 };
 
 /// A known enemy within this much more than a unit's weapon range and a charge makes its
@@ -175,7 +184,8 @@ impl Lookahead {
         let base = determinized(b, side, known);
         let before = value(&base, side, known, &WEIGHTS);
         let rounds = (self.budget.sims as usize / options.len()).max(1);
-        let mut totals = vec![0.0; options.len()];
+        // Each option's worth in each round.
+        let mut rows: Vec<Vec<f64>> = vec![Vec::new(); options.len()];
         // Two rounds fit the budget: a play-out is cut at its share of it.
         let share = self.budget.weighed / (2 * options.len() as u64).max(1);
         let (mut played, mut used) = (0usize, 0u64);
@@ -185,7 +195,7 @@ impl Lookahead {
             for (k, &choice) in options.iter().enumerate() {
                 let (end, weighed) = self.play_out(&base, legal, (choice, share), seed, side);
                 used += weighed;
-                totals[k] += value(&end, side, known, &WEIGHTS) - before;
+                rows[k].push(value(&end, side, known, &WEIGHTS) - before);
             }
             played += 1;
             let next = used / played as u64;
@@ -194,20 +204,8 @@ impl Lookahead {
             }
         }
         self.spent += used;
-        let out: Vec<(Choice, f64)> = options
-            .iter()
-            .zip(&totals)
-            .map(|(&c, &t)| (c, t / played as f64))
-            .collect();
-        // The best mean; a tie keeps the earlier option (the one-step choice first).
-        let chosen = out
-            .iter()
-            .fold(None::<(Choice, f64)>, |best, &(c, v)| match best {
-                Some((_, bv)) if bv >= v => best,
-                _ => Some((c, v)),
-            })
-            .map(|(c, _)| c)
-            .unwrap_or(options[0]);
+        let out: Vec<(Choice, f64)> = options.iter().zip(&rows).map(|(&c, r)| (c, mean(r))).collect();
+        let chosen = options[surely_best(&rows, self.budget.sure)];
         Searched {
             options: out,
             sims: (played * options.len()) as u32,
@@ -295,6 +293,45 @@ pub fn determinized(b: &Battle, side: SideId, known: &[UnitId]) -> Battle {
     copy
 }
 
+/// Which option a search takes, from each option's worth play-out by play-out (`rows`, the
+/// one-step choice first, every option on the same dice in a round): the best mean among the
+/// options whose gain over the first lies more than `sure` standard errors above nothing
+/// ([`paired_t`]), else the first. A tie keeps the earlier option.
+pub fn surely_best(rows: &[Vec<f64>], sure: f64) -> usize {
+    let Some(first) = rows.first() else { return 0 };
+    let mut best = (0, mean(first));
+    for (k, r) in rows.iter().enumerate().skip(1) {
+        let m = mean(r);
+        if m > best.1 && paired_t(r, first) > sure {
+            best = (k, m);
+        }
+    }
+    best.0
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / (xs.len().max(1) as f64)
+}
+
+/// How many standard errors the mean of `a − b`, play-out by play-out, lies above 0: +∞ for
+/// a gain in every play-out, 0 for none or with fewer than two play-outs.
+pub fn paired_t(a: &[f64], b: &[f64]) -> f64 {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len() as f64;
+    if d.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(&d);
+    let var = d.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+    if m <= 0.0 {
+        0.0
+    } else if var == 0.0 {
+        f64::INFINITY
+    } else {
+        m / (var / n).sqrt()
+    }
+}
+
 /// A 64-bit seed from the agent's stream.
 fn draw_seed(d: &mut Dice) -> u64 {
     (u64::from(d.d(u32::MAX)) << 32) | u64::from(d.d(u32::MAX))
@@ -334,6 +371,9 @@ impl Agent for Lookahead {
             );
             if let Some(r) = runner_up {
                 line += &format!(" against {:+.1} for {}", worth(r), Self::label(b, legal, r, &ctx));
+                if worth(r) > worth(chosen) {
+                    line += " (within the play-outs' luck)";
+                }
             }
             self.last = Some(found);
             match chosen {
@@ -354,5 +394,43 @@ impl Agent for Lookahead {
     }
     fn reason(&self) -> Option<String> {
         self.reason.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paired_t_is_the_mean_gain_over_its_standard_error() {
+        // Gains 1 and 3: mean 2, sample variance 2, standard error sqrt(2 / 2) = 1.
+        assert!((paired_t(&[1.0, 3.0], &[0.0, 0.0]) - 2.0).abs() < 1e-12);
+        // Gains 2, 0, 1 (mean 1, variance 1, error 1 / sqrt 3): t = sqrt 3.
+        let t = paired_t(&[3.0, 1.0, 1.0], &[1.0, 1.0, 0.0]);
+        assert!((t - 3f64.sqrt()).abs() < 1e-12, "{t}");
+        // The same gain every play-out: sure; no gain, a loss or one play-out: nothing shown.
+        assert_eq!(paired_t(&[2.0, 3.0], &[1.0, 2.0]), f64::INFINITY);
+        assert_eq!(paired_t(&[1.0, 1.0], &[1.0, 1.0]), 0.0);
+        assert_eq!(paired_t(&[0.0, 1.0], &[1.0, 1.0]), 0.0);
+        assert_eq!(paired_t(&[5.0], &[0.0]), 0.0);
+    }
+
+    /// An option whose better mean comes from one lucky play-out does not displace the
+    /// one-step choice; one better on the same dice play-out after play-out does, and among
+    /// those shown better the best mean is taken.
+    #[test]
+    fn the_one_step_choice_stands_unless_the_search_shows_better() {
+        let first = vec![1.0, 1.0, 1.0, 1.0];
+        // Mean 1.75 from one play-out of 7: gains 6, -1, -1, -1 (mean 0.75, variance 12.25,
+        // standard error 3.5 / 2): t = 0.75 / 1.75 ≈ 0.43.
+        let lucky = vec![7.0, 0.0, 0.0, 0.0];
+        assert!((paired_t(&lucky, &first) - 0.75 / 1.75).abs() < 1e-12);
+        let steady = vec![1.5, 1.6, 1.4, 1.5];
+        let better = vec![2.0, 2.1, 1.9, 2.0];
+        assert_eq!(surely_best(&[first.clone(), lucky.clone()], 1.0), 0);
+        assert_eq!(surely_best(&[first.clone(), lucky.clone()], 0.4), 1, "less sure, taken");
+        assert_eq!(surely_best(&[first.clone(), lucky.clone(), steady.clone()], 1.0), 2);
+        assert_eq!(surely_best(&[first.clone(), steady, lucky, better], 1.0), 3);
+        assert_eq!(surely_best(&[first.clone(), first], 1.0), 0, "a tie keeps the first");
     }
 }
