@@ -314,7 +314,7 @@ fn mean(xs: &[f64]) -> f64 {
 }
 
 /// How many standard errors the mean of `a − b`, play-out by play-out, lies above 0: +∞ for
-/// a gain in every play-out, 0 for none or with fewer than two play-outs.
+/// the same gain in every play-out, 0 for no gain or with fewer than two play-outs.
 pub fn paired_t(a: &[f64], b: &[f64]) -> f64 {
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = d.len() as f64;
