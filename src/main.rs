@@ -725,8 +725,8 @@ fn simulate(
         for s in 0..2 {
             let n = &done.sides[s].name;
             println!(
-                "  {n}: units lost {}, victory points {}",
-                result.units_lost[n], result.victory_points[n]
+                "  {n}: units lost {}, victory points {}, objective held: {}",
+                result.units_lost[n], result.victory_points[n], result.objectives[n]
             );
         }
         println!("state hash {}", result.state_hash);

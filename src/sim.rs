@@ -19,6 +19,9 @@ pub struct SimResult {
     pub game_turns: u32,
     pub units_lost: BTreeMap<String, u32>,
     pub victory_points: BTreeMap<String, u32>,
+    /// The best objective each side held at the end: `major`, `minor` or `none` (BPT
+    /// "Reaching an Objective"; a broken side's counts for nothing in the result).
+    pub objectives: BTreeMap<String, String>,
     pub actions: u64,
     pub state_hash: String,
     pub reason: String,
@@ -145,6 +148,16 @@ pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
         game_turns: b.game_turn,
         units_lost: (0..2).map(|s| (name(s), o.units_lost[s])).collect(),
         victory_points: (0..2).map(|s| (name(s), o.victory_points[s])).collect(),
+        objectives: (0..2)
+            .map(|s| {
+                let held = match o.objectives[s] {
+                    Some(crate::data::scenario::ObjectiveLevel::Major) => "major",
+                    Some(crate::data::scenario::ObjectiveLevel::Minor) => "minor",
+                    None => "none",
+                };
+                (name(s), held.to_string())
+            })
+            .collect(),
         actions: b.actions,
         state_hash: format!("{:016x}", b.state_hash()),
         reason: o.reason,

@@ -25,12 +25,20 @@ fn simulate_json_has_every_field_and_is_repeatable() {
         "game_turns",
         "units_lost",
         "victory_points",
+        "objectives",
         "actions",
         "state_hash",
     ] {
         assert!(v.get(k).is_some(), "missing {k}: {v}");
     }
     assert!(["decisive", "minor", "draw"].contains(&v["result"].as_str().unwrap()));
+    let held = v["objectives"].as_object().expect("objectives by side");
+    assert_eq!(held.keys().collect::<Vec<_>>(), ["Confederate", "Union"]);
+    assert!(
+        held.values()
+            .all(|h| ["major", "minor", "none"].contains(&h.as_str().unwrap())),
+        "{v}"
+    );
     let again = volley(&["simulate", "maps/skirmish.ron", "--seed", "4", "--json"]);
     assert_eq!(out.stdout, again.stdout);
 }
