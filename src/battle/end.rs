@@ -283,6 +283,11 @@ impl Battle {
                 }
             }
         }
+        // The scenario rule: a draw goes to the side with more victory points.
+        if winner.is_none() && self.decide_on_points && vp[0] != vp[1] {
+            winner = Some(if vp[0] > vp[1] { 0 } else { 1 });
+            result = ResultKind::Minor;
+        }
         Outcome {
             winner,
             result,

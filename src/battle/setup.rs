@@ -152,6 +152,7 @@ impl Battle {
             night: sc.night,
             wet_ground: sc.wet_ground,
             turn_limit: sc.turn_limit,
+            decide_on_points: sc.decide_on_points,
             first_side: sc.first_side,
             objectives: sc.objectives.clone(),
             rules: Arc::new(rules),

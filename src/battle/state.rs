@@ -548,6 +548,8 @@ pub struct Battle {
     pub night: bool,
     pub wet_ground: bool,
     pub turn_limit: u32,
+    /// The scenario rule [`crate::data::scenario::Scenario::decide_on_points`].
+    pub decide_on_points: bool,
     pub first_side: SideId,
     pub objectives: Vec<Objective>,
     /// The rules in force, shared by every copy of the battle.

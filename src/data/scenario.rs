@@ -181,6 +181,12 @@ pub struct Scenario {
     pub switches: crate::rules::switches::Switches,
     /// Game turns (each two player turns).
     pub turn_limit: u32,
+    /// A scenario rule: when the objectives leave the battle drawn (equal objectives held,
+    /// no side broken), the side with more victory points wins a minor victory, not only
+    /// one with twice the enemy's (BPT "Deciding the Winner"). For a large table whose
+    /// objectives stand far apart (Gettysburg).
+    #[serde(default)]
+    pub decide_on_points: bool,
     /// Index into `sides` of the side that plays first.
     #[serde(default)]
     pub first_side: usize,

@@ -125,6 +125,7 @@ impl Doc {
             historical: false,
             switches: Default::default(),
             turn_limit: 8,
+            decide_on_points: false,
             first_side: 0,
             rules: None,
             terrain: Default::default(),

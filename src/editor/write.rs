@@ -358,6 +358,7 @@ const FIELD_DEFAULTS: &[(&str, &str)] = &[
     ("night", "false"),
     ("historical", "false"),
     ("switches", "[]"),
+    ("decide_on_points", "false"),
     ("first_side", "0"),
     ("rules", "None"),
     ("objectives", "[]"),

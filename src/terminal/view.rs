@@ -655,14 +655,20 @@ pub fn result(b: &Battle) -> Vec<String> {
     out.push(format!(
         "How it is decided: the side holding the better objective wins (major over minor over none; a major \
          held over nothing is decisive); a broken side cannot win; victory points at least {} times the enemy's \
-         turn a draw into a minor victory, or a minor into a decisive one.",
-        b.rules.victory.vp_ratio
+         turn a draw into a minor victory, or a minor into a decisive one.{}",
+        b.rules.victory.vp_ratio,
+        if b.decide_on_points {
+            " This scenario is decided on points: with the objectives level, the side with more victory \
+             points wins a minor victory."
+        } else {
+            ""
+        }
     ));
     out
 }
 
 /// The one sentence saying what decided this result.
-fn decided_by(b: &Battle, o: &crate::battle::state::Outcome) -> String {
+pub fn decided_by(b: &Battle, o: &crate::battle::state::Outcome) -> String {
     let name = |s: SideId| b.sides[s].name.as_str();
     let rank = |s: SideId| {
         if b.sides[s].broken {

@@ -123,6 +123,7 @@ pub fn battle_switched(
         historical: false,
         switches: switches.iter().copied().collect(),
         turn_limit: 8,
+        decide_on_points: false,
         first_side: 0,
         rules: None,
         terrain,

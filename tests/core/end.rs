@@ -148,6 +148,50 @@ fn objectives_outcome_table_and_double_victory_points() {
 }
 
 #[test]
+fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_points() {
+    // The scenario rule `decide_on_points` (docs/rules.md, Gettysburg): with the objectives
+    // level, more victory points win a minor victory, not only twice the enemy's (BPT).
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 60.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 140.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 60.0, 150.0, 270.0),
+        u(1, RIFLES, 6, 140.0, 150.0, 270.0),
+    ]);
+    to_command(&mut b);
+    b.objectives.clear();
+    // One unit lost each: 240 points each (60 a stand × 4), a draw either way.
+    b.unit_mut(0).knocked_out = true;
+    b.unit_mut(2).knocked_out = true;
+    assert_eq!(b.compute_outcome("test").victory_points, [240, 240]);
+    assert_eq!(b.compute_outcome("test").winner, None);
+    b.decide_on_points = true;
+    assert_eq!(b.compute_outcome("test").winner, None, "equal points stay a draw");
+    // The six-stand unit lost instead: 360 to 240, half as many again, short of twice.
+    b.unit_mut(2).knocked_out = false;
+    b.unit_mut(3).knocked_out = true;
+    b.decide_on_points = false;
+    let o = b.compute_outcome("test");
+    assert_eq!(
+        (o.victory_points, o.winner, o.result),
+        ([360, 240], None, ResultKind::Draw)
+    );
+    b.decide_on_points = true;
+    let o = b.compute_outcome("test");
+    assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
+    // Objectives still come first: a side holding the better one wins on fewer points.
+    b.objectives = vec![Objective {
+        name: "ridge".into(),
+        side: "Confederate".into(),
+        level: ObjectiveLevel::Minor,
+        pos: V2::new(60.0, 150.0),
+        radius: 5.0,
+    }];
+    let o = b.compute_outcome("test");
+    assert_eq!(o.objectives, [None, Some(ObjectiveLevel::Minor)]);
+    assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
+}
+
+#[test]
 fn a_first_side_that_breaks_withdraws_before_it_acts() {
     // BPT "Breakpoint": "the Command will break and withdraw from the battlefield immediately,
     // if the command roll fails"; "End of the Battle" 3: the game ends when a Command reaches

@@ -26,6 +26,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             ui.end_row();
         }
     });
+    if b.decide_on_points {
+        ui.label("Decided on points: with the objectives level, more victory points win a minor victory.");
+    }
     ui.collapsing("Objectives", |ui| {
         for o in &b.objectives {
             ui.label(format!(
