@@ -658,14 +658,17 @@ pub fn result(b: &Battle) -> Vec<String> {
          turn a draw into a minor victory, or a minor into a decisive one.{}",
         b.rules.victory.vp_ratio,
         if b.decide_on_points {
-            " This scenario is decided on points: with the objectives level, the side with more victory \
-             points wins a minor victory."
+            format!(" {ON_POINTS}")
         } else {
-            ""
+            String::new()
         }
     ));
     out
 }
+
+/// The scenario rule `decide_on_points`, as the result and the victory panel say it.
+pub const ON_POINTS: &str =
+    "Decided on points: with the objectives level, the side with more victory points wins a minor victory.";
 
 /// The one sentence saying what decided this result.
 pub fn decided_by(b: &Battle, o: &crate::battle::state::Outcome) -> String {

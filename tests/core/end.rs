@@ -178,6 +178,15 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
     b.decide_on_points = true;
     let o = b.compute_outcome("test");
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
+    // The result screen says what decided it, and the rule.
+    assert_eq!(
+        volley::terminal::view::decided_by(&b, &o),
+        "Decided by: victory points, 360 to 240, with no better objective on either side."
+    );
+    b.outcome = Some(o);
+    let told = volley::terminal::view::result(&b).join("\n");
+    assert!(told.contains(volley::terminal::view::ON_POINTS), "{told}");
+    b.outcome = None;
     // Objectives still come first: a side holding the better one wins on fewer points.
     b.objectives = vec![Objective {
         name: "ridge".into(),

@@ -27,7 +27,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
         }
     });
     if b.decide_on_points {
-        ui.label("Decided on points: with the objectives level, more victory points win a minor victory.");
+        ui.label(crate::terminal::view::ON_POINTS);
     }
     ui.collapsing("Objectives", |ui| {
         for o in &b.objectives {
