@@ -61,7 +61,9 @@ fn hold_quick_clicks(
 /// go in the same frame (Enter, then Enter again at once to confirm), would never show. So
 /// every press is shown pressed for at least one frame, and a button shown pressed is shown
 /// let go for at least one frame before its next press shows: the presses wait their turn.
-/// A press the player holds stays pressed until let go. Works from the frame's raw press and
+/// A press the player holds stays pressed until let go, and a button held when another is
+/// pressed is shown held in that press's frame even if let go later in the same frame (Ctrl
+/// down in one frame; S down, S up and Ctrl up in the next: still Ctrl+S). Works from the frame's raw press and
 /// release messages in order, so a press is seen even when it changed nothing in
 /// `ButtonInput` (a release and a new press in the same frame).
 #[derive(Debug)]
@@ -89,11 +91,18 @@ impl<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static> QuickPresses<T> {
     /// `input` has already taken in; `input` is left showing this frame's state.
     fn frame(&mut self, input: &mut ButtonInput<T>, events: &[(T, bool)]) {
         let mut buttons = self.shown.clone();
+        // Buttons let go this frame after another button's press in it: held with that press.
+        let mut chord = Vec::new();
+        let mut pressed_here = Vec::new();
         for &(b, down) in events {
+            if !down && self.down.contains(&b) && pressed_here.iter().any(|&p| p != b) {
+                chord.push(b);
+            }
             self.down.retain(|&d| d != b);
             if down {
                 self.down.push(b);
                 self.waiting.push(b);
+                pressed_here.push(b);
             }
             if !buttons.contains(&b) {
                 buttons.push(b);
@@ -109,8 +118,9 @@ impl<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static> QuickPresses<T> {
             let was = self.shown.contains(&b);
             let next = self.waiting.iter().position(|&w| w == b);
             let now = match (was, next) {
-                // Shown pressed: it stays so while held with no new press; let go first otherwise.
-                (true, next) => next.is_none() && self.down.contains(&b),
+                // Shown pressed: it stays so while held (or held with a press of this frame)
+                // with no new press of its own; let go first otherwise.
+                (true, next) => next.is_none() && (self.down.contains(&b) || chord.contains(&b)),
                 // Shown let go: the next waiting press shows now.
                 (false, Some(i)) => {
                     self.waiting.remove(i);
@@ -313,6 +323,39 @@ mod tests {
             ]),
             (3, false)
         );
+    }
+
+    /// Ctrl+S as `xdotool key ctrl+s` sends it, its four messages split over two frames every
+    /// way: in the frame S shows pressed, Ctrl shows held (the lost save of the CI run of
+    /// 2026-11-27: Ctrl down in one frame, the rest in the next).
+    #[test]
+    fn a_modifier_let_go_in_the_frame_of_its_chord_still_holds_for_it() {
+        const C: KeyCode = KeyCode::ControlLeft;
+        const S: KeyCode = KeyCode::KeyS;
+        let msgs = [(C, true), (S, true), (S, false), (C, false)];
+        for a in 0..=msgs.len() {
+            for b in a..=msgs.len() {
+                let (mut input, mut q) = (ButtonInput::default(), QuickPresses::default());
+                let mut seen = 0;
+                for f in [&msgs[..a], &msgs[a..b], &msgs[b..], &[], &[]] {
+                    frame(&mut input, &mut q, f);
+                    if input.just_pressed(S) {
+                        assert!(input.pressed(C), "Ctrl let go when S showed, split {a} {b}");
+                        seen += 1;
+                    }
+                }
+                assert_eq!(seen, 1, "split {a} {b}");
+                assert!(
+                    !input.pressed(C) && !input.pressed(S),
+                    "both let go after, split {a} {b}"
+                );
+            }
+        }
+        // Ctrl let go before S is pressed is no chord.
+        let (mut input, mut q) = (ButtonInput::default(), QuickPresses::default());
+        frame(&mut input, &mut q, &[(C, true)]);
+        frame(&mut input, &mut q, &[(C, false), (S, true), (S, false)]);
+        assert!(input.just_pressed(S) && !input.pressed(C));
     }
 
     #[test]
