@@ -164,14 +164,15 @@ fn the_scheduler_air_bursts_when_it_beats_round_shot_and_games_replay() {
     assert_ne!(scheduler_first_pick(&b).0, load(Ammo::AirBurst));
 
     // Whole games with the switch on replay. Skirmish's guns fire little (no air burst in
-    // seeds 1-8); river_crossing is built on artillery, and in its revised set-up seed 12 fires
+    // seeds 1-8); river_crossing is built on artillery, and in its revised set-up seed 1 fires
     // air bursts (under `bpt-2` guns no longer fire over infantry on their own level; seeds 2
     // and 16 did before the scheduler tried every order worth a roll, seed 5 before a first
     // order needed 40%, seed 1 before the river crossing was revised, seed 2 before commanders
-    // rode to keep their units within command distance).
+    // rode to keep their units within command distance, seed 12 before a charge won was worth
+    // three times as much; seed 1 does now).
     let on: Switches = [Switch::AirBurst].into_iter().collect();
     let mut bursts = 0;
-    for (map, seed) in [("skirmish.ron", 1), ("river_crossing.ron", 12)] {
+    for (map, seed) in [("skirmish.ron", 1), ("river_crossing.ron", 1)] {
         scheduler_game(map, seed, &on, |_b, _act, ev| {
             bursts += ev
                 .iter()

@@ -454,3 +454,78 @@ fn the_judge_turns_a_line_whose_flank_an_enemy_could_charge() {
         best.0
     );
 }
+
+/// The judge's charge worth (docs/rules.md "The scheduler", `CHARGE_WORTH`): a win by double
+/// 7.5, a win 3, a loss −1.5 and a loss by double 2 more, each times its exact chance by the
+/// rules' odds. Two fresh regiments face to face 12 cm apart, the charger's bonus die giving it
+/// the edge (50% to win, 31% to lose): the charge is worth over a stand's fire now (when a win
+/// by double was worth 2.5 and a win 1 it came to 0.1) and the commander orders the charge
+/// (a charge order needs 40% to win; it needed 55%). A lone stand of foot charging mounted
+/// cavalry behind a wall is worth less than nothing.
+#[test]
+fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
+    use volley::agents::scheduler::evaluate::{CHARGE_ORDER_ODDS, CHARGE_WORTH, Ctx, charge_odds, judge};
+    use volley::battle::Action;
+    let units = [
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(0, "regular_infantry_rifled", 1, 160.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 72.0, 270.0),
+        u(1, "cs_cavalry", 4, 160.0, 72.0, 270.0),
+    ];
+    let place = |terrain| {
+        battle_with(
+            &units,
+            terrain,
+            [(60.0, 10.0), (220.0, 175.0)],
+            [(100.0, 45.0), (200.0, 175.0)],
+        )
+    };
+    // Units 0 and 1 the Union's (four stands, one), 2 and 3 the Confederates' facing them (a
+    // regiment, and a cavalry regiment behind a wall); the Union colonel behind the regiment.
+    let open = place(volley::rules::terrain::Terrain::default());
+    let near_y = open
+        .rects(3)
+        .iter()
+        .flat_map(|r| r.corners())
+        .map(|c| c.y)
+        .fold(f64::INFINITY, f64::min);
+    let mut b = place(volley::rules::terrain::Terrain {
+        linears: vec![volley::rules::terrain::Linear {
+            kind: volley::rules::terrain::LinearKind::Wall,
+            name: "wall".into(),
+            points: vec![
+                volley::rules::geometry::V2::new(140.0, near_y - 0.3),
+                volley::rules::geometry::V2::new(180.0, near_y - 0.3),
+            ],
+            width: 0.5,
+        }],
+        ..Default::default()
+    });
+    to_command(&mut b);
+    let legal = b.legal_actions();
+    let ctx = Ctx::new(&b, 0, &legal);
+    let o = charge_odds(&b, 0, 2);
+    let lose = o.b_double + o.b_wins;
+    assert!(
+        (0.45..0.55).contains(&(o.a_double + o.a_wins)) && (0.25..0.35).contains(&lose),
+        "{o:?}"
+    );
+    let worth = CHARGE_WORTH[0] * o.a_double
+        + CHARGE_WORTH[1] * o.a_wins
+        + CHARGE_WORTH[2] * lose
+        + CHARGE_WORTH[3] * o.b_double;
+    let charge = judge(&b, &Action::Charge { unit: 0, target: 2 }, &ctx).score;
+    assert!((charge - worth).abs() < 1e-12, "{charge} against {worth}");
+    assert!(charge > 1.0, "{charge:.2}");
+    // The commander's first order: the charge, for the regiment that can make it.
+    assert!(o.a_double + o.a_wins > CHARGE_ORDER_ODDS);
+    let picks = easy_command_phase(&mut b.clone(), 1);
+    assert!(
+        matches!(&picks[0], Action::Order { charge: true, units, .. } if units.contains(&0)),
+        "{:?}",
+        picks[0]
+    );
+    // A lone stand of foot against mounted cavalry behind a wall: worth less than nothing.
+    let lone = judge(&b, &Action::Charge { unit: 1, target: 3 }, &ctx).score;
+    assert!(lone < 0.0, "{lone:.2}: {:?}", charge_odds(&b, 1, 3));
+}

@@ -93,10 +93,26 @@ pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
     )
 }
 
+/// What a charge's outcomes are worth to the charger, on the scale of a fire's score (about
+/// a hit expected = 1): won by double (the enemy knocked out), won (the enemy suppressed and
+/// sent back), lost (its own unit so), lost by double (knocked out: on top of lost). A win
+/// by double takes a whole unit off the table, several stands and the loss toward the
+/// breakpoint, where a volley takes a hit or two: it was once worth 2.5 and a win 1, and the
+/// scheduler fired where it should have closed (`scheduler` against `greedy` on *First
+/// Battle*: 71% won on the tuning seeds 1–300, 82% with the wins three times as heavy and the
+/// next two changes; 73% and 77% on the held-out seeds 1001–1300; docs/rules.md "The
+/// scheduler").
+pub const CHARGE_WORTH: [f64; 4] = [7.5, 3.0, -1.5, -2.0];
+
+/// The least chance to win a charge (by double or not) for which a commander gives a charge
+/// order (−1 to its roll); it was 0.55.
+pub const CHARGE_ORDER_ODDS: f64 = 0.4;
+
 fn charge_value(b: &Battle, unit: UnitId, target: UnitId) -> Judged {
     let o = charge_odds(b, unit, target);
     let lose = o.b_double + o.b_wins;
-    let score = 2.5 * o.a_double + 1.0 * o.a_wins - 1.5 * lose - 2.0 * o.b_double;
+    let [double, win, lost, lost_double] = CHARGE_WORTH;
+    let score = double * o.a_double + win * o.a_wins + lost * lose + lost_double * o.b_double;
     Judged::new(
         score,
         format!(
@@ -142,10 +158,11 @@ fn objective_points(b: &Battle, side: SideId, enemies: &[UnitId]) -> Vec<(V2, f6
             (o.pos, o.radius, worth, own)
         })
         // Deny an enemy objective only when an enemy could reach it; go for an own one unless
-        // it is too hot for a lone unit (two enemies close by), save in the last turn.
+        // it is too hot for a lone unit (three enemies close by; it was two), save in the last
+        // turn.
         .filter(|&(p, r, _, own)| {
             if own {
-                last_turn || enemies_within(p, r + 15.0) < 2
+                last_turn || enemies_within(p, r + 15.0) < 3
             } else {
                 enemies_within(p, r + 40.0) > 0
             }

@@ -296,7 +296,7 @@ impl Scheduler {
                     ctx.enemies.iter().any(|&e| {
                         b.check_charge(u, e).is_ok() && {
                             let o = evaluate::charge_odds(b, u, e);
-                            o.a_double + o.a_wins > 0.55
+                            o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS
                         }
                     })
                 });
