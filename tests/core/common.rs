@@ -179,6 +179,30 @@ pub fn easy_command_phase(b: &mut Battle, max: usize) -> Vec<volley::battle::Act
     picks
 }
 
+/// The y of `unit`'s southernmost base corner.
+pub fn south_edge(b: &Battle, unit: u32) -> f64 {
+    b.rects(unit)
+        .iter()
+        .flat_map(|r| r.corners())
+        .map(|c| c.y)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A wall 0.3 cm in front of `unit`'s south edge, from `x0` to `x1` (the unit behind it, in
+/// cover, to anything from the south).
+pub fn wall_south_of(b: &Battle, unit: u32, x0: f64, x1: f64) -> Terrain {
+    let near_y = south_edge(b, unit);
+    Terrain {
+        linears: vec![volley::rules::terrain::Linear {
+            kind: volley::rules::terrain::LinearKind::Wall,
+            name: "wall".into(),
+            points: vec![V2::new(x0, near_y - 0.3), V2::new(x1, near_y - 0.3)],
+            width: 0.5,
+        }],
+        ..Terrain::default()
+    }
+}
+
 /// Script the dice from now on.
 pub fn script(b: &mut Battle, faces: &[u32]) {
     b.dice = Dice::scripted(faces.to_vec());

@@ -14,7 +14,7 @@ use volley::data::scenario::Ammo;
 use volley::rules::geometry::V2;
 use volley::rules::params::Cover;
 use volley::rules::switches::{Switch, Switches};
-use volley::rules::terrain::{AreaKind, Linear, LinearKind, Terrain};
+use volley::rules::terrain::{AreaKind, Terrain};
 
 const RIFLES: &str = "regular_infantry_rifled";
 const NAPOLEON: &str = "smoothbore_cannon";
@@ -189,21 +189,8 @@ fn a_target_behind_a_wall_or_in_scrub_is_shelled_but_not_air_burst() {
     // (behind an obstacle), yet seen. Shell may be fired at it; an air burst is refused by name.
     let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
     let open = battery(true, &line, Terrain::default());
-    let near_y = open
-        .rects(1)
-        .iter()
-        .flat_map(|r| r.corners())
-        .map(|c| c.y)
-        .fold(f64::INFINITY, f64::min);
-    let wall = Terrain {
-        linears: vec![Linear {
-            kind: LinearKind::Wall,
-            name: "wall".into(),
-            points: vec![V2::new(80.0, near_y - 0.3), V2::new(120.0, near_y - 0.3)],
-            width: 0.5,
-        }],
-        ..Terrain::default()
-    };
+    let near_y = south_edge(&open, 1);
+    let wall = wall_south_of(&open, 1, 80.0, 120.0);
     let mut b = battery(true, &line, wall);
     b.units[0].loaded = Some(Ammo::Shell);
     b.check_fire(0, 1, FireContext::Order).expect("shell over the wall");

@@ -483,24 +483,7 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     // Units 0 and 1 the Union's (four stands, one), 2 and 3 the Confederates' facing them (a
     // regiment, and a cavalry regiment behind a wall); the Union colonel behind the regiment.
     let open = place(volley::rules::terrain::Terrain::default());
-    let near_y = open
-        .rects(3)
-        .iter()
-        .flat_map(|r| r.corners())
-        .map(|c| c.y)
-        .fold(f64::INFINITY, f64::min);
-    let mut b = place(volley::rules::terrain::Terrain {
-        linears: vec![volley::rules::terrain::Linear {
-            kind: volley::rules::terrain::LinearKind::Wall,
-            name: "wall".into(),
-            points: vec![
-                volley::rules::geometry::V2::new(140.0, near_y - 0.3),
-                volley::rules::geometry::V2::new(180.0, near_y - 0.3),
-            ],
-            width: 0.5,
-        }],
-        ..Default::default()
-    });
+    let mut b = place(wall_south_of(&open, 3, 140.0, 180.0));
     to_command(&mut b);
     let legal = b.legal_actions();
     let ctx = Ctx::new(&b, 0, &legal);
