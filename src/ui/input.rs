@@ -63,9 +63,9 @@ fn hold_quick_clicks(
 /// let go for at least one frame before its next press shows: the presses wait their turn.
 /// A press the player holds stays pressed until let go, and a button held when another is
 /// pressed is shown held in that press's frame even if let go later in the same frame (Ctrl
-/// down in one frame; S down, S up and Ctrl up in the next: still Ctrl+S). Works from the frame's raw press and
-/// release messages in order, so a press is seen even when it changed nothing in
-/// `ButtonInput` (a release and a new press in the same frame).
+/// down in one frame; S down, S up and Ctrl up in the next: still Ctrl+S). Works from the
+/// frame's raw press and release messages in order, so a press is seen even when it changed
+/// nothing in `ButtonInput` (a release and a new press in the same frame).
 #[derive(Debug)]
 struct QuickPresses<T> {
     /// Buttons physically down after the last messages.
@@ -325,8 +325,8 @@ mod tests {
         );
     }
 
-    /// Ctrl+S as `xdotool key ctrl+s` sends it, its four messages split over two frames every
-    /// way: in the frame S shows pressed, Ctrl shows held (the lost save of the CI run of
+    /// Ctrl+S as `xdotool key ctrl+s` sends it, its four messages split over up to three frames
+    /// every way: in the frame S shows pressed, Ctrl shows held (the lost save of the CI run of
     /// 2026-11-27: Ctrl down in one frame, the rest in the next).
     #[test]
     fn a_modifier_let_go_in_the_frame_of_its_chord_still_holds_for_it() {
