@@ -234,8 +234,38 @@ pub fn charge_outcome(
     b_to_hit: u32,
     b_save_of_a: Option<u32>,
 ) -> ChargeOdds {
-    let a = hits_distribution(a_dice, a_to_hit, a_save_of_b);
-    let b = hits_distribution(b_dice, b_to_hit, b_save_of_a);
+    let fresh = |dice, to_hit, save| Fighter {
+        dice,
+        to_hit,
+        save_of_enemy: save,
+        had: 0,
+        left: u32::MAX,
+    };
+    charge_round(
+        fresh(a_dice, a_to_hit, a_save_of_b),
+        fresh(b_dice, b_to_hit, b_save_of_a),
+    )
+}
+
+/// One side of a charge's round: the dice it rolls, what it hits on, the enemy's save, the
+/// hits it has already taken this turn, and how many more it can take before it is knocked
+/// out (its hits value less `had`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fighter {
+    pub dice: u32,
+    pub to_hit: u32,
+    pub save_of_enemy: Option<u32>,
+    pub had: u32,
+    pub left: u32,
+}
+
+/// One round of a charge between fighters A and B, as BPT "Outcome" judges it: each side's
+/// hits taken this turn (those it `had` and those of the round) are compared; a side whose
+/// hits reach its hits value is knocked out and loses by double; the loser is beaten by
+/// double when it took at least twice the winner's hits. Equal hits: another round.
+pub fn charge_round(a: Fighter, b: Fighter) -> ChargeOdds {
+    let a_deals = hits_distribution(a.dice, a.to_hit, a.save_of_enemy);
+    let b_deals = hits_distribution(b.dice, b.to_hit, b.save_of_enemy);
     let mut odds = ChargeOdds {
         a_double: 0.0,
         a_wins: 0.0,
@@ -243,17 +273,22 @@ pub fn charge_outcome(
         b_wins: 0.0,
         b_double: 0.0,
     };
-    for (i, pa) in a.iter().enumerate() {
-        for (j, pb) in b.iter().enumerate() {
-            let p = pa * pb;
-            let slot = match i.cmp(&j) {
+    for (i, pa) in a_deals.iter().enumerate() {
+        for (j, pb) in b_deals.iter().enumerate() {
+            let (i, j) = (i as u32, j as u32);
+            // What each side has taken: A takes B's hits, B takes A's.
+            let (taken_a, taken_b) = (a.had + j, b.had + i);
+            let (out_a, out_b) = (j >= a.left, i >= b.left);
+            let slot = match taken_a.cmp(&taken_b) {
+                _ if out_b && !out_a => &mut odds.a_double,
+                _ if out_a && !out_b => &mut odds.b_double,
                 std::cmp::Ordering::Equal => &mut odds.draw,
-                std::cmp::Ordering::Greater if i >= 2 * j => &mut odds.a_double,
-                std::cmp::Ordering::Greater => &mut odds.a_wins,
-                std::cmp::Ordering::Less if j >= 2 * i => &mut odds.b_double,
-                std::cmp::Ordering::Less => &mut odds.b_wins,
+                std::cmp::Ordering::Less if out_b || taken_b >= 2 * taken_a => &mut odds.a_double,
+                std::cmp::Ordering::Less => &mut odds.a_wins,
+                std::cmp::Ordering::Greater if out_a || taken_a >= 2 * taken_b => &mut odds.b_double,
+                std::cmp::Ordering::Greater => &mut odds.b_wins,
             };
-            *slot += p;
+            *slot += pa * pb;
         }
     }
     odds
@@ -324,6 +359,7 @@ mod tests {
         (a - b).abs() < EPS
     }
 
+    #[track_caller]
     fn assert_close(a: f64, b: f64) {
         assert!(close(a, b), "{a} != {b}");
     }
@@ -506,6 +542,39 @@ mod tests {
         // Nobody can hit: always a draw.
         let c = charge_outcome(5, 7, None, 5, 7, None);
         assert_close(c.draw, 1.0);
+    }
+
+    #[test]
+    fn a_charge_round_counts_the_hits_taken_before_it_and_knock_outs() {
+        let sure = |dice, had, left| Fighter {
+            dice,
+            to_hit: 1,
+            save_of_enemy: None,
+            had,
+            left,
+        };
+        // A certain 3 hits against a certain 2: A wins, not by double...
+        assert_close(charge_round(sure(3, 0, 9), sure(2, 0, 9)).a_wins, 1.0);
+        // ...but with 2 hits taken earlier this turn, A has taken 4 to B's 3: B wins.
+        assert_close(charge_round(sure(3, 2, 9), sure(2, 0, 9)).b_wins, 1.0);
+        // B with 1 hit already and none rolled loses by double to A's no hits (1 v 0).
+        assert_close(charge_round(sure(0, 0, 9), sure(0, 1, 9)).a_double, 1.0);
+        // B knocked out by A's 1 hit (1 left) loses by double though A took 3.
+        assert_close(charge_round(sure(1, 0, 9), sure(3, 0, 1)).a_double, 1.0);
+        // Both knocked out: the hits taken decide (3 against 1: A won by double).
+        assert_close(charge_round(sure(3, 0, 1), sure(1, 0, 3)).a_double, 1.0);
+        // Fresh fighters are `charge_outcome`.
+        let fresh = |dice, to_hit| Fighter {
+            dice,
+            to_hit,
+            save_of_enemy: Some(5),
+            had: 0,
+            left: u32::MAX,
+        };
+        assert_eq!(
+            charge_round(fresh(6, 4), fresh(5, 3)),
+            charge_outcome(6, 4, Some(5), 5, 3, Some(5))
+        );
     }
 
     #[test]
