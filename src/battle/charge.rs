@@ -8,6 +8,7 @@ use super::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{self, Aspect, Pose, V2};
+use crate::rules::odds::{self, ChargeOdds, Fighter};
 use crate::rules::params::Cover;
 use crate::rules::terrain::LinearKind;
 
@@ -648,6 +649,121 @@ impl Battle {
         }
     }
 
+    /// The modifiers to the dice of unit `id` fighting `enemies` in a charge (BPT
+    /// "Resolution"): suppressed, disordered, fighting to its flank or rear (`behind`), a
+    /// commander's presence, lancers in the first round of their own charge (`lancing`), heavy
+    /// cavalry, rifles against drawn sabres. The side's own (charging, supports) are apart.
+    pub fn fighter_modifiers(&self, id: UnitId, enemies: &[UnitId], behind: bool, lancing: bool) -> Vec<Modifier> {
+        let u = self.unit(id);
+        let mut modifiers = Vec::new();
+        if u.suppressed() {
+            modifiers.push(Modifier::new(self.rules.charge.suppressed, "BPT Charge: suppressed"));
+        }
+        if u.disordered(self.player_turn) {
+            modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
+        }
+        if behind {
+            modifiers.push(Modifier::new(
+                self.rules.charge.flank_rear,
+                "BPT Charge: fighting to the flank or rear",
+            ));
+        }
+        if let Some(c) = self.touching_commander(id) {
+            let b = self.commander(c).row.attack_bonus as i32;
+            if b > 0 {
+                modifiers.push(Modifier::new(b, "BPT Command Presence"));
+            }
+        }
+        if lancing && u.row.has(Trait::Lancer) {
+            modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
+        }
+        if u.row.has(Trait::HeavyCavalry) && u.mounted() {
+            modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
+        }
+        if let Some(m) = self.rifles_against_sabers(id, enemies) {
+            modifiers.push(m);
+        }
+        modifiers
+    }
+
+    /// The save of `struck` against hits in a charge: none in attack column; one worse (a 6
+    /// stays 6) when the enemy fights it to its flank or rear (BPT "Saves").
+    pub(crate) fn charge_save(&self, struck: UnitId, flanked: bool) -> Option<u32> {
+        let u = self.unit(struck);
+        if u.formation == Formation::AttackColumn {
+            return None;
+        }
+        let worse = self.rules.fire.flank_save_worse;
+        u.row
+            .save
+            .map(u32::from)
+            .map(|v| if flanked && v < 6 { (v + worse).min(6) } else { v })
+    }
+
+    /// What each side of a charge of `unit` on `target` brings to its first round, judged
+    /// before the charger moves (the scheduler's judgement and the charge preview). The charger
+    /// is put where it would make contact ([`Battle::contact_pose`]; where it stands if it
+    /// has none), and from there:
+    /// - each side's stands touching the other (a flank edge is touched by few) times its
+    ///   contact attacks, the charging die, and each side's modifiers as the resolution
+    ///   applies them ([`Battle::fighter_modifiers`]), the target fighting to its flank or rear
+    ///   when that is the edge contacted;
+    /// - the target's cover from the charger, and the saves (one worse on a flank or rear);
+    /// - the hits each has already taken this turn and its hits value.
+    ///
+    /// Supports that may join are not counted, nor rounds after the first.
+    pub fn charge_fighters(&self, unit: UnitId, target: UnitId) -> [Fighter; 2] {
+        let (a, t) = (self.unit(unit), self.unit(target));
+        let (pose, aspect) = self
+            .contact_pose(unit, target)
+            .unwrap_or_else(|| (a.pose, self.contact_aspect(target, unit)));
+        let flanked = aspect != Aspect::Front && t.formation != Formation::Square;
+        let mine = self.rects_at(unit, pose);
+        let theirs = self.rects(target);
+        let fighting = |rects: &[geometry::Rect], id: UnitId, other: &[geometry::Rect]| {
+            let n = self.geom[id as usize].fighting.min(rects.len());
+            let contact = self.rules.visibility.contact + 0.05;
+            let touching = rects[..n]
+                .iter()
+                .filter(|r| other.iter().any(|o| r.distance(o) <= contact))
+                .count() as u32;
+            touching.max(1)
+        };
+        let sum = |m: Vec<Modifier>| m.iter().map(|m| m.amount).sum::<i32>();
+        let a_mods = self.rules.charge.charging + sum(self.fighter_modifiers(unit, &[target], false, true));
+        let t_mods = sum(self.fighter_modifiers(target, &[unit], flanked, false));
+        let dice = |attacks: u32, mods: i32| (attacks as i32 + mods).max(0) as u32;
+        let riding = |u: &Unit| u.is_cavalry() && u.mounted();
+        let side = |u: &Unit, dice: u32, to_hit: u32, save_of_enemy: Option<u32>| Fighter {
+            dice,
+            to_hit,
+            save_of_enemy,
+            had: u.hits,
+            left: u.hits_value(&self.rules, self.player_turn).saturating_sub(u.hits),
+        };
+        [
+            side(
+                a,
+                dice(self.contact_attacks(a) * fighting(&mine, unit, theirs), a_mods),
+                self.charge_to_hit(target, Some(a.pose.pos), riding(a)),
+                self.charge_save(target, flanked),
+            ),
+            side(
+                t,
+                dice(self.contact_attacks(t) * fighting(theirs, target, &mine), t_mods),
+                self.charge_to_hit(unit, None, riding(t)),
+                self.charge_save(unit, false),
+            ),
+        ]
+    }
+
+    /// The odds of the first round of a charge of `unit` on `target`, from
+    /// [`Battle::charge_fighters`].
+    pub fn charge_estimate(&self, unit: UnitId, target: UnitId) -> ChargeOdds {
+        let [a, t] = self.charge_fighters(unit, target);
+        odds::charge_round(a, t)
+    }
+
     /// Stands of `id` touching any base of `enemies`.
     pub(crate) fn stands_in_contact(&self, id: UnitId, enemies: &[UnitId]) -> u32 {
         let g = &self.geom[id as usize];
@@ -714,34 +830,9 @@ impl Battle {
                 for &id in &contact[s] {
                     let u = self.unit(id);
                     dice += (self.contact_attacks(u) * self.stands_in_contact(id, enemies)) as i32;
-                    if u.suppressed() {
-                        modifiers.push(Modifier::new(self.rules.charge.suppressed, "BPT Charge: suppressed"));
-                    }
-                    if u.disordered(self.player_turn) {
-                        modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
-                    }
                     let behind = enemies.iter().any(|&e| self.contact_aspect(id, e) != Aspect::Front);
-                    if behind {
-                        modifiers.push(Modifier::new(
-                            self.rules.charge.flank_rear,
-                            "BPT Charge: fighting to the flank or rear",
-                        ));
-                    }
-                    if let Some(c) = self.touching_commander(id) {
-                        let b = self.commander(c).row.attack_bonus as i32;
-                        if b > 0 {
-                            modifiers.push(Modifier::new(b, "BPT Command Presence"));
-                        }
-                    }
-                    if round == 1 && u.row.has(Trait::Lancer) && s == attacker_side {
-                        modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
-                    }
-                    if u.row.has(Trait::HeavyCavalry) && u.mounted() {
-                        modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
-                    }
-                    if let Some(m) = self.rifles_against_sabers(id, enemies) {
-                        modifiers.push(m);
-                    }
+                    let lancing = round == 1 && s == attacker_side;
+                    modifiers.extend(self.fighter_modifiers(id, enemies, behind, lancing));
                 }
                 if round == 1 && (s == attacker_side || combat.counter_charge) {
                     let n = contact[s].len() as i32;
@@ -769,19 +860,12 @@ impl Battle {
                 let to_hit = self.charge_to_hit(struck, from, cavalry);
                 let rolls = self.dice.roll(n, 6);
                 let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
-                let save = self.unit(struck).row.save.map(u32::from);
-                let save = if self.unit(struck).formation == Formation::AttackColumn {
-                    None
-                } else {
-                    save
-                };
                 // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by
                 // one" (a 6 stays 6); in a charge, when an enemy in contact fights it there.
                 let flanked = contact[s]
                     .iter()
                     .any(|&e| self.contact_aspect(struck, e) != Aspect::Front);
-                let worse = self.rules.fire.flank_save_worse;
-                let save = save.map(|v| if flanked && v < 6 { (v + worse).min(6) } else { v });
+                let save = self.charge_save(struck, flanked);
                 let (save_rolls, saved) = self.roll_saves(struck, hits, save);
                 dealt[s] = hits - saved;
                 sides.push(CombatSide {

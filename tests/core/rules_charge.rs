@@ -605,3 +605,68 @@ fn hits_in_a_charge_against_the_flank_worsen_the_save_by_one() {
     let (hits, saved) = saved_against(105.76, 60.0, 180.0);
     assert!(hits > 0 && saved == 0, "flank: 6 to save, {saved} of {hits}");
 }
+
+#[test]
+fn the_charge_preview_counts_what_its_first_round_will() {
+    // The preview (and the scheduler's judgement) before a charge into a flank: the Union line
+    // 10 cm off the Confederate line's left flank; the Confederates suppressed, with a hit
+    // already this turn. At contact (as in `a_line_charged_in_the_flank_...`) the Union's two
+    // stands touching the flank edge fight: 2 × 2 + 1 (charging) = 5 dice. The Confederates'
+    // one flank stand: 1 × 2 − 2 (fighting to the
+    // flank) − 1 (suppressed) = 0 dice (BPT "Resolution"). So the charge is won by double
+    // whatever the Union rolls: the Confederates have taken 1 hit and the Union none.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 115.76, 60.0, 180.0),
+        u(1, RIFLES, 4, 100.0, 60.0, 270.0),
+    ]);
+    b.unit_mut(1).suppressed = suppressed_marker();
+    b.unit_mut(1).hits = 1;
+    let [union, confederates] = b.charge_fighters(0, 1);
+    assert_eq!((union.dice, confederates.dice), (5, 0));
+    assert_eq!((union.had, confederates.had), (0, 1));
+    let odds = b.charge_estimate(0, 1);
+    assert_eq!(odds.a_double, 1.0, "{odds:?}");
+    // The table's preview with the pointer on the Confederates says so.
+    let sel = |unit| volley::ui::common::Selection {
+        unit: Some(unit),
+        commander: None,
+    };
+    let preview = volley::ui::table::orders::order_at(&b, &sel(0), &sel(1), &b.legal_actions());
+    assert!(
+        matches!(preview.action, Some(Action::InitiativeCharge { unit: 0, target: 1 })),
+        "{preview:?}"
+    );
+    let (me, them) = (&b.unit(0).name, &b.unit(1).name);
+    assert!(preview.lines.contains(&format!(
+        "{me} 5 dice at {}+; {them} 0 dice at {}+, 1 hit taken",
+        union.to_hit, confederates.to_hit
+    )));
+    assert!(
+        preview.lines[1].starts_with("first round: wins by double 100%"),
+        "{preview:?}"
+    );
+    // The first round as the resolution fights it, every die a 5.
+    script(&mut b, &[5; 400]);
+    let mut ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+    for _ in 0..4 {
+        if !rounds(&ev).is_empty() {
+            break;
+        }
+        ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
+    }
+    let first = &rounds(&ev)[0];
+    assert_eq!(
+        first.iter().map(|s| s.dice).collect::<Vec<_>>(),
+        vec![union.dice, confederates.dice]
+    );
+    assert_eq!(first[0].to_hit, union.to_hit);
+    assert_eq!(first[1].to_hit, confederates.to_hit);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatResult {
+            winner: Some(0),
+            by_double: true,
+            ..
+        }
+    )));
+}

@@ -464,7 +464,7 @@ fn the_judge_turns_a_line_whose_flank_an_enemy_could_charge() {
 /// cavalry behind a wall is worth less than nothing.
 #[test]
 fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
-    use volley::agents::scheduler::evaluate::{CHARGE_ORDER_ODDS, CHARGE_WORTH, Ctx, charge_odds, judge};
+    use volley::agents::scheduler::evaluate::{CHARGE_ORDER_ODDS, CHARGE_WORTH, Ctx, judge};
     use volley::battle::Action;
     let units = [
         u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
@@ -487,7 +487,7 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     to_command(&mut b);
     let legal = b.legal_actions();
     let ctx = Ctx::new(&b, 0, &legal);
-    let o = charge_odds(&b, 0, 2);
+    let o = b.charge_estimate(0, 2);
     let lose = o.b_double + o.b_wins;
     assert!(
         (0.45..0.55).contains(&(o.a_double + o.a_wins)) && (0.25..0.35).contains(&lose),
@@ -510,5 +510,5 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     );
     // A lone stand of foot against mounted cavalry behind a wall: worth less than nothing.
     let lone = judge(&b, &Action::Charge { unit: 1, target: 3 }, &ctx).score;
-    assert!(lone < 0.0, "{lone:.2}: {:?}", charge_odds(&b, 1, 3));
+    assert!(lone < 0.0, "{lone:.2}: {:?}", b.charge_estimate(1, 3));
 }

@@ -11,7 +11,7 @@ use crate::data::army::Arm;
 use crate::data::scenario::{Ammo, ObjectiveLevel};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::V2;
-use crate::rules::odds::{self, ChargeOdds};
+use crate::rules::odds;
 use std::collections::BTreeMap;
 
 /// An action's worth and the one-line reason the log shows.
@@ -74,25 +74,6 @@ pub fn hit_chance(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
     Some(1.0 - dist.first().copied().unwrap_or(1.0))
 }
 
-/// The first round of a charge of `unit` on `target`, estimated from the stands that will
-/// touch (the narrower frontage), each side's contact attacks, the target's cover and saves.
-pub fn charge_odds(b: &Battle, unit: UnitId, target: UnitId) -> ChargeOdds {
-    let a = b.unit(unit);
-    let t = b.unit(target);
-    let front = a.stands.min(t.stands).max(1);
-    let a_dice = b.contact_attacks(a) * front + 1; // the charge bonus die
-    let b_dice = b.contact_attacks(t) * front;
-    let a_hit = b.charge_to_hit(target, Some(a.pose.pos), a.is_cavalry() && a.mounted());
-    odds::charge_outcome(
-        a_dice,
-        a_hit,
-        t.row.save.map(u32::from),
-        b_dice,
-        b.charge_to_hit(unit, None, t.is_cavalry() && t.mounted()),
-        a.row.save.map(u32::from),
-    )
-}
-
 /// What a charge's outcomes are worth to the charger, on the scale of a fire's score (about
 /// a hit expected = 1): won by double (the enemy knocked out), won (the enemy suppressed and
 /// sent back), lost (its own unit so), lost by double (knocked out: on top of lost). A win
@@ -109,7 +90,7 @@ pub const CHARGE_WORTH: [f64; 4] = [7.5, 3.0, -1.5, -2.0];
 pub const CHARGE_ORDER_ODDS: f64 = 0.4;
 
 fn charge_value(b: &Battle, unit: UnitId, target: UnitId) -> Judged {
-    let o = charge_odds(b, unit, target);
+    let o = b.charge_estimate(unit, target);
     let lose = o.b_double + o.b_wins;
     let [double, win, lost, lost_double] = CHARGE_WORTH;
     let score = double * o.a_double + win * o.a_wins + lost * lose + lost_double * o.b_double;

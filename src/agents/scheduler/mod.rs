@@ -295,7 +295,7 @@ impl Scheduler {
                 || units.iter().any(|&u| {
                     ctx.enemies.iter().any(|&e| {
                         b.check_charge(u, e).is_ok() && {
-                            let o = evaluate::charge_odds(b, u, e);
+                            let o = b.charge_estimate(u, e);
                             o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS
                         }
                     })

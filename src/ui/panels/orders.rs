@@ -476,7 +476,7 @@ fn fire_text(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext, lead: &
 }
 
 fn charge_text(b: &Battle, unit: UnitId, target: UnitId, lead: &str) -> String {
-    let o = crate::agents::scheduler::evaluate::charge_odds(b, unit, target);
+    let o = b.charge_estimate(unit, target);
     format!(
         "{lead} {} (first round: wins {:.0}%, loses {:.0}%)",
         b.unit(target).name,

@@ -143,7 +143,20 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
     });
     let (me, them) = (&b.unit(unit).name, &b.unit(target).name);
     if let Some(a) = charge {
-        let o = crate::agents::scheduler::evaluate::charge_odds(b, unit, target);
+        let o = b.charge_estimate(unit, target);
+        let [mine, theirs] = b.charge_fighters(unit, target);
+        let side = |f: crate::rules::odds::Fighter| {
+            let had = if f.had > 0 {
+                format!(", {} taken", crate::battle::log::count(f.had as i64, "hit"))
+            } else {
+                String::new()
+            };
+            format!(
+                "{} at {}+{had}",
+                crate::battle::log::count(f.dice as i64, "die"),
+                f.to_hit
+            )
+        };
         let mut lines = vec![
             format!("Click: {me} charges {them}"),
             format!(
@@ -154,6 +167,7 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
                 pct(o.b_wins + o.b_double),
                 pct(o.b_double)
             ),
+            format!("{me} {}; {them} {}", side(mine), side(theirs)),
         ];
         if fire.is_some() {
             lines.push("(to fire instead, press the fire key or use the orders panel)".into());
