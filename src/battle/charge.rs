@@ -62,6 +62,20 @@ impl Battle {
         ]
     }
 
+    /// The target's base edges for a charger at `from`, the one to contact first (BPT
+    /// "Charging": "A unit must contact the nearest visible base edge"). **Decision**
+    /// (rules `bpt-5`, docs/rules.md): by how far `from` lies beyond each edge, outward,
+    /// furthest first. That is the nearest edge wherever one is nearest (in front of a line,
+    /// its front; beside it, its flank); off a corner, where the front and a flank are equally
+    /// near, it is the one the charger faces more squarely (the 45° line from the corner).
+    /// Until `bpt-4` the edges were ordered by the distance to their middles, so a charger in
+    /// front of the end stand of a line, or diagonally before it, went into its flank.
+    fn edges_nearest_first(&self, target: UnitId, from: V2) -> Vec<(V2, V2, f64, Aspect)> {
+        let mut edges = self.target_edges(target);
+        edges.sort_by(|a, b| (from - b.1).dot(b.0).total_cmp(&(from - a.1).dot(a.0)));
+        edges
+    }
+
     /// Which face of `id` the enemy unit `enemy` fights in a charge (BPT "Fighting to the flank
     /// or rear", "Allocating Hits": the base edge contacted). **Decision** (rules.md): the face
     /// of `id`'s formation box that the centre of `enemy`'s bases lies furthest beyond, so a
@@ -211,8 +225,7 @@ impl Battle {
             .front
             .0
             .lerp(self.geom[unit as usize].front.1, 0.5);
-        let mut edges = self.target_edges(target);
-        edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
+        let edges = self.edges_nearest_first(target, from);
         let hold = self.rules.initiative.charge_hold_off;
         let mut last_err = None;
         for (normal, mid, half, aspect) in edges {
@@ -440,8 +453,7 @@ impl Battle {
     /// Contact pose against the target's nearest reachable edge, now.
     fn contact_pose(&self, charger: UnitId, target: UnitId) -> Option<(Pose, Aspect)> {
         let from = self.unit(charger).pose.pos;
-        let mut edges = self.target_edges(target);
-        edges.sort_by(|a, b| a.1.dist(from).total_cmp(&b.1.dist(from)));
+        let edges = self.edges_nearest_first(target, from);
         let foot = self.unit(charger).on_foot();
         edges.into_iter().find_map(|(normal, mid, half, aspect)| {
             if self.edge_barred(target, normal, mid, half, foot).is_some() {
@@ -702,8 +714,8 @@ impl Battle {
 
     /// What each side of a charge of `unit` on `target` brings to its first round, judged
     /// before the charger moves (the scheduler's judgement and the charge preview). The charger
-    /// is put where it would make contact ([`Battle::contact_pose`]; where it stands if it
-    /// has none), and from there:
+    /// is put where it would make contact (its [`ChargePlan`], else [`Battle::contact_pose`],
+    /// else where it stands), and from there:
     /// - each side's stands touching the other (a flank edge is touched by few) times its
     ///   contact attacks, the charging die, and each side's modifiers as the resolution
     ///   applies them ([`Battle::fighter_modifiers`]), the target fighting to its flank or rear
@@ -714,9 +726,12 @@ impl Battle {
     /// Supports that may join are not counted, nor rounds after the first.
     pub fn charge_fighters(&self, unit: UnitId, target: UnitId) -> [Fighter; 2] {
         let (a, t) = (self.unit(unit), self.unit(target));
-        let (pose, aspect) = self
-            .contact_pose(unit, target)
-            .unwrap_or_else(|| (a.pose, self.contact_aspect(target, unit)));
+        let (pose, aspect) = match self.check_charge(unit, target) {
+            Ok(plan) => (plan.contact, plan.aspect),
+            Err(_) => self
+                .contact_pose(unit, target)
+                .unwrap_or_else(|| (a.pose, self.contact_aspect(target, unit))),
+        };
         let flanked = aspect != Aspect::Front && t.formation != Formation::Square;
         let mine = self.rects_at(unit, pose);
         let theirs = self.rects(target);

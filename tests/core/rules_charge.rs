@@ -484,14 +484,16 @@ fn the_contacted_edge_decides_front_flank_and_rear() {
     assert_eq!(round_dice(&ev)[0], vec![9, 8]);
 }
 
-/// A Union single stand (id 0) at (108.5, 68) facing south, nearer the flank edge than the
-/// rear (BPT: "the nearest visible base edge"), north-east of a Confederate line (id 1, at (100, 60) facing
-/// south, flanks at x = 95 and 105), with a second Confederate line (id 2) beside it to the
-/// east, `gap` cm from its flank.
+/// A Union single stand (id 0) at (107.5, 62.5) facing west, beside the east flank edge of a
+/// Confederate line (id 1, at (100, 60) facing south, flanks at x = 95 and 105) and a little
+/// behind it, so the flank is its nearest edge and the rear the next (BPT: "the nearest
+/// visible base edge"), with a second Confederate line (id 2) beside it to the east, `gap`
+/// cm from its flank. (Until rules `bpt-5` the stand stood at (108.5, 68) facing south, more
+/// behind the line than beside it, and went for the flank by the distance to its middle.)
 fn flank_beside(gap: f64, terrain: Terrain) -> Battle {
     let b = battle_with(
         &[
-            u(0, RIFLES, 1, 108.5, 68.0, 270.0),
+            u(0, RIFLES, 1, 107.5, 62.5, 180.0),
             u(1, RIFLES, 4, 100.0, 60.0, 270.0),
             u(1, RIFLES, 4, 105.0 + gap + 5.0, 60.0, 270.0),
         ],
@@ -669,4 +671,25 @@ fn the_charge_preview_counts_what_its_first_round_will() {
             ..
         }
     )));
+}
+
+#[test]
+fn a_charger_contacts_the_edge_nearest_it_and_off_a_corner_the_one_it_faces_more_squarely() {
+    // BPT "Charging": "A unit must contact the nearest visible base edge". The Confederate
+    // line, six stands, faces south at (100, 60): front edge y 59.25 from x 92.5 to 107.5, its
+    // east flank x 107.5. (Decision, rules `bpt-5`: by how far the charger's front lies beyond
+    // each edge; until `bpt-4` by the distance to the edges' middles, and the first charger
+    // below, 14.8 cm from the front's middle and 14.3 from the flank's, went into the flank.)
+    let aspect = |x: f64, y: f64, facing: f64| {
+        let b = battle(&[u(0, RIFLES, 4, x, y, facing), u(1, RIFLES, 6, 100.0, 60.0, 270.0)]);
+        b.check_charge(0, 1).map(|plan| plan.aspect)
+    };
+    // In front of the end stand, 13.5 cm off: its front.
+    assert_eq!(aspect(106.0, 45.0, 90.0), Ok(Aspect::Front));
+    // Diagonally before the corner, more in front than beside (11.25 cm, 2.5): its front.
+    assert_eq!(aspect(110.0, 47.25, 90.0), Ok(Aspect::Front));
+    // Beside the line, level with it: its flank.
+    assert_eq!(aspect(122.0, 60.0, 180.0), Ok(Aspect::Flank));
+    // Off the corner, more beside than in front (10.5 cm beside, 7 in front): its flank.
+    assert_eq!(aspect(119.0, 51.5, 135.0), Ok(Aspect::Flank));
 }
