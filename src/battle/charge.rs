@@ -736,13 +736,8 @@ impl Battle {
         let mine = self.rects_at(unit, pose);
         let theirs = self.rects(target);
         let fighting = |rects: &[geometry::Rect], id: UnitId, other: &[geometry::Rect]| {
-            let n = self.geom[id as usize].fighting.min(rects.len());
-            let contact = self.rules.visibility.contact + 0.05;
-            let touching = rects[..n]
-                .iter()
-                .filter(|r| other.iter().any(|o| r.distance(o) <= contact))
-                .count() as u32;
-            touching.max(1)
+            self.fighting_stands_touching(id, rects, |r| other.iter().any(|o| self.touching(r, o)))
+                .max(1)
         };
         let sum = |m: Vec<Modifier>| m.iter().map(|m| m.amount).sum::<i32>();
         let a_mods = self.rules.charge.charging + sum(self.fighter_modifiers(unit, &[target], false, true));
@@ -781,17 +776,28 @@ impl Battle {
 
     /// Stands of `id` touching any base of `enemies`.
     pub(crate) fn stands_in_contact(&self, id: UnitId, enemies: &[UnitId]) -> u32 {
-        let g = &self.geom[id as usize];
-        let contact = self.rules.visibility.contact + 0.05;
-        let n = g.rects[..g.fighting.min(g.rects.len())]
-            .iter()
-            .filter(|r| {
-                enemies
-                    .iter()
-                    .any(|&e| self.rects(e).iter().any(|o| r.distance(o) <= contact))
-            })
-            .count() as u32;
+        let n = self.fighting_stands_touching(id, self.rects(id), |r| {
+            enemies
+                .iter()
+                .any(|&e| self.rects(e).iter().any(|o| self.touching(r, o)))
+        });
         n.max(u32::from(!enemies.is_empty()))
+    }
+
+    /// Of `id`'s fighting stands, placed as `rects`, how many `touches` accepts.
+    fn fighting_stands_touching(
+        &self,
+        id: UnitId,
+        rects: &[geometry::Rect],
+        touches: impl Fn(&geometry::Rect) -> bool,
+    ) -> u32 {
+        let n = self.geom[id as usize].fighting.min(rects.len());
+        rects[..n].iter().filter(|r| touches(r)).count() as u32
+    }
+
+    /// Two bases in contact (the rules' contact distance, and a little for rounding).
+    fn touching(&self, r: &geometry::Rect, o: &geometry::Rect) -> bool {
+        r.distance(o) <= self.rules.visibility.contact + 0.05
     }
 
     /// Resolve every charge in contact (BPT "Resolution" to "Retreat").

@@ -143,8 +143,8 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
     });
     let (me, them) = (&b.unit(unit).name, &b.unit(target).name);
     if let Some(a) = charge {
-        let o = b.charge_estimate(unit, target);
         let [mine, theirs] = b.charge_fighters(unit, target);
+        let o = crate::rules::odds::charge_round(mine, theirs);
         let side = |f: crate::rules::odds::Fighter| {
             let had = if f.had > 0 {
                 format!(", {} taken", crate::battle::log::count(f.had as i64, "hit"))
