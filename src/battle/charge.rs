@@ -720,15 +720,25 @@ impl Battle {
     ///   contact attacks, the charging die, and each side's modifiers as the resolution
     ///   applies them ([`Battle::fighter_modifiers`]), the target fighting to its flank or rear
     ///   when that is the edge contacted;
-    /// - the target's cover from the charger, and the saves (one worse on a flank or rear);
+    /// - the target's cover from the charger where it makes contact, and the saves (one worse
+    ///   on a flank or rear);
     /// - the hits each has already taken this turn and its hits value.
     ///
     /// Supports that may join are not counted, nor rounds after the first.
     pub fn charge_fighters(&self, unit: UnitId, target: UnitId) -> [Fighter; 2] {
+        self.fighters_of(unit, target, self.check_charge(unit, target).ok().as_ref())
+    }
+
+    /// [`Battle::charge_fighters`] for a charge already checked: its plan.
+    pub fn planned_charge_fighters(&self, plan: &ChargePlan) -> [Fighter; 2] {
+        self.fighters_of(plan.unit, plan.target, Some(plan))
+    }
+
+    fn fighters_of(&self, unit: UnitId, target: UnitId, plan: Option<&ChargePlan>) -> [Fighter; 2] {
         let (a, t) = (self.unit(unit), self.unit(target));
-        let (pose, aspect) = match self.check_charge(unit, target) {
-            Ok(plan) => (plan.contact, plan.aspect),
-            Err(_) => self
+        let (pose, aspect) = match plan {
+            Some(plan) => (plan.contact, plan.aspect),
+            None => self
                 .contact_pose(unit, target)
                 .unwrap_or_else(|| (a.pose, self.contact_aspect(target, unit))),
         };
@@ -755,7 +765,8 @@ impl Battle {
             side(
                 a,
                 dice(self.contact_attacks(a) * fighting(&mine, unit, theirs), a_mods),
-                self.charge_to_hit(target, Some(a.pose.pos), riding(a)),
+                // From where the charger makes contact, as the resolution counts it.
+                self.charge_to_hit(target, Some(pose.pos), riding(a)),
                 self.charge_save(target, flanked),
             ),
             side(
@@ -771,6 +782,12 @@ impl Battle {
     /// [`Battle::charge_fighters`].
     pub fn charge_estimate(&self, unit: UnitId, target: UnitId) -> ChargeOdds {
         let [a, t] = self.charge_fighters(unit, target);
+        odds::charge_round(a, t)
+    }
+
+    /// [`Battle::charge_estimate`] for a charge already checked: its plan.
+    pub fn planned_charge_estimate(&self, plan: &ChargePlan) -> ChargeOdds {
+        let [a, t] = self.planned_charge_fighters(plan);
         odds::charge_round(a, t)
     }
 

@@ -608,6 +608,20 @@ fn hits_in_a_charge_against_the_flank_worsen_the_save_by_one() {
     assert!(hits > 0 && saved == 0, "flank: 6 to save, {saved} of {hits}");
 }
 
+/// Unit 0 charges unit 1 on initiative, every die a 5, and the phases run on (passing the
+/// windows) until the first round is fought: its sides, and the events of that step.
+fn fight_first_round(b: &mut Battle) -> (Vec<CombatSide>, Vec<Event>) {
+    script(b, &[5; 400]);
+    let mut ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+    for _ in 0..4 {
+        if !rounds(&ev).is_empty() {
+            break;
+        }
+        ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
+    }
+    (rounds(&ev)[0].clone(), ev)
+}
+
 #[test]
 fn the_charge_preview_counts_what_its_first_round_will() {
     // The preview (and the scheduler's judgement) before a charge into a flank: the Union line
@@ -648,15 +662,7 @@ fn the_charge_preview_counts_what_its_first_round_will() {
         "{preview:?}"
     );
     // The first round as the resolution fights it, every die a 5.
-    script(&mut b, &[5; 400]);
-    let mut ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
-    for _ in 0..4 {
-        if !rounds(&ev).is_empty() {
-            break;
-        }
-        ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
-    }
-    let first = &rounds(&ev)[0];
+    let (first, ev) = fight_first_round(&mut b);
     assert_eq!(
         first.iter().map(|s| s.dice).collect::<Vec<_>>(),
         vec![union.dice, confederates.dice]
@@ -671,6 +677,52 @@ fn the_charge_preview_counts_what_its_first_round_will() {
             ..
         }
     )));
+}
+
+#[test]
+fn the_charge_preview_takes_the_targets_cover_from_where_the_charger_makes_contact() {
+    // BPT "Calculating Hits": defenders under charge are hit according to their cover, which
+    // the resolution takes from the charger where it makes contact. The Confederate line faces
+    // south at (100, 60) with a wall along its east flank. The Union line stands off its
+    // south-east corner, more in front than beside (as in the test above), so it contacts the
+    // front. From where it stands the wall lies nearer it than the end stand: cover. From
+    // the front, where it makes contact, the wall is beside the end stand: open.
+    let units = [u(0, RIFLES, 4, 110.0, 47.25, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)];
+    let east = battle(&units)
+        .rects(1)
+        .iter()
+        .flat_map(|r| r.corners())
+        .map(|c| c.x)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let wall = Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Wall,
+            name: "wall".into(),
+            points: vec![V2::new(east + 0.3, 58.0), V2::new(east + 0.3, 62.0)],
+            width: 0.5,
+        }],
+        ..Terrain::default()
+    };
+    let mut b = battle_with(
+        &units,
+        wall,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    let plan = b.check_charge(0, 1).expect("a legal charge");
+    assert_eq!(plan.aspect, Aspect::Front);
+    let open = b.charge_to_hit(1, None, false);
+    let from_here = b.charge_to_hit(1, Some(b.unit(0).pose.pos), false);
+    assert!(
+        from_here > open,
+        "behind the wall as seen from here: {from_here} against {open}"
+    );
+    let [union, _] = b.charge_fighters(0, 1);
+    assert_eq!(union.to_hit, open);
+    assert_eq!(b.planned_charge_fighters(&plan), b.charge_fighters(0, 1));
+    // The resolution agrees.
+    let (first, _) = fight_first_round(&mut b);
+    assert_eq!(first[0].to_hit, union.to_hit);
 }
 
 #[test]

@@ -294,10 +294,10 @@ impl Scheduler {
             let charge_ok = !*charge
                 || units.iter().any(|&u| {
                     ctx.enemies.iter().any(|&e| {
-                        b.check_charge(u, e).is_ok() && {
-                            let o = b.charge_estimate(u, e);
+                        b.check_charge(u, e).is_ok_and(|plan| {
+                            let o = b.planned_charge_estimate(&plan);
                             o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS
-                        }
+                        })
                     })
                 });
             if !charge_ok {
