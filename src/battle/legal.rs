@@ -1,7 +1,8 @@
 //! The legal actions of the current state: what the UI offers, what agents choose from, what
 //! tests sweep. Moves are continuous; this lists a representative set of legal destinations
 //! (full and half moves ahead, obliques, wheels, about face, retire, towards the nearest
-//! enemy and the side's objective), each checked by the same validation as `apply`.
+//! enemy and the side's objective, and round a river by its bridge or ford where one bars the
+//! way to them), each checked by the same validation as `apply`.
 
 use super::action::{Action, Deploy};
 use super::fire::FireContext;
@@ -363,8 +364,42 @@ impl Battle {
                 v.push(Pose::new(p.pos + dir * d, p.facing));
                 v.push(Pose::new(p.pos + dir * (d * 0.5), clamped));
             }
+            v.extend(self.candidate_way_moves(id, g));
         }
         v.extend(self.candidate_road_moves(id));
+        v
+    }
+
+    /// Where a river bars the straight way to `goal` ([`crate::rules::terrain::Terrain::way_via`]):
+    /// a move along the way by its crossing, to the bank before it, onto it and off it beyond
+    /// (each as far as the allowance reaches), facing the way it goes or across the river. A
+    /// line too wide for the bridge is refused there; a march column turns freely and crosses.
+    fn candidate_way_moves(&self, id: UnitId, goal: V2) -> Vec<Pose> {
+        let u = self.unit(id);
+        let p = u.pose;
+        let Some(c) = self.terrain.way_via(p.pos, goal, u.on_foot()) else {
+            return Vec::new();
+        };
+        let depth = self.frontage(u).1;
+        let off = depth * 0.5 + 0.5;
+        let near = c.bank(p.pos, off);
+        let far = c.bank(goal, off);
+        let over = (far - near).norm().angle();
+        let mut v = Vec::new();
+        for q in [near, c.at, far] {
+            let dist = p.pos.dist(q);
+            if dist < 0.5 {
+                continue;
+            }
+            let dir = (q - p.pos).norm();
+            let to = p.pos + dir * dist.min(u.move_rate());
+            for facing in [dir.angle(), over, p.facing] {
+                let pose = Pose::new(to, facing);
+                if !v.contains(&pose) {
+                    v.push(pose);
+                }
+            }
+        }
         v
     }
 

@@ -11,3 +11,4 @@ pub mod odds;
 pub mod params;
 pub mod switches;
 pub mod terrain;
+pub mod way;

@@ -512,3 +512,81 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     let lone = judge(&b, &Action::Charge { unit: 1, target: 3 }, &ctx).score;
     assert!(lone < 0.0, "{lone:.2}: {:?}", b.charge_estimate(1, 3));
 }
+
+/// BPT "Wet Terrain": a river is crossed only where a road does. A line on the bank with the
+/// enemy across the river, the bridge 50 cm along it: the computer forms march column (a
+/// line cannot step sideways, BPT "Oblique Movement"), goes along the bank to the bridge and
+/// over it. Measured straight, the enemy across the river held the line on its bank, ordered
+/// and idle (the engineers scenario's Union from turn 7).
+#[test]
+fn the_scheduler_takes_a_river_by_its_bridge() {
+    use volley::battle::{Action, Deploy};
+    use volley::rules::formation::Formation;
+    use volley::rules::geometry::V2;
+    use volley::rules::terrain::{Linear, LinearKind, Terrain};
+    let linear = |kind, (x0, y0), (x1, y1), width| Linear {
+        kind,
+        name: String::new(),
+        points: vec![V2::new(x0, y0), V2::new(x1, y1)],
+        width,
+    };
+    let terrain = Terrain {
+        linears: vec![
+            linear(LinearKind::River, (0.0, 60.0), (240.0, 60.0), 6.0),
+            linear(LinearKind::Road, (150.0, 0.0), (150.0, 180.0), 2.0),
+        ],
+        ..Terrain::default()
+    };
+    let mut b = battle_with(
+        &[
+            u(0, "regular_infantry_rifled", 4, 100.0, 54.0, 90.0),
+            u(1, "regular_infantry_rifled", 4, 100.0, 110.0, 270.0),
+        ],
+        terrain,
+        [(100.0, 45.0), (220.0, 175.0)],
+        [(100.0, 48.0), (200.0, 175.0)],
+    );
+    let bank = 60.0 + 3.0;
+    assert!(
+        b.terrain
+            .impassable_for(V2::new(100.0, 54.0), V2::new(100.0, 110.0), true)
+            .is_some()
+    );
+    let mut phases = 0;
+    let mut picks = Vec::new();
+    while south_edge(&b, 0) <= bank && phases < 10 {
+        to_command(&mut b);
+        script(&mut b, &[2; 400]); // every order roll made good
+        picks.extend(easy_command_phase(&mut b, 8));
+        phases += 1;
+    }
+    assert!(
+        matches!(
+            picks.first(),
+            Some(Action::Order { .. })
+                | Some(Action::Deploy {
+                    unit: 0,
+                    deploy: Deploy::Formation(Formation::MarchColumn)
+                })
+        ),
+        "{picks:?}"
+    );
+    assert!(
+        picks.contains(&Action::Deploy {
+            unit: 0,
+            deploy: Deploy::Formation(Formation::MarchColumn)
+        }),
+        "it forms march column: {picks:?}"
+    );
+    assert!(
+        south_edge(&b, 0) > bank,
+        "over the river in {phases} command phases, at {:?}: {picks:?}",
+        b.unit(0).pose
+    );
+    // It went by the bridge, the only way: some move ended within reach of it.
+    let by_bridge = picks.iter().any(|a| match a {
+        Action::Move { unit: 0, to } => (to.pos.x - 150.0).abs() < 5.0,
+        _ => false,
+    });
+    assert!(by_bridge, "{picks:?}");
+}

@@ -215,6 +215,18 @@ fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId
     }
 }
 
+/// The river a unit without a target must cross by a bridge or ford to reach its goal, if the
+/// straight way is barred and a crossing opens it.
+fn crossing_ahead(b: &Battle, unit: UnitId, ctx: &Ctx) -> Option<String> {
+    if ctx.can_fire.contains(&unit) {
+        return None;
+    }
+    let u = b.unit(unit);
+    let (g, _) = goal(b, unit, &ctx.enemies, &ctx.assigned)?;
+    b.terrain.way_via(u.pose.pos, g, u.on_foot())?;
+    b.terrain.impassable_for(u.pose.pos, g, u.on_foot())
+}
+
 /// What one enemy able to charge a unit's flank or rear costs a move that leaves it so.
 const FLANK_THREAT: f64 = 1.0;
 
@@ -226,8 +238,19 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     let Some((g, want)) = goal(b, unit, &ctx.enemies, &ctx.assigned) else {
         return Judged::nothing();
     };
-    let before = (u.pose.pos.dist(g) - want).abs();
-    let after = (to.pos.dist(g) - want).abs();
+    // A unit with a target fights from where it stands (across a river, if so); one without
+    // measures its goal by the way it could go ([`crate::rules::terrain::Terrain::way_length`]):
+    // measured straight, a goal across a river drew units to their bank and no further (the
+    // engineers scenario's Union sat there from turn 7, ordered and idle).
+    let way = |from: V2| {
+        if ctx.can_fire.contains(&unit) {
+            from.dist(g)
+        } else {
+            b.terrain.way_length(from, g, u.on_foot())
+        }
+    };
+    let before = (way(u.pose.pos) - want).abs();
+    let after = (way(to.pos) - want).abs();
     let mut score = 0.08 * (before - after);
     if let Some(&(o, r)) = ctx.assigned.get(&unit) {
         let inside = |pose: crate::rules::geometry::Pose| {
@@ -351,9 +374,25 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
             Judged::new(0.3, format!("{}: limber up to close the range", u.name))
         }
         Deploy::Formation(Formation::Line)
-            if u.row.arm == Arm::Infantry && u.formation != Formation::Line && nearest <= 35.0 =>
+            if u.row.arm == Arm::Infantry
+                && u.formation != Formation::Line
+                && nearest <= 35.0
+                && crossing_ahead(b, unit, ctx).is_none() =>
         {
             Judged::new(0.6, format!("{}: form line, enemy {nearest:.0} cm off", u.name))
+        }
+        // A river between the unit and its goal, crossed only where a road does: march column,
+        // which turns freely to go along the bank and files over (a line cannot step sideways,
+        // BPT "Oblique Movement", nor fit more than two or three stands on a bridge).
+        Deploy::Formation(Formation::MarchColumn)
+            if matches!(u.row.arm, Arm::Infantry | Arm::Cavalry)
+                && u.formation != Formation::MarchColumn
+                && let Some(river) = crossing_ahead(b, unit, ctx) =>
+        {
+            Judged::new(
+                0.5,
+                format!("{}: form march column to cross {river} by the road", u.name),
+            )
         }
         Deploy::Formation(Formation::MarchColumn)
             if u.row.arm == Arm::Infantry && u.formation == Formation::Line && nearest > 60.0 =>

@@ -69,20 +69,30 @@ fn rank(o: Option<ObjectiveLevel>, w: &Weights) -> f64 {
 }
 
 /// How far `u` stands beyond where it wants to be, cm: inside its side's nearest own
-/// objective's radius, or within its weapon range of the nearest `enemies` unit.
+/// objective's radius, or within its weapon range of the nearest `enemies` unit. Out of range,
+/// by the way it could go ([`crate::rules::terrain::Terrain::way_length`]: across a river by a
+/// bridge or ford), so going round to the crossing counts as closing.
 fn off_place(b: &Battle, u: &Unit, enemies: &[UnitId]) -> f64 {
     let range = b.weapon_range(u);
+    let beyond = |p: crate::rules::geometry::V2, within: f64| {
+        let straight = p.dist(u.pose.pos);
+        if straight <= within {
+            0.0
+        } else {
+            b.terrain.way_length(u.pose.pos, p, u.on_foot()) - within
+        }
+    };
     let to_enemy = enemies
         .iter()
         .filter(|&&e| b.unit(e).alive())
-        .map(|&e| (b.unit(e).pose.pos.dist(u.pose.pos) - range).max(0.0))
+        .map(|&e| beyond(b.unit(e).pose.pos, range))
         .fold(f64::INFINITY, f64::min);
     let name = &b.sides[u.side].name;
     let to_objective = b
         .objectives
         .iter()
         .filter(|o| &o.side == name)
-        .map(|o| (o.pos.dist(u.pose.pos) - o.radius).max(0.0))
+        .map(|o| beyond(o.pos, o.radius))
         .fold(f64::INFINITY, f64::min);
     let d = to_enemy.min(to_objective);
     if d.is_finite() { d } else { 0.0 }
@@ -185,6 +195,40 @@ mod tests {
             let want = WEIGHTS.won * WEIGHTS.result_now * share;
             assert!((cost - want).abs() < 1e-9, "{left} turns left: {cost} against {want}");
         }
+    }
+
+    /// Out of range across a river, a unit is as far off as the way round by a bridge: on
+    /// the engineers scenario (objectives aside) the 7th Michigan on its bank, the 17th
+    /// Mississippi fallen back to 22 cm across Cedar Run; by the Mill road's bridge 35 cm west
+    /// the way is 73 cm, by the pontoon bridge once built 39 cm.
+    #[test]
+    fn out_of_range_across_a_river_the_way_by_the_bridge_counts() {
+        use crate::rules::geometry::V2;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/engineers.ron");
+        let mut b = crate::load_battle(&path, 1).expect("engineers loads").0;
+        b.objectives.clear();
+        let find = |b: &Battle, name: &str| b.units.iter().find(|u| u.name == name).expect(name).id;
+        let (mi, ms) = (find(&b, "7th Michigan"), find(&b, "17th Mississippi"));
+        let to = V2::new(44.0, 62.0);
+        b.unit_mut(ms).pose.pos = to;
+        let range = b.weapon_range(b.unit(mi));
+        let from = b.unit(mi).pose.pos;
+        assert_eq!(from, V2::new(45.0, 40.0));
+        assert!(from.dist(to) - range > 2.0, "out of range, 2 cm beyond");
+        let by = |at: V2| from.dist(at) + at.dist(to) - range;
+        let mill = V2::new(10.0, 45.0);
+        assert!((off_place(&b, b.unit(mi), &[ms]) - by(mill)).abs() < 1e-9);
+        // The pontoon bridge where the engineers build it (a road across the river).
+        let terrain = std::sync::Arc::make_mut(&mut b.terrain);
+        terrain.linears.push(crate::rules::terrain::Linear {
+            kind: crate::rules::terrain::LinearKind::Road,
+            name: "pontoon bridge".into(),
+            points: vec![V2::new(60.0, 41.0), V2::new(60.0, 49.0)],
+            width: 5.0,
+        });
+        let pontoon = V2::new(60.0, 45.0);
+        assert!(by(pontoon) < by(mill) - 30.0);
+        assert!((off_place(&b, b.unit(mi), &[ms]) - by(pontoon)).abs() < 1e-9);
     }
 
     #[test]
