@@ -372,8 +372,9 @@ impl Battle {
 
     /// Where a river bars the straight way to `goal` ([`crate::rules::terrain::Terrain::way_via`]):
     /// a move along the way by its crossing, to the bank before it, onto it and off it beyond
-    /// (each as far as the allowance reaches), facing the way it goes or across the river. A
-    /// line too wide for the bridge is refused there; a march column turns freely and crosses.
+    /// (each as far as the allowance reaches), facing across the river or the way it goes (and,
+    /// to the bank, as it faces: a line's oblique). A line too wide for the bridge is refused
+    /// there; a march column turns freely and crosses.
     fn candidate_way_moves(&self, id: UnitId, goal: V2) -> Vec<Pose> {
         let u = self.unit(id);
         let p = u.pose;
@@ -386,14 +387,15 @@ impl Battle {
         let far = c.bank(goal, off);
         let over = (far - near).norm().angle();
         let mut v = Vec::new();
-        for q in [near, c.at, far] {
+        for (q, keep) in [(near, true), (c.at, false), (far, false)] {
             let dist = p.pos.dist(q);
             if dist < 0.5 {
                 continue;
             }
             let dir = (q - p.pos).norm();
             let to = p.pos + dir * dist.min(u.move_rate());
-            for facing in [dir.angle(), over, p.facing] {
+            let facings = [Some(over), Some(dir.angle()), keep.then_some(p.facing)];
+            for facing in facings.into_iter().flatten() {
                 let pose = Pose::new(to, facing);
                 if !v.contains(&pose) {
                     v.push(pose);
