@@ -378,7 +378,7 @@ impl Battle {
     fn candidate_way_moves(&self, id: UnitId, goal: V2) -> Vec<Pose> {
         let u = self.unit(id);
         let p = u.pose;
-        let Some(c) = self.terrain.way_via(p.pos, goal, u.on_foot()) else {
+        let Some((_, c)) = self.terrain.way_via(p.pos, goal, u.on_foot()) else {
             return Vec::new();
         };
         let depth = self.frontage(u).1;

@@ -928,15 +928,8 @@ impl Terrain {
 
     /// A road crosses river `ri` within 3 cm of `p`: a bridge or ford.
     fn bridged(&self, ri: usize, p: V2) -> bool {
-        let river = &self.linears[ri];
-        self.linears.iter().filter(|l| l.kind == LinearKind::Road).any(|road| {
-            road.points.windows(2).any(|w| {
-                river.points.windows(2).any(|v| {
-                    segment_intersection_t(w[0], w[1], v[0], v[1])
-                        .is_some_and(|t| w[0].lerp(w[1], t).dist(p) <= 3.0 + EPS)
-                })
-            })
-        })
+        self.roads_across(&self.linears[ri])
+            .any(|(at, _)| at.dist(p) <= 3.0 + EPS)
     }
 
     /// The first impassable thing a move along a→b runs into (BPT "Terrain", "Wet Terrain",

@@ -4,7 +4,7 @@
 //! the terrain; the scheduler measures its goals by it and the move listing offers its legs.
 
 use super::geometry::{V2, segment_intersection_t};
-use super::terrain::{LinearKind, Terrain};
+use super::terrain::{Linear, LinearKind, Terrain};
 
 /// Where a road crosses a river: a bridge or ford, or a pontoon bridge once built.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,48 +30,58 @@ impl RiverCrossing {
 }
 
 impl Terrain {
+    /// Where the roads cross `river`, stretch by stretch: the point and the road's direction
+    /// there (a road's bend on the river gives one for each stretch). No allocation: the
+    /// impassability test asks it on every move ([`Terrain::impassable_for`]).
+    pub(crate) fn roads_across<'a>(&'a self, river: &'a Linear) -> impl Iterator<Item = (V2, V2)> + 'a {
+        self.linears
+            .iter()
+            .filter(|l| l.kind == LinearKind::Road)
+            .flat_map(move |road| {
+                road.points.windows(2).flat_map(move |w| {
+                    river.points.windows(2).filter_map(move |v| {
+                        segment_intersection_t(w[0], w[1], v[0], v[1]).map(|t| (w[0].lerp(w[1], t), w[1] - w[0]))
+                    })
+                })
+            })
+    }
+
     /// Every place a road crosses a river (one per place: a road's bend on the river counts once).
     pub fn river_crossings(&self) -> Vec<RiverCrossing> {
         let mut out: Vec<RiverCrossing> = Vec::new();
         for river in self.linears.iter().filter(|l| l.kind == LinearKind::River) {
-            for road in self.linears.iter().filter(|l| l.kind == LinearKind::Road) {
-                for w in road.points.windows(2) {
-                    for v in river.points.windows(2) {
-                        let Some(t) = segment_intersection_t(w[0], w[1], v[0], v[1]) else {
-                            continue;
-                        };
-                        let at = w[0].lerp(w[1], t);
-                        if out.iter().any(|c| c.at.dist(at) < 1.0) {
-                            continue;
-                        }
-                        out.push(RiverCrossing {
-                            at,
-                            across: (w[1] - w[0]).norm(),
-                            width: river.width,
-                        });
-                    }
+            for (at, along) in self.roads_across(river) {
+                if out.iter().any(|c| c.at.dist(at) < 1.0) {
+                    continue;
                 }
+                out.push(RiverCrossing {
+                    at,
+                    across: along.norm(),
+                    width: river.width,
+                });
             }
         }
         out
     }
 
     /// The crossing a unit at `a` (on foot or not) goes by to reach `b` when a river bars the
-    /// straight way: the one that makes `a` → crossing → `b` shortest, each leg clear. None when
-    /// the straight way is clear, or no crossing opens it.
-    pub fn way_via(&self, a: V2, b: V2, foot: bool) -> Option<RiverCrossing> {
-        self.impassable_for(a, b, foot)?;
+    /// straight way, with what bars it ([`Terrain::impassable_for`]): the crossing that makes
+    /// `a` → crossing → `b` shortest, each leg clear. None when the straight way is clear, or
+    /// no crossing opens it.
+    pub fn way_via(&self, a: V2, b: V2, foot: bool) -> Option<(String, RiverCrossing)> {
+        let barred = self.impassable_for(a, b, foot)?;
         self.river_crossings()
             .into_iter()
             .filter(|c| self.impassable_for(a, c.at, foot).is_none() && self.impassable_for(c.at, b, foot).is_none())
             .min_by(|x, y| (a.dist(x.at) + x.at.dist(b)).total_cmp(&(a.dist(y.at) + y.at.dist(b))))
+            .map(|c| (barred, c))
     }
 
     /// How far `b` is from `a` by the way a unit could go: straight, or through the crossing of
     /// [`Terrain::way_via`]; straight when no crossing opens a barred way.
     pub fn way_length(&self, a: V2, b: V2, foot: bool) -> f64 {
         match self.way_via(a, b, foot) {
-            Some(c) => a.dist(c.at) + c.at.dist(b),
+            Some((_, c)) => a.dist(c.at) + c.at.dist(b),
             None => a.dist(b),
         }
     }
@@ -80,7 +90,6 @@ impl Terrain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::terrain::Linear;
 
     /// A river down x = 100 (6 cm wide), a road across it along y = 10: one bridge.
     fn bridged_river() -> Terrain {
@@ -122,7 +131,10 @@ mod tests {
         let t = bridged_river();
         // Across the river 20 cm from the bridge: there and back, 2 × √(5² + 20²).
         let (a, b) = (V2::new(95.0, 30.0), V2::new(105.0, 30.0));
-        assert_eq!(t.way_via(a, b, true).map(|c| c.at), Some(V2::new(100.0, 10.0)));
+        assert_eq!(
+            t.way_via(a, b, true).map(|(what, c)| (what, c.at)),
+            Some(("Aa".to_string(), V2::new(100.0, 10.0)))
+        );
         assert!((t.way_length(a, b, true) - 2.0 * 425f64.sqrt()).abs() < 1e-9);
         // On one bank the way is straight.
         let same_bank = V2::new(90.0, 40.0);

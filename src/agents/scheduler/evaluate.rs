@@ -215,16 +215,49 @@ fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId
     }
 }
 
-/// The river a unit without a target must cross by a bridge or ford to reach its goal, if the
-/// straight way is barred and a crossing opens it.
-fn crossing_ahead(b: &Battle, unit: UnitId, ctx: &Ctx) -> Option<String> {
-    if ctx.can_fire.contains(&unit) {
-        return None;
-    }
+/// Where a unit advances and how far it is from there, worked out once per unit and decision
+/// ([`Ctx::aim`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aim {
+    /// Its goal and the distance it wants to stop at ([`goal`]).
+    pub at: V2,
+    pub want: f64,
+    /// How far the goal is: straight for a unit with a target (it fights from where it stands,
+    /// across a river if so); for one without, by the way it could go
+    /// ([`crate::rules::terrain::Terrain::way_length`]).
+    pub far: f64,
+    /// The river a unit without a target must cross by a bridge or ford to reach its goal, if
+    /// the straight way is barred and a crossing opens it.
+    pub river: Option<String>,
+}
+
+fn aim(
+    b: &Battle,
+    unit: UnitId,
+    enemies: &[UnitId],
+    assigned: &BTreeMap<UnitId, (V2, f64)>,
+    can_fire: &std::collections::BTreeSet<UnitId>,
+) -> Option<Aim> {
+    let (at, want) = goal(b, unit, enemies, assigned)?;
     let u = b.unit(unit);
-    let (g, _) = goal(b, unit, &ctx.enemies, &ctx.assigned)?;
-    b.terrain.way_via(u.pose.pos, g, u.on_foot())?;
-    b.terrain.impassable_for(u.pose.pos, g, u.on_foot())
+    let straight = u.pose.pos.dist(at);
+    let way = (!can_fire.contains(&unit))
+        .then(|| b.terrain.way_via(u.pose.pos, at, u.on_foot()))
+        .flatten();
+    Some(match way {
+        Some((river, c)) => Aim {
+            at,
+            want,
+            far: u.pose.pos.dist(c.at) + c.at.dist(at),
+            river: Some(river),
+        },
+        None => Aim {
+            at,
+            want,
+            far: straight,
+            river: None,
+        },
+    })
 }
 
 /// What one enemy able to charge a unit's flank or rear costs a move that leaves it so.
@@ -235,7 +268,7 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     if u.is_artillery() && !u.limbered {
         return Judged::nothing(); // unlimbered guns stay and shoot
     }
-    let Some((g, want)) = goal(b, unit, &ctx.enemies, &ctx.assigned) else {
+    let Some(Aim { at: g, want, far, .. }) = ctx.aim(b, unit) else {
         return Judged::nothing();
     };
     // A unit with a target fights from where it stands (across a river, if so); one without
@@ -249,7 +282,7 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
             b.terrain.way_length(from, g, u.on_foot())
         }
     };
-    let before = (way(u.pose.pos) - want).abs();
+    let before = (far - want).abs();
     let after = (way(to.pos) - want).abs();
     let mut score = 0.08 * (before - after);
     if let Some(&(o, r)) = ctx.assigned.get(&unit) {
@@ -377,7 +410,7 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
             if u.row.arm == Arm::Infantry
                 && u.formation != Formation::Line
                 && nearest <= 35.0
-                && crossing_ahead(b, unit, ctx).is_none() =>
+                && ctx.aim(b, unit).is_none_or(|a| a.river.is_none()) =>
         {
             Judged::new(0.6, format!("{}: form line, enemy {nearest:.0} cm off", u.name))
         }
@@ -387,7 +420,7 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         Deploy::Formation(Formation::MarchColumn)
             if matches!(u.row.arm, Arm::Infantry | Arm::Cavalry)
                 && u.formation != Formation::MarchColumn
-                && let Some(river) = crossing_ahead(b, unit, ctx) =>
+                && let Some(river) = ctx.aim(b, unit).and_then(|a| a.river) =>
         {
             Judged::new(
                 0.5,
@@ -456,6 +489,8 @@ pub struct Ctx {
     pub can_fire: std::collections::BTreeSet<UnitId>,
     /// Units sent to hold or deny an objective: (point, radius).
     pub assigned: BTreeMap<UnitId, (V2, f64)>,
+    /// The aims of the units with a move among the actions on offer (judged many times each).
+    aims: BTreeMap<UnitId, Option<Aim>>,
 }
 
 impl Ctx {
@@ -476,10 +511,28 @@ impl Ctx {
             .collect();
         let enemies = known_enemies(b, side);
         let assigned = assign_objectives(b, side, &enemies);
-        Ctx {
+        let mut ctx = Ctx {
             enemies,
             can_fire,
             assigned,
+            aims: BTreeMap::new(),
+        };
+        for a in legal {
+            if let Action::Move { unit, .. } = a
+                && !ctx.aims.contains_key(unit)
+            {
+                let found = aim(b, *unit, &ctx.enemies, &ctx.assigned, &ctx.can_fire);
+                ctx.aims.insert(*unit, found);
+            }
+        }
+        ctx
+    }
+
+    /// Where `unit` advances and how far it is from there ([`Aim`]).
+    pub fn aim(&self, b: &Battle, unit: UnitId) -> Option<Aim> {
+        match self.aims.get(&unit) {
+            Some(a) => a.clone(),
+            None => aim(b, unit, &self.enemies, &self.assigned, &self.can_fire),
         }
     }
 }
