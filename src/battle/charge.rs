@@ -8,7 +8,7 @@ use super::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{self, Aspect, Pose, V2};
-use crate::rules::odds::{self, ChargeOdds, Fighter};
+use crate::rules::odds::{self, ChargeFight, ChargeOdds, Fighter};
 use crate::rules::params::Cover;
 use crate::rules::terrain::LinearKind;
 
@@ -724,17 +724,25 @@ impl Battle {
     ///   on a flank or rear);
     /// - the hits each has already taken this turn and its hits value.
     ///
-    /// Supports that may join are not counted, nor rounds after the first.
+    /// Supports that may join are not counted. These are the first round's fighters; the
+    /// rounds after it are in [`Battle::charge_fight`].
     pub fn charge_fighters(&self, unit: UnitId, target: UnitId) -> [Fighter; 2] {
-        self.fighters_of(unit, target, self.check_charge(unit, target).ok().as_ref())
+        self.charge_fight(unit, target).first
+    }
+
+    /// [`Battle::charge_fighters`] for the first round, and the fighters of the rounds after
+    /// it as the resolution fights them: without the charging die, the lance and the target's
+    /// cover (`resolve_one`).
+    pub fn charge_fight(&self, unit: UnitId, target: UnitId) -> ChargeFight {
+        self.fight_of(unit, target, self.check_charge(unit, target).ok().as_ref())
     }
 
     /// [`Battle::charge_fighters`] for a charge already checked: its plan.
     pub fn planned_charge_fighters(&self, plan: &ChargePlan) -> [Fighter; 2] {
-        self.fighters_of(plan.unit, plan.target, Some(plan))
+        self.fight_of(plan.unit, plan.target, Some(plan)).first
     }
 
-    fn fighters_of(&self, unit: UnitId, target: UnitId, plan: Option<&ChargePlan>) -> [Fighter; 2] {
+    fn fight_of(&self, unit: UnitId, target: UnitId, plan: Option<&ChargePlan>) -> ChargeFight {
         let (a, t) = (self.unit(unit), self.unit(target));
         let (pose, aspect) = match plan {
             Some(plan) => (plan.contact, plan.aspect),
@@ -750,7 +758,8 @@ impl Battle {
                 .max(1)
         };
         let sum = |m: Vec<Modifier>| m.iter().map(|m| m.amount).sum::<i32>();
-        let a_mods = self.rules.charge.charging + sum(self.fighter_modifiers(unit, &[target], false, true));
+        let a_later = sum(self.fighter_modifiers(unit, &[target], false, false));
+        let a_first = self.rules.charge.charging + sum(self.fighter_modifiers(unit, &[target], false, true));
         let t_mods = sum(self.fighter_modifiers(target, &[unit], flanked, false));
         let dice = |attacks: u32, mods: i32| (attacks as i32 + mods).max(0) as u32;
         let riding = |u: &Unit| u.is_cavalry() && u.mounted();
@@ -761,34 +770,48 @@ impl Battle {
             had: u.hits,
             left: u.hits_value(&self.rules, self.player_turn).saturating_sub(u.hits),
         };
-        [
-            side(
-                a,
-                dice(self.contact_attacks(a) * fighting(&mine, unit, theirs), a_mods),
-                // From where the charger makes contact, as the resolution counts it.
-                self.charge_to_hit(target, Some(pose.pos), riding(a)),
-                self.charge_save(target, flanked),
-            ),
-            side(
-                t,
-                dice(self.contact_attacks(t) * fighting(theirs, target, &mine), t_mods),
-                self.charge_to_hit(unit, None, riding(t)),
-                self.charge_save(unit, false),
-            ),
-        ]
+        let a_attacks = self.contact_attacks(a) * fighting(&mine, unit, theirs);
+        let save_of_t = self.charge_save(target, flanked);
+        let defender = side(
+            t,
+            dice(self.contact_attacks(t) * fighting(theirs, target, &mine), t_mods),
+            self.charge_to_hit(unit, None, riding(t)),
+            self.charge_save(unit, false),
+        );
+        ChargeFight {
+            first: [
+                side(
+                    a,
+                    dice(a_attacks, a_first),
+                    // From where the charger makes contact, as the resolution counts it.
+                    self.charge_to_hit(target, Some(pose.pos), riding(a)),
+                    save_of_t,
+                ),
+                defender,
+            ],
+            // Cover counts in the first round only.
+            later: [
+                side(
+                    a,
+                    dice(a_attacks, a_later),
+                    self.charge_to_hit(target, None, riding(a)),
+                    save_of_t,
+                ),
+                defender,
+            ],
+        }
     }
 
-    /// The odds of the first round of a charge of `unit` on `target`, from
-    /// [`Battle::charge_fighters`].
+    /// The odds of a charge of `unit` on `target`, the whole of it (its rounds to a result or
+    /// the last, [`odds::charge_whole`]), from [`Battle::charge_fight`].
     pub fn charge_estimate(&self, unit: UnitId, target: UnitId) -> ChargeOdds {
-        let [a, t] = self.charge_fighters(unit, target);
-        odds::charge_round(a, t)
+        odds::charge_whole(self.charge_fight(unit, target), self.rules.charge.max_rounds)
     }
 
     /// [`Battle::charge_estimate`] for a charge already checked: its plan.
     pub fn planned_charge_estimate(&self, plan: &ChargePlan) -> ChargeOdds {
-        let [a, t] = self.planned_charge_fighters(plan);
-        odds::charge_round(a, t)
+        let fight = self.fight_of(plan.unit, plan.target, Some(plan));
+        odds::charge_whole(fight, self.rules.charge.max_rounds)
     }
 
     /// Stands of `id` touching any base of `enemies`.

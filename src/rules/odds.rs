@@ -264,6 +264,13 @@ pub struct Fighter {
 /// hits reach its hits value is knocked out and loses by double; the loser is beaten by
 /// double when it took at least twice the winner's hits. Equal hits: another round.
 pub fn charge_round(a: Fighter, b: Fighter) -> ChargeOdds {
+    round_and_draws(a, b).0
+}
+
+/// [`charge_round`], and its draws that fight on: by the hits each side has then taken in all
+/// (equal), the chance (index = hits). A draw with both sides knocked out is over (BPT
+/// "Outcome": no one is left to fight another round); it is in the odds' `draw` only.
+fn round_and_draws(a: Fighter, b: Fighter) -> (ChargeOdds, Vec<f64>) {
     let a_deals = hits_distribution(a.dice, a.to_hit, a.save_of_enemy);
     let b_deals = hits_distribution(b.dice, b.to_hit, b.save_of_enemy);
     let mut odds = ChargeOdds {
@@ -273,6 +280,7 @@ pub fn charge_round(a: Fighter, b: Fighter) -> ChargeOdds {
         b_wins: 0.0,
         b_double: 0.0,
     };
+    let mut draws: Vec<f64> = Vec::new();
     for (i, pa) in a_deals.iter().enumerate() {
         for (j, pb) in b_deals.iter().enumerate() {
             let (i, j) = (i as u32, j as u32);
@@ -282,7 +290,16 @@ pub fn charge_round(a: Fighter, b: Fighter) -> ChargeOdds {
             let slot = match taken_a.cmp(&taken_b) {
                 _ if out_b && !out_a => &mut odds.a_double,
                 _ if out_a && !out_b => &mut odds.b_double,
-                std::cmp::Ordering::Equal => &mut odds.draw,
+                std::cmp::Ordering::Equal => {
+                    if !out_a {
+                        let t = taken_a as usize;
+                        if draws.len() <= t {
+                            draws.resize(t + 1, 0.0);
+                        }
+                        draws[t] += pa * pb;
+                    }
+                    &mut odds.draw
+                }
                 std::cmp::Ordering::Less if out_b || taken_b >= 2 * taken_a => &mut odds.a_double,
                 std::cmp::Ordering::Less => &mut odds.a_wins,
                 std::cmp::Ordering::Greater if out_a || taken_a >= 2 * taken_b => &mut odds.b_double,
@@ -291,6 +308,60 @@ pub fn charge_round(a: Fighter, b: Fighter) -> ChargeOdds {
             *slot += pa * pb;
         }
     }
+    (odds, draws)
+}
+
+/// A charge's fighters: in its first round, and in the rounds after it, which are fought
+/// without the charging die, the lance and the defender's cover (BPT "Charge": "in the first
+/// round"). Their `had` and `left` are as the charge begins.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChargeFight {
+    pub first: [Fighter; 2],
+    pub later: [Fighter; 2],
+}
+
+/// The odds of a whole charge: its first round, and while the hits taken are equal (and both
+/// sides stand) another round, up to `max_rounds` (the rules' `max_rounds`, after which it is
+/// broken off). `draw` is the chance it ends with no winner: broken off, or both sides
+/// knocked out on equal hits. Exact: the state after a drawn round is the hits each side has
+/// taken in all, which are equal.
+pub fn charge_whole(fight: ChargeFight, max_rounds: u32) -> ChargeOdds {
+    let [a0, b0] = fight.first;
+    let (mut odds, mut fighting) = round_and_draws(a0, b0);
+    let settled = |o: &ChargeOdds| o.a_double + o.a_wins + o.b_wins + o.b_double;
+    for _ in 1..max_rounds {
+        if fighting.iter().all(|&p| p == 0.0) {
+            break;
+        }
+        let mut next: Vec<f64> = Vec::new();
+        // The draws that fight on leave the draw; what they come to is added back.
+        odds.draw -= fighting.iter().sum::<f64>();
+        for (t, &p) in fighting.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let t = t as u32;
+            let on = |f: Fighter, first: Fighter| Fighter {
+                had: t,
+                left: first.left.saturating_sub(t - first.had),
+                ..f
+            };
+            let (o, d) = round_and_draws(on(fight.later[0], a0), on(fight.later[1], b0));
+            odds.a_double += p * o.a_double;
+            odds.a_wins += p * o.a_wins;
+            odds.draw += p * o.draw;
+            odds.b_wins += p * o.b_wins;
+            odds.b_double += p * o.b_double;
+            if next.len() < d.len() {
+                next.resize(d.len(), 0.0);
+            }
+            for (k, q) in d.iter().enumerate() {
+                next[k] += p * q;
+            }
+        }
+        fighting = next;
+    }
+    odds.draw = (1.0 - settled(&odds)).max(0.0);
     odds
 }
 
@@ -577,6 +648,52 @@ mod tests {
         );
     }
 
+    /// A whole charge fights on while the hits taken are equal, the later rounds without the
+    /// first's charging die, to the rules' last round (BPT "Outcome"; `max_rounds`).
+    #[test]
+    fn a_whole_charge_fights_drawn_rounds_again_without_the_first_rounds_bonus() {
+        let f = |dice, to_hit, left| Fighter {
+            dice,
+            to_hit,
+            save_of_enemy: None,
+            had: 0,
+            left,
+        };
+        let fight = |first: [Fighter; 2], later: [Fighter; 2]| ChargeFight { first, later };
+        // A one die hitting on 4+ against no dice: each round a half to win by double (1 v 0),
+        // else another round; broken off after 10 rounds, 1/2^10.
+        let coin = fight([f(1, 4, 9), f(0, 4, 9)], [f(1, 4, 9), f(0, 4, 9)]);
+        let o = charge_whole(coin, 10);
+        assert_close(o.a_double, 1.0 - 0.5f64.powi(10));
+        assert_close(o.draw, 0.5f64.powi(10));
+        // One round is `charge_round`.
+        assert_eq!(charge_whole(coin, 1), charge_round(coin.first[0], coin.first[1]));
+        // 1 sure hit each in the first round (A's second die was its charging die, B's cover
+        // made it 1 of 2); 2 sure against 1 in the second: 3 taken against 2, A wins, not by
+        // double.
+        let second = fight([f(1, 1, 9), f(1, 1, 9)], [f(2, 1, 9), f(1, 1, 9)]);
+        let o = charge_whole(second, 10);
+        assert_close(o.a_wins, 1.0);
+        assert_close(charge_round(second.first[0], second.first[1]).draw, 1.0);
+        // 2 sure hits each, 5 to take each: 2 v 2, 4 v 4, then both knocked out on 6 v 6:
+        // over with no winner, not another round.
+        let even = fight([f(2, 1, 5), f(2, 1, 5)], [f(2, 1, 5), f(2, 1, 5)]);
+        assert_close(charge_whole(even, 10).draw, 1.0);
+        // A second round's knock-out counts what was taken in the first: B could take 2, had
+        // 1 left after 1 v 1, and A's 2 in round two knock it out: a loss by double, though
+        // each side has taken 3.
+        let worn = fight([f(1, 1, 9), f(1, 1, 2)], [f(2, 1, 9), f(2, 1, 2)]);
+        assert_close(charge_whole(worn, 10).a_double, 1.0);
+        // Hits taken before the charge stay in the count: A had 1. Round one, 2 sure hits
+        // against 1: 2 taken each, a draw. Round two, 2 against 1 again: A has taken 3 in all,
+        // B 4: A wins, not by double (had the second round forgotten the first's hits, 1 + 1
+        // against 0 + 2 would have been another draw).
+        let had = |dice, had| Fighter { had, ..f(dice, 1, 9) };
+        let carried = fight([had(2, 1), had(1, 0)], [had(2, 1), had(1, 0)]);
+        assert_close(charge_round(carried.first[0], carried.first[1]).draw, 1.0);
+        assert_close(charge_whole(carried, 10).a_wins, 1.0);
+    }
+
     #[test]
     fn report_numbers_and_table() {
         let r = odds_report(6, 4, None);
@@ -739,6 +856,26 @@ mod tests {
             prop_assert!((m.a_double - c.b_double).abs() < 1e-12);
             prop_assert!((m.b_wins - c.a_wins).abs() < 1e-12);
             prop_assert!((m.draw - c.draw).abs() < 1e-12);
+        }
+
+        #[test]
+        fn a_whole_charge_is_a_distribution_that_one_round_begins(
+            a in 0u32..10, a_later in 0u32..10, a_to_hit in 1u32..=6, a_left in 1u32..8,
+            b in 0u32..10, b_to_hit in 1u32..=6, b_left in 1u32..8, rounds in 1u32..12,
+        ) {
+            let f = |dice, to_hit, left| Fighter { dice, to_hit, save_of_enemy: Some(5), had: 0, left };
+            let fight = ChargeFight {
+                first: [f(a, a_to_hit, a_left), f(b, b_to_hit, b_left)],
+                later: [f(a_later, a_to_hit, a_left), f(b, b_to_hit, b_left)],
+            };
+            let o = charge_whole(fight, rounds);
+            let total = o.a_double + o.a_wins + o.draw + o.b_wins + o.b_double;
+            prop_assert!((total - 1.0).abs() < 1e-9, "{:?}", o);
+            prop_assert!([o.a_double, o.a_wins, o.draw, o.b_wins, o.b_double].iter().all(|&p| p >= -1e-12));
+            // More rounds only settle what the first left drawn.
+            let one = charge_round(fight.first[0], fight.first[1]);
+            prop_assert!(o.draw <= one.draw + 1e-12);
+            prop_assert!(o.a_double >= one.a_double - 1e-12 && o.b_double >= one.b_double - 1e-12);
         }
 
         #[test]

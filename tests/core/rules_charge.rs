@@ -654,11 +654,11 @@ fn the_charge_preview_counts_what_its_first_round_will() {
     );
     let (me, them) = (&b.unit(0).name, &b.unit(1).name);
     assert!(preview.lines.contains(&format!(
-        "{me} 5 dice at {}+; {them} 0 dice at {}+, 1 hit taken",
+        "first round: {me} 5 dice at {}+; {them} 0 dice at {}+, 1 hit taken",
         union.to_hit, confederates.to_hit
     )));
     assert!(
-        preview.lines[1].starts_with("first round: wins by double 100%"),
+        preview.lines[1].starts_with("all its rounds: wins by double 100%"),
         "{preview:?}"
     );
     // The first round as the resolution fights it, every die a 5.
@@ -677,6 +677,48 @@ fn the_charge_preview_counts_what_its_first_round_will() {
             ..
         }
     )));
+}
+
+#[test]
+fn the_charge_odds_fight_drawn_rounds_again_as_the_resolution_does() {
+    // Two lines front to front, 10 cm apart; every die a 1, so no die hits and every round is
+    // drawn 0 against 0 (BPT "Outcome": equal hits, another round),
+    // to the rules' last (`max_rounds`), then broken off. The rounds after the first are
+    // fought without the charging die (BPT "Charge": "+1 ... in the first round"), and the
+    // odds count them with the same dice.
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
+    let fight = b.charge_fight(0, 1);
+    assert_eq!(
+        fight.first[0].dice,
+        fight.later[0].dice + b.rules.charge.charging as u32
+    );
+    assert_eq!(fight.first[1], fight.later[1]);
+    // More rounds settle most of what one round leaves drawn.
+    let one = volley::rules::odds::charge_round(fight.first[0], fight.first[1]);
+    let whole = b.charge_estimate(0, 1);
+    assert!(whole.draw < one.draw / 10.0, "{whole:?} against {one:?}");
+    let total = whole.a_double + whole.a_wins + whole.draw + whole.b_wins + whole.b_double;
+    assert!((total - 1.0).abs() < 1e-9);
+    script(&mut b, &[1; 400]);
+    let mut ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+    for _ in 0..4 {
+        if !rounds(&ev).is_empty() {
+            break;
+        }
+        ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
+    }
+    let fought = rounds(&ev);
+    assert_eq!(fought.len() as u32, b.rules.charge.max_rounds);
+    for (k, round) in fought.iter().enumerate() {
+        let want = if k == 0 { fight.first } else { fight.later };
+        assert_eq!(
+            round.iter().map(|s| (s.dice, s.to_hit)).collect::<Vec<_>>(),
+            want.iter().map(|f| (f.dice, f.to_hit)).collect::<Vec<_>>(),
+            "round {}",
+            k + 1
+        );
+    }
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: None, .. })));
 }
 
 #[test]

@@ -478,7 +478,7 @@ fn fire_text(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext, lead: &
 fn charge_text(b: &Battle, unit: UnitId, target: UnitId, lead: &str) -> String {
     let o = b.charge_estimate(unit, target);
     format!(
-        "{lead} {} (first round: wins {:.0}%, loses {:.0}%)",
+        "{lead} {} (wins {:.0}%, loses {:.0}%)",
         b.unit(target).name,
         (o.a_double + o.a_wins) * 100.0,
         (o.b_double + o.b_wins) * 100.0

@@ -144,7 +144,7 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
     let (me, them) = (&b.unit(unit).name, &b.unit(target).name);
     if let Some(a) = charge {
         let [mine, theirs] = b.charge_fighters(unit, target);
-        let o = crate::rules::odds::charge_round(mine, theirs);
+        let o = b.charge_estimate(unit, target);
         let side = |f: crate::rules::odds::Fighter| {
             let had = if f.had > 0 {
                 format!(", {} taken", crate::battle::log::count(f.had as i64, "hit"))
@@ -160,14 +160,14 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
         let mut lines = vec![
             format!("Click: {me} charges {them}"),
             format!(
-                "first round: wins by double {}, wins {}, draws {}, loses {} (by double {})",
+                "all its rounds: wins by double {}, wins {}, loses {} (by double {}), no result {}",
                 pct(o.a_double),
                 pct(o.a_wins),
-                pct(o.draw),
                 pct(o.b_wins + o.b_double),
-                pct(o.b_double)
+                pct(o.b_double),
+                pct(o.draw)
             ),
-            format!("{me} {}; {them} {}", side(mine), side(theirs)),
+            format!("first round: {me} {}; {them} {}", side(mine), side(theirs)),
         ];
         if fire.is_some() {
             lines.push("(to fire instead, press the fire key or use the orders panel)".into());
