@@ -26,6 +26,10 @@ pub struct ChargePlan {
     pub left: f64,
 }
 
+/// How far off an edge a pose facing it stands ([`Battle::pose_facing_edge`]), cm: a contact
+/// pose is this far off, so the charge still to travel is the gap less this.
+const EDGE_GAP: f64 = 0.01;
+
 impl Battle {
     /// The target's four formation edges in its own frame: (outward normal, midpoint, half length, aspect).
     fn target_edges(&self, target: UnitId) -> Vec<(V2, V2, f64, Aspect)> {
@@ -144,7 +148,7 @@ impl Battle {
     fn pose_facing_edge(&self, unit: UnitId, normal: V2, mid: V2, gap: f64) -> Pose {
         let facing = (-normal).angle();
         let off = self.front_offset(unit);
-        Pose::new(mid + normal * (gap + off + 0.01), facing)
+        Pose::new(mid + normal * (gap + off + EDGE_GAP), facing)
     }
 
     /// May `unit` charge `target` (BPT "Charge", "Charging")?
@@ -379,9 +383,11 @@ impl Battle {
             });
             return;
         }
-        // Where is the target now (it may have evaded)?
+        // Where is the target now? The contact pose stands `EDGE_GAP` off: until rules `bpt-6`
+        // the whole gap was measured against what was left, so a charger that used all but the
+        // 2 cm held off of its 20 cm (a wheel or a slant to the edge) stopped 0.01 cm short.
         let gap = self.unit_distance(charger, target);
-        let plan = if gap <= left + 1e-6 {
+        let plan = if gap - EDGE_GAP <= left + 1e-6 {
             self.contact_pose(charger, target)
         } else {
             None
@@ -417,7 +423,7 @@ impl Battle {
                 }
             }
             None => {
-                self.pursue(charger, target, left, ev);
+                self.pursue(charger, target, left, false, ev);
                 ev.push(Event::ChargeFailed {
                     unit: charger,
                     target,
@@ -428,9 +434,10 @@ impl Battle {
     }
 
     /// The charger goes on towards a target that evaded (or that it cannot reach): up to what
-    /// is left of its charge. An evader ending within 3 cm of it is knocked out; a charger that
-    /// did not close to 1 cm is disordered (BPT "Charging", "Counter-Initiative").
-    pub(crate) fn pursue(&mut self, charger: UnitId, target: UnitId, left: f64, ev: &mut Vec<Event>) {
+    /// is left of its charge. An evader ending within 3 cm of it is knocked out; a target that
+    /// did not evade is not (until rules `bpt-6` it was, as "caught while evading"); a charger
+    /// that did not close to 1 cm is disordered (BPT "Charging", "Counter-Initiative").
+    pub(crate) fn pursue(&mut self, charger: UnitId, target: UnitId, left: f64, evaded: bool, ev: &mut Vec<Event>) {
         if !self.unit(charger).alive() {
             return;
         }
@@ -442,7 +449,9 @@ impl Battle {
             self.forced_move(charger, dir, dist, None, ForcedKind::Charge, ev);
         }
         let closed = self.unit(target).alive() && self.unit_distance(charger, target) <= 1.0;
-        self.check_evader_caught(target, charger, ev);
+        if evaded {
+            self.check_evader_caught(target, charger, ev);
+        }
         if !closed && self.unit(charger).alive() {
             let pt = self.player_turn;
             self.unit_mut(charger).disorder(pt);

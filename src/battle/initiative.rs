@@ -289,7 +289,7 @@ impl Battle {
                 self.evade(*unit, charger, ev);
                 self.step = Step::Open;
                 self.counter_charging = None;
-                self.pursue(charger, target, charge_left, ev);
+                self.pursue(charger, target, charge_left, true, ev);
                 ev.push(Event::ChargeFailed {
                     unit: charger,
                     target,

@@ -75,6 +75,61 @@ fn an_evader_that_gets_clear_survives_and_the_charger_that_did_not_close_is_diso
     assert!(b.combats.is_empty());
 }
 
+#[test]
+fn a_charge_that_slants_to_the_edge_with_its_whole_distance_makes_contact() {
+    // BPT "Charging": up to 20 cm. The Union line 8 cm to the side of the Confederates' front
+    // and 18.5 cm before it slants to the middle of their front: held 2 cm off after an
+    // 18.3 cm move, it has 1.7 cm of its 20 left, and at least the 2 cm it was held off
+    // (`declare_charge`), so 2 cm; contact is 2 cm away. Until rules `bpt-6` the 2 cm
+    // was measured against the gap to the held pose, 0.01 cm more, so the charge "did not
+    // close" and the Confederates, who had not moved, were knocked out as "caught while
+    // evading" (*First Battle* seed 4, turn 6: the 5th New Hampshire on the 12th Virginia).
+    let mut b = battle(&[u(0, RIFLES, 4, 108.0, 40.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
+    assert!((b.unit_distance(0, 1) - 18.5).abs() < 1e-9);
+    let plan = b.check_charge(0, 1).expect("a legal charge");
+    let moved = plan.held.pos.dist(b.unit(0).pose.pos);
+    assert!(
+        b.rules.charge.distance - moved < plan.left,
+        "{moved} of 20 cm to the held pose"
+    );
+    let (_, ev) = fight_first_round(&mut b);
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { .. })), "{ev:?}");
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        Event::KnockedOut {
+            why: KnockOut::CaughtEvading,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_charge_that_does_not_close_on_a_target_that_stood_knocks_nothing_out() {
+    // BPT "Counter-Initiative": an evader ending within 3 cm of the charger is knocked out;
+    // a unit that did not evade is not an evader. The Confederates stand 2.5 cm off the
+    // Union line, which has 0.5 cm of its charge left (held where it stands): the charge does
+    // not close, the charger is disordered, and the Confederates, 2 cm off, stand.
+    let mut b = initiative_charge(RIFLES, 8.0, 1.5);
+    let Step::CounterInitiative { held, .. } = b.step.clone() else {
+        unreachable!("the counter-initiative window is open")
+    };
+    b.unit_mut(1).pose.pos.y = b.unit(0).pose.pos.y + 1.5 + 2.5;
+    b.refresh_geometry();
+    if let Step::CounterInitiative { charge_left, .. } = &mut b.step {
+        *charge_left = 0.5;
+    }
+    assert_eq!(b.unit(0).pose, held);
+    assert!((b.unit_distance(0, 1) - 2.5).abs() < 1e-9);
+    let ev = b.apply(&Action::Pass).unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })),
+        "{ev:?}"
+    );
+    assert!(b.unit(0).disordered(b.player_turn));
+    assert!(b.unit_distance(0, 1) < b.rules.initiative.evade_min_gap);
+    assert!(b.unit(1).alive(), "{ev:?}");
+}
+
 /// Union line (id 0, `stands`) charging a Confederate skirmisher line (id 1, 8 cm off);
 /// a Confederate line (id 2) 3 cm behind the skirmishers and 8 cm to their left sees the
 /// charger past them and may respond as well (it may not fire over them: BPT "Firing").
