@@ -334,8 +334,6 @@ pub fn charge_whole(fight: ChargeFight, max_rounds: u32) -> ChargeOdds {
             break;
         }
         let mut next: Vec<f64> = Vec::new();
-        // The draws that fight on leave the draw; what they come to is added back.
-        odds.draw -= fighting.iter().sum::<f64>();
         for (t, &p) in fighting.iter().enumerate() {
             if p == 0.0 {
                 continue;
@@ -349,7 +347,6 @@ pub fn charge_whole(fight: ChargeFight, max_rounds: u32) -> ChargeOdds {
             let (o, d) = round_and_draws(on(fight.later[0], a0), on(fight.later[1], b0));
             odds.a_double += p * o.a_double;
             odds.a_wins += p * o.a_wins;
-            odds.draw += p * o.draw;
             odds.b_wins += p * o.b_wins;
             odds.b_double += p * o.b_double;
             if next.len() < d.len() {
@@ -361,6 +358,7 @@ pub fn charge_whole(fight: ChargeFight, max_rounds: u32) -> ChargeOdds {
         }
         fighting = next;
     }
+    // What is not settled came to no result: broken off, or both knocked out on equal hits.
     odds.draw = (1.0 - settled(&odds)).max(0.0);
     odds
 }
