@@ -18,6 +18,11 @@ pub struct RiverCrossing {
 }
 
 impl RiverCrossing {
+    /// How far `b` is from `a` going by this crossing: `a` → crossing → `b`.
+    pub fn way_length(&self, a: V2, b: V2) -> f64 {
+        a.dist(self.at) + self.at.dist(b)
+    }
+
     /// The point `off` beyond the river's bank on the side of `from`, on the road's line.
     pub fn bank(&self, from: V2, off: f64) -> V2 {
         let s = if (from - self.at).dot(self.across) >= 0.0 {
@@ -73,7 +78,7 @@ impl Terrain {
         self.river_crossings()
             .into_iter()
             .filter(|c| self.impassable_for(a, c.at, foot).is_none() && self.impassable_for(c.at, b, foot).is_none())
-            .min_by(|x, y| (a.dist(x.at) + x.at.dist(b)).total_cmp(&(a.dist(y.at) + y.at.dist(b))))
+            .min_by(|x, y| x.way_length(a, b).total_cmp(&y.way_length(a, b)))
             .map(|c| (barred, c))
     }
 
@@ -81,7 +86,7 @@ impl Terrain {
     /// [`Terrain::way_via`]; straight when no crossing opens a barred way.
     pub fn way_length(&self, a: V2, b: V2, foot: bool) -> f64 {
         match self.way_via(a, b, foot) {
-            Some((_, c)) => a.dist(c.at) + c.at.dist(b),
+            Some((_, c)) => c.way_length(a, b),
             None => a.dist(b),
         }
     }

@@ -248,7 +248,7 @@ fn aim(
         Some((river, c)) => Aim {
             at,
             want,
-            far: u.pose.pos.dist(c.at) + c.at.dist(at),
+            far: c.way_length(u.pose.pos, at),
             river: Some(river),
         },
         None => Aim {

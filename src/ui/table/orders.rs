@@ -143,8 +143,10 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
     });
     let (me, them) = (&b.unit(unit).name, &b.unit(target).name);
     if let Some(a) = charge {
-        let [mine, theirs] = b.charge_fighters(unit, target);
-        let o = b.charge_estimate(unit, target);
+        // One check of the charge for the first round's dice and the whole charge's odds.
+        let fight = b.charge_fight(unit, target);
+        let [mine, theirs] = fight.first;
+        let o = crate::rules::odds::charge_whole(fight, b.rules.charge.max_rounds);
         let side = |f: crate::rules::odds::Fighter| {
             let had = if f.had > 0 {
                 format!(", {} taken", crate::battle::log::count(f.had as i64, "hit"))
