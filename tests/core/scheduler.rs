@@ -457,16 +457,20 @@ fn the_judge_turns_a_line_whose_flank_an_enemy_could_charge() {
 
 /// The judge's charge worth (docs/rules.md "The scheduler", `CHARGE_WORTH`): a win by double
 /// 7.5, a win 3, a loss −1.5 and a loss by double 2 more, each times its exact chance by the
-/// rules' odds. Two fresh regiments face to face 12 cm apart, the charger's bonus die giving it
-/// the edge (59% to win, 40% to lose over all the charge's rounds; 50% and 31% in the first
-/// round, the rest drawn): the charge is worth over a stand's fire now (when a win
-/// by double was worth 2.5 and a win 1 it came to 0.1) and the commander orders the charge
-/// (a charge order needs 40% to win; it needed 55%). A lone stand of foot charging mounted
-/// cavalry behind a wall is worth less than nothing.
+/// rules' odds, after the target's fire before contact (`closing_fire_odds`). Two fresh
+/// regiments face to face 12 cm apart, the charger's bonus die giving it the edge in the fight
+/// (59% to win, 40% to lose over all the charge's rounds; 50% and 31% in the first round, the
+/// rest drawn). But the target answers with a volley first (five dice at 3+, "first fire" and
+/// half range), which suppresses the charger nine times in ten: the charge is worth less than
+/// nothing and the commander does not order it. Once the target is suppressed it cannot answer:
+/// the charge is worth over a stand's fire and the commander orders it (a charge order needs
+/// 40% to win after that fire). A lone stand of foot charging mounted cavalry behind a wall is
+/// worth less than nothing.
 #[test]
 fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
-    use volley::agents::scheduler::evaluate::{CHARGE_ORDER_ODDS, CHARGE_WORTH, Ctx, judge};
+    use volley::agents::scheduler::evaluate::{CHARGE_ORDER_ODDS, CHARGE_WORTH, Ctx, closing_fire_odds, judge};
     use volley::battle::Action;
+    use volley::battle::state::Suppression;
     let units = [
         u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
         u(0, "regular_infantry_rifled", 1, 160.0, 60.0, 90.0),
@@ -486,32 +490,163 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     let open = place(volley::rules::terrain::Terrain::default());
     let mut b = place(wall_south_of(&open, 3, 140.0, 180.0));
     to_command(&mut b);
-    let legal = b.legal_actions();
-    let ctx = Ctx::new(&b, 0, &legal);
     let o = b.charge_estimate(0, 2);
     let lose = o.b_double + o.b_wins;
     assert!(
         (0.55..0.65).contains(&(o.a_double + o.a_wins)) && (0.35..0.45).contains(&lose),
         "{o:?}"
     );
-    let worth = CHARGE_WORTH[0] * o.a_double
-        + CHARGE_WORTH[1] * o.a_wins
-        + CHARGE_WORTH[2] * lose
-        + CHARGE_WORTH[3] * o.b_double;
-    let charge = judge(&b, &Action::Charge { unit: 0, target: 2 }, &ctx).score;
-    assert!((charge - worth).abs() < 1e-12, "{charge} against {worth}");
+    let worth = |b: &volley::battle::Battle| {
+        let legal = b.legal_actions();
+        let ctx = Ctx::new(b, 0, &legal);
+        let plan = b.check_charge(0, 2).expect("a legal charge");
+        let (c, stopped) = closing_fire_odds(b, &plan, &ctx);
+        let worth = CHARGE_WORTH[0] * c.a_double
+            + CHARGE_WORTH[1] * c.a_wins
+            + CHARGE_WORTH[2] * (c.b_wins + c.b_double)
+            + CHARGE_WORTH[3] * c.b_double;
+        let charge = judge(b, &Action::Charge { unit: 0, target: 2 }, &ctx).score;
+        assert!((charge - worth).abs() < 1e-12, "{charge} against {worth}");
+        (charge, c, stopped)
+    };
+    let ordered = |b: &volley::battle::Battle| {
+        let picks = easy_command_phase(&mut b.clone(), 1);
+        matches!(&picks[0], Action::Order { charge: true, units, .. } if units.contains(&0))
+    };
+    let (fresh, c, stopped) = worth(&b);
+    assert!(stopped.is_some_and(|s| s > 0.85), "{stopped:?}");
+    assert!(fresh < 0.0, "{fresh:.2}: {c:?}");
+    assert!(c.a_double + c.a_wins < CHARGE_ORDER_ODDS, "{c:?}");
+    assert!(!ordered(&b), "no charge order at a fresh regiment's front");
+    // The regiment suppressed: it cannot answer the charge.
+    let mut quiet = b.clone();
+    quiet.unit_mut(2).suppressed = Some(Suppression {
+        player_turn: quiet.player_turn,
+        order_seq: 0,
+    });
+    let (charge, c, stopped) = worth(&quiet);
+    assert_eq!(stopped, None);
     assert!(charge > 1.0, "{charge:.2}");
-    // The commander's first order: the charge, for the regiment that can make it.
-    assert!(o.a_double + o.a_wins > CHARGE_ORDER_ODDS);
-    let picks = easy_command_phase(&mut b.clone(), 1);
-    assert!(
-        matches!(&picks[0], Action::Order { charge: true, units, .. } if units.contains(&0)),
-        "{:?}",
-        picks[0]
-    );
+    assert!(c.a_double + c.a_wins > CHARGE_ORDER_ODDS, "{c:?}");
+    assert!(ordered(&quiet), "the commander's first order: the charge");
     // A lone stand of foot against mounted cavalry behind a wall: worth less than nothing.
+    let legal = b.legal_actions();
+    let ctx = Ctx::new(&b, 0, &legal);
     let lone = judge(&b, &Action::Charge { unit: 1, target: 3 }, &ctx).score;
     assert!(lone < 0.0, "{lone:.2}: {:?}", b.charge_estimate(1, 3));
+}
+
+/// BPT "Opportunity Fire": a unit that moves in sight and range of an enemy that has not
+/// yet fired this turn may be fired at. The judge charges a move what that fire would be worth
+/// to the enemy where the move ends (`fire_value` of its opportunity fire, times
+/// `OPPORTUNITY_EXPOSURE`): a line stepping 10 cm towards an enemy line 26 cm off ends within
+/// its rifles' 20 cm; the same move costs nothing once that enemy has fired this turn, and
+/// neither does a step back that ends out of its range (28.5 cm off).
+#[test]
+fn the_judge_counts_the_opportunity_fire_a_move_walks_into() {
+    use volley::agents::scheduler::evaluate::{Ctx, OPPORTUNITY_EXPOSURE, fire_value, judge};
+    use volley::battle::{Action, Battle, fire::FireContext};
+    let inf = "regular_infantry_rifled";
+    let mut ready = battle(&[u(0, inf, 4, 100.0, 60.0, 90.0), u(1, inf, 4, 100.0, 86.0, 270.0)]);
+    to_command(&mut ready);
+    let mut fired = ready.clone();
+    fired.unit_mut(1).opportunity_turn = Some(fired.player_turn);
+    let score = |b: &Battle, to| {
+        let legal = b.legal_actions();
+        let ctx = Ctx::new(b, 0, &legal);
+        judge(b, &Action::Move { unit: 0, to }, &ctx).score
+    };
+    let moves = ready.candidate_moves(0);
+    let forward = *moves
+        .iter()
+        .find(|p| p.pos.dist(volley::rules::geometry::V2::new(100.0, 70.0)) < 0.5)
+        .expect("a 10 cm step forward");
+    let mut there = ready.clone();
+    there.unit_mut(0).pose = forward;
+    there.refresh_geometry();
+    let (volley, _, why) = fire_value(&there, 1, 0, FireContext::Opportunity).expect("in its range and sight");
+    assert!(volley > 1.0, "{why}");
+    let cost = score(&fired, forward) - score(&ready, forward);
+    assert!(
+        (cost - OPPORTUNITY_EXPOSURE * volley).abs() < 1e-9,
+        "{cost} against {volley}: {why}"
+    );
+    let out_of_range: Vec<_> = moves
+        .iter()
+        .filter(|p| p.pos.dist(ready.unit(1).pose.pos) > 28.0)
+        .collect();
+    assert!(!out_of_range.is_empty(), "{moves:?}");
+    for &to in out_of_range {
+        assert_eq!(score(&fired, to), score(&ready, to), "{to:?}");
+    }
+}
+
+/// BPT "Response" (and "Counter-Initiative"): a charged unit that sees its charger may fire
+/// at it before contact. The judge weighs the charge's odds by that fire: two fresh regiments
+/// 12 cm apart, the target's volley at the charger where it is held (2 cm off) suppresses it
+/// with the rules' exact chance (a die per hit, any 4+, `odds::p_suppress`; its 12 hits value
+/// is out of one volley's reach), a suppressed charger fights a die down, and so its chance to
+/// win is less than with no fire. A target that cannot fire (suppressed) leaves the odds as the
+/// fight's alone.
+#[test]
+fn the_judge_weighs_a_charge_by_the_fire_it_meets_first() {
+    use volley::agents::scheduler::evaluate::{CHARGE_WORTH, Ctx, closing_fire_odds, judge};
+    use volley::battle::{Action, fire::FireContext};
+    use volley::rules::odds;
+    let inf = "regular_infantry_rifled";
+    let mut b = battle(&[u(0, inf, 4, 100.0, 60.0, 90.0), u(1, inf, 4, 100.0, 72.0, 270.0)]);
+    to_command(&mut b);
+    let legal = b.legal_actions();
+    let ctx = Ctx::new(&b, 0, &legal);
+    let plan = b.check_charge(0, 1).expect("a legal charge");
+    let (o, stopped) = closing_fire_odds(&b, &plan, &ctx);
+    let mut held = b.clone();
+    held.unit_mut(0).pose = plan.held;
+    held.refresh_geometry();
+    let volley = held.check_fire(1, 0, FireContext::Counter).expect("the target fires");
+    let dist = odds::hits_distribution(volley.dice, volley.effective_to_hit(), volley.save);
+    let suppress = odds::p_suppress(&dist, volley.to_hit);
+    let stopped = stopped.expect("one enemy fires");
+    assert!((stopped - suppress).abs() < 1e-12, "{stopped} against {suppress}");
+    let sum = o.a_double + o.a_wins + o.draw + o.b_wins + o.b_double;
+    assert!((sum - 1.0).abs() < 1e-9, "{o:?}");
+    let fight = b.charge_estimate(0, 1);
+    assert!(
+        o.a_double + o.a_wins < fight.a_double + fight.a_wins - 0.05,
+        "{o:?} against {fight:?}"
+    );
+    let worth = |o: &odds::ChargeOdds| {
+        CHARGE_WORTH[0] * o.a_double
+            + CHARGE_WORTH[1] * o.a_wins
+            + CHARGE_WORTH[2] * (o.b_wins + o.b_double)
+            + CHARGE_WORTH[3] * o.b_double
+    };
+    let judged = judge(&b, &Action::Charge { unit: 0, target: 1 }, &ctx);
+    assert!(
+        (judged.score - worth(&o)).abs() < 1e-12,
+        "{} against {}",
+        judged.score,
+        worth(&o)
+    );
+    assert!(
+        judged
+            .why
+            .contains(&format!("{:.0}% to stop or suppress it", suppress * 100.0)),
+        "{}",
+        judged.why
+    );
+    // A suppressed target does not fire: the fight's odds alone.
+    let mut quiet = b.clone();
+    quiet.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+        player_turn: quiet.player_turn,
+        order_seq: 0,
+    });
+    let legal = quiet.legal_actions();
+    let ctx = Ctx::new(&quiet, 0, &legal);
+    let plan = quiet.check_charge(0, 1).expect("a legal charge");
+    let (o, stopped) = closing_fire_odds(&quiet, &plan, &ctx);
+    assert_eq!(stopped, None);
+    assert_eq!(o, quiet.charge_estimate(0, 1));
 }
 
 /// BPT "Wet Terrain": a river is crossed only where a road does. A line on the bank with the

@@ -295,7 +295,7 @@ impl Scheduler {
                 || units.iter().any(|&u| {
                     ctx.enemies.iter().any(|&e| {
                         b.check_charge(u, e).is_ok_and(|plan| {
-                            let o = b.planned_charge_estimate(&plan);
+                            let (o, _) = evaluate::closing_fire_odds(b, &plan, ctx);
                             o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS
                         })
                     })
