@@ -132,6 +132,12 @@ fn a_saber_charge_adds_an_attack_a_stand_and_rifled_infantry_one_back() {
 fn the_scheduler_announces_before_it_charges_and_games_replay() {
     let mut b = field(true, CAVALRY, "regular_infantry_smoothbore", 8.0);
     b.cmd.orders.clear();
+    // The infantry already suppressed, so it cannot fire at the charge before contact (a
+    // fresh line's volley makes the charge not worth it: `closing_fire_odds`).
+    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+        player_turn: b.player_turn,
+        order_seq: 0,
+    });
     let mut s = volley::agents::by_name("scheduler-easy", 1, 0).unwrap();
     let mut picks = Vec::new();
     while b.phase == volley::battle::Phase::Command && picks.len() < 30 {

@@ -89,12 +89,11 @@ pub const CHARGE_WORTH: [f64; 4] = [7.5, 3.0, -1.5, -2.0];
 /// order (−1 to its roll); it was 0.55.
 pub const CHARGE_ORDER_ODDS: f64 = 0.4;
 
-fn charge_value(b: &Battle, unit: UnitId, target: UnitId, ctx: Option<&Ctx>) -> Judged {
+fn charge_value(b: &Battle, unit: UnitId, target: UnitId, ctx: &Ctx) -> Judged {
     let [double, win, lost, lost_double] = CHARGE_WORTH;
-    let plan = b.check_charge(unit, target).ok();
-    let (o, closing) = match (plan, ctx) {
-        (Some(plan), Some(ctx)) => closing_fire_odds(b, &plan, ctx),
-        _ => (b.charge_estimate(unit, target), None),
+    let (o, closing) = match b.check_charge(unit, target) {
+        Ok(plan) => closing_fire_odds(b, &plan, ctx),
+        Err(_) => (b.charge_estimate(unit, target), None),
     };
     let lose = o.b_double + o.b_wins;
     let score = double * o.a_double + win * o.a_wins + lost * lose + lost_double * o.b_double;
@@ -735,7 +734,7 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
                 .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s + 0.2, why))
         }
         Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => {
-            charge_value(b, *unit, *target, Some(ctx))
+            charge_value(b, *unit, *target, ctx)
         }
         Action::Move { unit, to } => move_value(b, *unit, *to, ctx),
         Action::Deploy { unit, deploy } | Action::InitiativeDeploy { unit, deploy } => {
@@ -756,12 +755,20 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
 fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
     let mut drawn = b.clone();
     drawn.unit_mut(unit).sabers_drawn = Some(b.player_turn);
+    // The charge with sabers drawn, after the fire it meets ([`closing_fire_odds`] fights it
+    // on the context's scratch copy: sabers drawn there too while it is judged).
+    let set = |sabers| {
+        let mut scratch = ctx.scratch.borrow_mut();
+        scratch.get_or_insert_with(|| b.clone()).unit_mut(unit).sabers_drawn = sabers;
+    };
+    set(Some(b.player_turn));
     let best = ctx
         .enemies
         .iter()
         .filter(|&&e| b.check_charge(unit, e).is_ok())
-        .map(|&e| charge_value(&drawn, unit, e, None))
+        .map(|&e| charge_value(&drawn, unit, e, ctx))
         .max_by(|x, y| x.score.total_cmp(&y.score));
+    set(b.unit(unit).sabers_drawn);
     match best {
         Some(j) if j.score > 0.0 => Judged::new(
             j.score + 0.05,
