@@ -329,19 +329,7 @@ impl Battle {
             held_at: plan.held,
         });
         self.overrun_along(plan.unit, Some(from), ev);
-        let radius = if initiative {
-            self.rules.initiative.counter_radius
-        } else {
-            self.rules.charge.response_distance
-        };
-        let defender = self.unit(plan.target).side;
-        let eligible: Vec<UnitId> = self
-            .side_units(defender)
-            .filter(|d| !d.suppressed() && !self.engaged(d.id))
-            .filter(|d| d.id == plan.target || self.unit_distance(d.id, plan.target) <= radius)
-            .filter(|d| self.sees(d.id, plan.unit))
-            .map(|d| d.id)
-            .collect();
+        let eligible = self.charge_responders(plan.unit, plan.target, initiative);
         if eligible.is_empty() {
             self.complete_charge(plan.unit, plan.target, left, plan.held, ev);
         } else {
@@ -353,6 +341,24 @@ impl Battle {
                 held: plan.held,
             };
         }
+    }
+
+    /// The units that may answer `charger`'s charge on `target`, the charger where it is held
+    /// (BPT "Counter-Initiative" in the initiative phase, "Response" in the command phase): the
+    /// target and its side's units near it, unsuppressed, not in a fight, that see the charger.
+    pub fn charge_responders(&self, charger: UnitId, target: UnitId, initiative: bool) -> Vec<UnitId> {
+        let radius = if initiative {
+            self.rules.initiative.counter_radius
+        } else {
+            self.rules.charge.response_distance
+        };
+        let defender = self.unit(target).side;
+        self.side_units(defender)
+            .filter(|d| !d.suppressed() && !self.engaged(d.id))
+            .filter(|d| d.id == target || self.unit_distance(d.id, target) <= radius)
+            .filter(|d| self.sees(d.id, charger))
+            .map(|d| d.id)
+            .collect()
     }
 
     /// After counter-initiative: contact, or a failed charge.

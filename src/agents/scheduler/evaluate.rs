@@ -125,28 +125,16 @@ pub fn closing_fire_odds(
     ctx: &Ctx,
 ) -> (odds::ChargeOdds, Option<f64>) {
     let charger = plan.unit;
-    let radius = if b.phase == crate::battle::state::Phase::Initiative {
-        b.rules.initiative.counter_radius
-    } else {
-        b.rules.charge.response_distance
-    };
     let mut scratch = ctx.scratch.borrow_mut();
     let copy = scratch.get_or_insert_with(|| b.clone());
     let c = b.unit(charger);
     copy.unit_mut(charger).pose = plan.held;
     copy.refresh_geometry();
-    let firers: Vec<(Vec<f64>, u32)> = ctx
-        .enemies
-        .iter()
-        .copied()
-        .filter(|&d| {
-            let du = copy.unit(d);
-            du.alive()
-                && !du.suppressed()
-                && !copy.engaged(d)
-                && (d == plan.target || copy.unit_distance(d, plan.target) <= radius)
-                && copy.sees(d, charger)
-        })
+    let initiative = b.phase == crate::battle::state::Phase::Initiative;
+    let firers: Vec<(Vec<f64>, u32)> = copy
+        .charge_responders(charger, plan.target, initiative)
+        .into_iter()
+        .filter(|d| ctx.enemies.contains(d))
         .filter_map(|d| {
             let f = copy.check_fire(d, charger, FireContext::Counter).ok()?;
             let need = copy.morale_grade(charger).map_or(f.to_hit, |g| g.suppressed_on);
