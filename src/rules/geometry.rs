@@ -253,7 +253,11 @@ impl Rect {
     }
     /// Axis-aligned bounding box (min, max).
     pub fn aabb(&self) -> (V2, V2) {
-        let f = dir(self.facing);
+        self.aabb_facing(dir(self.facing))
+    }
+
+    /// [`Rect::aabb`] with the facing's direction already known (`f` = `dir(self.facing)`).
+    pub fn aabb_facing(&self, f: V2) -> (V2, V2) {
         let ex = (f.x * self.depth).abs() * 0.5 + (f.y * self.width).abs() * 0.5;
         let ey = (f.y * self.depth).abs() * 0.5 + (f.x * self.width).abs() * 0.5;
         (

@@ -181,6 +181,9 @@ struct BlockerData {
     run_start: u32,
     run_end: u32,
     center: V2,
+    /// The stand's facing, and its direction (`dir(facing)`, kept so that stands whose facing
+    /// did not change need no sine and cosine when the blockers are set again).
+    facing: f64,
     fwd: V2,
     hd: f64,
     hw: f64,
@@ -215,6 +218,10 @@ struct Grid {
     start: Vec<u32>,
     items: Vec<u32>,
     overflow: Vec<u32>,
+    /// The boxes last built and their cell ranges: a box the same as the one at its place
+    /// last time (most, when one unit moved) keeps its range.
+    boxes: Vec<(V2, V2)>,
+    ranges: Vec<Option<(usize, usize, usize, usize)>>,
 }
 
 impl Grid {
@@ -229,6 +236,8 @@ impl Grid {
             start: vec![0; nx * ny + 1],
             items: Vec::new(),
             overflow: Vec::new(),
+            boxes: Vec::new(),
+            ranges: Vec::new(),
         }
     }
 
@@ -242,14 +251,24 @@ impl Grid {
         Some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
     }
 
-    fn build(&mut self, rects: &[(V2, V2)]) {
+    fn build(&mut self, rects: Vec<(V2, V2)>) {
         let n = self.nx * self.ny;
         let mut count = vec![0u32; n + 1];
         self.overflow.clear();
         let pad = V2::new(1e-6, 1e-6);
+        let same = |x: &(V2, V2), y: &(V2, V2)| {
+            [x.0.x, x.0.y, x.1.x, x.1.y]
+                .iter()
+                .zip([y.0.x, y.0.y, y.1.x, y.1.y])
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        };
         let ranges: Vec<_> = rects
             .iter()
-            .map(|&(lo, hi)| self.cell_range(lo - pad, hi + pad))
+            .enumerate()
+            .map(|(i, &(lo, hi))| match (self.boxes.get(i), self.ranges.get(i)) {
+                (Some(old), Some(&r)) if same(old, &(lo, hi)) => r,
+                _ => self.cell_range(lo - pad, hi + pad),
+            })
             .collect();
         for (i, r) in ranges.iter().enumerate() {
             match r {
@@ -282,6 +301,8 @@ impl Grid {
                 }
             }
         }
+        self.boxes = rects;
+        self.ranges = ranges;
     }
 
     /// Calls `f` with the items of every cell segment a→b passes through (grid DDA), stopping
@@ -619,16 +640,27 @@ impl LosWorld {
     /// Replace the stands that block sight (BPT "Line of Sight" 3: other units, except
     /// commands, infantry skirmishers and unlimbered guns — the caller leaves those out).
     pub fn set_blockers(&mut self, blockers: Vec<Blocker>) {
+        // Usually one unit moved: the stand at the same place in the old list mostly has the
+        // same facing, and its direction is taken as it was (the same numbers, bit for bit).
+        let old = std::mem::take(&mut self.blockers);
         self.blockers = blockers
             .iter()
-            .map(|b| BlockerData {
-                id: b.id,
-                run_start: 0,
-                run_end: 0,
-                center: b.rect.center,
-                fwd: dir(b.rect.facing),
-                hd: b.rect.depth * 0.5,
-                hw: b.rect.width * 0.5,
+            .enumerate()
+            .map(|(i, b)| {
+                let fwd = match old.get(i) {
+                    Some(o) if o.facing.to_bits() == b.rect.facing.to_bits() => o.fwd,
+                    _ => dir(b.rect.facing),
+                };
+                BlockerData {
+                    id: b.id,
+                    run_start: 0,
+                    run_end: 0,
+                    center: b.rect.center,
+                    facing: b.rect.facing,
+                    fwd,
+                    hd: b.rect.depth * 0.5,
+                    hw: b.rect.width * 0.5,
+                }
             })
             .collect();
         let n = self.blockers.len();
@@ -644,8 +676,12 @@ impl LosWorld {
             }
             i = j;
         }
-        let boxes: Vec<_> = blockers.iter().map(|b| b.rect.aabb()).collect();
-        self.grid.build(&boxes);
+        let boxes: Vec<_> = blockers
+            .iter()
+            .zip(&self.blockers)
+            .map(|(b, d)| b.rect.aabb_facing(d.fwd))
+            .collect();
+        self.grid.build(boxes);
     }
 
     /// Can `observer` see `target`? BPT "VISIBILITY":
