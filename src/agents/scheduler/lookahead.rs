@@ -58,7 +58,7 @@ pub const NORMAL: Budget = Budget {
     sims: 24,
     width: 4,
     horizon: 200,
-    weighed: 48_000,
+    weighed: 40_000,
     sure: 1.0,
 };
 
