@@ -1641,6 +1641,42 @@ mod tests {
         );
     }
 
+    /// Blockers set again keep the direction and grid cells of stands as they were; a stand
+    /// turned, moved or added in between must be seen where it is now: the world set twice
+    /// answers every line as a world set once.
+    #[test]
+    fn blockers_set_again_answer_as_blockers_set_once() {
+        let stand = |id: u32, x: f64, y: f64, facing: f64| Blocker {
+            id,
+            rect: Rect::new(V2::new(x, y), facing, 4.0, 2.0),
+        };
+        let first: Vec<Blocker> = (0..12)
+            .map(|k| stand(k / 3, 30.0 + 15.0 * f64::from(k), 60.0 + f64::from(k % 3) * 5.0, 0.2))
+            .collect();
+        let mut second = first.clone();
+        second[4].rect.center = V2::new(90.0, 120.0); // moved
+        second[7] = stand(2, second[7].rect.center.x, second[7].rect.center.y, 1.4); // turned
+        second.push(stand(9, 200.0, 40.0, 0.7)); // added
+        let mut twice = world(Terrain::default());
+        twice.set_blockers(first);
+        twice.set_blockers(second.clone());
+        let mut once = world(Terrain::default());
+        once.set_blockers(second);
+        let mut differ = 0;
+        let mut blocked = 0;
+        for i in 0..40 {
+            for j in 0..40 {
+                let a = V2::new(6.0 * f64::from(i), 10.0);
+                let b = V2::new(6.0 * f64::from(j), 170.0);
+                let got = twice.line_clear(a, b, &[]);
+                blocked += usize::from(got.is_err());
+                differ += usize::from(got != once.line_clear(a, b, &[]));
+            }
+        }
+        assert_eq!(differ, 0);
+        assert!(blocked > 100, "the lines cross the stands: {blocked} of 1600 blocked");
+    }
+
     #[test]
     fn blocker_hit_is_strict() {
         let r = Rect::new(V2::new(10.0, 10.0), 0.3, 2.5, 1.5);
@@ -1649,6 +1685,7 @@ mod tests {
             run_start: 0,
             run_end: 1,
             center: r.center,
+            facing: r.facing,
             fwd: dir(r.facing),
             hd: 0.75,
             hw: 1.25,
