@@ -70,6 +70,21 @@ impl Battle {
         }
     }
 
+    /// The modified command value of `side`'s breakpoint test (BPT "Breakpoint"), or None
+    /// while it is short of its breakpoint or already broken: its CO's command value, −1 per
+    /// unit lost beyond the breakpoint, and the weather's command penalty (the test is a
+    /// command roll; BPT "Weather": "a -1 command penalty … extreme … -2").
+    pub fn breakpoint_value(&self, side: SideId) -> Option<i32> {
+        let lost = self.units_lost(side);
+        let bp = self.sides[side].breakpoint;
+        if self.sides[side].broken || lost < bp {
+            return None;
+        }
+        let value = self.co(side).map(|c| self.commander(c).command_value).unwrap_or(0);
+        let weather = self.weather_modifier().map_or(0, |m| m.amount);
+        Some(value - (lost - bp) as i32 + weather)
+    }
+
     /// BPT "Breakpoint": once a command has lost half its units (rounded up), its CO makes a
     /// command roll at the start of each of its turns, −1 per unit lost beyond; failing breaks
     /// it, and it "will break and withdraw from the battlefield immediately", which ends the
@@ -77,16 +92,9 @@ impl Battle {
     /// first (before `bpt-2` a first side that broke still played its turn).
     fn breakpoint_test(&mut self, ev: &mut Vec<Event>) {
         let side = self.active;
-        let lost = self.units_lost(side);
-        let bp = self.sides[side].breakpoint;
-        if self.sides[side].broken || lost < bp {
+        let Some(target) = self.breakpoint_value(side) else {
             return;
-        }
-        let value = self.co(side).map(|c| self.commander(c).command_value).unwrap_or(0);
-        // A command roll (BPT "Breakpoint"), so the weather's command penalty applies too
-        // (BPT "Weather": "a -1 command penalty … extreme … -2").
-        let weather = self.weather_modifier().map_or(0, |m| m.amount);
-        let target = value - (lost - bp) as i32 + weather;
+        };
         let dice = [self.dice.d6(), self.dice.d6()];
         let total = (dice[0] + dice[1]) as i32;
         let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();

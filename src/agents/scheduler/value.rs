@@ -23,6 +23,10 @@ pub struct Weights {
     /// The result if the game ended where the look-ahead stops, as a share of `won` in the
     /// last game turn; a half of that with one turn left, a third with two, and so on.
     pub result_now: f64,
+    /// A side at its breakpoint makes a command roll at the start of each of its turns and
+    /// loses the battle on a failure (BPT "Breakpoint"): the chance it breaks before the turn
+    /// limit, times this share of `won`, is taken from its worth.
+    pub breaking: f64,
     /// Per cm a unit stands beyond where it wants to be (its objective, else weapon range of
     /// the nearest known enemy): closing to fight is worth a little.
     pub per_cm_off: f64,
@@ -36,6 +40,7 @@ pub const WEIGHTS: Weights = Weights {
     minor: 2.5,
     won: 12.0,
     result_now: 0.5,
+    breaking: 1.0,
     per_cm_off: 0.01,
 };
 
@@ -98,8 +103,24 @@ fn off_place(b: &Battle, u: &Unit, enemies: &[UnitId]) -> f64 {
     if d.is_finite() { d } else { 0.0 }
 }
 
+/// The chance that `side`, at its breakpoint, breaks at one of the breakpoint tests left to it
+/// before the turn limit (one at the start of each of its player turns still to come; the
+/// active side has taken this turn's): 0 short of its breakpoint.
+pub fn break_chance(b: &Battle, side: SideId) -> f64 {
+    let Some(target) = b.breakpoint_value(side) else {
+        return 0.0;
+    };
+    let mut tests = b.turn_limit.saturating_sub(b.game_turn);
+    if side != b.first_side && b.active == b.first_side {
+        tests += 1;
+    }
+    let hold = crate::rules::odds::command_roll_odds(target).success;
+    1.0 - hold.powi(tests as i32)
+}
+
 /// The worth of `b` to `side`: its troops less the `known` enemy troops, the objectives it
-/// holds less those the enemy holds, the result if the game ended, and a little for standing
+/// holds less those the enemy holds, the result if the game ended, the chance each side at its
+/// breakpoint breaks before the turn limit ([`break_chance`]), and a little for standing
 /// where it wants to be. Only the `known` enemies' troops are counted (the look-ahead's copies
 /// hold no others: it takes the enemies it does not know of off the table first).
 pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
@@ -125,6 +146,7 @@ pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
         v += rank(now.objectives[side], w) - rank(now.objectives[1 - side], w);
         let near = w.result_now / (1.0 + f64::from(b.turn_limit.saturating_sub(b.game_turn)));
         v += won(now.winner) * near;
+        v += w.breaking * w.won * (break_chance(b, 1 - side) - break_chance(b, side));
     }
     let off: f64 = b
         .side_units(side)
@@ -195,6 +217,58 @@ mod tests {
             let want = WEIGHTS.won * WEIGHTS.result_now * share;
             assert!((cost - want).abs() < 1e-9, "{left} turns left: {cost} against {want}");
         }
+    }
+
+    /// BPT "Breakpoint": at the start of each of its turns a side that has lost half its units
+    /// (rounded up) makes a command roll, −1 per unit lost beyond, and breaks on a failure.
+    /// *First Battle*: three units a side (breakpoint 2), both colonels' command value 7, twelve
+    /// turns, the Union first. Two Confederate units lost in the Union's first turn: twelve
+    /// tests to come (game turns 1 to 12), each held on 2d6 ≤ 7 (21 rolls of 36).
+    #[test]
+    fn a_side_at_its_breakpoint_is_worth_its_chance_to_break() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+        let mut b = crate::load_battle(&path, 1).expect("first battle loads").0;
+        let (union, confed) = (0, 1);
+        assert_eq!(
+            (b.first_side, b.active, b.game_turn, b.turn_limit),
+            (union, union, 1, 12)
+        );
+        assert_eq!(b.sides[confed].breakpoint, 2);
+        assert_eq!(break_chance(&b, confed), 0.0, "short of its breakpoint");
+        let theirs: Vec<UnitId> = b.side_units(confed).map(|u| u.id).collect();
+        assert_eq!(theirs.len(), 3);
+        for &u in &theirs[..2] {
+            b.unit_mut(u).knocked_out = true;
+        }
+        let p = break_chance(&b, confed);
+        assert!((p - (1.0 - (21.0f64 / 36.0).powi(12))).abs() < 1e-12, "{p}");
+        assert_eq!(break_chance(&b, union), 0.0);
+        // Worth the chance of a win to the Union, as much against the Confederates.
+        let known: Vec<UnitId> = theirs.clone();
+        let none = Weights {
+            breaking: 0.0,
+            ..WEIGHTS
+        };
+        let gain = value(&b, union, &known, &WEIGHTS) - value(&b, union, &known, &none);
+        assert!((gain - WEIGHTS.won * p).abs() < 1e-9, "{gain}");
+        let ours: Vec<UnitId> = b.side_units(union).map(|u| u.id).collect();
+        let loss = value(&b, confed, &ours, &none) - value(&b, confed, &ours, &WEIGHTS);
+        assert!((loss - WEIGHTS.won * p).abs() < 1e-9, "{loss}");
+        // The last game turn, the Confederates still to move: one test left; in their turn
+        // (this turn's test taken), none.
+        b.game_turn = 12;
+        let p = break_chance(&b, confed);
+        assert!((p - 15.0 / 36.0).abs() < 1e-12, "{p}");
+        b.active = confed;
+        assert_eq!(break_chance(&b, confed), 0.0);
+        // A unit lost beyond the breakpoint: −1, held on 2d6 ≤ 6 (15 rolls of 36).
+        b.active = union;
+        b.unit_mut(theirs[2]).knocked_out = true;
+        let p = break_chance(&b, confed);
+        assert!((p - 21.0 / 36.0).abs() < 1e-12, "{p}");
+        // A side already broken breaks no more.
+        b.sides[confed].broken = true;
+        assert_eq!(break_chance(&b, confed), 0.0);
     }
 
     /// Out of range across a river, a unit is as far off as the way round by a bridge: on
