@@ -314,7 +314,15 @@ impl Scheduler {
                     format!(
                         "{}: order {}{} at {} or less, {:.0}% to succeed{}",
                         b.commander(c).name,
-                        crate::battle::log::count(units.len() as i64, "unit"),
+                        if units.len() <= 3 {
+                            units
+                                .iter()
+                                .map(|&u| b.unit(u).name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        } else {
+                            crate::battle::log::count(units.len() as i64, "unit")
+                        },
                         if *charge { " to charge" } else { "" },
                         plan.target,
                         p * 100.0,
