@@ -311,6 +311,7 @@ fn age(
 /// Pan the camera to the followed piece, if it was outside the middle of the view.
 fn pan_camera(
     mut follow: ResMut<FollowCamera>,
+    battle: Res<BattleState>,
     viewport: Res<TableViewport>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Option<Single<(&mut Transform, &Projection), With<TableCamera>>>,
@@ -333,7 +334,15 @@ fn pan_camera(
     // The free area's centre from the window's centre, in pixels (y down), as the fit has it.
     let off = view.center() - size * 0.5;
     let shift = (tf.rotation * Vec3::new(-off.x * o.scale, off.y * o.scale, 0.0)).truncate();
-    let want = target + shift;
+    // The free area's half extents on the table (cm), turned as the camera is.
+    let half = view.size() * 0.5 * o.scale;
+    let (sin, cos) = tf.rotation.to_euler(EulerRot::ZYX).0.sin_cos();
+    let half = Vec2::new(
+        cos.abs() * half.x + sin.abs() * half.y,
+        sin.abs() * half.x + cos.abs() * half.y,
+    );
+    let table = Vec2::new(battle.0.table.width as f32, battle.0.table.height as f32);
+    let want = on_table(target, half, table) + shift;
     let now = tf.translation.truncate();
     if !follow.started {
         // Where the piece shows in the view, in pixels from its centre.
@@ -351,6 +360,20 @@ fn pan_camera(
     if next.distance(want) < 0.3 {
         follow.target = None;
     }
+}
+
+/// Where the view's centre goes to show `target` without showing past the table's edge: the
+/// view (half extents `half`, cm) kept on a table of size `table` where it fits, centred on
+/// the table along a side it does not fit.
+pub fn on_table(target: Vec2, half: Vec2, table: Vec2) -> Vec2 {
+    let along = |t: f32, h: f32, edge: f32| {
+        if 2.0 * h >= edge {
+            edge * 0.5
+        } else {
+            t.clamp(h, edge - h)
+        }
+    };
+    Vec2::new(along(target.x, half.x, table.x), along(target.y, half.y, table.y))
 }
 
 /// The window's part: rings and text for the headless entities, text kept upright and faded;

@@ -8,7 +8,24 @@ use volley::battle::Event;
 use volley::battle::ecs::BattleState;
 use volley::battle::event::KnockOut;
 use volley::rules::geometry::{Pose, V2};
-use volley::ui::follow::{Float, Highlight, results};
+use volley::ui::follow::{Float, Highlight, on_table, results};
+
+/// The camera follows a computer's piece without showing past the table's edge: on *First
+/// Battle*'s 120 × 90 cm table, a view 60 × 40 cm wide sent to a gun at (60, 85) stops with
+/// its top edge on the table's (centre y 70); a piece in the middle is centred; a view wider
+/// than the table is centred on it along that side.
+#[test]
+fn the_follow_camera_keeps_the_view_on_the_table() {
+    let table = Vec2::new(120.0, 90.0);
+    let half = Vec2::new(30.0, 20.0);
+    assert_eq!(on_table(Vec2::new(60.0, 85.0), half, table), Vec2::new(60.0, 70.0));
+    assert_eq!(on_table(Vec2::new(5.0, 3.0), half, table), Vec2::new(30.0, 20.0));
+    assert_eq!(on_table(Vec2::new(50.0, 50.0), half, table), Vec2::new(50.0, 50.0));
+    assert_eq!(
+        on_table(Vec2::new(10.0, 50.0), Vec2::new(80.0, 20.0), table),
+        Vec2::new(60.0, 50.0)
+    );
+}
 
 #[test]
 fn results_are_said_per_unit_in_plain_words() {
