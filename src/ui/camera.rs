@@ -119,16 +119,24 @@ pub fn fit_box(b: &crate::battle::Battle, viewer: Option<crate::battle::state::S
     min.x -= grow;
     max.x += grow;
     // On the table: shifted back onto it, and no larger than it.
-    for (lo, hi, edge) in [(&mut min.x, &mut max.x, tw), (&mut min.y, &mut max.y, th)] {
-        if *hi - *lo >= edge {
-            (*lo, *hi) = (0.0, edge);
-        } else if *lo < 0.0 {
-            (*lo, *hi) = (0.0, *hi - *lo);
-        } else if *hi > edge {
-            (*lo, *hi) = (*lo - (*hi - edge), edge);
+    let table = Vec2::new(tw, th);
+    let half = ((max - min) * 0.5).min(table * 0.5);
+    let centre = on_table((min + max) * 0.5, half, table);
+    ((centre - half).max(Vec2::ZERO), (centre + half).min(table))
+}
+
+/// Where the view's centre goes to show `target` without showing past the table's edge: the
+/// view (half extents `half`, cm) kept on a table of size `table` where it fits, centred on
+/// the table along a side it does not fit.
+pub fn on_table(target: Vec2, half: Vec2, table: Vec2) -> Vec2 {
+    let along = |t: f32, h: f32, edge: f32| {
+        if 2.0 * h >= edge {
+            edge * 0.5
+        } else {
+            t.clamp(h, edge - h)
         }
-    }
-    (min, max)
+    };
+    Vec2::new(along(target.x, half.x, table.x), along(target.y, half.y, table.y))
 }
 
 /// The margin around the pieces in the first view, cm.

@@ -342,7 +342,7 @@ fn pan_camera(
         sin.abs() * half.x + cos.abs() * half.y,
     );
     let table = Vec2::new(battle.0.table.width as f32, battle.0.table.height as f32);
-    let want = on_table(target, half, table) + shift;
+    let want = crate::ui::camera::on_table(target, half, table) + shift;
     let now = tf.translation.truncate();
     if !follow.started {
         // Where the piece shows in the view, in pixels from its centre.
@@ -360,20 +360,6 @@ fn pan_camera(
     if next.distance(want) < 0.3 {
         follow.target = None;
     }
-}
-
-/// Where the view's centre goes to show `target` without showing past the table's edge: the
-/// view (half extents `half`, cm) kept on a table of size `table` where it fits, centred on
-/// the table along a side it does not fit.
-pub fn on_table(target: Vec2, half: Vec2, table: Vec2) -> Vec2 {
-    let along = |t: f32, h: f32, edge: f32| {
-        if 2.0 * h >= edge {
-            edge * 0.5
-        } else {
-            t.clamp(h, edge - h)
-        }
-    };
-    Vec2::new(along(target.x, half.x, table.x), along(target.y, half.y, table.y))
 }
 
 /// The window's part: rings and text for the headless entities, text kept upright and faded;

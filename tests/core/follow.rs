@@ -8,7 +8,8 @@ use volley::battle::Event;
 use volley::battle::ecs::BattleState;
 use volley::battle::event::KnockOut;
 use volley::rules::geometry::{Pose, V2};
-use volley::ui::follow::{Float, Highlight, on_table, results};
+use volley::ui::camera::on_table;
+use volley::ui::follow::{Float, Highlight, results};
 
 /// The camera follows a computer's piece without showing past the table's edge: on *First
 /// Battle*'s 120 × 90 cm table, a view 60 × 40 cm wide sent to a gun at (60, 85) stops with
