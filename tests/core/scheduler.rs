@@ -726,3 +726,51 @@ fn the_scheduler_takes_a_river_by_its_bridge() {
     });
     assert!(by_bridge, "{picks:?}");
 }
+
+/// The look-ahead searches a unit the one-step judge would leave idle with an order's actions
+/// in hand (none worth more than `ACTING_FLOOR`) while a known enemy is within reach: holding
+/// it, the judge's choice, first, against its best actions. Where the play-outs show an action
+/// better (the 4th Texas walking into the crossroads' fight in the last turns, where it had
+/// stood ordered and idle for five turns), the unit takes an action the judge alone would not.
+#[test]
+fn the_look_ahead_searches_units_the_judge_would_leave_idle() {
+    use volley::agents::scheduler::ACTING_FLOOR;
+    use volley::agents::scheduler::evaluate::{Ctx, judge};
+    use volley::agents::scheduler::lookahead::Choice;
+    use volley::battle::Action;
+    let (mut idle, mut acted) = (0, 0);
+    for seed in [3, 4] {
+        let mut b = skirmish(seed);
+        let mut players = [
+            Lookahead::new(seed, lookahead::NORMAL, "scheduler"),
+            Lookahead::new(seed + 1, lookahead::NORMAL, "scheduler"),
+        ];
+        while !b.is_over() {
+            let legal = b.legal_actions();
+            let p = &mut players[b.actor()];
+            let i = p.choose(&b, &legal);
+            if let Some(found) = p.last_search()
+                && let Choice::Hold(u) = found.options[0].0
+                && !legal.iter().any(|a| matches!(a, Action::Pass))
+            {
+                idle += 1;
+                let ctx = Ctx::new(&b, b.actor(), &legal);
+                for &(c, _) in &found.options[1..] {
+                    let Choice::Act(k) = c else {
+                        panic!("one unit's actions after the hold")
+                    };
+                    assert_eq!(legal[k].ordered_unit(), Some(u));
+                    assert!(judge(&b, &legal[k], &ctx).score <= ACTING_FLOOR);
+                }
+                if found.chosen != found.options[0].0 {
+                    acted += 1;
+                    assert_eq!(legal[i].ordered_unit(), Some(u));
+                    assert!(p.reason().unwrap().contains("for holding"));
+                }
+            }
+            b.step(&legal[i]).unwrap();
+        }
+    }
+    assert!(idle >= 3, "units the judge would leave idle were searched ({idle})");
+    assert!(acted >= 1, "and some acted ({acted} of {idle})");
+}

@@ -5,7 +5,10 @@
 //! open (counter-initiative, opportunity fire, support), it lists a few options: the one-step
 //! judge's choice, the unit's next best actions by the same judge, and holding (doing nothing
 //! more this phase: held in the initiative phase it may still be ordered; passing in a
-//! window). Each option is played out on copies of the battle to the next player turn's
+//! window). A unit the judge would leave idle with an order's actions in hand (none worth
+//! its floor) while an enemy is within reach is searched too, holding it first
+//! (`idle_options`): the judge's caution kept units from contesting a held objective turn
+//! after turn. Each option is played out on copies of the battle to the next player turn's
 //! command phase, so its own later orders and the enemy's answers (opportunity fire,
 //! counter-charges, the enemy's initiative phase) are in it, with the one-step judge playing
 //! both sides. The option worth most on average ([`super::value`]) is taken, if the play-outs
@@ -143,10 +146,7 @@ impl Lookahead {
         ) {
             return false;
         }
-        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
-        known_enemies(b, b.actor())
-            .into_iter()
-            .any(|e| b.unit_distance(u, e) <= reach)
+        self.contested(b, u)
     }
 
     /// The options of a searchable decision whose one-step choice is `pick`, or None when
@@ -175,6 +175,65 @@ impl Lookahead {
             _ => {}
         }
         (out.len() > 1).then_some(out)
+    }
+
+    /// A unit the one-step judge is about to leave idle although it is contested: in the
+    /// command phase, when no unit with an order's actions in hand has one the judge thinks
+    /// worth taking (it would mark them all idle), the first such unit with a known enemy
+    /// within reach, with its options: holding it (the judge's choice, first) and its best
+    /// actions by the judge.
+    fn idle_options(&self, b: &Battle, legal: &[Action]) -> Option<(Vec<Choice>, Ctx)> {
+        if self.spent >= self.budget.weighed
+            || b.phase != crate::battle::state::Phase::Command
+            || b.initiative_passing()
+            || legal.iter().any(|a| matches!(a, Action::Pass))
+        {
+            return None;
+        }
+        let p = &self.policy;
+        let fresh = p.dealt != Some(b.player_turn);
+        let acting = |a: &Action| {
+            a.ordered_unit()
+                .is_some_and(|u| (fresh || !p.idle.contains(&u)) && !p.is_held(b, u))
+        };
+        if !legal.iter().any(acting) {
+            return None;
+        }
+        let ctx = Ctx::new(b, b.actor(), legal);
+        let mut units: Vec<UnitId> = Vec::new();
+        for a in legal.iter().filter(|a| acting(a)) {
+            if judge(b, a, &ctx).score > super::ACTING_FLOOR {
+                return None;
+            }
+            if let Some(u) = a.ordered_unit().filter(|u| !units.contains(u)) {
+                units.push(u);
+            }
+        }
+        let unit = units.into_iter().find(|&u| self.contested(b, u))?;
+        let mut scored: Vec<(usize, f64)> = legal
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.ordered_unit() == Some(unit))
+            .map(|(i, a)| (i, judge(b, a, &ctx).score))
+            .filter(|(_, s)| s.is_finite())
+            .collect();
+        scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut out = vec![Choice::Hold(unit)];
+        out.extend(
+            scored
+                .iter()
+                .take(self.budget.width.saturating_sub(1))
+                .map(|&(i, _)| Choice::Act(i)),
+        );
+        (out.len() > 1).then_some((out, ctx))
+    }
+
+    /// A known enemy is within `u`'s weapon range or the charge distance, and a margin.
+    fn contested(&self, b: &Battle, u: UnitId) -> bool {
+        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
+        known_enemies(b, b.actor())
+            .into_iter()
+            .any(|e| b.unit_distance(u, e) <= reach)
     }
 
     /// Play every option out `sims / options` times and return their mean worth.
@@ -343,6 +402,31 @@ impl Agent for Lookahead {
         self.spent = 0;
         // Units held on the way (their lines come first).
         let mut held = String::new();
+        // Units the judge would leave idle though an enemy is near: act or hold, searched.
+        while let Some((options, ctx)) = self.idle_options(b, legal) {
+            let found = self.search(b, legal, &options, &ctx.enemies);
+            let chosen = found.chosen;
+            let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
+            let line = format!(
+                "{}; looked ahead {} games: {:+.1} stands against {:+.1} for {}",
+                Self::label(b, legal, chosen, &ctx),
+                found.sims,
+                worth(chosen),
+                worth(options[0]),
+                Self::label(b, legal, options[0], &ctx)
+            );
+            self.last = Some(found);
+            match chosen {
+                Choice::Act(i) => {
+                    self.reason = Some(format!("{held}{line}"));
+                    return i;
+                }
+                Choice::Hold(u) => {
+                    held += &format!("{line}; then ");
+                    self.policy.hold(b, u);
+                }
+            }
+        }
         loop {
             let (pick, why) = self.policy.pick(b, legal);
             // The judge's context only for a decision worth searching (most are not).

@@ -33,6 +33,9 @@ const NEED_ANY: f64 = 0.1;
 /// turn on the river crossing) gives way to a likely order for fewer units.
 const NEED_FIRST: f64 = 0.4;
 
+/// An ordered unit's action must be worth more than this to be taken; else the unit is idle.
+pub const ACTING_FLOOR: f64 = 0.05;
+
 #[derive(Clone)]
 pub struct Scheduler {
     dice: Dice,
@@ -154,7 +157,7 @@ impl Scheduler {
                 a.ordered_unit()
                     .is_some_and(|u| !idle.contains(&u) && !self.is_held(b, u))
             };
-            if let Some(pick) = self.best(b, legal, ctx, acting, 0.05) {
+            if let Some(pick) = self.best(b, legal, ctx, acting, ACTING_FLOOR) {
                 return pick;
             }
             // Whoever still holds actions has nothing worth doing: mark them idle.
