@@ -765,7 +765,7 @@ fn the_look_ahead_searches_units_the_judge_would_leave_idle() {
                 if found.chosen != found.options[0].0 {
                     acted += 1;
                     assert_eq!(legal[i].ordered_unit(), Some(u));
-                    assert!(p.reason().unwrap().contains("for holding"));
+                    assert!(p.reason().unwrap().contains("looked ahead"));
                 }
             }
             b.step(&legal[i]).unwrap();

@@ -236,6 +236,52 @@ impl Lookahead {
             .any(|e| b.unit_distance(u, e) <= reach)
     }
 
+    /// Search `options` and take the chosen: an action's index (its line the reason), or
+    /// None once a held unit is held (its line kept in `held`, for the reason to come).
+    fn take(
+        &mut self,
+        b: &Battle,
+        legal: &[Action],
+        options: &[Choice],
+        ctx: &Ctx,
+        held: &mut String,
+    ) -> Option<usize> {
+        let found = self.search(b, legal, options, &ctx.enemies);
+        let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
+        let chosen = found.chosen;
+        let runner_up = found
+            .options
+            .iter()
+            .filter(|o| o.0 != chosen)
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .map(|o| o.0);
+        let mut line = format!(
+            "{}; looked ahead {} games: {:+.1} stands",
+            Self::label(b, legal, chosen, ctx),
+            found.sims,
+            worth(chosen)
+        );
+        if let Some(r) = runner_up {
+            line += &format!(" against {:+.1} for {}", worth(r), Self::label(b, legal, r, ctx));
+            if worth(r) > worth(chosen) {
+                line += " (within the play-outs' luck)";
+            }
+        }
+        self.last = Some(found);
+        match chosen {
+            Choice::Act(i) => {
+                self.reason = Some(format!("{held}{line}"));
+                Some(i)
+            }
+            // Held: the one-step judge chooses again without that unit.
+            Choice::Hold(u) => {
+                *held += &format!("{line}; then ");
+                self.policy.hold(b, u);
+                None
+            }
+        }
+    }
+
     /// Play every option out `sims / options` times and return their mean worth.
     /// `known`: the enemies the side knows of (the judge's context has them).
     fn search(&mut self, b: &Battle, legal: &[Action], options: &[Choice], known: &[UnitId]) -> Searched {
@@ -404,27 +450,8 @@ impl Agent for Lookahead {
         let mut held = String::new();
         // Units the judge would leave idle though an enemy is near: act or hold, searched.
         while let Some((options, ctx)) = self.idle_options(b, legal) {
-            let found = self.search(b, legal, &options, &ctx.enemies);
-            let chosen = found.chosen;
-            let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
-            let line = format!(
-                "{}; looked ahead {} games: {:+.1} stands against {:+.1} for {}",
-                Self::label(b, legal, chosen, &ctx),
-                found.sims,
-                worth(chosen),
-                worth(options[0]),
-                Self::label(b, legal, options[0], &ctx)
-            );
-            self.last = Some(found);
-            match chosen {
-                Choice::Act(i) => {
-                    self.reason = Some(format!("{held}{line}"));
-                    return i;
-                }
-                Choice::Hold(u) => {
-                    held += &format!("{line}; then ");
-                    self.policy.hold(b, u);
-                }
+            if let Some(i) = self.take(b, legal, &options, &ctx, &mut held) {
+                return i;
             }
         }
         loop {
@@ -438,38 +465,8 @@ impl Agent for Lookahead {
                 self.reason = Some(format!("{held}{why}"));
                 return pick;
             };
-            let found = self.search(b, legal, &options, &ctx.enemies);
-            let worth = |c: Choice| found.options.iter().find(|o| o.0 == c).map_or(0.0, |o| o.1);
-            let chosen = found.chosen;
-            let runner_up = found
-                .options
-                .iter()
-                .filter(|o| o.0 != chosen)
-                .max_by(|x, y| x.1.total_cmp(&y.1))
-                .map(|o| o.0);
-            let mut line = format!(
-                "{}; looked ahead {} games: {:+.1} stands",
-                Self::label(b, legal, chosen, &ctx),
-                found.sims,
-                worth(chosen)
-            );
-            if let Some(r) = runner_up {
-                line += &format!(" against {:+.1} for {}", worth(r), Self::label(b, legal, r, &ctx));
-                if worth(r) > worth(chosen) {
-                    line += " (within the play-outs' luck)";
-                }
-            }
-            self.last = Some(found);
-            match chosen {
-                Choice::Act(i) => {
-                    self.reason = Some(format!("{held}{line}"));
-                    return i;
-                }
-                // Held: the one-step judge chooses again without that unit.
-                Choice::Hold(u) => {
-                    held += &format!("{line}; then ");
-                    self.policy.hold(b, u);
-                }
+            if let Some(i) = self.take(b, legal, &options, &ctx, &mut held) {
+                return i;
             }
         }
     }
