@@ -181,8 +181,10 @@ impl Lookahead {
     /// command phase, when no unit with an order's actions in hand has one the judge thinks
     /// worth taking (it would mark them all idle), the first such unit with a known enemy
     /// within reach, with its options: holding it (the judge's choice, first) and its best
-    /// actions by the judge.
-    fn idle_options(&self, b: &Battle, legal: &[Action]) -> Option<(Vec<Choice>, Ctx)> {
+    /// actions by the judge. `probe` is the judge after its pick on this decision (a copy of
+    /// the policy): it marked those units idle exactly when none had an action worth its
+    /// floor, so the actions are not judged twice.
+    fn idle_options(&self, b: &Battle, legal: &[Action], probe: &Scheduler) -> Option<(Vec<Choice>, Ctx)> {
         if self.spent >= self.budget.weighed
             || b.phase != crate::battle::state::Phase::Command
             || b.initiative_passing()
@@ -192,24 +194,18 @@ impl Lookahead {
         }
         let p = &self.policy;
         let fresh = p.dealt != Some(b.player_turn);
-        let acting = |a: &Action| {
-            a.ordered_unit()
-                .is_some_and(|u| (fresh || !p.idle.contains(&u)) && !p.is_held(b, u))
-        };
-        if !legal.iter().any(acting) {
-            return None;
-        }
-        let ctx = Ctx::new(b, b.actor(), legal);
         let mut units: Vec<UnitId> = Vec::new();
-        for a in legal.iter().filter(|a| acting(a)) {
-            if judge(b, a, &ctx).score > super::ACTING_FLOOR {
-                return None;
-            }
-            if let Some(u) = a.ordered_unit().filter(|u| !units.contains(u)) {
+        for u in legal.iter().filter_map(Action::ordered_unit) {
+            if (fresh || !p.idle.contains(&u)) && !p.is_held(b, u) && !units.contains(&u) {
                 units.push(u);
             }
         }
+        // The judge marks every such unit idle at once, or none (it took an action).
+        if !units.first().is_some_and(|u| probe.idle.contains(u)) {
+            return None;
+        }
         let unit = units.into_iter().find(|&u| self.contested(b, u))?;
+        let ctx = Ctx::new(b, b.actor(), legal);
         let mut scored: Vec<(usize, f64)> = legal
             .iter()
             .enumerate()
@@ -448,14 +444,23 @@ impl Agent for Lookahead {
         self.spent = 0;
         // Units held on the way (their lines come first).
         let mut held = String::new();
-        // Units the judge would leave idle though an enemy is near: act or hold, searched.
-        while let Some((options, ctx)) = self.idle_options(b, legal) {
-            if let Some(i) = self.take(b, legal, &options, &ctx, &mut held) {
-                return i;
-            }
-        }
+        // Units the judge would leave idle though an enemy is near: act or hold, searched,
+        // until the judge takes an action or no such unit is left.
+        let mut idle_search = true;
         loop {
-            let (pick, why) = self.policy.pick(b, legal);
+            // The judge picks on a copy, kept unless an idle unit is searched instead.
+            let mut probe = self.policy.clone();
+            let (pick, why) = probe.pick(b, legal);
+            if idle_search {
+                if let Some((options, ctx)) = self.idle_options(b, legal, &probe) {
+                    if let Some(i) = self.take(b, legal, &options, &ctx, &mut held) {
+                        return i;
+                    }
+                    continue;
+                }
+                idle_search = false;
+            }
+            self.policy = probe;
             // The judge's context only for a decision worth searching (most are not).
             let searched = self.searchable(b, legal, pick).then(|| {
                 let ctx = Ctx::new(b, b.actor(), legal);
