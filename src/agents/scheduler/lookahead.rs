@@ -8,10 +8,11 @@
 //! window). A unit the judge would leave idle with an order's actions in hand (none worth
 //! its floor) while an enemy is within reach is searched too, holding it first
 //! (`idle_options`): the judge's caution kept units from contesting a held objective turn
-//! after turn. Each option is played out on copies of the battle to the next player turn's
-//! command phase, so its own later orders and the enemy's answers (opportunity fire,
-//! counter-charges, the enemy's initiative phase) are in it, with the one-step judge playing
-//! both sides. The option worth most on average ([`super::value`]) is taken, if the play-outs
+//! after turn. Each option is played out on copies of the battle through the enemy's next
+//! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
+//! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
+//! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
+//! playing both sides. The option worth most on average ([`super::value`]) is taken, if the play-outs
 //! show it better than the judge's choice beyond their luck ([`surely_best`]); else the
 //! judge's choice stands.
 //!
@@ -40,6 +41,11 @@ pub struct Budget {
     pub width: usize,
     /// Actions a play-out may run before it is judged where it stands.
     pub horizon: u32,
+    /// Player turns a play-out runs: it stops at the command phase this many player turns on.
+    /// 1 stops at the enemy's command phase (its initiative phase played, its orders and
+    /// charges not); 2 plays the enemy's whole turn and stops at the side's own next command
+    /// phase, so the charges its choice invites are in the play-out.
+    pub turns: u32,
     /// The work all the play-outs of one choice may do together, about, counted in actions
     /// weighed: at every step of a play-out, every legal action the judge looks at. A search
     /// plays round after round (every option on one seed) and stops early, after two rounds at
@@ -61,6 +67,7 @@ pub const NORMAL: Budget = Budget {
     sims: 24,
     width: 4,
     horizon: 200,
+    turns: 2,
     weighed: 40_000,
     sure: 1.0,
 };
@@ -70,6 +77,7 @@ pub const HARD: Budget = Budget {
     sims: 192,
     width: 12,
     horizon: 200,
+    turns: 2,
     weighed: 192_000,
     sure: 1.0,
 };
@@ -314,8 +322,8 @@ impl Lookahead {
         }
     }
 
-    /// One play-out of `choice` from `base` on dice `seed`, to the next player turn's command
-    /// phase (or the horizon, or `share` actions weighed, or the end of the game): the battle
+    /// One play-out of `choice` from `base` on dice `seed`, to the command phase
+    /// [`Budget::turns`] player turns on (or the horizon, or `share` actions weighed, or the end of the game): the battle
     /// there and the actions weighed.
     fn play_out(
         &self,
@@ -340,7 +348,9 @@ impl Lookahead {
         let turn = base.player_turn;
         let mut run = 1;
         for _ in 0..self.budget.horizon {
-            if run >= share || b.is_over() || (b.player_turn != turn && b.phase == crate::battle::state::Phase::Command)
+            if run >= share
+                || b.is_over()
+                || (b.player_turn >= turn + self.budget.turns && b.phase == crate::battle::state::Phase::Command)
             {
                 break;
             }
@@ -486,6 +496,35 @@ impl Agent for Lookahead {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A play-out runs [`Budget::turns`] player turns: `scheduler` plays the enemy's whole turn
+    /// (its orders, fire and charges) and stops at the side's own next command phase; one
+    /// player turn would stop at the enemy's command phase, before its orders.
+    #[test]
+    fn a_play_out_runs_through_the_enemys_turn_to_the_sides_next_command_phase() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
+        let mut b = crate::load_battle(&path, 1).expect("skirmish loads").0;
+        while b.phase != crate::battle::state::Phase::Command {
+            b.step(&Action::EndPhase).expect("the phase ends");
+        }
+        let side = b.actor();
+        let legal = b.legal_actions();
+        let end = legal
+            .iter()
+            .position(|a| matches!(a, Action::EndPhase))
+            .expect("end phase");
+        for (turns, actor) in [(1, 1 - side), (2, side), (3, 1 - side)] {
+            let budget = Budget { turns, ..NORMAL };
+            let a = Lookahead::new(1, budget, "scheduler");
+            let (after, weighed) = a.play_out(&b, &legal, (Choice::Act(end), u64::MAX), 7, side);
+            assert!(!after.is_over() && weighed > 1);
+            assert_eq!(after.player_turn, b.player_turn + turns, "{turns} player turns");
+            assert_eq!(after.phase, crate::battle::state::Phase::Command);
+            assert_eq!(after.actor(), actor, "{turns} player turns: whose command phase");
+        }
+        assert_eq!(NORMAL.turns, 2);
+        assert_eq!(HARD.turns, 2);
+    }
 
     #[test]
     fn the_paired_t_is_the_mean_gain_over_its_standard_error() {
