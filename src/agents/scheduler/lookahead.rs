@@ -12,9 +12,9 @@
 //! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
-//! playing both sides. The option worth most on average ([`super::value`]) is taken, if the play-outs
-//! show it better than the judge's choice beyond their luck ([`surely_best`]); else the
-//! judge's choice stands.
+//! playing both sides. The option worth most on average ([`super::value`]) is taken, if the
+//! play-outs show it better than the judge's choice beyond their luck ([`surely_best`]); else
+//! the judge's choice stands.
 //!
 //! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
 //! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
@@ -323,8 +323,8 @@ impl Lookahead {
     }
 
     /// One play-out of `choice` from `base` on dice `seed`, to the command phase
-    /// [`Budget::turns`] player turns on (or the horizon, or `share` actions weighed, or the end of the game): the battle
-    /// there and the actions weighed.
+    /// [`Budget::turns`] player turns on (or the horizon, or `share` actions weighed, or the end
+    /// of the game): the battle there and the actions weighed.
     fn play_out(
         &self,
         base: &Battle,
