@@ -12,7 +12,8 @@
 //! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
-//! playing both sides. The option worth most on average ([`super::value`]) is taken, if the
+//! playing both sides (`scheduler-hard` plays on through its own next turn and the enemy's
+//! answer, four player turns). The option worth most on average ([`super::value`]) is taken, if the
 //! play-outs show it better than the judge's choice beyond their luck ([`surely_best`]); else
 //! the judge's choice stands.
 //!
@@ -44,7 +45,8 @@ pub struct Budget {
     /// Player turns a play-out runs: it stops at the command phase this many player turns on.
     /// 1 stops at the enemy's command phase (its initiative phase played, its orders and
     /// charges not); 2 plays the enemy's whole turn and stops at the side's own next command
-    /// phase, so the charges its choice invites are in the play-out.
+    /// phase, so the charges its choice invites are in the play-out; 4 (`scheduler-hard`)
+    /// plays the side's next turn and the enemy's answer to it as well.
     pub turns: u32,
     /// The work all the play-outs of one choice may do together, about, counted in actions
     /// weighed: at every step of a play-out, every legal action the judge looks at. A search
@@ -72,12 +74,13 @@ pub const NORMAL: Budget = Budget {
     sure: 1.0,
 };
 
-/// `scheduler-hard`.
+/// `scheduler-hard`: eight times the play-outs over three times the options, and play-outs
+/// twice as long (four player turns: its own next turn and the enemy's reply to it too).
 pub const HARD: Budget = Budget {
     sims: 192,
     width: 12,
     horizon: 200,
-    turns: 2,
+    turns: 4,
     weighed: 192_000,
     sure: 1.0,
 };
@@ -499,7 +502,8 @@ mod tests {
 
     /// A play-out runs [`Budget::turns`] player turns: `scheduler` plays the enemy's whole turn
     /// (its orders, fire and charges) and stops at the side's own next command phase; one
-    /// player turn would stop at the enemy's command phase, before its orders.
+    /// player turn would stop at the enemy's command phase, before its orders;
+    /// `scheduler-hard` plays four and stops at the side's command phase two turns on.
     #[test]
     fn a_play_out_runs_through_the_enemys_turn_to_the_sides_next_command_phase() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
@@ -513,7 +517,7 @@ mod tests {
             .iter()
             .position(|a| matches!(a, Action::EndPhase))
             .expect("end phase");
-        for (turns, actor) in [(1, 1 - side), (2, side), (3, 1 - side)] {
+        for (turns, actor) in [(1, 1 - side), (2, side), (3, 1 - side), (4, side)] {
             let budget = Budget { turns, ..NORMAL };
             let a = Lookahead::new(1, budget, "scheduler");
             let (after, weighed) = a.play_out(&b, &legal, (Choice::Act(end), u64::MAX), 7, side);
@@ -523,7 +527,7 @@ mod tests {
             assert_eq!(after.actor(), actor, "{turns} player turns: whose command phase");
         }
         assert_eq!(NORMAL.turns, 2);
-        assert_eq!(HARD.turns, 2);
+        assert_eq!(HARD.turns, 4);
     }
 
     #[test]
