@@ -8,7 +8,9 @@
 //! window). A unit the judge would leave idle with an order's actions in hand (none worth
 //! its floor) while an enemy is within reach is searched too, holding it first
 //! (`idle_options`): the judge's caution kept units from contesting a held objective turn
-//! after turn. Each option is played out on copies of the battle through the enemy's next
+//! after turn. Under initiative passing, a pass of the judge's is searched against advancing
+//! (`advance_options`): activating a contested unit and, if its roll succeeds, the move that
+//! closes most on its goal. Each option is played out on copies of the battle through the enemy's next
 //! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
@@ -29,9 +31,10 @@ use super::evaluate::{Ctx, judge};
 use super::value::{WEIGHTS, value};
 use crate::agents::agent::Agent;
 use crate::agents::perception::known_enemies;
-use crate::battle::state::{SideId, UnitId};
-use crate::battle::{Action, Battle};
+use crate::battle::state::{Phase, SideId, UnitId};
+use crate::battle::{Action, Battle, Purpose};
 use crate::rules::dice::Dice;
+use crate::rules::geometry::V2;
 
 /// How much a level searches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +99,9 @@ pub enum Choice {
     Act(usize),
     /// The unit does nothing more this player turn.
     Hold(UnitId),
+    /// Under initiative passing: the activation at this index, then, if the roll succeeds,
+    /// the move it was for ([`Lookahead::advances`], by its place there).
+    Advance(usize),
 }
 
 /// What one search found (for the log and tests).
@@ -119,6 +125,11 @@ pub struct Lookahead {
     last: Option<Searched>,
     /// Actions weighed in play-outs for the choice being made ([`Budget::weighed`]).
     spent: u64,
+    /// The advances of the decision being searched ([`Choice::Advance`]): the activation's
+    /// index and the move to make once it succeeds.
+    advances: Vec<(usize, Action)>,
+    /// The move an advance taken was for: made at the next decision if it is legal then.
+    follow: Option<Action>,
 }
 
 impl Lookahead {
@@ -132,6 +143,8 @@ impl Lookahead {
             reason: None,
             last: None,
             spent: 0,
+            advances: Vec::new(),
+            follow: None,
         }
     }
 
@@ -235,6 +248,63 @@ impl Lookahead {
         (out.len() > 1).then_some((out, ctx))
     }
 
+    /// Under initiative passing, when the one-step judge would pass the initiative (no step
+    /// worth its risk) while a unit of the side could be activated to move and is contested:
+    /// passing (the judge's choice, first) against activating such a unit and, if its roll
+    /// succeeds, making the move that closes most on its goal. The judge prices every move at
+    /// the fire it walks into, and its activations want a move worth more than nothing: in
+    /// the initiative demo (seed 4017) the Confederates passed at once five turns running,
+    /// 16 cm from the farm the Union held, and lost at the turn limit. The options, the
+    /// advances ([`Choice::Advance`]: up to `width - 1` units, nearest an enemy first) and the
+    /// judge's context.
+    fn advance_options(&self, b: &Battle, legal: &[Action], pick: usize) -> Option<Advances> {
+        if self.spent >= self.budget.weighed
+            || !b.initiative_passing()
+            || b.phase != Phase::Command
+            || !matches!(legal[pick], Action::EndPhase)
+        {
+            return None;
+        }
+        let side = b.actor();
+        let known = known_enemies(b, side);
+        // (distance to the nearest known enemy, the activation's index, the unit)
+        let mut units: Vec<(f64, usize, UnitId)> = Vec::new();
+        for (i, a) in legal.iter().enumerate() {
+            let Action::Activate {
+                unit,
+                purpose: Purpose::Move,
+                ..
+            } = a
+            else {
+                continue;
+            };
+            if units.iter().any(|x| x.2 == *unit) || !self.contested(b, *unit) {
+                continue;
+            }
+            let near = known
+                .iter()
+                .map(|&e| b.unit_distance(*unit, e))
+                .fold(f64::INFINITY, f64::min);
+            units.push((near, i, *unit));
+        }
+        units.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.2.cmp(&y.2)));
+        let mut advances: Vec<(usize, Action)> = Vec::new();
+        for (_, i, unit) in units {
+            if advances.len() + 1 >= self.budget.width {
+                break;
+            }
+            if let Some(then) = closing_move(b, &legal[i], unit) {
+                advances.push((i, then));
+            }
+        }
+        if advances.is_empty() {
+            return None;
+        }
+        let mut options = vec![Choice::Act(pick)];
+        options.extend((0..advances.len()).map(Choice::Advance));
+        Some((options, advances, Ctx::new(b, side, legal)))
+    }
+
     /// A known enemy is within `u`'s weapon range or the charge distance, and a margin.
     fn contested(&self, b: &Battle, u: UnitId) -> bool {
         let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
@@ -264,12 +334,12 @@ impl Lookahead {
             .map(|o| o.0);
         let mut line = format!(
             "{}; looked ahead {} games: {:+.1} stands",
-            Self::label(b, legal, chosen, ctx),
+            self.label(b, legal, chosen, ctx),
             found.sims,
             worth(chosen)
         );
         if let Some(r) = runner_up {
-            line += &format!(" against {:+.1} for {}", worth(r), Self::label(b, legal, r, ctx));
+            line += &format!(" against {:+.1} for {}", worth(r), self.label(b, legal, r, ctx));
             if worth(r) > worth(chosen) {
                 line += " (within the play-outs' luck)";
             }
@@ -278,6 +348,12 @@ impl Lookahead {
         match chosen {
             Choice::Act(i) => {
                 self.reason = Some(format!("{held}{line}"));
+                Some(i)
+            }
+            Choice::Advance(k) => {
+                self.reason = Some(format!("{held}{line}"));
+                let (i, then) = self.advances[k].clone();
+                self.follow = Some(then);
                 Some(i)
             }
             // Held: the one-step judge chooses again without that unit.
@@ -347,6 +423,16 @@ impl Lookahead {
                 }
             }
             Choice::Hold(u) => players[side].hold(&b, u),
+            Choice::Advance(k) => {
+                let (i, then) = &self.advances[k];
+                if b.step(&legal[*i]).is_err() {
+                    return (b, 1);
+                }
+                // The roll failed: the initiative has passed, and the move is not legal.
+                if b.legal_actions().contains(then) && b.step(then).is_err() {
+                    return (b, 2);
+                }
+            }
         }
         let turn = base.player_turn;
         let mut run = 1;
@@ -371,10 +457,26 @@ impl Lookahead {
         (b, run)
     }
 
-    fn label(b: &Battle, legal: &[Action], choice: Choice, ctx: &Ctx) -> String {
+    fn label(&self, b: &Battle, legal: &[Action], choice: Choice, ctx: &Ctx) -> String {
         match choice {
+            Choice::Advance(k) => {
+                let (i, then) = &self.advances[k];
+                let Action::Activate { unit, purpose, into } = legal[*i] else {
+                    return legal[*i].name().to_string();
+                };
+                let need = b
+                    .activation_plan(unit, purpose, into)
+                    .map_or(String::new(), |p| format!(" at {}+", p.target));
+                let name = &b.unit(unit).name;
+                let why = judge(b, then, ctx).why;
+                let what = why.strip_prefix(&format!("{name}: ")).unwrap_or(&why);
+                format!("activating {name}{need} to {what}")
+            }
             Choice::Hold(u) => format!("holding {}", b.unit(u).name),
             Choice::Act(i) if matches!(legal[i], Action::Pass) => "letting it pass".into(),
+            Choice::Act(i) if matches!(legal[i], Action::EndPhase) && b.initiative_passing() => {
+                "passing the initiative".into()
+            }
             Choice::Act(i) => {
                 let why = judge(b, &legal[i], ctx).why;
                 if why.is_empty() {
@@ -385,6 +487,33 @@ impl Lookahead {
             }
         }
     }
+}
+
+/// A searched advance: the options (passing first), the advances and the judge's context.
+type Advances = (Vec<Choice>, Vec<(usize, Action)>, Ctx);
+
+/// The move `unit` would make once `activate` (its activation to move) succeeded: of its moves
+/// then, the one that ends nearest the distance it wants from its goal (the judge's
+/// [`Ctx::aim`]: its objective, else the nearest known enemy a bit inside its range), if one
+/// closes by more than 1 cm.
+fn closing_move(b: &Battle, activate: &Action, unit: UnitId) -> Option<Action> {
+    let Action::Activate { purpose, into, .. } = *activate else {
+        return None;
+    };
+    let granted = b.with_activation_granted(unit, purpose, into).ok()?;
+    let then = granted.legal_actions();
+    let ctx = Ctx::new(&granted, b.actor(), &then);
+    let aim = ctx.aim(&granted, unit)?;
+    let off = |p: V2| (p.dist(aim.at) - aim.want).abs();
+    let now = off(b.unit(unit).pose.pos);
+    then.into_iter()
+        .filter_map(|t| match t {
+            Action::Move { unit: m, to } if m == unit => Some((off(to.pos), t)),
+            _ => None,
+        })
+        .filter(|(d, _)| *d < now - 1.0)
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .map(|(_, t)| t)
 }
 
 /// The battle as `side` may search it: the enemy units it does not know of are off the table
@@ -455,6 +584,14 @@ impl Agent for Lookahead {
     fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
         self.last = None;
         self.spent = 0;
+        // The move an advance was activated for, if its roll succeeded.
+        if let Some(then) = self.follow.take()
+            && let Some(i) = legal.iter().position(|a| *a == then)
+        {
+            let ctx = Ctx::new(b, b.actor(), legal);
+            self.reason = Some(format!("{} (what it was activated for)", judge(b, &then, &ctx).why));
+            return i;
+        }
         // Units held on the way (their lines come first).
         let mut held = String::new();
         // Units the judge would leave idle though an enemy is near: act or hold, searched,
@@ -474,6 +611,12 @@ impl Agent for Lookahead {
                 idle_search = false;
             }
             self.policy = probe;
+            if let Some((options, advances, ctx)) = self.advance_options(b, legal, pick) {
+                self.advances = advances;
+                if let Some(i) = self.take(b, legal, &options, &ctx, &mut held) {
+                    return i;
+                }
+            }
             // The judge's context only for a decision worth searching (most are not).
             let searched = self.searchable(b, legal, pick).then(|| {
                 let ctx = Ctx::new(b, b.actor(), legal);
@@ -528,6 +671,69 @@ mod tests {
         }
         assert_eq!(NORMAL.turns, 2);
         assert_eq!(HARD.turns, 4);
+    }
+
+    /// Under initiative passing, a pass of the one-step judge with a contested unit able to
+    /// activate is searched against advancing: activating the unit and making the move that
+    /// closes most on its goal. The move is legal once the real roll succeeds, and the agent
+    /// makes it at its next decision.
+    #[test]
+    fn under_initiative_passing_a_pass_is_searched_against_advancing() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/initiative_demo.ron");
+        let mut b = crate::load_battle(&path, 4017).expect("initiative demo loads").0;
+        // `scheduler-easy` on both sides (the search does not change it) until a searched pass.
+        let mut judges = [Scheduler::new(1), Scheduler::new(2)];
+        let agent = Lookahead::new(3, NORMAL, "scheduler");
+        let (legal, pick, options, advances) = loop {
+            assert!(!b.is_over(), "a pass with a unit able to advance comes before the end");
+            let legal = b.legal_actions();
+            let (pick, _) = judges[b.actor()].clone().pick(&b, &legal);
+            if let Some((options, advances, _)) = agent.advance_options(&b, &legal, pick) {
+                break (legal, pick, options, advances);
+            }
+            let (i, _) = judges[b.actor()].pick(&b, &legal);
+            b.step(&legal[i]).expect("legal");
+        };
+        assert!(b.initiative_passing() && matches!(legal[pick], Action::EndPhase));
+        assert_eq!(options[0], Choice::Act(pick), "the judge's pass first");
+        assert_eq!(options.len(), advances.len() + 1);
+        assert!(options.len() <= NORMAL.width);
+        let side = b.actor();
+        for (i, then) in &advances {
+            let Action::Activate { unit, .. } = legal[*i] else {
+                panic!("{:?}", legal[*i])
+            };
+            let Action::Move { unit: m, to } = then else {
+                panic!("{then:?}")
+            };
+            assert_eq!(*m, unit);
+            assert!(agent.contested(&b, unit));
+            // The move closes on the unit's goal.
+            let ctx = Ctx::new(&b, side, &legal);
+            let aim = ctx.aim(&b, unit).expect("an aim");
+            let off = |p: V2| (p.dist(aim.at) - aim.want).abs();
+            assert!(off(to.pos) < off(b.unit(unit).pose.pos) - 1.0, "{then:?} closes");
+            // On dice where the roll succeeds (the initiative stays), the move is legal, and
+            // the agent that took the advance makes it.
+            let mut found = false;
+            for seed in 1..40 {
+                let mut real = b.clone();
+                real.dice = Dice::new(seed);
+                real.step(&legal[*i]).expect("the activation is legal");
+                if real.actor() != side || real.phase != Phase::Command {
+                    continue; // failed: the initiative passed
+                }
+                let now = real.legal_actions();
+                assert!(now.contains(then), "the advance's move is legal after the roll");
+                let mut a = agent.clone();
+                a.follow = Some(then.clone());
+                assert_eq!(now[a.choose(&real, &now)], *then);
+                assert!(a.reason().is_some_and(|r| r.contains("what it was activated for")));
+                found = true;
+                break;
+            }
+            assert!(found, "some roll succeeds");
+        }
     }
 
     #[test]
