@@ -76,7 +76,8 @@ enum Cmd {
     Match {
         #[arg(default_value = DEFAULT_SCENARIO)]
         scenario: PathBuf,
-        /// The agent measured (e.g. scheduler).
+        /// The agent measured (e.g. scheduler; a look-ahead level may take a budget for a
+        /// trial: scheduler:sims=96,width=12,turns=4,work=400000,sure=1).
         #[arg(long)]
         agent: String,
         /// Its opponent (e.g. greedy or random).

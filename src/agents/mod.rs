@@ -19,25 +19,42 @@ pub const AGENTS: [&str; 6] = [
     "scheduler-hard",
 ];
 
-/// Make an agent by name (`random`), seeded from the game seed and the side.
+/// Make an agent by name (`random`), seeded from the game seed and the side. A look-ahead
+/// level may carry its budget after a colon for trials, e.g.
+/// `scheduler:sims=96,width=12,turns=4` ([`scheduler::lookahead::Budget::with`]).
 pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, String> {
+    let (level, spec) = match name.split_once(':') {
+        Some((level, spec)) => (level, Some(spec)),
+        None => (name, None),
+    };
+    let look = |budget: scheduler::lookahead::Budget, name: &'static str| -> Result<Box<dyn Agent>, String> {
+        let budget = match spec {
+            Some(spec) => budget.with(spec).map_err(|e| format!("agent '{level}:{spec}': {e}"))?,
+            None => budget,
+        };
+        Ok(Box::new(scheduler::lookahead::Lookahead::new(
+            agent_seed(seed, side),
+            budget,
+            name,
+        )))
+    };
+    match level {
+        // The one-step judge with a look-ahead over the player turn; wider and longer.
+        "scheduler" => return look(scheduler::lookahead::NORMAL, "scheduler"),
+        "scheduler-hard" => return look(scheduler::lookahead::HARD, "scheduler-hard"),
+        _ if spec.is_some() => {
+            return Err(format!(
+                "agent '{name}': only scheduler and scheduler-hard take a budget after ':'"
+            ));
+        }
+        _ => {}
+    }
     match name {
         "random" => Ok(Box::new(random::RandomAgent::new(agent_seed(seed, side)))),
         "eager" => Ok(Box::new(random::RandomAgent::eager(agent_seed(seed, side)))),
         "greedy" => Ok(Box::new(greedy::GreedyAgent::new())),
         // The one-step judge: today's yardstick, fast.
         "scheduler-easy" => Ok(Box::new(scheduler::Scheduler::new(agent_seed(seed, side)))),
-        // The one-step judge with a look-ahead over the player turn.
-        "scheduler" => Ok(Box::new(scheduler::lookahead::Lookahead::new(
-            agent_seed(seed, side),
-            scheduler::lookahead::NORMAL,
-            "scheduler",
-        ))),
-        "scheduler-hard" => Ok(Box::new(scheduler::lookahead::Lookahead::new(
-            agent_seed(seed, side),
-            scheduler::lookahead::HARD,
-            "scheduler-hard",
-        ))),
         other => Err(format!("unknown agent '{other}' (known: {})", AGENTS.join(", "))),
     }
 }

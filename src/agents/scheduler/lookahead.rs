@@ -67,6 +67,47 @@ pub struct Budget {
     pub sure: f64,
 }
 
+impl Budget {
+    /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
+    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]) and `sure`. For trials of
+    /// a level's budget from the command line (`--agent scheduler:sims=96,width=12`); a game
+    /// played with one still replays identically (the budget is counted, not timed).
+    pub fn with(self, spec: &str) -> Result<Budget, String> {
+        let mut b = self;
+        for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}' is not key=value"))?;
+            let whole = |least: u64| -> Result<u64, String> {
+                match value.trim().parse::<u64>() {
+                    Ok(n) if n >= least => Ok(n),
+                    _ => Err(format!("{key} wants a whole number of at least {least}, not '{value}'")),
+                }
+            };
+            match key.trim() {
+                "sims" => b.sims = u32::try_from(whole(1)?).map_err(|_| format!("sims '{value}' is too large"))?,
+                "width" => b.width = whole(2)? as usize,
+                "turns" => b.turns = u32::try_from(whole(1)?).map_err(|_| format!("turns '{value}' is too large"))?,
+                "work" => b.weighed = whole(1)?,
+                "sure" => {
+                    b.sure = value
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x >= 0.0)
+                        .ok_or_else(|| format!("sure wants a number of standard errors (0 or more), not '{value}'"))?
+                }
+                other => {
+                    return Err(format!(
+                        "unknown budget key '{other}' (known: sims, width, turns, work, sure)"
+                    ));
+                }
+            }
+        }
+        Ok(b)
+    }
+}
+
 /// `scheduler`.
 pub const NORMAL: Budget = Budget {
     sims: 24,
@@ -642,6 +683,51 @@ impl Agent for Lookahead {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A level's budget may be set from its name for trials (`scheduler:sims=96,width=12`):
+    /// the keys given change, the rest stay the level's; a bad key or number is refused with
+    /// what is wrong, and only the look-ahead levels take one.
+    #[test]
+    fn a_budget_is_set_from_the_agents_name_and_a_bad_one_is_refused() {
+        let b = NORMAL
+            .with("sims=96, width=12,turns=4,work=400000,sure=0.5")
+            .expect("a good spec");
+        assert_eq!(
+            b,
+            Budget {
+                sims: 96,
+                width: 12,
+                turns: 4,
+                weighed: 400_000,
+                sure: 0.5,
+                ..NORMAL
+            }
+        );
+        assert_eq!(NORMAL.with("").expect("nothing to change"), NORMAL);
+        assert_eq!(HARD.with("turns=2").expect("one key").turns, 2);
+        for (spec, says) in [
+            ("depth=3", "unknown budget key 'depth'"),
+            ("sims", "'sims' is not key=value"),
+            ("sims=0", "sims wants a whole number of at least 1"),
+            ("width=1", "width wants a whole number of at least 2"),
+            ("turns=-2", "turns wants a whole number"),
+            ("sure=much", "sure wants a number"),
+        ] {
+            let e = NORMAL.with(spec).expect_err(spec);
+            assert!(e.contains(says), "{spec}: {e}");
+        }
+        let e = crate::agents::by_name("scheduler:width=x", 1, 0)
+            .err()
+            .expect("refused");
+        assert!(
+            e.contains("agent 'scheduler:width=x'") && e.contains("width wants"),
+            "{e}"
+        );
+        let e = crate::agents::by_name("greedy:sims=4", 1, 0).err().expect("refused");
+        assert!(e.contains("only scheduler and scheduler-hard"), "{e}");
+        let a = crate::agents::by_name("scheduler-hard:sims=8", 1, 0).expect("a level with a budget");
+        assert_eq!(a.name(), "scheduler-hard");
+    }
 
     /// A play-out runs [`Budget::turns`] player turns: `scheduler` plays the enemy's whole turn
     /// (its orders, fire and charges) and stops at the side's own next command phase; one
