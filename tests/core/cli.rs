@@ -378,3 +378,56 @@ fn simulate_timing_reports_every_choice_of_each_side_and_changes_nothing() {
         assert!(median <= p95 && p95 <= slowest, "{l}");
     }
 }
+
+/// A look-ahead level with a budget after a colon plays (a tiny budget: two options, four
+/// play-outs), and names the same game as the level it was given to when the budget is the
+/// level's own; a bad budget is refused before any game, saying what is wrong.
+#[test]
+fn a_budget_after_the_agents_name_plays_and_a_bad_one_is_refused() {
+    let game = |agent: &str| {
+        let side = format!("Union={agent}");
+        let out = volley(&[
+            "simulate",
+            "maps/first_battle.ron",
+            "--seed",
+            "3",
+            "--side",
+            &side,
+            "--side",
+            "Confederate=greedy",
+            "--max-turns",
+            "3",
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{agent}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        v["state_hash"].as_str().expect("a state hash").to_string()
+    };
+    let level = game("scheduler");
+    assert_eq!(
+        game("scheduler:sims=24,width=4,turns=2"),
+        level,
+        "the level's own budget"
+    );
+    assert_ne!(game("scheduler:sims=4,width=2"), level, "another budget, another game");
+    let out = volley(&[
+        "match",
+        "maps/first_battle.ron",
+        "--agent",
+        "scheduler:depth=2",
+        "--against",
+        "greedy",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("agent 'scheduler:depth=2': unknown budget key 'depth'"),
+        "{e}"
+    );
+}
