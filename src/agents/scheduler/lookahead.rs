@@ -716,14 +716,16 @@ mod tests {
             let e = NORMAL.with(spec).expect_err(spec);
             assert!(e.contains(says), "{spec}: {e}");
         }
-        let e = crate::agents::by_name("scheduler:width=x", 1, 0)
-            .err()
-            .expect("refused");
+        let refused = |name: &str| match crate::agents::by_name(name, 1, 0) {
+            Err(e) => e,
+            Ok(_) => panic!("{name} is refused"),
+        };
+        let e = refused("scheduler:width=x");
         assert!(
             e.contains("agent 'scheduler:width=x'") && e.contains("width wants"),
             "{e}"
         );
-        let e = crate::agents::by_name("greedy:sims=4", 1, 0).err().expect("refused");
+        let e = refused("greedy:sims=4");
         assert!(e.contains("only scheduler and scheduler-hard"), "{e}");
         let a = crate::agents::by_name("scheduler-hard:sims=8", 1, 0).expect("a level with a budget");
         assert_eq!(a.name(), "scheduler-hard");
