@@ -27,29 +27,24 @@ pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, Str
         Some((level, spec)) => (level, Some(spec)),
         None => (name, None),
     };
-    let look = |budget: scheduler::lookahead::Budget, name: &'static str| -> Result<Box<dyn Agent>, String> {
+    let look = |budget: scheduler::lookahead::Budget, label: &'static str| -> Result<Box<dyn Agent>, String> {
         let budget = match spec {
-            Some(spec) => budget.with(spec).map_err(|e| format!("agent '{level}:{spec}': {e}"))?,
+            Some(spec) => budget.with(spec).map_err(|e| format!("agent '{name}': {e}"))?,
             None => budget,
         };
         Ok(Box::new(scheduler::lookahead::Lookahead::new(
             agent_seed(seed, side),
             budget,
-            name,
+            label,
         )))
     };
     match level {
         // The one-step judge with a look-ahead over the player turn; wider and longer.
-        "scheduler" => return look(scheduler::lookahead::NORMAL, "scheduler"),
-        "scheduler-hard" => return look(scheduler::lookahead::HARD, "scheduler-hard"),
-        _ if spec.is_some() => {
-            return Err(format!(
-                "agent '{name}': only scheduler and scheduler-hard take a budget after ':'"
-            ));
-        }
-        _ => {}
-    }
-    match name {
+        "scheduler" => look(scheduler::lookahead::NORMAL, "scheduler"),
+        "scheduler-hard" => look(scheduler::lookahead::HARD, "scheduler-hard"),
+        _ if spec.is_some() => Err(format!(
+            "agent '{name}': only scheduler and scheduler-hard take a budget after ':'"
+        )),
         "random" => Ok(Box::new(random::RandomAgent::new(agent_seed(seed, side)))),
         "eager" => Ok(Box::new(random::RandomAgent::eager(agent_seed(seed, side)))),
         "greedy" => Ok(Box::new(greedy::GreedyAgent::new())),
