@@ -353,11 +353,14 @@ fn pick(
     if overlays.is_some_and(|o| o.tool_active()) {
         return;
     }
-    if controls.just_pressed(&TableAction::Deselect) {
+    // Escape clears the selection. A click that reached the same frame (a slow frame) is
+    // still the player's: it selects afresh, but gives no order at the pointer, which was
+    // worked out for the selection Escape cleared.
+    let deselected = controls.just_pressed(&TableAction::Deselect);
+    if deselected {
         *selection = Selection::default();
         *drag = Drag::default();
         *boxed = Default::default();
-        return;
     }
     let pixel = window.as_ref().and_then(|w| w.cursor_position());
     let cursor = match (camera, window) {
@@ -403,7 +406,7 @@ fn pick(
         let picked = hover.0;
         // The table's orders are gated by whose turn it is.
         let mine = crate::ui::session::at_table(turn.get(), &seats);
-        if mine && picked.unit.is_some() && picked != *selection {
+        if mine && !deselected && picked.unit.is_some() && picked != *selection {
             if let Some(a) = &pointer.action {
                 log.status = None;
                 requests.write(ActionRequest(a.clone()));

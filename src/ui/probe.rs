@@ -62,6 +62,8 @@ pub struct Probe {
     /// The melee's result shows before the hand-over (`handover::ResultPause`).
     pub result_pause: bool,
     pub selection: [Option<u32>; 2],
+    /// Where the frame saw the pointer, in window pixels (none: outside the window).
+    pub pointer: Option<[f32; 2]>,
     pub pointer_order: Vec<String>,
     pub status: Option<String>,
     pub refusal: Option<String>,
@@ -210,6 +212,7 @@ fn write_probe(
         end_phase_asked: ask.open(b),
         result_pause: pause.0.is_some(),
         selection: [selection.unit, selection.commander],
+        pointer: window.cursor_position().map(|c| [c.x, c.y]),
         pointer_order: pointer.lines.clone(),
         status: log.status.clone(),
         refusal: log

@@ -857,6 +857,54 @@ fn a_click_on_the_table_orders_a_unit_and_fires_at_an_enemy() {
     );
 }
 
+/// Escape and a click that reach the app in one frame (a slow frame, as on a loaded machine):
+/// Escape clears the selection and the click still selects what is under the pointer, but the
+/// order the pointer showed for the cleared selection is not given.
+#[test]
+fn escape_and_a_click_in_one_frame_clear_the_selection_and_select_afresh() {
+    let mut app = seated_on_the_firing_line();
+    let union0 = 0;
+    let hq = battle(&app).commanders[HQ0 as usize].pos;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).phase, Phase::Command);
+    let escape_and_click = |app: &mut App, p: V2| {
+        point_at(app, p);
+        KeyCode::Escape.press(app.world_mut());
+        MouseButton::Left.press(app.world_mut());
+        MouseButton::Left.release(app.world_mut());
+        app.update();
+        KeyCode::Escape.release(app.world_mut());
+        app.update();
+        app.update();
+    };
+    // Union 0 selected; Escape and a click on the colonel together: the colonel selected.
+    let at = battle(&app).rects(union0)[1].center;
+    quick_click(&mut app, at);
+    assert_eq!(selection(&app).unit, Some(union0));
+    escape_and_click(&mut app, hq);
+    assert_eq!(
+        selection(&app),
+        Selection {
+            unit: None,
+            commander: Some(HQ0)
+        }
+    );
+    // The colonel selected, the pointer on Union 0 shows his order; Escape and a click
+    // together select Union 0 and order nothing.
+    point_at(&mut app, at);
+    assert!(matches!(pointer_order(&app).action, Some(Action::Order { .. })));
+    let actions = battle(&app).actions;
+    escape_and_click(&mut app, at);
+    assert_eq!(
+        selection(&app),
+        Selection {
+            unit: Some(union0),
+            commander: None
+        }
+    );
+    assert_eq!(battle(&app).actions, actions, "no order was sent: {:?}", refusal(&app));
+}
+
 /// Issue 16: the wheel turns a unit while it is dragged (15° a step), so a unit can be faced
 /// with the mouse; the move sent carries the new facing.
 #[test]

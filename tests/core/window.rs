@@ -267,13 +267,23 @@ impl Game {
     }
 }
 
-fn mouse(x: &Display, g: &Game, (px, py): (i64, i64)) {
+/// Moves the pointer to window pixel (px, py) and waits till a frame has seen it there (the
+/// probe's pointer), as a player sees the piece light up before clicking: on a loaded machine
+/// a frame can take longer than any fixed pause, and a key pressed before the move and a
+/// click after it would otherwise reach the game in one frame.
+fn mouse(x: &Display, g: &mut Game, (px, py): (i64, i64)) {
     x.xdo(&["mousemove", "--window", &g.window, &px.to_string(), &py.to_string()]);
-    // A frame or two to see the pointer over the piece.
-    std::thread::sleep(Duration::from_millis(600));
+    g.wait("the pointer seen where it was moved", 120, |p| {
+        p["pointer"].as_array().is_some_and(|a| {
+            (a[0].as_f64().unwrap_or(f64::NAN) - px as f64).abs() <= 1.5
+                && (a[1].as_f64().unwrap_or(f64::NAN) - py as f64).abs() <= 1.5
+        })
+    });
+    // One frame more, for what is worked out from the frame before (egui's windows).
+    std::thread::sleep(Duration::from_millis(300));
 }
 
-fn click(x: &Display, g: &Game, at: (i64, i64)) {
+fn click(x: &Display, g: &mut Game, at: (i64, i64)) {
     mouse(x, g, at);
     x.xdo(&["click", "1"]);
 }
@@ -315,10 +325,12 @@ fn back_to_union(x: &Display, g: &mut Game) -> Value {
 /// pointer mentions `says`, click and wait for it to be played. What the pointer said.
 fn order_at_pointer(x: &Display, g: &mut Game, select: (&str, u64), target: (&str, u64), says: &str) -> String {
     key(x, g, "Escape");
-    click(x, g, g.at(select.0, select.1));
+    let at = g.at(select.0, select.1);
+    click(x, g, at);
     let slot = if select.0 == "units" { 0 } else { 1 };
     g.wait("the selection", 60, |p| p["selection"][slot] == select.1);
-    mouse(x, g, g.at(target.0, target.1));
+    let at = g.at(target.0, target.1);
+    mouse(x, g, at);
     let p = g.wait(&format!("the order at the pointer ({says})"), 60, |p| {
         p["pointer_order"].to_string().contains(says)
     });
@@ -428,7 +440,8 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     g.wait("the command phase", 120, |p| p["phase"] == "Command");
 
     // The colonel, then a box around his three units, Shift held: an order that may charge.
-    click(&x, &g, g.at("commanders", REED));
+    let at = g.at("commanders", REED);
+    click(&x, &mut g, at);
     g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
     let (from, to) = around(&g, &[UNION_5NH, UNION_7WI, UNION_GUNS]);
     let said = box_order(&x, &mut g, from, to, true, "may charge");
@@ -452,17 +465,17 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     // is one), so two 15° steps: 30° to the right.
     key(&x, &g, "Escape");
     let seventh = g.at("units", UNION_7WI);
-    click(&x, &g, seventh);
+    click(&x, &mut g, seventh);
     g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
     let before = g.probe()["units"][UNION_7WI as usize]["facing_deg"].as_f64().unwrap();
     let n = g.actions();
-    mouse(&x, &g, seventh);
+    mouse(&x, &mut g, seventh);
     x.xdo(&["mousedown", "1"]);
     std::thread::sleep(Duration::from_millis(400));
-    mouse(&x, &g, (seventh.0, seventh.1 - 4));
+    mouse(&x, &mut g, (seventh.0, seventh.1 - 4));
     x.xdo(&["click", "5"]);
     std::thread::sleep(Duration::from_millis(500));
-    mouse(&x, &g, (seventh.0, seventh.1 - 5));
+    mouse(&x, &mut g, (seventh.0, seventh.1 - 5));
     x.xdo(&["mouseup", "1"]);
     let p = g.wait("the move", 120, |p| {
         p["actions"].as_u64() > Some(n) || !p["refusal"].is_null()
@@ -510,7 +523,8 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     // The colonel selected, a box around the 7th (its action used) and the guns orders them
     // again: a second order is one harder.
     key(&x, &g, "Escape");
-    click(&x, &g, g.at("commanders", REED));
+    let at = g.at("commanders", REED);
+    click(&x, &mut g, at);
     g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
     let (from, to) = around(&g, &[UNION_7WI, UNION_GUNS]);
     let said = box_order(&x, &mut g, from, to, false, "Let go");
@@ -652,13 +666,15 @@ fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
     }
 
     // The Woods tool, then four points and Enter.
-    click(&x, &g, button(&p, "Woods"));
+    let at = button(&p, "Woods");
+    click(&x, &mut g, at);
     g.wait("the Woods tool", 60, |p| p["editor"]["tool"] == "Area(Woods)");
     for (k, (tx, ty)) in [(70.0, 40.0), (90.0, 40.0), (92.0, 55.0), (68.0, 55.0)]
         .into_iter()
         .enumerate()
     {
-        click(&x, &g, table_px(&p, tx, ty));
+        let at = table_px(&p, tx, ty);
+        click(&x, &mut g, at);
         g.wait("a point of the wood", 60, |p| p["editor"]["drawing"] == k as u64 + 1);
     }
     key(&x, &g, "Return");
@@ -669,9 +685,11 @@ fn a_wood_and_a_unit_are_placed_by_mouse_in_the_editor() {
     assert_eq!(p["editor"]["selected"], "Woods");
 
     // The Unit tool, then a click on the table places a Union unit there.
-    click(&x, &g, button(&p, "Unit"));
+    let at = button(&p, "Unit");
+    click(&x, &mut g, at);
     g.wait("the Unit tool", 60, |p| p["editor"]["tool"] == "Unit");
-    click(&x, &g, table_px(&p, 70.0, 16.0));
+    let at = table_px(&p, 70.0, 16.0);
+    click(&x, &mut g, at);
     let p = g.wait("the unit", 60, |p| {
         p["editor"]["units"][0].as_array().is_some_and(|u| u.len() == 2)
     });
@@ -762,7 +780,8 @@ fn a_unit_is_activated_with_o_under_initiative_passing_in_the_real_window() {
     });
     key(&x, &g, "Return");
     g.wait("the command phase", 120, |p| p["phase"] == "Command");
-    click(&x, &g, g.at("units", UNION_7WI));
+    let at = g.at("units", UNION_7WI);
+    click(&x, &mut g, at);
     g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
     let n = g.actions();
     key(&x, &g, "o");
