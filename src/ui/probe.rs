@@ -2,9 +2,10 @@
 //! Xvfb): with `VOLLEY_PROBE=FILE` set, the window writes what is where on the screen to
 //! `FILE` as JSON whenever it changes: the screen and phase, each unit's and commander's place
 //! in window pixels (read from the pieces' entities through the table camera), the selection,
-//! where the frame saw the pointer, the order at the pointer, the status line and refusal, and the actions recorded so far. A
-//! test reads it to know where to click, and what its clicks did. Written atomically (a
-//! temporary file, then a rename), so a reader never sees half a file.
+//! where the frame saw the pointer, the order at the pointer, the status line and refusal,
+//! and the actions recorded so far. A test reads it to know where to click, and what its
+//! clicks did. Written atomically (a temporary file, then a rename), so a reader never sees
+//! half a file.
 
 use crate::battle::ecs::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::TableCamera;
