@@ -1,6 +1,6 @@
 //! The command line, as a player runs it.
 
-use super::common::Scratch;
+use super::common::{SCHEDULER, Scratch};
 use std::process::Command;
 
 /// Run the `volley` binary from the project folder.
@@ -143,7 +143,7 @@ fn balance_reports_each_sides_win_rate_with_its_interval() {
         "--games",
         "4",
         "--side",
-        "Union=scheduler",
+        &format!("Union={SCHEDULER}"),
         "--side",
         "Confederate=random",
         "--json",
@@ -153,7 +153,7 @@ fn balance_reports_each_sides_win_rate_with_its_interval() {
     assert_eq!(v["games"], 4);
     let sides = v["sides"].as_array().unwrap();
     assert_eq!(sides[0]["side"], "Union");
-    assert_eq!(sides[0]["agent"], "scheduler");
+    assert_eq!(sides[0]["agent"], SCHEDULER);
     let wins: u64 = sides.iter().map(|s| s["wins"].as_u64().unwrap()).sum::<u64>() + v["draws"].as_u64().unwrap();
     assert_eq!(wins, 4);
     let ci = sides[0]["ci95"].as_array().unwrap();
@@ -217,6 +217,10 @@ fn rule_switches_reach_simulate_and_balance_and_a_wrong_name_is_refused_with_the
         "--json",
         "--rule",
         "weather,engineers",
+        "--side",
+        &format!("Union={SCHEDULER}"),
+        "--side",
+        &format!("Confederate={SCHEDULER}"),
     ]);
     assert!(bal.status.success(), "{}", String::from_utf8_lossy(&bal.stderr));
     let b: serde_json::Value = serde_json::from_slice(&bal.stdout).unwrap();
@@ -409,7 +413,7 @@ fn a_budget_after_the_agents_name_plays_and_a_bad_one_is_refused() {
     };
     let level = game("scheduler");
     assert_eq!(
-        game("scheduler:sims=24,width=4,turns=2"),
+        game("scheduler:sims=96,width=12,turns=4"),
         level,
         "the level's own budget"
     );

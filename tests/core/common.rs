@@ -254,16 +254,33 @@ pub fn end_phases_until(b: &mut Battle, done: impl Fn(&Battle) -> bool) -> Vec<v
     all
 }
 
-/// The scheduler plays both sides of the bundled scenario `map` (a file under `maps/`) with
-/// `switches` added, from `seed` to the end; `watch` sees every action and what it caused.
-/// The game's recording must parse, name the switches and replay to the same final state.
+/// The look-ahead (`scheduler`) at a quarter of its level's budget: 24 play-outs over 4
+/// options, play-outs of two player turns (the level until 2026-12-02). The tests that play
+/// whole look-ahead games in the debug build (a rule exercised, a recording verified) use it,
+/// so the suite keeps within CI's time; the level itself is measured in release with `volley
+/// match` (README, "How strong it is"), and the tests of the search (`scheduler.rs`) use the
+/// level where they are about it.
+pub const SCHEDULER: &str = "scheduler:sims=24,width=4,turns=2";
+
+/// [`SCHEDULER`]'s budget, for the tests that build the look-ahead themselves.
+pub const QUICK: volley::agents::scheduler::lookahead::Budget = volley::agents::scheduler::lookahead::Budget {
+    sims: 24,
+    width: 4,
+    turns: 2,
+    ..volley::agents::scheduler::lookahead::NORMAL
+};
+
+/// The scheduler ([`SCHEDULER`]) plays both sides of the bundled scenario `map` (a file under
+/// `maps/`) with `switches` added, from `seed` to the end; `watch` sees every action and what
+/// it caused. The game's recording must parse, name the switches and replay to the same final
+/// state.
 pub fn scheduler_game(
     map: &str,
     seed: u64,
     switches: &volley::rules::switches::Switches,
     watch: impl FnMut(&Battle, &volley::battle::Action, &[volley::battle::Event]),
 ) -> Battle {
-    agent_game("scheduler", map, seed, switches, watch)
+    agent_game(SCHEDULER, map, seed, switches, watch)
 }
 
 /// [`scheduler_game`] with the agent `agent` on both sides.

@@ -211,8 +211,8 @@ fn the_scheduler_bridges_cedar_run_and_its_games_replay() {
         assert!(b.rules.switches.on(Switch::Engineers), "the scenario turns the rule on");
         let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
         let mut agents = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
-            volley::agents::by_name("scheduler", seed, 1).unwrap(),
+            volley::agents::by_name(SCHEDULER, seed, 0).unwrap(),
+            volley::agents::by_name(SCHEDULER, seed, 1).unwrap(),
         ];
         let done = volley::sim::play(b, &mut agents, 100_000, |b, a, ev| {
             bridges += ev

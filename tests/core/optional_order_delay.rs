@@ -302,8 +302,8 @@ fn the_scheduler_plays_skirmish_with_order_delay_to_the_end_and_the_recordings_v
         assert!(b.rules.switches.on(Switch::OrderDelay));
         let mut rec = Recording::start(&b, &path.display().to_string(), seed, None);
         let mut a = [
-            agents::by_name("scheduler", seed, 0).unwrap(),
-            agents::by_name("scheduler", seed, 1).unwrap(),
+            agents::by_name(SCHEDULER, seed, 0).unwrap(),
+            agents::by_name(SCHEDULER, seed, 1).unwrap(),
         ];
         let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
             delayed += ev.iter().filter(|e| matches!(e, Event::OrderDelayed { .. })).count();

@@ -304,8 +304,8 @@ fn scheduler_games_under_initiative_passing_finish_and_verify() {
         let mut b = b;
         b.cap_turns(Some(4));
         let mut a = [
-            agents::by_name("scheduler", seed, 0).unwrap(),
-            agents::by_name("scheduler", seed, 1).unwrap(),
+            agents::by_name(SCHEDULER, seed, 0).unwrap(),
+            agents::by_name(SCHEDULER, seed, 1).unwrap(),
         ];
         let (mut activations, mut passes) = (0, 0);
         let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {

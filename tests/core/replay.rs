@@ -213,8 +213,8 @@ fn taking_command_mid_game_gives_a_recording_that_verifies_and_plays_on() {
     assert_eq!(verify_file(&cut_path).unwrap(), b.state_hash());
     // Play on from there with the scheduler on both sides: the game ends.
     let mut a = [
-        agents::by_name("scheduler", 1, 0).unwrap(),
-        agents::by_name("scheduler", 1, 1).unwrap(),
+        agents::by_name(SCHEDULER, 1, 0).unwrap(),
+        agents::by_name(SCHEDULER, 1, 1).unwrap(),
     ];
     let done = sim::play(b, &mut a, 100_000, |_, _, _| {}).unwrap();
     assert!(done.is_over());

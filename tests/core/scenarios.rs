@@ -1,7 +1,7 @@
 //! Every bundled scenario in `maps/`: passes the checker, has what the author's guide asks
 //! for (title, brief, objectives, turn limit), and plays to the end under every agent.
 
-use super::common::maps;
+use super::common::{SCHEDULER, maps};
 use std::path::Path;
 use volley::agents;
 use volley::data::check::check_file;
@@ -55,7 +55,7 @@ fn the_large_scenario_has_about_150_stands_a_side() {
 #[test]
 fn every_scenario_plays_to_the_end_with_every_agent() {
     for p in maps() {
-        for agent in ["random", "greedy", "scheduler"] {
+        for agent in ["random", "greedy", SCHEDULER] {
             let (b, _) = volley::load_battle(&p, 1).unwrap_or_else(|e| panic!("{e}"));
             let mut a = [
                 agents::by_name(agent, 1, 0).unwrap(),

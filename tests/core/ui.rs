@@ -239,8 +239,8 @@ fn replay_app() -> (App, volley::replay::Recording) {
     let mut start = b.clone();
     start.cap_turns(Some(3));
     let mut players = [
-        volley::agents::by_name("scheduler", 5, 0).unwrap(),
-        volley::agents::by_name("scheduler", 5, 1).unwrap(),
+        volley::agents::by_name(SCHEDULER, 5, 0).unwrap(),
+        volley::agents::by_name(SCHEDULER, 5, 1).unwrap(),
     ];
     volley::sim::play(start, &mut players, 100_000, |b, a, ev| rec.push(b, a, ev)).unwrap();
     rec.save(&path).unwrap();
@@ -467,7 +467,7 @@ fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
         let b = skirmish(seed);
         let mut draws = b.dice.draws();
         let mut players = [
-            volley::agents::by_name("scheduler", seed, 0).unwrap(),
+            volley::agents::by_name(SCHEDULER, seed, 0).unwrap(),
             volley::agents::by_name("greedy", seed, 1).unwrap(),
         ];
         volley::sim::play(b, &mut players, 3000, |b, a, ev| {

@@ -48,16 +48,17 @@ pub struct Budget {
     /// Player turns a play-out runs: it stops at the command phase this many player turns on.
     /// 1 stops at the enemy's command phase (its initiative phase played, its orders and
     /// charges not); 2 plays the enemy's whole turn and stops at the side's own next command
-    /// phase, so the charges its choice invites are in the play-out; 4 (`scheduler-hard`)
-    /// plays the side's next turn and the enemy's answer to it as well.
+    /// phase, so the charges its choice invites are in the play-out; 4 (both look-ahead
+    /// levels) plays the side's next turn and the enemy's answer to it as well.
     pub turns: u32,
     /// The work all the play-outs of one choice may do together, about, counted in actions
     /// weighed: at every step of a play-out, every legal action the judge looks at. A search
     /// plays round after round (every option on one seed) and stops early, after two rounds at
     /// least, when another round would pass this; a play-out is cut at its share of two
     /// rounds; a choice that holds a unit and searches again shares it, and once it is spent
-    /// the rest of the choice is the judge's. Only big battles (Gettysburg) reach it: it keeps
-    /// a choice near a second there and changes nothing on small ones. Counted in actions,
+    /// the rest of the choice is the judge's. Big battles reach it (Gettysburg: it keeps a
+    /// choice near a second there), and `scheduler`'s four-turn play-outs over twelve options
+    /// on the skirmish; *First Battle* seldom does. Counted in actions,
     /// not time, so a game still replays identically.
     pub weighed: u64,
     /// How sure a search must be to take an option over the one-step judge's choice: its
@@ -108,24 +109,26 @@ impl Budget {
     }
 }
 
-/// `scheduler`.
+/// `scheduler`: 96 play-outs over up to 12 options (the judge's choice, the unit's next ten by
+/// the judge, and holding), play-outs of four player turns (through the enemy's reply, the
+/// side's next turn and the enemy's answer to it). The width is what pays (docs/scheduler-history.md,
+/// 2026-12-01 and 02); it was 24 play-outs over 4 options of two player turns until 2026-12-02.
 pub const NORMAL: Budget = Budget {
-    sims: 24,
-    width: 4,
+    sims: 96,
+    width: 12,
     horizon: 200,
-    turns: 2,
+    turns: 4,
     weighed: 40_000,
     sure: 1.0,
 };
 
-/// `scheduler-hard`: eight times the play-outs over three times the options, and play-outs
-/// twice as long (four player turns: its own next turn and the enemy's reply to it too).
+/// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work.
 pub const HARD: Budget = Budget {
-    sims: 192,
-    width: 12,
+    sims: 384,
+    width: 16,
     horizon: 200,
     turns: 4,
-    weighed: 192_000,
+    weighed: 160_000,
     sure: 1.0,
 };
 
@@ -731,10 +734,10 @@ mod tests {
         assert_eq!(a.name(), "scheduler-hard");
     }
 
-    /// A play-out runs [`Budget::turns`] player turns: `scheduler` plays the enemy's whole turn
-    /// (its orders, fire and charges) and stops at the side's own next command phase; one
-    /// player turn would stop at the enemy's command phase, before its orders;
-    /// `scheduler-hard` plays four and stops at the side's command phase two turns on.
+    /// A play-out runs [`Budget::turns`] player turns: two play the enemy's whole turn (its
+    /// orders, fire and charges) and stop at the side's own next command phase; one would stop
+    /// at the enemy's command phase, before its orders; both look-ahead levels play four and
+    /// stop at the side's command phase two turns on.
     #[test]
     fn a_play_out_runs_through_the_enemys_turn_to_the_sides_next_command_phase() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/skirmish.ron");
@@ -757,7 +760,7 @@ mod tests {
             assert_eq!(after.phase, crate::battle::state::Phase::Command);
             assert_eq!(after.actor(), actor, "{turns} player turns: whose command phase");
         }
-        assert_eq!(NORMAL.turns, 2);
+        assert_eq!(NORMAL.turns, 4);
         assert_eq!(HARD.turns, 4);
     }
 
