@@ -56,7 +56,8 @@ pub struct Budget {
     /// plays round after round (every option on one seed) and stops early, after two rounds at
     /// least, when another round would pass this; a play-out is cut at its share of two
     /// rounds; a choice that holds a unit and searches again shares it, and once it is spent
-    /// the rest of the choice is the judge's. Big battles reach it (Gettysburg: it keeps a
+    /// the rest of the choice is the judge's. A battle of more than [`FULL_WORK_STANDS`]
+    /// stands gets less in proportion ([`Lookahead::work`]). Big battles reach it (Gettysburg: it keeps a
     /// choice near a second there), and `scheduler`'s four-turn play-outs over twelve options
     /// on the skirmish; *First Battle* seldom does. Counted in actions,
     /// not time, so a game still replays identically.
@@ -132,6 +133,16 @@ pub const HARD: Budget = Budget {
     sure: 1.0,
 };
 
+/// A battle of up to this many stands at the start (both sides) gets a level's whole budget
+/// of work and options a choice; a bigger one less in proportion ([`Lookahead::work`],
+/// [`Lookahead::width`]).
+pub const FULL_WORK_STANDS: u64 = 120;
+
+/// Stands of both sides at the start of the battle.
+fn start_stands(b: &Battle) -> u64 {
+    b.units.iter().map(|u| u64::from(u.start_stands)).sum()
+}
+
 /// A known enemy within this much more than a unit's weapon range and a charge makes its
 /// choice contested, cm.
 const CONTESTED_MARGIN: f64 = 10.0;
@@ -197,11 +208,40 @@ impl Lookahead {
         self.last.as_ref()
     }
 
+    /// The budget of work of a choice on `b` ([`Budget::weighed`]): the level's on a battle of
+    /// up to [`FULL_WORK_STANDS`] stands at the start, less on a bigger one in proportion (an
+    /// action weighed costs more there: the judge looks at more units for each). Every small
+    /// bundled scenario has 70 stands or fewer and gets it all; Gettysburg's 300 get two
+    /// fifths.
+    fn work(&self, b: &Battle) -> u64 {
+        let stands = start_stands(b);
+        if stands <= FULL_WORK_STANDS {
+            self.budget.weighed
+        } else {
+            self.budget.weighed * FULL_WORK_STANDS / stands
+        }
+    }
+
+    /// The options a decision on `b` may have ([`Budget::width`]): the level's on a battle of
+    /// up to [`FULL_WORK_STANDS`] stands at the start, fewer in proportion on a bigger one,
+    /// never under 4. A search plays two rounds of every option at least, so the options,
+    /// not the budget of work, bound a big battle's slowest choice: Gettysburg at twelve
+    /// options took up to 1.0 s with half the work and 1.16 s with two fifths; it gets 4.
+    fn width(&self, b: &Battle) -> usize {
+        let stands = start_stands(b);
+        if stands <= FULL_WORK_STANDS {
+            self.budget.width
+        } else {
+            let w = self.budget.width as u64 * FULL_WORK_STANDS / stands;
+            (w as usize).max(4).min(self.budget.width)
+        }
+    }
+
     /// Whether the decision whose one-step choice is `pick` is worth searching (and the
     /// choice's budget is not spent): a window, or a unit's action (not a self-order,
     /// attachment, activation or rally) that is contested.
     fn searchable(&self, b: &Battle, legal: &[Action], pick: usize) -> bool {
-        if self.spent >= self.budget.weighed {
+        if self.spent >= self.work(b) {
             return false;
         }
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
@@ -235,7 +275,7 @@ impl Lookahead {
             .collect();
         scored.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
         let mut out = vec![Choice::Act(pick)];
-        let rest = self.budget.width.saturating_sub(2);
+        let rest = self.width(b).saturating_sub(2);
         out.extend(scored.iter().take(rest).map(|&(i, _)| Choice::Act(i)));
         match (window, unit) {
             (Some(p), _) if p != pick => out.push(Choice::Act(p)),
@@ -253,7 +293,7 @@ impl Lookahead {
     /// the policy): it marked those units idle exactly when none had an action worth its
     /// floor, so the actions are not judged twice.
     fn idle_options(&self, b: &Battle, legal: &[Action], probe: &Scheduler) -> Option<(Vec<Choice>, Ctx)> {
-        if self.spent >= self.budget.weighed
+        if self.spent >= self.work(b)
             || b.phase != crate::battle::state::Phase::Command
             || b.initiative_passing()
             || legal.iter().any(|a| matches!(a, Action::Pass))
@@ -286,7 +326,7 @@ impl Lookahead {
         out.extend(
             scored
                 .iter()
-                .take(self.budget.width.saturating_sub(1))
+                .take(self.width(b).saturating_sub(1))
                 .map(|&(i, _)| Choice::Act(i)),
         );
         (out.len() > 1).then_some((out, ctx))
@@ -302,7 +342,7 @@ impl Lookahead {
     /// advances ([`Choice::Advance`]: up to `width - 1` units, nearest an enemy first) and the
     /// judge's context.
     fn advance_options(&self, b: &Battle, legal: &[Action], pick: usize) -> Option<Advances> {
-        if self.spent >= self.budget.weighed
+        if self.spent >= self.work(b)
             || !b.initiative_passing()
             || b.phase != Phase::Command
             || !matches!(legal[pick], Action::EndPhase)
@@ -334,7 +374,7 @@ impl Lookahead {
         units.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.2.cmp(&y.2)));
         let mut advances: Vec<(usize, Action)> = Vec::new();
         for (_, i, unit) in units {
-            if advances.len() + 1 >= self.budget.width {
+            if advances.len() + 1 >= self.width(b) {
                 break;
             }
             if let Some(then) = closing_move(b, &legal[i], unit) {
@@ -419,7 +459,8 @@ impl Lookahead {
         // Each option's worth in each round.
         let mut rows: Vec<Vec<f64>> = vec![Vec::new(); options.len()];
         // Two rounds fit the budget: a play-out is cut at its share of it.
-        let share = self.budget.weighed / (2 * options.len() as u64).max(1);
+        let work = self.work(b);
+        let share = work / (2 * options.len() as u64).max(1);
         let (mut played, mut used) = (0usize, 0u64);
         while played < rounds {
             // Common random numbers: every option is played on the same seed in a round.
@@ -431,7 +472,7 @@ impl Lookahead {
             }
             played += 1;
             let next = used / played as u64;
-            if played >= 2 && self.spent + used + next > self.budget.weighed {
+            if played >= 2 && self.spent + used + next > work {
                 break;
             }
         }
@@ -732,6 +773,23 @@ mod tests {
         assert!(e.contains("only scheduler and scheduler-hard"), "{e}");
         let a = crate::agents::by_name("scheduler-hard:sims=8", 1, 0).expect("a level with a budget");
         assert_eq!(a.name(), "scheduler-hard");
+    }
+
+    /// A choice's budget of work and options are the level's on a battle of up to 120 stands
+    /// (every small bundled scenario: the skirmish has 70); on Gettysburg's 300, two fifths of
+    /// the work and 4 options (`scheduler`: 12 a choice; `scheduler-hard`: 16, so 6).
+    #[test]
+    fn a_big_battle_gets_a_budget_of_work_and_options_in_proportion_to_its_stands() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+        let a = Lookahead::new(1, NORMAL, "scheduler");
+        let skirmish = crate::load_battle(&dir.join("skirmish.ron"), 1).expect("loads").0;
+        assert_eq!(a.work(&skirmish), 40_000);
+        let big = crate::load_battle(&dir.join("gettysburg.ron"), 1).expect("loads").0;
+        assert_eq!(big.units.iter().map(|u| u.start_stands).sum::<u32>(), 300);
+        assert_eq!(a.work(&big), 16_000);
+        assert_eq!((a.width(&skirmish), a.width(&big)), (12, 4));
+        let hard = Lookahead::new(1, HARD, "scheduler-hard");
+        assert_eq!((hard.work(&big), hard.width(&big)), (64_000, 6));
     }
 
     /// A play-out runs [`Budget::turns`] player turns: two play the enemy's whole turn (its
