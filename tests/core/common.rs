@@ -257,9 +257,9 @@ pub fn end_phases_until(b: &mut Battle, done: impl Fn(&Battle) -> bool) -> Vec<v
 /// The look-ahead (`scheduler`) at a quarter of its level's budget: 24 play-outs over 4
 /// options, play-outs of two player turns (the level until 2026-12-02). The tests that play
 /// whole look-ahead games in the debug build (a rule exercised, a recording verified) use it,
-/// so the suite keeps within CI's time; the level itself is measured in release with `volley
-/// match` (README, "How strong it is"), and the tests of the search (`scheduler.rs`) use the
-/// level where they are about it.
+/// so the suite keeps within CI's time, and so do the tests of the search's workings in
+/// `scheduler.rs` (as [`QUICK`]). The level itself is measured in release with `volley match`
+/// (README, "How strong it is"); `scheduler.rs` plays its whole games on *First Battle*.
 pub const SCHEDULER: &str = "scheduler:sims=24,width=4,turns=2";
 
 /// [`SCHEDULER`]'s budget, for the tests that build the look-ahead themselves.

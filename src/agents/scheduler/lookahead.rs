@@ -57,9 +57,9 @@ pub struct Budget {
     /// least, when another round would pass this; a play-out is cut at its share of two
     /// rounds; a choice that holds a unit and searches again shares it, and once it is spent
     /// the rest of the choice is the judge's. A battle of more than [`FULL_WORK_STANDS`]
-    /// stands gets less in proportion ([`Lookahead::work`]). Big battles reach it (Gettysburg: it keeps a
-    /// choice near a second there), and `scheduler`'s four-turn play-outs over twelve options
-    /// on the skirmish; *First Battle* seldom does. Counted in actions,
+    /// stands gets less in proportion ([`Lookahead::work`]). Big battles reach it (Gettysburg:
+    /// it keeps a choice near a second there), and so do `scheduler`'s four-turn play-outs
+    /// over twelve options on the skirmish; *First Battle* seldom does. Counted in actions,
     /// not time, so a game still replays identically.
     pub weighed: u64,
     /// How sure a search must be to take an option over the one-step judge's choice: its
@@ -112,8 +112,9 @@ impl Budget {
 
 /// `scheduler`: 96 play-outs over up to 12 options (the judge's choice, the unit's next ten by
 /// the judge, and holding), play-outs of four player turns (through the enemy's reply, the
-/// side's next turn and the enemy's answer to it). The width is what pays (docs/scheduler-history.md,
-/// 2026-12-01 and 02); it was 24 play-outs over 4 options of two player turns until 2026-12-02.
+/// side's next turn and the enemy's answer to it). The width is what pays
+/// (docs/scheduler-history.md, 2026-12-01 and 02); it was 24 play-outs over 4 options of two
+/// player turns until 2026-12-02.
 pub const NORMAL: Budget = Budget {
     sims: 96,
     width: 12,
@@ -138,9 +139,15 @@ pub const HARD: Budget = Budget {
 /// [`Lookahead::width`]).
 pub const FULL_WORK_STANDS: u64 = 120;
 
-/// Stands of both sides at the start of the battle.
-fn start_stands(b: &Battle) -> u64 {
-    b.units.iter().map(|u| u64::from(u.start_stands)).sum()
+/// `n` on a battle of up to [`FULL_WORK_STANDS`] stands at the start (both sides), less in
+/// proportion on a bigger one.
+fn in_proportion(b: &Battle, n: u64) -> u64 {
+    let stands: u64 = b.units.iter().map(|u| u64::from(u.start_stands)).sum();
+    if stands <= FULL_WORK_STANDS {
+        n
+    } else {
+        n * FULL_WORK_STANDS / stands
+    }
 }
 
 /// A known enemy within this much more than a unit's weapon range and a charge makes its
@@ -208,33 +215,22 @@ impl Lookahead {
         self.last.as_ref()
     }
 
-    /// The budget of work of a choice on `b` ([`Budget::weighed`]): the level's on a battle of
-    /// up to [`FULL_WORK_STANDS`] stands at the start, less on a bigger one in proportion (an
-    /// action weighed costs more there: the judge looks at more units for each). Every small
-    /// bundled scenario has 70 stands or fewer and gets it all; Gettysburg's 300 get two
-    /// fifths.
+    /// The budget of work of a choice on `b` ([`Budget::weighed`]), [`in_proportion`] to the
+    /// battle: an action weighed costs more on a big one (the judge looks at more units for
+    /// each). Every small bundled scenario has 70 stands or fewer and gets it all;
+    /// Gettysburg's 300 get two fifths.
     fn work(&self, b: &Battle) -> u64 {
-        let stands = start_stands(b);
-        if stands <= FULL_WORK_STANDS {
-            self.budget.weighed
-        } else {
-            self.budget.weighed * FULL_WORK_STANDS / stands
-        }
+        in_proportion(b, self.budget.weighed)
     }
 
-    /// The options a decision on `b` may have ([`Budget::width`]): the level's on a battle of
-    /// up to [`FULL_WORK_STANDS`] stands at the start, fewer in proportion on a bigger one,
-    /// never under 4. A search plays two rounds of every option at least, so the options,
-    /// not the budget of work, bound a big battle's slowest choice: Gettysburg at twelve
-    /// options took up to 1.0 s with half the work and 1.16 s with two fifths; it gets 4.
+    /// The options a decision on `b` may have ([`Budget::width`]), [`in_proportion`] to the
+    /// battle, never under 4 (nor over the level's). A search plays two rounds of every option
+    /// at least, so on Gettysburg twelve options took up to 1.16 s a choice even with two
+    /// fifths of the work; it gets 4 (its slowest choice was still 1.19 s once: the search's
+    /// budget is not all of a slow choice, docs/scheduler-history.md 2026-12-02).
     fn width(&self, b: &Battle) -> usize {
-        let stands = start_stands(b);
-        if stands <= FULL_WORK_STANDS {
-            self.budget.width
-        } else {
-            let w = self.budget.width as u64 * FULL_WORK_STANDS / stands;
-            (w as usize).max(4).min(self.budget.width)
-        }
+        let w = in_proportion(b, self.budget.width as u64) as usize;
+        w.max(4).min(self.budget.width)
     }
 
     /// Whether the decision whose one-step choice is `pick` is worth searching (and the
