@@ -14,8 +14,8 @@
 //! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
-//! playing both sides (`scheduler-hard` plays on through its own next turn and the enemy's
-//! answer, four player turns). The option worth most on average ([`super::value`]) is taken, if the
+//! playing both sides (both levels play on through the side's own next turn and the enemy's
+//! answer, four player turns; `scheduler-hard` one turn more of each, six). The option worth most on average ([`super::value`]) is taken, if the
 //! play-outs show it better than the judge's choice beyond their luck ([`surely_best`]); else
 //! the judge's choice stands.
 //!
@@ -48,8 +48,9 @@ pub struct Budget {
     /// Player turns a play-out runs: it stops at the command phase this many player turns on.
     /// 1 stops at the enemy's command phase (its initiative phase played, its orders and
     /// charges not); 2 plays the enemy's whole turn and stops at the side's own next command
-    /// phase, so the charges its choice invites are in the play-out; 4 (both look-ahead
-    /// levels) plays the side's next turn and the enemy's answer to it as well.
+    /// phase, so the charges its choice invites are in the play-out; 4 (`scheduler`) plays the
+    /// side's next turn and the enemy's answer to it as well; 6 (`scheduler-hard`) one more of
+    /// each.
     pub turns: u32,
     /// The work all the play-outs of one choice may do together, about, counted in actions
     /// weighed: at every step of a play-out, every legal action the judge looks at. A search
@@ -67,11 +68,14 @@ pub struct Budget {
     /// many standard errors. A few play-outs of a dice game are noisy, and the best of several
     /// noisy means is usually luck; the judge's choice stands unless the search shows better.
     pub sure: f64,
+    /// A known enemy within this much more than a unit's weapon range and a charge makes its
+    /// choice contested (searched), cm.
+    pub margin: f64,
 }
 
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
-    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]) and `sure`. For trials of
+    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure` and `margin`. For trials of
     /// a level's budget from the command line (`--agent scheduler:sims=96,width=12`); a game
     /// played with one still replays identically (the budget is counted, not timed).
     pub fn with(self, spec: &str) -> Result<Budget, String> {
@@ -91,6 +95,7 @@ impl Budget {
                 "width" => b.width = whole(2)? as usize,
                 "turns" => b.turns = u32::try_from(whole(1)?).map_err(|_| format!("turns '{value}' is too large"))?,
                 "work" => b.weighed = whole(1)?,
+                "margin" => b.margin = whole(0)? as f64,
                 "sure" => {
                     b.sure = value
                         .trim()
@@ -101,7 +106,7 @@ impl Budget {
                 }
                 other => {
                     return Err(format!(
-                        "unknown budget key '{other}' (known: sims, width, turns, work, sure)"
+                        "unknown budget key '{other}' (known: sims, width, turns, work, sure, margin)"
                     ));
                 }
             }
@@ -122,16 +127,20 @@ pub const NORMAL: Budget = Budget {
     turns: 4,
     weighed: 40_000,
     sure: 1.0,
+    margin: 10.0,
 };
 
-/// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work.
+/// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work,
+/// play-outs of six player turns (four until 2026-12-02, when it was not measurably stronger
+/// than `scheduler`: docs/scheduler-history.md).
 pub const HARD: Budget = Budget {
     sims: 384,
     width: 16,
     horizon: 200,
-    turns: 4,
+    turns: 6,
     weighed: 160_000,
     sure: 1.0,
+    margin: 10.0,
 };
 
 /// A battle of up to this many stands at the start (both sides) gets a level's whole budget
@@ -149,10 +158,6 @@ fn in_proportion(b: &Battle, n: u64) -> u64 {
         n * FULL_WORK_STANDS / stands
     }
 }
-
-/// A known enemy within this much more than a unit's weapon range and a charge makes its
-/// choice contested, cm.
-const CONTESTED_MARGIN: f64 = 10.0;
 
 /// One option of a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,7 +392,7 @@ impl Lookahead {
 
     /// A known enemy is within `u`'s weapon range or the charge distance, and a margin.
     fn contested(&self, b: &Battle, u: UnitId) -> bool {
-        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + CONTESTED_MARGIN;
+        let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + self.budget.margin;
         known_enemies(b, b.actor())
             .into_iter()
             .any(|e| b.unit_distance(u, e) <= reach)
@@ -730,7 +735,7 @@ mod tests {
     #[test]
     fn a_budget_is_set_from_the_agents_name_and_a_bad_one_is_refused() {
         let b = NORMAL
-            .with("sims=96, width=12,turns=4,work=400000,sure=0.5")
+            .with("sims=96, width=12,turns=4,work=400000,sure=0.5,margin=25")
             .expect("a good spec");
         assert_eq!(
             b,
@@ -740,6 +745,7 @@ mod tests {
                 turns: 4,
                 weighed: 400_000,
                 sure: 0.5,
+                margin: 25.0,
                 ..NORMAL
             }
         );
@@ -752,6 +758,7 @@ mod tests {
             ("width=1", "width wants a whole number of at least 2"),
             ("turns=-2", "turns wants a whole number"),
             ("sure=much", "sure wants a number"),
+            ("margin=-5", "margin wants a whole number of at least 0"),
         ] {
             let e = NORMAL.with(spec).expect_err(spec);
             assert!(e.contains(says), "{spec}: {e}");
@@ -805,8 +812,8 @@ mod tests {
             .iter()
             .position(|a| matches!(a, Action::EndPhase))
             .expect("end phase");
-        for (turns, actor) in [(1, 1 - side), (2, side), (3, 1 - side), (4, side)] {
-            let budget = Budget { turns, ..NORMAL };
+        for (turns, actor) in [(1, 1 - side), (2, side), (3, 1 - side), (4, side), (6, side)] {
+            let budget = Budget { turns, ..HARD };
             let a = Lookahead::new(1, budget, "scheduler");
             let (after, weighed) = a.play_out(&b, &legal, (Choice::Act(end), u64::MAX), 7, side);
             assert!(!after.is_over() && weighed > 1);
@@ -815,7 +822,7 @@ mod tests {
             assert_eq!(after.actor(), actor, "{turns} player turns: whose command phase");
         }
         assert_eq!(NORMAL.turns, 4);
-        assert_eq!(HARD.turns, 4);
+        assert_eq!(HARD.turns, 6);
     }
 
     /// Under initiative passing, a pass of the one-step judge with a contested unit able to
