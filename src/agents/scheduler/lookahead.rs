@@ -14,10 +14,10 @@
 //! player turn to the side's own next command phase ([`Budget::turns`]), so its own later
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
-//! playing both sides (both levels play on through the side's own next turn and the enemy's
-//! answer, four player turns; `scheduler-hard` one turn more of each, six). The option worth most on average ([`super::value`]) is taken, if the
-//! play-outs show it better than the judge's choice beyond their luck ([`surely_best`]); else
-//! the judge's choice stands.
+//! playing both sides (`scheduler` plays on through its own next turn and the enemy's answer,
+//! four player turns; `scheduler-hard` one more of each, six). The option worth most on
+//! average ([`super::value`]) is taken, if the play-outs show it better than the judge's
+//! choice beyond their luck ([`surely_best`]); else the judge's choice stands.
 //!
 //! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
 //! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
@@ -75,9 +75,10 @@ pub struct Budget {
 
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
-    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure` and `margin`. For trials of
-    /// a level's budget from the command line (`--agent scheduler:sims=96,width=12`); a game
-    /// played with one still replays identically (the budget is counted, not timed).
+    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure` and `margin`.
+    /// For trials of a level's budget from the command line (`--agent
+    /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
+    /// budget is counted, not timed).
     pub fn with(self, spec: &str) -> Result<Budget, String> {
         let mut b = self;
         for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -390,7 +391,8 @@ impl Lookahead {
         Some((options, advances, Ctx::new(b, side, legal)))
     }
 
-    /// A known enemy is within `u`'s weapon range or the charge distance, and a margin.
+    /// A known enemy is within `u`'s weapon range or the charge distance, and
+    /// [`Budget::margin`].
     fn contested(&self, b: &Battle, u: UnitId) -> bool {
         let reach = b.weapon_range(b.unit(u)).max(b.rules.charge.distance) + self.budget.margin;
         known_enemies(b, b.actor())
