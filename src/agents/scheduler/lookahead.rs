@@ -71,11 +71,17 @@ pub struct Budget {
     /// A known enemy within this much more than a unit's weapon range and a charge makes its
     /// choice contested (searched), cm.
     pub margin: f64,
+    /// Whether the play-outs are spent by sequential halving: in stages, each with an even
+    /// part of [`Budget::sims`], after each of which the worse half of the options is dropped
+    /// (the one-step choice is always kept, as what the others are measured against), so the
+    /// last few options get most of the play-outs. Off, every option gets the same share.
+    pub halving: bool,
 }
 
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
-    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure` and `margin`.
+    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure`, `margin` and
+    /// `halving` (0 or 1).
     /// For trials of a level's budget from the command line (`--agent
     /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
     /// budget is counted, not timed).
@@ -97,6 +103,13 @@ impl Budget {
                 "turns" => b.turns = u32::try_from(whole(1)?).map_err(|_| format!("turns '{value}' is too large"))?,
                 "work" => b.weighed = whole(1)?,
                 "margin" => b.margin = whole(0)? as f64,
+                "halving" => {
+                    b.halving = match value.trim() {
+                        "0" => false,
+                        "1" => true,
+                        _ => return Err(format!("halving wants 0 or 1, not '{value}'")),
+                    }
+                }
                 "sure" => {
                     b.sure = value
                         .trim()
@@ -107,7 +120,7 @@ impl Budget {
                 }
                 other => {
                     return Err(format!(
-                        "unknown budget key '{other}' (known: sims, width, turns, work, sure, margin)"
+                        "unknown budget key '{other}' (known: sims, width, turns, work, sure, margin, halving)"
                     ));
                 }
             }
@@ -129,6 +142,7 @@ pub const NORMAL: Budget = Budget {
     weighed: 40_000,
     sure: 1.0,
     margin: 10.0,
+    halving: false,
 };
 
 /// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work,
@@ -142,6 +156,7 @@ pub const HARD: Budget = Budget {
     weighed: 160_000,
     sure: 1.0,
     margin: 10.0,
+    halving: false,
 };
 
 /// A battle of up to this many stands at the start (both sides) gets a level's whole budget
@@ -452,39 +467,57 @@ impl Lookahead {
         }
     }
 
-    /// Play every option out `sims / options` times and return their mean worth.
-    /// `known`: the enemies the side knows of (the judge's context has them).
+    /// Play every option out `sims / options` times and return their mean worth; with
+    /// [`Budget::halving`], in [`halving_stages`] stages of an even part of `sims` each, the
+    /// worse half of the options dropped after each ([`halved`]), so the last two (the one-step
+    /// choice and the best of the rest) get most of the play-outs, and only the options left
+    /// at the end may be taken. `known`: the enemies the side knows of (the judge's context
+    /// has them).
     fn search(&mut self, b: &Battle, legal: &[Action], options: &[Choice], known: &[UnitId]) -> Searched {
         let side = b.actor();
         let base = determinized(b, side, known);
         let before = value(&base, side, known, &WEIGHTS);
-        let rounds = (self.budget.sims as usize / options.len()).max(1);
-        // Each option's worth in each round.
+        let stages = if self.budget.halving {
+            halving_stages(options.len())
+        } else {
+            1
+        };
+        // Each option's worth in each round it was played.
         let mut rows: Vec<Vec<f64>> = vec![Vec::new(); options.len()];
-        // Two rounds fit the budget: a play-out is cut at its share of it.
+        let mut alive: Vec<usize> = (0..options.len()).collect();
+        // Two rounds of every option fit the budget: a play-out is cut at its share of it.
         let work = self.work(b);
         let share = work / (2 * options.len() as u64).max(1);
-        let (mut played, mut used) = (0usize, 0u64);
-        while played < rounds {
-            // Common random numbers: every option is played on the same seed in a round.
-            let seed = draw_seed(&mut self.stream);
-            for (k, &choice) in options.iter().enumerate() {
-                let (end, weighed) = self.play_out(&base, legal, (choice, share), seed, side);
-                used += weighed;
-                rows[k].push(value(&end, side, known, &WEIGHTS) - before);
+        let (mut played, mut plays, mut used) = (0usize, 0u64, 0u64);
+        'stages: for stage in 0..stages {
+            if stage > 0 {
+                alive = halved(&alive, &rows);
             }
-            played += 1;
-            let next = used / played as u64;
-            if played >= 2 && self.spent + used + next > work {
-                break;
+            let rounds = (self.budget.sims as usize / (stages * alive.len())).max(1);
+            for _ in 0..rounds {
+                // Common random numbers: every option left is played on the same seed in a round.
+                let seed = draw_seed(&mut self.stream);
+                for &k in &alive {
+                    let (end, weighed) = self.play_out(&base, legal, (options[k], share), seed, side);
+                    used += weighed;
+                    plays += 1;
+                    rows[k].push(value(&end, side, known, &WEIGHTS) - before);
+                }
+                played += 1;
+                // The next round's work, at the mean of a play-out so far.
+                let next = used * alive.len() as u64 / plays;
+                if played >= 2 && self.spent + used + next > work {
+                    break 'stages;
+                }
             }
         }
         self.spent += used;
         let out: Vec<(Choice, f64)> = options.iter().zip(&rows).map(|(&c, r)| (c, mean(r))).collect();
-        let chosen = options[surely_best(&rows, self.budget.sure)];
+        let left: Vec<Vec<f64>> = alive.iter().map(|&k| rows[k].clone()).collect();
+        let chosen = options[alive[surely_best(&left, self.budget.sure)]];
         Searched {
             options: out,
-            sims: (played * options.len()) as u32,
+            sims: plays as u32,
             chosen,
         }
     }
@@ -640,6 +673,32 @@ pub fn surely_best(rows: &[Vec<f64>], sure: f64) -> usize {
     best.0
 }
 
+/// The stages sequential halving takes over `n` options ([`Budget::halving`]): one more than
+/// the halvings ([`halved`]) that leave two (16 options: 16, 8, 4, 2, four stages; 2 or fewer:
+/// one, every option alike).
+pub fn halving_stages(n: usize) -> usize {
+    let (mut m, mut stages) = (n, 1);
+    while m > 2 {
+        m = 1 + (m.div_ceil(2) - 1).max(1);
+        stages += 1;
+    }
+    stages
+}
+
+/// The options kept after a stage of sequential halving, of `alive` (indices into `rows`, the
+/// one-step choice, index 0, first): that choice, which the others are measured against, and
+/// the best of the rest by mean worth so far, half of all those alive less one (one at
+/// least), in their listed order. A tie keeps the earlier option.
+pub fn halved(alive: &[usize], rows: &[Vec<f64>]) -> Vec<usize> {
+    let mut rest: Vec<usize> = alive.iter().copied().filter(|&k| k != 0).collect();
+    rest.sort_by(|&x, &y| mean(&rows[y]).total_cmp(&mean(&rows[x])).then(x.cmp(&y)));
+    rest.truncate((alive.len().div_ceil(2) - 1).max(1));
+    let mut kept: Vec<usize> = alive.iter().copied().filter(|&k| k == 0).collect();
+    kept.extend(rest);
+    kept.sort_unstable();
+    kept
+}
+
 fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / (xs.len().max(1) as f64)
 }
@@ -737,7 +796,7 @@ mod tests {
     #[test]
     fn a_budget_is_set_from_the_agents_name_and_a_bad_one_is_refused() {
         let b = NORMAL
-            .with("sims=96, width=12,turns=4,work=400000,sure=0.5,margin=25")
+            .with("sims=96, width=12,turns=4,work=400000,sure=0.5,margin=25,halving=1")
             .expect("a good spec");
         assert_eq!(
             b,
@@ -748,6 +807,7 @@ mod tests {
                 weighed: 400_000,
                 sure: 0.5,
                 margin: 25.0,
+                halving: true,
                 ..NORMAL
             }
         );
@@ -761,6 +821,7 @@ mod tests {
             ("turns=-2", "turns wants a whole number"),
             ("sure=much", "sure wants a number"),
             ("margin=-5", "margin wants a whole number of at least 0"),
+            ("halving=yes", "halving wants 0 or 1"),
         ] {
             let e = NORMAL.with(spec).expect_err(spec);
             assert!(e.contains(says), "{spec}: {e}");
@@ -778,6 +839,25 @@ mod tests {
         assert!(e.contains("only scheduler and scheduler-hard"), "{e}");
         let a = crate::agents::by_name("scheduler-hard:sims=8", 1, 0).expect("a level with a budget");
         assert_eq!(a.name(), "scheduler-hard");
+    }
+
+    /// Sequential halving over 16 options plays four stages (16, 8, 4, 2 options left), over 6
+    /// (Gettysburg's width for `scheduler-hard`) three (6, 3, 2), over 2 one; a stage keeps the
+    /// one-step choice and the best of the rest by mean, in their listed order, a tie to the
+    /// earlier.
+    #[test]
+    fn sequential_halving_keeps_the_one_step_choice_and_the_better_half_of_the_rest() {
+        let stages: Vec<usize> = [1, 2, 3, 4, 5, 6, 16].map(halving_stages).to_vec();
+        assert_eq!(stages, vec![1, 1, 2, 2, 3, 3, 4]);
+        // Means: 0 (the one-step choice) the worst; 3 and 5 tie.
+        let rows: Vec<Vec<f64>> = [-2.0, 1.0, 0.5, 3.0, -1.0, 3.0]
+            .iter()
+            .map(|&m| vec![m - 1.0, m + 1.0])
+            .collect();
+        let all: Vec<usize> = (0..6).collect();
+        assert_eq!(halved(&all, &rows), vec![0, 3, 5]);
+        assert_eq!(halved(&[0, 3, 5], &rows), vec![0, 3]);
+        assert_eq!(halved(&[0, 1, 2, 4], &rows), vec![0, 1]);
     }
 
     /// A choice's budget of work and options are the level's on a battle of up to 120 stands
