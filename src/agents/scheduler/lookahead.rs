@@ -81,8 +81,7 @@ pub struct Budget {
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
     /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure`, `margin` and
-    /// `halving` (0 or 1).
-    /// For trials of a level's budget from the command line (`--agent
+    /// `halving` (0 or 1). For trials of a level's budget from the command line (`--agent
     /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
     /// budget is counted, not timed).
     pub fn with(self, spec: &str) -> Result<Budget, String> {
@@ -679,10 +678,16 @@ pub fn surely_best(rows: &[Vec<f64>], sure: f64) -> usize {
 pub fn halving_stages(n: usize) -> usize {
     let (mut m, mut stages) = (n, 1);
     while m > 2 {
-        m = 1 + (m.div_ceil(2) - 1).max(1);
+        m = 1 + halved_rest(m);
         stages += 1;
     }
     stages
+}
+
+/// How many options besides the one-step choice a stage of sequential halving keeps of `alive`
+/// options: half of them less one, one at least.
+fn halved_rest(alive: usize) -> usize {
+    (alive.div_ceil(2) - 1).max(1)
 }
 
 /// The options kept after a stage of sequential halving, of `alive` (indices into `rows`, the
@@ -692,7 +697,7 @@ pub fn halving_stages(n: usize) -> usize {
 pub fn halved(alive: &[usize], rows: &[Vec<f64>]) -> Vec<usize> {
     let mut rest: Vec<usize> = alive.iter().copied().filter(|&k| k != 0).collect();
     rest.sort_by(|&x, &y| mean(&rows[y]).total_cmp(&mean(&rows[x])).then(x.cmp(&y)));
-    rest.truncate((alive.len().div_ceil(2) - 1).max(1));
+    rest.truncate(halved_rest(alive.len()));
     let mut kept: Vec<usize> = alive.iter().copied().filter(|&k| k == 0).collect();
     kept.extend(rest);
     kept.sort_unstable();
