@@ -63,7 +63,8 @@ enum Cmd {
         /// Print the battle log (every roll and the rule that applied) as the game goes.
         #[arg(long)]
         log: bool,
-        /// Also print each side's thinking time per choice (median, 95th percentile, slowest).
+        /// Also print each side's thinking time per choice (median, 95th percentile, slowest, with
+        /// the turn and the reason of the slowest).
         #[arg(long)]
         timing: bool,
         /// Optional rules and variants to play with, by name, repeated or with commas:
@@ -735,8 +736,9 @@ fn simulate(
     if timing {
         for s in 0..2 {
             let t = sim::Thinking::of(&times[s]);
+            let why = t.slowest_why.as_deref().map_or(String::new(), |w| format!(": {w}"));
             println!(
-                "thinking, {} ({}): {} choices, median {:.1} ms, 95th percentile {:.1} ms, slowest {:.1} ms (turn {})",
+                "thinking, {} ({}): {} choices, median {:.1} ms, 95th percentile {:.1} ms, slowest {:.1} ms (turn {}{why})",
                 done.sides[s].name, names[s], t.decisions, t.median_ms, t.p95_ms, t.slowest_ms, t.slowest_turn
             );
         }

@@ -65,8 +65,14 @@ pub fn play_with_reasons(
     play_timed(battle, agents, max_actions, observe).map(|(b, _)| b)
 }
 
-/// One choice's thinking time (wall clock) and the game turn it was made in.
-pub type Decision = (std::time::Duration, u32);
+/// One choice's thinking time (wall clock), the game turn it was made in and the agent's reason
+/// for it (what it looked at), if it gave one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub took: std::time::Duration,
+    pub turn: u32,
+    pub why: Option<String>,
+}
 
 /// [`play_with_reasons`], also timing every choice of each side (`volley simulate --timing`).
 pub fn play_timed(
@@ -88,8 +94,13 @@ pub fn play_timed(
         let side = b.actor();
         let started = std::time::Instant::now();
         let i = agents[side].choose(&b, &legal);
-        times[side].push((started.elapsed(), b.game_turn));
+        let took = started.elapsed();
         let reason = agents[side].reason();
+        times[side].push(Decision {
+            took,
+            turn: b.game_turn,
+            why: reason.clone(),
+        });
         let action = legal[i].clone();
         // The one door the window's app uses too (`battle::ecs` sends its requests through it).
         let applied = b
@@ -101,7 +112,7 @@ pub fn play_timed(
 }
 
 /// A side's thinking time over a game: how many choices, the median, the 95th percentile and
-/// the slowest (with its game turn), in milliseconds.
+/// the slowest (with its game turn and the agent's reason for it), in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Thinking {
     pub decisions: usize,
@@ -109,6 +120,7 @@ pub struct Thinking {
     pub p95_ms: f64,
     pub slowest_ms: f64,
     pub slowest_turn: u32,
+    pub slowest_why: Option<String>,
 }
 
 impl Thinking {
@@ -117,16 +129,17 @@ impl Thinking {
         if times.is_empty() {
             return Thinking::default();
         }
-        let mut ms: Vec<f64> = times.iter().map(|(d, _)| d.as_secs_f64() * 1000.0).collect();
+        let mut ms: Vec<f64> = times.iter().map(|d| d.took.as_secs_f64() * 1000.0).collect();
         ms.sort_by(f64::total_cmp);
         let rank = |q: f64| ms[((q * ms.len() as f64).ceil() as usize).clamp(1, ms.len()) - 1];
-        let slowest = times.iter().max_by_key(|(d, _)| *d).expect("not empty");
+        let slowest = times.iter().max_by_key(|d| d.took).expect("not empty");
         Thinking {
             decisions: times.len(),
             median_ms: rank(0.5),
             p95_ms: rank(0.95),
-            slowest_ms: slowest.0.as_secs_f64() * 1000.0,
-            slowest_turn: slowest.1,
+            slowest_ms: slowest.took.as_secs_f64() * 1000.0,
+            slowest_turn: slowest.turn,
+            slowest_why: slowest.why.clone(),
         }
     }
 }
@@ -447,9 +460,13 @@ mod tests {
     #[test]
     fn thinking_time_reports_the_median_the_95th_percentile_and_the_slowest_with_its_turn() {
         // 20 choices of 1..=20 ms, the 20 ms one in turn 7: the median is the 10th (10 ms), the
-        // 95th percentile the 19th (19 ms), the slowest 20 ms.
+        // 95th percentile the 19th (19 ms), the slowest 20 ms, with its own reason.
         let times: Vec<Decision> = (1..=20u64)
-            .map(|i| (std::time::Duration::from_millis(i), if i == 20 { 7 } else { 1 }))
+            .map(|i| Decision {
+                took: std::time::Duration::from_millis(i),
+                turn: if i == 20 { 7 } else { 1 },
+                why: Some(format!("choice {i}")),
+            })
             .rev()
             .collect();
         let t = Thinking::of(&times);
@@ -458,6 +475,7 @@ mod tests {
         assert!((t.p95_ms - 19.0).abs() < 1e-9, "{t:?}");
         assert!((t.slowest_ms - 20.0).abs() < 1e-9, "{t:?}");
         assert_eq!(t.slowest_turn, 7);
+        assert_eq!(t.slowest_why.as_deref(), Some("choice 20"));
         assert_eq!(Thinking::of(&[]), Thinking::default());
     }
 }

@@ -381,6 +381,10 @@ fn simulate_timing_reports_every_choice_of_each_side_and_changes_nothing() {
         );
         assert!(median <= p95 && p95 <= slowest, "{l}");
     }
+    // The slowest choice carries the agent's reason: the look-ahead's says what it searched.
+    let slowest = &lines[0][lines[0].find("slowest ").expect("slowest")..];
+    assert!(slowest.contains(" ms (turn ") && slowest.contains(": "), "{slowest}");
+    assert!(slowest.contains("looked ahead"), "{slowest}");
 }
 
 /// A look-ahead level with a budget after a colon plays (a tiny budget: two options, four
