@@ -94,19 +94,20 @@ pub fn play_timed(
         let side = b.actor();
         let started = std::time::Instant::now();
         let i = agents[side].choose(&b, &legal);
-        let took = started.elapsed();
+        let (took, turn) = (started.elapsed(), b.game_turn);
         let reason = agents[side].reason();
-        times[side].push(Decision {
-            took,
-            turn: b.game_turn,
-            why: reason.clone(),
-        });
         let action = legal[i].clone();
         // The one door the window's app uses too (`battle::ecs` sends its requests through it).
         let applied = b
             .step(&action)
             .map_err(|r| SimError::Refused(action.clone(), r.to_string()))?;
         observe(&b, &action, &applied.events, reason.as_deref());
+        // The reason moves into the record (no copy a choice: `match` and `balance` play here too).
+        times[side].push(Decision {
+            took,
+            turn,
+            why: reason,
+        });
     }
     Ok((b, times))
 }
