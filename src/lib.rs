@@ -42,7 +42,7 @@ pub fn load_battle_with(
     };
     rules.switches = rules.switches.union(&loaded.scenario.switches).union(extra);
     if let Some(s) = rules.switches.unplayable() {
-        let text = std::fs::read_to_string(scenario).unwrap_or_default();
+        let text = data::load::read_text(scenario).unwrap_or_default();
         let (line, col) = if loaded.scenario.switches.on(s) {
             data::locate(&text, "switches")
         } else {

@@ -50,20 +50,109 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
     parse_ron(&text, path)
 }
 
-/// Reads a whole text file; errors as [`load_ron`] describes.
-pub fn read_text(path: &Path) -> Result<String, DataError> {
+/// What kind of thing a path is, in words, for a message about something that is not a
+/// regular file.
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "something else"
+    }
+}
+
+/// The error for a path that is not a regular file.
+fn not_regular(t: &std::fs::FileType) -> std::io::Error {
+    std::io::Error::other(format!(
+        "not a regular file ({}); Volley reads only regular files",
+        file_kind(t)
+    ))
+}
+
+/// Opens `path` for reading, only if it is a regular file (links followed): a pipe, a device
+/// (`/dev/zero`, `/dev/stdin` on a terminal or a pipe), a socket or a folder is refused before
+/// it is opened, so nothing blocks (a pipe with no writer) or reads without end. The opened
+/// file's own type is checked again (it is opened without waiting, so a pipe put there in
+/// between cannot block either).
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta.file_type()));
+    }
+    Ok(file)
+}
+
+/// Reads all of `reader`, at most `limit` bytes: more (whatever a file's size said) is an
+/// error of kind `InvalidData` ("more than `limit` bytes"), found after reading `limit` + 1.
+pub fn read_bounded(reader: impl std::io::Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("more than {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a whole file of at most [`MAX_FILE_BYTES`] bytes, a regular file only
+/// ([`open_regular`], [`read_bounded`]); errors at `0:0` naming the file.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, DataError> {
     let cannot = |e: std::io::Error| DataError::whole_file(path, format!("cannot read: {e}"));
-    let size = std::fs::metadata(path).map_err(cannot)?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(DataError::whole_file(
+    let too_big = |size: &str| {
+        DataError::whole_file(
             path,
             format!(
                 "the file is {size} bytes; Volley reads files of at most {MAX_FILE_BYTES} bytes ({} MiB)",
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
-        ));
+        )
+    };
+    let file = open_regular(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(too_big(&size.to_string()));
     }
-    let mut bytes = std::fs::read(path).map_err(cannot)?;
+    read_bounded(file, MAX_FILE_BYTES).map_err(|e| match e.kind() {
+        // It grew while it was read.
+        std::io::ErrorKind::InvalidData => too_big(&format!("more than {MAX_FILE_BYTES}")),
+        _ => cannot(e),
+    })
+}
+
+/// Reads a whole text file; errors as [`load_ron`] describes.
+pub fn read_text(path: &Path) -> Result<String, DataError> {
+    let mut bytes = read_file(path)?;
     // A byte-order mark some editors write at the start: not part of the text.
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
