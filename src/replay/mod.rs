@@ -162,19 +162,40 @@ impl Recording {
 }
 
 /// Refuse to write over `path` when it holds something other than a recording: `simulate
-/// --record maps/skirmish.ron` must not destroy the scenario.
+/// --record maps/skirmish.ron` must not destroy the scenario. Decided by the file's first
+/// token after any white space and comments (however many), reading at most
+/// [`MAX_FILE_BYTES`](crate::data::load::MAX_FILE_BYTES) + 1 bytes: a file that starts
+/// `Recording(` is one; an empty file (or white space only) has nothing to lose; anything
+/// else (comments alone, or a file too big for Volley to read, included) is kept.
+/// A path that is not a regular file is refused ([`refuse_special`]).
 pub fn refuse_non_recording(path: &Path) -> std::io::Result<()> {
-    use std::io::Read;
-    if !path.is_file() {
-        // Nothing there to lose (a folder fails at the write itself).
-        return Ok(());
-    }
-    // The start is enough: a recording opens with its struct name.
-    let mut head = Vec::new();
-    std::fs::File::open(path)?.take(4096).read_to_end(&mut head)?;
-    let head = String::from_utf8_lossy(&head);
-    let body = head.trim_start_matches('\u{feff}').trim_start();
-    if body.is_empty() || body.starts_with("Recording(") {
+    use crate::data::load::{MAX_FILE_BYTES, open_regular};
+    use std::io::{BufReader, Read};
+    refuse_special(path)?;
+    let file = match open_regular(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        r => r?,
+    };
+    let mut scan = Scan {
+        bytes: BufReader::new(file.take(MAX_FILE_BYTES + 1)).bytes(),
+        peeked: None,
+    };
+    let recording = match scan.first()? {
+        (None, comments) => !comments,
+        (Some(b'R'), _) => {
+            let mut name = vec![b'R'];
+            while let Some(c) = scan.peek()?.filter(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+                scan.next()?;
+                if name.len() > 64 {
+                    break;
+                }
+                name.push(c);
+            }
+            name == b"Recording" && scan.first()?.0 == Some(b'(')
+        }
+        _ => false,
+    };
+    if recording {
         Ok(())
     } else {
         Err(std::io::Error::other(
@@ -183,20 +204,163 @@ pub fn refuse_non_recording(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// A RON text read byte by byte, for the start of a file: as much white space and comment
+/// as it has is skipped, nothing of it kept.
+struct Scan<I> {
+    bytes: I,
+    peeked: Option<u8>,
+}
+
+impl<I: Iterator<Item = std::io::Result<u8>>> Scan<I> {
+    fn next(&mut self) -> std::io::Result<Option<u8>> {
+        match self.peeked.take() {
+            Some(b) => Ok(Some(b)),
+            None => self.bytes.next().transpose(),
+        }
+    }
+
+    fn peek(&mut self) -> std::io::Result<Option<u8>> {
+        if self.peeked.is_none() {
+            self.peeked = self.bytes.next().transpose()?;
+        }
+        Ok(self.peeked)
+    }
+
+    /// The first byte that is not white space, a byte-order mark or in a comment (`//` to the
+    /// end of the line, `/* */` nested), and whether a comment came before it.
+    fn first(&mut self) -> std::io::Result<(Option<u8>, bool)> {
+        let mut comments = false;
+        loop {
+            let Some(b) = self.next()? else {
+                return Ok((None, comments));
+            };
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0xef | 0xbb | 0xbf => {}
+                b'/' if self.peek()? == Some(b'/') => {
+                    comments = true;
+                    while let Some(c) = self.next()? {
+                        if c == b'\n' {
+                            break;
+                        }
+                    }
+                }
+                b'/' if self.peek()? == Some(b'*') => {
+                    comments = true;
+                    self.next()?;
+                    let (mut depth, mut last) = (1u64, 0u8);
+                    while depth > 0 {
+                        let Some(c) = self.next()? else {
+                            return Ok((None, comments));
+                        };
+                        match (last, c) {
+                            (b'*', b'/') => {
+                                depth -= 1;
+                                last = 0;
+                            }
+                            (b'/', b'*') => {
+                                depth += 1;
+                                last = 0;
+                            }
+                            _ => last = c,
+                        }
+                    }
+                }
+                other => return Ok((Some(other), comments)),
+            }
+        }
+    }
+}
+
+/// A save goes to a new path or over a regular file, never over anything else: a pipe, a
+/// device, a socket, a folder or a symbolic link would be replaced by the rename with a
+/// file (as root, `--record /dev/null` would replace the system's `/dev/null`).
+pub fn refuse_special(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+        Ok(m) if m.file_type().is_file() => Ok(()),
+        Ok(m) => Err(std::io::Error::other(format!(
+            "not a regular file ({}): Volley saves only to a new file or over a regular file",
+            crate::data::load::file_kind(&m.file_type())
+        ))),
+    }
+}
+
 /// Write `bytes` to `path` atomically (temporary file, fsync, rename).
 pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     save_atomically_checked(path, bytes, |_| Ok(()))
 }
 
+/// Saves made by this process so far: part of each temporary file's name, so two saves at
+/// once (two threads) never share one.
+static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Whether the process `pid` may still be writing a save: it is alive and runs the same
+/// program as this one (a process id reused by another program does not count). Where that
+/// cannot be known, it may be.
+fn may_be_saving(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        let Ok(p) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if p <= 0 {
+            return false;
+        }
+        // SAFETY: signal 0 only asks whether the process exists.
+        if unsafe { libc::kill(p, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let comm = |who: &str| {
+                std::fs::File::open(format!("/proc/{who}/comm"))
+                    .and_then(|f| crate::data::load::read_bounded(f, 256))
+                    .ok()
+            };
+            if let (Some(theirs), Some(ours)) = (comm(&pid.to_string()), comm("self")) {
+                return theirs == ours;
+            }
+        }
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// The process id in the name of a temporary file of a save of `name`:
+/// `.{name}.{pid}.tmp` (older saves) or `.{name}.{pid}.{n}.tmp`.
+fn temporary_of(file: &str, name: &str) -> Option<u32> {
+    let middle = file.strip_prefix(&format!(".{name}."))?.strip_suffix(".tmp")?;
+    let pid = match middle.split_once('.') {
+        Some((pid, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => pid,
+        Some(_) => return None,
+        None => middle,
+    };
+    if pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
 /// [`save_atomically`], with `check` run on the temporary file once it is written and synced,
 /// before it replaces `path`: if `check` (or anything else) fails, the temporary file is
-/// removed and `path` left as it was.
+/// removed and `path` left as it was. `path` must be new or a regular file
+/// ([`refuse_special`]). The temporary file is this save's own (process id and a count);
+/// temporary files left by saves of processes that are gone are removed, those of saves
+/// under way elsewhere are left alone.
 pub fn save_atomically_checked(
     path: &Path,
     bytes: &[u8],
     check: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     use std::io::Write;
+    refuse_special(path)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -206,22 +370,29 @@ pub fn save_atomically_checked(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "save".into());
-    // Temporary files of saves that were interrupted (killed mid-write) go first.
-    let prefix = format!(".{name}.");
+    // Temporary files of saves that were interrupted (their process killed mid-write).
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             let n = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp"))
-                && !pid.is_empty()
-                && pid.chars().all(|c| c.is_ascii_digit())
+            if let Some(pid) = temporary_of(&n, &name)
+                && !may_be_saving(pid)
             {
                 let _ = std::fs::remove_file(e.path());
             }
         }
     }
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let count = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}.{count}.tmp", std::process::id()));
+    let create = || std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp);
+    let mut f = match create() {
+        // Left by an earlier process with this process's id: stale.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&tmp)?;
+            create()?
+        }
+        r => r?,
+    };
     let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.flush()?;
         f.sync_all()?;
