@@ -1,6 +1,7 @@
 //! The `volley` command line.
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use volley::agents;
@@ -34,7 +35,8 @@ enum Cmd {
         /// The seed of the battle's dice (default 1); not with --load.
         #[arg(long)]
         seed: Option<u64>,
-        /// Continue a saved game (a recording), e.g. saves/autosave.ron.
+        /// Continue a saved game (a recording), e.g. saves/game.ron or
+        /// saves/autosave-first_battle.ron.
         /// Its scenario, seed and optional rules are the save's.
         #[arg(long)]
         load: Option<PathBuf>,
@@ -58,7 +60,9 @@ enum Cmd {
         /// Write the game as a replay file.
         #[arg(long)]
         record: Option<PathBuf>,
-        #[arg(long)]
+        /// Print the result as one JSON object (not with --log or --timing, whose lines would
+        /// not be JSON).
+        #[arg(long, conflicts_with_all = ["log", "timing"])]
         json: bool,
         /// Print the battle log (every roll and the rule that applied) as the game goes.
         #[arg(long)]
@@ -215,6 +219,60 @@ fn quiet_on_closed_pipe() {
     }
 }
 
+/// For a command that has something to keep when its reader goes away (`simulate --record`,
+/// the terminal game): writing into a closed pipe is an error it handles, not the end.
+fn keep_going_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: ignoring SIGPIPE; called from the main thread before the command's work starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// Output that cannot be written where `println!` is still used (`check`'s report, a line
+/// printed by the library): a message and a failure, not a panic. An error writing to standard
+/// error itself, or into a closed pipe, ends the program without a word.
+fn clean_exit_on_output_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info.payload_as_str().unwrap_or("");
+        if let Some(reason) = msg.strip_prefix("failed printing to stdout: ") {
+            if !reason.contains("Broken pipe") {
+                let reason = reason.find(" (os error ").map_or(reason, |i| &reason[..i]);
+                let _ = writeln!(std::io::stderr(), "volley: cannot write the output: {reason}");
+            }
+            std::process::exit(1);
+        }
+        if msg.starts_with("failed printing to stderr: ") {
+            std::process::exit(1);
+        }
+        default(info)
+    }));
+}
+
+/// The error of a command whose report cannot be written.
+fn output_failed(e: std::io::Error) -> String {
+    format!("cannot write the output: {}", volley::terminal::io_reason(&e))
+}
+
+/// A line of a command's report on standard output; an error writing it ends the command
+/// with [`output_failed`] (`?` in a function returning `Result<_, String>`).
+macro_rules! out {
+    ($w:expr, $($t:tt)*) => {
+        writeln!($w, $($t)*).map_err(output_failed)?
+    };
+}
+
+/// Standard output, for a report written with [`out!`].
+fn stdout() -> std::io::StdoutLock<'static> {
+    std::io::stdout().lock()
+}
+
+/// The end of a report: what is still buffered is written, or the command fails.
+fn done(mut w: impl Write) -> Result<(), String> {
+    w.flush().map_err(output_failed)
+}
+
 /// `odds`' numbers within what the dice allow: dice 1 to ODDS_MAX_DICE, scores 2+ to 6+.
 fn check_odds_args(
     dice: u32,
@@ -256,6 +314,7 @@ fn check_odds_args(
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
+    clean_exit_on_output_errors();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Cmd::Play {
@@ -350,8 +409,10 @@ fn main() -> ExitCode {
         }) => simulate(scenario, seed, &sides, max_turns, record, (json, log, timing), &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
         Some(Cmd::Edit { scenario }) => edit_window(scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into())),
-        Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).map(|h| {
-            println!("ok {h:016x}");
+        Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).and_then(|h| {
+            let mut w = stdout();
+            out!(w, "ok {h:016x}");
+            done(w)
         }),
         Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
         Some(Cmd::Balance {
@@ -375,11 +436,13 @@ fn main() -> ExitCode {
             .and_then(|()| check_seed(first_seed))
             .and_then(|()| switches(&rules))
             .and_then(|w| sim::play_match(&scenario, &agent, &against, games, first_seed, &w, &progress_bar(games)))
-            .map(|r| {
+            .and_then(|r| {
+                let mut w = stdout();
                 if json {
-                    println!("{}", serde_json::to_string(&r).expect("serialises"));
+                    out!(w, "{}", serde_json::to_string(&r).expect("serialises"));
                 } else {
-                    println!(
+                    out!(
+                        w,
                         "{} against {} on {}: won {}, drew {}, lost {} of {} ({:.0}% won, 95% interval {:.0}–{:.0}%; seeds {}–{}, sides swapped every game)",
                         r.agent,
                         r.against,
@@ -395,6 +458,7 @@ fn main() -> ExitCode {
                         r.first_seed + r.games - 1,
                     );
                 }
+                done(w)
             }),
         Some(Cmd::Odds {
             dice,
@@ -428,13 +492,15 @@ fn main() -> ExitCode {
             first_fire,
             json,
             ..
-        }) => check_odds_args(dice, to_hit, save, None, accuracy, &behind, first_fire).map(|()| {
+        }) => check_odds_args(dice, to_hit, save, None, accuracy, &behind, first_fire).and_then(|()| {
             let report = odds::odds_report(dice, to_hit, save);
+            let mut w = stdout();
             if json {
-                println!("{}", serde_json::to_string(&report).expect("serialises"));
+                out!(w, "{}", serde_json::to_string(&report).expect("serialises"));
             } else {
-                print!("{report}");
+                write!(w, "{report}").map_err(output_failed)?;
             }
+            done(w)
         }),
     };
     match result {
@@ -474,6 +540,7 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
     } else {
         String::new()
     };
+    let mut w = stdout();
     let value = match ammo {
         "shot" => {
             let on_target = art::p_on_target(accuracy);
@@ -481,20 +548,22 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
             let given = art::expected_shot_hits(dice, need, save);
             let bounces = art::bounce_chain_odds(&volley::rules::artillery::ArtilleryParams::default(), dice);
             if !json {
-                println!(
+                out!(
+                    w,
                     "round shot: {} at {to_hit}+, accuracy {accuracy}+{bonus_note}",
                     volley::battle::log::count(dice, "die")
                 );
-                println!("  lands on the aim point: {:.1}%", on_target * 100.0);
-                println!("  expected hits on the first stand if it does: {given:.3}");
-                println!("  expected hits from landing on target: {:.3}", on_target * given);
-                println!(
+                out!(w, "  lands on the aim point: {:.1}%", on_target * 100.0);
+                out!(w, "  expected hits on the first stand if it does: {given:.3}");
+                out!(w, "  expected hits from landing on target: {:.3}", on_target * given);
+                out!(
+                    w,
                     "  bounces on open ground: 1st {:.1}%, 2nd {:.1}%, 3rd {:.1}% (each bounce strikes with one die fewer)",
                     bounces[0] * 100.0,
                     bounces[1] * 100.0,
                     bounces[2] * 100.0
                 );
-                return Ok(());
+                return done(w);
             }
             serde_json::json!({
                 "ammo": "shot", "dice": dice, "to_hit": to_hit, "save": save, "accuracy": accuracy,
@@ -509,7 +578,8 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
             let saves: Vec<Option<u32>> = std::iter::once(save).chain(behind.iter().map(|_| None)).collect();
             let e = art::canister_expected_hits(dice, &to_hits, &saves, roll_bonus);
             if !json {
-                println!(
+                out!(
+                    w,
                     "canister: {}; target at {to_hit}+, then {} behind{bonus_note}",
                     volley::battle::log::count(dice, "die"),
                     volley::battle::log::count(behind.len() as i64, "unit")
@@ -520,9 +590,9 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
                     } else {
                         format!("behind {k}")
                     };
-                    println!("  {who:>9}: expected hits {h:.3}");
+                    out!(w, "  {who:>9}: expected hits {h:.3}");
                 }
-                return Ok(());
+                return done(w);
             }
             serde_json::json!({
                 "ammo": "canister", "dice": dice, "to_hits": to_hits, "save": save, "roll_bonus": roll_bonus,
@@ -531,8 +601,8 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
         }
         other => return Err(format!("--ammo wants shot or canister, not '{other}'")),
     };
-    println!("{value}");
-    Ok(())
+    out!(w, "{value}");
+    done(w)
 }
 
 /// `volley balance`: the table (or `--json`), a progress bar on a terminal while it runs.
@@ -554,11 +624,13 @@ fn balance(
     let (b, _) = volley::load_battle_with(scenario, 1, &rules).map_err(|e| e.to_string())?;
     let agents = side_agents(&b, sides, "scheduler")?;
     let r = sim::balance(scenario, &agents, games, first_seed, &rules, &progress_bar(games))?;
+    let mut w = stdout();
     if json {
-        println!("{}", serde_json::to_string(&r).expect("serialises"));
-        return Ok(());
+        out!(w, "{}", serde_json::to_string(&r).expect("serialises"));
+        return done(w);
     }
-    println!(
+    out!(
+        w,
         "{} — {} games, seeds {}–{}; optional rules: {}",
         r.scenario,
         r.games,
@@ -566,12 +638,21 @@ fn balance(
         first_seed + games - 1,
         r.rules
     );
-    println!(
+    out!(
+        w,
         "{:<14} {:<16} {:>5} {:>7} {:>17} {:>11} {:>8} {:>8}",
-        "side", "agent", "wins", "win %", "95% interval", "units lost", "charges", "fires"
+        "side",
+        "agent",
+        "wins",
+        "win %",
+        "95% interval",
+        "units lost",
+        "charges",
+        "fires"
     );
     for s in &r.sides {
-        println!(
+        out!(
+            w,
             "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>11.2} {:>8.2} {:>8.2}",
             s.side,
             s.agent,
@@ -584,7 +665,8 @@ fn balance(
             s.avg_fires
         );
     }
-    println!(
+    out!(
+        w,
         "draws {}; average game length {:.1} game turns; first fire or charge in turn {} on average; {} games without any",
         r.draws,
         r.avg_game_turns,
@@ -592,9 +674,13 @@ fn balance(
         r.quiet_games
     );
     if per_game {
-        println!("seed   winner        turns  units lost  charges  fires    first contact");
+        out!(
+            w,
+            "seed   winner        turns  units lost  charges  fires    first contact"
+        );
         for g in &r.per_game {
-            println!(
+            out!(
+                w,
                 "{:<6} {:<13} {:>5}  {:>4} {:>4}  {:>4} {:>3}  {:>4} {:>4}  {}",
                 g.seed,
                 g.winner.map_or("draw", |w| r.sides[w].side.as_str()),
@@ -609,7 +695,7 @@ fn balance(
             );
         }
     }
-    Ok(())
+    done(w)
 }
 
 /// The most games `balance` and `match` play in one run (a run of 100,000 skirmish games with
@@ -680,6 +766,24 @@ fn side_agents(b: &Battle, sides: &[String], default: &str) -> Result<[String; 2
     Ok(out)
 }
 
+/// The battle log `simulate --log` prints as the game goes: the first error writing it is
+/// kept and nothing more is written, and the game goes on to its end (its recording is not
+/// lost with the output).
+struct GameLog {
+    w: std::io::StdoutLock<'static>,
+    failed: Option<std::io::Error>,
+}
+
+impl GameLog {
+    fn line(&mut self, args: std::fmt::Arguments<'_>) {
+        if self.failed.is_none()
+            && let Err(e) = self.w.write_fmt(args).and_then(|()| self.w.write_all(b"\n"))
+        {
+            self.failed = Some(e);
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     scenario: PathBuf,
@@ -697,53 +801,85 @@ fn simulate(
         agents::by_name(&names[0], seed, 0)?,
         agents::by_name(&names[1], seed, 1)?,
     ];
+    let cannot_record = |path: &std::path::Path, e: std::io::Error| format!("{}: cannot write: {e}", path.display());
+    if let Some(path) = &record {
+        // Refused before the game is played, not after.
+        volley::replay::refuse_non_recording(path).map_err(|e| cannot_record(path, e))?;
+        // The recording must not depend on the reader of the output staying.
+        keep_going_on_closed_pipe();
+    }
     let mut rec = Recording::start(&b, &scenario.display().to_string(), seed, max_turns);
+    let mut out = GameLog {
+        w: stdout(),
+        failed: None,
+    };
     let (done, times) = sim::play_timed(b, &mut agents, 200_000, |b, a, events, why| {
         if log {
             match why {
-                Some(why) => println!("> {} — {why}", a.name()),
-                None => println!("> {}", a.name()),
+                Some(why) => out.line(format_args!("> {} — {why}", a.name())),
+                None => out.line(format_args!("> {}", a.name())),
             }
             for e in events {
-                println!("    {}", b.describe(e));
+                out.line(format_args!("    {}", b.describe(e)));
             }
         }
         rec.push(b, a, events);
     })
     .map_err(|e| e.to_string())?;
     let result = sim::summary(&done, &scenario.display().to_string(), seed);
-    if let Some(path) = record {
-        rec.save(&path)
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    if let Some(path) = &record {
+        rec.save(path).map_err(|e| cannot_record(path, e))?;
     }
     if json {
-        println!("{}", serde_json::to_string(&result).expect("serialises"));
+        out.line(format_args!("{}", serde_json::to_string(&result).expect("serialises")));
     } else {
-        println!("{} (seed {})", done.title, seed);
-        println!(
+        out.line(format_args!("{} (seed {})", done.title, seed));
+        out.line(format_args!(
             "winner: {} ({}) after {} game turns, {} actions — {}",
             result.winner, result.result, result.game_turns, result.actions, result.reason
-        );
+        ));
         for s in 0..2 {
             let n = &done.sides[s].name;
-            println!(
+            out.line(format_args!(
                 "  {n}: units lost {}, victory points {}, objective held: {}",
                 result.units_lost[n], result.victory_points[n], result.objectives[n]
-            );
+            ));
         }
-        println!("state hash {}", result.state_hash);
+        out.line(format_args!("state hash {}", result.state_hash));
     }
     if timing {
         for s in 0..2 {
             let t = sim::Thinking::of(&times[s]);
             let why = t.slowest_why.as_deref().map_or(String::new(), |w| format!(": {w}"));
-            println!(
+            out.line(format_args!(
                 "thinking, {} ({}): {} choices, median {:.1} ms, 95th percentile {:.1} ms, slowest {:.1} ms (turn {}{why})",
                 done.sides[s].name, names[s], t.decisions, t.median_ms, t.p95_ms, t.slowest_ms, t.slowest_turn
-            );
+            ));
         }
     }
-    Ok(())
+    if out.failed.is_none()
+        && let Err(e) = out.w.flush()
+    {
+        out.failed = Some(e);
+    }
+    match (out.failed, &record) {
+        (None, _) => Ok(()),
+        // The reader went away (`| head -1`): the game was played and recorded all the same.
+        (Some(e), Some(path)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            eprintln!(
+                "volley: the output stopped ({}); the game was played to its end and recorded to {}",
+                volley::terminal::io_reason(&e),
+                path.display()
+            );
+            Ok(())
+        }
+        (Some(e), Some(path)) => Err(format!(
+            "{}; the game was played to its end and recorded to {}",
+            output_failed(e),
+            path.display()
+        )),
+        (Some(e), None) => Err(output_failed(e)),
+    }
 }
 
 fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, rules: &[String]) -> Result<(), String> {
@@ -752,7 +888,13 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, r
             // A save is a recording: re-play it to the moment it was saved.
             let rec = Recording::load(save).map_err(|e| e.to_string())?;
             let (b, _) = volley::replay::verify::verify(&rec, save).map_err(|e| format!("{}: {e}", save.display()))?;
-            println!("continuing {} after {} actions", save.display(), rec.actions.len());
+            // An error here shows again, and is handled, at the game's first line.
+            let _ = writeln!(
+                std::io::stdout(),
+                "continuing {} after {} actions",
+                volley::data::text::printable(&save.display().to_string()),
+                rec.actions.len()
+            );
             let path = volley::replay::verify::scenario_path(&rec, save);
             let history = volley::terminal::history(&rec, save);
             (b, Vec::new(), rec, path, history)
@@ -770,6 +912,7 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, r
         _ => side_agents(&b, sides, "human")?,
     };
     let seed = rec.seed;
+    let autosave = volley::terminal::autosave_for(&rec.scenario);
     let game = volley::terminal::Game {
         battle: b,
         events,
@@ -778,8 +921,12 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, r
         recording: rec,
         brief: volley::terminal::brief_of(&scenario_path),
         history,
-        loaded: load.is_some(),
+        loaded: load,
+        autosave,
     };
+    // The game saves before it ends, whether the output goes away or Ctrl-C is pressed.
+    keep_going_on_closed_pipe();
+    volley::terminal::catch_interrupt();
     volley::terminal::run(game, std::io::stdin().lock())
 }
 
@@ -999,8 +1146,9 @@ fn screenshot(
     let stats = volley::ui::screenshot::check_png_with(&out, volley::ui::palette::side_rgb(palette))?;
     match stats.problem() {
         None => {
-            println!("{}: ok ({stats})", out.display());
-            Ok(())
+            let mut w = stdout();
+            out!(w, "{}: ok ({stats})", out.display());
+            done(w)
         }
         Some(p) => Err(format!("{}: {p}", out.display())),
     }
@@ -1011,8 +1159,9 @@ fn check_screenshot(png: &std::path::Path) -> Result<(), String> {
     let stats = volley::ui::screenshot::check_png(png)?;
     match stats.problem() {
         None => {
-            println!("{}: ok ({stats})", png.display());
-            Ok(())
+            let mut w = stdout();
+            out!(w, "{}: ok ({stats})", png.display());
+            done(w)
         }
         Some(p) => Err(format!("{}: {p}", png.display())),
     }

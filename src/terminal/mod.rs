@@ -10,16 +10,27 @@ use crate::agents::{self, Agent};
 use crate::battle::{Action, Battle, Event, Phase};
 use crate::replay::Recording;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Where the autosave goes.
+/// Where the window's autosave goes (the terminal game's is named after its scenario:
+/// [`autosave_for`]).
 pub const AUTOSAVE: &str = "saves/autosave.ron";
-/// Where `s` alone saves.
+/// Where `s` alone saves in a new game (a loaded game saves to the file it was loaded from,
+/// and `s FILE` makes FILE the game's file).
 pub const DEFAULT_SAVE: &str = "saves/game.ron";
 /// A list longer than this many lines shows the units with many actions as one line each.
 const LONG_LIST: usize = 24;
 /// In a long list, a unit or commander with more actions than this is summed up in one line.
 const GROUP_SHOWN: usize = 4;
+/// The longest line of input read as a command, in bytes (a terminal's own line limit; a save's
+/// file name with its folders fits). A longer line is refused, and nothing of it is kept.
+pub const MAX_LINE: usize = 4096;
+/// How much of a line longer than [`MAX_LINE`] is skipped (read, not kept) looking for its
+/// end before the input is taken to be no lines of text at all (`< /dev/zero`) and treated as
+/// ended: 1 GiB, a second or so.
+pub const MAX_SKIP: u64 = 1 << 30;
+/// The most characters of a line typed that an answer shows again.
+const ECHO: usize = 60;
 
 /// What the terminal game needs besides the battle.
 pub struct Game {
@@ -34,8 +45,34 @@ pub struct Game {
     pub brief: String,
     /// The log of the game so far (a loaded save's, re-played), for `log N`.
     pub history: Vec<String>,
-    /// A loaded save (no brief printed at the start).
-    pub loaded: bool,
+    /// The save the game was loaded from (no brief printed at the start; `s` alone and `q`
+    /// save back to it).
+    pub loaded: Option<PathBuf>,
+    /// Where the game autosaves ([`autosave_for`] its scenario).
+    pub autosave: PathBuf,
+}
+
+/// The autosave of a game of `scenario`: `saves/autosave-<its file stem>.ron`, so games of
+/// different scenarios played from one folder keep their own (the stem made safe for a file
+/// name: letters, digits, `-` and `_`, at most 64 of them).
+pub fn autosave_for(scenario: &str) -> PathBuf {
+    let stem = Path::new(scenario)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let safe: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    let safe = if safe.is_empty() { "game".to_string() } else { safe };
+    PathBuf::from(format!("saves/autosave-{safe}.ron"))
 }
 
 /// The re-played log of a recording: every event as the log describes it, from the start.
@@ -60,7 +97,9 @@ pub fn brief_of(scenario: &Path) -> String {
         .unwrap_or_default()
 }
 
-const HELP: &str = "\
+fn help(file: &str, autosave: &str) -> String {
+    format!(
+        "\
 Commands (type one and press Enter):
   NUMBER      do the action with that number in the list
   l, list     show the whole list of actions again
@@ -72,22 +111,130 @@ Commands (type one and press Enter):
   log N       the last N lines of the battle log (default 20)
   odds N      the dice of action N: the chance of each number of hits, or of an order passing
   brief       the scenario's brief
-  s           save to saves/game.ron;  s FILE  save to FILE (its folder must exist)
-  q           quit (asks whether to save first)
+  s           save to {file};  s FILE  save to FILE (its folder must exist; then `s` and
+              `q` save there)
+  q           quit (asks whether to save first, to {file})
   help, ?     this help
 Positions are in cm: x to the east, y to the north. Facings are degrees counter-clockwise
 from east (90° is north), with the compass point in words. Moves are said relative to the
 unit (advance, retire, wheel, turn, about face), followed by where the unit ends.
-Every player turn is autosaved to saves/autosave.ron.";
+Every player turn is autosaved to {autosave}; Ctrl-C saves there too, then quits.
+Lines longer than {MAX_LINE} bytes are refused."
+    )
+}
 
-/// One line of input: `None` at the end of input; text that is not UTF-8 is `Some(Err)`.
-fn read_line(input: &mut impl BufRead) -> Option<Result<String, ()>> {
-    let mut buf = Vec::new();
-    match input.read_until(b'\n', &mut buf) {
-        Ok(0) => None,
-        Ok(_) => Some(String::from_utf8(buf).map(|s| s.trim().to_string()).map_err(|_| ())),
-        Err(_) => None,
+/// Ctrl-C (SIGINT) was pressed: the game saves and ends at its next step.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// From now on, Ctrl-C does not kill the program but asks the terminal game to save and end
+/// (a read waiting for input is interrupted: the handler is installed without `SA_RESTART`).
+pub fn catch_interrupt() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic; the struct is fully initialised.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_interrupt as *const () as libc::sighandler_t;
+        action.sa_flags = 0;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
     }
+}
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// One line of input, read in bounded pieces.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// The text, trimmed.
+    Text(String),
+    /// A line that is not UTF-8.
+    NotText,
+    /// A line longer than [`MAX_LINE`] (read to its end, not kept).
+    TooLong,
+    /// No end of line within [`MAX_SKIP`] bytes: not lines of text.
+    Endless,
+    /// The end of the input (or an error reading it).
+    Ended,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes; a longer one is skipped to its end (at most
+/// [`MAX_SKIP`] bytes) without keeping it.
+fn read_line(input: &mut impl BufRead) -> Line {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut skipped: Option<u64> = None;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                if interrupted() {
+                    return Line::Interrupted;
+                }
+                continue;
+            }
+            Err(_) => return Line::Ended,
+        };
+        if chunk.is_empty() {
+            return match skipped {
+                Some(_) => Line::TooLong,
+                None if buf.is_empty() => Line::Ended,
+                None => decode(buf),
+            };
+        }
+        let (end, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        match skipped.as_mut() {
+            Some(n) => *n += end as u64,
+            None if buf.len() + end > MAX_LINE => skipped = Some((buf.len() + end) as u64),
+            None => buf.extend_from_slice(&chunk[..end]),
+        }
+        if skipped.is_some() {
+            buf = Vec::new();
+        }
+        input.consume(end + usize::from(found));
+        if found {
+            return match skipped {
+                Some(_) => Line::TooLong,
+                None => decode(buf),
+            };
+        }
+        if skipped.is_some_and(|n| n > MAX_SKIP) {
+            return Line::Endless;
+        }
+    }
+}
+
+fn decode(buf: Vec<u8>) -> Line {
+    match String::from_utf8(buf) {
+        Ok(s) => Line::Text(s.trim().to_string()),
+        Err(_) => Line::NotText,
+    }
+}
+
+/// Text the player typed, as an answer shows it again: control characters shown as escapes,
+/// at most [`ECHO`] characters.
+fn echo(s: &str) -> String {
+    let p = crate::data::text::printable(s);
+    if p.chars().count() <= ECHO {
+        return p.into_owned();
+    }
+    let cut: String = p.chars().take(ECHO).collect();
+    format!("{cut}… ({} characters)", s.chars().count())
+}
+
+/// A path as a message shows it.
+fn shown(p: &Path) -> String {
+    crate::data::text::printable(&p.display().to_string()).into_owned()
 }
 
 fn who(name: &str) -> String {
@@ -99,19 +246,69 @@ fn who(name: &str) -> String {
 }
 
 /// Save to `file`: a folder named in it must exist (only the game's own `saves/` is made).
-fn save(rec: &Recording, file: &str) -> Result<(), String> {
-    let path = Path::new(file);
+fn save(rec: &Recording, path: &Path) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.is_dir()
         && dir != Path::new("saves")
     {
-        return Err(format!("there is no folder {}: make it first", dir.display()));
+        return Err(format!("there is no folder {}: make it first", shown(dir)));
     }
     rec.save(path).map_err(|e| e.to_string())
 }
 
-/// Play a game through `input` (standard input in the game).
-pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
+/// The game's output: the first error writing it is kept (and nothing more is written), so
+/// the game can save and end instead of panicking in `println!`.
+struct Out<W: Write> {
+    w: W,
+    failed: Option<std::io::Error>,
+}
+
+impl<W: Write> Out<W> {
+    fn line(&mut self, args: std::fmt::Arguments<'_>) {
+        if self.failed.is_none()
+            && let Err(e) = self.w.write_fmt(args).and_then(|()| self.w.write_all(b"\n"))
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    /// A prompt: no new line, shown at once.
+    fn prompt(&mut self, args: std::fmt::Arguments<'_>) {
+        if self.failed.is_none()
+            && let Err(e) = self.w.write_fmt(args).and_then(|()| self.w.flush())
+        {
+            self.failed = Some(e);
+        }
+    }
+}
+
+/// A line of the game's output.
+macro_rules! say {
+    ($out:expr) => {
+        $out.line(format_args!(""))
+    };
+    ($out:expr, $($t:tt)*) => {
+        $out.line(format_args!($($t)*))
+    };
+}
+
+/// The reason of an I/O error without its number: "No space left on device".
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Play a game through `input` (standard input in the game), printing to standard output.
+pub fn run(game: Game, input: impl BufRead) -> Result<(), String> {
+    run_with(game, input, std::io::stdout())
+}
+
+/// [`run`], printing to `output`. If the output cannot be written (a closed pipe, a full
+/// disk), the game is autosaved and ends with an error that says so.
+pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Result<(), String> {
     let Game {
         battle: mut b,
         events,
@@ -121,7 +318,12 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
         brief,
         mut history,
         loaded,
+        autosave,
     } = game;
+    let mut out = Out {
+        w: output,
+        failed: None,
+    };
     rec.players = Some(sides.clone());
     let mut bots: [Option<Box<dyn Agent>>; 2] = [None, None];
     for s in 0..2 {
@@ -129,69 +331,112 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
             bots[s] = Some(agents::by_name(&sides[s], seed, s)?);
         }
     }
-    println!("{}", b.title);
+    // The game's file: where `s` alone and `q` save.
+    let mut file = loaded.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_SAVE));
+    let auto = shown(&autosave);
+    // Saves to the autosave and says how it went, for a game that ends without `q`.
+    let keep = |rec: &Recording| match save(rec, &autosave) {
+        Ok(()) => format!("the game is saved to {auto}. Continue it with: volley play --load {auto} --terminal"),
+        Err(e) => format!("the game could not be saved to {auto}: {e}"),
+    };
+    say!(out, "{}", b.title);
     for (side, player) in b.sides.iter().zip(&sides) {
-        println!("{} is played by {}.", side.name, who(player));
+        say!(out, "{} is played by {}.", side.name, who(player));
     }
-    if !loaded && !brief.is_empty() {
-        println!("\nBrief:\n{brief}");
+    if loaded.is_none() && !brief.is_empty() {
+        say!(out, "\nBrief:\n{brief}");
     }
-    println!();
+    say!(out);
     for e in &events {
         let line = b.describe(e);
-        println!("  {line}");
+        say!(out, "  {line}");
         history.push(line);
     }
     if b.is_over() {
-        println!("This game is already over.");
+        say!(out, "This game is already over.");
         for line in view::result(&b) {
-            println!("{line}");
+            say!(out, "{line}");
         }
-        return Ok(());
+        return match out.failed {
+            Some(e) => Err(format!("cannot write the output: {}", io_reason(&e))),
+            None => Ok(()),
+        };
     }
-    println!("Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, s (save), q (quit).");
+    say!(
+        out,
+        "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, s (save), q (quit). The game autosaves to {auto}."
+    );
     let mut show_list = true;
     while !b.is_over() {
+        if let Some(e) = out.failed.take() {
+            let kept = keep(&rec);
+            return Err(format!("cannot write the output: {}; {kept}", io_reason(&e)));
+        }
+        if interrupted() {
+            say!(out, "\n  Interrupted (Ctrl-C): {}", keep(&rec));
+            return Ok(());
+        }
         let legal = b.legal_actions();
         let side = b.actor();
         let choice = if let Some(bot) = bots[side].as_mut() {
             let i = bot.choose(&b, &legal);
             if let Some(why) = bot.reason() {
                 let line = format!("[{}] {why}", bot.name());
-                println!("  {line}");
+                say!(out, "  {line}");
                 history.push(line);
             }
             show_list = true;
             i
         } else {
             if show_list {
-                println!(
+                say!(
+                    out,
                     "\n{} to act (turn {} of {}, {:?} phase):",
-                    b.sides[side].name, b.game_turn, b.turn_limit, b.phase
+                    b.sides[side].name,
+                    b.game_turn,
+                    b.turn_limit,
+                    b.phase
                 );
                 for line in list_lines(&b, &legal, None, false) {
-                    println!("{line}");
+                    say!(out, "{line}");
                 }
                 show_list = false;
             }
-            print!("{}, turn {}, {:?}> ", b.sides[side].name, b.game_turn, b.phase);
-            std::io::stdout().flush().ok();
+            out.prompt(format_args!(
+                "{}, turn {}, {:?}> ",
+                b.sides[side].name, b.game_turn, b.phase
+            ));
             let line = match read_line(&mut input) {
-                None => {
-                    println!();
-                    match save(&rec, AUTOSAVE) {
-                        Ok(()) => println!(
-                            "The input ended: the game is saved to {AUTOSAVE}. Continue it with: volley play --load {AUTOSAVE} --terminal"
-                        ),
-                        Err(e) => println!("The input ended, and the game could not be saved to {AUTOSAVE}: {e}"),
-                    }
+                Line::Ended => {
+                    say!(out);
+                    say!(out, "The input ended: {}", keep(&rec));
                     return Ok(());
                 }
-                Some(Err(())) => {
-                    println!("  That line is not text (UTF-8); nothing was done. Type `help` for the commands.");
+                Line::Interrupted => continue,
+                Line::Endless => {
+                    say!(
+                        out,
+                        "\n  That line is too long: no end of line in {} MiB, so the input is not lines of text and is taken as ended.",
+                        MAX_SKIP >> 20
+                    );
+                    say!(out, "The input ended: {}", keep(&rec));
+                    return Ok(());
+                }
+                Line::TooLong => {
+                    say!(
+                        out,
+                        "  That line is too long (a command is at most {MAX_LINE} bytes); nothing was done. Type `help` for the commands."
+                    );
                     continue;
                 }
-                Some(Ok(l)) => l,
+                Line::NotText => {
+                    say!(
+                        out,
+                        "  That line is not text (UTF-8); nothing was done. Type `help` for the commands."
+                    );
+                    continue;
+                }
+                Line::Text(l) => l,
             };
             let (cmd, arg) = match line.split_once(char::is_whitespace) {
                 Some((c, a)) => (c.to_lowercase(), a.trim()),
@@ -200,26 +445,26 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
             match (cmd.as_str(), arg) {
                 ("", _) => continue,
                 ("help" | "?" | "h", _) => {
-                    println!("{HELP}");
+                    say!(out, "{}", help(&shown(&file), &auto));
                     continue;
                 }
                 ("brief", _) => {
                     if brief.is_empty() {
-                        println!("  This scenario has no brief.");
+                        say!(out, "  This scenario has no brief.");
                     } else {
-                        println!("{brief}");
+                        say!(out, "{brief}");
                     }
                     continue;
                 }
                 ("units" | "u", _) => {
                     for l in view::units(&b, side) {
-                        println!("{l}");
+                        say!(out, "{l}");
                     }
                     continue;
                 }
                 ("map" | "m", _) => {
                     for l in view::map(&b, side, view::terminal_width()) {
-                        println!("{l}");
+                        say!(out, "{l}");
                     }
                     continue;
                 }
@@ -228,25 +473,26 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
                     match n {
                         Ok(n) => {
                             if history.is_empty() {
-                                println!("  The log is empty.");
+                                say!(out, "  The log is empty.");
                             }
                             for l in &history[history.len().saturating_sub(n)..] {
-                                println!("  {l}");
+                                say!(out, "  {l}");
                             }
                         }
-                        Err(_) => println!("  `log N` wants a number of lines, e.g. `log 30`."),
+                        Err(_) => say!(out, "  `log N` wants a number of lines, e.g. `log 30`."),
                     }
                     continue;
                 }
                 ("odds", n) => {
                     match n.parse::<usize>() {
                         Ok(i) if i < legal.len() => {
-                            println!("  {i}. {}", words::action_text(&b, &legal[i]));
+                            say!(out, "  {i}. {}", words::action_text(&b, &legal[i]));
                             for l in view::odds_lines(&b, &legal[i]) {
-                                println!("  {l}");
+                                say!(out, "  {l}");
                             }
                         }
-                        _ => println!(
+                        _ => say!(
+                            out,
                             "  `odds N` wants the number of an action in the list (0 to {}).",
                             legal.len() - 1
                         ),
@@ -256,54 +502,57 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
                 ("l" | "list", filter) => {
                     let f = (!filter.is_empty()).then_some(filter);
                     for l in list_lines(&b, &legal, f, true) {
-                        println!("{l}");
+                        say!(out, "{l}");
                     }
                     continue;
                 }
-                ("s" | "save", file) => {
-                    let file = if file.is_empty() { DEFAULT_SAVE } else { file };
-                    match save(&rec, file) {
+                ("s" | "save", to) => {
+                    let to = if to.is_empty() { file.clone() } else { PathBuf::from(to) };
+                    match save(&rec, &to) {
                         Ok(()) => {
-                            println!("  Saved to {file}. Continue it later with: volley play --load {file} --terminal")
+                            let t = shown(&to);
+                            say!(
+                                out,
+                                "  Saved to {t}. Continue it later with: volley play --load {t} --terminal"
+                            );
+                            file = to;
                         }
-                        Err(e) => println!("  could not save to {file}: {e}"),
+                        Err(e) => say!(out, "  could not save to {}: {e}", echo(&to.display().to_string())),
                     }
                     continue;
                 }
                 ("q" | "quit", _) => {
-                    println!(
-                        "  Save before quitting? y: save to {DEFAULT_SAVE} and quit; n: quit without saving; anything else: go on playing."
+                    let f = shown(&file);
+                    say!(
+                        out,
+                        "  Save before quitting? y: save to {f} and quit; n: quit without saving; anything else: go on playing."
                     );
-                    print!("save? ");
-                    std::io::stdout().flush().ok();
+                    out.prompt(format_args!("save? "));
                     match read_line(&mut input) {
-                        Some(Ok(a)) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
-                            match save(&rec, DEFAULT_SAVE) {
+                        Line::Text(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
+                            match save(&rec, &file) {
                                 Ok(()) => {
-                                    println!(
-                                        "  Saved to {DEFAULT_SAVE}. Continue it later with: volley play --load {DEFAULT_SAVE} --terminal"
+                                    say!(
+                                        out,
+                                        "  Saved to {f}. Continue it later with: volley play --load {f} --terminal"
                                     );
-                                    return Ok(());
+                                    return out.failed.map_or(Ok(()), |e| {
+                                        Err(format!("cannot write the output: {}", io_reason(&e)))
+                                    });
                                 }
-                                Err(e) => println!("  could not save to {DEFAULT_SAVE}: {e}; the game goes on."),
+                                Err(e) => say!(out, "  could not save to {f}: {e}; the game goes on."),
                             }
                         }
-                        Some(Ok(a)) if a.eq_ignore_ascii_case("n") || a.eq_ignore_ascii_case("no") => {
-                            println!("  Quit without saving.");
+                        Line::Text(a) if a.eq_ignore_ascii_case("n") || a.eq_ignore_ascii_case("no") => {
+                            say!(out, "  Quit without saving.");
                             return Ok(());
                         }
-                        None => {
-                            let saved = save(&rec, AUTOSAVE);
-                            println!(
-                                "\n  The input ended: {}",
-                                match saved {
-                                    Ok(()) => format!("saved to {AUTOSAVE}."),
-                                    Err(e) => format!("could not save to {AUTOSAVE}: {e}"),
-                                }
-                            );
+                        Line::Ended | Line::Endless => {
+                            say!(out, "\n  The input ended: {}", keep(&rec));
                             return Ok(());
                         }
-                        _ => println!("  The game goes on."),
+                        Line::Interrupted => continue,
+                        _ => say!(out, "  The game goes on."),
                     }
                     continue;
                 }
@@ -316,17 +565,25 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
                         b.sides[side].name,
                         words::action_text(&b, &legal[i])
                     );
-                    println!("  {line}");
+                    say!(out, "  {line}");
                     history.push(line);
                     show_list = true;
                     i
                 }
                 Ok(i) => {
-                    println!("  There is no action {i}: the list goes from 0 to {}.", legal.len() - 1);
+                    say!(
+                        out,
+                        "  There is no action {i}: the list goes from 0 to {}.",
+                        legal.len() - 1
+                    );
                     continue;
                 }
                 Err(_) => {
-                    println!("  `{line}` is not a command. Type a number from the list, or `help`.");
+                    say!(
+                        out,
+                        "  `{}` is not a command. Type a number from the list, or `help`.",
+                        echo(&line)
+                    );
                     continue;
                 }
             }
@@ -336,7 +593,7 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
                 rec.push(&b, &legal[choice], &evs);
                 for e in &evs {
                     let line = b.describe(e);
-                    println!("  {line}");
+                    say!(out, "  {line}");
                     history.push(line);
                 }
                 let new_turn = evs.iter().any(|e| {
@@ -348,18 +605,24 @@ pub fn run(game: Game, mut input: impl BufRead) -> Result<(), String> {
                         }
                     ) || matches!(e, Event::GameOver { .. })
                 });
-                if new_turn && let Err(e) = save(&rec, AUTOSAVE) {
-                    println!("  (autosave failed: {e})");
+                if new_turn && let Err(e) = save(&rec, &autosave) {
+                    say!(out, "  (autosave to {auto} failed: {e})");
                 }
             }
-            Err(r) => println!("  refused: {r}"),
+            Err(r) => say!(out, "  refused: {r}"),
         }
     }
-    println!();
+    say!(out);
     for line in view::result(&b) {
-        println!("{line}");
+        say!(out, "{line}");
     }
-    Ok(())
+    match out.failed {
+        Some(e) => Err(format!(
+            "cannot write the output: {}; the game is saved to {auto}",
+            io_reason(&e)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The list of actions, numbered as `legal` is, grouped by the unit or commander acting.
@@ -427,7 +690,7 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
     if kept.is_empty() {
         return vec![format!(
             "  No unit or commander in the list matches `{}`. Type `l` for the whole list.",
-            filter.unwrap_or("")
+            echo(filter.unwrap_or(""))
         )];
     }
     let total: usize = kept.iter().map(|(_, v)| v.len() + 1).sum();
