@@ -10,6 +10,7 @@ mod ecs;
 mod editor;
 mod editor_roundtrip;
 mod end;
+mod faults;
 mod fire;
 #[cfg(feature = "gui")]
 mod follow;

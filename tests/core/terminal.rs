@@ -27,7 +27,7 @@ struct Session {
 
 impl Session {
     fn start(dir: &std::path::Path, args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_volley"))
+        let mut child = Command::new(super::faults::bin())
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
@@ -305,7 +305,7 @@ fn a_whole_first_battle_in_the_terminal_against_the_scheduler() {
 
     // The finished game, loaded, shows its result and ends.
     let out = Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(["play", "--load", "saves/autosave.ron", "--terminal"])
+        .args(["play", "--load", "saves/autosave-first_battle.ron", "--terminal"])
         .current_dir(&dir)
         .stdin(Stdio::null())
         .output()
@@ -345,10 +345,10 @@ fn bad_bytes_and_the_end_of_input_do_not_lose_the_game() {
     );
     // The end of the input saves the game where the player can find it.
     assert!(
-        text.contains("The input ended: the game is saved to saves/autosave.ron"),
+        text.contains("The input ended: the game is saved to saves/autosave-first_battle.ron"),
         "{text}"
     );
-    assert!(dir.join("saves/autosave.ron").is_file());
+    assert!(dir.join("saves/autosave-first_battle.ron").is_file());
 }
 
 #[test]
@@ -423,4 +423,93 @@ fn the_map_draws_units_terrain_and_objectives_where_they_are() {
     }
     // The fence is drawn, one row thick.
     assert_eq!(map.iter().filter(|l| l.contains("++++")).count(), 1, "{map:#?}");
+}
+
+/// Ctrl-C at the prompt is a quit that keeps the game: the autosave is written and named.
+#[test]
+fn ctrl_c_saves_the_game_before_it_ends() {
+    let dir = scratch("sigint");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let mut s = Session::start(&dir, &["play", &map, "--terminal"]);
+    let (first, _) = s.screen();
+    assert!(
+        first.contains("saves/autosave-first_battle.ron"),
+        "the autosave is not named: {first}"
+    );
+    s.send("0");
+    let (_, _) = s.screen();
+    // SAFETY: a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(s.child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let (bye, ended) = s.screen();
+    assert!(ended, "the game did not end on Ctrl-C: {bye}");
+    assert!(
+        bye.contains("Interrupted") && bye.contains("saved to saves/autosave-first_battle.ron"),
+        "{bye}"
+    );
+    s.finish();
+    let save = std::fs::read_to_string(dir.join("saves/autosave-first_battle.ron")).unwrap();
+    let rec = volley::replay::Recording::parse(&save, std::path::Path::new("autosave")).unwrap();
+    assert_eq!(rec.actions.len(), 1, "the action played before Ctrl-C is in the save");
+}
+
+/// `q` then `y` (and `s` alone) save to the file the game was last saved to or loaded from,
+/// not to saves/game.ron; each scenario has its own autosave.
+#[test]
+fn quit_saves_to_the_file_last_saved_or_loaded() {
+    let dir = scratch("quit");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let mut s = Session::start(&dir, &["play", &map, "--terminal"]);
+    let _ = s.screen();
+    s.send("s mine.ron");
+    let (saved, _) = s.screen();
+    assert!(saved.contains("Saved to mine.ron"), "{saved}");
+    s.send("0");
+    let _ = s.screen();
+    s.send("q");
+    let (ask, _) = s.screen();
+    assert!(ask.contains("y: save to mine.ron"), "{ask}");
+    s.send("y");
+    let (bye, ended) = s.screen();
+    assert!(ended && bye.contains("Saved to mine.ron"), "{bye}");
+    s.finish();
+    assert!(!dir.join("saves/game.ron").exists(), "saved to saves/game.ron as well");
+    let rec = volley::replay::Recording::load(&dir.join("mine.ron")).unwrap();
+    assert_eq!(
+        rec.actions.len(),
+        1,
+        "the last save has the action played after `s mine.ron`"
+    );
+
+    // Loaded, `s` alone and `q` `y` save back to it.
+    let mut s = Session::start(&dir, &["play", "--load", "mine.ron", "--terminal"]);
+    let _ = s.screen();
+    s.send("0");
+    let _ = s.screen();
+    s.send("s");
+    let (saved, _) = s.screen();
+    assert!(saved.contains("Saved to mine.ron"), "{saved}");
+    s.send("q");
+    let (ask, _) = s.screen();
+    assert!(ask.contains("y: save to mine.ron"), "{ask}");
+    s.send("y");
+    let (bye, _) = s.screen();
+    assert!(bye.contains("Saved to mine.ron"), "{bye}");
+    s.finish();
+    assert!(!dir.join("saves/game.ron").exists());
+    let rec = volley::replay::Recording::load(&dir.join("mine.ron")).unwrap();
+    assert_eq!(rec.actions.len(), 2);
+
+    // Another scenario autosaves beside it, not over it.
+    let other = format!("{ROOT}/maps/skirmish.ron");
+    for m in [&map, &other] {
+        let out = Command::new(super::faults::bin())
+            .args(["play", m, "--terminal"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(dir.join("saves/autosave-first_battle.ron").is_file());
+    assert!(dir.join("saves/autosave-skirmish.ron").is_file());
 }
