@@ -41,15 +41,26 @@ impl DataError {
 
 /// Line and column (1-based, columns in characters) of byte `offset` in `text`.
 /// Offsets past the end (or inside a character) are clamped back to a character boundary.
+/// A line ends at a line feed, a carriage return and line feed (Windows), or a carriage return
+/// alone (old Mac files).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut off = offset.min(text.len());
     while !text.is_char_boundary(off) {
         off -= 1;
     }
-    let before = &text[..off];
-    let line = 1 + before.bytes().filter(|&b| b == b'\n').count();
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = 1 + before[line_start..].chars().count();
+    let before = &text.as_bytes()[..off];
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in before.iter().enumerate() {
+        // A carriage return before a line feed ends no line of its own (the line feed does);
+        // one before the offset's own place does (the text after it is on the next line).
+        let ends = b == b'\n' || (b == b'\r' && text.as_bytes().get(i + 1) != Some(&b'\n'));
+        if ends {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    let col = 1 + text[line_start..off].chars().count();
     (line, col)
 }
 
@@ -80,5 +91,21 @@ mod tests {
         assert_eq!((e.line, e.col), (3, 2));
         let e = DataError::at_offset(Path::new("f"), text, text.find('\u{e9}').unwrap(), "m");
         assert_eq!((e.line, e.col), (2, 2));
+    }
+
+    #[test]
+    fn a_carriage_return_alone_ends_a_line_and_one_before_a_line_feed_does_not() {
+        for text in ["ab\ncé\nxyz", "ab\r\ncé\r\nxyz", "ab\rcé\rxyz", "ab\r\ncé\rxyz"] {
+            assert_eq!(line_col(text, text.find('y').unwrap()), (3, 2), "{text:?}");
+            assert_eq!(line_col(text, text.find('\u{e9}').unwrap()), (2, 2), "{text:?}");
+            assert_eq!(line_col(text, 0), (1, 1));
+            assert_eq!(line_col(text, text.len()), (3, 4));
+        }
+        // The place of a line break itself is the end of its line.
+        assert_eq!(line_col("ab\r\ncd", 2), (1, 3));
+        assert_eq!(line_col("ab\r\ncd", 3), (1, 4));
+        assert_eq!(line_col("ab\r\ncd", 4), (2, 1));
+        assert_eq!(line_col("ab\rcd", 3), (2, 1));
+        assert_eq!(line_col("\r\r\n\r", 4), (4, 1));
     }
 }
