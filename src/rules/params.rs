@@ -696,41 +696,88 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Numbers the rules cannot work with: (field, what is wrong).
-    pub fn problems(&self) -> Option<(&'static str, String)> {
+    /// The first thing in the rules the game cannot play with: a number outside its range
+    /// ([`RULE_RANGES`]; a number with no range at all), a list of the wrong length, or two
+    /// numbers that contradict each other; with the steps to it in the file.
+    pub fn problems(&self) -> Option<RuleProblem> {
+        let at = |fields: &[&'static str]| fields.iter().map(|f| RulePart::Field(f)).collect::<Vec<_>>();
+        let problem = |path: Vec<RulePart>, msg: String| Some(RuleProblem { path, msg });
+        let v = &self.version;
+        if v.trim().is_empty() || v.chars().count() > MAX_VERSION_CHARS || v.chars().any(char::is_control) {
+            return problem(
+                at(&["version"]),
+                format!("version is a name of 1 to {MAX_VERSION_CHARS} characters with no control characters"),
+            );
+        }
+        for (path, n) in rule_numbers(self) {
+            let name = rule_path_name(&path);
+            match rule_range(&path) {
+                None => {
+                    return problem(
+                        path,
+                        format!(
+                            "{name} has no range in the table of the rules' ranges (RULE_RANGES, src/rules/params.rs): every number the game reads needs one"
+                        ),
+                    );
+                }
+                Some(r) if !r.contains(n.as_f64()) => {
+                    return problem(path, format!("{name} must be {}, not {n}", r.describe()));
+                }
+                Some(_) => {}
+            }
+        }
         if self.command.blunders.len() != 6 {
-            return Some((
-                "blunders",
+            return problem(
+                at(&["command", "blunders"]),
                 format!("the blunder table needs 6 entries, not {}", self.command.blunders.len()),
-            ));
+            );
         }
-        let dists = [
-            ("normal", self.visibility.normal),
-            ("distance_step", self.command.distance_step),
-            ("at_once", self.order_delay.at_once),
-            ("contact", self.visibility.contact),
-            ("fire_cone_half_deg", self.visibility.fire_cone_half_deg),
-        ];
-        for (name, v) in dists {
-            if !(v.is_finite() && v > 0.0) {
-                return Some((name, format!("{name} must be a positive number")));
-            }
+        if self.artillery.bounce_scores.len() > MAX_BOUNCES {
+            return problem(
+                at(&["artillery", "bounce_scores"]),
+                format!(
+                    "artillery.bounce_scores has {} entries; a ball bounces at most {MAX_BOUNCES} times",
+                    self.artillery.bounce_scores.len()
+                ),
+            );
         }
-        for (name, v) in [
-            ("to_hit_open", self.fire.to_hit_open),
-            ("to_hit_soft", self.fire.to_hit_soft),
-            ("to_hit_hard", self.fire.to_hit_hard),
-            ("to_hit_commander", self.fire.to_hit_commander),
-        ] {
-            if !(1..=7).contains(&v) {
-                return Some((name, format!("{name} is a d6 score (1 to 7), not {v}")));
-            }
+        let vis = &self.visibility;
+        if vis.poor > vis.normal || vis.extreme > vis.poor {
+            return problem(
+                at(&["visibility", "poor"]),
+                format!(
+                    "visibility: poor weather ({}) may not see farther than normal ({}), nor extreme ({}) farther than poor",
+                    vis.poor, vis.normal, vis.extreme
+                ),
+            );
         }
-        if !self.order_delay.one_turn.is_finite() || self.order_delay.one_turn < self.order_delay.at_once {
-            return Some(("one_turn", "one_turn is at least at_once".into()));
+        if self.order_delay.one_turn < self.order_delay.at_once {
+            return problem(
+                at(&["order_delay", "one_turn"]),
+                format!(
+                    "order_delay.one_turn ({}) is at least order_delay.at_once ({})",
+                    self.order_delay.one_turn, self.order_delay.at_once
+                ),
+            );
         }
-        if self.victory.breakpoint_fraction <= 0.0 || self.victory.breakpoint_fraction > 1.0 {
-            return Some(("breakpoint_fraction", "breakpoint_fraction is between 0 and 1".into()));
+        let w = &self.weather;
+        if w.poor_from > w.extreme_from {
+            return problem(
+                at(&["weather", "poor_from"]),
+                format!(
+                    "weather.poor_from ({}) is at most weather.extreme_from ({})",
+                    w.poor_from, w.extreme_from
+                ),
+            );
+        }
+        if w.worsen_double == w.improve_double {
+            return problem(
+                at(&["weather", "improve_double"]),
+                format!(
+                    "weather.improve_double and weather.worsen_double are both {}: one double may not do both",
+                    w.worsen_double
+                ),
+            );
         }
         None
     }
@@ -743,6 +790,11 @@ impl Rules {
             .any(|(f, tos)| *f == from && tos.contains(&to))
     }
 }
+
+/// The longest `version` name.
+pub const MAX_VERSION_CHARS: usize = 80;
+/// The most bounces `artillery.bounce_scores` may give a ball.
+pub const MAX_BOUNCES: usize = 10;
 
 /// Degrees to radians.
 pub fn rad(deg: f64) -> f64 {
@@ -768,4 +820,730 @@ fn one_i() -> i32 {
 
 fn thirty() -> f64 {
     30.0
+}
+
+/// One step of the way to a number of the rules file: a field of a struct, or a place in a
+/// list or tuple (the same steps the rules file is written in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulePart {
+    Field(&'static str),
+    Index(usize),
+}
+
+/// A number of the rules as it was read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RuleNum {
+    Float(f64),
+    Int(i64),
+    UInt(u64),
+}
+
+impl RuleNum {
+    fn as_f64(self) -> f64 {
+        match self {
+            RuleNum::Float(v) => v,
+            RuleNum::Int(v) => v as f64,
+            RuleNum::UInt(v) => v as f64,
+        }
+    }
+}
+
+impl std::fmt::Display for RuleNum {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Debug: 1e308 as `1e308`, not 309 digits.
+            RuleNum::Float(v) => write!(f, "{v:?}"),
+            RuleNum::Int(v) => write!(f, "{v}"),
+            RuleNum::UInt(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// The dotted name of a number of the rules: `footprints.infantry.width`,
+/// `artillery.bounce_scores[2]`.
+pub fn rule_path_name(path: &[RulePart]) -> String {
+    let mut s = String::new();
+    for p in path {
+        match p {
+            RulePart::Field(f) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(f);
+            }
+            RulePart::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// A problem with a rules file: where (the steps to the value) and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleProblem {
+    pub path: Vec<RulePart>,
+    pub msg: String,
+}
+
+/// The range one number of the rules may take: finite, `lo` (or more than `lo` when
+/// `lo_open`) to `hi`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RuleRange {
+    pub lo: f64,
+    pub hi: f64,
+    pub lo_open: bool,
+    /// What the number is, for the message: "a length in cm".
+    pub what: &'static str,
+}
+
+impl RuleRange {
+    const fn closed(lo: f64, hi: f64, what: &'static str) -> Self {
+        RuleRange {
+            lo,
+            hi,
+            lo_open: false,
+            what,
+        }
+    }
+
+    const fn above(lo: f64, hi: f64, what: &'static str) -> Self {
+        RuleRange {
+            lo,
+            hi,
+            lo_open: true,
+            what,
+        }
+    }
+
+    pub fn contains(&self, v: f64) -> bool {
+        v.is_finite() && (if self.lo_open { v > self.lo } else { v >= self.lo }) && v <= self.hi
+    }
+
+    /// "a length in cm, more than 0 and at most 1000".
+    pub fn describe(&self) -> String {
+        if self.lo_open {
+            format!("{}, more than {} and at most {}", self.what, self.lo, self.hi)
+        } else {
+            format!("{}, {} to {}", self.what, self.lo, self.hi)
+        }
+    }
+}
+
+/// The longest distance a rule may give, cm (the largest table is 10,000 cm; BPT's longest
+/// rule distance is 100 cm of sight).
+pub const MAX_RULE_CM: f64 = 1000.0;
+/// The most dice a rule may give or take away per stand or unit.
+pub const MAX_RULE_DICE: f64 = 20.0;
+
+const CM: RuleRange = RuleRange::above(0.0, MAX_RULE_CM, "a distance in cm");
+const CM0: RuleRange = RuleRange::closed(0.0, MAX_RULE_CM, "a distance in cm");
+const BASE: RuleRange = RuleRange::closed(0.1, 50.0, "a base size in cm");
+const GAP: RuleRange = RuleRange::closed(0.0, 50.0, "a gap in cm");
+const TOLERANCE: RuleRange = RuleRange::above(0.0, 10.0, "a tolerance in cm");
+const ANGLE: RuleRange = RuleRange::above(0.0, 180.0, "an angle in degrees");
+const FRACTION: RuleRange = RuleRange::closed(0.0, 1.0, "a fraction");
+const FRACTION_POS: RuleRange = RuleRange::above(0.0, 1.0, "a fraction");
+const FACTOR: RuleRange = RuleRange::closed(1.0, 100.0, "a movement factor");
+const SCORE: RuleRange = RuleRange::closed(2.0, 6.0, "a d6 score");
+const SCORE_2D6: RuleRange = RuleRange::closed(2.0, 12.0, "a 2d6 score");
+const FACE: RuleRange = RuleRange::closed(1.0, 6.0, "a die's face");
+const DICE: RuleRange = RuleRange::closed(0.0, MAX_RULE_DICE, "a number of dice");
+const DICE_MOD: RuleRange = RuleRange::closed(-MAX_RULE_DICE, MAX_RULE_DICE, "a number of dice more or fewer");
+const MODIFIER: RuleRange = RuleRange::closed(-6.0, 6.0, "a modifier to a roll");
+const SCORE_MOD: RuleRange = RuleRange::closed(0.0, 5.0, "a modifier to a d6 score");
+const HITS: RuleRange = RuleRange::closed(0.0, 100.0, "a number of hits");
+const HITS_MOD: RuleRange = RuleRange::closed(-10.0, 10.0, "a number of hits more or fewer");
+const STANDS: RuleRange = RuleRange::closed(0.0, 40.0, "a number of stands");
+const COMMAND_VALUE: RuleRange = RuleRange::closed(2.0, 12.0, "a command value");
+const TURNS: RuleRange = RuleRange::closed(0.0, 20.0, "a number of turns");
+const POINTS: RuleRange = RuleRange::closed(0.0, 1000.0, "victory points");
+
+/// The range of every number of the rules file, by its dotted name (`*` stands for any one
+/// step). A number with no row here is refused: a new field must be given its range.
+pub const RULE_RANGES: &[(&str, RuleRange)] = &[
+    ("footprints.*.width", BASE),
+    ("footprints.*.depth", BASE),
+    ("footprints.commander_diameter", BASE),
+    ("footprints.extended_gap", GAP),
+    ("footprints.skirmish_gap", GAP),
+    ("visibility.normal", CM),
+    ("visibility.poor", CM),
+    ("visibility.extreme", CM),
+    ("visibility.into_area", CM0),
+    ("visibility.seen_in_high", CM0),
+    ("visibility.seen_in_low", CM0),
+    ("visibility.seen_hidden", CM0),
+    ("visibility.low_strip_max", CM0),
+    ("visibility.contact", TOLERANCE),
+    ("visibility.fire_cone_half_deg", ANGLE),
+    ("initiative.distance", CM0),
+    ("initiative.counter_radius", CM0),
+    ("initiative.evade_min_gap", CM0),
+    ("initiative.charge_hold_off", CM0),
+    ("initiative.evade_mounting_fraction", FRACTION),
+    ("command.free_distance", CM0),
+    ("command.distance_step", CM),
+    ("command.per_distance", MODIFIER),
+    ("command.successive", MODIFIER),
+    ("command.dense", MODIFIER),
+    ("command.charge", MODIFIER),
+    ("command.charge_zone", CM0),
+    ("command.used_initiative", MODIFIER),
+    ("command.co_reorder", MODIFIER),
+    ("command.march_column_touch", MODIFIER),
+    ("command.weather_poor", MODIFIER),
+    ("command.weather_extreme", MODIFIER),
+    ("command.crossfire_attacks", DICE),
+    ("command.isolation_distance", CM0),
+    ("command.self_order_value", COMMAND_VALUE),
+    (
+        "command.self_order_interval",
+        RuleRange::closed(1.0, 20.0, "a number of turns"),
+    ),
+    ("command.replacement_penalty", MODIFIER),
+    ("command.overrun_join_fraction", FRACTION),
+    ("movement.road_bonus_foot", CM0),
+    ("movement.road_bonus_horse", CM0),
+    ("movement.wheel_max_deg", ANGLE),
+    ("movement.oblique_max_deg", ANGLE),
+    ("movement.about_face_cost", FRACTION),
+    ("movement.retire_cost", FRACTION),
+    ("movement.passage_of_lines_cost", FRACTION),
+    ("movement.low_area_factor", FACTOR),
+    ("movement.high_area_factor", FACTOR),
+    ("movement.dense_factor", FACTOR),
+    ("movement.stop_tolerance", CM0),
+    ("movement.epsilon", RuleRange::above(0.0, 1.0, "a tolerance in cm")),
+    ("movement.refuse_flank_deg", ANGLE),
+    ("fire.to_hit_open", SCORE),
+    ("fire.to_hit_soft", SCORE),
+    ("fire.to_hit_hard", SCORE),
+    ("fire.to_hit_commander", SCORE),
+    ("fire.extended_line_target", MODIFIER),
+    ("fire.half_range", MODIFIER),
+    ("fire.flank_rear", MODIFIER),
+    ("fire.extended_line_firer", DICE_MOD),
+    ("fire.march_column_stands", STANDS),
+    ("fire.attack_column_stands", STANDS),
+    ("fire.first_fire_roll_bonus", SCORE_MOD),
+    ("fire.flank_save_worse", SCORE_MOD),
+    ("fire.fall_back_ko", CM0),
+    ("fire.fall_back_ko_dug_in", CM0),
+    ("fire.disordered_attacks", DICE_MOD),
+    ("fire.disordered_hits", HITS_MOD),
+    ("fire.exhausted_hits", HITS_MOD),
+    ("fire.elite_fall_back_dice", DICE_MOD),
+    ("fire.elite_hits", HITS_MOD),
+    ("fire.poor_fall_back_dice", DICE_MOD),
+    ("fire.mounted_range", CM0),
+    ("fire.horse_holders", STANDS),
+    ("fire.gatling_range", CM0),
+    ("fire.square_infantry", DICE_MOD),
+    ("fire.square_artillery_per_stand", DICE_MOD),
+    ("fire.square_cavalry_threat", CM0),
+    ("fire.line_save_rerolls", DICE),
+    ("fire.prone_fewer_hits", HITS),
+    ("fire.default_stand_points", POINTS),
+    ("charge.distance", CM0),
+    ("charge.support_distance", CM0),
+    ("charge.response_distance", CM0),
+    ("charge.attacks_sabre", DICE),
+    ("charge.attacks_cavalry", DICE),
+    ("charge.rifled_against_saber", DICE),
+    ("charge.attacks_foot", DICE),
+    ("charge.attacks_other", DICE),
+    ("charge.charging", MODIFIER),
+    ("charge.supporting", MODIFIER),
+    ("charge.suppressed", MODIFIER),
+    ("charge.flank_rear", MODIFIER),
+    ("charge.consolidate", CM0),
+    ("charge.consolidate_gap", CM0),
+    ("charge.edge_clearance", CM0),
+    (
+        "charge.max_rounds",
+        RuleRange::closed(1.0, 100.0, "a number of combat rounds"),
+    ),
+    ("victory.breakpoint_fraction", FRACTION_POS),
+    (
+        "victory.vp_ratio",
+        RuleRange::closed(1.0, 10.0, "a ratio of victory points"),
+    ),
+    ("artillery.accuracy_veteran", SCORE),
+    ("artillery.accuracy_regular", SCORE),
+    ("artillery.accuracy_green", SCORE),
+    ("artillery.deviation_per_range", CM),
+    ("artillery.strip_width", CM),
+    ("artillery.penetration_smoothbore", CM),
+    ("artillery.penetration_default", CM),
+    ("artillery.bounce_scores[*]", SCORE),
+    ("artillery.bounce_deviation_step", CM0),
+    ("artillery.canister_range", CM0),
+    ("artillery.canister_attacks_smoothbore", DICE),
+    ("artillery.canister_attacks_rifled", DICE),
+    ("artillery.canister_corridor_width", CM),
+    ("artillery.canister_extra_depth", CM0),
+    ("artillery.shell_radius", CM0),
+    ("artillery.shrapnel_bonus", DICE),
+    ("artillery.air_burst_radius", CM0),
+    ("artillery.air_burst_dice", DICE_MOD),
+    ("artillery.first_flight_clear", CM0),
+    ("artillery.high_angle_first", CM),
+    ("artillery.high_angle_step", CM),
+    ("weather.extreme_from", SCORE_2D6),
+    ("weather.poor_from", SCORE_2D6),
+    ("weather.worsen_double", FACE),
+    ("weather.improve_double", FACE),
+    ("engineers.clear_score", SCORE),
+    ("engineers.demolish_score", SCORE),
+    ("engineers.gap", CM),
+    ("engineers.bridge_section", CM),
+    ("engineers.bridge_width", CM),
+    ("engineers.same_crossing", CM0),
+    ("initiative_passing.activation_base", SCORE),
+    ("initiative_passing.column_on_road", MODIFIER),
+    ("initiative_passing.general_with_unit", MODIFIER),
+    ("initiative_passing.per_previous_move", MODIFIER),
+    ("initiative_passing.alone", MODIFIER),
+    ("initiative_passing.friend_distance", CM0),
+    ("initiative_passing.difficult", MODIFIER),
+    ("initiative_passing.godforsaken", MODIFIER),
+    ("initiative_passing.elite", MODIFIER),
+    ("initiative_passing.regular", MODIFIER),
+    ("initiative_passing.poor", MODIFIER),
+    ("initiative_passing.charge", MODIFIER),
+    ("initiative_passing.per_d_marker", MODIFIER),
+    ("initiative_passing.per_d_marker_to_hit", SCORE_MOD),
+    ("initiative_passing.per_d_marker_rally", MODIFIER),
+    ("initiative_passing.moved_to_hit", SCORE_MOD),
+    (
+        "initiative_passing.max_d_markers",
+        RuleRange::closed(0.0, 10.0, "a number of D-markers"),
+    ),
+    ("initiative_passing.fire_keep_hits", HITS),
+    ("initiative_passing.reaction_stop_hits", HITS),
+    ("initiative_passing.rally_base", SCORE),
+    ("initiative_passing.rally_general_exceptional", MODIFIER),
+    ("initiative_passing.rally_general_average", MODIFIER),
+    ("initiative_passing.rally_general_uninspiring", MODIFIER),
+    ("initiative_passing.rally_out_of_reach", MODIFIER),
+    ("initiative_passing.rally_alone", MODIFIER),
+    ("initiative_passing.formation_base", SCORE),
+    ("initiative_passing.formation_no_enemy", MODIFIER),
+    ("initiative_passing.formation_enemy_distance", CM0),
+    ("initiative_passing.charge_test_base", SCORE),
+    ("initiative_passing.charge_cavalry_vs_infantry", MODIFIER),
+    ("initiative_passing.charge_general_with_unit", MODIFIER),
+    ("initiative_passing.charge_fail_gap", CM0),
+    ("initiative_passing.same_target_to_hit", MODIFIER),
+    ("order_delay.at_once", CM),
+    ("order_delay.one_turn", CM),
+    ("order_delay.near_delay", TURNS),
+    ("order_delay.far_delay", TURNS),
+    ("morale.*.suppressed_on", SCORE),
+    ("morale.*.fall_back_ko", CM0),
+    ("morale.*.charge_to_hit", SCORE),
+    (
+        "morale.*.points_percent",
+        RuleRange::closed(-100.0, 100.0, "a percentage"),
+    ),
+    ("fixed_formations.distance_step", CM),
+    ("fixed_formations.per_distance", MODIFIER),
+    ("fixed_formations.per_dense", MODIFIER),
+    ("fixed_formations.per_enemy", MODIFIER),
+    ("fixed_formations.attach_within", CM0),
+    (
+        "constructions.*.hits",
+        RuleRange::closed(1.0, 100.0, "a number of hits"),
+    ),
+    ("constructions.*.save", SCORE),
+    ("constructions.section", CM),
+    ("constructions.to_hit", SCORE),
+    ("scouting.scout_open", CM0),
+    ("scouting.scout_cover", CM0),
+    ("scouting.troops_open", CM0),
+    ("scouting.troops_cover", CM0),
+];
+
+/// The range [`RULE_RANGES`] gives the number at `path`, if any.
+pub fn rule_range(path: &[RulePart]) -> Option<RuleRange> {
+    RULE_RANGES
+        .iter()
+        .find(|(pat, _)| pattern_matches(pat, path))
+        .map(|(_, r)| *r)
+}
+
+/// Whether a dotted pattern (`morale.*.fall_back_ko`, `artillery.bounce_scores[*]`) names
+/// `path`.
+fn pattern_matches(pat: &str, path: &[RulePart]) -> bool {
+    let mut steps = Vec::new();
+    for seg in pat.split('.') {
+        let (name, rest) = seg.split_once('[').unwrap_or((seg, ""));
+        steps.push(Some(name));
+        if !rest.is_empty() {
+            steps.push(None);
+        }
+    }
+    steps.len() == path.len()
+        && steps.iter().zip(path).all(|(s, p)| match (s, p) {
+            (None, RulePart::Index(_)) => true,
+            (Some("*"), _) => true,
+            (Some(name), RulePart::Field(f)) => name == f,
+            _ => false,
+        })
+}
+
+/// Every number of `value` with the steps to it, in the order they are written.
+pub fn rule_numbers<T: Serialize>(value: &T) -> Vec<(Vec<RulePart>, RuleNum)> {
+    let mut w = walk::Walker::default();
+    // The walker's serializer has no way to fail.
+    let _ = value.serialize(&mut w);
+    w.out
+}
+
+/// A serde serializer that writes nothing and collects every number with its path.
+mod walk {
+    use super::{RuleNum, RulePart};
+    use serde::ser::{self, Serialize};
+
+    #[derive(Default)]
+    pub struct Walker {
+        pub path: Vec<RulePart>,
+        /// The next index of each list being walked (innermost last).
+        next: Vec<usize>,
+        pub out: Vec<(Vec<RulePart>, RuleNum)>,
+    }
+
+    impl Walker {
+        fn num(&mut self, n: RuleNum) -> Result<(), Never> {
+            self.out.push((self.path.clone(), n));
+            Ok(())
+        }
+
+        fn open(&mut self) -> Result<&mut Self, Never> {
+            self.next.push(0);
+            Ok(self)
+        }
+
+        fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            let i = self.next.last().copied().unwrap_or(0);
+            self.path.push(RulePart::Index(i));
+            let r = v.serialize(&mut *self);
+            self.path.pop();
+            if let Some(n) = self.next.last_mut() {
+                *n += 1;
+            }
+            r
+        }
+
+        fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Never> {
+            self.path.push(RulePart::Field(key));
+            let r = v.serialize(&mut *self);
+            self.path.pop();
+            r
+        }
+
+        fn close(&mut self) -> Result<(), Never> {
+            self.next.pop();
+            Ok(())
+        }
+    }
+
+    #[derive(Debug)]
+    pub struct Never;
+
+    impl std::fmt::Display for Never {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("never")
+        }
+    }
+
+    impl std::error::Error for Never {}
+
+    impl ser::Error for Never {
+        fn custom<T: std::fmt::Display>(_: T) -> Self {
+            Never
+        }
+    }
+
+    impl<'a> ser::Serializer for &'a mut Walker {
+        type Ok = ();
+        type Error = Never;
+        type SerializeSeq = &'a mut Walker;
+        type SerializeTuple = &'a mut Walker;
+        type SerializeTupleStruct = &'a mut Walker;
+        type SerializeTupleVariant = &'a mut Walker;
+        type SerializeMap = &'a mut Walker;
+        type SerializeStruct = &'a mut Walker;
+        type SerializeStructVariant = &'a mut Walker;
+
+        fn serialize_bool(self, _: bool) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_i8(self, v: i8) -> Result<(), Never> {
+            self.num(RuleNum::Int(v.into()))
+        }
+        fn serialize_i16(self, v: i16) -> Result<(), Never> {
+            self.num(RuleNum::Int(v.into()))
+        }
+        fn serialize_i32(self, v: i32) -> Result<(), Never> {
+            self.num(RuleNum::Int(v.into()))
+        }
+        fn serialize_i64(self, v: i64) -> Result<(), Never> {
+            self.num(RuleNum::Int(v))
+        }
+        fn serialize_u8(self, v: u8) -> Result<(), Never> {
+            self.num(RuleNum::UInt(v.into()))
+        }
+        fn serialize_u16(self, v: u16) -> Result<(), Never> {
+            self.num(RuleNum::UInt(v.into()))
+        }
+        fn serialize_u32(self, v: u32) -> Result<(), Never> {
+            self.num(RuleNum::UInt(v.into()))
+        }
+        fn serialize_u64(self, v: u64) -> Result<(), Never> {
+            self.num(RuleNum::UInt(v))
+        }
+        fn serialize_f32(self, v: f32) -> Result<(), Never> {
+            self.num(RuleNum::Float(v.into()))
+        }
+        fn serialize_f64(self, v: f64) -> Result<(), Never> {
+            self.num(RuleNum::Float(v))
+        }
+        fn serialize_char(self, _: char) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_str(self, _: &str) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_bytes(self, _: &[u8]) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_none(self) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Never> {
+            // `Some(x)`: the file's place of `x` is the place of the option.
+            v.serialize(self)
+        }
+        fn serialize_unit(self) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), Never> {
+            Ok(())
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<(), Never> {
+            v.serialize(self)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            v: &T,
+        ) -> Result<(), Never> {
+            self.open()?;
+            self.element(v)?;
+            self.close()
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self, Never> {
+            self.open()
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self, Never> {
+            self.open()
+        }
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, Never> {
+            self.open()
+        }
+        fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Self, Never> {
+            self.open()
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self, Never> {
+            self.open()
+        }
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, Never> {
+            Ok(self)
+        }
+        fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Self, Never> {
+            Ok(self)
+        }
+    }
+
+    impl ser::SerializeSeq for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            self.element(v)
+        }
+        fn end(self) -> Result<(), Never> {
+            self.close()
+        }
+    }
+
+    impl ser::SerializeTuple for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            self.element(v)
+        }
+        fn end(self) -> Result<(), Never> {
+            self.close()
+        }
+    }
+
+    impl ser::SerializeTupleStruct for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            self.element(v)
+        }
+        fn end(self) -> Result<(), Never> {
+            self.close()
+        }
+    }
+
+    impl ser::SerializeTupleVariant for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            self.element(v)
+        }
+        fn end(self) -> Result<(), Never> {
+            self.close()
+        }
+    }
+
+    impl ser::SerializeMap for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_key<T: Serialize + ?Sized>(&mut self, _: &T) -> Result<(), Never> {
+            // Keys are names here; the file's place of an entry is its value.
+            Ok(())
+        }
+        fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+            self.element(v)
+        }
+        fn end(self) -> Result<(), Never> {
+            self.close()
+        }
+    }
+
+    impl ser::SerializeStruct for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Never> {
+            self.field(key, v)
+        }
+        fn end(self) -> Result<(), Never> {
+            Ok(())
+        }
+    }
+
+    impl ser::SerializeStructVariant for &mut Walker {
+        type Ok = ();
+        type Error = Never;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Never> {
+            self.field(key, v)
+        }
+        fn end(self) -> Result<(), Never> {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bpt() -> Rules {
+        ron::from_str(include_str!("../../assets/rules/bpt.ron")).expect("the bundled rules parse")
+    }
+
+    fn num(r: &Rules, name: &str) -> RuleNum {
+        rule_numbers(r)
+            .into_iter()
+            .find(|(p, _)| rule_path_name(p) == name)
+            .unwrap_or_else(|| panic!("no number {name}"))
+            .1
+    }
+
+    #[test]
+    fn the_walk_finds_every_number_by_its_path() {
+        let r = bpt();
+        assert_eq!(num(&r, "footprints.infantry.width"), RuleNum::Float(2.5));
+        assert_eq!(num(&r, "artillery.bounce_scores[2]"), RuleNum::UInt(6));
+        assert_eq!(num(&r, "constructions.brick.save"), RuleNum::UInt(5));
+        assert_eq!(num(&r, "morale.unmotivated.points_percent"), RuleNum::Int(-25));
+        assert_eq!(num(&r, "charge.attacks_foot"), RuleNum::UInt(2));
+        // `save: None` has no number; the hash is not part of the file.
+        let names: Vec<String> = rule_numbers(&r).iter().map(|(p, _)| rule_path_name(p)).collect();
+        assert!(!names.contains(&"constructions.wooden.save".to_string()));
+        assert!(!names.iter().any(|n| n.contains("content_hash")));
+        assert!(r.problems().is_none(), "{:?}", r.problems());
+    }
+
+    #[test]
+    fn patterns_name_one_step_each() {
+        let p = |parts: &[RulePart]| parts.to_vec();
+        use RulePart::{Field as F, Index as I};
+        assert!(pattern_matches(
+            "morale.*.fall_back_ko",
+            &p(&[F("morale"), F("regular"), F("fall_back_ko")])
+        ));
+        assert!(!pattern_matches(
+            "morale.*.fall_back_ko",
+            &p(&[F("fire"), F("fall_back_ko")])
+        ));
+        assert!(pattern_matches(
+            "artillery.bounce_scores[*]",
+            &p(&[F("artillery"), F("bounce_scores"), I(0)])
+        ));
+        assert!(!pattern_matches(
+            "artillery.bounce_scores[*]",
+            &p(&[F("artillery"), F("bounce_scores")])
+        ));
+        assert!(!pattern_matches(
+            "fire.to_hit_open",
+            &p(&[F("fire"), F("to_hit_open"), I(0)])
+        ));
+        // Each row of the table names a number of the rules (no row left over from a field
+        // since removed).
+        let r = bpt();
+        let numbers = rule_numbers(&r);
+        for (pat, _) in RULE_RANGES {
+            assert!(
+                numbers.iter().any(|(p, _)| pattern_matches(pat, p)),
+                "{pat} names nothing"
+            );
+        }
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_named_with_its_range() {
+        let mut r = bpt();
+        r.victory.breakpoint_fraction = f64::NAN;
+        let p = r.problems().unwrap();
+        assert_eq!(rule_path_name(&p.path), "victory.breakpoint_fraction");
+        assert_eq!(
+            p.msg,
+            "victory.breakpoint_fraction must be a fraction, more than 0 and at most 1, not NaN"
+        );
+        let mut r = bpt();
+        r.charge.attacks_foot = 4_000_000_000;
+        let p = r.problems().unwrap();
+        assert_eq!(
+            p.msg,
+            "charge.attacks_foot must be a number of dice, 0 to 20, not 4000000000"
+        );
+        let mut r = bpt();
+        r.footprints.gun.depth = -2.5;
+        assert_eq!(
+            r.problems().unwrap().msg,
+            "footprints.gun.depth must be a base size in cm, 0.1 to 50, not -2.5"
+        );
+        let mut r = bpt();
+        r.visibility.normal = 1e308;
+        assert!(r.problems().unwrap().msg.ends_with("not 1e308"));
+    }
 }
