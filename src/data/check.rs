@@ -2,7 +2,7 @@
 
 use super::army::ArmyList;
 use super::load::read_text;
-use super::{DataError, load_army, load_ron, load_scenario};
+use super::{DataError, load_scenario, parse_ron, validate_army};
 use crate::rules::params::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -28,25 +28,232 @@ pub struct CheckReport {
     pub commanders: Option<u32>,
 }
 
-/// Which kind of file, from its place and its first field.
-fn kind_of(path: &Path, text: &str) -> &'static str {
-    let in_dir = |d: &str| path.components().any(|c| c.as_os_str() == d);
-    if in_dir("armies") || text.contains("troops:") {
-        "army list"
-    } else if in_dir("rules") || text.contains("footprints:") {
-        "rules"
-    } else {
-        "scenario"
+/// The kinds of file `check` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Scenario,
+    ArmyList,
+    Rules,
+    Recording,
+}
+
+impl Kind {
+    /// As `check` names it: `ok maps/x.ron (scenario)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Scenario => "scenario",
+            Kind::ArmyList => "army list",
+            Kind::Rules => "rules",
+            Kind::Recording => "recording",
+        }
     }
 }
 
-/// Check one file.
+/// The top-level fields that tell each kind apart (fields two kinds share, `version` and
+/// `switches`, tell nothing).
+const KIND_FIELDS: [(Kind, &[&str]); 4] = [
+    (
+        Kind::Scenario,
+        &[
+            "title",
+            "brief",
+            "table",
+            "weather",
+            "turn_limit",
+            "terrain",
+            "objectives",
+            "sides",
+            "first_side",
+        ],
+    ),
+    (
+        Kind::ArmyList,
+        &["name", "troops", "commands", "exceptional_per_level", "notes"],
+    ),
+    (
+        Kind::Rules,
+        &[
+            "footprints",
+            "visibility",
+            "initiative",
+            "command",
+            "movement",
+            "fire",
+            "charge",
+            "victory",
+            "artillery",
+        ],
+    ),
+    (
+        Kind::Recording,
+        &[
+            "scenario",
+            "scenario_hash",
+            "rules_version",
+            "rules_hash",
+            "seed",
+            "actions",
+            "checkpoints",
+            "final_hash",
+        ],
+    ),
+];
+
+/// Which kind of file `text` is, by its structure: the struct name written before its
+/// top-level `( … )` (`Scenario(`, `ArmyList(`, `Rules(`, `Recording(`), else the kind most of
+/// whose top-level fields it has. Words in strings and comments do not count, nor does the
+/// folder, except for a text with no top-level field at all (empty or broken before its first
+/// field): then a file in an `armies` or `rules` folder is read as that, anything else as a
+/// scenario, so the error is the one its own reader gives.
+pub fn kind_of(path: &Path, text: &str) -> Kind {
+    let (name, fields) = top_level(text);
+    let named = match name {
+        Some("Scenario") => Some(Kind::Scenario),
+        Some("ArmyList") => Some(Kind::ArmyList),
+        Some("Rules") => Some(Kind::Rules),
+        Some("Recording") => Some(Kind::Recording),
+        _ => None,
+    };
+    if let Some(k) = named {
+        return k;
+    }
+    let score = |names: &[&str]| fields.iter().filter(|f| names.contains(f)).count();
+    let best = KIND_FIELDS
+        .iter()
+        .map(|(k, names)| (score(names), *k))
+        .max_by_key(|(n, _)| *n)
+        .filter(|(n, _)| *n > 0);
+    if let Some((_, k)) = best {
+        return k;
+    }
+    let in_dir = |d: &str| path.components().any(|c| c.as_os_str() == d);
+    if in_dir("armies") {
+        Kind::ArmyList
+    } else if in_dir("rules") {
+        Kind::Rules
+    } else {
+        Kind::Scenario
+    }
+}
+
+/// The struct name (if any) and the field names of a RON text's top-level `( … )`, read in one
+/// pass that builds nothing: strings, characters and comments are skipped, brackets counted.
+/// At most 64 field names are kept.
+fn top_level(text: &str) -> (Option<&str>, Vec<&str>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut name = None;
+    let mut fields = Vec::new();
+    // Whether the next identifier at depth 1 may be a field name (after `(` or `,`).
+    let mut expect_field = false;
+    let ident_start = |c: u8| c.is_ascii_alphabetic() || c == b'_';
+    let ident_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut level = 0usize;
+                while i < b.len() {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        level += 1;
+                        i += 2;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        level -= 1;
+                        i += 2;
+                        if level == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'#' if depth == 0 && b.get(i + 1) == Some(&b'!') => {
+                while i < b.len() && b[i] != b']' {
+                    i += 1;
+                }
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                expect_field = false;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"') | Some(b'#')) => {
+                let mut hashes = 0;
+                i += 1;
+                while b.get(i) == Some(&b'#') {
+                    hashes += 1;
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    match text[i + 1..].find(&close) {
+                        Some(k) => i += 1 + k + close.len(),
+                        None => return (name, fields),
+                    }
+                }
+                expect_field = false;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                expect_field = depth == 1 && c == b'(';
+            }
+            b')' | b']' | b'}' => {
+                if depth <= 1 {
+                    return (name, fields);
+                }
+                depth -= 1;
+            }
+            b',' if depth == 1 => expect_field = true,
+            c if ident_start(c) => {
+                let start = i;
+                while i < b.len() && ident_char(b[i]) {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                let mut j = i;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if depth == 0 && name.is_none() && b.get(j) == Some(&b'(') {
+                    name = Some(word);
+                } else if depth == 1
+                    && expect_field
+                    && b.get(j) == Some(&b':')
+                    && b.get(j + 1) != Some(&b':')
+                    && fields.len() < 64
+                {
+                    fields.push(word);
+                }
+                expect_field = false;
+                continue;
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => expect_field = false,
+        }
+        i += 1;
+    }
+    (name, fields)
+}
+
+/// Check one file: read it, tell its kind by its structure ([`kind_of`]) and check it as that.
 pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
     let text = read_text(path)?;
     let file = path.display().to_string();
+    let kind = kind_of(path, &text);
     let mut report = CheckReport {
         file,
-        kind: kind_of(path, &text).to_string(),
+        kind: kind.name().to_string(),
         title: None,
         sides: Vec::new(),
         stands: BTreeMap::new(),
@@ -54,19 +261,28 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
         units: None,
         commanders: None,
     };
-    match report.kind.as_str() {
-        "army list" => {
-            let a: ArmyList = load_army(path)?;
+    match kind {
+        Kind::ArmyList => {
+            let a: ArmyList = parse_ron(&text, path)?;
+            validate_army(&text, path, &a)?;
             report.title = Some(a.name.clone());
             report.units = Some(a.troops.len() as u32);
             report.commanders = Some(a.commands.len() as u32);
         }
-        "rules" => {
-            let r: Rules = load_ron(path)?;
-            super::rules_file::check_rules(&r, path)?;
+        Kind::Rules => {
+            let r: Rules = parse_ron(&text, path)?;
+            super::rules_file::check_rules_text(&r, &text, path)?;
             report.title = Some(r.version);
         }
-        _ => {
+        Kind::Recording => {
+            let r = crate::replay::Recording::parse(&text, path)?;
+            report.title = Some(format!(
+                "{} actions of {} (read, not re-played: `volley verify` re-plays it)",
+                r.actions.len(),
+                r.scenario
+            ));
+        }
+        Kind::Scenario => {
             let rules = super::rules_file::load_rules(None)?;
             let armies = armies_dir_for(path);
             let sc = load_scenario(path, &armies, &super::rules_file::footprints(&rules))?;
@@ -136,5 +352,69 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<(), String> {
         Err(format!("{bad} of {} files have errors", files.len()))
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_top_level_is_read_past_strings_comments_and_nesting() {
+        let t = "// troops: in a comment\n#![enable(implicit_some)]\nScenario( /* footprints: */ title: \"troops: (\\\" footprints:\", brief: r#\"actions: \"#, table: (width: 1, troops: 2), sides: [(name: \"x\")], c: ')', )";
+        assert_eq!(
+            top_level(t),
+            (Some("Scenario"), vec!["title", "brief", "table", "sides", "c"])
+        );
+        assert_eq!(top_level("(a: 1,b:2, c : 3)"), (None, vec!["a", "b", "c"]));
+        assert_eq!(top_level(""), (None, vec![]));
+        assert_eq!(top_level("(((("), (None, vec![]));
+        assert_eq!(top_level("(a: \"unterminated"), (None, vec!["a"]));
+        assert_eq!(top_level("(a: r#\"unterminated"), (None, vec!["a"]));
+        assert_eq!(top_level("(x::y: 1)"), (None, vec![]));
+    }
+
+    #[test]
+    fn a_kind_is_told_by_structure_and_the_folder_only_breaks_a_tie_of_nothing() {
+        let p = Path::new;
+        let scenario = "(title: \"t\", brief: \"troops: footprints:\", sides: [])";
+        assert_eq!(kind_of(p("rules/x.ron"), scenario), Kind::Scenario);
+        assert_eq!(kind_of(p("armies/x.ron"), scenario), Kind::Scenario);
+        assert_eq!(
+            kind_of(p("x.ron"), "(name: \"A\", troops: [], commands: [])"),
+            Kind::ArmyList
+        );
+        assert_eq!(
+            kind_of(p("x.ron"), "(version: \"v\", footprints: (), fire: ())"),
+            Kind::Rules
+        );
+        assert_eq!(
+            kind_of(
+                p("x.ron"),
+                "(version: 2, scenario: \"m.ron\", seed: 1, actions: [], final_hash: 3)"
+            ),
+            Kind::Recording
+        );
+        assert_eq!(kind_of(p("x.ron"), "Rules(title: \"t\")"), Kind::Rules);
+        assert_eq!(kind_of(p("armies/x.ron"), ""), Kind::ArmyList);
+        assert_eq!(kind_of(p("rules/x.ron"), "(("), Kind::Rules);
+        assert_eq!(kind_of(p("maps/x.ron"), ""), Kind::Scenario);
+        // The bundled files are what they are.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (dir, kind) in [
+            ("maps", Kind::Scenario),
+            ("assets/armies", Kind::ArmyList),
+            ("assets/rules", Kind::Rules),
+        ] {
+            for f in std::fs::read_dir(root.join(dir)).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "ron") {
+                    let text = std::fs::read_to_string(&f).unwrap();
+                    assert_eq!(kind_of(Path::new("x.ron"), &text), kind, "{}", f.display());
+                }
+            }
+        }
+        let rec = std::fs::read_to_string(root.join("tests/data/recorded_first_battle_bpt3.ron")).unwrap();
+        assert_eq!(kind_of(Path::new("x.ron"), &rec), Kind::Recording);
     }
 }
