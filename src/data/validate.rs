@@ -28,6 +28,26 @@ pub const MAX_TERRAIN_PIECES: usize = 2000;
 pub const MAX_UNITS_PER_SIDE: usize = 500;
 /// Largest coordinate anywhere in a scenario (terrain may run off the table), cm.
 pub const MAX_COORD: f64 = 1.0e6;
+/// Most points of one line (road, river, wall, fence …); the bundled maps use at most 6.
+pub const MAX_LINE_POINTS: usize = 1000;
+/// Most contours of one hill; the bundled hills have at most 3.
+pub const MAX_CONTOURS: usize = 20;
+/// Most points of all the terrain together (every polygon, line and contour, and the
+/// deployment zones); the bundled maps use at most 95. The checks of crossing edges and of
+/// units standing in terrain take time with every point.
+pub const MAX_TERRAIN_POINTS: usize = 10_000;
+/// Most objectives in one scenario; the bundled maps have at most 5.
+pub const MAX_OBJECTIVES: usize = 100;
+/// Most nations a side's `obeys` lists, and most nations in each of its lists.
+pub const MAX_OBEYS: usize = 50;
+/// Longest name (a title, side, unit, commander, objective, terrain piece, nation, id, army
+/// list or row), in characters; the longest bundled one has 59.
+pub const MAX_NAME_CHARS: usize = 80;
+/// Longest text (a brief, an army list's note), in characters; the longest bundled brief has
+/// 1,731.
+pub const MAX_TEXT_CHARS: usize = 5000;
+/// The largest facing, degrees either way (ten full turns; the bundled maps use 0 to 315).
+pub const MAX_FACING: f64 = 3600.0;
 /// Tolerance for "inside the table", cm.
 const EDGE_EPS: f64 = 1e-6;
 
@@ -159,12 +179,8 @@ pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
 pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<LoadedScenario, DataError> {
     let text = read_text(path)?;
     let scenario: Scenario = parse_ron(&text, path)?;
-    let spans = RonSpans::new(&text);
-    let c = Ctx {
-        file: path,
-        spans: &spans,
-    };
-    let mut armies = Vec::with_capacity(scenario.sides.len());
+    let c = Ctx::new(path, &text);
+    let mut armies = Vec::with_capacity(scenario.sides.len().min(2));
     let mut hash_input = text.as_bytes().to_vec();
     check_scenario_file(&c, &scenario, armies_dir, |army_path| {
         let army_text = read_text(army_path)?;
@@ -199,11 +215,7 @@ pub fn validate_scenario_file(
     armies_dir: &Path,
     fp: &Footprints,
 ) -> Result<(), DataError> {
-    let spans = RonSpans::new(text);
-    let c = Ctx {
-        file: path,
-        spans: &spans,
-    };
+    let c = Ctx::new(path, text);
     check_scenario_file(&c, sc, armies_dir, |_| Ok(()))?;
     check_scenario(&c, sc, armies, fp)
 }
@@ -218,6 +230,7 @@ fn check_scenario_file(
     armies_dir: &Path,
     mut load_army: impl FnMut(&Path) -> Result<(), DataError>,
 ) -> Result<(), DataError> {
+    check_counts(c, scenario)?;
     check_sides(c, scenario)?;
     // A scenario file must give both sides troops (a test may build a battle with one side
     // empty through `validate_scenario`; a player's file may not).
@@ -262,14 +275,45 @@ fn check_scenario_file(
     Ok(())
 }
 
+/// The file being checked: its name and text, and the span map of the text, built only when
+/// an error needs a place (a file that passes never pays for it).
 struct Ctx<'a> {
     file: &'a Path,
-    spans: &'a RonSpans<'a>,
+    text: &'a str,
+    spans: std::cell::OnceCell<RonSpans<'a>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(file: &'a Path, text: &'a str) -> Self {
+        Ctx {
+            file,
+            text,
+            spans: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// An error placed at the value at `path`.
     fn err(&self, path: &[Seg], msg: impl Into<String>) -> DataError {
-        self.spans.error(self.file, path, msg)
+        self.spans
+            .get_or_init(|| RonSpans::new(self.text))
+            .error(self.file, path, msg)
+    }
+
+    /// An error placed at `needle` inside the value at `path` (a key of a map, which the span
+    /// map does not keep), or at the value when the needle is not near.
+    fn err_near(&self, path: &[Seg], needle: &str, msg: impl Into<String>) -> DataError {
+        let off = self.spans.get_or_init(|| RonSpans::new(self.text)).offset(path);
+        let at = self.text[off..]
+            .find(needle)
+            .filter(|&k| k < 10_000)
+            .map_or(off, |k| off + k);
+        DataError::at_offset(self.file, self.text, at, msg)
+    }
+
+    /// An error placed at the value at `path` without the span map: for a limit's error, when
+    /// the text may hold a million values (the map would take hundreds of megabytes).
+    fn err_cheap(&self, path: &[Seg], msg: impl Into<String>) -> DataError {
+        DataError::at_offset(self.file, self.text, offset_cheap(self.text, path), msg)
     }
 }
 
@@ -295,22 +339,36 @@ fn snake_id(id: &str) -> bool {
 /// Checks an army list: unique snake_case ids, sane numbers, `dismounts_to` naming a
 /// dismounted row, and (when the list has note texts) a text for every note a row cites.
 pub fn validate_army(text: &str, path: &Path, army: &ArmyList) -> Result<(), DataError> {
-    let spans = RonSpans::new(text);
-    let c = Ctx {
-        file: path,
-        spans: &spans,
-    };
-    if army.name.trim().is_empty() {
-        return Err(c.err(&[Seg::Field("name")], "army list name is empty"));
+    let c = Ctx::new(path, text);
+    if let Some(msg) = text_problem(&army.name, "army list name", TextKind::Name) {
+        return Err(c.err(&[Seg::Field("name")], msg));
     }
-    if let Some((k, ch)) = super::text::first_control(&army.name, false) {
-        return Err(c.err(
-            &[Seg::Field("name")],
-            format!(
-                "army list name: character {k} is the control character {}",
-                ch.escape_unicode()
-            ),
-        ));
+    for (i, t) in army.troops.iter().enumerate() {
+        let at = |f: &'static str| [Seg::Field("troops"), Seg::Index(i), Seg::Field(f)];
+        if let Some(msg) = text_problem(&t.name, &format!("troop row {i}'s name"), TextKind::Name) {
+            return Err(c.err(&at("name"), msg));
+        }
+        if let Some(msg) = t
+            .limit
+            .as_deref()
+            .and_then(|l| text_problem(l, &format!("troop row {i}'s limit"), TextKind::OptionalName))
+        {
+            return Err(c.err(&at("limit"), msg));
+        }
+    }
+    for (i, r) in army.commands.iter().enumerate() {
+        if let Some(msg) = r
+            .limit
+            .as_deref()
+            .and_then(|l| text_problem(l, &format!("command row {i}'s limit"), TextKind::OptionalName))
+        {
+            return Err(c.err(&[Seg::Field("commands"), Seg::Index(i), Seg::Field("limit")], msg));
+        }
+    }
+    for (i, (n, note)) in army.notes.iter().enumerate() {
+        if let Some(msg) = text_problem(note, &format!("note {n}"), TextKind::Text) {
+            return Err(c.err(&[Seg::Field("notes"), Seg::Index(i), Seg::Index(1)], msg));
+        }
     }
     if army.troops.is_empty() {
         return Err(c.err(&[Seg::Field("troops")], "army list has no troop rows"));
@@ -437,41 +495,83 @@ fn check_sides(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     Ok(())
 }
 
-/// Refuses control characters (a terminal's escape codes) in every name and text of a
-/// scenario: they would act on the player's terminal when the name is printed.
+/// How a text of a file is checked ([`text_problem`]).
+#[derive(Clone, Copy, PartialEq)]
+enum TextKind {
+    /// One line of 1 to [`MAX_NAME_CHARS`] characters, not all blank.
+    Name,
+    /// A name that may be left empty (terrain names).
+    OptionalName,
+    /// Lines and tabs allowed, up to [`MAX_TEXT_CHARS`] characters (a brief).
+    Text,
+}
+
+/// What is wrong with `text` as a name or text of kind `kind` (`what` names it in the
+/// message): too long, empty, or holding a character that would act on the terminal or
+/// reorder or hide what is printed. A long text is quoted by its start only.
+fn text_problem(text: &str, what: &str, kind: TextKind) -> Option<String> {
+    use super::text::{describe_refused, first_control, quoted_start};
+    let (max, word) = match kind {
+        TextKind::Text => (MAX_TEXT_CHARS, "text"),
+        _ => (MAX_NAME_CHARS, "name"),
+    };
+    if text.len() > max && text.chars().nth(max).is_some() {
+        return Some(format!(
+            "{what} \"{}\" is {} characters; a {word} has at most {max}",
+            quoted_start(text, 40),
+            text.chars().count()
+        ));
+    }
+    if kind == TextKind::Name && text.trim().is_empty() {
+        return Some(format!("{what} is empty"));
+    }
+    let (k, ch) = first_control(text, kind == TextKind::Text)?;
+    Some(format!(
+        "{what} \"{}\": character {k} is {}, which may not stand in a {word}",
+        quoted_start(text, 60),
+        describe_refused(ch)
+    ))
+}
+
+/// Refuses, in every name and text of a scenario: control characters (a terminal's escape
+/// codes) and bidi or format characters (a right-to-left override prints the rest reversed),
+/// which would act on the player's terminal or reorder what it shows; empty names; names
+/// over [`MAX_NAME_CHARS`] characters and a brief over [`MAX_TEXT_CHARS`].
 fn check_texts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
-    let check = |at: Vec<Seg>, text: &str, multi_line: bool| match super::text::first_control(text, multi_line) {
+    let check = |at: Vec<Seg>, text: &str, what: &str, kind: TextKind| match text_problem(text, what, kind) {
         None => Ok(()),
-        Some((k, ch)) => Err(c.err(
-            &at,
-            format!(
-                "\"{}\": character {k} is the control character {}, which may not stand in a {}",
-                super::text::printable(text),
-                ch.escape_unicode(),
-                if multi_line { "text" } else { "name" }
-            ),
-        )),
+        Some(msg) => Err(c.err(&at, msg)),
     };
     use Seg::{Field as F, Index as I};
-    check(vec![F("title")], &sc.title, false)?;
-    check(vec![F("brief")], &sc.brief, true)?;
+    use TextKind::{Name, OptionalName, Text};
+    check(vec![F("title")], &sc.title, "the title", Name)?;
+    check(vec![F("brief")], &sc.brief, "the brief", Text)?;
     for (i, s) in sc.sides.iter().enumerate() {
-        check(vec![F("sides"), I(i), F("name")], &s.name, false)?;
+        check(vec![F("sides"), I(i), F("name")], &s.name, "side name", Name)?;
         for (k, cm) in s.commanders.iter().enumerate() {
-            check(
-                vec![F("sides"), I(i), F("commanders"), I(k), F("name")],
-                &cm.name,
-                false,
-            )?;
-            check(vec![F("sides"), I(i), F("commanders"), I(k), F("id")], &cm.id, false)?;
+            let at = |f| vec![F("sides"), I(i), F("commanders"), I(k), F(f)];
+            check(at("id"), &cm.id, &format!("commander {k}'s id"), Name)?;
+            check(at("name"), &cm.name, &format!("commander {}'s name", cm.id), Name)?;
+            if let Some(n) = &cm.nation {
+                check(at("nation"), n, &format!("commander {}'s nation", cm.id), Name)?;
+            }
         }
         for (k, u) in s.units.iter().enumerate() {
-            check(vec![F("sides"), I(i), F("units"), I(k), F("name")], &u.name, false)?;
-            check(vec![F("sides"), I(i), F("units"), I(k), F("id")], &u.id, false)?;
+            let at = |f| vec![F("sides"), I(i), F("units"), I(k), F(f)];
+            check(at("id"), &u.id, &format!("unit {k}'s id"), Name)?;
+            check(at("name"), &u.name, &format!("unit {}'s name", u.id), Name)?;
+            if let Some(n) = &u.nation {
+                check(at("nation"), n, &format!("unit {}'s nation", u.id), Name)?;
+            }
+        }
+        for (nation, obeyed) in &s.obeys {
+            for n in std::iter::once(nation).chain(obeyed) {
+                check(vec![F("sides"), I(i), F("obeys")], n, "a nation in `obeys`", Name)?;
+            }
         }
     }
     for (i, o) in sc.objectives.iter().enumerate() {
-        check(vec![F("objectives"), I(i), F("name")], &o.name, false)?;
+        check(vec![F("objectives"), I(i), F("name")], &o.name, "objective name", Name)?;
     }
     let t = &sc.terrain;
     let named = t
@@ -483,13 +583,234 @@ fn check_texts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
         .chain(t.hills.iter().map(|h| ("hills", &h.name)).enumerate())
         .chain(t.buildings.iter().map(|b| ("buildings", &b.name)).enumerate());
     for (i, (list, name)) in named {
-        check(vec![F("terrain"), F(list), I(i), F("name")], name, false)?;
+        check(
+            vec![F("terrain"), F(list), I(i), F("name")],
+            name,
+            "terrain name",
+            OptionalName,
+        )?;
     }
     Ok(())
 }
 
-/// Checks a polygon: 3 to [`MAX_POLYGON_POINTS`] points, finite coordinates, an area (not all
-/// on one line), and edges that do not cross each other.
+/// The counts a scenario may not exceed, checked before anything else and placed without the
+/// span map: a file of a million points is refused in the time it takes to read it.
+fn check_counts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
+    use Seg::{Field as F, Index as I, Newtype as N};
+    let t = &sc.terrain;
+    let pieces = t.areas.len() + t.buildings.len() + t.linears.len() + t.hills.len();
+    if pieces > MAX_TERRAIN_PIECES {
+        return Err(c.err_cheap(
+            &[F("terrain")],
+            format!("{pieces} pieces of terrain; a scenario has at most {MAX_TERRAIN_PIECES}"),
+        ));
+    }
+    let polygon = |at: Vec<Seg>, p: &Polygon, what: String| {
+        if p.0.len() > MAX_POLYGON_POINTS {
+            let mut at = at;
+            at.push(N);
+            return Err(c.err_cheap(
+                &at,
+                format!(
+                    "{what}: {} points; a polygon has at most {MAX_POLYGON_POINTS}",
+                    p.0.len()
+                ),
+            ));
+        }
+        Ok(p.0.len())
+    };
+    let mut points = 0;
+    for (i, a) in t.areas.iter().enumerate() {
+        let at = vec![F("terrain"), F("areas"), I(i), F("outline")];
+        points += polygon(at, &a.outline, format!("{:?} area {i}", a.kind))?;
+    }
+    for (i, b) in t.buildings.iter().enumerate() {
+        let at = vec![F("terrain"), F("buildings"), I(i), F("outline")];
+        points += polygon(at, &b.outline, format!("building {i}"))?;
+    }
+    for (i, l) in t.linears.iter().enumerate() {
+        if l.points.len() > MAX_LINE_POINTS {
+            return Err(c.err_cheap(
+                &[F("terrain"), F("linears"), I(i), F("points")],
+                format!(
+                    "{:?} {i}: {} points; a line has at most {MAX_LINE_POINTS}",
+                    l.kind,
+                    l.points.len()
+                ),
+            ));
+        }
+        points += l.points.len();
+    }
+    for (i, h) in t.hills.iter().enumerate() {
+        let name = if h.name.is_empty() {
+            format!("hill {i}")
+        } else {
+            super::text::quoted_start(&h.name, 40)
+        };
+        if h.contours.len() > MAX_CONTOURS {
+            return Err(c.err_cheap(
+                &[F("terrain"), F("hills"), I(i), F("contours")],
+                format!(
+                    "{name}: {} contours; a hill has at most {MAX_CONTOURS}",
+                    h.contours.len()
+                ),
+            ));
+        }
+        for (k, ct) in h.contours.iter().enumerate() {
+            let at = vec![F("terrain"), F("hills"), I(i), F("contours"), I(k), F("outline")];
+            points += polygon(at, &ct.outline, format!("{name} contour {k}"))?;
+        }
+    }
+    for (i, s) in sc.sides.iter().enumerate() {
+        if let Some(d) = &s.deployment {
+            let at = vec![F("sides"), I(i), F("deployment")];
+            points += polygon(at, d, format!("side {i}'s deployment zone"))?;
+        }
+    }
+    if points > MAX_TERRAIN_POINTS {
+        return Err(c.err_cheap(
+            &[F("terrain")],
+            format!("the terrain and deployment zones have {points} points in all; a scenario has at most {MAX_TERRAIN_POINTS}"),
+        ));
+    }
+    for (i, s) in sc.sides.iter().enumerate() {
+        if s.units.len() > MAX_UNITS_PER_SIDE || s.commanders.len() > MAX_UNITS_PER_SIDE {
+            return Err(c.err_cheap(
+                &[F("sides"), I(i), F("units")],
+                format!(
+                    "side {i}: {} units and {} commanders; a side has at most {MAX_UNITS_PER_SIDE} units and as many commanders",
+                    s.units.len(),
+                    s.commanders.len()
+                ),
+            ));
+        }
+        if s.obeys.len() > MAX_OBEYS || s.obeys.values().any(|l| l.len() > MAX_OBEYS) {
+            return Err(c.err_cheap(
+                &[F("sides"), I(i), F("obeys")],
+                format!("side {i}: `obeys` lists at most {MAX_OBEYS} nations, each obeying at most {MAX_OBEYS}"),
+            ));
+        }
+    }
+    if sc.objectives.len() > MAX_OBJECTIVES {
+        return Err(c.err_cheap(
+            &[F("objectives")],
+            format!(
+                "{} objectives; a scenario has at most {MAX_OBJECTIVES}",
+                sc.objectives.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// BPT "Multi-National Armies": every nation a side names must be one it can use. A unit's
+/// nation must be the side's own, a commander's, or a key of `obeys` (else only the CO could
+/// ever order it: a misspelling); a commander's nation must be a unit's or one `obeys` names
+/// (else he could order nobody but the CO's units); each key of `obeys` must be a unit's
+/// nation and each nation it obeys a commander's. Checked whether or not the switch is on: a
+/// scenario does not know which switches a player will add.
+fn check_nations(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
+    use Seg::{Field as F, Index as I};
+    let list = |v: &mut Vec<&str>| {
+        v.sort_unstable();
+        v.dedup();
+        v.join(", ")
+    };
+    for (si, s) in sc.sides.iter().enumerate() {
+        let own = s.name.as_str();
+        fn nation_of<'a>(u: &'a UnitSpec, own: &'a str) -> &'a str {
+            u.nation.as_deref().unwrap_or(own)
+        }
+        let mut units: Vec<&str> = s.units.iter().map(|u| nation_of(u, own)).collect();
+        let mut commanders: Vec<&str> = s
+            .commanders
+            .iter()
+            .map(|cm| cm.nation.as_deref().unwrap_or(own))
+            .collect();
+        let obeys_at = [F("sides"), I(si), F("obeys")];
+        for (nation, obeyed) in &s.obeys {
+            if !units.contains(&nation.as_str()) {
+                return Err(c.err_near(
+                    &obeys_at,
+                    &format!("\"{nation}\""),
+                    format!(
+                        "side {own}: `obeys` names the nation \"{}\", which no unit of the side has (units' nations: {})",
+                        super::text::quoted_start(nation, 40),
+                        list(&mut units.clone())
+                    ),
+                ));
+            }
+            if let Some(o) = obeyed.iter().find(|o| !commanders.contains(&o.as_str())) {
+                return Err(c.err_near(
+                    &obeys_at,
+                    &format!("\"{o}\""),
+                    format!(
+                        "side {own}: `obeys` lets {nation} units obey the nation \"{}\", which no commander of the side has (commanders' nations: {})",
+                        super::text::quoted_start(o, 40),
+                        list(&mut commanders.clone())
+                    ),
+                ));
+            }
+        }
+        for (k, u) in s.units.iter().enumerate() {
+            let n = nation_of(u, own);
+            if !commanders.contains(&n) && !s.obeys.contains_key(n) {
+                return Err(c.err(
+                    &[F("sides"), I(si), F("units"), I(k), F("nation")],
+                    format!(
+                        "unit {}: nation \"{}\" is no commander's on side {own} and no key of its `obeys`: with the multi-national switch only the CO could order it (commanders' nations: {})",
+                        u.id,
+                        super::text::quoted_start(n, 40),
+                        list(&mut commanders)
+                    ),
+                ));
+            }
+        }
+        for (k, cm) in s.commanders.iter().enumerate() {
+            let Some(n) = cm.nation.as_deref() else { continue };
+            let obeyed = s.obeys.values().flatten().any(|o| o == n);
+            if n != own && !units.contains(&n) && !obeyed {
+                return Err(c.err(
+                    &[F("sides"), I(si), F("commanders"), I(k), F("nation")],
+                    format!(
+                        "commander {}: nation \"{}\" is no unit's on side {own} and no nation `obeys` lets units obey: with the multi-national switch he could order none of them (units' nations: {})",
+                        cm.id,
+                        super::text::quoted_start(n, 40),
+                        list(&mut units)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What is wrong with a point: not finite, or farther out than [`MAX_COORD`].
+fn coord_problem(p: V2) -> Option<String> {
+    if !(p.x.is_finite() && p.y.is_finite()) {
+        Some("is not a finite coordinate".into())
+    } else if !finite(p) {
+        Some(format!(
+            "{} lies beyond ±{MAX_COORD} cm, the farthest any point may be",
+            fmt_v(p)
+        ))
+    } else {
+        None
+    }
+}
+
+/// The first point of `pts` that repeats an earlier one: (earlier, later).
+fn repeated_point(pts: &[V2]) -> Option<(usize, usize)> {
+    (1..pts.len()).find_map(|j| {
+        (0..j)
+            .find(|&i| pts[i].x == pts[j].x && pts[i].y == pts[j].y)
+            .map(|i| (i, j))
+    })
+}
+
+/// Checks a polygon: 3 to [`MAX_POLYGON_POINTS`] points, finite coordinates within
+/// [`MAX_COORD`], no point given twice, an area (not all on one line), and edges that do not
+/// cross each other.
 fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), DataError> {
     let mut path = at.to_vec();
     path.push(Seg::Newtype);
@@ -505,9 +826,24 @@ fn check_polygon(c: &Ctx, at: &[Seg], poly: &Polygon, what: &str) -> Result<(), 
             ),
         ));
     }
-    if let Some(k) = poly.0.iter().position(|p| !finite(*p)) {
+    if let Some((k, msg)) = poly
+        .0
+        .iter()
+        .enumerate()
+        .find_map(|(k, p)| Some((k, coord_problem(*p)?)))
+    {
         path.push(Seg::Index(k));
-        return Err(c.err(&path, format!("{what}: point {k} is not a finite coordinate")));
+        return Err(c.err(&path, format!("{what}: point {k} {msg}")));
+    }
+    if let Some((i, j)) = repeated_point(&poly.0) {
+        path.push(Seg::Index(j));
+        return Err(c.err(
+            &path,
+            format!(
+                "{what}: point {j} repeats point {i} {}: a polygon lists each corner once (the last joins the first by itself)",
+                fmt_v(poly.0[j])
+            ),
+        ));
     }
     let crossing = crossing_edges(&poly.0);
     if polygon_area(&poly.0) < MIN_POLYGON_AREA && crossing.is_none() {
@@ -588,18 +924,16 @@ pub fn validate_scenario(
     armies: &[ArmyList],
     fp: &Footprints,
 ) -> Result<(), DataError> {
-    let spans = RonSpans::new(text);
-    let c = Ctx {
-        file: path,
-        spans: &spans,
-    };
+    let c = Ctx::new(path, text);
     check_scenario(&c, sc, armies, fp)
 }
 
 /// [`validate_scenario`] on the span map of the text.
 fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) -> Result<(), DataError> {
+    check_counts(c, sc)?;
     check_sides(c, sc)?;
     check_texts(c, sc)?;
+    check_nations(c, sc)?;
     if armies.len() != sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("sides")],
@@ -630,25 +964,6 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         ));
     }
     let t = &sc.terrain;
-    let pieces = t.areas.len() + t.buildings.len() + t.linears.len() + t.hills.len();
-    if pieces > MAX_TERRAIN_PIECES {
-        return Err(c.err(
-            &[Seg::Field("terrain")],
-            format!("{pieces} pieces of terrain; a scenario has at most {MAX_TERRAIN_PIECES}"),
-        ));
-    }
-    for (i, s) in sc.sides.iter().enumerate() {
-        let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("units")];
-        if s.units.len() > MAX_UNITS_PER_SIDE || s.commanders.len() > MAX_UNITS_PER_SIDE {
-            return Err(c.err(
-                &at,
-                format!(
-                    "side {}: a side has at most {MAX_UNITS_PER_SIDE} units and as many commanders",
-                    s.name
-                ),
-            ));
-        }
-    }
     if sc.first_side >= sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("first_side")],
@@ -696,10 +1011,31 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
                 format!("{:?} {i}: a line needs at least 2 points", l.kind),
             ));
         }
-        if let Some(k) = l.points.iter().position(|p| !finite(*p)) {
+        if let Some((k, msg)) = l
+            .points
+            .iter()
+            .enumerate()
+            .find_map(|(k, p)| Some((k, coord_problem(*p)?)))
+        {
             let mut p = at("points").to_vec();
             p.push(Seg::Index(k));
-            return Err(c.err(&p, format!("{:?} {i}: point {k} is not a finite coordinate", l.kind)));
+            return Err(c.err(&p, format!("{:?} {i}: point {k} {msg}", l.kind)));
+        }
+        // A stretch of no length has no direction: a line of one point given twice.
+        if let Some(k) =
+            (1..l.points.len()).find(|&k| l.points[k].x == l.points[k - 1].x && l.points[k].y == l.points[k - 1].y)
+        {
+            let mut p = at("points").to_vec();
+            p.push(Seg::Index(k));
+            return Err(c.err(
+                &p,
+                format!(
+                    "{:?} {i}: point {k} repeats point {} {}: each stretch of a line needs a length",
+                    l.kind,
+                    k - 1,
+                    fmt_v(l.points[k])
+                ),
+            ));
         }
         if !l.width.is_finite() || l.width < 0.0 || l.width > 100.0 {
             return Err(c.err(&at("width"), format!("{:?} {i}: width must be 0..=100 cm", l.kind)));
@@ -1010,11 +1346,20 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
                     format!("unit {id}: {} has no limber (it never moves)", row.name),
                 ));
             }
-            if !finite(u.pos) {
-                return Err(c.err(&at("pos"), format!("unit {id}: position is not a finite coordinate")));
+            if let Some(msg) = coord_problem(u.pos) {
+                return Err(c.err(&at("pos"), format!("unit {id}: position {msg}")));
             }
-            if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
-                return Err(c.err(&at("facing"), format!("unit {id}: facing must be finite degrees")));
+            if !u.facing.is_finite() {
+                return Err(c.err(&at("facing"), format!("unit {id}: facing is not a finite number")));
+            }
+            if u.facing.abs() > MAX_FACING {
+                return Err(c.err(
+                    &at("facing"),
+                    format!(
+                        "unit {id}: facing {} is beyond ±{MAX_FACING} degrees (0 to 360 says every way a unit can face)",
+                        u.facing
+                    ),
+                ));
             }
 
             // Every base on the table and out of impassable terrain.
@@ -1081,6 +1426,335 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         }
     }
     Ok(())
+}
+
+/// Byte offset of the value at `path` in the RON `text`, as [`RonSpans::offset`] finds it (the
+/// deepest ancestor that exists when the text has less than the path; `Some(x)` is `x`), but
+/// in one pass that builds nothing: a limit's error is placed so even in a file of a million
+/// points.
+fn offset_cheap(text: &str, path: &[Seg]) -> usize {
+    let mut r = Cursor {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    r.land();
+    let mut at = r.i;
+    for seg in path {
+        match r.step(*seg) {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    at
+}
+
+/// A place in a RON text, read forward without building anything.
+struct Cursor<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn at(&self, k: usize) -> Option<u8> {
+        self.s.get(self.i + k).copied()
+    }
+
+    /// Skips whitespace, comments (line, nested block) and `#![...]` attributes.
+    fn ws(&mut self) {
+        loop {
+            match (self.peek(), self.at(1)) {
+                (Some(b), _) if b.is_ascii_whitespace() => self.i += 1,
+                (Some(b'/'), Some(b'/')) => {
+                    while let Some(b) = self.peek() {
+                        self.i += 1;
+                        if b == b'\n' {
+                            break;
+                        }
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    self.i += 2;
+                    let mut level = 1usize;
+                    while level > 0 {
+                        match (self.peek(), self.at(1)) {
+                            (None, _) => return,
+                            (Some(b'/'), Some(b'*')) => {
+                                level += 1;
+                                self.i += 2;
+                            }
+                            (Some(b'*'), Some(b'/')) => {
+                                level -= 1;
+                                self.i += 2;
+                            }
+                            _ => self.i += 1,
+                        }
+                    }
+                }
+                (Some(b'#'), Some(b'!')) => {
+                    while let Some(b) = self.peek() {
+                        self.i += 1;
+                        if b == b']' {
+                            break;
+                        }
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn ident_len(&self) -> usize {
+        let ok = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        match self.peek() {
+            Some(b) if b.is_ascii_alphabetic() || b == b'_' => self.s[self.i..].iter().take_while(|&&b| ok(b)).count(),
+            _ => 0,
+        }
+    }
+
+    /// Skips whitespace, then any `Some(` around the value (as the span map does).
+    fn land(&mut self) {
+        self.ws();
+        while self.ident_len() == 4 && &self.s[self.i..self.i + 4] == b"Some" {
+            let save = self.i;
+            self.i += 4;
+            self.ws();
+            if self.peek() != Some(b'(') {
+                self.i = save;
+                return;
+            }
+            self.i += 1;
+            self.ws();
+        }
+    }
+
+    /// Skips a quoted string or character starting at its quote.
+    fn quoted(&mut self) {
+        let q = self.s[self.i];
+        self.i += 1;
+        while let Some(b) = self.peek() {
+            self.i += if b == b'\\' { 2 } else { 1 };
+            if b == q {
+                return;
+            }
+        }
+    }
+
+    /// Skips one value starting here; `false` at the end of the text or a closing bracket.
+    fn skip_value(&mut self) -> bool {
+        let Some(b) = self.peek() else { return false };
+        match b {
+            b'(' | b'[' | b'{' => {
+                let mut depth = 0usize;
+                while let Some(c) = self.peek() {
+                    match c {
+                        b'(' | b'[' | b'{' => {
+                            depth += 1;
+                            self.i += 1;
+                        }
+                        b')' | b']' | b'}' => {
+                            depth -= 1;
+                            self.i += 1;
+                            if depth == 0 {
+                                return true;
+                            }
+                        }
+                        b'"' | b'\'' => self.quoted(),
+                        b'/' if matches!(self.at(1), Some(b'/') | Some(b'*')) => self.ws(),
+                        b'r' if matches!(self.at(1), Some(b'"') | Some(b'#')) => self.raw(),
+                        _ => self.i += 1,
+                    }
+                }
+                false
+            }
+            b'"' | b'\'' => {
+                self.quoted();
+                true
+            }
+            b'r' if matches!(self.at(1), Some(b'"') | Some(b'#')) => {
+                self.raw();
+                true
+            }
+            b'b' if matches!(self.at(1), Some(b'"') | Some(b'\'')) => {
+                self.i += 1;
+                self.quoted();
+                true
+            }
+            b')' | b']' | b'}' | b',' => false,
+            _ if self.ident_len() > 0 => {
+                self.i += self.ident_len();
+                let after = self.i;
+                self.ws();
+                if self.peek() == Some(b'(') {
+                    return self.skip_value();
+                }
+                self.i = after;
+                true
+            }
+            _ => {
+                while let Some(c) = self.peek() {
+                    if c.is_ascii_whitespace() || matches!(c, b',' | b')' | b']' | b'}' | b':' | b'/') {
+                        break;
+                    }
+                    self.i += 1;
+                }
+                true
+            }
+        }
+    }
+
+    /// Skips a raw string `r#"…"#` starting at the `r` (or a raw identifier `r#name`).
+    fn raw(&mut self) {
+        self.i += 1;
+        let mut hashes = 0;
+        while self.peek() == Some(b'#') {
+            hashes += 1;
+            self.i += 1;
+        }
+        if self.peek() != Some(b'"') {
+            self.i += self.ident_len();
+            return;
+        }
+        self.i += 1;
+        while self.i < self.s.len() {
+            if self.s[self.i] == b'"'
+                && self.s[self.i + 1..].iter().take(hashes).filter(|&&b| b == b'#').count() == hashes
+            {
+                self.i += 1 + hashes;
+                return;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// After an item of a group: past its `,`; `false` at the group's end (or the text's).
+    fn next_item(&mut self) -> bool {
+        self.ws();
+        if self.peek() == Some(b',') {
+            self.i += 1;
+            self.ws();
+            !matches!(self.peek(), None | Some(b')') | Some(b']') | Some(b'}'))
+        } else {
+            false
+        }
+    }
+
+    /// Enters the value here, a group with or without a name in front; returns its bracket.
+    fn enter(&mut self) -> Option<u8> {
+        let len = self.ident_len();
+        if len > 0 {
+            self.i += len;
+            self.ws();
+        }
+        let b = self.peek().filter(|b| matches!(b, b'(' | b'[' | b'{'))?;
+        self.i += 1;
+        self.ws();
+        (!matches!(self.peek(), None | Some(b')') | Some(b']') | Some(b'}'))).then_some(b)
+    }
+
+    /// If a field name and `:` start here, the name (and the cursor on the value after it).
+    fn field_name(&mut self) -> Option<&[u8]> {
+        let mut len = self.ident_len();
+        let mut start = self.i;
+        if len == 1 && self.peek() == Some(b'r') && self.at(1) == Some(b'#') {
+            start += 2;
+            len = self.s[start..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                .count();
+        }
+        if len == 0 {
+            return None;
+        }
+        let save = self.i;
+        self.i = start + len;
+        self.ws();
+        if self.peek() == Some(b':') && self.at(1) != Some(b':') {
+            self.i += 1;
+            Some(&self.s[start..start + len])
+        } else {
+            self.i = save;
+            None
+        }
+    }
+
+    /// Moves from the value here to the one `seg` names inside it: its offset, or `None` (the
+    /// cursor then somewhere inside) when it has none.
+    fn step(&mut self, seg: Seg) -> Option<usize> {
+        let here = self.i;
+        match seg {
+            Seg::Field(name) => {
+                if self.enter()? != b'(' {
+                    return None;
+                }
+                loop {
+                    if let Some(f) = self.field_name() {
+                        let found = f == name.as_bytes();
+                        self.ws();
+                        if found {
+                            self.land();
+                            return Some(self.i);
+                        }
+                    }
+                    if !self.skip_value() || !self.next_item() {
+                        return None;
+                    }
+                }
+            }
+            Seg::Index(k) => {
+                let map = self.enter()? == b'{';
+                for n in 0.. {
+                    if map {
+                        // `key: value`: the span map keeps the values.
+                        if !self.skip_value() {
+                            return None;
+                        }
+                        self.ws();
+                        if self.peek() != Some(b':') {
+                            return None;
+                        }
+                        self.i += 1;
+                        self.ws();
+                    } else if self.field_name().is_some() {
+                        // A struct's fields are not a list.
+                        return None;
+                    }
+                    self.ws();
+                    if n == k {
+                        self.land();
+                        return Some(self.i);
+                    }
+                    if !self.skip_value() || !self.next_item() {
+                        return None;
+                    }
+                }
+                None
+            }
+            Seg::Newtype => {
+                // `Polygon([...])` or `([...])`: the list inside when it is the one item.
+                if self.enter() == Some(b'(') && self.peek() == Some(b'[') {
+                    let inner = self.i;
+                    let single = self.skip_value() && {
+                        self.ws();
+                        if self.peek() == Some(b',') {
+                            self.i += 1;
+                            self.ws();
+                        }
+                        self.peek() == Some(b')')
+                    };
+                    if single {
+                        self.i = inner;
+                        return Some(inner);
+                    }
+                }
+                self.i = here;
+                Some(here)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1627,6 +2301,326 @@ mod tests {
                 assert!(sc.objectives.iter().any(|o| o.side == s && o.level == lvl));
             }
         }
+    }
+
+    /// Paths into a scenario's text: every kind of place an error can name, some that run past
+    /// what the text has.
+    fn scenario_paths(sc: &Scenario) -> Vec<Vec<Seg<'static>>> {
+        use Seg::{Field as F, Index as I, Newtype as N};
+        let mut v: Vec<Vec<Seg>> = vec![
+            vec![],
+            vec![F("title")],
+            vec![F("brief")],
+            vec![F("terrain")],
+            vec![F("objectives")],
+            vec![F("nope")],
+            vec![F("sides"), I(9)],
+            vec![F("title"), I(0)],
+        ];
+        let t = &sc.terrain;
+        for (i, a) in t.areas.iter().enumerate() {
+            for k in 0..=a.outline.0.len() {
+                v.push(vec![F("terrain"), F("areas"), I(i), F("outline"), N, I(k)]);
+            }
+            v.push(vec![F("terrain"), F("areas"), I(i), F("outline")]);
+            v.push(vec![F("terrain"), F("areas"), I(i), F("name")]);
+        }
+        for (i, l) in t.linears.iter().enumerate() {
+            for k in 0..=l.points.len() {
+                v.push(vec![F("terrain"), F("linears"), I(i), F("points"), I(k)]);
+            }
+            v.push(vec![F("terrain"), F("linears"), I(i), F("width")]);
+        }
+        for (i, h) in t.hills.iter().enumerate() {
+            for (k, ct) in h.contours.iter().enumerate() {
+                v.push(vec![F("terrain"), F("hills"), I(i), F("contours"), I(k), F("height")]);
+                for j in 0..ct.outline.0.len() {
+                    v.push(vec![
+                        F("terrain"),
+                        F("hills"),
+                        I(i),
+                        F("contours"),
+                        I(k),
+                        F("outline"),
+                        N,
+                        I(j),
+                    ]);
+                }
+            }
+        }
+        for i in 0..t.buildings.len() {
+            v.push(vec![F("terrain"), F("buildings"), I(i), F("outline"), N]);
+        }
+        for i in 0..sc.objectives.len() {
+            v.push(vec![F("objectives"), I(i), F("radius")]);
+            v.push(vec![F("objectives"), I(i), F("pos"), F("y")]);
+        }
+        for (i, s) in sc.sides.iter().enumerate() {
+            v.push(vec![F("sides"), I(i), F("deployment"), N, I(2)]);
+            v.push(vec![F("sides"), I(i), F("obeys")]);
+            v.push(vec![F("sides"), I(i), F("obeys"), I(0)]);
+            v.push(vec![F("sides"), I(i), F("obeys"), I(0), I(0)]);
+            for k in 0..s.commanders.len() {
+                v.push(vec![F("sides"), I(i), F("commanders"), I(k), F("superior")]);
+                v.push(vec![F("sides"), I(i), F("commanders"), I(k), F("pos")]);
+            }
+            for k in 0..s.units.len() {
+                for f in ["id", "name", "pos", "facing", "nation", "loaded", "grade", "stands"] {
+                    v.push(vec![F("sides"), I(i), F("units"), I(k), F(f)]);
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn the_cheap_locator_finds_what_the_span_map_finds() {
+        let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+        let mut texts: Vec<String> = vec![BASE.to_string()];
+        for f in std::fs::read_dir(&maps).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "ron") {
+                texts.push(std::fs::read_to_string(f).unwrap());
+            }
+        }
+        let mut n = 0;
+        for text in &texts {
+            let sc: Scenario = parse_ron(text, Path::new("t.ron")).unwrap_or_else(|e| panic!("{e}"));
+            let spans = RonSpans::new(text);
+            for p in scenario_paths(&sc) {
+                assert_eq!(offset_cheap(text, &p), spans.offset(&p), "{p:?} in {}", &text[..60]);
+                n += 1;
+            }
+        }
+        assert!(n > 1000, "{n} paths");
+        for army in [UNION, CONFED] {
+            let spans = RonSpans::new(army);
+            use Seg::{Field as F, Index as I};
+            for p in [
+                vec![F("troops"), I(3), F("id")],
+                vec![F("troops"), I(3), F("save")],
+                vec![F("troops"), I(3), F("notes"), I(1)],
+                vec![F("commands"), I(5), F("limit")],
+                vec![F("notes"), I(2), I(1)],
+                vec![F("notes"), I(200)],
+            ] {
+                assert_eq!(offset_cheap(army, &p), spans.offset(&p), "{p:?}");
+            }
+        }
+        // Comments, strings holding brackets and quotes, raw strings, maps, named structs.
+        let t = "// c (x: 9)\n#![enable(implicit_some)]\nDoc(\n  name: \"a ( [ \\\" \", // (x: 9)\n  pts: [\n    (x: 1, y: 2),\n    Pt(x: 3, /* ) */ y: 4),\n  ],\n  opt: Some(7),\n  poly: Polygon([(x: 0, y: 0), (x: 1, y: 1)]),\n  s: r#\"a\"b)\"#, c: ')', t: (1, \"two\"), m: {\"k\": [1, 2], \"j\": 3},\n)";
+        let spans = RonSpans::new(t);
+        use Seg::{Field as F, Index as I, Newtype as N};
+        for p in [
+            vec![],
+            vec![F("name")],
+            vec![F("pts"), I(1)],
+            vec![F("pts"), I(1), F("y")],
+            vec![F("opt")],
+            vec![F("poly"), N, I(1)],
+            vec![F("poly"), N],
+            vec![F("s")],
+            vec![F("c")],
+            vec![F("t"), I(1)],
+            vec![F("m"), I(1)],
+            vec![F("m"), I(0), I(1)],
+            vec![F("pts"), I(9)],
+            vec![F("nope")],
+        ] {
+            assert_eq!(offset_cheap(t, &p), spans.offset(&p), "{p:?}");
+        }
+        // Broken or hostile text: an answer, no panic.
+        for bad in [
+            "",
+            "(",
+            "(a: [",
+            "(a: \"",
+            "(a: r#\"",
+            "([[[[",
+            "/*",
+            "(a: 1, b: (c: ",
+            "Some(Some(",
+        ] {
+            let _ = offset_cheap(bad, &[F("a"), I(3), F("c")]);
+        }
+    }
+
+    #[test]
+    fn limits_are_refused_at_their_place_before_anything_else() {
+        let line = |n: usize| {
+            let pts: Vec<String> = (0..n).map(|i| format!("(x: {i}, y: 1)")).collect();
+            with(
+                "turn_limit: 4,",
+                &format!(
+                    "turn_limit: 4, terrain: (linears: [(kind: Hedge, points: /*@*/[{}])]),",
+                    pts.join(", ")
+                ),
+            )
+        };
+        check(&line(MAX_LINE_POINTS)).unwrap();
+        expect(&line(MAX_LINE_POINTS + 1), "1001 points; a line has at most 1000");
+        // Counted before the sides are looked at.
+        let e = check(&line(MAX_LINE_POINTS + 1).replace("name: \"Confederate\"", "name: \"Union\""));
+        assert!(e.unwrap_err().msg.contains("a line has at most"));
+        let contours: Vec<String> = (0..=MAX_CONTOURS)
+            .map(|k| {
+                format!(
+                    "(height: {}, outline: Polygon([(x: 0, y: 0), (x: 1, y: 0), (x: 1, y: 1)]))",
+                    k + 1
+                )
+            })
+            .collect();
+        expect(
+            &with(
+                "turn_limit: 4,",
+                &format!(
+                    "turn_limit: 4, terrain: (hills: [(contours: /*@*/[{}])]),",
+                    contours.join(", ")
+                ),
+            ),
+            "hill 0: 21 contours; a hill has at most 20",
+        );
+        let poly = |n: usize| {
+            let pts: Vec<String> = (0..n)
+                .map(|i| {
+                    let a = i as f64 / n as f64 * std::f64::consts::TAU;
+                    format!("(x: {}, y: {})", 50.0 + 20.0 * a.cos(), 90.0 + 20.0 * a.sin())
+                })
+                .collect();
+            format!("(kind: Field, outline: Polygon(/*@*/[{}]))", pts.join(", "))
+        };
+        let ter = |areas: &str| {
+            with(
+                "turn_limit: 4,",
+                &format!("turn_limit: 4, terrain: (areas: [{areas}]),"),
+            )
+        };
+        expect(
+            &ter(&poly(MAX_POLYGON_POINTS + 1)),
+            "501 points; a polygon has at most 500",
+        );
+        let many = vec![poly(MAX_POLYGON_POINTS).replace(MARK, ""); MAX_TERRAIN_POINTS / MAX_POLYGON_POINTS + 1];
+        let e = check(&ter(&many.join(", "))).unwrap_err();
+        assert!(
+            e.msg.contains("10500 points in all; a scenario has at most 10000"),
+            "{e}"
+        );
+        let objectives: Vec<String> = (0..=MAX_OBJECTIVES)
+            .map(|_| "(name: \"Hill\", side: \"Union\", level: Major, pos: (x: 10, y: 10))".to_string())
+            .collect();
+        expect(
+            &with(
+                "turn_limit: 4,",
+                &format!("turn_limit: 4, objectives: /*@*/[{}],", objectives.join(", ")),
+            ),
+            "101 objectives",
+        );
+    }
+
+    #[test]
+    fn names_texts_lines_and_facings() {
+        expect(&with("name: \"1st\"", "name: /*@*/\"\""), "unit u_inf's name is empty");
+        let long = "x".repeat(MAX_NAME_CHARS + 1);
+        let e = expect(
+            &with("name: \"1st\"", &format!("name: /*@*/\"{long}\"")),
+            "81 characters; a name has at most 80",
+        );
+        assert!(e.msg.len() < 200, "{e}");
+        check(&with(
+            "name: \"1st\"",
+            &format!("name: \"{}\"", "x".repeat(MAX_NAME_CHARS)),
+        ))
+        .unwrap();
+        expect(
+            &with("name: \"1st\"", "name: /*@*/\"1st\u{202e}\""),
+            "bidi or invisible format character \\u{202e}",
+        );
+        expect(&with("title: \"Test\"", "title: /*@*/\"Te\u{2066}st\""), "\\u{2066}");
+        expect(
+            &with("title: \"Test\",", "title: \"Test\", brief: /*@*/\"a\\u{202e}b\","),
+            "\\u{202e}",
+        );
+        let brief = "y".repeat(MAX_TEXT_CHARS + 1);
+        expect(
+            &with(
+                "title: \"Test\",",
+                &format!("title: \"Test\", brief: /*@*/\"{brief}\","),
+            ),
+            "a text has at most 5000",
+        );
+        let ter = |t: &str| with("turn_limit: 4,", &format!("turn_limit: 4, terrain: ({t}),"));
+        expect(
+            &ter("linears: [(kind: Fence, points: [(x: 1, y: 1), /*@*/(x: 1, y: 1)])]"),
+            "Fence 0: point 1 repeats point 0 (1.0, 1.0)",
+        );
+        check(&ter(
+            "linears: [(kind: Fence, points: [(x: 1, y: 1), (x: 2, y: 1), (x: 1, y: 1)])]",
+        ))
+        .unwrap();
+        expect(
+            &ter("linears: [(kind: Road, points: [(x: 1, y: 1), /*@*/(x: 1e7, y: 1)])]"),
+            "(10000000.0, 1.0) lies beyond ±1000000 cm",
+        );
+        expect(
+            &ter("buildings: [(outline: Polygon([(x: 0, y: 0), (x: 4, y: 0), (x: 4, y: 4), /*@*/(x: 0, y: 0)]))]"),
+            "point 3 repeats point 0 (0.0, 0.0)",
+        );
+        expect(
+            &ter("buildings: [(outline: Polygon([(x: 0, y: 0), (x: 4, y: 0), /*@*/(x: 4, y: 0), (x: 4, y: 4)]))]"),
+            "point 2 repeats point 1",
+        );
+        expect(
+            &with(
+                "facing: 90, commander: \"u_bde\"",
+                "facing: /*@*/7200.5, commander: \"u_bde\"",
+            ),
+            "facing 7200.5 is beyond ±3600 degrees",
+        );
+        expect(
+            &with(
+                "facing: 90, commander: \"u_bde\"",
+                "facing: /*@*/inf, commander: \"u_bde\"",
+            ),
+            "facing is not a finite number",
+        );
+        expect(
+            &with("pos: (x: 100, y: 30)", "pos: /*@*/(x: -2e6, y: 30)"),
+            "unit u_inf: position (-2000000.0, 30.0) lies beyond ±1000000 cm",
+        );
+    }
+
+    #[test]
+    fn nations_name_what_the_side_has() {
+        let nat = |unit: &str, cmd: &str, obeys: &str| {
+            with("name: \"Union\",", &format!("name: \"Union\", obeys: {obeys},"))
+                .replace("commander: \"u_bde\")", &format!("commander: \"u_bde\"{unit})"))
+                .replace(
+                    "superior: Some(\"u_co\"), pos: (x: 100, y: 10))",
+                    &format!("superior: Some(\"u_co\"), pos: (x: 100, y: 10){cmd})"),
+                )
+        };
+        check(&nat(", nation: Some(\"Irish\")", "", "{\"Irish\": [\"Union\"]}")).unwrap();
+        check(&nat(", nation: Some(\"Irish\")", ", nation: Some(\"Irish\")", "{}")).unwrap();
+        expect(
+            &nat(", nation: Some(/*@*/\"Irish\")", "", "{}"),
+            "unit u_inf: nation \"Irish\" is no commander's on side Union",
+        );
+        expect(
+            &nat("", ", nation: Some(/*@*/\"Irish\")", "{}"),
+            "commander u_bde: nation \"Irish\" is no unit's on side Union",
+        );
+        expect(
+            &nat(", nation: Some(\"Irish\")", "", "{/*@*/\"Irsh\": [\"Union\"]}"),
+            "`obeys` names the nation \"Irsh\"",
+        );
+        expect(
+            &nat(", nation: Some(\"Irish\")", "", "{\"Irish\": [/*@*/\"Unon\"]}"),
+            "obey the nation \"Unon\"",
+        );
+        expect(
+            &nat(", nation: Some(/*@*/\"\")", "", "{}"),
+            "unit u_inf's nation is empty",
+        );
     }
 
     #[test]
