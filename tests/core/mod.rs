@@ -1,6 +1,7 @@
 pub mod common;
 
 mod armies_napoleonic;
+mod bad_data;
 mod charge;
 mod cli;
 mod command;
