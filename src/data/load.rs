@@ -57,7 +57,7 @@ pub fn file_kind(t: &std::fs::FileType) -> &'static str {
     {
         use std::os::unix::fs::FileTypeExt;
         if t.is_fifo() {
-            return "a pipe (FIFO)";
+            return "a pipe";
         }
         if t.is_char_device() || t.is_block_device() {
             return "a device";

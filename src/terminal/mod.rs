@@ -406,6 +406,10 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
                 "{}, turn {}, {:?}> ",
                 b.sides[side].name, b.game_turn, b.phase
             ));
+            if out.failed.is_some() {
+                // Nobody sees the prompt: save and end (at the top of the loop), not wait.
+                continue;
+            }
             let line = match read_line(&mut input) {
                 Line::Ended => {
                     say!(out);

@@ -406,6 +406,20 @@ fn output_that_cannot_be_written_is_a_clean_failure() {
     // The recording was written all the same, and says so.
     let r = verify(&rec2);
     assert!(r.status.success(), "{}", r.all());
+    // The terminal game whose output fails saves and ends, without waiting for input (its
+    // input stays open).
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let r = run_bounded_to(&["play", &map, "--terminal"], &dir, Stdio::piped(), Stdio::from(full));
+    no_panic(&r);
+    assert!(!r.status.success(), "{}", r.all());
+    assert!(
+        r.stderr.contains("cannot write the output: No space left on device")
+            && r.stderr.contains("saved to saves/autosave-first_battle.ron"),
+        "{}",
+        r.all()
+    );
+    assert!(dir.join("saves/autosave-first_battle.ron").is_file());
 }
 
 /// Item 13: twenty processes recording to one file at once all succeed; the file is one whole
