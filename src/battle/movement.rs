@@ -47,12 +47,21 @@ fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
 
 /// What a move's cost is made of, for a refusal: "8.1 cm the distance + 5.0 cm passing through
 /// the 1st Alabama".
-fn describe_cost(parts: &[(String, f64)]) -> String {
+fn describe_cost(parts: &[(String, f64)], decimals: usize) -> String {
     parts
         .iter()
-        .map(|(what, cm)| format!("{cm:.1} cm {what}"))
+        .map(|(what, cm)| format!("{cm:.decimals$} cm {what}"))
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+/// The fewest decimals (one at least, six at most) at which `asked` and `allowed` print apart,
+/// so that a refusal shows the rounding that decided it: a 10.04 cm move against a 10 cm
+/// allowance is "needs 10.04 cm … it has 10.00 cm", not "needs 10.0 cm … it has 10.0 cm".
+fn decimals_apart(asked: f64, allowed: f64) -> usize {
+    (1..=6)
+        .find(|&d| format!("{asked:.d$}") != format!("{allowed:.d$}"))
+        .unwrap_or(6)
 }
 
 /// Area kinds whose boundary makes a unit stop (BPT "Area Terrain": stop on entering and leaving).
@@ -370,14 +379,13 @@ impl Battle {
         self.check_placement(id, to, None, true)?;
         let passage = cost > along.max(d) + 1e-9;
         if cost > allowance + mr.epsilon {
+            let d = decimals_apart(cost, allowance);
             return refuse(
                 "BPT Movement: move allowance",
                 format!(
-                    "{} needs {:.1} cm of movement ({}); it has {:.1} cm",
+                    "{} needs {cost:.d$} cm of movement ({}); it has {allowance:.d$} cm",
                     u.name,
-                    cost,
-                    describe_cost(&parts),
-                    allowance
+                    describe_cost(&parts, d),
                 ),
             );
         }
@@ -400,10 +408,15 @@ impl Battle {
         }
         let d = cm.pos.dist(to);
         if d > cm.move_rate() + self.rules.movement.epsilon {
-            return refuse(
-                "BPT Command Movement",
-                format!("{} moves at most {:.0} cm ({:.1} asked)", cm.name, cm.move_rate(), d),
-            );
+            return refuse("BPT Command Movement", {
+                let (rate, places) = (cm.move_rate(), decimals_apart(d, cm.move_rate()));
+                let rate = if places == 1 && rate.fract() == 0.0 {
+                    format!("{rate:.0}")
+                } else {
+                    format!("{rate:.places$}")
+                };
+                format!("{} moves at most {rate} cm ({d:.places$} asked)", cm.name)
+            });
         }
         if !self.on_table(to) {
             return refuse("BPT Battlefield", "off the table");
