@@ -54,6 +54,17 @@ pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, Str
     }
 }
 
+/// Whether `name` is an agent [`by_name`] makes, its budget within bounds: the check a name
+/// read from a file (a save's `players`) gets, the same as one on the command line.
+pub fn check_name(name: &str) -> Result<(), String> {
+    by_name(name, 0, 0).map(|_| ())
+}
+
+/// Whether `player` may play a side: `human`, or an agent ([`check_name`]).
+pub fn check_player(player: &str) -> Result<(), String> {
+    if player == "human" { Ok(()) } else { check_name(player) }
+}
+
 /// An agent's own stream, apart from the game's dice.
 fn agent_seed(seed: u64, side: usize) -> u64 {
     seed ^ 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(side as u64 + 1)

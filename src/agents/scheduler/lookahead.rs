@@ -84,24 +84,32 @@ impl Budget {
     /// `halving` (0 or 1). For trials of a level's budget from the command line (`--agent
     /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
     /// budget is counted, not timed).
+    ///
+    /// Every number is bounded ([`Budget::MOST`]): a budget past them would make a choice take
+    /// hours or overflow, so it is refused with the bound, wherever the name comes from (the
+    /// command line, or a save's `players` through [`crate::agents::check_name`]).
     pub fn with(self, spec: &str) -> Result<Budget, String> {
         let mut b = self;
+        let most = Budget::MOST;
         for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("'{pair}' is not key=value"))?;
-            let whole = |least: u64| -> Result<u64, String> {
+            let key = key.trim();
+            let whole = |least: u64, most: u64| -> Result<u64, String> {
                 match value.trim().parse::<u64>() {
-                    Ok(n) if n >= least => Ok(n),
-                    _ => Err(format!("{key} wants a whole number of at least {least}, not '{value}'")),
+                    Ok(n) if (least..=most).contains(&n) => Ok(n),
+                    _ => Err(format!(
+                        "{key} wants a whole number from {least} to {most}, not '{value}'"
+                    )),
                 }
             };
-            match key.trim() {
-                "sims" => b.sims = u32::try_from(whole(1)?).map_err(|_| format!("sims '{value}' is too large"))?,
-                "width" => b.width = whole(2)? as usize,
-                "turns" => b.turns = u32::try_from(whole(1)?).map_err(|_| format!("turns '{value}' is too large"))?,
-                "work" => b.weighed = whole(1)?,
-                "margin" => b.margin = whole(0)? as f64,
+            match key {
+                "sims" => b.sims = whole(1, most.sims.into())? as u32,
+                "width" => b.width = whole(2, most.width as u64)? as usize,
+                "turns" => b.turns = whole(1, most.turns.into())? as u32,
+                "work" => b.weighed = whole(1, most.weighed)?,
+                "margin" => b.margin = whole(0, most.margin as u64)? as f64,
                 "halving" => {
                     b.halving = match value.trim() {
                         "0" => false,
@@ -114,8 +122,13 @@ impl Budget {
                         .trim()
                         .parse::<f64>()
                         .ok()
-                        .filter(|x| x.is_finite() && *x >= 0.0)
-                        .ok_or_else(|| format!("sure wants a number of standard errors (0 or more), not '{value}'"))?
+                        .filter(|x| x.is_finite() && (0.0..=most.sure).contains(x))
+                        .ok_or_else(|| {
+                            format!(
+                                "sure wants a number of standard errors from 0 to {}, not '{value}'",
+                                most.sure
+                            )
+                        })?
                 }
                 other => {
                     return Err(format!(
@@ -126,6 +139,24 @@ impl Budget {
         }
         Ok(b)
     }
+}
+
+impl Budget {
+    /// The most a budget may ask for, key by key ([`Budget::with`]): about a hundred times
+    /// `scheduler`'s play-outs and work (25 times `scheduler-hard`'s), far wider and longer
+    /// play-outs than either, a margin past any table. Enough for any trial; a choice at
+    /// these takes a minute or so on the skirmish, where a budget of `u32::MAX` play-outs
+    /// would never end.
+    pub const MOST: Budget = Budget {
+        sims: 10_000,
+        width: 64,
+        horizon: 200,
+        turns: 24,
+        weighed: 4_000_000,
+        sure: 10.0,
+        margin: 500.0,
+        halving: true,
+    };
 }
 
 /// `scheduler`: 96 play-outs over up to 12 options (the judge's choice, the unit's next ten by
@@ -821,11 +852,24 @@ mod tests {
         for (spec, says) in [
             ("depth=3", "unknown budget key 'depth'"),
             ("sims", "'sims' is not key=value"),
-            ("sims=0", "sims wants a whole number of at least 1"),
-            ("width=1", "width wants a whole number of at least 2"),
+            ("sims=0", "sims wants a whole number from 1 to 10000"),
+            ("width=1", "width wants a whole number from 2 to 64"),
             ("turns=-2", "turns wants a whole number"),
             ("sure=much", "sure wants a number"),
-            ("margin=-5", "margin wants a whole number of at least 0"),
+            ("margin=-5", "margin wants a whole number from 0 to 500"),
+            // Past the bounds: a choice that would never end, or overflow, is refused.
+            (
+                "sims=4294967295",
+                "sims wants a whole number from 1 to 10000, not '4294967295'",
+            ),
+            (
+                "work=18446744073709551615",
+                "work wants a whole number from 1 to 4000000",
+            ),
+            ("width=100000", "width wants a whole number from 2 to 64"),
+            ("turns=99", "turns wants a whole number from 1 to 24"),
+            ("sure=1e300", "sure wants a number of standard errors from 0 to 10"),
+            ("margin=100000", "margin wants a whole number from 0 to 500"),
             ("halving=yes", "halving wants 0 or 1"),
         ] {
             let e = NORMAL.with(spec).expect_err(spec);
