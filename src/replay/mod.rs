@@ -11,8 +11,18 @@ use crate::data::DataError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The recording format's version; `verify` refuses others.
-pub const FORMAT_VERSION: u32 = 1;
+/// The recording format's version, the one this build writes; it reads it and
+/// [`OLDEST_VERSION`], and refuses others.
+///
+/// - 1: the first. Every action and a checkpoint at every phase boundary; since 2026-11-24
+///   also the hash of the rules' numbers (`rules_hash`), and since 2026-11-25 who played
+///   each side (`players`) in a terminal game, neither of which a format-1 file must have.
+/// - 2: must carry `rules_hash`, and a `seal`: a checksum of what re-playing cannot check
+///   (who played each side, the turn cap), so an edit of either is found.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest recording format this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// The state after an action that ended one or more phases.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +67,30 @@ pub struct Recording {
     pub checkpoints: Vec<Checkpoint>,
     /// The state hash after the last action.
     pub final_hash: u64,
+    /// Only in the file (format 2 on): [`Recording::seal_of`] its `players` and `max_turns`,
+    /// written by [`Recording::to_ron`], checked and dropped by [`Recording::parse`] (so it is
+    /// always `None` in memory). A checksum, not a signature: it finds an edit by hand, not a
+    /// forger who works it out again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seal: Option<u64>,
+}
+
+/// Where an action ended a phase (or the game), by its events: the name of the checkpoint a
+/// recording keeps after it ("start of turn 2 Union Command phase", "game over"), else `None`.
+pub fn phase_boundary(battle: &Battle, events: &[Event]) -> Option<String> {
+    events.iter().rev().find_map(|e| match e {
+        Event::PhaseStarted {
+            phase,
+            active,
+            game_turn,
+            ..
+        } => Some(format!(
+            "start of turn {game_turn} {} {phase:?} phase",
+            battle.sides[*active].name
+        )),
+        Event::GameOver { .. } => Some("game over".to_string()),
+        _ => None,
+    })
 }
 
 impl Recording {
@@ -76,7 +110,15 @@ impl Recording {
             actions: Vec::new(),
             checkpoints: Vec::new(),
             final_hash: battle.state_hash(),
+            seal: None,
         }
+    }
+
+    /// The checksum a format-2 file carries of what re-playing cannot check: who played each
+    /// side and the turn cap.
+    pub fn seal_of(players: Option<&[String; 2]>, max_turns: Option<u32>) -> u64 {
+        let bytes = serde_json::to_vec(&(players, max_turns)).expect("names and a number serialise");
+        crate::battle::hash::fnv1a(&bytes)
     }
 
     /// Add an applied action; `battle` is the state after it, `events` what it produced.
@@ -85,29 +127,23 @@ impl Recording {
         let i = self.actions.len() as u64;
         self.actions.push(action.clone());
         let hash = battle.state_hash();
-        let boundary = events.iter().rev().find_map(|e| match e {
-            Event::PhaseStarted {
-                phase,
-                active,
-                game_turn,
-                ..
-            } => Some(format!(
-                "start of turn {game_turn} {} {phase:?} phase",
-                battle.sides[*active].name
-            )),
-            Event::GameOver { .. } => Some("game over".to_string()),
-            _ => None,
-        });
-        if let Some(phase) = boundary {
+        if let Some(phase) = phase_boundary(battle, events) {
             self.checkpoints.push(Checkpoint { action: i, phase, hash });
         }
         self.final_hash = hash;
     }
 
-    /// The RON text.
+    /// The RON text (in format 2 on, with its seal).
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().struct_names(true))
-            .expect("a recording serialises")
+        let config = ron::ser::PrettyConfig::default().struct_names(true);
+        if self.version < 2 {
+            return ron::ser::to_string_pretty(self, config).expect("a recording serialises");
+        }
+        let sealed = Recording {
+            seal: Some(Self::seal_of(self.players.as_ref(), self.max_turns)),
+            ..self.clone()
+        };
+        ron::ser::to_string_pretty(&sealed, config).expect("a recording serialises")
     }
 
     /// Write atomically: a temporary file beside the target, flushed, then renamed over it,
@@ -125,19 +161,68 @@ impl Recording {
         Self::parse(&text, path)
     }
 
+    /// Read a recording from its text; `path` names it in errors. Refused: another format
+    /// version; a format-2 recording without its rules' hash or seal, or whose seal does not
+    /// match (who played each side or the turn cap edited); a player that is neither `human`
+    /// nor an agent [`crate::agents::by_name`] makes (a budget past its bounds too: it would
+    /// think for ever); checkpoints out of order or past the end.
     pub fn parse(text: &str, path: &Path) -> Result<Recording, DataError> {
-        let rec: Recording = crate::data::parse_ron(text, path)?;
-        if rec.version != FORMAT_VERSION {
-            let (line, col) = crate::data::locate(text, "version");
-            return Err(DataError::new(
-                path,
-                line,
-                col,
+        let mut rec: Recording = crate::data::parse_ron(text, path)?;
+        let refuse = |field: &str, what: String| {
+            let (line, col) = crate::data::locate(text, field);
+            Err(DataError::new(path, line, col, what))
+        };
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&rec.version) {
+            return refuse(
+                "version",
                 format!(
-                    "recording format version {} is not supported (this build reads {FORMAT_VERSION})",
+                    "recording format version {} is not supported (this build reads {OLDEST_VERSION} to {FORMAT_VERSION})",
                     rec.version
                 ),
-            ));
+            );
+        }
+        if rec.version >= 2 {
+            if rec.rules_hash.is_none() {
+                return refuse(
+                    "rules_version",
+                    format!(
+                        "the rules' hash (`rules_hash`) is missing: every recording of format {} carries it, so it was removed",
+                        rec.version
+                    ),
+                );
+            }
+            let seal = Self::seal_of(rec.players.as_ref(), rec.max_turns);
+            match rec.seal {
+                None => {
+                    return refuse(
+                        "final_hash",
+                        format!(
+                            "the seal (`seal`) is missing: every recording of format {} carries it, so it was removed",
+                            rec.version
+                        ),
+                    );
+                }
+                Some(s) if s != seal => {
+                    return refuse(
+                        "seal:",
+                        "who played each side (`players`) or the turn cap (`max_turns`) was edited since the recording was written: its seal does not match".to_string(),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        rec.seal = None;
+        for player in rec.players.iter().flatten() {
+            if let Err(e) = crate::agents::check_player(player) {
+                return refuse(
+                    "players:",
+                    format!(
+                        "`players` names '{}', which cannot play a side: {}",
+                        crate::data::text::printable(player),
+                        crate::data::text::printable(&e)
+                    ),
+                );
+            }
         }
         let (line, col) = crate::data::locate(text, "checkpoints");
         let mut last = None;

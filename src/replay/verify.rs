@@ -48,6 +48,18 @@ pub enum Mismatch {
         recorded: u64,
         now: u64,
     },
+    /// Action `index` ended a phase (`phase`: the one that began) but the recording keeps no
+    /// checkpoint after it: every recorder keeps one at every phase boundary, so one was
+    /// removed (or the action edited).
+    CheckpointMissing {
+        index: u64,
+        phase: String,
+    },
+    /// The recording keeps a checkpoint after action `index`, where no phase ended.
+    CheckpointStray {
+        index: u64,
+        phase: String,
+    },
 }
 
 impl std::fmt::Display for Mismatch {
@@ -86,6 +98,15 @@ impl std::fmt::Display for Mismatch {
             Mismatch::FinalHash { recorded, now } => {
                 write!(f, "the final state differs: hash {now:016x}, recorded {recorded:016x}")
             }
+            Mismatch::CheckpointMissing { index, phase } => write!(
+                f,
+                "action #{index} ends a phase (the {phase} begins) where the recording keeps no checkpoint: a checkpoint was removed, or an action edited"
+            ),
+            Mismatch::CheckpointStray { index, phase } => write!(
+                f,
+                "the recording keeps a checkpoint (\"{}\") after action #{index}, where no phase ends: an action was edited, or a checkpoint added",
+                crate::data::text::printable(phase)
+            ),
         }
     }
 }
@@ -174,13 +195,31 @@ pub fn verify_each(
     seen(0, &b);
     let mut checkpoints = rec.checkpoints.iter().peekable();
     for (i, a) in rec.actions.iter().enumerate() {
-        b.apply(a).map_err(|r| Mismatch::Refused {
+        let events = b.apply(a).map_err(|r| Mismatch::Refused {
             index: i as u64,
             action: a.name().to_string(),
             reason: r.to_string(),
         })?;
         seen(i + 1, &b);
         let i = i as u64;
+        // Every recorder keeps a checkpoint after each action that ends a phase, and only
+        // there (`Recording::push`, in every format): one missing was removed.
+        let boundary = super::phase_boundary(&b, &events);
+        match (&boundary, checkpoints.peek()) {
+            (Some(phase), next) if next.is_none_or(|c| c.action != i) => {
+                return Err(Mismatch::CheckpointMissing {
+                    index: i,
+                    phase: phase.clone(),
+                });
+            }
+            (None, Some(c)) if c.action == i => {
+                return Err(Mismatch::CheckpointStray {
+                    index: i,
+                    phase: c.phase.clone(),
+                });
+            }
+            _ => {}
+        }
         while let Some(c) = checkpoints.next_if(|c| c.action == i) {
             let now = b.state_hash();
             if now != c.hash {
@@ -205,14 +244,116 @@ pub fn verify_each(
 
 /// Load and verify a recording file.
 pub fn verify_file(path: &Path) -> Result<u64, Mismatch> {
-    let rec = Recording::load(path).map_err(|e| Mismatch::File(e.to_string()))?;
-    verify(&rec, path).map(|(_, h)| h)
+    verify_file_checked(path).map(|v| v.hash)
 }
 
-/// [`verify_file`] as `volley verify` says it: a refusal always names the recording (a bad
-/// file already does, as `file:line:col`; a divergence gets the file's name in front).
-pub fn verify_report(path: &Path) -> Result<u64, String> {
-    verify_file(path).map_err(|e| {
+/// What verifying a recording file checked, and what it could not: `volley verify`'s line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verified {
+    /// The final state's hash (the recorded one: they matched).
+    pub hash: u64,
+    /// Actions re-played, each accepted by the rules.
+    pub actions: usize,
+    /// Checkpoints whose state hash matched (one after every action that ended a phase).
+    pub checkpoints: usize,
+    /// What else was found as recorded, e.g. "rules file unchanged (bpt-5)".
+    pub checked: Vec<String>,
+    /// What the recording does not carry the means to check, and why.
+    pub unchecked: Vec<String>,
+}
+
+impl std::fmt::Display for Verified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:016x}: {} actions re-played, {} checkpoints matched",
+            self.hash, self.actions, self.checkpoints
+        )?;
+        for c in &self.checked {
+            write!(f, ", {c}")?;
+        }
+        if !self.unchecked.is_empty() {
+            write!(f, "; could not check: {}", self.unchecked.join("; "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The same line as [`Display`](std::fmt::Display): `volley verify` prints `ok {:016x}` of
+/// what [`verify_report`] returns, so the hash is followed by what was checked.
+impl std::fmt::LowerHex for Verified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// Load and verify a recording file, and say what was checked: every action re-played, every
+/// checkpoint, the final state, the scenario and rules by their hashes, and (format 2) the
+/// seal over the players and the turn cap; and what a format-1 recording cannot show.
+pub fn verify_file_checked(path: &Path) -> Result<Verified, Mismatch> {
+    let rec = Recording::load(path).map_err(|e| Mismatch::File(e.to_string()))?;
+    let (_, hash) = verify(&rec, path)?;
+    let mut checked = Vec::new();
+    let mut unchecked = Vec::new();
+    match rec.rules_hash {
+        Some(_) => checked.push(format!("rules file unchanged ({})", rec.rules_version)),
+        None => unchecked.push(format!(
+            "the rules' numbers (this format-{} recording was made before they were hashed: the rules were matched by their version, {}, alone)",
+            rec.version, rec.rules_version
+        )),
+    }
+    let current = current_scenario_path(&rec, path);
+    let used = scenario_path(&rec, path);
+    if used == current {
+        checked.push("scenario unchanged".into());
+    } else {
+        checked.push(format!(
+            "scenario as recorded (the earlier version kept as {})",
+            used.display()
+        ));
+    }
+    if !rec.switches.is_empty() {
+        checked.push(format!("optional rules as recorded ({})", rec.switches.describe()));
+    }
+    if rec.version >= 2 {
+        // `Recording::parse` refused a seal that did not match.
+        let players = match &rec.players {
+            Some([a, b]) => format!(
+                "{}, {}",
+                crate::data::text::printable(a),
+                crate::data::text::printable(b)
+            ),
+            None => "not recorded".into(),
+        };
+        let cap = rec.max_turns.map_or("none".to_string(), |t| t.to_string());
+        checked.push(format!("players ({players}) and turn cap ({cap}) sealed"));
+    } else {
+        if rec.players.is_some() {
+            unchecked.push(format!(
+                "who played each side (a format-{} recording carries no seal of `players`)",
+                rec.version
+            ));
+        }
+        if rec.max_turns.is_some() {
+            unchecked.push(format!(
+                "the turn cap (a format-{} recording carries no seal of `max_turns`)",
+                rec.version
+            ));
+        }
+    }
+    Ok(Verified {
+        hash,
+        actions: rec.actions.len(),
+        checkpoints: rec.checkpoints.len(),
+        checked,
+        unchecked,
+    })
+}
+
+/// [`verify_file_checked`] as `volley verify` says it: a refusal always names the recording
+/// (a bad file already does, as `file:line:col`; a divergence gets the file's name in front).
+pub fn verify_report(path: &Path) -> Result<Verified, String> {
+    verify_file_checked(path).map_err(|e| {
         let text = e.to_string();
         let name = path.display().to_string();
         if text.starts_with(&name) {
