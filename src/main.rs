@@ -1112,6 +1112,7 @@ fn screenshot(
         }
         None => None,
     };
+    volley::ui::screenshot::check_before_window(&out, overlays.as_ref(), &battle, replay.as_ref())?;
     volley::ui::run(volley::ui::Launch {
         battle,
         events,

@@ -3,6 +3,7 @@
 //! pipelines compile, so the picture is captured repeatedly until it is not blank and two
 //! captures in a row are identical, then saved.
 
+use super::common::Screen;
 use super::palette::SIDE_RGB;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
@@ -30,6 +31,66 @@ pub struct ShotRequest {
     /// Hold the preview of the selection's first legal action of this group (`move`, `fire`,
     /// `charge`, `deploy`, `order`), as hovering it in the orders panel would.
     pub preview: Option<String>,
+}
+
+/// What `volley screenshot` refuses before a window opens, each with what is wrong: an output
+/// that is not a `.png` (the picture is only ever written as PNG, and would otherwise be
+/// refused after it was drawn); an overlay's point that is not a number (`NaN`, `inf`) or off
+/// `battle`'s table; a replay position past the recording's last action (`--at` counts
+/// actions: 0 is the deployment, the recording's length its end).
+pub fn check_before_window(
+    out: &Path,
+    overlays: Option<&super::measure::Overlays>,
+    battle: &crate::battle::Battle,
+    replay: Option<&(crate::replay::timeline::Timeline, usize)>,
+) -> Result<(), String> {
+    let png = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !png {
+        return Err(format!(
+            "--out {}: the picture is written as PNG: give a file name ending in .png",
+            out.display()
+        ));
+    }
+    if let Some(o) = overlays {
+        let (w, h) = (battle.table.width, battle.table.height);
+        let mut points: Vec<(&str, crate::rules::geometry::V2)> = Vec::new();
+        if let Some((a, b)) = o.tape_line {
+            points.extend([("tape", a), ("tape", b)]);
+        }
+        if let Some((a, _)) = o.los.from {
+            points.push(("los", a));
+        }
+        if let Some(b) = o.los.to {
+            points.push(("los", b));
+        }
+        for (what, p) in points {
+            if !p.x.is_finite() || !p.y.is_finite() {
+                return Err(format!(
+                    "--overlay {what}=: ({}, {}) is not a place: X1:Y1:X2:Y2 are numbers of cm",
+                    p.x, p.y
+                ));
+            }
+            if !(0.0..=w).contains(&p.x) || !(0.0..=h).contains(&p.y) {
+                return Err(format!(
+                    "--overlay {what}=: ({}, {}) is off the table (x 0 to {w}, y 0 to {h} cm)",
+                    p.x, p.y
+                ));
+            }
+        }
+    }
+    if let Some((timeline, at)) = replay
+        && *at > timeline.len()
+    {
+        return Err(format!(
+            "--at {at} is past the end of the recording: it has {} actions (--at 0 shows the deployment, --at {} the end)",
+            timeline.len(),
+            timeline.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Point the camera at the requested part of the table.
@@ -172,6 +233,8 @@ struct ShotState {
     in_flight: bool,
     attempts: u32,
     last_hash: Option<u64>,
+    /// Captures in a row the same as the one before.
+    same: u32,
     last_good: Option<(Vec<u8>, u32, u32)>,
     result: Option<Result<(), String>>,
 }
@@ -181,6 +244,22 @@ const FIRST: u32 = 30;
 const EVERY: u32 = 20;
 const MAX_ATTEMPTS: u32 = 60;
 
+/// Captures in a row that must agree before a picture of the whole table that lacks a side's
+/// colour is taken. Both sides showing, two are enough; one missing may be its troops not
+/// drawn yet, so the picture must stay still longer, but no longer than this: at the end of
+/// a game a side may have nothing in view, and waiting for it took the capture loop to its
+/// last attempt (six minutes under a software renderer) and the end was never pictured. The
+/// check after the capture says what the picture lacks.
+const STILL_WITHOUT_A_SIDE: u32 = 4;
+
+/// Whether the capture loop takes a picture: it is not blank (a software renderer's frames
+/// are black while shaders compile), and it has been the same for `same + 1` captures in a
+/// row, two if it shows what it must (`complete`), else [`STILL_WITHOUT_A_SIDE`].
+fn take_picture(stats: &ShotStats, complete: bool, same: u32) -> bool {
+    let needed = if complete { 2 } else { STILL_WITHOUT_A_SIDE };
+    stats.colours >= ShotStats::MIN_COLOURS && same + 1 >= needed
+}
+
 fn drive(
     mut commands: Commands,
     req: Res<ShotRequest>,
@@ -188,12 +267,19 @@ fn drive(
     mut exit: MessageWriter<AppExit>,
     battle: Res<crate::battle::ecs::BattleState>,
     mut selection: ResMut<crate::ui::common::Selection>,
+    (screen, mut next): (Res<State<Screen>>, ResMut<NextState<Screen>>),
 ) {
     let Some(mut state) = state else {
         commands.init_resource::<ShotState>();
         return;
     };
     let b = &battle.0;
+    // A finished game (a replay at its end, `--play` past the end) is pictured on the table,
+    // its outcome in the phase bar and the victory panel: the result window would cover the
+    // middle of the table, where the picture is checked for both sides' troops.
+    if *screen.get() == Screen::Result {
+        next.set(Screen::Battle);
+    }
     if state.frame == 0 {
         if let Some(o) = &req.overlays {
             commands.insert_resource(o.clone());
@@ -282,24 +368,25 @@ fn captured(ev: On<ScreenshotCaptured>, mut state: ResMut<ShotState>, req: Res<S
     let raw = rgb.into_raw();
     let palette = super::palette::text_palette();
     let stats = ShotStats::of_rgb_with(&raw, wd, ht, super::palette::side_rgb(palette));
-    // A close-up need not show both sides; the whole table must.
-    let blank = if req.focus.is_some() {
-        stats.colours < ShotStats::MIN_COLOURS
-    } else {
-        stats.problem().is_some()
-    };
-    if blank {
+    if stats.colours < ShotStats::MIN_COLOURS {
+        // Blank: still compiling shaders.
         return;
     }
+    // A close-up need not show both sides; the whole table should.
+    let complete = req.focus.is_some() || stats.problem().is_none();
     let hash = {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         raw.hash(&mut h);
         h.finish()
     };
-    let stable = state.last_hash == Some(hash);
+    state.same = if state.last_hash == Some(hash) {
+        state.same + 1
+    } else {
+        0
+    };
     state.last_hash = Some(hash);
-    if stable {
+    if take_picture(&stats, complete, state.same) {
         state.result = Some(save(&req.out, raw, wd, ht).map(|()| println!("{}: {stats}", req.out.display())));
     } else {
         state.last_good = Some((raw, wd, ht));
@@ -326,4 +413,35 @@ fn save(path: &Path, rgb: Vec<u8>, wd: u32, ht: u32) -> Result<(), String> {
         .to_rgb8()
         .save(path)
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(colours: usize, sides: [usize; 2]) -> ShotStats {
+        ShotStats {
+            width: 1600,
+            height: 1000,
+            colours,
+            side_pixels: sides,
+        }
+    }
+
+    /// Two captures alike take a picture that shows both sides; one that lacks a side (the
+    /// end of a game, its last unit under nothing in view) is taken once it has stayed the
+    /// same over four, not waited on to the last attempt; a blank one never.
+    #[test]
+    fn a_still_picture_is_taken_even_when_a_side_is_out_of_view() {
+        let both = stats(3000, [900, 800]);
+        let one = stats(3000, [900, 0]);
+        let blank = stats(3, [0, 0]);
+        assert!(!take_picture(&both, true, 0));
+        assert!(take_picture(&both, true, 1));
+        assert!(!take_picture(&one, false, 1));
+        assert!(!take_picture(&one, false, 2));
+        assert!(take_picture(&one, false, 3));
+        assert!(!take_picture(&blank, false, 100));
+        assert!(!take_picture(&blank, true, 100));
+    }
 }
