@@ -1,7 +1,10 @@
-//! Fuzz-style property test (issue 17): mutated scenarios, army lists, rules files and
-//! recordings go to every loader and to `verify`. Each case must end, within a time bound,
-//! in an answer: accepted, or refused by an error that names the file. No panic, no hang.
-//! The mutations are drawn from a fixed seed, so CI runs the same cases every time.
+//! Fuzz-style property tests (issue 17): mutated scenarios, army lists, rules files and
+//! recordings go to every loader and to `verify`; random bytes go to every loader (scenario,
+//! army list, rules file, recording and save, settings) and, as typed input, to the terminal
+//! game. Each case must end, within a time bound, in an answer: accepted, or refused by an
+//! error that names the file. No panic, no hang; the cases run through the program also stay
+//! under a memory bound (1 GiB of address space). The cases are drawn from fixed seeds, so CI
+//! runs the same cases every time.
 
 use super::common::Scratch;
 use rand::{RngExt, SeedableRng};
