@@ -263,6 +263,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
     };
     match kind {
         Kind::ArmyList => {
+            super::validate::precheck_lists(&text, path)?;
             let a: ArmyList = parse_ron(&text, path)?;
             validate_army(&text, path, &a)?;
             report.title = Some(a.name.clone());

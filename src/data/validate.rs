@@ -169,6 +169,7 @@ fn is_file_stem(stem: &str) -> bool {
 /// Reads, parses and checks an army list file.
 pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
     let text = read_text(path)?;
+    precheck_lists(&text, path)?;
     let army: ArmyList = parse_ron(&text, path)?;
     validate_army(&text, path, &army)?;
     Ok(army)
@@ -178,12 +179,14 @@ pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
 /// the scenario against them: the checks of a scenario file ([`validate_scenario_file`]).
 pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<LoadedScenario, DataError> {
     let text = read_text(path)?;
+    precheck_lists(&text, path)?;
     let scenario: Scenario = parse_ron(&text, path)?;
     let c = Ctx::new(path, &text);
     let mut armies = Vec::with_capacity(scenario.sides.len().min(2));
     let mut hash_input = text.as_bytes().to_vec();
     check_scenario_file(&c, &scenario, armies_dir, |army_path| {
         let army_text = read_text(army_path)?;
+        precheck_lists(&army_text, army_path)?;
         let army: ArmyList = parse_ron(&army_text, army_path)?;
         validate_army(&army_text, army_path, &army)?;
         hash_input.push(0);
@@ -589,6 +592,166 @@ fn check_texts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
             "terrain name",
             OptionalName,
         )?;
+    }
+    Ok(())
+}
+
+/// Most items of one list (`[…]` or `{…}`) of a scenario or army list, counted before the
+/// file is parsed: the longest list a valid scenario can have is its terrain's 2,000 pieces
+/// of one kind.
+pub const MAX_LIST_ITEMS: usize = 2000;
+/// Most items of all the lists of a scenario or army list together, counted before the file
+/// is parsed (a valid scenario has fewer than 25,000: 10,000 points, 2,000 pieces, 1,000 units
+/// and commanders a side, …).
+pub const MAX_LIST_ITEMS_IN_ALL: usize = 50_000;
+
+/// Refuses, in one pass over the text before it is parsed and without building anything, a
+/// list of more than [`MAX_LIST_ITEMS`] items or more than [`MAX_LIST_ITEMS_IN_ALL`] items in
+/// all: a file of a million points is refused in milliseconds, not after a second of parsing
+/// (the exact limits, lower, are checked once it is parsed).
+pub fn precheck_lists(text: &str, path: &Path) -> Result<(), DataError> {
+    struct Open {
+        /// Where the list begins.
+        at: usize,
+        /// Items ended by a comma.
+        items: usize,
+        /// An item has begun since the last comma.
+        begun: bool,
+        /// `[…]` and `{…}` count; `(…)` (a struct, a tuple) does not.
+        counts: bool,
+        /// The field the list is the value of.
+        name: (usize, usize),
+    }
+    let b = text.as_bytes();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut in_all = 0usize;
+    let mut name = (0, 0);
+    let mut i = 0;
+    while i < b.len() {
+        let ch = b[i];
+        // Whatever is not white space, a comma, a comment or a closing bracket begins an item.
+        let begins = !(ch.is_ascii_whitespace()
+            || matches!(ch, b',' | b')' | b']' | b'}')
+            || (ch == b'/' && matches!(b.get(i + 1), Some(b'/') | Some(b'*'))));
+        if begins && let Some(o) = stack.last_mut().filter(|o| !o.begun) {
+            o.begun = true;
+            if o.counts {
+                if o.items >= MAX_LIST_ITEMS {
+                    let field = &text[o.name.0..o.name.1];
+                    let (noun, limit) = match field {
+                        "points" => ("points", format!("a line has at most {MAX_LINE_POINTS}")),
+                        "outline" | "deployment" => ("points", format!("a polygon has at most {MAX_POLYGON_POINTS}")),
+                        "contours" => ("contours", format!("a hill has at most {MAX_CONTOURS}")),
+                        "units" | "commanders" => (field, format!("a side has at most {MAX_UNITS_PER_SIDE}")),
+                        "areas" | "linears" | "hills" | "buildings" => (
+                            "pieces",
+                            format!("a scenario has at most {MAX_TERRAIN_PIECES} pieces of terrain"),
+                        ),
+                        "objectives" => ("objectives", format!("a scenario has at most {MAX_OBJECTIVES}")),
+                        _ => (
+                            "items",
+                            format!("no list of a Volley file holds more than {MAX_LIST_ITEMS}"),
+                        ),
+                    };
+                    return Err(DataError::at_offset(
+                        path,
+                        text,
+                        o.at,
+                        format!("`{field}`: more than {MAX_LIST_ITEMS} {noun} in one list; {limit}"),
+                    ));
+                }
+                in_all += 1;
+                if in_all > MAX_LIST_ITEMS_IN_ALL {
+                    return Err(DataError::at_offset(
+                        path,
+                        text,
+                        i,
+                        format!(
+                            "more than {MAX_LIST_ITEMS_IN_ALL} items in the file's lists: no Volley file needs so many (a scenario has at most {MAX_TERRAIN_POINTS} points of terrain)"
+                        ),
+                    ));
+                }
+            }
+        }
+        match ch {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut level = 0usize;
+                while i < b.len() {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        level += 1;
+                        i += 2;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        level -= 1;
+                        i += 2;
+                        if level == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != ch {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"') | Some(b'#')) => {
+                let mut hashes = 0;
+                i += 1;
+                while b.get(i) == Some(&b'#') {
+                    hashes += 1;
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    match text[i + 1..].find(&close) {
+                        Some(k) => i += 1 + k + close.len(),
+                        None => return Ok(()),
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => stack.push(Open {
+                at: i,
+                items: 0,
+                begun: false,
+                counts: ch != b'(',
+                name,
+            }),
+            b')' | b']' | b'}' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(o) = stack.last_mut().filter(|o| o.begun) {
+                    o.items += 1;
+                    o.begun = false;
+                }
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let mut j = i;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if b.get(j) == Some(&b':') && b.get(j + 1) != Some(&b':') {
+                    name = (start, i);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
     }
     Ok(())
 }
@@ -2515,6 +2678,68 @@ mod tests {
             ),
             "101 objectives",
         );
+    }
+
+    #[test]
+    fn lists_too_long_are_refused_before_parsing() {
+        let p = Path::new("t.ron");
+        let list = |n: usize| {
+            (0..n)
+                .map(|i| format!("(x: {i}, y: \"a, [b]\")"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        precheck_lists(&format!("(points: [{}])", list(MAX_LIST_ITEMS)), p).unwrap();
+        precheck_lists(&format!("(points: [{},])", list(MAX_LIST_ITEMS)), p).unwrap();
+        let t = format!("(a: 1, // [x, y]\n /* [ */ points: [{}])", list(MAX_LIST_ITEMS + 1));
+        let e = precheck_lists(&t, p).unwrap_err();
+        assert_eq!(
+            e.msg,
+            "`points`: more than 2000 points in one list; a line has at most 1000"
+        );
+        assert_eq!((e.line, e.col), (2, 18), "{e}");
+        let e = precheck_lists(
+            &format!(
+                "(obeys: {{{}}})",
+                (0..=MAX_LIST_ITEMS)
+                    .map(|i| format!("\"{i}\": []"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            p,
+        )
+        .unwrap_err();
+        assert!(e.msg.starts_with("`obeys`: more than 2000 items"), "{e}");
+        // Many lists, each short enough, but too many items in all.
+        let many = format!("(a: [{}])", vec![format!("[{}]", list(1000)); 51].join(", "));
+        let e = precheck_lists(&many, p).unwrap_err();
+        assert!(e.msg.starts_with("more than 50000 items"), "{e}");
+        // A struct's fields are not a list; strings and comments hold no items.
+        precheck_lists(
+            &format!(
+                "({})",
+                (0..5000).map(|i| format!("f{i}: 1")).collect::<Vec<_>>().join(", ")
+            ),
+            p,
+        )
+        .unwrap();
+        precheck_lists(
+            &format!("(s: \"{}\", r: r#\"[{}]\"#)", "[1],".repeat(5000), ",".repeat(5000)),
+            p,
+        )
+        .unwrap();
+        for bad in ["", "[", "]]]", "(a: \"", "(a: r#\"", "/*", "[,,,,]"] {
+            let _ = precheck_lists(bad, p);
+        }
+        // Every bundled file passes.
+        for dir in ["maps", "assets/armies"] {
+            for f in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "ron") {
+                    precheck_lists(&std::fs::read_to_string(&f).unwrap(), &f).unwrap();
+                }
+            }
+        }
     }
 
     #[test]

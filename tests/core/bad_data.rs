@@ -277,7 +277,13 @@ fn degenerate_and_oversized_terrain_is_refused() {
     );
     let t = with_line(&fb, "Hedge", &pts(200_000));
     let started = std::time::Instant::now();
-    refused(&dir, "huge.ron", &t, line_of(&t, "\"Added\""), &["200000 points"]);
+    refused(
+        &dir,
+        "huge.ron",
+        &t,
+        line_of(&t, "\"Added\""),
+        &["more than 2000 points in one list", "at most 1000"],
+    );
     eprintln!("200,000 points refused in {:?}", started.elapsed());
     // A hill of 21 nested contours (20 are fine).
     let hill = |n: usize| {
