@@ -271,6 +271,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
             report.commanders = Some(a.commands.len() as u32);
         }
         Kind::Rules => {
+            super::validate::precheck_lists(&text, path)?;
             let r: Rules = parse_ron(&text, path)?;
             super::rules_file::check_rules_text(&r, &text, path)?;
             report.title = Some(r.version);
