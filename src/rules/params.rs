@@ -1520,6 +1520,15 @@ mod tests {
     }
 
     #[test]
+    fn docs_rules_lists_every_range() {
+        let doc = include_str!("../../docs/rules.md");
+        for (pat, r) in RULE_RANGES {
+            let row = format!("| `{pat}` | {} |", r.describe());
+            assert!(doc.contains(&row), "docs/rules.md lacks the row {row}");
+        }
+    }
+
+    #[test]
     fn a_number_out_of_range_is_named_with_its_range() {
         let mut r = bpt();
         r.victory.breakpoint_fraction = f64::NAN;
