@@ -927,7 +927,7 @@ fn play(scenario: PathBuf, sides: &[String], seed: u64, load: Option<PathBuf>, r
     // The game saves before it ends, whether the output goes away or Ctrl-C is pressed.
     keep_going_on_closed_pipe();
     volley::terminal::catch_interrupt();
-    volley::terminal::run(game, std::io::stdin().lock())
+    volley::terminal::run(game, std::io::BufReader::new(volley::terminal::Stdin))
 }
 
 /// Open the window: on the main menu, or straight into the battle.

@@ -149,6 +149,58 @@ fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// Standard input for the terminal game (wrap it in a `BufReader`): a read waits in steps of a
+/// quarter second, so Ctrl-C is seen whenever it comes (before a read starts too, or when the
+/// signal went to another thread), not only when it interrupts a read under way. Nothing
+/// else in the program may read standard input beside it.
+pub struct Stdin;
+
+impl std::io::Read for Stdin {
+    #[cfg(unix)]
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if interrupted() {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let mut fd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut fd, 1, 250) };
+            if ready < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            if ready == 0 || interrupted() {
+                // Ctrl-C that came with the input (its handler ran as poll returned): first.
+                continue;
+            }
+            // SAFETY: reading into the caller's buffer, at most its length.
+            let n = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                match e.raw_os_error() {
+                    Some(libc::EINTR) | Some(libc::EAGAIN) => continue,
+                    // No standard input at all: as at its end.
+                    Some(libc::EBADF) => return Ok(0),
+                    _ => return Err(e),
+                }
+            }
+            return Ok(n as usize);
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        std::io::Read::read(&mut std::io::stdin(), buf)
+    }
+}
+
 /// One line of input, read in bounded pieces.
 #[derive(Debug, PartialEq)]
 enum Line {
@@ -411,6 +463,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
                 continue;
             }
             let line = match read_line(&mut input) {
+                Line::Ended if interrupted() => continue,
                 Line::Ended => {
                     say!(out);
                     say!(out, "The input ended: {}", keep(&rec));
