@@ -547,7 +547,8 @@ fn check_texts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     };
     use Seg::{Field as F, Index as I};
     use TextKind::{Name, OptionalName, Text};
-    check(vec![F("title")], &sc.title, "the title", Name)?;
+    // An empty title is refused below, with why it matters.
+    check(vec![F("title")], &sc.title, "the title", OptionalName)?;
     check(vec![F("brief")], &sc.brief, "the brief", Text)?;
     for (i, s) in sc.sides.iter().enumerate() {
         check(vec![F("sides"), I(i), F("name")], &s.name, "side name", Name)?;
