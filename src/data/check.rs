@@ -2,7 +2,8 @@
 
 use super::army::ArmyList;
 use super::load::read_text;
-use super::{DataError, load_scenario, parse_ron, validate_army};
+use super::validate::parse_text;
+use super::{DataError, load_scenario, validate_army};
 use crate::rules::params::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -264,7 +265,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
     match kind {
         Kind::ArmyList => {
             super::validate::precheck_lists(&text, path)?;
-            let a: ArmyList = parse_ron(&text, path)?;
+            let a: ArmyList = parse_text(&text, path)?;
             validate_army(&text, path, &a)?;
             report.title = Some(a.name.clone());
             report.units = Some(a.troops.len() as u32);
@@ -272,7 +273,7 @@ pub fn check_file(path: &Path) -> Result<CheckReport, DataError> {
         }
         Kind::Rules => {
             super::validate::precheck_lists(&text, path)?;
-            let r: Rules = parse_ron(&text, path)?;
+            let r: Rules = parse_text(&text, path)?;
             super::rules_file::check_rules_text(&r, &text, path)?;
             report.title = Some(r.version);
         }

@@ -64,6 +64,37 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// `e`, placed by a reader that ends lines at line feeds only (`ron`: its line counts line
+/// feeds, its column the characters after the last one), placed again by [`line_col`]: in a
+/// file whose lines end with a carriage return alone, `ron`'s line 1, column 4566 is line 75.
+/// Unchanged for a text without a lone carriage return, or an error with no place.
+pub fn recount_lines(text: &str, e: DataError) -> DataError {
+    let b = text.as_bytes();
+    let lone_cr = b
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+    if e.line == 0 || !lone_cr {
+        return e;
+    }
+    let start = if e.line == 1 {
+        Some(0)
+    } else {
+        b.iter()
+            .enumerate()
+            .filter(|&(_, &c)| c == b'\n')
+            .nth(e.line - 2)
+            .map(|(i, _)| i + 1)
+    };
+    let Some(start) = start else { return e };
+    let offset = text[start..]
+        .char_indices()
+        .nth(e.col.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| start + i);
+    let (line, col) = line_col(text, offset);
+    DataError { line, col, ..e }
+}
+
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.col, self.msg)
@@ -91,6 +122,27 @@ mod tests {
         assert_eq!((e.line, e.col), (3, 2));
         let e = DataError::at_offset(Path::new("f"), text, text.find('\u{e9}').unwrap(), "m");
         assert_eq!((e.line, e.col), (2, 2));
+    }
+
+    #[test]
+    fn places_counted_by_line_feeds_are_counted_again() {
+        let f = Path::new("f");
+        let text = "ab\rcd\rxyz";
+        // ron counts one line: `y` is its column 8.
+        let e = recount_lines(text, DataError::new(f, 1, 8, "m"));
+        assert_eq!((e.line, e.col, e.msg.as_str()), (3, 2, "m"));
+        let text = "ab\ncd\rxyz";
+        let e = recount_lines(text, DataError::new(f, 2, 5, "m"));
+        assert_eq!((e.line, e.col), (3, 2));
+        // Nothing to do without a lone carriage return, or without a place.
+        assert_eq!(recount_lines("a\r\nb", DataError::new(f, 2, 1, "m")).line, 2);
+        assert_eq!(recount_lines("a\rb", DataError::whole_file(f, "m")).line, 0);
+        // A place past the end stays in the text.
+        assert_eq!(recount_lines("a\rb", DataError::new(f, 9, 9, "m")).line, 9);
+        assert_eq!(
+            recount_lines("a\rb", DataError::new(f, 1, 99, "m")),
+            DataError::new(f, 2, 2, "m")
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn load_rules(stem: Option<&str>) -> Result<rules::params::Rules, DataError>
         .join(format!("{}.ron", stem.unwrap_or("bpt")));
     let text = read_text(&path)?;
     super::validate::precheck_lists(&text, &path)?;
-    let mut rules: rules::params::Rules = parse_ron(&text, &path)?;
+    let mut rules: rules::params::Rules = super::validate::parse_text(&text, &path)?;
     // The numbers, not the comments or the layout: a reworded comment changes nothing.
     rules.content_hash = content_hash(ron::ser::to_string(&rules).unwrap_or_default().as_bytes());
     check_rules_text(&rules, &text, &path)?;

@@ -166,11 +166,17 @@ fn is_file_stem(stem: &str) -> bool {
     !stem.is_empty() && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// [`parse_ron`], its errors placed again by [`line_col`](super::error::line_col)'s count of
+/// lines (a carriage return alone ends one): `ron` counts line feeds only.
+pub fn parse_text<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T, DataError> {
+    parse_ron(text, path).map_err(|e| super::error::recount_lines(text, e))
+}
+
 /// Reads, parses and checks an army list file.
 pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
     let text = read_text(path)?;
     precheck_lists(&text, path)?;
-    let army: ArmyList = parse_ron(&text, path)?;
+    let army: ArmyList = parse_text(&text, path)?;
     validate_army(&text, path, &army)?;
     Ok(army)
 }
@@ -180,14 +186,14 @@ pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
 pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<LoadedScenario, DataError> {
     let text = read_text(path)?;
     precheck_lists(&text, path)?;
-    let scenario: Scenario = parse_ron(&text, path)?;
+    let scenario: Scenario = parse_text(&text, path)?;
     let c = Ctx::new(path, &text);
     let mut armies = Vec::with_capacity(scenario.sides.len().min(2));
     let mut hash_input = text.as_bytes().to_vec();
     check_scenario_file(&c, &scenario, armies_dir, |army_path| {
         let army_text = read_text(army_path)?;
         precheck_lists(&army_text, army_path)?;
-        let army: ArmyList = parse_ron(&army_text, army_path)?;
+        let army: ArmyList = parse_text(&army_text, army_path)?;
         validate_army(&army_text, army_path, &army)?;
         hash_input.push(0);
         hash_input.extend_from_slice(army_text.as_bytes());

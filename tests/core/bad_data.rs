@@ -233,6 +233,15 @@ fn files_with_old_mac_or_windows_line_ends_are_placed_on_the_right_line() {
     refused(&dir, "lf.ron", &t, line, &["facing"]);
     refused(&dir, "crlf.ron", &t.replace('\n', "\r\n"), line, &["facing"]);
     refused(&dir, "cr.ron", &t.replace('\n', "\r"), line, &["facing"]);
+    // A fault the parser finds (a number missing) too.
+    let t = edit(
+        &fb,
+        "stands: 4,\n                 formation: Line, pos: (x: 78, y: 62)",
+        "stands: ,\n                 formation: Line, pos: (x: 78, y: 62)",
+    );
+    let line = line_of(&t, "stands: ,");
+    refused(&dir, "lf2.ron", &t, line, &["Expected"]);
+    refused(&dir, "cr2.ron", &t.replace('\n', "\r"), line, &["Expected"]);
 }
 
 /// First Battle with one more line of terrain: `(kind: …, points: [POINTS])`.
