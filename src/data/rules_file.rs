@@ -3,7 +3,7 @@
 //! validator takes from it.
 
 use super::load::{RonSpans, Seg, read_text};
-use super::{DataError, Footprints, content_hash, parse_ron};
+use super::{DataError, Footprints, content_hash};
 use crate::rules;
 use crate::rules::params::RulePart;
 use std::path::{Path, PathBuf};
@@ -82,6 +82,7 @@ pub fn footprints(r: &rules::params::Rules) -> Footprints {
 mod tests {
     use super::*;
     use crate::data::error::line_col;
+    use crate::data::parse_ron;
     use crate::rules::params::{RuleNum, Rules, rule_numbers, rule_path_name, rule_range};
 
     /// Every rules file the game ships, with its text.
