@@ -12,6 +12,7 @@ mod editor;
 mod editor_roundtrip;
 mod end;
 mod faults;
+mod faults_replay;
 mod fire;
 #[cfg(feature = "gui")]
 mod follow;
