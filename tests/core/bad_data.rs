@@ -413,3 +413,87 @@ fn nations_must_be_known_on_their_side() {
     let t = edit(&pen, "nation: Some(\"Portuguese\")", "nation: Some(\"\")");
     refused(&dir, "blank.ron", &t, line_of(&t, "nation: Some(\"\")"), &["empty"]);
 }
+
+/// Every number of the rules at each end of its range: the file is accepted, and a short game
+/// (random agents, 300 actions at most) on First Battle plays without a panic (a base too big
+/// for the scenario is refused by the scenario's checks: that is an answer too).
+#[test]
+fn every_number_at_its_bounds_plays_without_a_panic() {
+    use volley::data::load::{RonSpans, Seg};
+    use volley::rules::params::{RuleNum, RulePart, Rules, rule_numbers, rule_path_name, rule_range};
+    let path = Path::new(ROOT).join("assets/rules/bpt.ron");
+    let text = read("assets/rules/bpt.ron");
+    let rules: Rules = volley::data::parse_ron(&text, &path).unwrap();
+    let spans = RonSpans::new(&text);
+    let map = Path::new(ROOT).join("maps/first_battle.ron");
+    let armies = Path::new(ROOT).join("assets/armies");
+    let mut failures = Vec::new();
+    let (mut played, mut unfit) = (0, 0);
+    for (p, n) in rule_numbers(&rules) {
+        let name = rule_path_name(&p);
+        let range = rule_range(&p).unwrap();
+        let segs: Vec<Seg> = p
+            .iter()
+            .map(|s| match *s {
+                RulePart::Field(f) => Seg::Field(f),
+                RulePart::Index(i) => Seg::Index(i),
+            })
+            .collect();
+        let at = spans.offset(&segs);
+        let len = text[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
+            .unwrap();
+        let float = matches!(n, RuleNum::Float(_));
+        let lo = if range.lo_open {
+            range.lo + if float { 0.01 } else { 1.0 }
+        } else {
+            range.lo
+        };
+        for v in [lo, range.hi] {
+            let written = if float {
+                format!("{v:?}")
+            } else {
+                format!("{}", v as i64)
+            };
+            let bad = format!("{}{written}{}", &text[..at], &text[at + len..]);
+            let r: Rules = match volley::data::parse_ron(&bad, &path) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{name} = {written}: {e}"));
+                    continue;
+                }
+            };
+            if let Err(e) = volley::data::rules_file::check_rules_text(&r, &bad, &path) {
+                // A relation may refuse one end (poor sight beyond normal): that is a refusal.
+                assert!(!e.msg.contains("must be"), "{name} = {written}: {e}");
+                continue;
+            }
+            let run = std::panic::catch_unwind(|| -> Result<(), String> {
+                let fp = volley::footprints(&r);
+                let Ok(loaded) = volley::data::load_scenario(&map, &armies, &fp) else {
+                    return Err("unfit".into());
+                };
+                let (b, _) = volley::battle::Battle::new(&loaded, r.clone(), 7);
+                let mut agents = [
+                    volley::agents::by_name("random", 7, 0)?,
+                    volley::agents::by_name("random", 7, 1)?,
+                ];
+                volley::sim::play(b, &mut agents, 300, |_, _, _| {}).map_err(|e| e.to_string())?;
+                Ok(())
+            });
+            match run {
+                Ok(Ok(())) => played += 1,
+                Ok(Err(e)) if e == "unfit" => unfit += 1,
+                Ok(Err(e)) => failures.push(format!("{name} = {written}: {e}")),
+                Err(_) => failures.push(format!("{name} = {written}: panicked")),
+            }
+        }
+    }
+    eprintln!("{played} games played, {unfit} bounds the scenario does not fit");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
