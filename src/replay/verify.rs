@@ -264,10 +264,15 @@ pub struct Verified {
 
 impl std::fmt::Display for Verified {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
         write!(
             f,
-            "{:016x}: {} actions re-played, {} checkpoints matched",
-            self.hash, self.actions, self.checkpoints
+            "{:016x}: {} action{} re-played, {} checkpoint{} matched",
+            self.hash,
+            self.actions,
+            s(self.actions),
+            self.checkpoints,
+            s(self.checkpoints)
         )?;
         for c in &self.checked {
             write!(f, ", {c}")?;
@@ -362,4 +367,30 @@ pub fn verify_report(path: &Path) -> Result<Verified, String> {
             format!("{name}: {text}")
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `volley verify`'s line: the hash, what was re-played and matched, what else was found
+    /// as recorded, and after a semicolon what could not be checked.
+    #[test]
+    fn the_verified_line_says_what_was_checked_and_what_could_not_be() {
+        let v = Verified {
+            hash: 0x9bb7_8085_0e7a_da73,
+            actions: 1,
+            checkpoints: 26,
+            checked: vec!["scenario unchanged".into()],
+            unchecked: vec!["the rules' numbers (…)".into(), "the turn cap (…)".into()],
+        };
+        let line = "9bb780850e7ada73: 1 action re-played, 26 checkpoints matched, scenario unchanged; \
+                    could not check: the rules' numbers (…); the turn cap (…)";
+        assert_eq!(v.to_string(), line);
+        assert_eq!(
+            format!("ok {v:016x}"),
+            format!("ok {line}"),
+            "as `volley verify` prints it"
+        );
+    }
 }
