@@ -1203,45 +1203,80 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     }
 }
 
+/// The log of `actions` applied to `b` in turn, as the window keeps it (headings and the
+/// events' lines), from the battle as it stands.
+fn logged(b: &mut Battle, actions: &[Action]) -> Vec<volley::ui::session::LogLine> {
+    let mut log = BattleLog::new(b, &[]);
+    for a in actions {
+        let heading = b.describe_action(a);
+        let turn = b.game_turn;
+        let ev = b.apply(a).unwrap_or_else(|r| panic!("{a:?} refused: {r:?}"));
+        log.push_action(b, turn, heading, &ev);
+    }
+    log.lines
+}
+
+/// Item 6 of "Nothing shown false, nothing lost": the hand-over summary counts what happened,
+/// from the events: one fire is "fired 1 time" (the old text matching counted two), a charge
+/// is a charge, not a move, a failed order is told, and before anything was played it says so
+/// rather than "nothing moved".
 #[test]
-fn the_hand_over_sums_up_what_the_other_side_did() {
+fn the_hand_over_sums_up_what_the_other_side_did_from_the_events() {
     use volley::ui::screens::handover::summary;
-    use volley::ui::session::LogLine;
-    let b = skirmish(3);
-    let mine = b.alive_units().find(|u| u.side == 0).unwrap().name.clone();
-    let theirs = b.alive_units().find(|u| u.side == 1).unwrap().name.clone();
-    let line = |action: bool, text: String| LogLine::text(1, action, text);
-    let lines = vec![
-        line(true, format!("Union: move: {mine} to (1, 2) facing 90°")),
-        line(false, format!("{mine} moves 5.0 cm to (1.0, 2.0), facing 90°")),
-        line(true, format!("Union: fire: {mine} fires at {theirs}")),
-        line(
-            false,
-            format!("{mine} fire (order) at {theirs}, front in the open: 3 dice, hit on 4+: [4 5 1] → 2 hits"),
-        ),
-        line(false, format!("{theirs} takes 2 hits (2 of 15)")),
-        line(false, "[eager] a reason, no roll".into()),
-        line(
-            false,
-            format!("{theirs} is knocked out: it fell back too far in one go"),
-        ),
-    ];
-    let s = summary(&b, &lines);
-    let text = s.join("\n");
-    assert!(
-        text.contains(&format!("Union moved 1 unit ({mine}) and fired 1 time.")),
-        "{text}"
+    let b = firing_line();
+    let start = BattleLog::new(&b, &[]).lines;
+    assert_eq!(
+        summary(&b, &start, Some(1)),
+        vec!["The battle begins: nothing has been played yet.".to_string()]
     );
-    assert!(text.contains(&format!("{theirs} takes 2 hits")), "{text}");
-    assert!(text.contains(&format!("{theirs} is knocked out")), "{text}");
-    assert!(text.contains(&format!("{} lost 1 unit.", b.sides[1].name)), "{text}");
-    assert!(!text.contains("eager"), "{text}");
-    assert_eq!(summary(&b, &[]), vec!["Nothing moved, fired or was lost.".to_string()]);
+    // Initiative fire: one fire, whatever lines it rolls.
+    let mut fired = b.clone();
+    end_phases_until(&mut fired, |b| b.phase == Phase::Initiative && b.actor() == 0);
+    let fire = fired
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::InitiativeFire { .. }))
+        .expect("initiative fire at 16 cm");
+    let lines = logged(&mut fired, &[fire]);
+    let text = summary(&fired, &lines, Some(1)).join("\n");
+    let union = &fired.sides[0].name;
+    assert!(text.contains(&format!("{union} fired 1 time.")), "{text}");
+    assert!(!text.contains("moved"), "{text}");
+    // An initiative charge: charged with the unit, not moved.
+    let mut charged = b.clone();
+    end_phases_until(&mut charged, |b| b.phase == Phase::Initiative && b.actor() == 0);
+    if let Some(charge) = charged
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::InitiativeCharge { .. }))
+    {
+        let charger = charged.unit(charge.unit().unwrap()).name.clone();
+        let lines = logged(&mut charged, &[charge]);
+        let text = summary(&charged, &lines, Some(1)).join("\n");
+        assert!(text.contains(&format!("charged with 1 unit ({charger})")), "{text}");
+        assert!(!text.contains(&format!("moved 1 unit ({charger})")), "{text}");
+    }
+    // A failed order (2d6 of 6+6 against the need): told as failed, not left out.
+    let mut ordered = b.clone();
+    end_phases_until(&mut ordered, |b| b.phase == Phase::Command && b.actor() == 0);
+    let order = ordered
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Order { .. }))
+        .expect("an order");
+    script(&mut ordered, &[6, 5, 6, 5, 6, 5]);
+    let lines = logged(&mut ordered, &[order]);
+    let text = summary(&ordered, &lines, Some(1)).join("\n");
+    assert!(text.contains("failed 1 order"), "{text}");
     // A real game's log since a hand-over says something.
     let app = played_app(80);
     let lines = app.world().resource::<BattleLog>().lines.clone();
-    let s = summary(battle(&app), &lines[lines.len() / 2..]);
-    assert!(s.iter().any(|l| l.contains("moved") || l.contains("fired")), "{s:?}");
+    let s = summary(battle(&app), &lines[lines.len() / 2..], None);
+    assert!(
+        s.iter()
+            .any(|l| l.contains("moved") || l.contains("fired") || l.contains("charged")),
+        "{s:?}"
+    );
 }
 
 #[test]
