@@ -1486,3 +1486,89 @@ fn a_computer_player_thinks_off_the_frame_and_the_phase_bar_says_so() {
         "the agent is back in its seat"
     );
 }
+
+/// Every corner point of the troops' drawn shapes (`table::stands`), in table cm.
+fn drawn_troop_points(app: &mut App) -> Vec<Vec2> {
+    use bevy_prototype_lyon::prelude::{Shape, tess::path::Event};
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<&Shape, With<volley::ui::table::stands::StandLayer>>();
+    let mut out = Vec::new();
+    for shape in q.iter(world) {
+        for e in shape.path.iter() {
+            match e {
+                Event::Begin { at } => out.push(Vec2::new(at.x, at.y)),
+                Event::Line { to, .. } | Event::Quadratic { to, .. } | Event::Cubic { to, .. } => {
+                    out.push(Vec2::new(to.x, to.y))
+                }
+                Event::End { .. } => {}
+            }
+        }
+    }
+    out
+}
+
+/// Item 2 of "Nothing shown false, nothing lost": after Ctrl+Z on a move, the troops are drawn
+/// where the unit stands again, not where the undone move left them (the undo landed between
+/// the pieces' sync and the drawing, and nothing drew again until the next action).
+#[test]
+fn undo_redraws_the_troops_where_the_unit_stands() {
+    use volley::battle::Action;
+    let mut app = seated_in_command_phase();
+    app.add_plugins(volley::ui::table::stands::plugin);
+    // No gliding: every unit is drawn by the troops' layers, not the animation's.
+    app.world_mut()
+        .resource_mut::<volley::ui::settings::Settings>()
+        .animation_speed = 0.0;
+    app.update();
+    let legal = battle(&app).legal_actions();
+    let order = legal
+        .iter()
+        .find(|a| {
+            battle(&app).describe_action(a).contains("Vincent")
+                && matches!(a, Action::Order { units, .. } if units.len() == 1)
+        })
+        .cloned()
+        .expect("Vincent may order one unit");
+    let Action::Order { units, .. } = &order else {
+        unreachable!()
+    };
+    let unit = units[0];
+    request(&mut app, order.clone());
+    let mv = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { unit: u, .. } if *u == unit))
+        .expect("the ordered unit may move");
+    let corners = |b: &Battle| -> Vec<Vec2> {
+        b.rects(unit)
+            .iter()
+            .flat_map(|r| r.corners())
+            .map(|c| Vec2::new(c.x as f32, c.y as f32))
+            .collect()
+    };
+    let before = corners(battle(&app));
+    request(&mut app, mv);
+    let moved = corners(battle(&app));
+    assert!(before.iter().zip(&moved).any(|(a, b)| a.distance(*b) > 1.0), "it moved");
+    press_ctrl_z(&mut app);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(corners(battle(&app)), before, "the move is undone");
+    let drawn = drawn_troop_points(&mut app);
+    let shown = |p: &Vec2| drawn.iter().any(|d| d.distance(*p) < 0.05);
+    assert!(
+        before.iter().all(shown),
+        "the unit is drawn where it stands: {before:?} among {} points, e.g. {:?}",
+        drawn.len(),
+        drawn
+            .iter()
+            .filter(|d| d.distance(before[0]) < 15.0)
+            .take(30)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !moved.iter().any(shown),
+        "nothing is drawn where the undone move left it"
+    );
+}
