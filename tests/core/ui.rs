@@ -1572,3 +1572,24 @@ fn undo_redraws_the_troops_where_the_unit_stands() {
         "nothing is drawn where the undone move left it"
     );
 }
+
+/// Item 4 of "Nothing shown false, nothing lost": with the line-of-sight tool on, a click on a
+/// window over the table (the Overlays toolbar's header) is the window's, never a sight point;
+/// the same click off the window sets the sight line's first end.
+#[test]
+fn a_click_on_a_window_over_the_table_never_sets_a_sight_point() {
+    use volley::ui::common::OverWindow;
+    use volley::ui::measure::{LosProbe, Overlays};
+    let mut app = seated_in_command_phase();
+    app.add_plugins(volley::ui::table::measure::plugin);
+    app.world_mut().resource_mut::<Overlays>().los_tool = true;
+    app.insert_resource(OverWindow(true));
+    app.update();
+    let p = V2::new(100.0, 90.0);
+    click(&mut app, p);
+    assert_eq!(app.world().resource::<Overlays>().los, LosProbe::default());
+    app.insert_resource(OverWindow(false));
+    click(&mut app, p);
+    let los = app.world().resource::<Overlays>().los.clone();
+    assert!(los.from.is_some_and(|(at, _)| at.dist(p) < 0.5), "{los:?}");
+}
