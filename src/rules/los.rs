@@ -383,8 +383,14 @@ pub struct LosWorld {
     grid: Grid,
 }
 
+/// Numbers every prepared terrain: a change marker for views derived from sight (no rule
+/// reads it, so it changes nothing that is played or hashed).
+static TERRAIN_REVISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// The prepared terrain of a `LosWorld`.
 struct LosTerrain {
+    /// Unique to this preparation (copies of the world share it; a rebuild takes a new one).
+    revision: u64,
     terrain: Terrain,
     areas: Vec<AreaInfo>,
     obstacles: Vec<ObstacleInfo>,
@@ -606,6 +612,7 @@ impl LosWorld {
         );
         LosWorld {
             fixed: Arc::new(LosTerrain {
+                revision: TERRAIN_REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 terrain: terrain.clone(),
                 areas,
                 obstacles,
@@ -624,6 +631,13 @@ impl LosWorld {
 
     pub fn params(&self) -> &LosParams {
         &self.params
+    }
+
+    /// Which preparation of the terrain this world sees by: the same number for every copy of
+    /// one world, a new one whenever the terrain is prepared again (the engineers cleared a
+    /// hedge or demolished a wall). What is derived from sight keys on it.
+    pub fn terrain_revision(&self) -> u64 {
+        self.fixed.revision
     }
 
     /// A change of weather changes how far anyone sees (BPT "Weather"); nothing else of the

@@ -21,6 +21,9 @@ pub struct LogLine {
     pub text: String,
     /// The dice the line's event rolled, to draw as faces (`battle::rolls`).
     pub throws: Vec<crate::battle::rolls::Throw>,
+    /// The event the line tells (none for a heading, a title or a computer player's reason):
+    /// what reads the log for what happened (the hand-over) reads this, never the words.
+    pub event: Option<Event>,
 }
 
 impl LogLine {
@@ -31,6 +34,7 @@ impl LogLine {
             action,
             text,
             throws: Vec::new(),
+            event: None,
         }
     }
 
@@ -41,6 +45,7 @@ impl LogLine {
             action: false,
             text: b.describe(e),
             throws: crate::battle::rolls::throws(e),
+            event: Some(e.clone()),
         }
     }
 }
@@ -80,6 +85,13 @@ impl Seats {
 
     pub fn human(&self, side: SideId) -> bool {
         self.sides[side] == "human"
+    }
+
+    /// Is `side`'s hand (its units to act, its orders) hidden from the table? In hot-seat, while
+    /// the other side's player still sits at it: the melee shown to the player who charged,
+    /// before the hand-over.
+    pub fn hides_hand_of(&self, side: SideId) -> bool {
+        !self.no_handover && self.viewer.is_some_and(|v| v != side)
     }
 }
 

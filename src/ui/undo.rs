@@ -151,7 +151,14 @@ impl UndoStack {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Update, undo_key.run_if(in_state(crate::ui::common::Screen::Battle)));
+    // With the table's input, before the battle's systems: the state it restores is synced to
+    // the pieces and drawn in the same frame.
+    app.add_systems(
+        Update,
+        undo_key
+            .in_set(crate::ui::common::TableSystems::Input)
+            .run_if(in_state(crate::ui::common::Screen::Battle)),
+    );
 }
 
 /// Ctrl+Z / Backspace (`TableAction::Undo`): take back the last undoable step.

@@ -277,3 +277,68 @@ fn the_move_envelope_arrives_from_the_async_pool_and_equals_the_core() {
     app.update();
     assert!(app.world().get::<MoveEnvelope>(e).is_none());
 }
+
+/// The `Sight` component of `unit`.
+fn sight_of(app: &mut App, unit: u32) -> Vec<u32> {
+    let world = app.world_mut();
+    let mut q = world.query::<(&UnitPiece, &Sight)>();
+    q.iter(world)
+        .find(|(p, _)| p.unit == unit)
+        .map(|(_, s)| s.0.clone())
+        .expect("the unit has a sight component")
+}
+
+/// Item 3 of "Nothing shown false, nothing lost": who sees whom follows every change that can
+/// alter it, here a hedge the engineers cut (BPT "Engineering: Obstacle clearance", a 5 cm
+/// gap on a 3+) with no piece moved and no status changed. A Union line and a Confederate
+/// line, each 40-odd cm from the gap, look at each other through it once it is open; the
+/// engineers, in march column, leave room beside them.
+#[test]
+fn sight_follows_a_hedge_the_engineers_cut() {
+    use volley::battle::Action;
+    use volley::rules::formation::Formation;
+    use volley::rules::geometry::V2;
+    use volley::rules::switches::Switch;
+    use volley::rules::terrain::{Linear, LinearKind, Terrain};
+    let mut engineers = u(0, "us_engineers", 2, 100.0, 60.0, 90.0);
+    engineers.formation = Formation::MarchColumn;
+    // The hedge 0.2 cm ahead of the column's front edge (61.5), 0.5 cm wide.
+    let y: f64 = 61.5 + 0.25 + 0.2;
+    let (ox, oy, tx, ty) = (101.9 + 40.0, y - 20.0, 101.9 - 40.0, y + 20.0);
+    let facing = (ty - oy).atan2(tx - ox).to_degrees();
+    let units = [
+        engineers,
+        u(0, "regular_infantry_rifled", 2, ox, oy, facing),
+        u(1, "regular_infantry_rifled", 2, tx, ty, facing + 180.0),
+    ];
+    let terrain = Terrain {
+        linears: vec![Linear {
+            kind: LinearKind::Hedge,
+            name: "the hedge".into(),
+            points: vec![V2::new(20.0, y), V2::new(180.0, y)],
+            width: 0.5,
+        }],
+        ..Default::default()
+    };
+    let mut b = battle_switched(&units, terrain, CO_AT, HQ_AT, &[Switch::Engineers]);
+    script(&mut b, &[6, 6, 6, 6]);
+    assert!(b.visible_enemies(1).is_empty(), "the hedge hides them at first");
+    let mut app = headless_app(b);
+    app.update();
+    assert_eq!(sight_of(&mut app, 1), Vec::<u32>::new());
+    app.world_mut()
+        .write_message(ActionRequest(Action::Engineer { unit: 0, linear: 0 }));
+    app.update();
+    app.update();
+    let b = app.world().resource::<BattleState>().0.clone();
+    assert_eq!(b.terrain.linears.len(), 2, "a gap is cut");
+    let core: Vec<u32> = b.visible_enemies(1).into_iter().map(|(id, _)| id).collect();
+    assert_eq!(core, vec![2], "through the gap the Union line sees the Confederates");
+    assert_eq!(sight_of(&mut app, 1), core, "the component follows the cut hedge");
+    let theirs: Vec<u32> = b.visible_enemies(2).into_iter().map(|(id, _)| id).collect();
+    assert!(theirs.contains(&1), "{theirs:?}");
+    assert_eq!(sight_of(&mut app, 2), theirs);
+}
+
+const CO_AT: [(f64, f64); 2] = [(20.0, 5.0), (220.0, 175.0)];
+const HQ_AT: [(f64, f64); 2] = [(40.0, 5.0), (200.0, 175.0)];

@@ -46,6 +46,8 @@ mod rules_command;
 mod rules_fire;
 mod scenarios;
 mod scheduler;
+#[cfg(feature = "gui")]
+mod shown_true;
 mod terminal;
 #[cfg(feature = "gui")]
 mod ui;

@@ -1203,45 +1203,80 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     }
 }
 
+/// The log of `actions` applied to `b` in turn, as the window keeps it (headings and the
+/// events' lines), from the battle as it stands.
+fn logged(b: &mut Battle, actions: &[Action]) -> Vec<volley::ui::session::LogLine> {
+    let mut log = BattleLog::new(b, &[]);
+    for a in actions {
+        let heading = b.describe_action(a);
+        let turn = b.game_turn;
+        let ev = b.apply(a).unwrap_or_else(|r| panic!("{a:?} refused: {r:?}"));
+        log.push_action(b, turn, heading, &ev);
+    }
+    log.lines
+}
+
+/// Item 6 of "Nothing shown false, nothing lost": the hand-over summary counts what happened,
+/// from the events: one fire is "fired 1 time" (the old text matching counted two), a charge
+/// is a charge, not a move, a failed order is told, and before anything was played it says so
+/// rather than "nothing moved".
 #[test]
-fn the_hand_over_sums_up_what_the_other_side_did() {
+fn the_hand_over_sums_up_what_the_other_side_did_from_the_events() {
     use volley::ui::screens::handover::summary;
-    use volley::ui::session::LogLine;
-    let b = skirmish(3);
-    let mine = b.alive_units().find(|u| u.side == 0).unwrap().name.clone();
-    let theirs = b.alive_units().find(|u| u.side == 1).unwrap().name.clone();
-    let line = |action: bool, text: String| LogLine::text(1, action, text);
-    let lines = vec![
-        line(true, format!("Union: move: {mine} to (1, 2) facing 90°")),
-        line(false, format!("{mine} moves 5.0 cm to (1.0, 2.0), facing 90°")),
-        line(true, format!("Union: fire: {mine} fires at {theirs}")),
-        line(
-            false,
-            format!("{mine} fire (order) at {theirs}, front in the open: 3 dice, hit on 4+: [4 5 1] → 2 hits"),
-        ),
-        line(false, format!("{theirs} takes 2 hits (2 of 15)")),
-        line(false, "[eager] a reason, no roll".into()),
-        line(
-            false,
-            format!("{theirs} is knocked out: it fell back too far in one go"),
-        ),
-    ];
-    let s = summary(&b, &lines);
-    let text = s.join("\n");
-    assert!(
-        text.contains(&format!("Union moved 1 unit ({mine}) and fired 1 time.")),
-        "{text}"
+    let b = firing_line();
+    let start = BattleLog::new(&b, &[]).lines;
+    assert_eq!(
+        summary(&b, &start, Some(1)),
+        vec!["The battle begins: nothing has been played yet.".to_string()]
     );
-    assert!(text.contains(&format!("{theirs} takes 2 hits")), "{text}");
-    assert!(text.contains(&format!("{theirs} is knocked out")), "{text}");
-    assert!(text.contains(&format!("{} lost 1 unit.", b.sides[1].name)), "{text}");
-    assert!(!text.contains("eager"), "{text}");
-    assert_eq!(summary(&b, &[]), vec!["Nothing moved, fired or was lost.".to_string()]);
+    // Initiative fire: one fire, whatever lines it rolls.
+    let mut fired = b.clone();
+    end_phases_until(&mut fired, |b| b.phase == Phase::Initiative && b.actor() == 0);
+    let fire = fired
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::InitiativeFire { .. }))
+        .expect("initiative fire at 16 cm");
+    let lines = logged(&mut fired, &[fire]);
+    let text = summary(&fired, &lines, Some(1)).join("\n");
+    let union = &fired.sides[0].name;
+    assert!(text.contains(&format!("{union} fired 1 time.")), "{text}");
+    assert!(!text.contains("moved"), "{text}");
+    // An initiative charge: charged with the unit, not moved.
+    let mut charged = b.clone();
+    end_phases_until(&mut charged, |b| b.phase == Phase::Initiative && b.actor() == 0);
+    if let Some(charge) = charged
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::InitiativeCharge { .. }))
+    {
+        let charger = charged.unit(charge.unit().unwrap()).name.clone();
+        let lines = logged(&mut charged, &[charge]);
+        let text = summary(&charged, &lines, Some(1)).join("\n");
+        assert!(text.contains(&format!("charged with 1 unit ({charger})")), "{text}");
+        assert!(!text.contains(&format!("moved 1 unit ({charger})")), "{text}");
+    }
+    // A failed order (2d6 of 6+6 against the need): told as failed, not left out.
+    let mut ordered = b.clone();
+    end_phases_until(&mut ordered, |b| b.phase == Phase::Command && b.actor() == 0);
+    let order = ordered
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Order { .. }))
+        .expect("an order");
+    script(&mut ordered, &[6, 5, 6, 5, 6, 5]);
+    let lines = logged(&mut ordered, &[order]);
+    let text = summary(&ordered, &lines, Some(1)).join("\n");
+    assert!(text.contains("failed 1 order"), "{text}");
     // A real game's log since a hand-over says something.
     let app = played_app(80);
     let lines = app.world().resource::<BattleLog>().lines.clone();
-    let s = summary(battle(&app), &lines[lines.len() / 2..]);
-    assert!(s.iter().any(|l| l.contains("moved") || l.contains("fired")), "{s:?}");
+    let s = summary(battle(&app), &lines[lines.len() / 2..], None);
+    assert!(
+        s.iter()
+            .any(|l| l.contains("moved") || l.contains("fired") || l.contains("charged")),
+        "{s:?}"
+    );
 }
 
 #[test]
@@ -1450,4 +1485,111 @@ fn a_computer_player_thinks_off_the_frame_and_the_phase_bar_says_so() {
         app.world().non_send::<volley::ui::Agents>().0[side].is_some(),
         "the agent is back in its seat"
     );
+}
+
+/// Every corner point of the troops' drawn shapes (`table::stands`), in table cm.
+fn drawn_troop_points(app: &mut App) -> Vec<Vec2> {
+    use bevy_prototype_lyon::prelude::{Shape, tess::path::Event};
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<&Shape, With<volley::ui::table::stands::StandLayer>>();
+    let mut out = Vec::new();
+    for shape in q.iter(world) {
+        for e in shape.path.iter() {
+            match e {
+                Event::Begin { at } => out.push(Vec2::new(at.x, at.y)),
+                Event::Line { to, .. } | Event::Quadratic { to, .. } | Event::Cubic { to, .. } => {
+                    out.push(Vec2::new(to.x, to.y))
+                }
+                Event::End { .. } => {}
+            }
+        }
+    }
+    out
+}
+
+/// Item 2 of "Nothing shown false, nothing lost": after Ctrl+Z on a move, the troops are drawn
+/// where the unit stands again, not where the undone move left them (the undo landed between
+/// the pieces' sync and the drawing, and nothing drew again until the next action).
+#[test]
+fn undo_redraws_the_troops_where_the_unit_stands() {
+    use volley::battle::Action;
+    let mut app = seated_in_command_phase();
+    app.add_plugins(volley::ui::table::stands::plugin);
+    // No gliding: every unit is drawn by the troops' layers, not the animation's.
+    app.world_mut()
+        .resource_mut::<volley::ui::settings::Settings>()
+        .animation_speed = 0.0;
+    app.update();
+    let legal = battle(&app).legal_actions();
+    let order = legal
+        .iter()
+        .find(|a| {
+            battle(&app).describe_action(a).contains("Vincent")
+                && matches!(a, Action::Order { units, .. } if units.len() == 1)
+        })
+        .cloned()
+        .expect("Vincent may order one unit");
+    let Action::Order { units, .. } = &order else {
+        unreachable!()
+    };
+    let unit = units[0];
+    request(&mut app, order.clone());
+    let mv = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { unit: u, .. } if *u == unit))
+        .expect("the ordered unit may move");
+    let corners = |b: &Battle| -> Vec<Vec2> {
+        b.rects(unit)
+            .iter()
+            .flat_map(|r| r.corners())
+            .map(|c| Vec2::new(c.x as f32, c.y as f32))
+            .collect()
+    };
+    let before = corners(battle(&app));
+    request(&mut app, mv);
+    let moved = corners(battle(&app));
+    assert!(before.iter().zip(&moved).any(|(a, b)| a.distance(*b) > 1.0), "it moved");
+    press_ctrl_z(&mut app);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(corners(battle(&app)), before, "the move is undone");
+    let drawn = drawn_troop_points(&mut app);
+    let shown = |p: &Vec2| drawn.iter().any(|d| d.distance(*p) < 0.05);
+    assert!(
+        before.iter().all(shown),
+        "the unit is drawn where it stands: {before:?} among {} points, e.g. {:?}",
+        drawn.len(),
+        drawn
+            .iter()
+            .filter(|d| d.distance(before[0]) < 15.0)
+            .take(30)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !moved.iter().any(shown),
+        "nothing is drawn where the undone move left it"
+    );
+}
+
+/// Item 4 of "Nothing shown false, nothing lost": with the line-of-sight tool on, a click on a
+/// window over the table (the Overlays toolbar's header) is the window's, never a sight point;
+/// the same click off the window sets the sight line's first end.
+#[test]
+fn a_click_on_a_window_over_the_table_never_sets_a_sight_point() {
+    use volley::ui::common::OverWindow;
+    use volley::ui::measure::{LosProbe, Overlays};
+    let mut app = seated_in_command_phase();
+    app.add_plugins(volley::ui::table::measure::plugin);
+    app.world_mut().resource_mut::<Overlays>().los_tool = true;
+    app.insert_resource(OverWindow(true));
+    app.update();
+    let p = V2::new(100.0, 90.0);
+    click(&mut app, p);
+    assert_eq!(app.world().resource::<Overlays>().los, LosProbe::default());
+    app.insert_resource(OverWindow(false));
+    click(&mut app, p);
+    let los = app.world().resource::<Overlays>().los.clone();
+    assert!(los.from.is_some_and(|(at, _)| at.dist(p) < 0.5), "{los:?}");
 }

@@ -805,3 +805,118 @@ fn a_unit_is_activated_with_o_under_initiative_passing_in_the_real_window() {
     g.wait("the Confederates' turn", 300, |p| p["active"] == 1);
     assert!(g.child.try_wait().unwrap().is_none(), "the window is still open");
 }
+
+/// The screenshot's pixels (RGB, row by row) and its width.
+fn pixels(shot: &Path) -> (Vec<u8>, u32) {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
+    let bytes = std::fs::read(shot).expect("the screenshot");
+    let image = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("a PNG");
+    let rgb = image.try_into_dynamic().expect("an image").to_rgb8();
+    let w = rgb.width();
+    (rgb.into_raw(), w)
+}
+
+/// Is a Union base drawn within `r` pixels of window pixel `at` (a pixel of the Union's base
+/// colour, `palette::SIDE_RGB[0]`, give or take the renderer's rounding)?
+fn union_base_near((rgb, w): &(Vec<u8>, u32), at: (f64, f64), r: i64) -> bool {
+    let [br, bg, bb] = volley::ui::palette::SIDE_RGB[0].map(i32::from);
+    let h = (rgb.len() / 3) as i64 / *w as i64;
+    (-r..=r).any(|dy| {
+        (-r..=r).any(|dx| {
+            let (x, y) = (at.0.round() as i64 + dx, at.1.round() as i64 + dy);
+            if x < 0 || y < 0 || x >= *w as i64 || y >= h {
+                return false;
+            }
+            let i = ((y * *w as i64 + x) * 3) as usize;
+            let (r, g, b) = (i32::from(rgb[i]), i32::from(rgb[i + 1]), i32::from(rgb[i + 2]));
+            (r - br).abs() + (g - bg).abs() + (b - bb).abs() < 30
+        })
+    })
+}
+
+/// The window-pixel centres of unit `id`'s stands, from the probe.
+fn stand_centres(g: &Game, id: u64) -> Vec<(f64, f64)> {
+    let p = g.probe();
+    let unit = p["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()
+        .clone();
+    unit["stands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s[0].as_f64().unwrap(), s[1].as_f64().unwrap()))
+        .collect()
+}
+
+/// Item 2 of "Nothing shown false, nothing lost", in the real window: the 5th New Hampshire
+/// is ordered, dragged forward and the move taken back with Ctrl+Z. The table must show it
+/// where it stands again: its bases drawn at its place, none left where the undone move put
+/// them (they stayed there until the next action).
+#[test]
+fn ctrl_z_in_the_real_window_draws_the_unit_back_where_it_stands() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(&x, "undo", &scenario, 5, &[]);
+    back_to_union(&x, &mut g);
+    key(&x, &g, "Return");
+    g.wait("the command phase", 120, |p| p["phase"] == "Command");
+    // Col. Reed orders the 5th New Hampshire (seed 5: 2+1, issued).
+    let at = g.at("commanders", REED);
+    click(&x, &mut g, at);
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    let n = g.actions();
+    let at = g.at("units", UNION_5NH);
+    click(&x, &mut g, at);
+    g.wait("the order", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(matches!(g.last_action(), Action::Order { .. }), "{:?}", g.last_action());
+    // Select it and drag it 40 pixels forward.
+    key(&x, &g, "Escape");
+    let at = g.at("units", UNION_5NH);
+    click(&x, &mut g, at);
+    g.wait("the 5th selected", 60, |p| p["selection"][0] == UNION_5NH);
+    let home = stand_centres(&g, UNION_5NH);
+    let n = g.actions();
+    mouse(&x, &mut g, at);
+    x.xdo(&["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    mouse(&x, &mut g, (at.0, at.1 - 15));
+    mouse(&x, &mut g, (at.0, at.1 - 30));
+    std::thread::sleep(Duration::from_millis(400));
+    x.xdo(&["mouseup", "1"]);
+    g.wait("the move", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(matches!(g.last_action(), Action::Move { .. }), "{:?}", g.last_action());
+    let moved = stand_centres(&g, UNION_5NH);
+    // The glide plays out before the undo.
+    std::thread::sleep(Duration::from_secs(3));
+    key(&x, &g, "ctrl+z");
+    g.wait("the undo", 120, |p| p["status"].to_string().contains("undone"));
+    assert_eq!(stand_centres(&g, UNION_5NH), home, "the pieces are back");
+    // A few frames, then look at the table.
+    std::thread::sleep(Duration::from_secs(3));
+    let shot = screenshot(&x, &g, "undo.png").expect("a screenshot");
+    let px = pixels(&shot);
+    for (i, &c) in home.iter().enumerate().take(4) {
+        assert!(union_base_near(&px, c, 6), "stand {i} is not drawn at its place {c:?}");
+    }
+    for (i, &c) in moved.iter().enumerate().take(4) {
+        assert!(
+            !union_base_near(&px, c, 3),
+            "stand {i} is still drawn where the undone move left it, {c:?}"
+        );
+    }
+}

@@ -1,10 +1,11 @@
 //! The arcs of every unit as a component: its arc of vision out to the visibility distance
 //! and its fire cone as deep as its weapon range (DECISIONS "Arcs"), by the rules' own
-//! `geometry::vision_arc` and `geometry::fire_cone`. Derived when a piece moved or changed.
+//! `geometry::vision_arc` and `geometry::fire_cone`. Derived whenever the battle changed (a
+//! move, a formation, mounting or dismounting, the weather, an undo: a few polygons a unit,
+//! cheap) and written only where they changed.
 
 use super::base::{BattleState, BattleSystems};
 use super::pieces::{PieceIndex, UnitPiece};
-use super::sight::PiecesChanged;
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::{self, V2};
 use bevy::prelude::*;
@@ -30,24 +31,21 @@ impl Arcs {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, derive_arcs.in_set(BattleSystems::Derive));
+    app.add_systems(
+        Update,
+        derive_arcs
+            .run_if(resource_changed::<BattleState>.or_else(|added: Query<(), Added<UnitPiece>>| !added.is_empty()))
+            .in_set(BattleSystems::Derive),
+    );
 }
 
 fn derive_arcs(
     mut commands: Commands,
     battle: Res<BattleState>,
-    changed: PiecesChanged,
     mut units: Query<(Entity, &UnitPiece, Option<&mut Arcs>)>,
     index: Res<PieceIndex>,
-    mut visibility: Local<Option<f64>>,
 ) {
     let b = &battle.0;
-    // The weather changes how far anyone sees without moving a piece.
-    let seeing = b.los.params().visibility;
-    if changed.is_empty() && *visibility == Some(seeing) {
-        return;
-    }
-    *visibility = Some(seeing);
     for (e, piece, arcs) in &mut units {
         if index.unit(piece.unit) != Some(e) {
             continue;

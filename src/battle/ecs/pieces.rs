@@ -151,19 +151,43 @@ pub(super) fn plugin(app: &mut App) {
 type UnitQuery<'w, 's> = Query<
     'w,
     's,
-    (&'static mut Transform, &'static mut UnitStatus),
+    (
+        &'static mut Transform,
+        &'static mut UnitStatus,
+        &'static mut SideOf,
+        &'static mut Name,
+    ),
     (With<UnitPiece>, Without<Stand>, Without<CommanderBase>),
 >;
 type StandQuery<'w, 's> = Query<
     'w,
     's,
-    (&'static mut Transform, &'static mut BaseShape, &'static mut Stand),
+    (
+        &'static mut Transform,
+        &'static mut BaseShape,
+        &'static mut Stand,
+        &'static mut SideOf,
+    ),
     (Without<UnitPiece>, Without<CommanderBase>),
 >;
-type CommanderQuery<'w, 's> =
-    Query<'w, 's, &'static mut Transform, (With<CommanderBase>, Without<UnitPiece>, Without<Stand>)>;
+type CommanderQuery<'w, 's> = Query<
+    'w,
+    's,
+    (&'static mut Transform, &'static mut SideOf, &'static mut Name),
+    (With<CommanderBase>, Without<UnitPiece>, Without<Stand>),
+>;
+
+/// A name component kept to `name`, written only when it differs (a piece reused by id in
+/// another battle: the menu's background battle, then the chosen one).
+fn keep_name(n: &mut Mut<Name>, name: &str) {
+    if n.as_str() != name {
+        **n = Name::new(name.to_owned());
+    }
+}
 
 /// Bring the pieces up to the battle: spawn what is new, move what moved, despawn what is gone.
+/// A piece kept by id takes every property from the battle it now belongs to (its side and
+/// name too: unit ids repeat from one scenario to the next).
 fn sync_pieces(
     mut commands: Commands,
     battle: Res<BattleState>,
@@ -180,9 +204,11 @@ fn sync_pieces(
         let status = UnitStatus::of(b, u);
         let (parent, mut children) = match index.units.remove(&u.id) {
             Some((e, children)) => {
-                if let Ok((mut t, mut s)) = units.get_mut(e) {
+                if let Ok((mut t, mut s, mut side, mut name)) = units.get_mut(e) {
                     t.set_if_neq(tf);
                     s.set_if_neq(status);
+                    side.set_if_neq(SideOf(u.side));
+                    keep_name(&mut name, &u.name);
                 }
                 (e, children)
             }
@@ -207,10 +233,11 @@ fn sync_pieces(
                 command_stand: i >= g.fighting,
             };
             match children.get(i).and_then(|&e| stands.get_mut(e).ok()) {
-                Some((mut t, mut shape, mut s)) => {
+                Some((mut t, mut shape, mut s, mut side)) => {
                     t.set_if_neq(local);
                     shape.set_if_neq(BaseShape::rect(r));
                     s.set_if_neq(stand);
+                    side.set_if_neq(SideOf(u.side));
                 }
                 None => {
                     let e = commands
@@ -230,21 +257,25 @@ fn sync_pieces(
     }
     index.units = keep;
     let d = b.rules.footprints.commander_diameter as f32;
-    for c in &b.commanders {
+    let mut kept = BTreeMap::new();
+    for c in b.commanders.iter().filter(|c| c.alive()) {
         let tf = table_transform(c.pos, 0.0);
-        match (c.alive(), index.commanders.get(&c.id).copied()) {
-            (true, Some(e)) => {
-                if let Ok(mut t) = commanders.get_mut(e) {
+        let e = match index.commanders.remove(&c.id) {
+            Some(e) => {
+                if let Ok((mut t, mut side, mut name)) = commanders.get_mut(e) {
                     t.set_if_neq(tf);
+                    side.set_if_neq(SideOf(c.side));
+                    keep_name(&mut name, &c.name);
                 }
+                e
             }
-            (true, None) => {
+            None => {
                 let shape = BaseShape {
                     width: d,
                     depth: d,
                     round: true,
                 };
-                let e = commands
+                commands
                     .spawn((
                         CommanderBase { commander: c.id },
                         SideOf(c.side),
@@ -252,15 +283,14 @@ fn sync_pieces(
                         shape,
                         tf,
                     ))
-                    .id();
-                index.commanders.insert(c.id, e);
+                    .id()
             }
-            (false, Some(e)) => {
-                commands.entity(e).despawn();
-                index.commanders.remove(&c.id);
-            }
-            (false, None) => {}
-        }
+        };
+        kept.insert(c.id, e);
+    }
+    // Commanders lost, and those of another battle (the one before had more).
+    for (_, e) in std::mem::replace(&mut index.commanders, kept) {
+        commands.entity(e).despawn();
     }
 }
 

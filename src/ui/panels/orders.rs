@@ -636,6 +636,14 @@ pub fn show(
         heading(ui, "The battle is over");
         return;
     }
+    if seats.hides_hand_of(actor) {
+        heading(ui, "Orders");
+        ui.label(format!(
+            "{} acts next: their orders are shown to them after the hand-over.",
+            b.sides[actor].name
+        ));
+        return;
+    }
     if !seats.human(actor) {
         heading(ui, "Orders");
         ui.label(format!(

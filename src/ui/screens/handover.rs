@@ -1,6 +1,7 @@
 //! Hot-seat hand-over: when the decision passes to the other player the table is hidden until
 //! that player takes the seat and clicks; meanwhile it sums up in a few lines what happened
-//! since the last hand-over (moves, fire, results, losses), from the battle log.
+//! since the last hand-over (moves, charges, fire, failed orders, results, losses), from the
+//! events the battle log keeps, and only what the incoming player may see.
 //!
 //! Before it, the player whose action ended their part of the turn sees its melee: when that
 //! action fought a charge (the charge phase resolves charges as the command phase ends), the
@@ -36,17 +37,20 @@ pub struct HandoverMark(pub usize);
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct ResultPause(pub Option<Vec<LogLine>>);
 
-/// What the last action in `lines` caused, when it fought a melee (a "Charge on …" line):
-/// its lines but the phase headings and computer players' reasons. Empty when it fought none.
+/// What the last action in `lines` caused, when it fought a melee (a combat round among its
+/// events): its events' lines but the phase headings (computer players' reasons carry no
+/// event). Empty when it fought none.
 pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
+    use crate::battle::Event as E;
     let start = lines.iter().rposition(|l| l.action).map_or(0, |i| i + 1);
     let caused = &lines[start..];
-    if !caused.iter().any(|l| l.text.starts_with("Charge on ")) {
+    let fought = |l: &&LogLine| matches!(l.event, Some(E::CombatRound { .. } | E::CombatResult { .. }));
+    if !caused.iter().any(|l| fought(&l)) {
         return Vec::new();
     }
     caused
         .iter()
-        .filter(|l| !l.text.starts_with('[') && !l.text.starts_with('—'))
+        .filter(|l| l.event.as_ref().is_some_and(|e| !matches!(e, E::PhaseStarted { .. })))
         .cloned()
         .collect()
 }
@@ -54,69 +58,137 @@ pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
 /// Most result lines the summary lists (the rest are in the battle log).
 pub const SUMMARY_RESULTS: usize = 8;
 
-/// What happened in `lines` (the log since the last hand-over), in a few lines: for each side
-/// the units that moved and the fire it opened; then what came of it (hits, falls back,
-/// knock-outs, charges won and lost); then the units each side lost.
-pub fn summary(b: &Battle, lines: &[LogLine]) -> Vec<String> {
-    // The unit a line is about: the longest unit name it starts with.
-    fn about<'t>(b: &Battle, text: &'t str) -> Option<(usize, &'t str)> {
-        b.units
-            .iter()
-            .filter(|u| text.starts_with(u.name.as_str()))
-            .max_by_key(|u| u.name.len())
-            .map(|u| (u.side, &text[u.name.len()..]))
+/// What each side did in a stretch of the log, counted from its events.
+#[derive(Default)]
+struct Deeds<'b> {
+    moved: std::collections::BTreeSet<&'b str>,
+    charged: std::collections::BTreeSet<&'b str>,
+    evaded: std::collections::BTreeSet<&'b str>,
+    fired: u32,
+    failed_orders: u32,
+    lost: u32,
+}
+
+impl Deeds<'_> {
+    fn told(&self) -> Vec<String> {
+        let named = |what: &str, set: &std::collections::BTreeSet<&str>| {
+            let names: Vec<&str> = set.iter().copied().collect();
+            format!("{what} {} ({})", count(names.len() as i64, "unit"), names.join(", "))
+        };
+        let mut parts = Vec::new();
+        if !self.moved.is_empty() {
+            parts.push(named("moved", &self.moved));
+        }
+        if !self.charged.is_empty() {
+            parts.push(named("charged with", &self.charged));
+        }
+        if !self.evaded.is_empty() {
+            parts.push(named("evaded with", &self.evaded));
+        }
+        if self.fired > 0 {
+            parts.push(format!("fired {}", count(self.fired, "time")));
+        }
+        if self.failed_orders > 0 {
+            parts.push(format!("failed {}", count(self.failed_orders, "order")));
+        }
+        parts
     }
-    let mut moved: [std::collections::BTreeSet<&str>; 2] = Default::default();
-    let mut fired = [0u32; 2];
-    let mut lost = [0u32; 2];
-    let mut results = Vec::new();
-    for l in lines.iter().filter(|l| !l.action && !l.text.starts_with('[')) {
-        let t = l.text.as_str();
-        if let Some((side, rest)) = about(b, t) {
-            let name = &t[..t.len() - rest.len()];
-            if [" moves ", " charges ", " evades ", " moves up in support"]
-                .iter()
-                .any(|v| rest.starts_with(v))
-            {
-                moved[side].insert(name);
-            } else if rest.starts_with(" fire (") || rest.starts_with(" round shot") || rest.starts_with(" shell") {
-                fired[side] += 1;
-            } else if rest.starts_with(" is knocked out") {
-                lost[side] += 1;
-                results.push(t);
-            } else if [
-                " takes ",
-                " loses ",
-                " falls back",
-                " retreats",
-                " is suppressed",
-                " is disordered",
-            ]
-            .iter()
-            .any(|v| rest.starts_with(v))
-            {
-                results.push(t);
+}
+
+/// What happened in `lines` (the log since the last hand-over), in a few lines, read from the
+/// lines' events (never their words): for each side the units that moved, charged or evaded,
+/// the fire it opened and the orders that failed; then what came of it (hits, falls back,
+/// knock-outs, melees); then the units each side lost. `viewer` is the side about to take the
+/// seat: nothing is said of a unit hidden from it.
+pub fn summary(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<String> {
+    use crate::battle::Event as E;
+    use crate::battle::event::{CommandOutcome, MoveKind};
+    let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side);
+    let known = |u: crate::battle::UnitId| viewer.is_none_or(|v| b.is_known_to(u, v));
+    let mut deeds: [Deeds; 2] = Default::default();
+    let mut results: Vec<&str> = Vec::new();
+    for l in lines {
+        let Some(e) = &l.event else { continue };
+        let about = match e {
+            E::Moved { unit, .. }
+            | E::Fired { target: unit, .. }
+            | E::HitsTaken { unit, .. }
+            | E::FellBack { unit, .. }
+            | E::Retreated { unit, .. }
+            | E::Suppressed { unit, .. }
+            | E::Disordered { unit }
+            | E::KnockedOut { unit, .. }
+            | E::CombatResult { target: unit, .. } => Some(*unit),
+            E::RoundShot { firer, .. } | E::ShellFired { firer, .. } => Some(*firer),
+            _ => None,
+        };
+        if about.is_some_and(|u| !known(u)) {
+            continue;
+        }
+        match e {
+            E::Moved { unit, kind, .. } => {
+                let Some(side) = unit_side(*unit).filter(|&s| s < 2) else {
+                    continue;
+                };
+                let name = b.unit(*unit).name.as_str();
+                match kind {
+                    MoveKind::Order | MoveKind::Blunder | MoveKind::Support => {
+                        deeds[side].moved.insert(name);
+                    }
+                    MoveKind::Charge => {
+                        deeds[side].charged.insert(name);
+                    }
+                    MoveKind::Evade => {
+                        deeds[side].evaded.insert(name);
+                    }
+                    // Told by their own events (falls back, retreats) or not a move at all.
+                    MoveKind::FallBack | MoveKind::Retreat | MoveKind::Consolidate | MoveKind::Deploy => {}
+                }
             }
-        } else if (t.starts_with("Charge on ") && !t.contains(", round ")) || t.contains("withdraws from the field") {
-            results.push(t);
+            E::Fired { firers, .. } => {
+                if let Some(side) = firers.first().and_then(|&f| unit_side(f)).filter(|&s| s < 2) {
+                    deeds[side].fired += 1;
+                }
+            }
+            E::RoundShot { firer, .. } | E::ShellFired { firer, .. } => {
+                if let Some(side) = unit_side(*firer).filter(|&s| s < 2) {
+                    deeds[side].fired += 1;
+                }
+            }
+            E::CommandRoll { commander, outcome, .. } => {
+                let side = b.commander(*commander).side;
+                if side < 2 && matches!(outcome, CommandOutcome::Failure | CommandOutcome::Blunder) {
+                    deeds[side].failed_orders += 1;
+                }
+            }
+            E::SelfOrderRoll {
+                unit, success: false, ..
+            } => {
+                if let Some(side) = unit_side(*unit).filter(|&s| s < 2) {
+                    deeds[side].failed_orders += 1;
+                }
+            }
+            E::KnockedOut { unit, .. } => {
+                if let Some(side) = unit_side(*unit).filter(|&s| s < 2) {
+                    deeds[side].lost += 1;
+                }
+                results.push(&l.text);
+            }
+            E::HitsTaken { .. }
+            | E::FellBack { .. }
+            | E::Retreated { .. }
+            | E::Suppressed { .. }
+            | E::Disordered { .. }
+            | E::CombatResult { .. }
+            | E::SideBroken { .. } => results.push(&l.text),
+            _ => {}
         }
     }
     let mut out = Vec::new();
-    for s in 0..b.sides.len().min(2) {
-        let mut parts = Vec::new();
-        if !moved[s].is_empty() {
-            let names: Vec<&str> = moved[s].iter().copied().collect();
-            parts.push(format!(
-                "moved {} ({})",
-                count(names.len() as i64, "unit"),
-                names.join(", ")
-            ));
-        }
-        if fired[s] > 0 {
-            parts.push(format!("fired {}", count(fired[s], "time")));
-        }
+    for (s, d) in deeds.iter().enumerate().take(b.sides.len()) {
+        let parts = d.told();
         if !parts.is_empty() {
-            out.push(format!("{} {}.", b.sides[s].name, parts.join(" and ")));
+            out.push(format!("{} {}.", b.sides[s].name, parts.join(", ")));
         }
     }
     let more = results.len().saturating_sub(SUMMARY_RESULTS);
@@ -125,14 +197,18 @@ pub fn summary(b: &Battle, lines: &[LogLine]) -> Vec<String> {
         out.push(format!("… and {more} more in the battle log."));
     }
     let losses: Vec<String> = (0..b.sides.len().min(2))
-        .filter(|&s| lost[s] > 0)
-        .map(|s| format!("{} lost {}", b.sides[s].name, count(lost[s], "unit")))
+        .filter(|&s| deeds[s].lost > 0)
+        .map(|s| format!("{} lost {}", b.sides[s].name, count(deeds[s].lost, "unit")))
         .collect();
     if !losses.is_empty() {
         out.push(format!("{}.", losses.join("; ")));
     }
     if out.is_empty() {
-        out.push("Nothing moved, fired or was lost.".into());
+        out.push(if b.actions > 0 {
+            "Nothing moved, fired or was lost.".into()
+        } else {
+            "The battle begins: nothing has been played yet.".into()
+        });
     }
     out
 }
@@ -179,7 +255,7 @@ fn handover(
                 ));
                 ui.add_space(16.0);
                 ui.label(egui::RichText::new("Since the last hand-over").strong());
-                for line in summary(b, &log.lines[mark.0..]) {
+                for line in summary(b, &log.lines[mark.0..], Some(actor)) {
                     ui.label(crate::ui::common::plain(&line));
                 }
                 ui.add_space(20.0);

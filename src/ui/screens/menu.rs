@@ -193,7 +193,8 @@ fn scan(mut state: ResMut<MenuState>, record: Res<GameRecord>) {
 
 /// Start a game: a new battle, or a save re-played to where it was.
 #[derive(Clone, Debug)]
-pub(crate) enum Start {
+/// What the menu starts: a new battle on a scenario, or a saved game.
+pub enum Start {
     New {
         scenario: PathBuf,
         seed: u64,
@@ -216,106 +217,115 @@ fn menu(
     let mut start = None;
     // The editor: on this scenario (Some(path)) or a new one (None).
     let mut edit: Option<Option<PathBuf>> = None;
+    // The menu fits the window: what is above the buttons scrolls, the buttons (Settings, the
+    // editor, Quit) and any error stay in sight whatever the window's height.
+    let room = menu_room(ctx.viewport_rect().height());
     egui::Window::new("Volley")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
         .default_width(520.0)
         .show(ctx, |ui| {
-            ui.label(egui::RichText::new("Black Powder Tactical Commander").size(18.0));
-            ui.separator();
-            ui.label(egui::RichText::new("New battle").strong());
-            let chosen = state.chosen;
-            let mut pick = None;
-            for (i, s) in state.scenarios.iter().enumerate() {
-                if ui.selectable_label(i == chosen, &s.title).clicked() {
-                    pick = Some(i);
-                }
-            }
-            if let Some(i) = pick {
-                state.chosen = i;
-            }
-            if state.scenarios.is_empty() {
-                ui.label("No scenarios in maps/.");
-            }
-            let entry = state.scenarios.get(state.chosen).cloned();
-            if let Some(entry) = &entry {
-                egui::ScrollArea::vertical()
-                    .id_salt("brief")
-                    .max_height(220.0)
-                    .show(ui, |ui| {
-                        ui.label(egui::RichText::new(&entry.brief).size(15.0));
-                    });
-                ui.label(egui::RichText::new(entry.path.display().to_string()).weak().small());
-                for (s, name) in entry.sides.iter().enumerate().take(2) {
-                    ui.horizontal(|ui| {
-                        ui.label(
-                            egui::RichText::new(name)
-                                .color(crate::ui::common::side_colour(s))
-                                .strong(),
-                        );
-                        for p in ["human", "scheduler", "eager", "random"] {
-                            let on = state.players[s] == p;
-                            if ui.selectable_label(on, p).clicked() {
-                                state.players[s] = p.to_string();
-                            }
-                        }
-                    });
-                }
-                ui.horizontal(|ui| {
-                    ui.label("Seed");
-                    ui.add(egui::DragValue::new(&mut state.seed));
-                });
-                optional_rules(ui, &entry.switches, &mut state.switches);
-                ui.horizontal(|ui| {
-                    if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
-                        start = Some(Start::New {
-                            scenario: entry.path.clone(),
-                            seed: state.seed,
-                            switches: state.switches.clone(),
-                        });
-                    }
-                    if ui
-                        .button("Edit this scenario")
-                        .on_hover_text("open it in the scenario editor")
-                        .clicked()
-                    {
-                        edit = Some(Some(entry.path.clone()));
-                    }
-                });
-            }
-            ui.separator();
-            ui.label(egui::RichText::new("Continue a saved game").strong());
-            if state.saves.is_empty() {
-                ui.label(egui::RichText::new("No saved games in saves/ yet.").weak());
-            }
             egui::ScrollArea::vertical()
-                .id_salt("saves")
-                .max_height(140.0)
+                .id_salt("menu")
+                .max_height(room)
+                .auto_shrink([false, true])
                 .show(ui, |ui| {
-                    egui::Grid::new("saves_grid").striped(true).show(ui, |ui| {
-                        for s in &state.saves {
+                    ui.label(egui::RichText::new("Black Powder Tactical Commander").size(18.0));
+                    ui.separator();
+                    ui.label(egui::RichText::new("New battle").strong());
+                    let chosen = state.chosen;
+                    let mut pick = None;
+                    for (i, s) in state.scenarios.iter().enumerate() {
+                        if ui.selectable_label(i == chosen, &s.title).clicked() {
+                            pick = Some(i);
+                        }
+                    }
+                    if let Some(i) = pick {
+                        state.chosen = i;
+                    }
+                    if state.scenarios.is_empty() {
+                        ui.label("No scenarios in maps/.");
+                    }
+                    let entry = state.scenarios.get(state.chosen).cloned();
+                    if let Some(entry) = &entry {
+                        egui::ScrollArea::vertical()
+                            .id_salt("brief")
+                            .max_height(220.0)
+                            .show(ui, |ui| {
+                                ui.label(egui::RichText::new(&entry.brief).size(15.0));
+                            });
+                        ui.label(egui::RichText::new(entry.path.display().to_string()).weak().small());
+                        for (s, name) in entry.sides.iter().enumerate().take(2) {
+                            ui.horizontal(|ui| {
+                                ui.label(
+                                    egui::RichText::new(name)
+                                        .color(crate::ui::common::side_colour(s))
+                                        .strong(),
+                                );
+                                for p in ["human", "scheduler", "eager", "random"] {
+                                    let on = state.players[s] == p;
+                                    if ui.selectable_label(on, p).clicked() {
+                                        state.players[s] = p.to_string();
+                                    }
+                                }
+                            });
+                        }
+                        ui.horizontal(|ui| {
+                            ui.label("Seed");
+                            ui.add(egui::DragValue::new(&mut state.seed));
+                        });
+                        optional_rules(ui, &entry.switches, &mut state.switches);
+                        ui.horizontal(|ui| {
+                            if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
+                                start = Some(Start::New {
+                                    scenario: entry.path.clone(),
+                                    seed: state.seed,
+                                    switches: state.switches.clone(),
+                                });
+                            }
                             if ui
-                                .button(&s.title)
-                                .on_hover_text(format!("load {}", s.path.display()))
+                                .button("Edit this scenario")
+                                .on_hover_text("open it in the scenario editor")
                                 .clicked()
                             {
-                                start = Some(Start::Load(s.path.clone()));
+                                edit = Some(Some(entry.path.clone()));
                             }
-                            ui.label(egui::RichText::new(&s.progress).small());
-                            ui.label(egui::RichText::new(&s.date).small().weak());
-                            ui.label(egui::RichText::new(s.path.display().to_string()).small().weak());
-                            ui.end_row();
+                        });
+                    }
+                    ui.separator();
+                    ui.label(egui::RichText::new("Continue a saved game").strong());
+                    if state.saves.is_empty() {
+                        ui.label(egui::RichText::new("No saved games in saves/ yet.").weak());
+                    }
+                    egui::ScrollArea::vertical()
+                        .id_salt("saves")
+                        .max_height(140.0)
+                        .show(ui, |ui| {
+                            egui::Grid::new("saves_grid").striped(true).show(ui, |ui| {
+                                for s in &state.saves {
+                                    if ui
+                                        .button(&s.title)
+                                        .on_hover_text(format!("load {}", s.path.display()))
+                                        .clicked()
+                                    {
+                                        start = Some(Start::Load(s.path.clone()));
+                                    }
+                                    ui.label(egui::RichText::new(&s.progress).small());
+                                    ui.label(egui::RichText::new(&s.date).small().weak());
+                                    ui.label(egui::RichText::new(s.path.display().to_string()).small().weak());
+                                    ui.end_row();
+                                }
+                            });
+                        });
+                    ui.horizontal(|ui| {
+                        ui.label("or a file:");
+                        ui.text_edit_singleline(&mut state.load_path);
+                        if ui.button("Load").clicked() {
+                            start = Some(Start::Load(PathBuf::from(state.load_path.trim())));
                         }
                     });
                 });
-            ui.horizontal(|ui| {
-                ui.label("or a file:");
-                ui.text_edit_singleline(&mut state.load_path);
-                if ui.button("Load").clicked() {
-                    start = Some(Start::Load(PathBuf::from(state.load_path.trim())));
-                }
-            });
             ui.separator();
             ui.horizontal(|ui| {
                 if ui.button("Settings").clicked() {
@@ -353,20 +363,42 @@ fn menu(
     Ok(())
 }
 
+/// The height the menu's scrolling part may take in a window `height` logical pixels tall (at
+/// the panels' scale): the rest is the title bar, the buttons below it, an error line and the
+/// margins.
+pub fn menu_room(height: f32) -> f32 {
+    (height - MENU_FOOTER).max(120.0)
+}
+
+/// What the menu needs besides its scrolling part (title bar, buttons, two error lines,
+/// margins), in logical pixels.
+pub const MENU_FOOTER: f32 = 170.0;
+
 /// Start a game (the menu's, the editor's play-test): the battle, the game's resources and
 /// agents in the world, the selection, preview and phase queue cleared, then the battle screen.
 pub(crate) fn start_game(commands: &mut Commands, start: Start, players: [String; 2]) -> Result<(), String> {
-    let (battle, game, agents) = begin(start, players)?;
-    commands.queue(move |world: &mut World| {
-        world.insert_resource(BattleState(battle));
-        game.insert(world);
-        world.insert_non_send(agents);
-        *world.resource_mut::<Selection>() = Selection::default();
-        world.resource_mut::<Preview>().0 = None;
-        world.resource_mut::<PhaseQueue>().0.clear();
-        world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
-    });
+    let begun = begin(start, players)?;
+    commands.queue(move |world: &mut World| enter_game(world, begun));
     Ok(())
+}
+
+/// [`start_game`] at once, in `world` (what the queued command does; tests start games so).
+pub fn start_game_now(world: &mut World, start: Start, players: [String; 2]) -> Result<(), String> {
+    let begun = begin(start, players)?;
+    enter_game(world, begun);
+    Ok(())
+}
+
+/// A begun game into the world: the battle, the game's resources and agents; the selection,
+/// preview and phase queue cleared; then the battle screen.
+fn enter_game(world: &mut World, (battle, game, agents): (crate::battle::Battle, NewGame, Agents)) {
+    world.insert_resource(BattleState(battle));
+    game.insert(world);
+    world.insert_non_send(agents);
+    *world.resource_mut::<Selection>() = Selection::default();
+    world.resource_mut::<Preview>().0 = None;
+    world.resource_mut::<PhaseQueue>().0.clear();
+    world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }
 
 pub(crate) fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle::Battle, NewGame, Agents), String> {

@@ -14,7 +14,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
-pub(super) fn plugin(app: &mut App) {
+pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
@@ -161,6 +161,7 @@ fn tool_clicks(
     mut overlays: ResMut<Overlays>,
     mut dragging: Local<bool>,
     hover: Res<crate::ui::common::TableHover>,
+    over_window: Option<Res<crate::ui::common::OverWindow>>,
 ) {
     let (Some(controls), Some(camera), Some(window)) = (controls, camera, window) else {
         return;
@@ -170,7 +171,9 @@ fn tool_clicks(
         return;
     }
     let (cam, cam_tf) = camera.into_inner();
-    let cursor = cursor_on_table(&window, &viewport, cam, cam_tf);
+    // A click on a window over the table (the overlay toolbar's own header) is the window's.
+    let over = over_window.is_some_and(|o| o.0);
+    let cursor = cursor_on_table(&window, &viewport, cam, cam_tf).filter(|_| !over || *dragging);
     if overlays.los_tool {
         if controls.just_pressed(&TableAction::Select)
             && let Some(p) = cursor

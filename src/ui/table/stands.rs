@@ -1,7 +1,9 @@
 //! The troops: every base in its side's colour with a NATO-style glyph (infantry a cross,
 //! cavalry a diagonal, artillery a dot, limbers wheels, skirmishers a lighter base, the unit
 //! command stand a flag) and a light front edge; markers for suppressed and disordered units
-//! and pips for hits. Rebuilt when the battle state changes.
+//! and pips for hits. Rebuilt from the pieces' entities whenever one of them changed (moved,
+//! turned, changed status or side, came or went), whatever changed the battle and whenever in
+//! the frame it did (an undo, a replay's seek, a new game).
 
 use super::pen::{Pen, in_rect, rect_corners, spawn_layer, w, z};
 use crate::battle::ecs::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
@@ -13,7 +15,7 @@ use crate::ui::palette as pal;
 use crate::ui::settings::Settings;
 use bevy::prelude::*;
 
-pub(super) fn plugin(app: &mut App) {
+pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_stands
@@ -21,15 +23,38 @@ pub(super) fn plugin(app: &mut App) {
             .after(BattleSystems::Derive)
             .after(super::picking::Fog)
             .run_if(
-                resource_changed::<BattleState>
+                pieces_changed
+                    .or_else(resource_changed::<BattleState>)
                     .or_else(resource_changed::<AnimHidden>)
                     .or_else(resource_changed::<Settings>)
-                    .or_else(resource_changed::<crate::ui::session::Seats>)
-                    // Pieces spawned by the last frame's commands (a new battle, the editor's
-                    // rebuilt table) are seen a frame after the state changed.
-                    .or_else(|added: Query<(), Added<Stand>>| !added.is_empty()),
+                    .or_else(resource_changed::<crate::ui::session::Seats>),
             ),
     );
+}
+
+/// What the troops are drawn from changed: a piece moved or turned (its transform), changed
+/// its status, side, shape or visibility (the fog), was spawned or despawned. The drawing
+/// follows the entities, not the battle: a change of the battle applied between the pieces'
+/// sync and the drawing (an undo queued mid-frame) reaches the pieces a frame later, and is
+/// drawn then.
+#[allow(clippy::type_complexity)]
+fn pieces_changed(
+    changed: Query<
+        (),
+        (
+            Or<(With<UnitPiece>, With<Stand>)>,
+            Or<(
+                Changed<Transform>,
+                Changed<UnitStatus>,
+                Changed<SideOf>,
+                Changed<BaseShape>,
+                Changed<Visibility>,
+            )>,
+        ),
+    >,
+    mut gone: RemovedComponents<UnitPiece>,
+) -> bool {
+    gone.read().count() > 0 || !changed.is_empty()
 }
 
 /// Marks the troops' shape entities.
