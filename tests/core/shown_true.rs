@@ -99,3 +99,82 @@ fn every_bundled_scenario_started_after_another_draws_each_unit_in_its_own_colou
         pieces_agree(&mut app, &format!("{} after the skirmish", m.display()));
     }
 }
+
+/// Every piece of text egui would draw for `show`.
+fn panel_text(mut show: impl FnMut(&mut bevy_egui::egui::Ui)) -> String {
+    use bevy_egui::egui;
+    fn texts(shape: &egui::Shape, out: &mut Vec<String>) {
+        match shape {
+            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| texts(s, out)),
+            _ => {}
+        }
+    }
+    let ctx = egui::Context::default();
+    let raw = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(400.0, 3000.0))),
+        ..Default::default()
+    };
+    let out = ctx.run_ui(raw, |ui| show(ui));
+    let mut all = Vec::new();
+    for s in &out.shapes {
+        texts(&s.shape, &mut all);
+    }
+    out.drop_without_applying_deltas();
+    all.join("\n")
+}
+
+/// Item 5: in hot-seat, while the player who charged still sits at the table (the melee shown
+/// before the hand-over), the orders panel shows nothing of the other side's hand: not its
+/// commanders, not its units to act, not their orders. Seated, that side sees them.
+#[test]
+fn the_orders_panel_never_shows_the_other_players_hand() {
+    use volley::battle::Phase;
+    use volley::ui::Selection;
+    use volley::ui::common::Asks;
+    use volley::ui::session::Seats;
+    let path = std::path::PathBuf::from(format!("{ROOT}/maps/skirmish.ron"));
+    let mut b = volley::load_battle(&path, 3).expect("skirmish").0;
+    while !(b.actor() == 1 && b.phase == Phase::Command) {
+        b.apply(&volley::battle::Action::EndPhase).expect("end the phase");
+    }
+    let legal = b.legal_actions();
+    let hand: Vec<String> = b
+        .commanders
+        .iter()
+        .filter(|c| c.side == 1)
+        .map(|c| c.name.clone())
+        .chain(b.units.iter().filter(|u| u.side == 1).map(|u| u.name.clone()))
+        .collect();
+    let shown = |viewer: usize| {
+        let seats = Seats {
+            sides: ["human".into(), "human".into()],
+            viewer: Some(viewer),
+            no_handover: false,
+        };
+        panel_text(|ui| {
+            volley::ui::panels::orders::show(
+                ui,
+                &b,
+                &seats,
+                &Selection::default(),
+                &legal,
+                false,
+                &mut Asks::default(),
+            )
+        })
+    };
+    let charger = shown(0);
+    for name in &hand {
+        assert!(
+            !charger.contains(name.as_str()),
+            "the Union player is shown {name}: {charger}"
+        );
+    }
+    assert!(charger.contains("after the hand-over"), "{charger}");
+    let seated = shown(1);
+    assert!(
+        hand.iter().any(|n| seated.contains(n.as_str())),
+        "seated, the Confederate player sees their hand: {seated}"
+    );
+}
