@@ -409,12 +409,12 @@ fn main() -> ExitCode {
         }) => simulate(scenario, seed, &sides, max_turns, record, (json, log, timing), &rules),
         Some(Cmd::Replay { recording }) => replay_window(recording),
         Some(Cmd::Edit { scenario }) => edit_window(scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into())),
-        Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).and_then(|h| {
+        Some(Cmd::Verify { recording }) => volley::replay::verify::verify_report(&recording).and_then(|v| {
             let mut w = stdout();
-            out!(w, "ok {h:016x}");
+            out!(w, "ok {v}");
             done(w)
         }),
-        Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json),
+        Some(Cmd::Check { files, json }) => volley::data::check::run(&files, json, &volley::replay::check_recording),
         Some(Cmd::Balance {
             scenario,
             games,

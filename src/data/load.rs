@@ -278,6 +278,52 @@ struct SpanParser<'a> {
     depth: usize,
 }
 
+/// The first place at or after `i` in RON text `s` that is not whitespace, a comment (`//` to
+/// the end of the line, `/* … */` nested) or a `#![…]` attribute (the end of the text if
+/// nothing else follows).
+pub(crate) fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    loop {
+        match (s.get(i).copied(), s.get(i + 1).copied()) {
+            (Some(b), _) if b.is_ascii_whitespace() => i += 1,
+            (Some(b'/'), Some(b'/')) => {
+                while let Some(&b) = s.get(i) {
+                    i += 1;
+                    if b == b'\n' {
+                        break;
+                    }
+                }
+            }
+            (Some(b'/'), Some(b'*')) => {
+                i += 2;
+                let mut level = 1usize;
+                while level > 0 {
+                    match (s.get(i).copied(), s.get(i + 1).copied()) {
+                        (None, _) => return i,
+                        (Some(b'/'), Some(b'*')) => {
+                            level += 1;
+                            i += 2;
+                        }
+                        (Some(b'*'), Some(b'/')) => {
+                            level -= 1;
+                            i += 2;
+                        }
+                        _ => i += 1,
+                    }
+                }
+            }
+            (Some(b'#'), Some(b'!')) => {
+                while let Some(&b) = s.get(i) {
+                    i += 1;
+                    if b == b']' {
+                        break;
+                    }
+                }
+            }
+            _ => return i,
+        }
+    }
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
@@ -297,46 +343,7 @@ impl SpanParser<'_> {
 
     /// Skips whitespace, comments (line, nested block) and `#![...]` attributes.
     fn ws(&mut self) {
-        loop {
-            match (self.peek(), self.peek_at(1)) {
-                (Some(b), _) if b.is_ascii_whitespace() => self.i += 1,
-                (Some(b'/'), Some(b'/')) => {
-                    while let Some(b) = self.peek() {
-                        self.i += 1;
-                        if b == b'\n' {
-                            break;
-                        }
-                    }
-                }
-                (Some(b'/'), Some(b'*')) => {
-                    self.i += 2;
-                    let mut level = 1usize;
-                    while level > 0 {
-                        match (self.peek(), self.peek_at(1)) {
-                            (None, _) => return,
-                            (Some(b'/'), Some(b'*')) => {
-                                level += 1;
-                                self.i += 2;
-                            }
-                            (Some(b'*'), Some(b'/')) => {
-                                level -= 1;
-                                self.i += 2;
-                            }
-                            _ => self.i += 1,
-                        }
-                    }
-                }
-                (Some(b'#'), Some(b'!')) => {
-                    while let Some(b) = self.peek() {
-                        self.i += 1;
-                        if b == b']' {
-                            break;
-                        }
-                    }
-                }
-                _ => return,
-            }
-        }
+        self.i = skip_ws(self.s, self.i);
     }
 
     fn ident(&mut self) -> &str {

@@ -1635,46 +1635,7 @@ impl Cursor<'_> {
 
     /// Skips whitespace, comments (line, nested block) and `#![...]` attributes.
     fn ws(&mut self) {
-        loop {
-            match (self.peek(), self.at(1)) {
-                (Some(b), _) if b.is_ascii_whitespace() => self.i += 1,
-                (Some(b'/'), Some(b'/')) => {
-                    while let Some(b) = self.peek() {
-                        self.i += 1;
-                        if b == b'\n' {
-                            break;
-                        }
-                    }
-                }
-                (Some(b'/'), Some(b'*')) => {
-                    self.i += 2;
-                    let mut level = 1usize;
-                    while level > 0 {
-                        match (self.peek(), self.at(1)) {
-                            (None, _) => return,
-                            (Some(b'/'), Some(b'*')) => {
-                                level += 1;
-                                self.i += 2;
-                            }
-                            (Some(b'*'), Some(b'/')) => {
-                                level -= 1;
-                                self.i += 2;
-                            }
-                            _ => self.i += 1,
-                        }
-                    }
-                }
-                (Some(b'#'), Some(b'!')) => {
-                    while let Some(b) = self.peek() {
-                        self.i += 1;
-                        if b == b']' {
-                            break;
-                        }
-                    }
-                }
-                _ => return,
-            }
-        }
+        self.i = super::load::skip_ws(self.s, self.i);
     }
 
     fn ident_len(&self) -> usize {

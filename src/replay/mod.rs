@@ -246,6 +246,17 @@ impl Recording {
     }
 }
 
+/// What `volley check` says of a recording: read in full (its format, seal and players), not
+/// re-played (`volley verify` re-plays it).
+pub fn check_recording(text: &str, path: &Path) -> Result<String, crate::data::DataError> {
+    let r = Recording::parse(text, path)?;
+    Ok(format!(
+        "{} actions of {} (read, not re-played: `volley verify` re-plays it)",
+        r.actions.len(),
+        r.scenario
+    ))
+}
+
 /// Refuse to write over `path` when it holds something other than a recording: `simulate
 /// --record maps/skirmish.ron` must not destroy the scenario. Decided by the file's first
 /// token after any white space and comments (however many), reading at most

@@ -74,6 +74,9 @@ pub struct Probe {
     pub commanders: Vec<PieceAt>,
     /// The scenario editor, on its screen.
     pub editor: Option<EditorProbe>,
+    /// The main menu's buttons as last drawn (label, window rect [x0, y0, x1, y1]), on its
+    /// screen.
+    pub menu: Vec<(String, [f32; 4])>,
     /// The side whose computer player is thinking, and how many choices computer players
     /// have made off the frame so far (`play::Thinking`).
     pub thinking: Option<usize>,
@@ -119,12 +122,13 @@ fn write_probe(
     commanders: Query<(&CommanderBase, &GlobalTransform)>,
     pieces: Query<&UnitPiece>,
     ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
-    (turn, seats, pause, editor, thinking): (
+    (turn, seats, pause, editor, thinking, menu): (
         Res<State<crate::ui::session::Turn>>,
         Res<crate::ui::session::Seats>,
         Res<crate::ui::screens::handover::ResultPause>,
         Option<Res<crate::ui::editor::Editor>>,
         Option<Res<crate::ui::play::Thinking>>,
+        Option<Res<crate::ui::screens::menu::MenuState>>,
     ),
     mut last: Local<Option<Probe>>,
 ) {
@@ -228,6 +232,10 @@ fn write_probe(
         editor: editor
             .filter(|_| *screen.get() == Screen::Editor)
             .and_then(|e| editor_probe(&e, &px)),
+        menu: menu
+            .filter(|_| *screen.get() == Screen::Menu)
+            .map(|m| m.buttons.clone())
+            .unwrap_or_default(),
     };
     if last.as_ref() == Some(&probe) {
         return;

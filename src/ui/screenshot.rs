@@ -207,6 +207,12 @@ pub fn check_png(path: &Path) -> Result<ShotStats, String> {
 
 /// [`check_png`] for another palette's side colours.
 pub fn check_png_with(path: &Path, sides: [[u8; 3]; 2]) -> Result<ShotStats, String> {
+    let (rgb, width, height) = read_png_rgb(path)?;
+    Ok(ShotStats::of_rgb_with(&rgb, width, height, sides))
+}
+
+/// A PNG's pixels, RGB row by row, with its width and height.
+pub fn read_png_rgb(path: &Path) -> Result<(Vec<u8>, u32, u32), String> {
     use bevy::asset::RenderAssetUsages;
     use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -223,7 +229,8 @@ pub fn check_png_with(path: &Path, sides: [[u8; 3]; 2]) -> Result<ShotStats, Str
         .try_into_dynamic()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .to_rgb8();
-    Ok(ShotStats::of_rgb_with(rgb.as_raw(), rgb.width(), rgb.height(), sides))
+    let (width, height) = (rgb.width(), rgb.height());
+    Ok((rgb.into_raw(), width, height))
 }
 
 /// The capture loop's state.

@@ -808,21 +808,8 @@ fn a_unit_is_activated_with_o_under_initiative_passing_in_the_real_window() {
 
 /// The screenshot's pixels (RGB, row by row) and its width.
 fn pixels(shot: &Path) -> (Vec<u8>, u32) {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
-    let bytes = std::fs::read(shot).expect("the screenshot");
-    let image = Image::from_buffer(
-        &bytes,
-        ImageType::Extension("png"),
-        CompressedImageFormats::NONE,
-        true,
-        ImageSampler::Default,
-        RenderAssetUsages::default(),
-    )
-    .expect("a PNG");
-    let rgb = image.try_into_dynamic().expect("an image").to_rgb8();
-    let w = rgb.width();
-    (rgb.into_raw(), w)
+    let (rgb, w, _) = volley::ui::screenshot::read_png_rgb(shot).expect("the screenshot");
+    (rgb, w)
 }
 
 /// Is a Union base drawn within `r` pixels of window pixel `at` (a pixel of the Union's base
@@ -919,4 +906,74 @@ fn ctrl_z_in_the_real_window_draws_the_unit_back_where_it_stands() {
             "stand {i} is still drawn where the undone move left it, {c:?}"
         );
     }
+}
+
+/// The probe's rect of the menu's button `label`.
+fn menu_button(p: &Value, label: &str) -> Option<[f64; 4]> {
+    p["menu"].as_array()?.iter().find(|b| b[0] == label).map(|b| {
+        let r = &b[1];
+        [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap())
+    })
+}
+
+/// Item 7 of "Nothing shown false, nothing lost": with *First Battle* chosen (the longest
+/// brief) in a 1600×960 window, the menu used to be taller than the window and hid
+/// Settings, the editor and Quit, with no scroll. Now the part above them scrolls: they stay
+/// in the window, and the scenario list is still there to click. Then the battle is started
+/// from the menu, scrolled with the wheel to its Start button.
+#[test]
+fn the_main_menu_fits_the_window_with_the_longest_brief_chosen() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("menu");
+    let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    std::os::unix::fs::symlink(&maps, dir.join("maps")).expect("maps beside the game");
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    std::os::unix::fs::symlink(&assets, dir.join("assets")).expect("assets beside the game");
+    let mut g = Game::launch(&x, &dir, &[]);
+    let p = g.wait("the menu and its buttons", 600, |p| {
+        p["screen"] == "Menu" && menu_button(p, "First Battle: Hickory Lane").is_some()
+    });
+    g.focus(&x);
+    let height = p["window"][1].as_f64().unwrap();
+    let r = menu_button(&p, "First Battle: Hickory Lane").unwrap();
+    click(&x, &mut g, (((r[0] + r[2]) / 2.0) as i64, ((r[1] + r[3]) / 2.0) as i64));
+    // The brief of First Battle drawn: the buttons below it measured again.
+    std::thread::sleep(Duration::from_secs(3));
+    let p = g.probe();
+    for label in ["Settings", "Scenario editor", "Quit"] {
+        let r = menu_button(&p, label).unwrap_or_else(|| panic!("{label} drawn"));
+        assert!(
+            r[1] >= 0.0 && r[3] <= height,
+            "{label} at {r:?} is outside the {height}-pixel window"
+        );
+    }
+    // Scroll to the Start button with the wheel over the menu, and start the battle.
+    let quit = menu_button(&p, "Quit").unwrap();
+    mouse(
+        &x,
+        &mut g,
+        (((quit[0] + quit[2]) / 2.0) as i64, (quit[1] - 150.0) as i64),
+    );
+    let start = (0..30)
+        .find_map(|_| {
+            x.xdo(&["click", "5"]);
+            std::thread::sleep(Duration::from_millis(300));
+            menu_button(&g.probe(), "Start the battle").filter(|r| r[3] < quit[1] - 10.0 && r[1] > 0.0)
+        })
+        .expect("the Start button scrolled into sight");
+    // egui scrolls smoothly: where the button comes to rest.
+    std::thread::sleep(Duration::from_secs(2));
+    let start = menu_button(&g.probe(), "Start the battle").unwrap_or(start);
+    assert!(start[1] > 0.0 && start[3] < quit[1], "Start in sight: {start:?}");
+    click(
+        &x,
+        &mut g,
+        (
+            ((start[0] + start[2]) / 2.0) as i64,
+            ((start[1] + start[3]) / 2.0) as i64,
+        ),
+    );
+    g.wait("the battle begun from the menu", 120, |p| p["screen"] != "Menu");
 }

@@ -42,6 +42,9 @@ pub struct MenuState {
     /// The files in `saves/`, newest first (read on entering the menu).
     pub saves: Vec<SaveEntry>,
     pub error: Option<String>,
+    /// The scenario list's and the menu's buttons as last drawn: label and window rect
+    /// [x0, y0, x1, y1] in pixels (the window's probe tells them to a test that drives it).
+    pub buttons: Vec<(String, [f32; 4])>,
 }
 
 impl Default for MenuState {
@@ -55,6 +58,7 @@ impl Default for MenuState {
             load_path: crate::ui::session::AUTOSAVE.into(),
             saves: Vec::new(),
             error: None,
+            buttons: Vec::new(),
         }
     }
 }
@@ -220,6 +224,7 @@ fn menu(
     // The menu fits the window: what is above the buttons scrolls, the buttons (Settings, the
     // editor, Quit) and any error stay in sight whatever the window's height.
     let room = menu_room(ctx.viewport_rect().height());
+    let mut shown: Vec<(String, egui::Rect)> = Vec::new();
     egui::Window::new("Volley")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
@@ -237,7 +242,9 @@ fn menu(
                     let chosen = state.chosen;
                     let mut pick = None;
                     for (i, s) in state.scenarios.iter().enumerate() {
-                        if ui.selectable_label(i == chosen, &s.title).clicked() {
+                        let r = ui.selectable_label(i == chosen, &s.title);
+                        shown.push((s.title.clone(), r.rect));
+                        if r.clicked() {
                             pick = Some(i);
                         }
                     }
@@ -277,7 +284,9 @@ fn menu(
                         });
                         optional_rules(ui, &entry.switches, &mut state.switches);
                         ui.horizontal(|ui| {
-                            if ui.button(egui::RichText::new("Start the battle").size(18.0)).clicked() {
+                            let r = ui.button(egui::RichText::new("Start the battle").size(18.0));
+                            shown.push(("Start the battle".into(), r.rect));
+                            if r.clicked() {
                                 start = Some(Start::New {
                                     scenario: entry.path.clone(),
                                     seed: state.seed,
@@ -328,17 +337,19 @@ fn menu(
                 });
             ui.separator();
             ui.horizontal(|ui| {
-                if ui.button("Settings").clicked() {
+                let r = ui.button("Settings");
+                shown.push(("Settings".into(), r.rect));
+                if r.clicked() {
                     store.open = true;
                 }
-                if ui
-                    .button("Scenario editor")
-                    .on_hover_text("make a new battle")
-                    .clicked()
-                {
+                let r = ui.button("Scenario editor").on_hover_text("make a new battle");
+                shown.push(("Scenario editor".into(), r.rect));
+                if r.clicked() {
                     edit = Some(None);
                 }
-                if ui.button("Quit").clicked() {
+                let r = ui.button("Quit");
+                shown.push(("Quit".into(), r.rect));
+                if r.clicked() {
                     exit.write(AppExit::Success);
                 }
             });
@@ -349,6 +360,16 @@ fn menu(
                 ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
             }
         });
+    // Where egui laid the buttons out, in window pixels (a button scrolled out of sight lies
+    // outside the scroll area).
+    let k = ctx.zoom_factor();
+    let buttons: Vec<(String, [f32; 4])> = shown
+        .into_iter()
+        .map(|(l, r)| (l, [r.min.x * k, r.min.y * k, r.max.x * k, r.max.y * k]))
+        .collect();
+    if state.buttons != buttons {
+        state.buttons = buttons;
+    }
     if let Some(what) = edit {
         open_editor.0 = Some(match what {
             Some(path) => crate::ui::common::EditWhat::File(path),
