@@ -9,7 +9,8 @@ use crate::replay::Recording;
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// Where the window autosaves at the end of every player turn (as the terminal game does).
+/// Where the window autosaves at the end of every player turn (the terminal game keeps one
+/// autosave a scenario: `terminal::autosave_for`).
 pub const AUTOSAVE: &str = crate::terminal::AUTOSAVE;
 
 /// One line of the battle log.
