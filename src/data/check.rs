@@ -153,27 +153,9 @@ fn top_level(text: &str) -> (Option<&str>, Vec<&str>) {
     while i < b.len() {
         let c = b[i];
         match c {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
+            b'/' if b.get(i + 1) == Some(&b'/') => i = super::load::line_comment_end(b, i),
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                let mut level = 0usize;
-                while i < b.len() {
-                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
-                        level += 1;
-                        i += 2;
-                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
-                        level -= 1;
-                        i += 2;
-                        if level == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
+                i = super::load::block_comment_end(b, i);
                 continue;
             }
             b'#' if depth == 0 && b.get(i + 1) == Some(&b'!') => {

@@ -285,32 +285,8 @@ pub(crate) fn skip_ws(s: &[u8], mut i: usize) -> usize {
     loop {
         match (s.get(i).copied(), s.get(i + 1).copied()) {
             (Some(b), _) if b.is_ascii_whitespace() => i += 1,
-            (Some(b'/'), Some(b'/')) => {
-                while let Some(&b) = s.get(i) {
-                    i += 1;
-                    if b == b'\n' {
-                        break;
-                    }
-                }
-            }
-            (Some(b'/'), Some(b'*')) => {
-                i += 2;
-                let mut level = 1usize;
-                while level > 0 {
-                    match (s.get(i).copied(), s.get(i + 1).copied()) {
-                        (None, _) => return i,
-                        (Some(b'/'), Some(b'*')) => {
-                            level += 1;
-                            i += 2;
-                        }
-                        (Some(b'*'), Some(b'/')) => {
-                            level -= 1;
-                            i += 2;
-                        }
-                        _ => i += 1,
-                    }
-                }
-            }
+            (Some(b'/'), Some(b'/')) => i = line_comment_end(s, i),
+            (Some(b'/'), Some(b'*')) => i = block_comment_end(s, i),
             (Some(b'#'), Some(b'!')) => {
                 while let Some(&b) = s.get(i) {
                     i += 1;
@@ -322,6 +298,33 @@ pub(crate) fn skip_ws(s: &[u8], mut i: usize) -> usize {
             _ => return i,
         }
     }
+}
+
+/// Where a `//` comment starting at `i` ends: its line's `\n` (left for the caller), or the end
+/// of the text.
+pub(crate) fn line_comment_end(s: &[u8], i: usize) -> usize {
+    s[i..].iter().position(|&b| b == b'\n').map_or(s.len(), |k| i + k)
+}
+
+/// Where a `/* … */` comment starting at `i` ends (nested comments counted): just past its
+/// `*/`, or the end of the text if it is not closed.
+pub(crate) fn block_comment_end(s: &[u8], mut i: usize) -> usize {
+    let mut level = 0usize;
+    while i < s.len() {
+        if s[i] == b'/' && s.get(i + 1) == Some(&b'*') {
+            level += 1;
+            i += 2;
+        } else if s[i] == b'*' && s.get(i + 1) == Some(&b'/') {
+            level -= 1;
+            i += 2;
+            if level == 0 {
+                break;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    i.min(s.len())
 }
 
 fn is_ident_start(b: u8) -> bool {
