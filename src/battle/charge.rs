@@ -4,6 +4,7 @@
 use super::action::{Action, Refusal, refuse};
 use super::event::{CombatSide, Event, KnockOut, Modifier, MoveKind};
 use super::fire::ForcedKind;
+use super::optional::Act;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::formation::Formation;
@@ -164,7 +165,7 @@ impl Battle {
         if matches!(u.row.arm, Arm::Artillery | Arm::Transport) {
             return refuse("BPT Charge", "artillery and command units may not charge");
         }
-        self.check_not_prone(unit, "charge")?;
+        self.optional_check(unit, Act::Charge)?;
         if t.hidden {
             return refuse(
                 "BPT Scouting Cavalry: hidden set-up",
@@ -492,7 +493,7 @@ impl Battle {
         if u.suppressed() {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
-        self.check_not_prone(unit, "move in support")?;
+        self.optional_check(unit, Act::Support)?;
         if u.row.attacks == 0 && !matches!(u.row.arm, Arm::Infantry | Arm::Cavalry) {
             return refuse("BPT Support", "only units with an attack value support");
         }
@@ -664,11 +665,12 @@ impl Battle {
     pub fn contact_attacks(&self, u: &Unit) -> u32 {
         let c = &self.rules.charge;
         if u.is_cavalry() && u.mounted() {
-            if u.row.has(Trait::Sabre) && (!self.saber_rule() || self.sabers_drawn(u.id)) {
+            let attacks = if u.row.has(Trait::Sabre) {
                 c.attacks_sabre
             } else {
                 c.attacks_cavalry
-            }
+            };
+            self.optional_contact_attacks(u, attacks)
         } else if matches!(u.row.arm, Arm::Infantry | Arm::Engineers) {
             c.attacks_foot
         } else {
@@ -707,9 +709,7 @@ impl Battle {
         if u.row.has(Trait::HeavyCavalry) && u.mounted() {
             modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
         }
-        if let Some(m) = self.rifles_against_sabers(id, enemies) {
-            modifiers.push(m);
-        }
+        modifiers.extend(self.optional_fighter_modifiers(id, enemies));
         modifiers
     }
 

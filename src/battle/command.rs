@@ -6,6 +6,7 @@ use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
 use super::fire::FireContext;
 use super::movement::MoveCheck;
+use super::optional::Act;
 use super::state::*;
 use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
@@ -494,7 +495,7 @@ impl Battle {
 
     /// Blunder "Cross-fire": 3 attacks in the flank from firing.
     fn blunder_crossfire(&mut self, id: UnitId, ev: &mut Vec<Event>) {
-        self.begin_fire();
+        self.optional_fire_begins();
         let n = self.rules.command.crossfire_attacks;
         let to_hit = self.rules.fire.to_hit_open;
         let rolls = self.dice.roll(n, 6);
@@ -949,12 +950,7 @@ impl Battle {
         if u.suppressed() {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
-        if u.prone && !matches!(d, Deploy::Prone(_) | Deploy::Load(_) | Deploy::Pivot(_)) {
-            return refuse(
-                "BPT Prone Movement",
-                format!("{} is prone: order it to stand up first", u.name),
-            );
-        }
+        self.optional_check(id, Act::Deploy(d))?;
         match d {
             Deploy::Prone(down) => self.check_prone(id, down, initiative)?,
             Deploy::Formation(f) => {
@@ -1092,7 +1088,8 @@ impl Battle {
             Deploy::Unlimber => u.limbered = false,
             Deploy::Pivot(a) => u.pose.facing = a,
             Deploy::Load(ammo) => u.loaded = Some(ammo),
-            Deploy::Prone(down) => u.prone = down,
+            // BPT "Prone Movement": the rule's own table (`do_deploy`), not the unit.
+            Deploy::Prone(_) => {}
         }
     }
 
@@ -1106,6 +1103,9 @@ impl Battle {
         let mut u = self.unit(id).clone();
         self.deployed_unit(&mut u, d);
         self.units[id as usize] = u;
+        if let Deploy::Prone(down) = d {
+            self.optional.prone.set(id, down);
+        }
         self.refresh_geometry();
         ev.push(Event::Deployed {
             unit: id,

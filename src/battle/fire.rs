@@ -3,6 +3,7 @@
 
 use super::action::{Refusal, refuse};
 use super::event::{Event, KnockOut, Modifier, MoveKind};
+use super::optional::Act;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::data::scenario::Grade;
@@ -535,18 +536,7 @@ impl Battle {
         if fu.suppressed() && ctx != FireContext::Blunder {
             return refuse("BPT Suppression", "suppressed units cannot do anything");
         }
-        if self.sabers_drawn(firer) {
-            return refuse(
-                "BPT Saber Charge",
-                format!("{} has drawn sabers and may not fire this turn", fu.name),
-            );
-        }
-        if fu.prone && fu.formation != Formation::ExtendedLine {
-            return refuse(
-                "BPT Prone Movement",
-                format!("{} is prone in close order and may not fire", fu.name),
-            );
-        }
+        self.optional_check(firer, Act::Fire)?;
         if fu.row.attacks == 0 || fu.row.arm == Arm::Transport {
             return refuse("BPT Army Lists", format!("{} has no attacks", fu.name));
         }
@@ -682,7 +672,7 @@ impl Battle {
         let Some(target) = plans.first().map(|p| p.target) else {
             return;
         };
-        self.begin_fire(); // BPT "Prone Movement": one hit off per unit firing
+        self.optional_fire_begins(); // BPT "Prone Movement": one hit off per unit firing
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
         if self.retire_scout(target, "fired upon", ev) {
             for p in &plans {
@@ -722,8 +712,8 @@ impl Battle {
         }
         // One hit fewer per unit firing (then take_fire_hits takes none more).
         for _ in &plans {
-            self.prone_spent.clear();
-            net = self.prone_fewer_hits(target, net, ev);
+            self.optional_fire_begins();
+            net = self.optional_hits_landed(target, net, ev);
         }
         let score = plans.iter().map(|p| p.to_hit).min().unwrap_or(6);
         let Some(nearest) = plans.iter().map(|p| p.firer).min_by(|&a, &b| {
@@ -812,7 +802,7 @@ impl Battle {
         if net == 0 || !self.unit(target).alive() {
             return;
         }
-        let net = self.prone_fewer_hits(target, net, ev);
+        let net = self.optional_hits_landed(target, net, ev);
         if net == 0 {
             return;
         }
@@ -993,7 +983,7 @@ impl Battle {
         ev: &mut Vec<Event>,
     ) -> Pose {
         // BPT "Prone Movement": **decision**: a unit forced to move gets up.
-        self.unit_mut(id).prone = false;
+        self.optional_forced_move(id);
         let start = self.unit(id).pose;
         let mut facing = face.unwrap_or(start.facing);
         if facing != start.facing {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 struct HashView<'a> {
-    units: &'a [Unit],
+    units: Units<'a>,
     commanders: &'a [Commander],
     sides: &'a [Side; 2],
     phase: Phase,
@@ -54,7 +54,7 @@ impl Battle {
     /// A hash of the whole rules state (positions to the bit, hits, markers, phase, dice drawn).
     pub fn state_hash(&self) -> u64 {
         let view = HashView {
-            units: &self.units,
+            units: Units(self),
             commanders: &self.commanders,
             sides: &self.sides,
             phase: self.phase,
@@ -80,5 +80,162 @@ impl Battle {
         };
         let bytes = serde_json::to_vec(&view).expect("the state serialises");
         fnv1a(&bytes)
+    }
+}
+
+/// The units as the hash has always seen them: each unit's fields in their order, with the
+/// optional rules' per-unit state (prone, sabers drawn) where it stood when it was a field of
+/// the unit, so hashes, and the recordings that carry them, stay as they were.
+struct Units<'a>(&'a Battle);
+
+impl Serialize for Units<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let b = self.0;
+        let mut seq = s.serialize_seq(Some(b.units.len()))?;
+        for u in &b.units {
+            seq.serialize_element(&HashUnit {
+                u,
+                prone: b.is_prone(u.id),
+                sabers_drawn: b.optional.sabers.drawn_in(u.id),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+struct HashUnit<'a> {
+    u: &'a Unit,
+    prone: bool,
+    sabers_drawn: Option<u32>,
+}
+
+impl Serialize for HashUnit<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let u = self.u;
+        let mut st = s.serialize_struct("Unit", 40)?;
+        st.serialize_field("id", &u.id)?;
+        st.serialize_field("key", &u.key)?;
+        st.serialize_field("name", &u.name)?;
+        st.serialize_field("side", &u.side)?;
+        st.serialize_field("row", &u.row)?;
+        st.serialize_field("mounted_row", &u.mounted_row)?;
+        st.serialize_field("grade", &u.grade)?;
+        st.serialize_field("hq", &u.hq)?;
+        st.serialize_field("pose", &u.pose)?;
+        st.serialize_field("formation", &u.formation)?;
+        st.serialize_field("stands", &u.stands)?;
+        st.serialize_field("start_stands", &u.start_stands)?;
+        st.serialize_field("hits", &u.hits)?;
+        st.serialize_field("suppressed", &u.suppressed)?;
+        st.serialize_field("disordered_until", &u.disordered_until)?;
+        st.serialize_field("hits_before_disorder", &u.hits_before_disorder)?;
+        st.serialize_field("exhausted", &u.exhausted)?;
+        st.serialize_field("has_fired", &u.has_fired)?;
+        st.serialize_field("initiative_turn", &u.initiative_turn)?;
+        st.serialize_field("opportunity_turn", &u.opportunity_turn)?;
+        st.serialize_field("self_order_turn", &u.self_order_turn)?;
+        if u.engineer_turn.is_some() {
+            st.serialize_field("engineer_turn", &u.engineer_turn)?;
+        }
+        st.serialize_field("limbered", &u.limbered)?;
+        st.serialize_field("has_limber", &u.has_limber)?;
+        st.serialize_field("horse_artillery", &u.horse_artillery)?;
+        st.serialize_field("loaded", &u.loaded)?;
+        st.serialize_field("dug_in", &u.dug_in)?;
+        st.serialize_field("knocked_out", &u.knocked_out)?;
+        st.serialize_field("refused", &u.refused)?;
+        if u.d_markers != 0 {
+            st.serialize_field("d_markers", &u.d_markers)?;
+        }
+        if u.gd_fired_at.is_some() {
+            st.serialize_field("gd_fired_at", &u.gd_fired_at)?;
+        }
+        if u.morale.is_some() {
+            st.serialize_field("morale", &u.morale)?;
+        }
+        if self.prone {
+            st.serialize_field("prone", &true)?;
+        }
+        if u.nation.is_some() {
+            st.serialize_field("nation", &u.nation)?;
+        }
+        if self.sabers_drawn.is_some() {
+            st.serialize_field("sabers_drawn", &self.sabers_drawn)?;
+        }
+        for (name, on) in [
+            ("scout", u.scout),
+            ("scout_free", u.scout_free),
+            ("hidden", u.hidden),
+            ("retired", u.retired),
+        ] {
+            if on {
+                st.serialize_field(name, &true)?;
+            }
+        }
+        st.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units() -> Vec<Unit> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        for map in [
+            "maps/peninsula.ron",
+            "maps/scouting_demo.ron",
+            "maps/initiative_demo.ron",
+        ] {
+            let (b, _) = crate::load_battle(&root.join(map), 1).expect("a bundled scenario");
+            out.extend(b.units);
+        }
+        out
+    }
+
+    /// With no optional state, a unit hashes exactly as its own serialisation: a field added
+    /// to `Unit` but not to `HashUnit` fails here (and would leave the hash blind to it).
+    #[test]
+    fn a_unit_hashes_as_it_serialises() {
+        for (i, mut u) in units().into_iter().enumerate() {
+            if i % 2 == 1 {
+                u.d_markers = 2;
+                u.engineer_turn = Some(3);
+                u.gd_fired_at = Some((1, 2));
+                u.morale = Some(crate::rules::params::Morale::Motivated);
+                u.hidden = true;
+                u.retired = true;
+            }
+            let plain = serde_json::to_string(&u).unwrap();
+            let hashed = serde_json::to_string(&HashUnit {
+                u: &u,
+                prone: false,
+                sabers_drawn: None,
+            })
+            .unwrap();
+            assert_eq!(hashed, plain);
+        }
+    }
+
+    /// Prone and sabers drawn stand where they stood as fields of the unit: after `morale`,
+    /// either side of `nation`.
+    #[test]
+    fn the_optional_tables_hash_where_the_fields_were() {
+        let mut u = units().remove(0);
+        u.nation = Some("Portugal".into());
+        u.scout = true;
+        let hashed = serde_json::to_string(&HashUnit {
+            u: &u,
+            prone: true,
+            sabers_drawn: Some(4),
+        })
+        .unwrap();
+        assert!(
+            hashed.ends_with(r#""prone":true,"nation":"Portugal","sabers_drawn":4,"scout":true}"#),
+            "{hashed}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{Event, KnockOut};
 use super::fire::{FireContext, ForcedKind};
+use super::optional::Act;
 use super::state::*;
 use crate::data::army::Arm;
 
@@ -156,7 +157,7 @@ impl Battle {
         if u.exhausted {
             return refuse("BPT Exhaustion", "exhausted units cannot evade");
         }
-        self.check_not_prone(id, "evade")?;
+        self.optional_check(id, Act::Evade)?;
         if u.is_artillery() && !u.limbered && !u.has_limber {
             return refuse("BPT Evading", "towed guns without transport cannot evade");
         }

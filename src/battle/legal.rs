@@ -75,7 +75,7 @@ impl Battle {
                     Phase::Command => self.legal_command(&mut out),
                     _ => {}
                 }
-                self.legal_draw_sabers(&mut out);
+                self.optional_legal(&mut out);
             }
         }
         out

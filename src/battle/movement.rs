@@ -2,6 +2,7 @@
 //! road bonus, area / dense / linear terrain, passage of lines, no overlapping bases.
 
 use super::action::{Refusal, refuse};
+use super::optional::Act;
 use super::state::*;
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;
@@ -153,7 +154,7 @@ impl Battle {
         if u.formation == Formation::Square {
             return refuse("BPT Square March Formation", "a square cannot move");
         }
-        self.check_not_prone(id, "move")?;
+        self.optional_check(id, Act::Move)?;
         if !to.pos.x.is_finite() || !to.pos.y.is_finite() || !to.facing.is_finite() {
             return refuse("BPT Movement", "not a place on the table");
         }

@@ -97,8 +97,6 @@ impl Battle {
                     d_markers: 0,
                     gd_fired_at: None,
                     morale: u.morale,
-                    prone: false,
-                    sabers_drawn: None,
                     scout: u.scout && scouting,
                     scout_free: false,
                     hidden: scouting && !u.scout,
@@ -177,7 +175,7 @@ impl Battle {
             works: Default::default(),
             constructions: Default::default(),
             pending: Vec::new(),
-            prone_spent: Vec::new(),
+            optional: Default::default(),
         };
         b.refresh_geometry();
         let mut events = Vec::new();

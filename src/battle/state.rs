@@ -128,18 +128,10 @@ pub struct Unit {
     /// `MoraleGrades` switch. Not serialised when absent, so older state hashes stay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale: Option<Morale>,
-    /// BPT "Prone Movement" (switch `Prone`): lying down; one hit fewer from each fire, may not
-    /// move, and in close order may not fire. Never set with the switch off (then not hashed).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub prone: bool,
     /// BPT "Multi-National Armies": the unit's nation (`None` the side's own). Set only with
     /// the `MultiNational` switch on (then not hashed otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nation: Option<String>,
-    /// BPT "Saber Charge" (switch `SaberCharge`): the player turn this unit announced a saber
-    /// charge in (it may not fire that turn).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sabers_drawn: Option<u32>,
     /// BPT "Scouting Cavalry" (switch `Scouting`): a scouting stand; `scout_free` once it has
     /// passed its first command roll (it then moves without orders).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -584,9 +576,8 @@ pub struct Battle {
     pub constructions: super::works::Constructions,
     /// Orders on their way (switch `OrderDelay`), in the order they were given.
     pub pending: Vec<PendingOrder>,
-    /// BPT "Prone Movement": prone targets that already had their hit taken off in the fire
-    /// being resolved (one unit firing). Cleared as each fire begins; not part of the state.
-    pub prone_spent: Vec<UnitId>,
+    /// The optional rules' own tables, keyed by unit (`battle::optional`).
+    pub optional: super::optional::Tables,
 }
 
 impl Battle {

@@ -50,7 +50,7 @@ pub fn status(b: &Battle, u: &Unit) -> String {
     if u.dug_in {
         s.push("dug in".into());
     }
-    if u.prone {
+    if b.is_prone(u.id) {
         s.push("prone".into());
     }
     if u.hidden {

@@ -59,7 +59,7 @@ fn going_prone_is_an_ordered_deploy_action_and_only_with_the_switch() {
         deploy: Deploy::Prone(true)
     }));
     let ev = prone(&mut b, true).expect("an ordered unit goes prone");
-    assert!(b.unit(0).prone);
+    assert!(b.is_prone(0));
     assert!(
         ev.iter()
             .any(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
@@ -132,7 +132,7 @@ fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_g
     );
     to_command(&mut base);
     base.active = 1;
-    base.unit_mut(0).prone = true;
+    base.optional.prone.set(0, true);
     base.unit_mut(1).loaded = Some(Ammo::Shot);
     base.cmd.orders.insert(1, order(2 + HQ0));
     let mut found = false;
@@ -195,7 +195,7 @@ fn a_prone_unit_may_not_move_charge_or_evade_and_in_close_order_may_not_fire() {
     assert!(b.check_evade(0).is_err());
     // Stood up, it moves again.
     prone(&mut b, false).expect("stand up");
-    assert!(!b.unit(0).prone);
+    assert!(!b.is_prone(0));
     b.apply(&Action::Move { unit: 0, to }).expect("a standing unit moves");
 }
 

@@ -742,12 +742,16 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
 /// making; a little above that charge, so the announcement comes first and the charge next.
 fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
     let mut drawn = b.clone();
-    drawn.unit_mut(unit).sabers_drawn = Some(b.player_turn);
+    drawn.optional.sabers.set(unit, Some(b.player_turn));
     // The charge with sabers drawn, after the fire it meets ([`closing_fire_odds`] fights it
     // on the context's scratch copy: sabers drawn there too while it is judged).
     let set = |sabers| {
         let mut scratch = ctx.scratch.borrow_mut();
-        scratch.get_or_insert_with(|| b.clone()).unit_mut(unit).sabers_drawn = sabers;
+        scratch
+            .get_or_insert_with(|| b.clone())
+            .optional
+            .sabers
+            .set(unit, sabers);
     };
     set(Some(b.player_turn));
     let best = ctx
@@ -756,7 +760,7 @@ fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
         .filter(|&&e| b.check_charge(unit, e).is_ok())
         .map(|&e| charge_value(&drawn, unit, e, ctx))
         .max_by(|x, y| x.score.total_cmp(&y.score));
-    set(b.unit(unit).sabers_drawn);
+    set(b.optional.sabers.drawn_in(unit));
     match best {
         Some(j) if j.score > 0.0 => Judged::new(
             j.score + 0.05,

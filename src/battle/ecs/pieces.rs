@@ -47,7 +47,7 @@ impl UnitStatus {
             disordered: u.disordered(b.player_turn),
             hits: u.hits,
             hidden: u.hidden,
-            prone: u.prone,
+            prone: b.is_prone(u.id),
             d_markers: u.d_markers,
             fighting: b.geom[u.id as usize].fighting,
         }

@@ -68,7 +68,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         if u.dug_in {
             status.push("dug in".into());
         }
-        if u.prone {
+        if b.is_prone(u.id) {
             status.push("prone (one hit fewer per fire; may not move)".into());
         }
         if u.hidden {

@@ -11,13 +11,72 @@
 //! initiative or on an order that may charge), else 3; without a sabre (the `Sabre` trait)
 //! there is no saber charge. Announcing forbids firing for the rest of the player turn.
 
-use super::action::{Action, Refusal, refuse};
-use super::event::{Event, Modifier};
-use super::state::*;
+use super::{Act, OptionalRule};
+use crate::battle::action::{Action, Refusal, refuse};
+use crate::battle::event::{Event, Modifier};
+use crate::battle::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::switches::Switch;
+use std::collections::BTreeMap;
 
 const RULE: &str = "BPT Saber Charge";
+
+/// The rule's table: the player turn in which each unit that did announced a saber charge.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sabers {
+    drawn: BTreeMap<UnitId, u32>,
+}
+
+impl Sabers {
+    /// The player turn `unit` last drew sabers in.
+    pub fn drawn_in(&self, unit: UnitId) -> Option<u32> {
+        self.drawn.get(&unit).copied()
+    }
+    /// Set (or clear) the player turn `unit` drew sabers in.
+    pub fn set(&mut self, unit: UnitId, player_turn: Option<u32>) {
+        match player_turn {
+            Some(t) => self.drawn.insert(unit, t),
+            None => self.drawn.remove(&unit),
+        };
+    }
+}
+
+/// The rule's hooks (switch `SaberCharge`).
+pub struct SaberCharge;
+
+impl OptionalRule for SaberCharge {
+    fn switch(&self) -> Switch {
+        Switch::SaberCharge
+    }
+
+    /// Announcing forbids firing for the rest of the player turn.
+    fn check_act(&self, b: &Battle, id: UnitId, act: Act) -> Result<(), Refusal> {
+        if act == Act::Fire && b.sabers_drawn(id) {
+            return refuse(
+                RULE,
+                format!("{} has drawn sabers and may not fire this turn", b.unit(id).name),
+            );
+        }
+        Ok(())
+    }
+
+    /// Sabre cavalry fight with the sabre's attacks only after announcing, else as cavalry.
+    fn contact_attacks(&self, b: &Battle, u: &Unit, attacks: u32) -> u32 {
+        if u.is_cavalry() && u.mounted() && u.row.has(Trait::Sabre) && !b.sabers_drawn(u.id) {
+            b.rules.charge.attacks_cavalry
+        } else {
+            attacks
+        }
+    }
+
+    fn fighter_modifier(&self, b: &Battle, id: UnitId, enemies: &[UnitId]) -> Option<Modifier> {
+        b.rifles_against_sabers(id, enemies)
+    }
+
+    fn legal(&self, b: &Battle, out: &mut Vec<Action>) {
+        b.legal_draw_sabers(out);
+    }
+}
 
 impl Battle {
     pub fn saber_rule(&self) -> bool {
@@ -26,7 +85,7 @@ impl Battle {
 
     /// The unit announced a saber charge this player turn.
     pub fn sabers_drawn(&self, id: UnitId) -> bool {
-        self.unit(id).sabers_drawn == Some(self.player_turn)
+        self.optional.sabers.drawn_in(id) == Some(self.player_turn)
     }
 
     /// Whether `id` may announce a saber charge now: the switch, mounted cavalry with sabres
@@ -75,14 +134,14 @@ impl Battle {
 
     pub(crate) fn do_draw_sabers(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
         self.check_draw_sabers(id)?;
-        self.unit_mut(id).sabers_drawn = Some(self.player_turn);
+        self.optional.sabers.set(id, Some(self.player_turn));
         ev.push(Event::SabersDrawn { unit: id });
         Ok(())
     }
 
     /// Saber charges on offer: one for every unit with a charge among `out`.
-    pub(crate) fn legal_draw_sabers(&self, out: &mut Vec<Action>) {
-        if !self.saber_rule() || self.initiative_passing() {
+    fn legal_draw_sabers(&self, out: &mut Vec<Action>) {
+        if self.initiative_passing() {
             return;
         }
         let mut units: Vec<UnitId> = out
@@ -102,9 +161,9 @@ impl Battle {
     }
 
     /// Rifled infantry in contact with saber-charging cavalry: one more attack a stand.
-    pub(crate) fn rifles_against_sabers(&self, id: UnitId, enemies: &[UnitId]) -> Option<Modifier> {
+    fn rifles_against_sabers(&self, id: UnitId, enemies: &[UnitId]) -> Option<Modifier> {
         let u = self.unit(id);
-        if !self.saber_rule() || u.row.arm != Arm::Infantry || !u.row.has(Trait::Rifled) {
+        if u.row.arm != Arm::Infantry || !u.row.has(Trait::Rifled) {
             return None;
         }
         let sabres: Vec<UnitId> = enemies

@@ -1,0 +1,123 @@
+//! The seam for optional rules. A rule that needs state of its own keeps it in its own table
+//! here, keyed by unit ([`Tables`]), never as fields on `Unit`; its effect on the core is a
+//! set of hooks ([`OptionalRule`]), and [`RULES`] registers every rule's hooks in one place.
+//! The core calls each hook at one point (may a unit act; a fire begins; the hits a fire
+//! lands; a unit forced to move; the attacks a stand makes in contact; a fighter's modifiers;
+//! the legal actions), and a hook runs only while its switch is on.
+//!
+//! Adding a rule: a module here with its table and its hooks, its switch in
+//! `rules/switches.rs`, its line in [`RULES`], its events, and its tests (`docs/recipes.md`).
+//! Prone and saber charge are on the seam; the other switches still keep their state on the
+//! battle (`works`, `constructions`, `pending`) or the unit (`d_markers`, `scout`, `hidden`…).
+
+pub mod prone;
+pub mod saber;
+
+use super::action::{Action, Deploy, Refusal};
+use super::event::{Event, Modifier};
+use super::state::{Battle, Unit, UnitId};
+use crate::rules::switches::Switch;
+
+/// The optional rules' own tables, keyed by unit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tables {
+    /// BPT "Prone Movement": who lies prone.
+    pub prone: prone::Prone,
+    /// BPT "Saber Charge": who drew sabers, and in which player turn.
+    pub sabers: saber::Sabers,
+}
+
+/// What a unit is about to do, as the hooks that may forbid it see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Act {
+    Move,
+    Charge,
+    Evade,
+    Support,
+    Fire,
+    Deploy(Deploy),
+}
+
+/// One optional rule's hooks into the core. Every hook has a default that changes nothing.
+pub trait OptionalRule: Sync {
+    /// The switch that turns the rule on; its hooks run only then.
+    fn switch(&self) -> Switch;
+    /// Whether `unit` may do `act` (a refusal citing the rule if not).
+    fn check_act(&self, _b: &Battle, _unit: UnitId, _act: Act) -> Result<(), Refusal> {
+        Ok(())
+    }
+    /// A unit's fire action begins.
+    fn fire_begins(&self, _b: &mut Battle) {}
+    /// The hits after saves one resolution of a fire lands on `target`, as the rule leaves them.
+    fn hits_landed(&self, _b: &mut Battle, _target: UnitId, net: u32, _ev: &mut Vec<Event>) -> u32 {
+        net
+    }
+    /// `unit` is forced to move (falls back, retreats, is pushed back).
+    fn forced_move(&self, _b: &mut Battle, _unit: UnitId) {}
+    /// The attacks a stand of `u` makes in contact, given the core's `attacks`.
+    fn contact_attacks(&self, _b: &Battle, _u: &Unit, attacks: u32) -> u32 {
+        attacks
+    }
+    /// A modifier to the dice of `unit` fighting `enemies` in a charge.
+    fn fighter_modifier(&self, _b: &Battle, _unit: UnitId, _enemies: &[UnitId]) -> Option<Modifier> {
+        None
+    }
+    /// Actions the rule adds to the legal ones listed so far (`out`).
+    fn legal(&self, _b: &Battle, _out: &mut Vec<Action>) {}
+}
+
+/// Every optional rule on the seam, in the order their hooks run.
+pub static RULES: &[&dyn OptionalRule] = &[&saber::SaberCharge, &prone::ProneMovement];
+
+impl Battle {
+    /// The rules on the seam whose switch is on, in [`RULES`] order.
+    fn rules_on(&self) -> impl Iterator<Item = &'static dyn OptionalRule> + '_ {
+        RULES.iter().copied().filter(|r| self.rules.switches.on(r.switch()))
+    }
+
+    /// Whether the optional rules let `unit` do `act`: the first refusal, if any.
+    pub fn optional_check(&self, unit: UnitId, act: Act) -> Result<(), Refusal> {
+        self.rules_on().try_for_each(|r| r.check_act(self, unit, act))
+    }
+
+    /// A unit's fire action begins.
+    pub(crate) fn optional_fire_begins(&mut self) {
+        for r in self.rules_on().collect::<Vec<_>>() {
+            r.fire_begins(self);
+        }
+    }
+
+    /// The hits after saves a fire's resolution lands on `target`, through every rule on.
+    pub(crate) fn optional_hits_landed(&mut self, target: UnitId, mut net: u32, ev: &mut Vec<Event>) -> u32 {
+        for r in self.rules_on().collect::<Vec<_>>() {
+            net = r.hits_landed(self, target, net, ev);
+        }
+        net
+    }
+
+    /// `unit` is forced to move.
+    pub(crate) fn optional_forced_move(&mut self, unit: UnitId) {
+        for r in self.rules_on().collect::<Vec<_>>() {
+            r.forced_move(self, unit);
+        }
+    }
+
+    /// The attacks a stand of `u` makes in contact, through every rule on.
+    pub(crate) fn optional_contact_attacks(&self, u: &Unit, attacks: u32) -> u32 {
+        self.rules_on().fold(attacks, |a, r| r.contact_attacks(self, u, a))
+    }
+
+    /// The optional rules' modifiers to `unit`'s dice fighting `enemies` in a charge.
+    pub(crate) fn optional_fighter_modifiers(&self, unit: UnitId, enemies: &[UnitId]) -> Vec<Modifier> {
+        self.rules_on()
+            .filter_map(|r| r.fighter_modifier(self, unit, enemies))
+            .collect()
+    }
+
+    /// The optional rules' actions added to the legal ones listed so far.
+    pub(crate) fn optional_legal(&self, out: &mut Vec<Action>) {
+        for r in self.rules_on() {
+            r.legal(self, out);
+        }
+    }
+}
