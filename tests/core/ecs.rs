@@ -3,13 +3,13 @@
 
 use super::common::*;
 use bevy::prelude::*;
-use volley::battle::Action;
-use volley::battle::ecs::arcs::Arcs;
-use volley::battle::ecs::sight::Sight;
-use volley::battle::ecs::{
+use volley::app::arcs::Arcs;
+use volley::app::sight::Sight;
+use volley::app::{
     ActionRefused, ActionRequest, BaseShape, BattleState, CommanderBase, DecisionWindow, GamePhase, Stand, UnitPiece,
     headless_app,
 };
+use volley::battle::Action;
 
 #[test]
 fn stands_and_commanders_are_entities_and_actions_go_through_messages() {
@@ -174,7 +174,7 @@ fn only_what_an_action_moved_is_marked_changed() {
         moved.0.push(pieces.iter().map(|p| p.unit).collect());
     }
     app.init_resource::<Moved>();
-    app.add_systems(Update, note.after(volley::battle::ecs::BattleSystems::Derive));
+    app.add_systems(Update, note.after(volley::app::BattleSystems::Derive));
     app.update();
     app.update();
     let frames = &app.world().resource::<Moved>().0;
@@ -227,8 +227,8 @@ fn one_action_walks_every_phase_it_passes_within_the_frame() {
 /// the rules' own `move_envelope`; a later state drops or renews it.
 #[test]
 fn the_move_envelope_arrives_from_the_async_pool_and_equals_the_core() {
-    use volley::battle::ecs::PieceIndex;
-    use volley::battle::ecs::movement::{MoveEnvelope, RAYS, STEP, WantsEnvelope, may_move};
+    use volley::app::PieceIndex;
+    use volley::app::movement::{MoveEnvelope, RAYS, STEP, WantsEnvelope, may_move};
     let mut agents = eager_pair(7);
     let mut app = headless_app(skirmish(7));
     // Play on until some unit has an order in hand.
