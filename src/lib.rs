@@ -7,10 +7,12 @@
 //! - [`app`]: the Bevy side: the battle as a world of entities, its plugins and system sets.
 //! - [`agents`]: programs that play a side.
 //! - [`sim`]: whole games headless, the way `volley simulate` plays them.
+//! - [`cli`]: the `volley` command line, one file a command.
 
 pub mod agents;
 pub mod app;
 pub mod battle;
+pub mod cli;
 pub mod data;
 pub mod editor;
 pub mod replay;
