@@ -14,15 +14,18 @@ macro_rules! out {
 mod args;
 mod balance;
 mod check;
+mod game;
 mod r#match;
 mod odds;
 mod out;
 mod play;
+mod refusal;
 mod simulate;
 mod verify;
 mod window;
 
 pub use out::{clean_exit_on_output_errors, quiet_on_closed_pipe};
+use refusal::Refusal;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
@@ -68,7 +71,7 @@ impl Cli {
     /// Run the command (`volley` alone opens the window on the main menu).
     pub fn run(self) -> Result<(), String> {
         match self.command {
-            None => window::play(play::Start::menu(), true),
+            None => window::play(game::Start::menu(), true),
             Some(Command::Play(c)) => c.run(),
             Some(Command::Simulate(c)) => c.run(),
             Some(Command::Match(c)) => c.run(),
@@ -87,37 +90,6 @@ impl Cli {
     /// together carries the [`Refusal`]'s reason as a tip.
     pub fn parse_args(args: Vec<OsString>) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(&args).map_err(|e| explain(e, args))
-    }
-}
-
-/// Two options clap refuses together (declared on the options with `conflicts_with`), or one
-/// it refuses without the other (`requires`), and the reason the player reads.
-pub(crate) struct Refusal {
-    /// The option given (its clap id: the field's name).
-    given: &'static str,
-    /// The option it may not go with, or the one it needs.
-    other: &'static str,
-    needs: bool,
-    why: &'static str,
-}
-
-impl Refusal {
-    const fn conflict(given: &'static str, other: &'static str, why: &'static str) -> Refusal {
-        Refusal {
-            given,
-            other,
-            needs: false,
-            why,
-        }
-    }
-
-    const fn needs(given: &'static str, other: &'static str, why: &'static str) -> Refusal {
-        Refusal {
-            given,
-            other,
-            needs: true,
-            why,
-        }
     }
 }
 

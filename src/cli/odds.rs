@@ -1,8 +1,8 @@
 //! `volley odds`: the exact distribution of hits of a fire, or an artillery round's expected
 //! hits (the fire preview's maths).
 
-use super::Refusal;
 use super::out::{done, output_failed, stdout};
+use super::refusal::Refusal;
 use crate::rules::artillery as art;
 use crate::rules::odds;
 use std::io::Write;

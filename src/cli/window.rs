@@ -3,9 +3,9 @@
 //! in every build; what they do is in [`open`], which a build without the `gui` feature
 //! replaces with refusals (and `play` with the terminal game).
 
-use super::Refusal;
 use super::args::Rules;
-use super::play::Start;
+use super::game::Start;
+use super::refusal::Refusal;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -115,9 +115,10 @@ impl CheckScreenshot {
 
 #[cfg(feature = "gui")]
 mod open {
-    use super::super::args::{DEFAULT_SCENARIO, side_agents};
-    use super::super::out::one_line;
-    use super::{Screenshot, Start};
+    use crate::cli::args::{DEFAULT_SCENARIO, side_agents};
+    use crate::cli::game::Start;
+    use crate::cli::out::one_line;
+    use crate::cli::window::Screenshot;
     use crate::replay::Recording;
     use crate::ui::{Launch, screenshot as shot};
     use std::path::{Path, PathBuf};
@@ -294,12 +295,13 @@ mod open {
 
 #[cfg(not(feature = "gui"))]
 mod open {
-    use super::{Screenshot, Start};
+    use crate::cli::game::Start;
+    use crate::cli::window::Screenshot;
     use std::path::{Path, PathBuf};
 
     /// Without the window, `play` is the terminal game (and the menu its default battle).
     pub(super) fn play(start: Start, _menu: bool) -> Result<(), String> {
-        super::super::play::terminal(start)
+        crate::cli::game::terminal(start)
     }
 
     pub(super) fn edit(scenario: PathBuf) -> Result<(), String> {
