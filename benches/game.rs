@@ -41,16 +41,15 @@ fn whole_game(c: &mut Criterion) {
                 agents::by_name("random", 1, 0).unwrap(),
                 agents::by_name("random", 1, 1).unwrap(),
             ];
-            let mut app = volley::battle::ecs::headless_app(start.clone());
+            let mut app = volley::app::headless_app(start.clone());
             loop {
-                let b = &app.world().resource::<volley::battle::ecs::BattleState>().0;
+                let b = &app.world().resource::<volley::app::BattleState>().0;
                 if b.is_over() {
                     break;
                 }
                 let legal = b.legal_actions();
                 let action = legal[a[b.actor()].choose(b, &legal)].clone();
-                app.world_mut()
-                    .write_message(volley::battle::ecs::ActionRequest(action));
+                app.world_mut().write_message(volley::app::ActionRequest(action));
                 app.update();
             }
             app

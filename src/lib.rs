@@ -3,12 +3,16 @@
 //! Data flows one way: input → action → rules → events → state → picture.
 //! - [`rules`]: pure maths (geometry, dice and exact odds, line of sight, layouts, parameters).
 //! - [`data`]: RON files (rules, army lists, scenarios) with `file:line:col` errors.
-//! - [`battle`]: the state, the one action pipeline, the phases, legal actions, the ECS mirror.
+//! - [`battle`]: the state, the one action pipeline, the phases, legal actions.
+//! - [`app`]: the Bevy side: the battle as a world of entities, its plugins and system sets.
 //! - [`agents`]: programs that play a side.
 //! - [`sim`]: whole games headless, the way `volley simulate` plays them.
+//! - [`cli`]: the `volley` command line, one file a command.
 
 pub mod agents;
+pub mod app;
 pub mod battle;
+pub mod cli;
 pub mod data;
 pub mod editor;
 pub mod replay;

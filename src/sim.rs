@@ -97,7 +97,7 @@ pub fn play_timed(
         let (took, turn) = (started.elapsed(), b.game_turn);
         let reason = agents[side].reason();
         let action = legal[i].clone();
-        // The one door the window's app uses too (`battle::ecs` sends its requests through it).
+        // The one door the window's app uses too (`app` sends its requests through it).
         let applied = b
             .step(&action)
             .map_err(|r| SimError::Refused(action.clone(), r.to_string()))?;

@@ -1,4 +1,5 @@
-//! The battle: state, the action pipeline, the four phases, legal actions, the ECS mirror.
+//! The battle: state, the action pipeline, the four phases, legal actions (the ECS mirror is
+//! [`crate::app`]).
 
 pub mod action;
 pub mod apply;
@@ -6,7 +7,6 @@ pub mod artillery;
 pub mod charge;
 pub mod command;
 pub mod constructions;
-pub mod ecs;
 pub mod end;
 pub mod engineers;
 pub mod envelope;

@@ -1,7 +1,7 @@
 //! The battle's state: every unit, stand and commander, the phase, and the dice.
 //!
 //! This is plain data so the whole battle can be cloned (undo, the scheduler's look-ahead,
-//! replay seeking) and hashed. The ECS mirrors it (see `battle::ecs`); only the action
+//! replay seeking) and hashed. The ECS mirrors it (see `app`); only the action
 //! pipeline (`Battle::apply`) changes it.
 
 use crate::data::army::{Arm, CommandRow, Trait, TroopRow};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 pub use super::ids::{CmdId, SideId, UnitId};
 
 /// The phases of a player turn (BPT "Sequence of Play"). The app's state machine walks them as
-/// `battle::ecs::GamePhase` (the core has no Bevy state of its own).
+/// `app::GamePhase` (the core has no Bevy state of its own).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     #[default]

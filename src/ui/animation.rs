@@ -8,7 +8,7 @@
 //! (`table::animate`). Agents wait until no effect is left, so a person sees each action.
 //! The clock runs at the player's animation speed; speed 0 turns animation off.
 
-use crate::battle::ecs::{ActionApplied, BattleSystems};
+use crate::app::{ActionApplied, BattleSystems};
 use crate::battle::event::MoveKind;
 use crate::battle::{Battle, Event, UnitId};
 use crate::rules::geometry::{Pose, V2};
@@ -324,7 +324,7 @@ pub fn effects_of(b: &Battle, events: &[Event]) -> Vec<(Fx, f32, f32)> {
 fn enqueue(
     mut commands: Commands,
     mut applied: MessageReader<ActionApplied>,
-    battle: Res<crate::battle::ecs::BattleState>,
+    battle: Res<crate::app::BattleState>,
     mut anim: ResMut<Anim>,
     shot: Option<Res<super::screenshot::ShotRequest>>,
 ) {

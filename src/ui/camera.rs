@@ -4,8 +4,8 @@
 
 use super::input::{Controls, TableAction};
 use super::table::pen::t;
+use crate::app::{ActionRequest, BattleState};
 use crate::battle::Action;
-use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
 use crate::ui::common::{Screen, Selection};
 use bevy::prelude::*;

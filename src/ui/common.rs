@@ -142,7 +142,7 @@ pub struct Preview(pub Option<Action>);
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct PinnedPreview(pub Option<Action>);
 
-/// The window's systems in the frame, around the battle's (`battle::ecs::BattleSystems`):
+/// The window's systems in the frame, around the battle's (`app::BattleSystems`):
 /// input → requests → apply → follow → sync → derive → animate → draw.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableSystems {

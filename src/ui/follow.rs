@@ -8,7 +8,7 @@
 //! words and place, aged and despawned; the window dresses them as a ring and text
 //! ([`draw_plugin`]). Nothing hidden from the player at the table (hidden set-up) is shown.
 
-use crate::battle::ecs::{ActionApplied, BattleState};
+use crate::app::{ActionApplied, BattleState};
 use crate::battle::event::{CommandOutcome, Event};
 use crate::battle::log::{capital, count};
 use crate::battle::state::{CmdId, SideId, UnitId};

@@ -105,8 +105,8 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     );
     app.insert_resource(ClearColor(palette::ROOM));
     let game = NewGame::new(&battle, &events, scenario, seed, sides, recording, screenshot.is_some());
-    app.insert_resource(crate::battle::ecs::BattleState(battle));
-    app.add_plugins(crate::battle::ecs::plugin);
+    app.insert_resource(crate::app::BattleState(battle));
+    app.add_plugins(crate::app::plugin);
     game.insert(app.world_mut());
     app.insert_non_send(agents);
     if let Some(path) = edit {
@@ -152,12 +152,12 @@ pub fn headless_play_app(
     let sides = sides.map(str::to_string);
     let game = NewGame::new(&battle, &[], scenario, seed, sides.clone(), None, no_handover);
     let agents = Agents::new(&sides, seed)?;
-    // As `battle::ecs::headless_app`, but with no frame run before every plugin is in (the
+    // As `app::headless_app`, but with no frame run before every plugin is in (the
     // camera is spawned at start-up).
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
-    app.insert_resource(crate::battle::ecs::BattleState(battle));
-    app.add_plugins(crate::battle::ecs::plugin);
+    app.insert_resource(crate::app::BattleState(battle));
+    app.add_plugins(crate::app::plugin);
     app.add_plugins(bevy::input::InputPlugin);
     let (w, h) = HEADLESS_WINDOW;
     app.add_plugins((
@@ -249,7 +249,7 @@ pub fn play_plugin(app: &mut App) {
         .init_resource::<common::PointerOrder>()
         .init_resource::<common::BoxSelect>();
     app.init_state::<Screen>();
-    use crate::battle::ecs::BattleSystems;
+    use crate::app::BattleSystems;
     app.configure_sets(
         Update,
         (

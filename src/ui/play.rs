@@ -5,7 +5,7 @@
 
 use super::session::{AUTOSAVE, Agents, BattleLog, GameRecord, LogLine, Seats, Turn};
 use super::undo::UndoStack;
-use crate::battle::ecs::{ActionApplied, ActionRefused, ActionRequest, BattleState, BattleSystems, GamePhase};
+use crate::app::{ActionApplied, ActionRefused, ActionRequest, BattleState, BattleSystems, GamePhase};
 use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Screen, Selection};

@@ -7,7 +7,7 @@
 //! clicks did. Written atomically (a temporary file, then a rename), so a reader never sees
 //! half a file.
 
-use crate::battle::ecs::{BattleState, CommanderBase, Stand, UnitPiece};
+use crate::app::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::TableCamera;
 use crate::ui::common::{PointerOrder, Screen, Selection};
 use crate::ui::session::{BattleLog, GameRecord};

@@ -5,8 +5,8 @@
 
 use super::session::{Agents, BattleLog, GameRecord, Seats};
 use super::undo::UndoStack;
+use crate::app::BattleState;
 use crate::battle::Applied;
-use crate::battle::ecs::BattleState;
 use crate::replay::timeline::Timeline;
 use bevy::prelude::*;
 

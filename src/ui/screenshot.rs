@@ -272,7 +272,7 @@ fn drive(
     req: Res<ShotRequest>,
     state: Option<ResMut<ShotState>>,
     mut exit: MessageWriter<AppExit>,
-    battle: Res<crate::battle::ecs::BattleState>,
+    battle: Res<crate::app::BattleState>,
     mut selection: ResMut<crate::ui::common::Selection>,
     (screen, mut next): (Res<State<Screen>>, ResMut<NextState<Screen>>),
 ) {

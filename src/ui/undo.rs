@@ -8,7 +8,7 @@
 //! replays stay valid.
 
 use super::common::LegalCache;
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Selection};

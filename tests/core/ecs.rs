@@ -3,13 +3,13 @@
 
 use super::common::*;
 use bevy::prelude::*;
-use volley::battle::Action;
-use volley::battle::ecs::arcs::Arcs;
-use volley::battle::ecs::sight::Sight;
-use volley::battle::ecs::{
+use volley::app::arcs::Arcs;
+use volley::app::sight::Sight;
+use volley::app::{
     ActionRefused, ActionRequest, BaseShape, BattleState, CommanderBase, DecisionWindow, GamePhase, Stand, UnitPiece,
     headless_app,
 };
+use volley::battle::Action;
 
 #[test]
 fn stands_and_commanders_are_entities_and_actions_go_through_messages() {
@@ -174,7 +174,7 @@ fn only_what_an_action_moved_is_marked_changed() {
         moved.0.push(pieces.iter().map(|p| p.unit).collect());
     }
     app.init_resource::<Moved>();
-    app.add_systems(Update, note.after(volley::battle::ecs::BattleSystems::Derive));
+    app.add_systems(Update, note.after(volley::app::BattleSystems::Derive));
     app.update();
     app.update();
     let frames = &app.world().resource::<Moved>().0;
@@ -227,8 +227,8 @@ fn one_action_walks_every_phase_it_passes_within_the_frame() {
 /// the rules' own `move_envelope`; a later state drops or renews it.
 #[test]
 fn the_move_envelope_arrives_from_the_async_pool_and_equals_the_core() {
-    use volley::battle::ecs::PieceIndex;
-    use volley::battle::ecs::movement::{MoveEnvelope, RAYS, STEP, WantsEnvelope, may_move};
+    use volley::app::PieceIndex;
+    use volley::app::movement::{MoveEnvelope, RAYS, STEP, WantsEnvelope, may_move};
     let mut agents = eager_pair(7);
     let mut app = headless_app(skirmish(7));
     // Play on until some unit has an order in hand.
@@ -342,3 +342,187 @@ fn sight_follows_a_hedge_the_engineers_cut() {
 
 const CO_AT: [(f64, f64); 2] = [(20.0, 5.0), (220.0, 175.0)];
 const HQ_AT: [(f64, f64); 2] = [(40.0, 5.0), (200.0, 175.0)];
+
+/// Every bundled scenario, `maps/*.ron`, in name order.
+fn bundled_scenarios() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let mut maps: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    maps.sort();
+    maps
+}
+
+/// The optional rules the game plays whose bit is set in `mask`.
+fn switches_of(mask: u32) -> volley::rules::switches::Switches {
+    use volley::rules::switches::Switch;
+    Switch::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, s)| mask >> i & 1 == 1 && s.implemented())
+        .map(|(_, s)| s)
+        .collect()
+}
+
+/// A legal action: the engineers' work whenever there is some (so that works happen), else
+/// one drawn by `rng`.
+fn works_first(b: &volley::battle::Battle, rng: &mut rand_chacha::ChaCha8Rng) -> Option<Action> {
+    use rand::RngExt;
+    let legal = b.legal_actions();
+    if let Some(a) = legal.iter().find(|a| matches!(a, Action::Engineer { .. })) {
+        return Some(a.clone());
+    }
+    (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].clone())
+}
+
+/// What the app's entities say of the battle is what the core says: every stand's corners,
+/// every commander's place, every piece's side, who each unit sees, its vision arc and fire
+/// cone, and which units the app would draw a move envelope for (the core offers a move to
+/// no other unit).
+fn view_equals_core(app: &mut App) -> Result<(), String> {
+    use volley::app::SideOf;
+    use volley::app::movement::may_move;
+    use volley::rules::geometry::{fire_cone, vision_arc};
+    let world = app.world_mut();
+    let b = world.resource::<BattleState>().0.clone();
+    let mut stands = 0;
+    let mut q = world.query::<(&Stand, &BaseShape, &GlobalTransform, &SideOf)>();
+    for (s, shape, at, side) in q.iter(world) {
+        let r = b.rects(s.unit)[s.index];
+        for (k, c) in shape.corners(at).iter().zip(r.corners()) {
+            if !near(*k, c) {
+                return Err(format!("unit {} stand {}: {k} vs {c:?}", s.unit, s.index));
+            }
+        }
+        if side.0 != b.unit(s.unit).side {
+            return Err(format!("unit {} stand {}: side {}", s.unit, s.index, side.0));
+        }
+        stands += 1;
+    }
+    let bases: usize = b.alive_units().map(|u| b.rects(u.id).len()).sum();
+    if stands != bases {
+        return Err(format!("{stands} stand entities, {bases} stands"));
+    }
+    let mut q = world.query::<(&CommanderBase, &GlobalTransform, &SideOf)>();
+    for (c, at, side) in q.iter(world) {
+        let core = &b.commanders[c.commander as usize];
+        if !near(at.translation().truncate(), core.pos) || side.0 != core.side {
+            return Err(format!("commander {}: {at:?} side {}", c.commander, side.0));
+        }
+    }
+    let offered: std::collections::BTreeSet<u32> = b
+        .legal_actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Move { unit, .. } => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    let visibility = b.los.params().visibility;
+    let half = b.rules.visibility.fire_cone_half_deg.to_radians();
+    let mut units = 0;
+    let mut q = world.query::<(&UnitPiece, &SideOf, &Sight, &Arcs)>();
+    for (p, side, sight, arcs) in q.iter(world) {
+        let (me, seen) = (b.unit(p.unit), b.sighting(p.unit));
+        let core: Vec<u32> = b.visible_enemies(p.unit).into_iter().map(|(id, _)| id).collect();
+        let vision = vision_arc(seen.front, seen.facing, seen.all_round, visibility);
+        let fire = fire_cone(b.geom[p.unit as usize].front, me.pose.facing, half, b.weapon_range(me));
+        let checks = [
+            (side.0 == me.side, "side"),
+            (sight.0 == core, "sight"),
+            (arcs.vision == vision, "vision arc"),
+            (arcs.fire == fire, "fire cone"),
+            (!offered.contains(&p.unit) || may_move(&b, p.unit), "move check"),
+        ];
+        if let Some((_, what)) = checks.iter().find(|(ok, _)| !ok) {
+            return Err(format!(
+                "unit {} ({}): its {what} differs from the core's",
+                p.unit, me.name
+            ));
+        }
+        units += 1;
+    }
+    if units != b.alive_units().count() {
+        return Err(format!("{units} unit entities, {} units", b.alive_units().count()));
+    }
+    Ok(())
+}
+
+/// A random state of `scenario` with the optional rules of `mask`: `before` actions played
+/// on the core alone, then the app started on it and `after` more through its messages (the
+/// view checked after every action that changed the terrain: the engineers' works). The
+/// number of works seen.
+fn random_state_through_the_app(
+    scenario: &std::path::Path,
+    (seed, mask): (u64, u32),
+    (before, after): (usize, usize),
+) -> Result<(App, u32), String> {
+    use rand::SeedableRng;
+    let (mut b, _) = volley::load_battle_with(scenario, seed, &switches_of(mask)).map_err(|e| e.to_string())?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..before {
+        let Some(a) = works_first(&b, &mut rng).filter(|_| !b.is_over()) else {
+            break;
+        };
+        b.step(&a).map_err(|r| format!("{a:?}: {}", r.rule))?;
+    }
+    let mut app = headless_app(b);
+    app.update();
+    let mut works = 0;
+    for _ in 0..after {
+        let b = &app.world().resource::<BattleState>().0;
+        let revision = b.los.terrain_revision();
+        let Some(a) = works_first(b, &mut rng).filter(|_| !b.is_over()) else {
+            break;
+        };
+        app.world_mut().write_message(ActionRequest(a.clone()));
+        app.update();
+        if app.world().resource::<BattleState>().0.los.terrain_revision() != revision {
+            works += 1;
+            view_equals_core(&mut app).map_err(|e| format!("after the works of {a:?}: {e}"))?;
+        }
+    }
+    // The phase machine catches up one phase a frame.
+    for _ in 0..4 {
+        app.update();
+    }
+    Ok((app, works))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 5, ..Default::default() })]
+
+    /// Issue 63: over random states of every bundled scenario with random optional rules, the
+    /// app's view equals the core: places, sides, sight, vision and fire arcs, the move check,
+    /// also right after the engineers' works.
+    #[test]
+    fn the_view_equals_the_core_in_every_scenario_with_any_optional_rules(
+        seed in 1u64..10_000,
+        mask in 0u32..(1 << 12),
+        before in 0usize..60,
+        after in 0usize..30,
+    ) {
+        for (k, scenario) in bundled_scenarios().iter().enumerate() {
+            // Each scenario its own game: another seed, the rules turned by another mask.
+            let game = (seed + k as u64, mask.rotate_left(k as u32) & 0xfff);
+            let fail = |e: String| {
+                proptest::test_runner::TestCaseError::fail(format!("{} {game:?}: {e}", scenario.display()))
+            };
+            let (mut app, _) = random_state_through_the_app(scenario, game, (before, after)).map_err(fail)?;
+            view_equals_core(&mut app).map_err(fail)?;
+        }
+    }
+}
+
+/// The property above meets the engineers' works: on the engineers' scenario they cut, bridge
+/// or demolish within a few dozen actions, and the view follows each.
+#[test]
+fn the_view_follows_the_engineers_works() {
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/engineers.ron");
+    let works: u32 = (1..=3)
+        .map(|seed| random_state_through_the_app(&map, (seed, 0), (0, 80)).unwrap().1)
+        .sum();
+    assert!(works > 0, "no works in three games of the engineers' scenario");
+}

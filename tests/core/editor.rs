@@ -234,7 +234,7 @@ fn a_scenario_built_in_the_editor_saves_checks_and_plays() {
     app.update();
     assert_eq!(editor(&mut app).problems, Vec::new());
     // The battle drawn on the table is the document's.
-    let b = &app.world().resource::<volley::battle::ecs::BattleState>().0;
+    let b = &app.world().resource::<volley::app::BattleState>().0;
     assert_eq!(b.units.len(), 4);
     assert_eq!(b.terrain.areas.len(), 1);
 

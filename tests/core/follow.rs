@@ -4,8 +4,8 @@
 
 use super::common::*;
 use bevy::prelude::*;
+use volley::app::BattleState;
 use volley::battle::Event;
-use volley::battle::ecs::BattleState;
 use volley::battle::event::KnockOut;
 use volley::rules::geometry::{Pose, V2};
 use volley::ui::camera::on_table;
@@ -160,7 +160,7 @@ fn a_persons_own_actions_are_not_ringed() {
     let mut app = volley::ui::headless_play_app(b, "maps/skirmish.ron".into(), 3, ["human", "greedy"], false)
         .expect("the agents");
     let before = app.world().resource::<BattleState>().0.actions;
-    app.world_mut().write_message(volley::battle::ecs::ActionRequest(order));
+    app.world_mut().write_message(volley::app::ActionRequest(order));
     app.update();
     app.update();
     assert!(

@@ -160,6 +160,7 @@ fn no_module_imports_from_a_layer_above_it() {
         "battle" => 2,
         "agents" | "replay" | "editor" => 3,
         "sim" | "terminal" | "ui" => 4,
+        "app" => 4,
         _ => 5,
     };
     let up: Vec<(String, String)> = graph()

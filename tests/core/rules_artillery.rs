@@ -240,22 +240,22 @@ fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
     // The battle's artillery system gives an aimed gun the same preview, as a component.
     let mut b = battery(&others);
     b.units[0].loaded = Some(Ammo::Canister);
-    let mut app = volley::battle::ecs::headless_app(b);
+    let mut app = volley::app::headless_app(b);
     let gun = app
         .world()
-        .resource::<volley::battle::ecs::PieceIndex>()
+        .resource::<volley::app::PieceIndex>()
         .unit(0)
         .expect("the gun's entity");
     app.world_mut()
         .entity_mut(gun)
-        .insert(volley::battle::ecs::artillery::WantsAim {
+        .insert(volley::app::artillery::WantsAim {
             target: 1,
             ctx: volley::battle::fire::FireContext::Order,
         });
     app.update();
     let aim = app
         .world()
-        .get::<volley::battle::ecs::artillery::CanisterAim>(gun)
+        .get::<volley::app::artillery::CanisterAim>(gun)
         .expect("the canister aim");
     assert_eq!(aim.sweep, preview);
     // Round shot has no canister preview.
@@ -798,13 +798,13 @@ fn a_charged_guns_canister_blasts_through_the_charger_to_the_unit_behind() {
 
 #[test]
 fn an_aimed_guns_preview_lands_on_its_aim_and_bounces_straight_on() {
-    // Issue 15: the table's artillery preview (`battle::ecs::artillery`). The same battery as
+    // Issue 15: the table's artillery preview (`app::artillery`). The same battery as
     // `round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend`: the ball
     // lands on the Confederate front line's edge (y 79.25), bounces half the 28 cm flight plus
     // one d4 step of 0.5 cm (to 93.75), then half of 14.5 plus 0.5 (to 101.5), and stops there
     // with its dice spent (3, 2, 1 attacks).
-    use volley::battle::ecs::artillery::{AimPreview, WantsAim};
-    use volley::battle::ecs::{PieceIndex, headless_app};
+    use volley::app::artillery::{AimPreview, WantsAim};
+    use volley::app::{PieceIndex, headless_app};
     let mut b = battery(&[
         u(0, RIFLES, 4, 100.0, 96.0, 270.0),
         u(1, RIFLES, 4, 100.0, 80.0, 270.0),
@@ -835,11 +835,7 @@ fn an_aimed_guns_preview_lands_on_its_aim_and_bounces_straight_on() {
     // A regular crew lands on its aim on 4+; the bounce odds are the rules' own.
     assert!((aim.on_aim - 0.5).abs() < 1e-9);
     let odds = volley::rules::artillery::bounce_chain_odds(
-        &app.world()
-            .resource::<volley::battle::ecs::BattleState>()
-            .0
-            .rules
-            .artillery,
+        &app.world().resource::<volley::app::BattleState>().0.rules.artillery,
         3,
     );
     assert_eq!(aim.bounces, odds);

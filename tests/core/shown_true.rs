@@ -3,8 +3,8 @@
 //! or a change that moves nothing.
 
 use bevy::prelude::*;
+use volley::app::{BattleState, CommanderBase, PieceIndex, SideOf, Stand, UnitPiece};
 use volley::battle::Battle;
-use volley::battle::ecs::{BattleState, CommanderBase, PieceIndex, SideOf, Stand, UnitPiece};
 use volley::ui::screens::menu::{Start, start_game_now};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

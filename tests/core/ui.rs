@@ -6,7 +6,7 @@
 use super::common::*;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::Buttonlike;
-use volley::battle::ecs::BattleState;
+use volley::app::BattleState;
 use volley::battle::{Action, Battle, Phase};
 use volley::rules::geometry::V2;
 use volley::ui::undo::UndoStack;
@@ -325,7 +325,7 @@ fn an_order_is_logged_with_the_need_it_was_rolled_against() {
         .expect("a brigade order");
     let before = b.describe_action(&order);
     let mut app = app_with(b, ["human", "scheduler"]);
-    app.world_mut().write_message(volley::battle::ecs::ActionRequest(order));
+    app.world_mut().write_message(volley::app::ActionRequest(order));
     app.update();
     let s = game(&app);
     let (heading, lines) = s.last.clone().expect("the order was applied");
@@ -347,7 +347,7 @@ fn seated_in_command_phase() -> App {
 
 /// Ask for `a` as the orders panel does, and let the session take it in.
 fn request(app: &mut App, a: volley::battle::Action) {
-    app.world_mut().write_message(volley::battle::ecs::ActionRequest(a));
+    app.world_mut().write_message(volley::app::ActionRequest(a));
     app.update();
     app.update();
 }

@@ -18,7 +18,7 @@ pub mod trial;
 
 pub use state::{Drafts, Editor, Gesture, GoTo, Tool};
 
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::editor::Doc;
 use crate::ui::common::Screen;
 use bevy::prelude::*;
@@ -96,13 +96,7 @@ fn show_document(
     mut commands: Commands,
     drawn: Option<ResMut<crate::ui::table::terrain::DrawnTerrain>>,
     current: Res<BattleState>,
-    pieces: Query<
-        Entity,
-        Or<(
-            With<crate::battle::ecs::UnitPiece>,
-            With<crate::battle::ecs::CommanderBase>,
-        )>,
-    >,
+    pieces: Query<Entity, Or<(With<crate::app::UnitPiece>, With<crate::app::CommanderBase>)>>,
 ) {
     let Some(doc) = editor.doc.as_ref() else { return };
     if editor.shown == Some(doc.version) {
@@ -118,7 +112,7 @@ fn show_document(
                 for e in &pieces {
                     commands.entity(e).despawn();
                 }
-                commands.insert_resource(crate::battle::ecs::PieceIndex::default());
+                commands.insert_resource(crate::app::PieceIndex::default());
             }
             commands.insert_resource(BattleState(b));
             if let Some(mut d) = drawn {

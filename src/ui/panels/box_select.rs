@@ -2,7 +2,7 @@
 //! around each unit of the commander's inside it, green when the order would be given, red when
 //! the rules refuse it (the reason is at the pointer).
 
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::ui::camera::TableCamera;
 use crate::ui::common::{BoxSelect, PanelsSet, PointerOrder, Screen};
 use bevy::prelude::*;

@@ -21,7 +21,7 @@ use super::common::{Preview, Screen, Selection};
 use super::session::{BattleLog, GameRecord, Seats};
 use super::settings::Binding;
 use super::undo::UndoStack;
-use crate::battle::ecs::{ActionRequest, BattleState};
+use crate::app::{ActionRequest, BattleState};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

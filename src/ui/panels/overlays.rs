@@ -3,7 +3,7 @@
 //! what they measure: the selected unit's weapon range, the command bands, the tape's length
 //! and what blocks the line of sight (the rules' own reasons).
 
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::ui::common::PanelsSet;
 use crate::ui::common::{Screen, Selection};
 use crate::ui::measure::{self as m, Overlays};

@@ -4,8 +4,8 @@
 //! the order a click would give there (`PointerOrder`), refused in red. A hidden enemy is
 //! never described.
 
+use crate::app::BattleState;
 use crate::battle::Battle;
-use crate::battle::ecs::BattleState;
 use crate::battle::state::SideId;
 use crate::battle::{Phase, UnitId};
 use crate::terminal::view;

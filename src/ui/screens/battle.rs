@@ -3,7 +3,7 @@
 //! unit at the enemy unit under the pointer. Each sends an `ActionRequest` as the orders panel
 //! does: the rules apply it, or refuse it and the phase bar shows the rule and the reason.
 
-use crate::battle::ecs::{ActionRequest, BattleState};
+use crate::app::{ActionRequest, BattleState};
 use crate::battle::{Action, Battle, Ground, Phase, Purpose, Step, UnitId};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};

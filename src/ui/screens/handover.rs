@@ -8,8 +8,8 @@
 //! table stays theirs with the melee's result and dice over it (`ResultPause`) until they hand
 //! over (the button or Enter).
 
+use crate::app::BattleState;
 use crate::battle::Battle;
-use crate::battle::ecs::BattleState;
 use crate::battle::log::count;
 use crate::ui::common::side_colour;
 use crate::ui::common::{Screen, Selection};

@@ -1,8 +1,8 @@
 //! The main menu: a new battle (scenario picker with title and brief, each side played by a
 //! person or an agent, the seed, the optional rules), continue the autosave or load a save, quit.
 
-use crate::battle::ecs::BattleState;
-use crate::battle::ecs::phase::PhaseQueue;
+use crate::app::BattleState;
+use crate::app::phase::PhaseQueue;
 use crate::replay::Recording;
 use crate::rules::switches::{Switch, Switches};
 use crate::ui::common::{Preview, Screen, Selection};

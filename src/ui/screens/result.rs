@@ -1,6 +1,6 @@
 //! The result screen: who won and why, over the final table.
 
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::replay::strength::{Strength, strength_by_turn};
 use crate::ui::common::Screen;
 use crate::ui::common::side_colour;

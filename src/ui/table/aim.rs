@@ -1,14 +1,14 @@
 //! The guns' aim on the table: when the fire under the pointer (the orders panel's preview) or
 //! the selected gun with an enemy under the mouse is round shot, the gun is aimed
-//! (`battle::ecs::artillery::WantsAim`) and its ball's path as the rules would have it if it
+//! (`app::artillery::WantsAim`) and its ball's path as the rules would have it if it
 //! lands on its aim and bounces every time is drawn: each impact's strip, the flight between
 //! them, and where it would stop. A gun loaded with canister shows its blast-through corridor
 //! instead, with the score canister needs against the target and each unit behind it.
 
 use super::pen::{Pen, spawn_layer, w, z};
+use crate::app::artillery::{AimPreview, CanisterAim, WantsAim};
+use crate::app::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::Action;
-use crate::battle::ecs::artillery::{AimPreview, CanisterAim, WantsAim};
-use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::fire::FireContext;
 use crate::ui::common::{Preview, Selection, TableHover, TableSystems};
 use bevy::prelude::*;

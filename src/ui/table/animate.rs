@@ -6,8 +6,8 @@
 
 use super::pen::{Pen, w, z};
 use super::stands::{looks_of, stand_layers_of};
+use crate::app::BattleState;
 use crate::battle::UnitId;
-use crate::battle::ecs::BattleState;
 use crate::rules::geometry::{Pose, V2};
 use crate::ui::animation::{
     Anim, AnimHidden, AnimSet, BALL_FLIGHT, Effect, Fx, along, ease, in_order, pose_of, vertex_fractions,

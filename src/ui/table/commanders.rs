@@ -2,8 +2,8 @@
 //! (gold exceptional, cream average, grey uninspiring) and their command value beside them.
 
 use super::pen::{Pen, spawn_layer, w, z};
+use crate::app::BattleState;
 use crate::battle::Battle;
-use crate::battle::ecs::BattleState;
 use crate::data::army::{CommandLevel, Quality};
 use crate::ui::palette as pal;
 use bevy::prelude::*;

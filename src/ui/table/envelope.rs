@@ -1,13 +1,13 @@
 //! The move envelope of the selected unit: while it has an order in hand, the ground it may
 //! reach in one straight move is shaded (terrain, formation, road bonus and other units all
 //! counted by the rules' own check). The battle's movement system computes it off the frame
-//! (`battle::ecs::movement`) for the unit marked `WantsEnvelope`; it is drawn when it arrives.
+//! (`app::movement`) for the unit marked `WantsEnvelope`; it is drawn when it arrives.
 //! A dragged move that the rules would refuse is outlined in red with the rule's reason on
 //! the phase bar's status line.
 
 use super::pen::{Pen, spawn_layer, w, z};
-use crate::battle::ecs::movement::{MoveEnvelope, WantsEnvelope, may_move};
-use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
+use crate::app::movement::{MoveEnvelope, WantsEnvelope, may_move};
+use crate::app::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::{Action, Battle, UnitId};
 use crate::ui::camera::Drag;
 use crate::ui::common::{Selection, TableSystems};

@@ -5,9 +5,9 @@
 //! far out that they would be a smear they are hidden).
 
 use super::pen::{w, z};
+use crate::app::BattleState;
 use crate::battle::Battle;
 use crate::battle::UnitId;
-use crate::battle::ecs::BattleState;
 use crate::ui::animation::AnimHidden;
 use crate::ui::camera::TableCamera;
 use crate::ui::palette as pal;

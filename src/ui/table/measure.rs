@@ -4,8 +4,8 @@
 //! the two tools' clicks on the table.
 
 use super::pen::{Pen, spawn_layer, t, w, z};
-use crate::battle::ecs::arcs::Arcs;
-use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
+use crate::app::arcs::Arcs;
+use crate::app::{BattleState, BattleSystems, PieceIndex};
 use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
@@ -67,7 +67,7 @@ fn draw_measures(
     let unit = selection
         .unit
         .filter(|u| b.units.get(*u as usize).is_some_and(|u| u.alive()));
-    // The unit's arcs as its entity carries them (`battle::ecs::arcs`).
+    // The unit's arcs as its entity carries them (`app::arcs`).
     if let Some(a) = unit.and_then(|u| arcs.get(index.unit(u)?).ok()) {
         if overlays.arc {
             let arc = pts(&a.vision);

@@ -37,7 +37,7 @@ type PointKey = (u64, Selection, Selection, bool, Option<(Rect, bool)>);
 /// when something changed).
 #[allow(clippy::too_many_arguments)]
 fn point_order(
-    battle: Res<crate::battle::ecs::BattleState>,
+    battle: Res<crate::app::BattleState>,
     selection: Res<Selection>,
     hover: Res<TableHover>,
     seats: Res<Seats>,

@@ -3,7 +3,7 @@
 //! preview or the battle changes.
 
 use super::pen::{Pen, spawn_layer, w, z};
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::battle::{Action, Battle};
 use crate::ui::camera::Drag;
 use crate::ui::common::{Preview, Selection};

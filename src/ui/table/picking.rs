@@ -1,10 +1,10 @@
 //! Picking the pieces on the table with Bevy's picking. The pieces are the battle's entities
-//! (`battle::ecs::pieces`); this file makes them pickable and visible-or-hidden, and is the
+//! (`app::pieces`); this file makes them pickable and visible-or-hidden, and is the
 //! picking backend that hits them: a stand or a commander is under the pointer when the point
 //! lies on its base shape, placed by its global transform. Commanders lie on top of stands.
 //! What the mouse is over, by Bevy's hover map, is the `TableHover` the table's tools read.
 
-use crate::battle::ecs::{BattleState, CommanderBase, Stand, UnitPiece};
+use crate::app::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::{TableCamera, TableViewport};
 use crate::ui::common::{Screen, Selection, TableHover};
 use crate::ui::session::Seats;
@@ -21,7 +21,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Menu), clear_pieces)
         .add_systems(PreUpdate, table_hits.in_set(PickingSystems::Backend))
         .add_systems(PreUpdate, hover.after(PickingSystems::Hover))
-        .add_systems(Update, fog.in_set(Fog).after(crate::battle::ecs::BattleSystems::Sync));
+        .add_systems(Update, fog.in_set(Fog).after(crate::app::BattleSystems::Sync));
 }
 
 /// Hidden set-up's fog of war, applied to the pieces' visibility.
@@ -53,7 +53,7 @@ fn new_commander(add: On<Add, CommanderBase>, mut commands: Commands) {
 fn clear_pieces(
     mut commands: Commands,
     pieces: Query<Entity, Or<(With<UnitPiece>, With<CommanderBase>)>>,
-    mut index: ResMut<crate::battle::ecs::PieceIndex>,
+    mut index: ResMut<crate::app::PieceIndex>,
 ) {
     for e in &pieces {
         commands.entity(e).despawn();
@@ -93,7 +93,7 @@ fn table_hits(
     viewport: Option<Res<TableViewport>>,
     bases: Query<(
         Entity,
-        &crate::battle::ecs::BaseShape,
+        &crate::app::BaseShape,
         &GlobalTransform,
         &InheritedVisibility,
         &Pickable,

@@ -6,7 +6,7 @@
 //! the frame it did (an undo, a replay's seek, a new game).
 
 use super::pen::{Pen, in_rect, rect_corners, spawn_layer, w, z};
-use crate::battle::ecs::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
+use crate::app::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
 use crate::battle::{Battle, SideId, UnitId};
 use crate::data::army::Arm;
 use crate::rules::geometry::{Rect, V2};
@@ -71,7 +71,7 @@ pub struct PieceLook {
     pub rects: Vec<Rect>,
 }
 
-/// The troops as the battle's entities place them (`battle::ecs::pieces`): the units the
+/// The troops as the battle's entities place them (`app::pieces`): the units the
 /// player at the table may see (hidden set-up hides the rest by `Visibility`), less those
 /// the animation is gliding.
 fn draw_stands(

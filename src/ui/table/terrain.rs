@@ -3,7 +3,7 @@
 //! once per battle (a new scenario), never per frame.
 
 use super::pen::{Pen, Scatter, spawn_layer, w, z};
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::rules::terrain::{AreaKind, LinearKind, Polygon};
 use crate::ui::palette as pal;
 use bevy::prelude::*;

@@ -4,7 +4,7 @@
 
 use super::state::{Editor, GoTo};
 use super::trial::BalanceJob;
-use crate::battle::ecs::BattleState;
+use crate::app::BattleState;
 use crate::data::scenario::TableSize;
 use crate::editor::Doc;
 use crate::ui::camera::TableViewport;

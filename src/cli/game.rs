@@ -1,0 +1,86 @@
+//! What starts a game (the scenario or a save, the seed, the sides, the optional rules), and
+//! the game turn by turn in the terminal.
+
+use super::args::{DEFAULT_SCENARIO, Rules, side_agents};
+use super::out;
+use crate::replay::Recording;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What starts a game, in the window or the terminal.
+pub(super) struct Start {
+    pub scenario: PathBuf,
+    pub sides: Vec<String>,
+    pub seed: u64,
+    pub load: Option<PathBuf>,
+    pub rules: Rules,
+}
+
+impl Start {
+    /// The main menu's game: the default scenario, seed 1, both sides human.
+    pub fn menu() -> Start {
+        Start {
+            scenario: DEFAULT_SCENARIO.into(),
+            sides: Vec::new(),
+            seed: 1,
+            load: None,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// The game turn by turn in the terminal (a save continued, or a new battle).
+pub(super) fn terminal(start: Start) -> Result<(), String> {
+    let Start {
+        scenario,
+        sides,
+        seed,
+        load,
+        rules,
+    } = start;
+    let (b, events, rec, scenario_path, history) = match &load {
+        Some(save) => {
+            // A save is a recording: re-play it to the moment it was saved.
+            let rec = Recording::load(save).map_err(|e| e.to_string())?;
+            let (b, _) = crate::replay::verify::verify(&rec, save).map_err(|e| format!("{}: {e}", save.display()))?;
+            // An error here shows again, and is handled, at the game's first line.
+            let _ = writeln!(
+                std::io::stdout(),
+                "continuing {} after {} actions",
+                crate::data::text::printable(&save.display().to_string()),
+                rec.actions.len()
+            );
+            let path = crate::replay::verify::scenario_path(&rec, save);
+            let history = crate::terminal::history(&rec, save);
+            (b, Vec::new(), rec, path, history)
+        }
+        None => {
+            let (b, events) =
+                crate::load_battle_with(&scenario, seed, &rules.switches()?).map_err(|e| e.to_string())?;
+            let rec = Recording::start(&b, &scenario.display().to_string(), seed, None);
+            (b, events, rec, scenario.clone(), Vec::new())
+        }
+    };
+    // A loaded game keeps the players it was saved with, unless --side says otherwise.
+    let names = match (&rec.players, sides.is_empty()) {
+        (Some(players), true) => players.clone(),
+        _ => side_agents(&b, &sides, "human")?,
+    };
+    let seed = rec.seed;
+    let autosave = crate::terminal::autosave_for(&rec.scenario);
+    let game = crate::terminal::Game {
+        battle: b,
+        events,
+        sides: names,
+        seed,
+        recording: rec,
+        brief: crate::terminal::brief_of(&scenario_path),
+        history,
+        loaded: load,
+        autosave,
+    };
+    // The game saves before it ends, whether the output goes away or Ctrl-C is pressed.
+    out::keep_going_on_closed_pipe();
+    crate::terminal::catch_interrupt();
+    crate::terminal::run(game, std::io::BufReader::new(crate::terminal::Stdin))
+}
