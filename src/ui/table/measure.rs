@@ -6,7 +6,7 @@
 use super::pen::{Pen, spawn_layer, t, w, z};
 use crate::battle::ecs::arcs::Arcs;
 use crate::battle::ecs::{BattleState, BattleSystems, PieceIndex};
-use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};
+use crate::ui::camera::{TableCamera, TableViewport, cursor_on_table};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::measure::{self as m, Overlays};
@@ -18,7 +18,9 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            tool_clicks.after(CameraSystems).run_if(in_state(Screen::Battle)),
+            tool_clicks
+                .after(crate::ui::table::input::PickSystems)
+                .run_if(in_state(Screen::Battle)),
             draw_measures.after(BattleSystems::Derive).run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<Selection>)
