@@ -5,6 +5,7 @@
 use super::input::{Controls, TableAction};
 use crate::battle::ecs::BattleState;
 use crate::ui::common::Screen;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use leafwing_input_manager::prelude::*;
@@ -145,7 +146,6 @@ pub const FIT_MIN_WIDTH: f32 = 60.0;
 
 /// Place the camera so every piece the player may see shows in the free part of the window
 /// (`fit_box`).
-#[allow(clippy::too_many_arguments)]
 fn fit_camera(
     mut fit: ResMut<CameraFit>,
     battle: Res<BattleState>,
@@ -192,20 +192,35 @@ fn fit_camera(
     fit.pending = false;
 }
 
+/// What steers the camera: the bindings, the pointer over the window and the table's part
+/// of it, and who else has the wheel or the keys (a dragged piece, the editor's drag, a text
+/// field being typed in).
+#[derive(SystemParam)]
+struct SteerInput<'w, 's> {
+    controls: Option<Single<'w, 's, &'static ActionState<TableAction>, With<Controls>>>,
+    window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+    viewport: Res<'w, TableViewport>,
+    dragging: Res<'w, Drag>,
+    wheel_taken: Option<Res<'w, crate::ui::common::WheelTaken>>,
+    typing: Option<Res<'w, crate::ui::common::Typing>>,
+}
+
 /// Pan, zoom and rotate from the bindings.
-#[allow(clippy::too_many_arguments)]
 fn steer_camera(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    input: SteerInput,
     camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
     mut fit: ResMut<CameraFit>,
-    viewport: Res<TableViewport>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
     time: Res<Time>,
     screen: Res<State<Screen>>,
-    dragging: Res<Drag>,
-    wheel_taken: Option<Res<crate::ui::common::WheelTaken>>,
-    typing: Option<Res<crate::ui::common::Typing>>,
 ) {
+    let SteerInput {
+        controls,
+        window,
+        viewport,
+        dragging,
+        wheel_taken,
+        typing,
+    } = input;
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
     };
@@ -283,6 +298,34 @@ fn steer_camera(
     }
     if moved {
         fit.moved = true;
+    }
+}
+
+/// The pointer over the table: the window, the table's camera and the part of the window
+/// the table shows in.
+#[derive(SystemParam)]
+pub struct TablePointer<'w, 's> {
+    pub window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+    pub camera: Option<Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<TableCamera>>>,
+    pub viewport: Res<'w, TableViewport>,
+}
+
+impl TablePointer<'_, '_> {
+    /// Both the window and the table's camera are there.
+    pub fn ready(&self) -> bool {
+        self.window.is_some() && self.camera.is_some()
+    }
+
+    /// The pointer's place in the window (logical pixels, origin top-left), if it is in it.
+    pub fn pixel(&self) -> Option<Vec2> {
+        self.window.as_ref().and_then(|w| w.cursor_position())
+    }
+
+    /// The table point under the pointer (`cursor_on_table`).
+    pub fn on_table(&self) -> Option<Vec2> {
+        let (window, camera) = (self.window.as_ref()?, self.camera.as_ref()?);
+        let (cam, cam_tf) = **camera;
+        cursor_on_table(window, &self.viewport, cam, cam_tf)
     }
 }
 

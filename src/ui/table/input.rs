@@ -11,7 +11,7 @@
 use crate::battle::Action;
 use crate::battle::ecs::{ActionRequest, BattleState};
 use crate::rules::geometry::Pose;
-use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};
+use crate::ui::camera::{CameraSystems, TablePointer};
 use crate::ui::common::{BoxSelect, OverWindow, PointerOrder, Screen, Selection, TableHover, TableSystems};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::session::{BattleLog, Seats, Turn};
@@ -19,7 +19,6 @@ use crate::ui::table::pen::t;
 use bevy::ecs::system::SystemParam;
 use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::*;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -53,9 +52,7 @@ pub const WHEEL_TURN_DEG: f32 = 15.0;
 #[derive(SystemParam)]
 struct PointerInput<'w, 's> {
     controls: Option<Single<'w, 's, &'static ActionState<TableAction>, With<Controls>>>,
-    camera: Option<Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<TableCamera>>>,
-    window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
-    viewport: Res<'w, TableViewport>,
+    pointer: TablePointer<'w, 's>,
     keys: Option<Res<'w, ButtonInput<KeyCode>>>,
     wheel: MessageReader<'w, 's, MouseWheel>,
     over_window: Option<Res<'w, OverWindow>>,
@@ -115,14 +112,8 @@ fn pick(mut input: PointerInput, game: PickGame, mut out: Picked) {
         *out.drag = Drag::default();
         *out.boxed = Default::default();
     }
-    let pixel = input.window.as_ref().and_then(|w| w.cursor_position());
-    let cursor = match (&input.camera, &input.window) {
-        (Some(camera), Some(window)) => {
-            let (cam, cam_tf) = **camera;
-            cursor_on_table(window, &input.viewport, cam, cam_tf)
-        }
-        _ => None,
-    };
+    let pixel = input.pointer.pixel();
+    let cursor = input.pointer.on_table();
     if out.boxed.from.is_some() {
         let shift = input
             .keys
