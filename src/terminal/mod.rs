@@ -765,6 +765,9 @@ impl<W: Write> Session<W> {
 
     /// Play `legal[choice]`: record it, print and log its events, autosave at a new turn or
     /// the game's end; or say why the rules refuse it.
+    // The block below is `run_with`'s loop tail as it was, word for word (its `&b`, `&rec`
+    // and `&autosave` now borrow a borrow), so that a change to it elsewhere merges cleanly.
+    #[allow(clippy::needless_borrow)]
     fn apply(&mut self, legal: &[Action], choice: usize) {
         let Self {
             b,

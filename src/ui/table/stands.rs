@@ -298,7 +298,7 @@ impl TroopPens {
 
     /// The layers, bottom to top, in `colours`.
     fn layers(self, colours: &[[Color; 2]; 3]) -> Vec<Layer> {
-        let mut pen = self;
+        let pen = self;
         let mut out = Vec::new();
         let zu = z::UNITS;
         let mut push = |l: Option<Layer>| {
@@ -307,12 +307,8 @@ impl TroopPens {
             }
         };
         push(pen.shadow.fill(Color::srgba(0.0, 0.0, 0.0, 0.35), zu));
-        for s in 0..2 {
-            let (e, bs, l) = (
-                std::mem::take(&mut pen.edge[s]),
-                std::mem::take(&mut pen.base[s]),
-                std::mem::take(&mut pen.light[s]),
-            );
+        let by_side = pen.edge.into_iter().zip(pen.base).zip(pen.light);
+        for (s, ((e, bs), l)) in by_side.enumerate() {
             push(e.fill(colours[1][s], zu + 0.1));
             push(bs.fill(colours[0][s], zu + 0.2));
             push(l.fill(colours[2][s], zu + 0.2));
