@@ -27,6 +27,14 @@ pub struct ChargePlan {
     pub left: f64,
 }
 
+/// The units of a combat round by side: the side charging (`attacker`), the units in
+/// contact and the units in support.
+struct Engaged {
+    attacker: usize,
+    contact: [Vec<UnitId>; 2],
+    supports: [Vec<UnitId>; 2],
+}
+
 /// How far off an edge a pose facing it stands ([`Battle::pose_facing_edge`]), cm: a contact
 /// pose is this far off, so the charge still to travel is the gap less this.
 const EDGE_GAP: f64 = 0.01;
@@ -897,64 +905,18 @@ impl Battle {
                     .filter(|&u| self.unit(u).alive())
                     .collect()
             });
+            let eng = Engaged {
+                attacker: attacker_side,
+                contact,
+                supports,
+            };
+            let (contact, supports) = (&eng.contact, &eng.supports);
             let mut sides = Vec::new();
             let mut dealt = [0u32; 2];
             for s in [attacker_side, 1 - attacker_side] {
-                let enemies = &contact[1 - s];
-                let mut dice: i32 = 0;
-                let mut modifiers = Vec::new();
-                for &id in &contact[s] {
-                    let u = self.unit(id);
-                    dice += (self.contact_attacks(u) * self.stands_in_contact(id, enemies)) as i32;
-                    let behind = enemies.iter().any(|&e| self.contact_aspect(id, e) != Aspect::Front);
-                    let lancing = round == 1 && s == attacker_side;
-                    modifiers.extend(self.fighter_modifiers(id, enemies, behind, lancing));
-                }
-                if round == 1 && (s == attacker_side || combat.counter_charge) {
-                    let n = contact[s].len() as i32;
-                    modifiers.push(Modifier::new(
-                        self.rules.charge.charging * n,
-                        "BPT Charge: each unit charging",
-                    ));
-                }
-                if !supports[s].is_empty() {
-                    modifiers.push(Modifier::new(
-                        self.rules.charge.supporting * supports[s].len() as i32,
-                        "BPT Charge: each unit in support",
-                    ));
-                }
-                let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
-                // Hits go to one unit: the one touching the enemy's front, else flank, else rear.
-                let struck = self.allocate_hits(&contact[1 - s], &contact[s]);
-                // Defenders under charge are hit according to their cover in the first round.
-                let from =
-                    (round == 1 && s == attacker_side && struck == target).then(|| self.unit(contact[s][0]).pose.pos);
-                // BPT "Square": "defend one level better against cavalry".
-                let cavalry = contact[s]
-                    .iter()
-                    .any(|&e| self.unit(e).is_cavalry() && self.unit(e).mounted());
-                let to_hit = self.charge_to_hit(struck, from, cavalry);
-                let rolls = self.dice.roll(n, 6);
-                let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
-                // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by
-                // one" (a 6 stays 6); in a charge, when an enemy in contact fights it there.
-                let flanked = contact[s]
-                    .iter()
-                    .any(|&e| self.contact_aspect(struck, e) != Aspect::Front);
-                let save = self.charge_save(struck, flanked);
-                let (save_rolls, saved) = self.roll_saves(struck, hits, save);
-                dealt[s] = hits - saved;
-                sides.push(CombatSide {
-                    side: s,
-                    dice: n,
-                    modifiers,
-                    to_hit,
-                    rolls,
-                    hits,
-                    save_rolls,
-                    saved,
-                    struck,
-                });
+                let (side, net) = self.fight_side(&combat, &eng, s, round);
+                dealt[s] = net;
+                sides.push(side);
             }
             for cs in &sides {
                 let net = dealt[cs.side];
@@ -1003,68 +965,144 @@ impl Battle {
                     round += 1;
                     continue;
                 }
-                None => {
-                    ev.push(Event::CombatResult {
-                        target,
-                        winner: None,
-                        by_double: false,
-                        hits: taken,
-                    });
-                    // Break off: both consolidate, attacker first.
-                    for s in [attacker_side, 1 - attacker_side] {
-                        for &id in contact[s].iter().chain(supports[s].iter()) {
-                            self.consolidate(id, ev);
-                        }
-                    }
-                }
-                Some(w) => {
-                    let l = 1 - w;
-                    // BPT "Double or more": the loser's hits at least twice the winner's.
-                    // **Decision** (docs/rules.md): taken literally, so a win against a side
-                    // that scored no hits (1 v 0) is a win by double, as the odds count it.
-                    let by_double = taken[l] >= 2 * taken[w] || !alive[l];
-                    ev.push(Event::CombatResult {
-                        target,
-                        winner: Some(w),
-                        by_double,
-                        hits: taken,
-                    });
-                    for &id in &contact[l] {
-                        if !self.unit(id).alive() {
-                            continue;
-                        }
-                        if by_double {
-                            self.knock_out(id, KnockOut::ChargeLost, ev);
-                        } else {
-                            self.suppress(id, "lost a charge", ev);
-                            self.retreat(id, &contact[w], ev);
-                        }
-                    }
-                    if by_double {
-                        for &id in &supports[l] {
-                            if self.unit(id).alive() {
-                                self.suppress(id, "supported a charge lost by double", ev);
-                                self.retreat(id, &contact[w], ev);
-                            }
-                        }
-                    }
-                    for &id in contact[w].iter().chain(supports[w].iter()) {
-                        if !self.unit(id).alive() {
-                            continue;
-                        }
-                        if w == attacker_side && contact[w].contains(&id) {
-                            // BPT "Disordered": troops that concluded a charge successfully.
-                            let pt = self.player_turn;
-                            let u = self.unit_mut(id);
-                            u.disorder(pt);
-                            u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
-                            ev.push(Event::Disordered { unit: id });
-                        }
-                        self.consolidate(id, ev);
-                    }
-                }
+                None => self.break_off(target, taken, &eng, ev),
+                Some(w) => self.charge_won(target, w, (taken, alive), &eng, ev),
             }
             break;
+        }
+    }
+
+    /// One side `s`'s attacks in round `round` of `combat`: its dice and modifiers, the unit
+    /// its hits go to, the rolls to hit and the saves (in that order); the side's line of the
+    /// round and the hits it dealt after saves.
+    fn fight_side(&mut self, combat: &Combat, eng: &Engaged, s: usize, round: u32) -> (CombatSide, u32) {
+        let target = combat.target;
+        let enemies = &eng.contact[1 - s];
+        let mut dice: i32 = 0;
+        let mut modifiers = Vec::new();
+        for &id in &eng.contact[s] {
+            let u = self.unit(id);
+            dice += (self.contact_attacks(u) * self.stands_in_contact(id, enemies)) as i32;
+            let behind = enemies.iter().any(|&e| self.contact_aspect(id, e) != Aspect::Front);
+            let lancing = round == 1 && s == eng.attacker;
+            modifiers.extend(self.fighter_modifiers(id, enemies, behind, lancing));
+        }
+        if round == 1 && (s == eng.attacker || combat.counter_charge) {
+            let n = eng.contact[s].len() as i32;
+            modifiers.push(Modifier::new(
+                self.rules.charge.charging * n,
+                "BPT Charge: each unit charging",
+            ));
+        }
+        if !eng.supports[s].is_empty() {
+            modifiers.push(Modifier::new(
+                self.rules.charge.supporting * eng.supports[s].len() as i32,
+                "BPT Charge: each unit in support",
+            ));
+        }
+        let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
+        // Hits go to one unit: the one touching the enemy's front, else flank, else rear.
+        let struck = self.allocate_hits(&eng.contact[1 - s], &eng.contact[s]);
+        // Defenders under charge are hit according to their cover in the first round.
+        let from = (round == 1 && s == eng.attacker && struck == target).then(|| self.unit(eng.contact[s][0]).pose.pos);
+        // BPT "Square": "defend one level better against cavalry".
+        let cavalry = eng.contact[s]
+            .iter()
+            .any(|&e| self.unit(e).is_cavalry() && self.unit(e).mounted());
+        let to_hit = self.charge_to_hit(struck, from, cavalry);
+        let rolls = self.dice.roll(n, 6);
+        let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
+        // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by
+        // one" (a 6 stays 6); in a charge, when an enemy in contact fights it there.
+        let flanked = eng.contact[s]
+            .iter()
+            .any(|&e| self.contact_aspect(struck, e) != Aspect::Front);
+        let save = self.charge_save(struck, flanked);
+        let (save_rolls, saved) = self.roll_saves(struck, hits, save);
+        let side = CombatSide {
+            side: s,
+            dice: n,
+            modifiers,
+            to_hit,
+            rolls,
+            hits,
+            save_rolls,
+            saved,
+            struck,
+        };
+        (side, hits - saved)
+    }
+
+    /// A drawn combat after the last round: break off, both sides consolidate, attacker first.
+    fn break_off(&mut self, target: UnitId, taken: [u32; 2], eng: &Engaged, ev: &mut Vec<Event>) {
+        ev.push(Event::CombatResult {
+            target,
+            winner: None,
+            by_double: false,
+            hits: taken,
+        });
+        // Break off: both consolidate, attacker first.
+        for s in [eng.attacker, 1 - eng.attacker] {
+            for &id in eng.contact[s].iter().chain(eng.supports[s].iter()) {
+                self.consolidate(id, ev);
+            }
+        }
+    }
+
+    /// Side `w` won the combat (`taken`: each side's hits this turn, `alive`: whether each
+    /// side has a unit in contact left): the loser retreats or, beaten by double, breaks
+    /// (its supports too); the winner's chargers are disordered, and the winners consolidate.
+    fn charge_won(
+        &mut self,
+        target: UnitId,
+        w: usize,
+        (taken, alive): ([u32; 2], [bool; 2]),
+        eng: &Engaged,
+        ev: &mut Vec<Event>,
+    ) {
+        let l = 1 - w;
+        // BPT "Double or more": the loser's hits at least twice the winner's.
+        // **Decision** (docs/rules.md): taken literally, so a win against a side
+        // that scored no hits (1 v 0) is a win by double, as the odds count it.
+        let by_double = taken[l] >= 2 * taken[w] || !alive[l];
+        ev.push(Event::CombatResult {
+            target,
+            winner: Some(w),
+            by_double,
+            hits: taken,
+        });
+        for &id in &eng.contact[l] {
+            if !self.unit(id).alive() {
+                continue;
+            }
+            if by_double {
+                self.knock_out(id, KnockOut::ChargeLost, ev);
+            } else {
+                self.suppress(id, "lost a charge", ev);
+                self.retreat(id, &eng.contact[w], ev);
+            }
+        }
+        if by_double {
+            for &id in &eng.supports[l] {
+                if self.unit(id).alive() {
+                    self.suppress(id, "supported a charge lost by double", ev);
+                    self.retreat(id, &eng.contact[w], ev);
+                }
+            }
+        }
+        for &id in eng.contact[w].iter().chain(eng.supports[w].iter()) {
+            if !self.unit(id).alive() {
+                continue;
+            }
+            if w == eng.attacker && eng.contact[w].contains(&id) {
+                // BPT "Disordered": troops that concluded a charge successfully.
+                let pt = self.player_turn;
+                let u = self.unit_mut(id);
+                u.disorder(pt);
+                u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
+                ev.push(Event::Disordered { unit: id });
+            }
+            self.consolidate(id, ev);
         }
     }
 

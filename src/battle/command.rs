@@ -129,41 +129,102 @@ impl Battle {
             if id as usize >= self.units.len() || !seen.insert(id) {
                 return refuse("BPT Command Phase", "each unit once, and only units that exist");
             }
-            let u = self.unit(id);
-            if !u.alive() || u.side != cm.side {
-                return refuse("BPT Command Phase", format!("{} is not a unit of this command", u.name));
-            }
-            if !self.in_chain(u.hq, c) {
+            self.check_orderable(c, id)?;
+        }
+        if road {
+            self.check_road_order(units, charge)?;
+        }
+        let crect = self.commander_rect(cm);
+        let far = units
+            .iter()
+            .map(|&id| geometry::rects_distance(&[crect], self.rects(id)))
+            .fold(0.0, f64::max);
+        let modifiers = self.order_modifiers(c, units, (charge, dense, road), far);
+        let value = cm.command_value;
+        let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
+        Ok(OrderPlan {
+            value,
+            modifiers,
+            target,
+            distance: far,
+            delay: self.order_delay(far),
+        })
+    }
+
+    /// Unit `id` (one that exists) may be ordered by commander `c` this turn: alive, of his
+    /// side and under him, of his nation and formation, free to act, and not ordered by
+    /// another commander nor finished.
+    fn check_orderable(&self, c: CmdId, id: UnitId) -> Result<(), Refusal> {
+        let cm = self.commander(c);
+        let u = self.unit(id);
+        if !u.alive() || u.side != cm.side {
+            return refuse("BPT Command Phase", format!("{} is not a unit of this command", u.name));
+        }
+        if !self.in_chain(u.hq, c) {
+            return refuse(
+                "BPT Command Phase: chain of command",
+                format!("{} is not under {}", u.name, cm.name),
+            );
+        }
+        self.check_nation(c, id)?;
+        self.check_own_formation(c, id)?;
+        if u.suppressed() {
+            return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+        }
+        if self.engaged(id) {
+            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+        }
+        self.check_no_engineer_task(id)?;
+        self.check_not_awaiting(id)?;
+        if let Some(o) = self.cmd.orders.get(&id) {
+            if o.by != c {
                 return refuse(
-                    "BPT Command Phase: chain of command",
-                    format!("{} is not under {}", u.name, cm.name),
+                    "BPT Command Phase: one command unit a turn",
+                    format!("{} has already been ordered by another commander", u.name),
                 );
             }
-            self.check_nation(c, id)?;
-            self.check_own_formation(c, id)?;
-            if u.suppressed() {
-                return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
-            }
-            if self.engaged(id) {
-                return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
-            }
-            self.check_no_engineer_task(id)?;
-            self.check_not_awaiting(id)?;
-            if let Some(o) = self.cmd.orders.get(&id) {
-                if o.by != c {
-                    return refuse(
-                        "BPT Command Phase: one command unit a turn",
-                        format!("{} has already been ordered by another commander", u.name),
-                    );
-                }
-                if o.finished {
-                    return refuse(
-                        "BPT Command Phase",
-                        format!("{} has stopped receiving orders this turn", u.name),
-                    );
-                }
+            if o.finished {
+                return refuse(
+                    "BPT Command Phase",
+                    format!("{} has stopped receiving orders this turn", u.name),
+                );
             }
         }
+        Ok(())
+    }
+
+    /// A road order (BPT "Road Bonus Movement"): declares no charge; its units in march column.
+    fn check_road_order(&self, units: &[UnitId], charge: bool) -> Result<(), Refusal> {
+        if charge {
+            return refuse(
+                "BPT Command Modifiers note 2",
+                "a road order travels along the road; it cannot declare a charge",
+            );
+        }
+        if let Some(&id) = units
+            .iter()
+            .find(|&&id| self.unit(id).formation != Formation::MarchColumn)
+        {
+            return refuse(
+                "BPT Road Bonus Movement",
+                format!("{} must be in march column to travel along a road", self.unit(id).name),
+            );
+        }
+        Ok(())
+    }
+
+    /// The command roll's modifiers for commander `c` ordering `units` (BPT "Command
+    /// Modifiers"), `far` cm from the farthest, for an order that may charge, declares dense
+    /// terrain, or travels a road (no distance modifier).
+    fn order_modifiers(
+        &self,
+        c: CmdId,
+        units: &[UnitId],
+        (charge, dense, road): (bool, bool, bool),
+        far: f64,
+    ) -> Vec<Modifier> {
+        let cm = self.commander(c);
+        let crect = self.commander_rect(cm);
         let rules = &self.rules.command;
         let mut modifiers = Vec::new();
         let prior = units
@@ -194,28 +255,6 @@ impl Battle {
                 rules.used_initiative,
                 "BPT Command Modifiers note 1: used initiative",
             ));
-        }
-        let crect = self.commander_rect(cm);
-        let far = units
-            .iter()
-            .map(|&id| geometry::rects_distance(&[crect], self.rects(id)))
-            .fold(0.0, f64::max);
-        if road {
-            if charge {
-                return refuse(
-                    "BPT Command Modifiers note 2",
-                    "a road order travels along the road; it cannot declare a charge",
-                );
-            }
-            if let Some(&id) = units
-                .iter()
-                .find(|&&id| self.unit(id).formation != Formation::MarchColumn)
-            {
-                return refuse(
-                    "BPT Road Bonus Movement",
-                    format!("{} must be in march column to travel along a road", self.unit(id).name),
-                );
-            }
         }
         let dp = if road {
             0
@@ -261,15 +300,7 @@ impl Battle {
             ));
         }
         modifiers.extend(self.weather_modifier());
-        let value = cm.command_value;
-        let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
-        Ok(OrderPlan {
-            value,
-            modifiers,
-            target,
-            distance: far,
-            delay: self.order_delay(far),
-        })
+        modifiers
     }
 
     /// A commander starts an order: the previous commander (if another) is finished; units

@@ -22,6 +22,14 @@ pub struct MoveCheck {
     pub crossed_obstacle: bool,
 }
 
+/// A move's cost so far, what it is made of (said when the move is refused), and the
+/// allowance it may spend.
+struct MoveCost {
+    cost: f64,
+    parts: Vec<(String, f64)>,
+    allowance: f64,
+}
+
 /// How terrain treats a unit type.
 fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
     let m = &b.rules.movement;
@@ -160,13 +168,107 @@ impl Battle {
         }
         let from = u.pose;
         let d = from.pos.dist(to.pos);
+        let eps = 1e-6;
+        // The manoeuvre's cost, and what it is made of (said when the move is refused).
+        let mut m = MoveCost {
+            cost: d,
+            parts: vec![("the distance".into(), d)],
+            allowance: rate,
+        };
+        self.manoeuvre_cost(u, to, &mut m)?;
+        // Road bonus (BPT "Road Bonus Movement"): column, the whole move on a road; the column
+        // "conforms to the bends in the road" (BPT "March Column"), so a move between two
+        // places on one road runs along it, bends and all, and costs its length.
+        let column = u.formation == Formation::MarchColumn && d > eps;
+        let mut path = vec![from.pos, to.pos];
+        if column
+            && !self.terrain.on_road(from.pos, to.pos)
+            && let Some(p) = self.terrain.road_path(from.pos, to.pos)
+            && p.windows(2).all(|w| self.terrain.on_road(w[0], w[1]))
+        {
+            path = p;
+        }
+        let road = column && path.windows(2).all(|w| self.terrain.on_road(w[0], w[1]));
+        let along = crate::rules::terrain::polyline_length(&path);
+        if path.len() > 2 {
+            m.cost = along;
+            m.parts = vec![("the way along the road".into(), along)];
+        }
+        if road {
+            let horse = u.mounted() || (u.is_artillery() && u.limbered);
+            m.allowance += if horse { mr.road_bonus_horse } else { mr.road_bonus_foot };
+        }
+        // Terrain along the way (each stretch of it).
+        let mut dense = false;
+        let mut crossed_obstacle = false;
+        if d > eps {
+            for w in path.windows(2) {
+                if let Some(what) = self.terrain.impassable_for(w[0], w[1], u.on_foot()) {
+                    return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+                }
+            }
+            if !road {
+                for (kind, len) in self.terrain.length_in_areas(from.pos, to.pos) {
+                    let (f, is_dense) = area_factor(self, u, kind);
+                    m.cost += len * (f - 1.0);
+                    if len * (f - 1.0) > 1e-9 {
+                        m.parts.push((format!("{kind:?} terrain"), len * (f - 1.0)));
+                    }
+                    dense |= is_dense && len > 0.0;
+                }
+            }
+            crossed_obstacle = self.check_crossings(u, &path, d, road)?;
+            self.passage_of_lines(u, &path, &mut m)?;
+        }
+        // Dense terrain at either end counts too.
+        for p in [from.pos, to.pos] {
+            for kind in self.terrain.area_kinds_at(p) {
+                if area_factor(self, u, kind).1 {
+                    dense = true;
+                }
+            }
+        }
+        if dense && !may_dense {
+            return refuse(
+                "BPT Command Modifiers note 3",
+                "moving into, through or out of dense terrain needs an order that declares it",
+            );
+        }
+        self.check_placement(id, to, None, true)?;
+        let MoveCost { cost, parts, allowance } = m;
+        let passage = cost > along.max(d) + 1e-9;
+        if cost > allowance + mr.epsilon {
+            let d = decimals_apart(cost, allowance);
+            return refuse(
+                "BPT Movement: move allowance",
+                format!(
+                    "{} needs {cost:.d$} cm of movement ({}); it has {allowance:.d$} cm",
+                    u.name,
+                    describe_cost(&parts, d),
+                ),
+            );
+        }
+        Ok(MoveCheck {
+            cost,
+            allowance,
+            road,
+            dense,
+            passage_of_lines: passage,
+            crossed_obstacle,
+        })
+    }
+
+    /// The manoeuvre of unit `u` to `to` (BPT "Movement": advance, oblique, retire, wheel,
+    /// about face; a gun manhandled, or moved by prolonge), added to `m`, or why it may not
+    /// make it.
+    fn manoeuvre_cost(&self, u: &Unit, to: Pose, m: &mut MoveCost) -> Result<(), Refusal> {
+        let mr = &self.rules.movement;
+        let rate = u.move_rate();
+        let from = u.pose;
+        let d = from.pos.dist(to.pos);
         let turn = wrap_angle(to.facing - from.facing);
         let eps = 1e-6;
-        let mut allowance = rate;
         let (frontage, _) = self.frontage(u);
-        // The manoeuvre's cost, and what it is made of (said when the move is refused).
-        let mut cost = d;
-        let mut parts: Vec<(String, f64)> = vec![("the distance".into(), d)];
         let manhandled = u.is_artillery() && !u.limbered;
         let free_turn = u.formation == Formation::MarchColumn || (u.is_artillery() && u.limbered);
         if manhandled {
@@ -182,8 +284,8 @@ impl Battle {
                 && rel >= PI - mr.oblique_max_deg.to_radians() - 1e-6
                 && let Some(prolonge) = u.row.movement_alt
             {
-                allowance = allowance.max(prolonge);
-                parts[0].0 = "the prolonge".into();
+                m.allowance = m.allowance.max(prolonge);
+                m.parts[0].0 = "the prolonge".into();
             }
         } else if turn.abs() <= eps {
             if d > eps {
@@ -201,8 +303,8 @@ impl Battle {
                             );
                         }
                     } else {
-                        cost += mr.retire_cost * rate;
-                        parts.push(("moving backwards".into(), mr.retire_cost * rate));
+                        m.cost += mr.retire_cost * rate;
+                        m.parts.push(("moving backwards".into(), mr.retire_cost * rate));
                     }
                 } else if !free_turn {
                     return refuse("BPT Oblique Movement", "an oblique is at most 45° from the front");
@@ -210,8 +312,8 @@ impl Battle {
             }
         } else if turn.abs() <= mr.wheel_max_deg.to_radians() + 1e-6 {
             // BPT "Wheel Movement": measured from the outside stand.
-            cost += frontage * turn.abs();
-            parts.push(("the wheel".into(), frontage * turn.abs()));
+            m.cost += frontage * turn.abs();
+            m.parts.push(("the wheel".into(), frontage * turn.abs()));
             if d > eps {
                 let dir = (to.pos - from.pos).angle();
                 let between = |a: f64| {
@@ -233,171 +335,114 @@ impl Battle {
                 return refuse("BPT About Face Movement", "only cavalry and infantry about face");
             }
             let c = mr.about_face_cost * rate + frontage * (turn.abs() - PI).abs();
-            cost += c;
-            parts.push(("the about face".into(), c));
+            m.cost += c;
+            m.parts.push(("the about face".into(), c));
         } else if !free_turn {
             return refuse(
                 "BPT Wheel Movement",
                 "a formed unit turns at most 45° by wheeling, or 180° by about face",
             );
         }
-        // Road bonus (BPT "Road Bonus Movement"): column, the whole move on a road; the column
-        // "conforms to the bends in the road" (BPT "March Column"), so a move between two
-        // places on one road runs along it, bends and all, and costs its length.
-        let column = u.formation == Formation::MarchColumn && d > eps;
-        let mut path = vec![from.pos, to.pos];
-        if column
-            && !self.terrain.on_road(from.pos, to.pos)
-            && let Some(p) = self.terrain.road_path(from.pos, to.pos)
-            && p.windows(2).all(|w| self.terrain.on_road(w[0], w[1]))
-        {
-            path = p;
-        }
-        let road = column && path.windows(2).all(|w| self.terrain.on_road(w[0], w[1]));
-        let along = crate::rules::terrain::polyline_length(&path);
-        if path.len() > 2 {
-            cost = along;
-            parts = vec![("the way along the road".into(), along)];
-        }
-        if road {
-            let horse = u.mounted() || (u.is_artillery() && u.limbered);
-            allowance += if horse { mr.road_bonus_horse } else { mr.road_bonus_foot };
-        }
-        // Terrain along the way (each stretch of it).
-        let mut dense = false;
+        Ok(())
+    }
+
+    /// The linear obstacles and area boundaries the way `path` (a move of `d` cm, `road`: all
+    /// of it on a road) crosses, as BPT "Linear Terrain" and "Area Terrain" allow them:
+    /// whether it crosses an obstacle, or why it may not.
+    fn check_crossings(&self, u: &Unit, path: &[V2], d: f64, road: bool) -> Result<bool, Refusal> {
+        let id = u.id;
+        let mr = &self.rules.movement;
         let mut crossed_obstacle = false;
-        if d > eps {
-            for w in path.windows(2) {
-                if let Some(what) = self.terrain.impassable_for(w[0], w[1], u.on_foot()) {
-                    return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
-                }
-            }
-            if !road {
-                for (kind, len) in self.terrain.length_in_areas(from.pos, to.pos) {
-                    let (f, is_dense) = area_factor(self, u, kind);
-                    cost += len * (f - 1.0);
-                    if len * (f - 1.0) > 1e-9 {
-                        parts.push((format!("{kind:?} terrain"), len * (f - 1.0)));
+        let crossings: Vec<_> = path
+            .windows(2)
+            .flat_map(|w| self.terrain.crossings(w[0], w[1]))
+            .collect();
+        let start_rects = self.rects(id);
+        let contact = self.rules.visibility.contact + 0.25;
+        let mut boundary: Option<f64> = None;
+        let mut boundaries = 0;
+        for c in &crossings {
+            match c.what {
+                CrossingWhat::Linear(li) => {
+                    let lin = &self.terrain.linears[li];
+                    if lin.kind == LinearKind::Road || lin.kind == LinearKind::River {
+                        continue;
                     }
-                    dense |= is_dense && len > 0.0;
-                }
-            }
-            let crossings: Vec<_> = path
-                .windows(2)
-                .flat_map(|w| self.terrain.crossings(w[0], w[1]))
-                .collect();
-            let start_rects = self.rects(id);
-            let contact = self.rules.visibility.contact + 0.25;
-            let mut boundary: Option<f64> = None;
-            let mut boundaries = 0;
-            for c in &crossings {
-                match c.what {
-                    CrossingWhat::Linear(li) => {
-                        let lin = &self.terrain.linears[li];
-                        if lin.kind == LinearKind::Road || lin.kind == LinearKind::River {
-                            continue;
-                        }
-                        if u.is_artillery() && u.limbered && !road {
-                            return refuse("BPT Linear Terrain", format!("limbers cannot cross the {:?}", lin.kind));
-                        }
-                        let touching = start_rects
-                            .iter()
-                            .any(|r| self.terrain.linear_touching(r, contact).contains(&li));
-                        if !touching {
-                            return refuse(
-                                "BPT Linear Terrain: stop on contact, cross on the next order",
-                                format!("{} must first halt at the {:?}", u.name, lin.kind),
-                            );
-                        }
-                        crossed_obstacle = true;
+                    if u.is_artillery() && u.limbered && !road {
+                        return refuse("BPT Linear Terrain", format!("limbers cannot cross the {:?}", lin.kind));
                     }
-                    CrossingWhat::EnterArea(ai) | CrossingWhat::ExitArea(ai) => {
-                        if stops_at_boundary(self.area_kind_by_index(ai)) && !road {
-                            boundaries += 1;
-                            boundary.get_or_insert(c.t);
-                        }
+                    let touching = start_rects
+                        .iter()
+                        .any(|r| self.terrain.linear_touching(r, contact).contains(&li));
+                    if !touching {
+                        return refuse(
+                            "BPT Linear Terrain: stop on contact, cross on the next order",
+                            format!("{} must first halt at the {:?}", u.name, lin.kind),
+                        );
+                    }
+                    crossed_obstacle = true;
+                }
+                CrossingWhat::EnterArea(ai) | CrossingWhat::ExitArea(ai) => {
+                    if stops_at_boundary(self.area_kind_by_index(ai)) && !road {
+                        boundaries += 1;
+                        boundary.get_or_insert(c.t);
                     }
                 }
             }
-            if boundaries > 1 {
+        }
+        if boundaries > 1 {
+            return refuse(
+                "BPT Area Terrain: stop on entering and on leaving",
+                "a move may cross only one area terrain boundary",
+            );
+        }
+        // (A boundary counts only off the road, where the way is one straight stretch.)
+        if let Some(t) = boundary {
+            let beyond = d * (1.0 - t);
+            let depth = self.frontage(u).1;
+            if beyond > depth + mr.stop_tolerance {
                 return refuse(
                     "BPT Area Terrain: stop on entering and on leaving",
-                    "a move may cross only one area terrain boundary",
+                    format!("{} must stop in contact with the boundary", u.name),
                 );
             }
-            // (A boundary counts only off the road, where the way is one straight stretch.)
-            if let Some(t) = boundary {
-                let beyond = d * (1.0 - t);
-                let depth = self.frontage(u).1;
-                if beyond > depth + mr.stop_tolerance {
-                    return refuse(
-                        "BPT Area Terrain: stop on entering and on leaving",
-                        format!("{} must stop in contact with the boundary", u.name),
-                    );
-                }
-            }
-            // Passage of lines (BPT "Movement"): through friends at half the allowance;
-            // never through enemy units.
-            let mut passed = std::collections::BTreeSet::new();
-            for w in path.windows(2) {
-                let corridor = geometry::corridor(w[0], w[1], frontage.max(0.5));
-                let corridor_box = geometry::points_box(corridor);
-                for o in self.alive_units().filter(|o| o.id != id) {
-                    if !self.unit_box_apart(o.id, corridor_box, 1e-6)
-                        && self
-                            .rects(o.id)
-                            .iter()
-                            .any(|r| geometry::convex_overlaps_rect(&corridor, r))
-                    {
-                        if o.side != u.side {
-                            return refuse(
-                                "BPT Movement: troops may not move through enemy units",
-                                format!("{} is in the way", o.name),
-                            );
-                        }
-                        if !matches!(o.formation, Formation::Square) && passed.insert(o.id) {
-                            cost += mr.passage_of_lines_cost * rate;
-                            parts.push((format!("passing through {}", o.name), mr.passage_of_lines_cost * rate));
-                        }
+        }
+        Ok(crossed_obstacle)
+    }
+
+    /// Passage of lines (BPT "Movement") along `path`: through friends at half the
+    /// allowance, added to `m`; never through enemy units.
+    fn passage_of_lines(&self, u: &Unit, path: &[V2], m: &mut MoveCost) -> Result<(), Refusal> {
+        let id = u.id;
+        let mr = &self.rules.movement;
+        let rate = u.move_rate();
+        let (frontage, _) = self.frontage(u);
+        let mut passed = std::collections::BTreeSet::new();
+        for w in path.windows(2) {
+            let corridor = geometry::corridor(w[0], w[1], frontage.max(0.5));
+            let corridor_box = geometry::points_box(corridor);
+            for o in self.alive_units().filter(|o| o.id != id) {
+                if !self.unit_box_apart(o.id, corridor_box, 1e-6)
+                    && self
+                        .rects(o.id)
+                        .iter()
+                        .any(|r| geometry::convex_overlaps_rect(&corridor, r))
+                {
+                    if o.side != u.side {
+                        return refuse(
+                            "BPT Movement: troops may not move through enemy units",
+                            format!("{} is in the way", o.name),
+                        );
+                    }
+                    if !matches!(o.formation, Formation::Square) && passed.insert(o.id) {
+                        m.cost += mr.passage_of_lines_cost * rate;
+                        m.parts
+                            .push((format!("passing through {}", o.name), mr.passage_of_lines_cost * rate));
                     }
                 }
             }
         }
-        // Dense terrain at either end counts too.
-        for p in [from.pos, to.pos] {
-            for kind in self.terrain.area_kinds_at(p) {
-                if area_factor(self, u, kind).1 {
-                    dense = true;
-                }
-            }
-        }
-        if dense && !may_dense {
-            return refuse(
-                "BPT Command Modifiers note 3",
-                "moving into, through or out of dense terrain needs an order that declares it",
-            );
-        }
-        self.check_placement(id, to, None, true)?;
-        let passage = cost > along.max(d) + 1e-9;
-        if cost > allowance + mr.epsilon {
-            let d = decimals_apart(cost, allowance);
-            return refuse(
-                "BPT Movement: move allowance",
-                format!(
-                    "{} needs {cost:.d$} cm of movement ({}); it has {allowance:.d$} cm",
-                    u.name,
-                    describe_cost(&parts, d),
-                ),
-            );
-        }
-        Ok(MoveCheck {
-            cost,
-            allowance,
-            road,
-            dense,
-            passage_of_lines: passage,
-            crossed_obstacle,
-        })
+        Ok(())
     }
 
     /// Check a commander's move (BPT "Command Movement"; commanders cross terrain without

@@ -1080,12 +1080,43 @@ pub fn validate_scenario(
     check_scenario(&c, sc, armies, fp)
 }
 
-/// [`validate_scenario`] on the span map of the text.
+/// [`validate_scenario`] on the span map of the text, in the order the problems are reported:
+/// the counts, the sides, the texts and nations, the table and header, the terrain and
+/// deployment zones, the objectives, the ids, the commanders, the units and their overlaps.
 fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) -> Result<(), DataError> {
     check_counts(c, sc)?;
     check_sides(c, sc)?;
     check_texts(c, sc)?;
     check_nations(c, sc)?;
+    check_header(c, sc, armies)?;
+    check_terrain(c, &sc.terrain)?;
+    check_deployments(c, sc)?;
+    check_objectives(c, sc)?;
+    check_ids(c, sc)?;
+    // Commanders: rows, places, and one chain of command per side.
+    for (si, army) in armies.iter().enumerate().take(sc.sides.len()) {
+        check_commander_rows(c, sc, si, army, fp)?;
+        check_chain_of_command(c, sc, si)?;
+    }
+    // Units: rows, commanders, sizes, formations.
+    let mut placed: Vec<(usize, usize, Vec<Rect>)> = Vec::new();
+    for (si, (s, army)) in sc.sides.iter().zip(armies).enumerate() {
+        for k in 0..s.units.len() {
+            let rects = check_unit(c, sc, (si, k), army, fp)?;
+            placed.push((si, k, rects));
+        }
+    }
+    check_overlaps(c, sc, &placed)
+}
+
+/// `p` is on the table of `sc`, at least `margin` from its edges (give or take `EDGE_EPS`).
+fn on_table(sc: &Scenario, p: V2, margin: f64) -> bool {
+    let (w, h) = (sc.table.width, sc.table.height);
+    p.x >= margin - EDGE_EPS && p.y >= margin - EDGE_EPS && p.x <= w - margin + EDGE_EPS && p.y <= h - margin + EDGE_EPS
+}
+
+/// One army list a side, the table's size, the title, the turn limit and the first side.
+fn check_header(c: &Ctx, sc: &Scenario, armies: &[ArmyList]) -> Result<(), DataError> {
     if armies.len() != sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("sides")],
@@ -1115,21 +1146,17 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
             ),
         ));
     }
-    let t = &sc.terrain;
     if sc.first_side >= sc.sides.len() {
         return Err(c.err(
             &[Seg::Field("first_side")],
             format!("first_side {} is not a side index (0 or 1)", sc.first_side),
         ));
     }
-    let on_table = |p: V2, margin: f64| {
-        p.x >= margin - EDGE_EPS
-            && p.y >= margin - EDGE_EPS
-            && p.x <= w - margin + EDGE_EPS
-            && p.y <= h - margin + EDGE_EPS
-    };
+    Ok(())
+}
 
-    // Terrain.
+/// The terrain's areas, buildings, lines and hills.
+fn check_terrain(c: &Ctx, t: &crate::rules::terrain::Terrain) -> Result<(), DataError> {
     for (i, a) in t.areas.iter().enumerate() {
         let at = [
             Seg::Field("terrain"),
@@ -1149,96 +1176,114 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         check_polygon(c, &at, &b.outline, &format!("building {i}"))?;
     }
     for (i, l) in t.linears.iter().enumerate() {
+        check_linear(c, i, l)?;
+    }
+    for (i, hill) in t.hills.iter().enumerate() {
+        check_hill(c, i, hill)?;
+    }
+    Ok(())
+}
+
+/// Line `i` of the terrain: at least two points, each a coordinate, no stretch of no length,
+/// a width in range.
+fn check_linear(c: &Ctx, i: usize, l: &crate::rules::terrain::Linear) -> Result<(), DataError> {
+    let at = |f: &'static str| {
+        [
+            Seg::Field("terrain"),
+            Seg::Field("linears"),
+            Seg::Index(i),
+            Seg::Field(f),
+        ]
+    };
+    if l.points.len() < 2 {
+        return Err(c.err(
+            &at("points"),
+            format!("{:?} {i}: a line needs at least 2 points", l.kind),
+        ));
+    }
+    if let Some((k, msg)) = l
+        .points
+        .iter()
+        .enumerate()
+        .find_map(|(k, p)| Some((k, coord_problem(*p)?)))
+    {
+        let mut p = at("points").to_vec();
+        p.push(Seg::Index(k));
+        return Err(c.err(&p, format!("{:?} {i}: point {k} {msg}", l.kind)));
+    }
+    // A stretch of no length has no direction: a line of one point given twice.
+    if let Some(k) =
+        (1..l.points.len()).find(|&k| l.points[k].x == l.points[k - 1].x && l.points[k].y == l.points[k - 1].y)
+    {
+        let mut p = at("points").to_vec();
+        p.push(Seg::Index(k));
+        return Err(c.err(
+            &p,
+            format!(
+                "{:?} {i}: point {k} repeats point {} {}: each stretch of a line needs a length",
+                l.kind,
+                k - 1,
+                fmt_v(l.points[k])
+            ),
+        ));
+    }
+    if !l.width.is_finite() || l.width < 0.0 || l.width > 100.0 {
+        return Err(c.err(&at("width"), format!("{:?} {i}: width must be 0..=100 cm", l.kind)));
+    }
+    Ok(())
+}
+
+/// Hill `i`: at least one contour, each a polygon, each higher than and inside the one below.
+fn check_hill(c: &Ctx, i: usize, hill: &crate::rules::terrain::Hill) -> Result<(), DataError> {
+    let hill_at = [Seg::Field("terrain"), Seg::Field("hills"), Seg::Index(i)];
+    let name = if hill.name.is_empty() {
+        format!("hill {i}")
+    } else {
+        hill.name.clone()
+    };
+    if hill.contours.is_empty() {
+        let mut p = hill_at.to_vec();
+        p.push(Seg::Field("contours"));
+        return Err(c.err(&p, format!("{name}: a hill needs at least one contour")));
+    }
+    for (k, ct) in hill.contours.iter().enumerate() {
         let at = |f: &'static str| {
-            [
-                Seg::Field("terrain"),
-                Seg::Field("linears"),
-                Seg::Index(i),
-                Seg::Field(f),
-            ]
+            let mut p = hill_at.to_vec();
+            p.extend([Seg::Field("contours"), Seg::Index(k), Seg::Field(f)]);
+            p
         };
-        if l.points.len() < 2 {
-            return Err(c.err(
-                &at("points"),
-                format!("{:?} {i}: a line needs at least 2 points", l.kind),
-            ));
+        check_polygon(c, &at("outline"), &ct.outline, &format!("{name} contour {k}"))?;
+        if k == 0 {
+            continue;
         }
-        if let Some((k, msg)) = l
-            .points
-            .iter()
-            .enumerate()
-            .find_map(|(k, p)| Some((k, coord_problem(*p)?)))
-        {
-            let mut p = at("points").to_vec();
-            p.push(Seg::Index(k));
-            return Err(c.err(&p, format!("{:?} {i}: point {k} {msg}", l.kind)));
-        }
-        // A stretch of no length has no direction: a line of one point given twice.
-        if let Some(k) =
-            (1..l.points.len()).find(|&k| l.points[k].x == l.points[k - 1].x && l.points[k].y == l.points[k - 1].y)
-        {
-            let mut p = at("points").to_vec();
-            p.push(Seg::Index(k));
+        let prev = &hill.contours[k - 1];
+        if ct.height <= prev.height {
             return Err(c.err(
-                &p,
+                &at("height"),
                 format!(
-                    "{:?} {i}: point {k} repeats point {} {}: each stretch of a line needs a length",
-                    l.kind,
-                    k - 1,
-                    fmt_v(l.points[k])
+                    "{name}: contour {k} height {} must be above the contour below it ({})",
+                    ct.height, prev.height
                 ),
             ));
         }
-        if !l.width.is_finite() || l.width < 0.0 || l.width > 100.0 {
-            return Err(c.err(&at("width"), format!("{:?} {i}: width must be 0..=100 cm", l.kind)));
+        if let Some(j) = ct.outline.0.iter().position(|p| !prev.outline.contains(*p)) {
+            let mut p = at("outline");
+            p.extend([Seg::Newtype, Seg::Index(j)]);
+            return Err(c.err(
+                &p,
+                format!(
+                    "{name}: contour {k} point {j} {} lies outside contour {}",
+                    fmt_v(ct.outline.0[j]),
+                    k - 1
+                ),
+            ));
         }
     }
-    for (i, hill) in t.hills.iter().enumerate() {
-        let hill_at = [Seg::Field("terrain"), Seg::Field("hills"), Seg::Index(i)];
-        let name = if hill.name.is_empty() {
-            format!("hill {i}")
-        } else {
-            hill.name.clone()
-        };
-        if hill.contours.is_empty() {
-            let mut p = hill_at.to_vec();
-            p.push(Seg::Field("contours"));
-            return Err(c.err(&p, format!("{name}: a hill needs at least one contour")));
-        }
-        for (k, ct) in hill.contours.iter().enumerate() {
-            let at = |f: &'static str| {
-                let mut p = hill_at.to_vec();
-                p.extend([Seg::Field("contours"), Seg::Index(k), Seg::Field(f)]);
-                p
-            };
-            check_polygon(c, &at("outline"), &ct.outline, &format!("{name} contour {k}"))?;
-            if k == 0 {
-                continue;
-            }
-            let prev = &hill.contours[k - 1];
-            if ct.height <= prev.height {
-                return Err(c.err(
-                    &at("height"),
-                    format!(
-                        "{name}: contour {k} height {} must be above the contour below it ({})",
-                        ct.height, prev.height
-                    ),
-                ));
-            }
-            if let Some(j) = ct.outline.0.iter().position(|p| !prev.outline.contains(*p)) {
-                let mut p = at("outline");
-                p.extend([Seg::Newtype, Seg::Index(j)]);
-                return Err(c.err(
-                    &p,
-                    format!(
-                        "{name}: contour {k} point {j} {} lies outside contour {}",
-                        fmt_v(ct.outline.0[j]),
-                        k - 1
-                    ),
-                ));
-            }
-        }
-    }
+    Ok(())
+}
+
+/// Each side's deployment zone, if it has one: a polygon holding the side's units.
+fn check_deployments(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     for (i, s) in sc.sides.iter().enumerate() {
         if let Some(d) = &s.deployment {
             let at = [Seg::Field("sides"), Seg::Index(i), Seg::Field("deployment")];
@@ -1264,7 +1309,11 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         }
     }
 
-    // Objectives.
+    Ok(())
+}
+
+/// Each objective: a side that exists, a place on the table, a radius in range.
+fn check_objectives(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     for (i, o) in sc.objectives.iter().enumerate() {
         let at = |f: &'static str| [Seg::Field("objectives"), Seg::Index(i), Seg::Field(f)];
         if !sc.sides.iter().any(|s| s.name == o.side) {
@@ -1278,7 +1327,7 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
                 ),
             ));
         }
-        if !finite(o.pos) || !on_table(o.pos, 0.0) {
+        if !finite(o.pos) || !on_table(sc, o.pos, 0.0) {
             return Err(c.err(
                 &at("pos"),
                 format!("objective \"{}\" at {} is off the table", o.name, fmt_v(o.pos)),
@@ -1292,7 +1341,11 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         }
     }
 
-    // Ids, shared by units and commanders across the whole scenario.
+    Ok(())
+}
+
+/// Ids, shared by units and commanders across the whole scenario: none empty, none twice.
+fn check_ids(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     let mut seen: HashSet<&str> = HashSet::new();
     for (si, s) in sc.sides.iter().enumerate() {
         let cmd_ids = s.commanders.iter().enumerate().map(|(k, cm)| ("commanders", k, &cm.id));
@@ -1317,224 +1370,251 @@ fn check_scenario(c: &Ctx, sc: &Scenario, armies: &[ArmyList], fp: &Footprints) 
         }
     }
 
-    // Commanders: rows, places, and one chain of command per side.
-    for (si, (s, army)) in sc.sides.iter().zip(armies).enumerate() {
-        let cat = |k: usize, f: &'static str| {
-            [
-                Seg::Field("sides"),
-                Seg::Index(si),
-                Seg::Field("commanders"),
-                Seg::Index(k),
-                Seg::Field(f),
-            ]
+    Ok(())
+}
+
+/// Side `si`'s commanders: rows of its army list, one Army HQ at most, each on the table.
+fn check_commander_rows(c: &Ctx, sc: &Scenario, si: usize, army: &ArmyList, fp: &Footprints) -> Result<(), DataError> {
+    let s = &sc.sides[si];
+    let cat = |k: usize, f: &'static str| {
+        [
+            Seg::Field("sides"),
+            Seg::Index(si),
+            Seg::Field("commanders"),
+            Seg::Index(k),
+            Seg::Field(f),
+        ]
+    };
+    let mut army_hqs = 0;
+    for (k, cm) in s.commanders.iter().enumerate() {
+        let Some(row) = army.command(&cm.row) else {
+            return Err(c.err(
+                &cat(k, "row"),
+                format!(
+                    "commander {}: unknown command row \"{}\" in {} (rows: {})",
+                    cm.id,
+                    cm.row,
+                    army.name,
+                    ids_list(army.commands.iter().map(|r| r.id.as_str()))
+                ),
+            ));
         };
-        let mut army_hqs = 0;
-        for (k, cm) in s.commanders.iter().enumerate() {
-            let Some(row) = army.command(&cm.row) else {
+        if row.level == CommandLevel::Army {
+            army_hqs += 1;
+            if army_hqs > 1 {
                 return Err(c.err(
                     &cat(k, "row"),
-                    format!(
-                        "commander {}: unknown command row \"{}\" in {} (rows: {})",
-                        cm.id,
-                        cm.row,
-                        army.name,
-                        ids_list(army.commands.iter().map(|r| r.id.as_str()))
-                    ),
+                    format!("commander {}: a side has only one Army HQ (ACW note 10)", cm.id),
                 ));
+            }
+        }
+        let r = fp.commander_diameter / 2.0;
+        if !finite(cm.pos) || !on_table(sc, cm.pos, r) {
+            return Err(c.err(
+                &cat(k, "pos"),
+                format!("commander {} at {} is off the table", cm.id, fmt_v(cm.pos)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Side `si`'s chain of command: one CO, every superior a commander of the side, no loop.
+fn check_chain_of_command(c: &Ctx, sc: &Scenario, si: usize) -> Result<(), DataError> {
+    let s = &sc.sides[si];
+    let cat = |k: usize, f: &'static str| {
+        [
+            Seg::Field("sides"),
+            Seg::Index(si),
+            Seg::Field("commanders"),
+            Seg::Index(k),
+            Seg::Field(f),
+        ]
+    };
+    let cos: Vec<usize> = (0..s.commanders.len())
+        .filter(|&k| s.commanders[k].superior.is_none())
+        .collect();
+    match cos.as_slice() {
+        [] => {
+            return Err(c.err(
+                &[Seg::Field("sides"), Seg::Index(si), Seg::Field("commanders")],
+                format!("side {} has no CO (a commander with no superior)", s.name),
+            ));
+        }
+        [_] => {}
+        [a, b, ..] => {
+            return Err(c.err(
+                &cat(*b, "id"),
+                format!(
+                    "side {} has more than one CO (commanders with no superior): {} and {}",
+                    s.name, s.commanders[*a].id, s.commanders[*b].id
+                ),
+            ));
+        }
+    }
+    for (k, cm) in s.commanders.iter().enumerate() {
+        let Some(sup) = &cm.superior else { continue };
+        if !s.commanders.iter().any(|o| o.id == *sup) {
+            let msg = match sc.sides.iter().find(|o| o.commanders.iter().any(|x| x.id == *sup)) {
+                Some(other) => format!(
+                    "commander {}: superior \"{sup}\" is a commander of side {}, not {}",
+                    cm.id, other.name, s.name
+                ),
+                None => format!("commander {}: unknown superior \"{sup}\"", cm.id),
             };
-            if row.level == CommandLevel::Army {
-                army_hqs += 1;
-                if army_hqs > 1 {
+            return Err(c.err(&cat(k, "superior"), msg));
+        }
+        // Follow the chain up: it must reach the CO within as many steps as there are
+        // commanders.
+        let mut cur = cm;
+        let mut steps = 0;
+        while let Some(up) = &cur.superior {
+            steps += 1;
+            match s.commanders.iter().find(|o| o.id == *up) {
+                Some(next) if steps <= s.commanders.len() => cur = next,
+                _ => {
                     return Err(c.err(
-                        &cat(k, "row"),
-                        format!("commander {}: a side has only one Army HQ (ACW note 10)", cm.id),
+                        &cat(k, "superior"),
+                        format!("commander {}: the chain of command loops", cm.id),
                     ));
-                }
-            }
-            let r = fp.commander_diameter / 2.0;
-            if !finite(cm.pos) || !on_table(cm.pos, r) {
-                return Err(c.err(
-                    &cat(k, "pos"),
-                    format!("commander {} at {} is off the table", cm.id, fmt_v(cm.pos)),
-                ));
-            }
-        }
-        let cos: Vec<usize> = (0..s.commanders.len())
-            .filter(|&k| s.commanders[k].superior.is_none())
-            .collect();
-        match cos.as_slice() {
-            [] => {
-                return Err(c.err(
-                    &[Seg::Field("sides"), Seg::Index(si), Seg::Field("commanders")],
-                    format!("side {} has no CO (a commander with no superior)", s.name),
-                ));
-            }
-            [_] => {}
-            [a, b, ..] => {
-                return Err(c.err(
-                    &cat(*b, "id"),
-                    format!(
-                        "side {} has more than one CO (commanders with no superior): {} and {}",
-                        s.name, s.commanders[*a].id, s.commanders[*b].id
-                    ),
-                ));
-            }
-        }
-        for (k, cm) in s.commanders.iter().enumerate() {
-            let Some(sup) = &cm.superior else { continue };
-            if !s.commanders.iter().any(|o| o.id == *sup) {
-                let msg = match sc.sides.iter().find(|o| o.commanders.iter().any(|x| x.id == *sup)) {
-                    Some(other) => format!(
-                        "commander {}: superior \"{sup}\" is a commander of side {}, not {}",
-                        cm.id, other.name, s.name
-                    ),
-                    None => format!("commander {}: unknown superior \"{sup}\"", cm.id),
-                };
-                return Err(c.err(&cat(k, "superior"), msg));
-            }
-            // Follow the chain up: it must reach the CO within as many steps as there are
-            // commanders.
-            let mut cur = cm;
-            let mut steps = 0;
-            while let Some(up) = &cur.superior {
-                steps += 1;
-                match s.commanders.iter().find(|o| o.id == *up) {
-                    Some(next) if steps <= s.commanders.len() => cur = next,
-                    _ => {
-                        return Err(c.err(
-                            &cat(k, "superior"),
-                            format!("commander {}: the chain of command loops", cm.id),
-                        ));
-                    }
                 }
             }
         }
     }
+    Ok(())
+}
 
-    // Units: rows, commanders, sizes, formations.
+/// Unit `k` of side `si`: its row, commander, size, formation, state, place and facing; its
+/// bases, each on the table and out of impassable terrain, are returned.
+fn check_unit(
+    c: &Ctx,
+    sc: &Scenario,
+    (si, k): (usize, usize),
+    army: &ArmyList,
+    fp: &Footprints,
+) -> Result<Vec<Rect>, DataError> {
+    let s = &sc.sides[si];
+    let u = &s.units[k];
     let acw = |army: &ArmyList| army.name.starts_with("ACW");
-    let mut placed: Vec<(usize, usize, Vec<Rect>)> = Vec::new();
-    for (si, (s, army)) in sc.sides.iter().zip(armies).enumerate() {
-        for (k, u) in s.units.iter().enumerate() {
-            let at = |f: &'static str| {
-                [
-                    Seg::Field("sides"),
-                    Seg::Index(si),
-                    Seg::Field("units"),
-                    Seg::Index(k),
-                    Seg::Field(f),
-                ]
-            };
-            let id = &u.id;
-            let Some(row) = army.troop(&u.row) else {
-                return Err(c.err(
-                    &at("row"),
-                    format!(
-                        "unit {id}: unknown troop row \"{}\" in {} (rows: {})",
-                        u.row,
-                        army.name,
-                        ids_list(army.troops.iter().map(|r| r.id.as_str()))
-                    ),
-                ));
-            };
-            if row.arm == Arm::Transport || row.has(Trait::Limber) {
-                return Err(c.err(
-                    &at("row"),
-                    format!(
-                        "unit {id}: \"{}\" is a limber row; give the gun row with `limbered: true`",
-                        u.row
-                    ),
-                ));
-            }
-            if !s.commanders.iter().any(|cm| cm.id == u.commander) {
-                let msg = match sc
-                    .sides
-                    .iter()
-                    .find(|o| o.commanders.iter().any(|x| x.id == u.commander))
-                {
-                    Some(other) => format!(
-                        "unit {id}: commander \"{}\" belongs to side {}, not {}",
-                        u.commander, other.name, s.name
-                    ),
-                    None => format!("unit {id}: unknown commander \"{}\"", u.commander),
-                };
-                return Err(c.err(&at("commander"), msg));
-            }
-            let what = if row.arm == Arm::Artillery { "guns" } else { "stands" };
-            if u.stands < 1 || u.stands > MAX_STANDS {
-                return Err(c.err(
-                    &at("stands"),
-                    format!("unit {id}: {} {what}; a unit has 1..={MAX_STANDS} {what}", u.stands),
-                ));
-            }
-            if u.formation == Formation::Disordered {
-                return Err(c.err(
-                    &at("formation"),
-                    format!("unit {id}: Disordered is not a starting formation"),
-                ));
-            }
-            if u.formation == Formation::Square && acw(army) {
-                return Err(c.err(
-                    &at("formation"),
-                    format!("unit {id}: square is not used in the American Civil War (BPT)"),
-                ));
-            }
-            if row.arm != Arm::Artillery && u.limbered {
-                return Err(c.err(&at("limbered"), format!("unit {id}: only artillery limbers")));
-            }
-            // BPT "Scouting Cavalry": "deployed as individual stands".
-            if u.scout && (row.arm != Arm::Cavalry || row.dismounts_to.is_none() || u.stands != 1) {
-                return Err(c.err(
-                    &at("scout"),
-                    format!("unit {id}: scouting cavalry is one stand of mounted cavalry"),
-                ));
-            }
-            if row.arm != Arm::Artillery && u.loaded.is_some() {
-                return Err(c.err(&at("loaded"), format!("unit {id}: only artillery is loaded")));
-            }
-            if u.limbered && !has_limber(row) {
-                return Err(c.err(
-                    &at("limbered"),
-                    format!("unit {id}: {} has no limber (it never moves)", row.name),
-                ));
-            }
-            if let Some(msg) = coord_problem(u.pos) {
-                return Err(c.err(&at("pos"), format!("unit {id}: position {msg}")));
-            }
-            if !u.facing.is_finite() {
-                return Err(c.err(&at("facing"), format!("unit {id}: facing is not a finite number")));
-            }
-            if u.facing.abs() > MAX_FACING {
-                return Err(c.err(
-                    &at("facing"),
-                    format!(
-                        "unit {id}: facing {} is beyond ±{MAX_FACING} degrees (0 to 360 says every way a unit can face)",
-                        u.facing
-                    ),
-                ));
-            }
-
-            // Every base on the table and out of impassable terrain.
-            let rects = unit_rects(u, row, fp);
-            for r in &rects {
-                if let Some(p) = r.corners().into_iter().find(|p| !on_table(*p, 0.0)) {
-                    return Err(c.err(
-                        &at("pos"),
-                        format!("unit {id}: a base lies off the table (corner at {})", fmt_v(p)),
-                    ));
-                }
-                if sc.terrain.rect_in_impassable(r, is_foot(row)) {
-                    return Err(c.err(
-                        &at("pos"),
-                        format!("unit {id}: a base at {} is in impassable terrain", fmt_v(r.center)),
-                    ));
-                }
-            }
-            placed.push((si, k, rects));
-        }
+    let at = |f: &'static str| {
+        [
+            Seg::Field("sides"),
+            Seg::Index(si),
+            Seg::Field("units"),
+            Seg::Index(k),
+            Seg::Field(f),
+        ]
+    };
+    let id = &u.id;
+    let Some(row) = army.troop(&u.row) else {
+        return Err(c.err(
+            &at("row"),
+            format!(
+                "unit {id}: unknown troop row \"{}\" in {} (rows: {})",
+                u.row,
+                army.name,
+                ids_list(army.troops.iter().map(|r| r.id.as_str()))
+            ),
+        ));
+    };
+    if row.arm == Arm::Transport || row.has(Trait::Limber) {
+        return Err(c.err(
+            &at("row"),
+            format!(
+                "unit {id}: \"{}\" is a limber row; give the gun row with `limbered: true`",
+                u.row
+            ),
+        ));
+    }
+    if !s.commanders.iter().any(|cm| cm.id == u.commander) {
+        let msg = match sc
+            .sides
+            .iter()
+            .find(|o| o.commanders.iter().any(|x| x.id == u.commander))
+        {
+            Some(other) => format!(
+                "unit {id}: commander \"{}\" belongs to side {}, not {}",
+                u.commander, other.name, s.name
+            ),
+            None => format!("unit {id}: unknown commander \"{}\"", u.commander),
+        };
+        return Err(c.err(&at("commander"), msg));
+    }
+    let what = if row.arm == Arm::Artillery { "guns" } else { "stands" };
+    if u.stands < 1 || u.stands > MAX_STANDS {
+        return Err(c.err(
+            &at("stands"),
+            format!("unit {id}: {} {what}; a unit has 1..={MAX_STANDS} {what}", u.stands),
+        ));
+    }
+    if u.formation == Formation::Disordered {
+        return Err(c.err(
+            &at("formation"),
+            format!("unit {id}: Disordered is not a starting formation"),
+        ));
+    }
+    if u.formation == Formation::Square && acw(army) {
+        return Err(c.err(
+            &at("formation"),
+            format!("unit {id}: square is not used in the American Civil War (BPT)"),
+        ));
+    }
+    if row.arm != Arm::Artillery && u.limbered {
+        return Err(c.err(&at("limbered"), format!("unit {id}: only artillery limbers")));
+    }
+    // BPT "Scouting Cavalry": "deployed as individual stands".
+    if u.scout && (row.arm != Arm::Cavalry || row.dismounts_to.is_none() || u.stands != 1) {
+        return Err(c.err(
+            &at("scout"),
+            format!("unit {id}: scouting cavalry is one stand of mounted cavalry"),
+        ));
+    }
+    if row.arm != Arm::Artillery && u.loaded.is_some() {
+        return Err(c.err(&at("loaded"), format!("unit {id}: only artillery is loaded")));
+    }
+    if u.limbered && !has_limber(row) {
+        return Err(c.err(
+            &at("limbered"),
+            format!("unit {id}: {} has no limber (it never moves)", row.name),
+        ));
+    }
+    if let Some(msg) = coord_problem(u.pos) {
+        return Err(c.err(&at("pos"), format!("unit {id}: position {msg}")));
+    }
+    if !u.facing.is_finite() {
+        return Err(c.err(&at("facing"), format!("unit {id}: facing is not a finite number")));
+    }
+    if u.facing.abs() > MAX_FACING {
+        return Err(c.err(
+            &at("facing"),
+            format!(
+                "unit {id}: facing {} is beyond ±{MAX_FACING} degrees (0 to 360 says every way a unit can face)",
+                u.facing
+            ),
+        ));
     }
 
-    // No two units' bases overlap (bases of one unit may touch).
+    // Every base on the table and out of impassable terrain.
+    let rects = unit_rects(u, row, fp);
+    for r in &rects {
+        if let Some(p) = r.corners().into_iter().find(|p| !on_table(sc, *p, 0.0)) {
+            return Err(c.err(
+                &at("pos"),
+                format!("unit {id}: a base lies off the table (corner at {})", fmt_v(p)),
+            ));
+        }
+        if sc.terrain.rect_in_impassable(r, is_foot(row)) {
+            return Err(c.err(
+                &at("pos"),
+                format!("unit {id}: a base at {} is in impassable terrain", fmt_v(r.center)),
+            ));
+        }
+    }
+    Ok(rects)
+}
+
+/// No two units' bases overlap (bases of one unit may touch).
+fn check_overlaps(c: &Ctx, sc: &Scenario, placed: &[(usize, usize, Vec<Rect>)]) -> Result<(), DataError> {
     let bbox = |rs: &[Rect]| {
         rs.iter().fold(
             (

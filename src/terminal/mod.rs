@@ -362,17 +362,17 @@ pub fn run(game: Game, input: impl BufRead) -> Result<(), String> {
 /// disk), the game is autosaved and ends with an error that says so.
 pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Result<(), String> {
     let Game {
-        battle: mut b,
+        battle: b,
         events,
         sides,
         seed,
         recording: mut rec,
         brief,
-        mut history,
+        history,
         loaded,
         autosave,
     } = game;
-    let mut out = Out {
+    let out = Out {
         w: output,
         failed: None,
     };
@@ -384,267 +384,400 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         }
     }
     // The game's file: where `s` alone and `q` save.
-    let mut file = loaded.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_SAVE));
+    let file = loaded.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_SAVE));
     let auto = shown(&autosave);
-    // Saves to the autosave and says how it went, for a game that ends without `q`.
-    let keep = |rec: &Recording| match save(rec, &autosave) {
-        Ok(()) => format!("the game is saved to {auto}. Continue it with: volley play --load {auto} --terminal"),
-        Err(e) => format!("the game could not be saved to {auto}: {e}"),
-    };
-    say!(out, "{}", b.title);
-    for (side, player) in b.sides.iter().zip(&sides) {
-        say!(out, "{} is played by {}.", side.name, who(player));
-    }
-    if loaded.is_none() && !brief.is_empty() {
-        say!(out, "\nBrief:\n{brief}");
-    }
-    say!(out);
-    for e in &events {
-        let line = b.describe(e);
-        say!(out, "  {line}");
-        history.push(line);
-    }
-    if b.is_over() {
-        say!(out, "This game is already over.");
-        for line in view::result(&b) {
-            say!(out, "{line}");
-        }
-        return match out.failed {
-            Some(e) => Err(format!("cannot write the output: {}", io_reason(&e))),
-            None => Ok(()),
-        };
-    }
-    say!(
+    let mut g = Session {
+        b,
+        rec,
+        history,
+        bots,
+        brief,
+        file,
+        autosave,
+        auto,
+        show_list: true,
         out,
-        "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, s (save), q (quit). The game autosaves to {auto}."
-    );
-    let mut show_list = true;
-    while !b.is_over() {
-        if let Some(e) = out.failed.take() {
-            let kept = keep(&rec);
+    };
+    if let Some(over) = g.open(&sides, &events, loaded.is_none()) {
+        return over;
+    }
+    while !g.b.is_over() {
+        if let Some(e) = g.out.failed.take() {
+            let kept = g.keep();
             return Err(format!("cannot write the output: {}; {kept}", io_reason(&e)));
         }
         if interrupted() {
-            say!(out, "\n  Interrupted (Ctrl-C): {}", keep(&rec));
+            let kept = g.keep();
+            say!(g.out, "\n  Interrupted (Ctrl-C): {}", kept);
             return Ok(());
         }
-        let legal = b.legal_actions();
-        let side = b.actor();
-        let choice = if let Some(bot) = bots[side].as_mut() {
-            let i = bot.choose(&b, &legal);
-            if let Some(why) = bot.reason() {
-                let line = format!("[{}] {why}", bot.name());
-                say!(out, "  {line}");
-                history.push(line);
-            }
-            show_list = true;
-            i
-        } else {
-            if show_list {
-                say!(
-                    out,
-                    "\n{} to act (turn {} of {}, {:?} phase):",
-                    b.sides[side].name,
-                    b.game_turn,
-                    b.turn_limit,
-                    b.phase
-                );
-                for line in list_lines(&b, &legal, None, false) {
-                    say!(out, "{line}");
-                }
-                show_list = false;
-            }
-            out.prompt(format_args!(
-                "{}, turn {}, {:?}> ",
-                b.sides[side].name, b.game_turn, b.phase
-            ));
-            if out.failed.is_some() {
-                // Nobody sees the prompt: save and end (at the top of the loop), not wait.
-                continue;
-            }
-            let line = match read_line(&mut input) {
-                Line::Ended if interrupted() => continue,
-                Line::Ended => {
-                    say!(out);
-                    say!(out, "The input ended: {}", keep(&rec));
-                    return Ok(());
-                }
-                Line::Interrupted => continue,
-                Line::Endless => {
-                    say!(
-                        out,
-                        "\n  That line is too long: no end of line in {} MiB, so the input is not lines of text and is taken as ended.",
-                        MAX_SKIP >> 20
-                    );
-                    say!(out, "The input ended: {}", keep(&rec));
-                    return Ok(());
-                }
-                Line::TooLong => {
-                    say!(
-                        out,
-                        "  That line is too long (a command is at most {MAX_LINE} bytes); nothing was done. Type `help` for the commands."
-                    );
-                    continue;
-                }
-                Line::NotText => {
-                    say!(
-                        out,
-                        "  That line is not text (UTF-8); nothing was done. Type `help` for the commands."
-                    );
-                    continue;
-                }
-                Line::Text(l) => l,
-            };
-            let (cmd, arg) = match line.split_once(char::is_whitespace) {
-                Some((c, a)) => (c.to_lowercase(), a.trim()),
-                None => (line.to_lowercase(), ""),
-            };
-            match (cmd.as_str(), arg) {
-                ("", _) => continue,
-                ("help" | "?" | "h", _) => {
-                    say!(out, "{}", help(&shown(&file), &auto));
-                    continue;
-                }
-                ("brief", _) => {
-                    if brief.is_empty() {
-                        say!(out, "  This scenario has no brief.");
-                    } else {
-                        say!(out, "{brief}");
-                    }
-                    continue;
-                }
-                ("units" | "u", _) => {
-                    for l in view::units(&b, side) {
-                        say!(out, "{l}");
-                    }
-                    continue;
-                }
-                ("map" | "m", _) => {
-                    for l in view::map(&b, side, view::terminal_width()) {
-                        say!(out, "{l}");
-                    }
-                    continue;
-                }
-                ("log", n) => {
-                    let n = if n.is_empty() { Ok(20) } else { n.parse::<usize>() };
-                    match n {
-                        Ok(n) => {
-                            if history.is_empty() {
-                                say!(out, "  The log is empty.");
-                            }
-                            for l in &history[history.len().saturating_sub(n)..] {
-                                say!(out, "  {l}");
-                            }
-                        }
-                        Err(_) => say!(out, "  `log N` wants a number of lines, e.g. `log 30`."),
-                    }
-                    continue;
-                }
-                ("odds", n) => {
-                    match n.parse::<usize>() {
-                        Ok(i) if i < legal.len() => {
-                            say!(out, "  {i}. {}", words::action_text(&b, &legal[i]));
-                            for l in view::odds_lines(&b, &legal[i]) {
-                                say!(out, "  {l}");
-                            }
-                        }
-                        _ => say!(
-                            out,
-                            "  `odds N` wants the number of an action in the list (0 to {}).",
-                            legal.len() - 1
-                        ),
-                    }
-                    continue;
-                }
-                ("l" | "list", filter) => {
-                    let f = (!filter.is_empty()).then_some(filter);
-                    for l in list_lines(&b, &legal, f, true) {
-                        say!(out, "{l}");
-                    }
-                    continue;
-                }
-                ("s" | "save", to) => {
-                    let to = if to.is_empty() { file.clone() } else { PathBuf::from(to) };
-                    match save(&rec, &to) {
-                        Ok(()) => {
-                            let t = shown(&to);
-                            say!(
-                                out,
-                                "  Saved to {t}. Continue it later with: volley play --load {t} --terminal"
-                            );
-                            file = to;
-                        }
-                        Err(e) => say!(out, "  could not save to {}: {e}", echo(&to.display().to_string())),
-                    }
-                    continue;
-                }
-                ("q" | "quit", _) => {
-                    let f = shown(&file);
-                    say!(
-                        out,
-                        "  Save before quitting? y: save to {f} and quit; n: quit without saving; anything else: go on playing."
-                    );
-                    out.prompt(format_args!("save? "));
-                    match read_line(&mut input) {
-                        Line::Text(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
-                            match save(&rec, &file) {
-                                Ok(()) => {
-                                    say!(
-                                        out,
-                                        "  Saved to {f}. Continue it later with: volley play --load {f} --terminal"
-                                    );
-                                    return out.failed.map_or(Ok(()), |e| {
-                                        Err(format!("cannot write the output: {}", io_reason(&e)))
-                                    });
-                                }
-                                Err(e) => say!(out, "  could not save to {f}: {e}; the game goes on."),
-                            }
-                        }
-                        Line::Text(a) if a.eq_ignore_ascii_case("n") || a.eq_ignore_ascii_case("no") => {
-                            say!(out, "  Quit without saving.");
-                            return Ok(());
-                        }
-                        Line::Ended | Line::Endless => {
-                            say!(out, "\n  The input ended: {}", keep(&rec));
-                            return Ok(());
-                        }
-                        Line::Interrupted => continue,
-                        _ => say!(out, "  The game goes on."),
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            match line.parse::<usize>() {
-                Ok(i) if i < legal.len() => {
-                    let line = format!(
-                        "{} chose {i}: {}",
-                        b.sides[side].name,
-                        words::action_text(&b, &legal[i])
-                    );
-                    say!(out, "  {line}");
-                    history.push(line);
-                    show_list = true;
-                    i
-                }
-                Ok(i) => {
-                    say!(
-                        out,
-                        "  There is no action {i}: the list goes from 0 to {}.",
-                        legal.len() - 1
-                    );
-                    continue;
-                }
-                Err(_) => {
-                    say!(
-                        out,
-                        "  `{}` is not a command. Type a number from the list, or `help`.",
-                        echo(&line)
-                    );
-                    continue;
-                }
-            }
+        let legal = g.b.legal_actions();
+        let side = g.b.actor();
+        let choice = match g.bot_choice(side, &legal) {
+            Some(i) => i,
+            None => match g.human_choice(&mut input, side, &legal) {
+                Next::Act(i) => i,
+                Next::Again => continue,
+                Next::End(result) => return result,
+            },
         };
+        g.apply(&legal, choice);
+    }
+    g.finish()
+}
+
+/// A game in the terminal: the battle, its record and log, the computer players, the brief,
+/// the game's file (where `s` alone and `q` save), the autosave (and how it is shown), whether
+/// the list of actions is due, and the output.
+struct Session<W: Write> {
+    b: Battle,
+    rec: Recording,
+    history: Vec<String>,
+    bots: [Option<Box<dyn Agent>>; 2],
+    brief: String,
+    file: PathBuf,
+    autosave: PathBuf,
+    auto: String,
+    show_list: bool,
+    out: Out<W>,
+}
+
+/// What the player's line comes to.
+enum Next {
+    /// Play the legal action of this number.
+    Act(usize),
+    /// Nothing to play: ask again.
+    Again,
+    /// The game ends here.
+    End(Result<(), String>),
+}
+
+impl<W: Write> Session<W> {
+    /// Saves to the autosave and says how it went, for a game that ends without `q`.
+    fn keep(&self) -> String {
+        let auto = &self.auto;
+        match save(&self.rec, &self.autosave) {
+            Ok(()) => format!("the game is saved to {auto}. Continue it with: volley play --load {auto} --terminal"),
+            Err(e) => format!("the game could not be saved to {auto}: {e}"),
+        }
+    }
+
+    /// The title, who plays each side, the brief (a new game's) and the set-up's events; the
+    /// result, if the game is already over (nothing more to play), else how to play.
+    fn open(&mut self, sides: &[String; 2], events: &[Event], new: bool) -> Option<Result<(), String>> {
+        let Self {
+            b,
+            out,
+            history,
+            brief,
+            auto,
+            ..
+        } = self;
+        say!(out, "{}", b.title);
+        for (side, player) in b.sides.iter().zip(sides) {
+            say!(out, "{} is played by {}.", side.name, who(player));
+        }
+        if new && !brief.is_empty() {
+            say!(out, "\nBrief:\n{brief}");
+        }
+        say!(out);
+        for e in events {
+            let line = b.describe(e);
+            say!(out, "  {line}");
+            history.push(line);
+        }
+        if b.is_over() {
+            say!(out, "This game is already over.");
+            for line in view::result(b) {
+                say!(out, "{line}");
+            }
+            return Some(match out.failed.take() {
+                Some(e) => Err(format!("cannot write the output: {}", io_reason(&e))),
+                None => Ok(()),
+            });
+        }
+        say!(
+            out,
+            "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, s (save), q (quit). The game autosaves to {auto}."
+        );
+        None
+    }
+
+    /// The computer player of `side`, if it has one, chooses among `legal` (its reason goes
+    /// to the log).
+    fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<usize> {
+        let bot = self.bots[side].as_mut()?;
+        let i = bot.choose(&self.b, legal);
+        if let Some(why) = bot.reason() {
+            let line = format!("[{}] {why}", bot.name());
+            say!(self.out, "  {line}");
+            self.history.push(line);
+        }
+        self.show_list = true;
+        Some(i)
+    }
+
+    /// The person playing `side`: the list of `legal` actions (when due), the prompt, and
+    /// their line: a number to play, a command, or the input's end.
+    fn human_choice(&mut self, input: &mut impl BufRead, side: usize, legal: &[Action]) -> Next {
+        let b = &self.b;
+        if self.show_list {
+            say!(
+                self.out,
+                "\n{} to act (turn {} of {}, {:?} phase):",
+                b.sides[side].name,
+                b.game_turn,
+                b.turn_limit,
+                b.phase
+            );
+            for line in list_lines(b, legal, None, false) {
+                say!(self.out, "{line}");
+            }
+            self.show_list = false;
+        }
+        self.out.prompt(format_args!(
+            "{}, turn {}, {:?}> ",
+            b.sides[side].name, b.game_turn, b.phase
+        ));
+        if self.out.failed.is_some() {
+            // Nobody sees the prompt: save and end (at the top of the loop), not wait.
+            return Next::Again;
+        }
+        let line = match self.read_command(input) {
+            Ok(line) => line,
+            Err(next) => return next,
+        };
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c.to_lowercase(), a.trim()),
+            None => (line.to_lowercase(), ""),
+        };
+        if let Some(next) = self.command(&cmd, arg, input, side, legal) {
+            return next;
+        }
+        self.number(&line, side, legal)
+    }
+
+    /// The player's next line of text, or what to do instead (the input ended, or the line
+    /// was too long or not text).
+    fn read_command(&mut self, input: &mut impl BufRead) -> Result<String, Next> {
+        match read_line(input) {
+            Line::Ended if interrupted() => Err(Next::Again),
+            Line::Ended => {
+                say!(self.out);
+                let kept = self.keep();
+                say!(self.out, "The input ended: {}", kept);
+                Err(Next::End(Ok(())))
+            }
+            Line::Interrupted => Err(Next::Again),
+            Line::Endless => {
+                say!(
+                    self.out,
+                    "\n  That line is too long: no end of line in {} MiB, so the input is not lines of text and is taken as ended.",
+                    MAX_SKIP >> 20
+                );
+                let kept = self.keep();
+                say!(self.out, "The input ended: {}", kept);
+                Err(Next::End(Ok(())))
+            }
+            Line::TooLong => {
+                say!(
+                    self.out,
+                    "  That line is too long (a command is at most {MAX_LINE} bytes); nothing was done. Type `help` for the commands."
+                );
+                Err(Next::Again)
+            }
+            Line::NotText => {
+                say!(
+                    self.out,
+                    "  That line is not text (UTF-8); nothing was done. Type `help` for the commands."
+                );
+                Err(Next::Again)
+            }
+            Line::Text(l) => Ok(l),
+        }
+    }
+
+    /// A command (`cmd` with its argument `arg`), or None if `cmd` is none.
+    fn command(
+        &mut self,
+        cmd: &str,
+        arg: &str,
+        input: &mut impl BufRead,
+        side: usize,
+        legal: &[Action],
+    ) -> Option<Next> {
+        let b = &self.b;
+        match (cmd, arg) {
+            ("", _) => {}
+            ("help" | "?" | "h", _) => {
+                say!(self.out, "{}", help(&shown(&self.file), &self.auto));
+            }
+            ("brief", _) => {
+                if self.brief.is_empty() {
+                    say!(self.out, "  This scenario has no brief.");
+                } else {
+                    say!(self.out, "{}", self.brief);
+                }
+            }
+            ("units" | "u", _) => {
+                for l in view::units(b, side) {
+                    say!(self.out, "{l}");
+                }
+            }
+            ("map" | "m", _) => {
+                for l in view::map(b, side, view::terminal_width()) {
+                    say!(self.out, "{l}");
+                }
+            }
+            ("log", n) => self.show_log(n),
+            ("odds", n) => match n.parse::<usize>() {
+                Ok(i) if i < legal.len() => {
+                    say!(self.out, "  {i}. {}", words::action_text(b, &legal[i]));
+                    for l in view::odds_lines(b, &legal[i]) {
+                        say!(self.out, "  {l}");
+                    }
+                }
+                _ => say!(
+                    self.out,
+                    "  `odds N` wants the number of an action in the list (0 to {}).",
+                    legal.len() - 1
+                ),
+            },
+            ("l" | "list", filter) => {
+                let f = (!filter.is_empty()).then_some(filter);
+                for l in list_lines(b, legal, f, true) {
+                    say!(self.out, "{l}");
+                }
+            }
+            ("s" | "save", to) => self.save_to(to),
+            ("q" | "quit", _) => return Some(self.quit(input)),
+            _ => return None,
+        }
+        Some(Next::Again)
+    }
+
+    /// `log N`: the last N lines of the log (20 if no N).
+    fn show_log(&mut self, n: &str) {
+        let n = if n.is_empty() { Ok(20) } else { n.parse::<usize>() };
+        match n {
+            Ok(n) => {
+                if self.history.is_empty() {
+                    say!(self.out, "  The log is empty.");
+                }
+                for l in &self.history[self.history.len().saturating_sub(n)..] {
+                    say!(self.out, "  {l}");
+                }
+            }
+            Err(_) => say!(self.out, "  `log N` wants a number of lines, e.g. `log 30`."),
+        }
+    }
+
+    /// `s [FILE]`: save to the file (the game's own if none), which becomes the game's file.
+    fn save_to(&mut self, to: &str) {
+        let to = if to.is_empty() {
+            self.file.clone()
+        } else {
+            PathBuf::from(to)
+        };
+        match save(&self.rec, &to) {
+            Ok(()) => {
+                let t = shown(&to);
+                say!(
+                    self.out,
+                    "  Saved to {t}. Continue it later with: volley play --load {t} --terminal"
+                );
+                self.file = to;
+            }
+            Err(e) => say!(self.out, "  could not save to {}: {e}", echo(&to.display().to_string())),
+        }
+    }
+
+    /// `q`: save and quit, quit without saving, or go on playing.
+    fn quit(&mut self, input: &mut impl BufRead) -> Next {
+        let f = shown(&self.file);
+        say!(
+            self.out,
+            "  Save before quitting? y: save to {f} and quit; n: quit without saving; anything else: go on playing."
+        );
+        self.out.prompt(format_args!("save? "));
+        match read_line(input) {
+            Line::Text(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
+                match save(&self.rec, &self.file) {
+                    Ok(()) => {
+                        say!(
+                            self.out,
+                            "  Saved to {f}. Continue it later with: volley play --load {f} --terminal"
+                        );
+                        return Next::End(
+                            self.out
+                                .failed
+                                .take()
+                                .map_or(Ok(()), |e| Err(format!("cannot write the output: {}", io_reason(&e)))),
+                        );
+                    }
+                    Err(e) => say!(self.out, "  could not save to {f}: {e}; the game goes on."),
+                }
+            }
+            Line::Text(a) if a.eq_ignore_ascii_case("n") || a.eq_ignore_ascii_case("no") => {
+                say!(self.out, "  Quit without saving.");
+                return Next::End(Ok(()));
+            }
+            Line::Ended | Line::Endless => {
+                let kept = self.keep();
+                say!(self.out, "\n  The input ended: {}", kept);
+                return Next::End(Ok(()));
+            }
+            Line::Interrupted => return Next::Again,
+            _ => say!(self.out, "  The game goes on."),
+        }
+        Next::Again
+    }
+
+    /// A line that is no command: the number of an action to play, or what is wrong with it.
+    fn number(&mut self, line: &str, side: usize, legal: &[Action]) -> Next {
+        let b = &self.b;
+        match line.parse::<usize>() {
+            Ok(i) if i < legal.len() => {
+                let line = format!("{} chose {i}: {}", b.sides[side].name, words::action_text(b, &legal[i]));
+                say!(self.out, "  {line}");
+                self.history.push(line);
+                self.show_list = true;
+                Next::Act(i)
+            }
+            Ok(i) => {
+                say!(
+                    self.out,
+                    "  There is no action {i}: the list goes from 0 to {}.",
+                    legal.len() - 1
+                );
+                Next::Again
+            }
+            Err(_) => {
+                say!(
+                    self.out,
+                    "  `{}` is not a command. Type a number from the list, or `help`.",
+                    echo(line)
+                );
+                Next::Again
+            }
+        }
+    }
+
+    /// Play `legal[choice]`: record it, print and log its events, autosave at a new turn or
+    /// the game's end; or say why the rules refuse it.
+    // The block below is `run_with`'s loop tail as it was, word for word (its `&b`, `&rec`
+    // and `&autosave` now borrow a borrow), so that a change to it elsewhere merges cleanly.
+    #[allow(clippy::needless_borrow)]
+    fn apply(&mut self, legal: &[Action], choice: usize) {
+        let Self {
+            b,
+            rec,
+            history,
+            out,
+            autosave,
+            auto,
+            ..
+        } = self;
         match b.apply(&legal[choice]) {
             Ok(evs) => {
                 rec.push(&b, &legal[choice], &evs);
@@ -669,16 +802,21 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
             Err(r) => say!(out, "  refused: {r}"),
         }
     }
-    say!(out);
-    for line in view::result(&b) {
-        say!(out, "{line}");
-    }
-    match out.failed {
-        Some(e) => Err(format!(
-            "cannot write the output: {}; the game is saved to {auto}",
-            io_reason(&e)
-        )),
-        None => Ok(()),
+
+    /// The result, at the game's end; an output that failed on the way says so.
+    fn finish(mut self) -> Result<(), String> {
+        let (b, out, auto) = (&self.b, &mut self.out, &self.auto);
+        say!(out);
+        for line in view::result(b) {
+            say!(out, "{line}");
+        }
+        match out.failed.take() {
+            Some(e) => Err(format!(
+                "cannot write the output: {}; the game is saved to {auto}",
+                io_reason(&e)
+            )),
+            None => Ok(()),
+        }
     }
 }
 

@@ -1,13 +1,11 @@
 //! The camera over the table: fitted to the table in the space the panels leave free, then
-//! panned, zoomed and rotated by the bindings of `input`. A left click picks the stand or
-//! commander under the pointer.
+//! panned, zoomed and rotated by the bindings of `input`. What a click or a drag on the table
+//! does is the input controller's (`table::input`).
 
 use super::input::{Controls, TableAction};
-use super::table::pen::t;
-use crate::app::{ActionRequest, BattleState};
-use crate::battle::Action;
-use crate::rules::geometry::Pose;
-use crate::ui::common::{Screen, Selection};
+use crate::app::BattleState;
+use crate::ui::common::Screen;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use leafwing_input_manager::prelude::*;
@@ -16,25 +14,27 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableViewport>()
         .init_resource::<crate::ui::common::WheelTaken>()
         .init_resource::<crate::ui::common::Typing>()
-        .init_resource::<Drag>()
         .init_resource::<CameraFit>()
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Battle), request_fit)
         .add_systems(
             Update,
-            (refit_on_change, fit_camera, steer_camera, pick)
+            (refit_on_change, fit_camera, steer_camera)
                 .chain()
                 .in_set(CameraSystems)
                 .in_set(crate::ui::common::TableSystems::Input),
         );
 }
 
-/// The camera's systems (fitting, steering, picking).
+/// The camera's systems (fitting, steering); the input controller runs after them.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CameraSystems;
 
 #[derive(Component)]
 pub struct TableCamera;
+
+/// The drag moved to the input controller; this path stays for code that still names it here.
+pub use super::table::input::Drag;
 
 /// The part of the window the table shows in (logical pixels, origin top-left): the window
 /// less the panels. Set by the panels every frame.
@@ -146,7 +146,6 @@ pub const FIT_MIN_WIDTH: f32 = 60.0;
 
 /// Place the camera so every piece the player may see shows in the free part of the window
 /// (`fit_box`).
-#[allow(clippy::too_many_arguments)]
 fn fit_camera(
     mut fit: ResMut<CameraFit>,
     battle: Res<BattleState>,
@@ -193,20 +192,35 @@ fn fit_camera(
     fit.pending = false;
 }
 
+/// What steers the camera: the bindings, the pointer over the window and the table's part
+/// of it, and who else has the wheel or the keys (a dragged piece, the editor's drag, a text
+/// field being typed in).
+#[derive(SystemParam)]
+struct SteerInput<'w, 's> {
+    controls: Option<Single<'w, 's, &'static ActionState<TableAction>, With<Controls>>>,
+    window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+    viewport: Res<'w, TableViewport>,
+    dragging: Res<'w, Drag>,
+    wheel_taken: Option<Res<'w, crate::ui::common::WheelTaken>>,
+    typing: Option<Res<'w, crate::ui::common::Typing>>,
+}
+
 /// Pan, zoom and rotate from the bindings.
-#[allow(clippy::too_many_arguments)]
 fn steer_camera(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
+    input: SteerInput,
     camera: Option<Single<(&mut Transform, &mut Projection), With<TableCamera>>>,
     mut fit: ResMut<CameraFit>,
-    viewport: Res<TableViewport>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
     time: Res<Time>,
     screen: Res<State<Screen>>,
-    dragging: Res<Drag>,
-    wheel_taken: Option<Res<crate::ui::common::WheelTaken>>,
-    typing: Option<Res<crate::ui::common::Typing>>,
 ) {
+    let SteerInput {
+        controls,
+        window,
+        viewport,
+        dragging,
+        wheel_taken,
+        typing,
+    } = input;
     let (Some(controls), Some(camera)) = (controls, camera) else {
         return;
     };
@@ -255,7 +269,7 @@ fn steer_camera(
         tf.translation += d;
         moved = true;
     }
-    // While a piece is dragged the wheel turns it (`pick`), not the camera.
+    // While a piece is dragged the wheel turns it (`table::input`), not the camera.
     let wheel = if over_table && dragging.grab.is_none() && !editor_drag {
         a.value(&TableAction::ZoomWheel)
     } else {
@@ -287,6 +301,34 @@ fn steer_camera(
     }
 }
 
+/// The pointer over the table: the window, the table's camera and the part of the window
+/// the table shows in.
+#[derive(SystemParam)]
+pub struct TablePointer<'w, 's> {
+    pub window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+    pub camera: Option<Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<TableCamera>>>,
+    pub viewport: Res<'w, TableViewport>,
+}
+
+impl TablePointer<'_, '_> {
+    /// Both the window and the table's camera are there.
+    pub fn ready(&self) -> bool {
+        self.window.is_some() && self.camera.is_some()
+    }
+
+    /// The pointer's place in the window (logical pixels, origin top-left), if it is in it.
+    pub fn pixel(&self) -> Option<Vec2> {
+        self.window.as_ref().and_then(|w| w.cursor_position())
+    }
+
+    /// The table point under the pointer (`cursor_on_table`).
+    pub fn on_table(&self) -> Option<Vec2> {
+        let (window, camera) = (self.window.as_ref()?, self.camera.as_ref()?);
+        let (cam, cam_tf) = **camera;
+        cursor_on_table(window, &self.viewport, cam, cam_tf)
+    }
+}
+
 /// The table point under the pointer, if the pointer is over the table's part of the window.
 pub fn cursor_on_table(
     window: &Window,
@@ -299,200 +341,4 @@ pub fn cursor_on_table(
         return None;
     }
     camera.viewport_to_world_2d(cam_tf, c).ok()
-}
-
-/// A drag of the selected unit or commander: where it was grabbed, how far the wheel has
-/// turned it (degrees, anticlockwise) and the move it would make.
-#[derive(Resource, Default, Debug)]
-pub struct Drag {
-    pub grab: Option<(Selection, Vec2)>,
-    pub turn: f32,
-    pub action: Option<Action>,
-}
-
-/// Degrees a dragged unit turns for one step of the mouse wheel.
-pub const WHEEL_TURN_DEG: f32 = 15.0;
-
-/// Left click: select the commander or stand under the pointer (by Bevy's picking:
-/// `TableHover`; commanders first, being on top), or clear the selection on empty table. Pressing on what is already selected and
-/// dragging moves it: the move is previewed, and sent when the button is let go (the rules
-/// refuse it, with the reason, if it is not legal); the wheel turns it while it is dragged.
-/// A click on a piece for which `PointerOrder` has an order (an enemy to fire at or charge,
-/// a unit for the selected commander to order) sends that order instead of selecting; a
-/// refused fire keeps the selection and says why. With a commander selected, a drag from an
-/// empty spot draws a box (`BoxSelect`): letting go orders the units of his command inside it
-/// (Shift held: an order that may charge); a drag too short for a box is a click.
-#[allow(clippy::too_many_arguments)]
-fn pick(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
-    viewport: Res<TableViewport>,
-    battle: Res<BattleState>,
-    turn: Res<State<crate::ui::session::Turn>>,
-    seats: Res<crate::ui::session::Seats>,
-    mut selection: ResMut<Selection>,
-    mut drag: ResMut<Drag>,
-    mut requests: MessageWriter<ActionRequest>,
-    screen: Res<State<Screen>>,
-    overlays: Option<Res<super::measure::Overlays>>,
-    hover: Res<crate::ui::common::TableHover>,
-    (pointer, mut log, mut wheel): (
-        Res<crate::ui::common::PointerOrder>,
-        ResMut<crate::ui::session::BattleLog>,
-        MessageReader<bevy::input::mouse::MouseWheel>,
-    ),
-    over_window: Option<Res<crate::ui::common::OverWindow>>,
-    (mut boxed, keys): (ResMut<crate::ui::common::BoxSelect>, Option<Res<ButtonInput<KeyCode>>>),
-) {
-    let Some(controls) = controls else { return };
-    if *screen.get() != Screen::Battle {
-        return;
-    }
-    // The line-of-sight check and the tape take the clicks (`table::measure`).
-    if overlays.is_some_and(|o| o.tool_active()) {
-        return;
-    }
-    // Escape clears the selection. A click that reached the same frame (a slow frame) is
-    // still the player's: it selects afresh, but gives no order at the pointer, which was
-    // worked out for the selection Escape cleared.
-    let deselected = controls.just_pressed(&TableAction::Deselect);
-    if deselected {
-        *selection = Selection::default();
-        *drag = Drag::default();
-        *boxed = Default::default();
-    }
-    let pixel = window.as_ref().and_then(|w| w.cursor_position());
-    let cursor = match (camera, window) {
-        (Some(camera), Some(window)) => {
-            let (cam, cam_tf) = camera.into_inner();
-            cursor_on_table(&window, &viewport, cam, cam_tf)
-        }
-        _ => None,
-    };
-    let b = &battle.0;
-    if boxed.from.is_some() {
-        let to = pixel.unwrap_or(boxed.to);
-        let charge = keys
-            .as_ref()
-            .is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
-        if controls.pressed(&TableAction::Select) {
-            if boxed.to != to || boxed.charge != charge {
-                boxed.to = to;
-                boxed.charge = charge;
-            }
-            return;
-        }
-        // Let go: a box orders its units; a click on empty table clears the selection.
-        let was_box = boxed.rect().is_some();
-        *boxed = Default::default();
-        if !was_box {
-            *selection = Selection::default();
-        } else if let Some(a @ Action::Order { .. }) = &pointer.action {
-            // The box's order (`table::orders::box_order`), never a click's at the pointer.
-            log.status = None;
-            requests.write(ActionRequest(a.clone()));
-        } else {
-            log.status = Some(pointer.lines.join(": "));
-        }
-        return;
-    }
-    if controls.just_pressed(&TableAction::Select) {
-        let Some(p) = cursor else { return };
-        // A click on a floating window over the table is the window's.
-        if over_window.is_some_and(|o| o.0) {
-            return;
-        }
-        let picked = hover.0;
-        // The table's orders are gated by whose turn it is.
-        let mine = crate::ui::session::at_table(turn.get(), &seats);
-        if mine && !deselected && picked.unit.is_some() && picked != *selection {
-            if let Some(a) = &pointer.action {
-                log.status = None;
-                requests.write(ActionRequest(a.clone()));
-                return;
-            }
-            if pointer.refused && selection.unit.is_some() {
-                log.status = Some(pointer.lines.join(": "));
-                return;
-            }
-        }
-        // A commander selected, a press on empty table in the command phase: a box begins.
-        if mine
-            && picked == Selection::default()
-            && selection.commander.is_some()
-            && b.phase == crate::battle::Phase::Command
-        {
-            if let Some(px) = pixel {
-                *boxed = crate::ui::common::BoxSelect {
-                    from: Some(px),
-                    to: px,
-                    charge: false,
-                    units: Vec::new(),
-                };
-            }
-            return;
-        }
-        if picked == *selection && picked != Selection::default() && mine {
-            *drag = Drag {
-                grab: Some((picked, p)),
-                turn: 0.0,
-                action: None,
-            };
-        } else if *selection != picked {
-            *selection = picked;
-        }
-        return;
-    }
-    let Some((what, grab)) = drag.grab else { return };
-    if controls.pressed(&TableAction::Select) {
-        // One notch of the wheel, one step (a touchpad's pixels: 50 to the step).
-        let wheel: f32 = wheel
-            .read()
-            .map(|w| match w.unit {
-                bevy::input::mouse::MouseScrollUnit::Line => w.y.signum(),
-                bevy::input::mouse::MouseScrollUnit::Pixel => w.y / 50.0,
-            })
-            .sum();
-        if wheel != 0.0 && what.unit.is_some() {
-            drag.turn += wheel.clamp(-3.0, 3.0) * WHEEL_TURN_DEG;
-        }
-        if let Some(p) = cursor {
-            let a = drag_action(b, &what, grab, p, drag.turn);
-            if drag.action != a {
-                drag.action = a;
-            }
-        }
-    } else {
-        if let Some(a) = drag.action.take() {
-            requests.write(ActionRequest(a));
-        }
-        *drag = Drag::default();
-    }
-}
-
-/// The move that dragging `what` from `grab` to `p` asks for, turned `turn_deg` degrees
-/// anticlockwise (the wheel; a commander has no facing), if it moved or turned at all.
-pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: Vec2, turn_deg: f32) -> Option<Action> {
-    let d = p - grab;
-    let turned = what.unit.is_some() && turn_deg.abs() > 0.01;
-    let d = if d.length() < 0.5 {
-        if !turned {
-            return None;
-        }
-        Vec2::ZERO
-    } else {
-        d
-    };
-    if let Some(u) = what.unit {
-        let u = b.units.get(u as usize)?;
-        let facing = crate::rules::geometry::wrap_angle(u.pose.facing + f64::from(turn_deg).to_radians());
-        let to = Pose::new(u.pose.pos + t(d), facing);
-        return Some(Action::Move { unit: u.id, to });
-    }
-    let c = b.commanders.get(what.commander? as usize)?;
-    Some(Action::CommanderMove {
-        commander: c.id,
-        to: c.pos + t(d),
-    })
 }

@@ -8,7 +8,7 @@
 //! - Order: `O` — the selected commander orders its formation (the legal order naming the most
 //!   of its units, no charge declared); with a unit selected, its brigade commander orders that
 //!   unit alone. The rules roll it or refuse it with the reason (charge orders: the panel, or
-//!   a box dragged around the units with Shift held, `camera::pick`).
+//!   a box dragged around the units with Shift held, `table::input`).
 //! - Fire: `T` — the selected unit fires at the enemy unit under the pointer (in the command,
 //!   initiative or opportunity-fire step, whichever is open), or the rules say why not.
 //! - Undo the last step (if no dice were rolled since): Ctrl+Z or Backspace.

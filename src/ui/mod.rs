@@ -178,6 +178,7 @@ pub fn headless_play_app(
     app.add_plugins((
         bevy::picking::DefaultPickingPlugins,
         table::picking::plugin,
+        table::input::plugin,
         table::orders::plugin,
     ));
     // The render plugin's camera system alone (no GPU): the camera's target size from the

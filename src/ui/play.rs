@@ -10,6 +10,7 @@ use crate::battle::{Action, Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Screen, Selection};
 use crate::ui::screenshot::ShotRequest;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -96,22 +97,48 @@ pub struct Thinking {
     pub decided: u64,
 }
 
+/// A computer player's choice in progress: the battle's action count when its last choice was
+/// sent (it waits for it to be applied), the choice being worked out, and who is thinking.
+#[derive(SystemParam)]
+struct Choosing<'w, 's> {
+    waiting: Local<'s, Option<u64>>,
+    pending: Local<'s, Option<Pending>>,
+    thinking: ResMut<'w, Thinking>,
+}
+
+/// When a computer player may play: the time since its last action (`AGENT_PACE`), a
+/// screenshot's run (no pause), and the last action's animation still playing.
+#[derive(SystemParam)]
+struct AgentPace<'w, 's> {
+    clock: Local<'s, f32>,
+    time: Res<'w, Time>,
+    shot: Option<Res<'w, super::screenshot::ShotRequest>>,
+    effects: Query<'w, 's, (), With<super::animation::Effect>>,
+}
+
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
 /// goes into the battle log. It chooses on another thread ([`Pending`]); a choice made for a
 /// state the battle has left (undo, a new game) is dropped.
-#[allow(clippy::too_many_arguments)]
 fn agent_turn(
     mut agents: NonSendMut<Agents>,
     battle: Res<BattleState>,
     mut log: ResMut<BattleLog>,
     mut requests: MessageWriter<ActionRequest>,
-    (mut waiting, mut pending, mut thinking): (Local<Option<u64>>, Local<Option<Pending>>, ResMut<Thinking>),
-    mut clock: Local<f32>,
-    time: Res<Time>,
-    shot: Option<Res<super::screenshot::ShotRequest>>,
-    effects: Query<(), With<super::animation::Effect>>,
+    choosing: Choosing,
+    pace: AgentPace,
     reason: Option<ResMut<super::follow::ComputerReason>>,
 ) {
+    let Choosing {
+        mut waiting,
+        mut pending,
+        mut thinking,
+    } = choosing;
+    let AgentPace {
+        mut clock,
+        time,
+        shot,
+        effects,
+    } = pace;
     let b = &battle.0;
     if let Some(p) = pending.as_ref() {
         if !p.handle.is_finished() {
@@ -194,18 +221,29 @@ fn agent_turn(
     });
 }
 
+/// Where an applied action is written: the battle log (and dice panel), the game's record
+/// and the undo stack.
+#[derive(SystemParam)]
+struct Written<'w> {
+    log: ResMut<'w, BattleLog>,
+    record: ResMut<'w, GameRecord>,
+    undo: ResMut<'w, UndoStack>,
+}
+
 /// Record applied actions, write the log and the dice panel.
-#[allow(clippy::too_many_arguments)]
 fn on_applied(
     mut applied: MessageReader<ActionApplied>,
     battle: Res<BattleState>,
-    mut log: ResMut<BattleLog>,
-    mut record: ResMut<GameRecord>,
-    mut undo: ResMut<UndoStack>,
+    written: Written,
     seats: Res<Seats>,
     mut preview: ResMut<Preview>,
     mut selection: ResMut<Selection>,
 ) {
+    let Written {
+        mut log,
+        mut record,
+        mut undo,
+    } = written;
     let b = &battle.0;
     let mut any = false;
     for ev in applied.read() {

@@ -11,6 +11,7 @@ use crate::app::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::TableCamera;
 use crate::ui::common::{PointerOrder, Screen, Selection};
 use crate::ui::session::{BattleLog, GameRecord};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use serde::Serialize;
@@ -107,31 +108,60 @@ pub struct EditorProbe {
     pub can_undo: bool,
 }
 
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
-fn write_probe(
-    file: Res<ProbeFile>,
-    battle: Res<BattleState>,
-    screen: Res<State<Screen>>,
-    selection: Res<Selection>,
-    pointer: Res<PointerOrder>,
-    log: Res<BattleLog>,
-    record: Res<GameRecord>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
-    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
-    stands: Query<(&Stand, &GlobalTransform)>,
-    commanders: Query<(&CommanderBase, &GlobalTransform)>,
-    pieces: Query<&UnitPiece>,
-    ask: Res<crate::ui::screens::battle::EndPhaseAsk>,
-    (turn, seats, pause, editor, thinking, menu): (
-        Res<State<crate::ui::session::Turn>>,
-        Res<crate::ui::session::Seats>,
-        Res<crate::ui::screens::handover::ResultPause>,
-        Option<Res<crate::ui::editor::Editor>>,
-        Option<Res<crate::ui::play::Thinking>>,
-        Option<Res<crate::ui::screens::menu::MenuState>>,
-    ),
-    mut last: Local<Option<Probe>>,
-) {
+/// The game as the probe reports it: the battle, the screen, the selection and the order at
+/// the pointer, the log and record, the open questions (end the phase, the result's pause),
+/// whose turn it is, the editor, the computer's thinking and the menu.
+#[derive(SystemParam)]
+struct ProbeGame<'w> {
+    battle: Res<'w, BattleState>,
+    screen: Res<'w, State<Screen>>,
+    selection: Res<'w, Selection>,
+    pointer: Res<'w, PointerOrder>,
+    log: Res<'w, BattleLog>,
+    record: Res<'w, GameRecord>,
+    ask: Res<'w, crate::ui::screens::battle::EndPhaseAsk>,
+    turn: Res<'w, State<crate::ui::session::Turn>>,
+    seats: Res<'w, crate::ui::session::Seats>,
+    pause: Res<'w, crate::ui::screens::handover::ResultPause>,
+    editor: Option<Res<'w, crate::ui::editor::Editor>>,
+    thinking: Option<Res<'w, crate::ui::play::Thinking>>,
+    menu: Option<Res<'w, crate::ui::screens::menu::MenuState>>,
+}
+
+/// The pieces where the window shows them: the window, the table's camera, the stands, the
+/// commanders' bases and the units.
+#[derive(SystemParam)]
+struct ProbePieces<'w, 's> {
+    window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+    camera: Option<Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<TableCamera>>>,
+    stands: Query<'w, 's, (&'static Stand, &'static GlobalTransform)>,
+    commanders: Query<'w, 's, (&'static CommanderBase, &'static GlobalTransform)>,
+    pieces: Query<'w, 's, &'static UnitPiece>,
+}
+
+fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mut last: Local<Option<Probe>>) {
+    let ProbeGame {
+        battle,
+        screen,
+        selection,
+        pointer,
+        log,
+        record,
+        ask,
+        turn,
+        seats,
+        pause,
+        editor,
+        thinking,
+        menu,
+    } = game;
+    let ProbePieces {
+        window,
+        camera,
+        stands,
+        commanders,
+        pieces,
+    } = on_screen;
     let (Some(window), Some(camera)) = (window, camera) else {
         return;
     };

@@ -113,8 +113,8 @@ fn an_agent_plays_its_side_through_the_same_pipeline() {
 #[test]
 fn a_click_picks_the_commander_or_stand_under_it_and_a_drag_asks_for_a_move() {
     use volley::ui::Selection;
-    use volley::ui::camera::drag_action;
     use volley::ui::common::TableHover;
+    use volley::ui::table::input::drag_action;
     let b = skirmish(3);
     let at = |p: volley::rules::geometry::V2| Vec2::new(p.x as f32, p.y as f32);
     // Bevy's picking, through the table's backend, hovers what is under the pointer.

@@ -22,6 +22,7 @@ use crate::rules::terrain::{Area, Building, Contour, Hill, Linear, LinearKind, P
 use crate::ui::camera::{TableCamera, TableViewport, cursor_on_table};
 use crate::ui::common::Screen;
 use crate::ui::table::pen::t;
+use bevy::ecs::system::SystemParam;
 use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -43,11 +44,17 @@ pub const TURN_STEP: f64 = 15.0;
 /// How near (window pixels) the pointer must be to a point or line to take it.
 pub const HANDLE_PX: f32 = 7.0;
 
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// The editor's buttons: the mouse's, the keys (Ctrl) and the wheel.
+#[derive(SystemParam)]
+struct EditorButtons<'w, 's> {
+    buttons: Res<'w, ButtonInput<MouseButton>>,
+    keys: Res<'w, ButtonInput<KeyCode>>,
+    wheel: MessageReader<'w, 's, MouseWheel>,
+}
+
+#[allow(clippy::type_complexity)]
 fn pointer(
-    buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    mut wheel: MessageReader<MouseWheel>,
+    input: EditorButtons,
     camera: Option<Single<(&Camera, &GlobalTransform, &Projection), With<TableCamera>>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     viewport: Res<TableViewport>,
@@ -55,6 +62,11 @@ fn pointer(
     mut editor: ResMut<Editor>,
     mut wheel_taken: ResMut<crate::ui::common::WheelTaken>,
 ) {
+    let EditorButtons {
+        buttons,
+        keys,
+        mut wheel,
+    } = input;
     let taken = matches!(editor.gesture, Some(Gesture::Move { .. }));
     if wheel_taken.0 != taken {
         wheel_taken.0 = taken;

@@ -8,6 +8,7 @@ use crate::battle::{Action, Battle, Ground, Phase, Purpose, Step, UnitId};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::session::{BattleLog, Seats};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -21,24 +22,30 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// Is `action` freshly pressed, for the human side to act, with egui not taking the keys?
-fn key_for_human(
-    controls: &Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    action: TableAction,
-    egui: &Option<Res<bevy_egui::input::EguiWantsInput>>,
-    b: &Battle,
-    seats: &Seats,
-    turn: &crate::ui::session::Turn,
-) -> bool {
-    let Some(controls) = controls else { return false };
-    if !controls.just_pressed(&action) {
-        return false;
+/// The battle screen's keys as the human at the table presses them: the bindings, the
+/// battle, who sits where and whose turn it is, and whether egui takes the keys.
+#[derive(SystemParam)]
+struct HumanKeys<'w, 's> {
+    controls: Option<Single<'w, 's, &'static ActionState<TableAction>, With<Controls>>>,
+    battle: Res<'w, BattleState>,
+    seats: Res<'w, Seats>,
+    turn: Res<'w, State<crate::ui::session::Turn>>,
+    egui: Option<Res<'w, bevy_egui::input::EguiWantsInput>>,
+}
+
+impl HumanKeys<'_, '_> {
+    /// Is `action` freshly pressed, for the human side to act, with egui not taking the keys?
+    fn pressed(&self, action: TableAction) -> bool {
+        let Some(controls) = &self.controls else { return false };
+        if !controls.just_pressed(&action) {
+            return false;
+        }
+        // A focused button or text field takes the key itself (egui clicks it): do not act twice.
+        if self.egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+            return false;
+        }
+        !self.battle.0.is_over() && crate::ui::session::at_table(self.turn.get(), &self.seats)
     }
-    // A focused button or text field takes the key itself (egui clicks it): do not act twice.
-    if egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
-        return false;
-    }
-    !b.is_over() && crate::ui::session::at_table(turn, seats)
 }
 
 /// "End the phase?" asked (the command phase, units still holding orders): the battle's
@@ -85,28 +92,24 @@ pub fn end_phase_request(b: &Battle, ask: &mut EndPhaseAsk, confirm: bool, confi
 /// Enter: end the phase, or pass when a reaction window is open, if the side to act is human.
 /// While units still hold orders in the command phase the player is asked first (a setting
 /// turns it off): Enter again ends the phase, Escape goes back to the orders.
-#[allow(clippy::too_many_arguments)]
 fn end_phase_key(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    battle: Res<BattleState>,
-    seats: Res<Seats>,
-    turn: Res<State<crate::ui::session::Turn>>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    keys: HumanKeys,
     settings: Option<Res<crate::ui::settings::Settings>>,
     mut ask: ResMut<EndPhaseAsk>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
-    let b = &battle.0;
+    let b = &keys.battle.0;
     let asked = ask.open(b);
     if asked
-        && controls
+        && keys
+            .controls
             .as_ref()
             .is_some_and(|c| c.just_pressed(&TableAction::Deselect))
     {
         ask.0 = None;
         return;
     }
-    if !key_for_human(&controls, TableAction::EndPhase, &egui, b, &seats, turn.get()) {
+    if !keys.pressed(TableAction::EndPhase) {
         return;
     }
     let confirm = settings.is_none_or(|s| s.confirm_end_phase);
@@ -116,22 +119,16 @@ fn end_phase_key(
 }
 
 /// `O`: the order for the selection (`order_for`), or what to select first in the status line.
-#[allow(clippy::too_many_arguments)]
 fn order_key(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    battle: Res<BattleState>,
-    seats: Res<Seats>,
-    turn: Res<State<crate::ui::session::Turn>>,
+    keys: HumanKeys,
     mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
-    let b = &battle.0;
-    if !key_for_human(&controls, TableAction::Order, &egui, b, &seats, turn.get()) {
+    if !keys.pressed(TableAction::Order) {
         return;
     }
-    match order_for(b, &selection) {
+    match order_for(&keys.battle.0, &selection) {
         Ok(a) => {
             log.status = None;
             requests.write(ActionRequest(a));
@@ -142,23 +139,17 @@ fn order_key(
 
 /// `T`: the selected unit fires at the unit under the pointer (`fire_for`), or the status line
 /// says what is missing.
-#[allow(clippy::too_many_arguments)]
 fn fire_key(
-    controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    battle: Res<BattleState>,
-    seats: Res<Seats>,
-    turn: Res<State<crate::ui::session::Turn>>,
+    keys: HumanKeys,
     mut log: ResMut<BattleLog>,
     selection: Res<Selection>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     hover: Res<crate::ui::common::TableHover>,
     mut requests: MessageWriter<ActionRequest>,
 ) {
-    let b = &battle.0;
-    if !key_for_human(&controls, TableAction::FireAt, &egui, b, &seats, turn.get()) {
+    if !keys.pressed(TableAction::FireAt) {
         return;
     }
-    match fire_for(b, selection.unit, hover.0.unit) {
+    match fire_for(&keys.battle.0, selection.unit, hover.0.unit) {
         Ok(a) => {
             log.status = None;
             requests.write(ActionRequest(a));

@@ -207,7 +207,16 @@ pub enum Start {
     Load(PathBuf),
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the player asked of the menu this frame, and where its buttons were laid out.
+#[derive(Default)]
+struct MenuAsks {
+    start: Option<Start>,
+    /// The editor: on this scenario (Some(path)) or a new one (None).
+    edit: Option<Option<PathBuf>>,
+    /// The buttons' labels and rects (egui points), for the probe.
+    shown: Vec<(String, egui::Rect)>,
+}
+
 fn menu(
     mut contexts: EguiContexts,
     mut state: ResMut<MenuState>,
@@ -218,13 +227,10 @@ fn menu(
     mut open_editor: ResMut<crate::ui::common::OpenEditor>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut start = None;
-    // The editor: on this scenario (Some(path)) or a new one (None).
-    let mut edit: Option<Option<PathBuf>> = None;
+    let mut asks = MenuAsks::default();
     // The menu fits the window: what is above the buttons scrolls, the buttons (Settings, the
     // editor, Quit) and any error stay in sight whatever the window's height.
     let room = menu_room(ctx.viewport_rect().height());
-    let mut shown: Vec<(String, egui::Rect)> = Vec::new();
     egui::Window::new("Volley")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
@@ -238,124 +244,12 @@ fn menu(
                 .show(ui, |ui| {
                     ui.label(egui::RichText::new("Black Powder Tactical Commander").size(18.0));
                     ui.separator();
-                    ui.label(egui::RichText::new("New battle").strong());
-                    let chosen = state.chosen;
-                    let mut pick = None;
-                    for (i, s) in state.scenarios.iter().enumerate() {
-                        let r = ui.selectable_label(i == chosen, &s.title);
-                        shown.push((s.title.clone(), r.rect));
-                        if r.clicked() {
-                            pick = Some(i);
-                        }
-                    }
-                    if let Some(i) = pick {
-                        state.chosen = i;
-                    }
-                    if state.scenarios.is_empty() {
-                        ui.label("No scenarios in maps/.");
-                    }
-                    let entry = state.scenarios.get(state.chosen).cloned();
-                    if let Some(entry) = &entry {
-                        egui::ScrollArea::vertical()
-                            .id_salt("brief")
-                            .max_height(220.0)
-                            .show(ui, |ui| {
-                                ui.label(egui::RichText::new(&entry.brief).size(15.0));
-                            });
-                        ui.label(egui::RichText::new(entry.path.display().to_string()).weak().small());
-                        for (s, name) in entry.sides.iter().enumerate().take(2) {
-                            ui.horizontal(|ui| {
-                                ui.label(
-                                    egui::RichText::new(name)
-                                        .color(crate::ui::common::side_colour(s))
-                                        .strong(),
-                                );
-                                for p in ["human", "scheduler", "eager", "random"] {
-                                    let on = state.players[s] == p;
-                                    if ui.selectable_label(on, p).clicked() {
-                                        state.players[s] = p.to_string();
-                                    }
-                                }
-                            });
-                        }
-                        ui.horizontal(|ui| {
-                            ui.label("Seed");
-                            ui.add(egui::DragValue::new(&mut state.seed));
-                        });
-                        optional_rules(ui, &entry.switches, &mut state.switches);
-                        ui.horizontal(|ui| {
-                            let r = ui.button(egui::RichText::new("Start the battle").size(18.0));
-                            shown.push(("Start the battle".into(), r.rect));
-                            if r.clicked() {
-                                start = Some(Start::New {
-                                    scenario: entry.path.clone(),
-                                    seed: state.seed,
-                                    switches: state.switches.clone(),
-                                });
-                            }
-                            if ui
-                                .button("Edit this scenario")
-                                .on_hover_text("open it in the scenario editor")
-                                .clicked()
-                            {
-                                edit = Some(Some(entry.path.clone()));
-                            }
-                        });
-                    }
+                    new_battle_section(ui, &mut state, &mut asks);
                     ui.separator();
-                    ui.label(egui::RichText::new("Continue a saved game").strong());
-                    if state.saves.is_empty() {
-                        ui.label(egui::RichText::new("No saved games in saves/ yet.").weak());
-                    }
-                    egui::ScrollArea::vertical()
-                        .id_salt("saves")
-                        .max_height(140.0)
-                        .show(ui, |ui| {
-                            egui::Grid::new("saves_grid").striped(true).show(ui, |ui| {
-                                for s in &state.saves {
-                                    if ui
-                                        .button(&s.title)
-                                        .on_hover_text(format!("load {}", s.path.display()))
-                                        .clicked()
-                                    {
-                                        start = Some(Start::Load(s.path.clone()));
-                                    }
-                                    ui.label(egui::RichText::new(&s.progress).small());
-                                    ui.label(egui::RichText::new(&s.date).small().weak());
-                                    ui.label(egui::RichText::new(s.path.display().to_string()).small().weak());
-                                    ui.end_row();
-                                }
-                            });
-                        });
-                    ui.horizontal(|ui| {
-                        ui.label("or a file:");
-                        ui.text_edit_singleline(&mut state.load_path);
-                        if ui.button("Load").clicked() {
-                            start = Some(Start::Load(PathBuf::from(state.load_path.trim())));
-                        }
-                    });
+                    saves_section(ui, &mut state, &mut asks);
                 });
             ui.separator();
-            ui.horizontal(|ui| {
-                let r = ui.button("Settings");
-                shown.push(("Settings".into(), r.rect));
-                if r.clicked() {
-                    store.open = true;
-                }
-                let r = ui.button("Scenario editor").on_hover_text("make a new battle");
-                shown.push(("Scenario editor".into(), r.rect));
-                if r.clicked() {
-                    edit = Some(None);
-                }
-                let r = ui.button("Quit");
-                shown.push(("Quit".into(), r.rect));
-                if r.clicked() {
-                    exit.write(AppExit::Success);
-                }
-            });
-            if let Some(e) = &store.error {
-                ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
-            }
+            footer(ui, &mut store, &mut exit, &mut asks);
             if let Some(e) = &state.error {
                 ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
             }
@@ -363,25 +257,166 @@ fn menu(
     // Where egui laid the buttons out, in window pixels (a button scrolled out of sight lies
     // outside the scroll area).
     let k = ctx.zoom_factor();
-    let buttons: Vec<(String, [f32; 4])> = shown
+    let buttons: Vec<(String, [f32; 4])> = asks
+        .shown
         .into_iter()
         .map(|(l, r)| (l, [r.min.x * k, r.min.y * k, r.max.x * k, r.max.y * k]))
         .collect();
     if state.buttons != buttons {
         state.buttons = buttons;
     }
-    if let Some(what) = edit {
+    if let Some(what) = asks.edit {
         open_editor.0 = Some(match what {
             Some(path) => crate::ui::common::EditWhat::File(path),
             None => crate::ui::common::EditWhat::New,
         });
         next.set(Screen::Editor);
     }
-    if let Some(s) = start {
+    if let Some(s) = asks.start {
         let players = state.players.clone();
         state.error = start_game(&mut commands, s, players).err();
     }
     Ok(())
+}
+
+/// "New battle": the scenarios to choose from, and the chosen one's brief, players, seed,
+/// optional rules, start and edit buttons.
+fn new_battle_section(ui: &mut egui::Ui, state: &mut MenuState, asks: &mut MenuAsks) {
+    ui.label(egui::RichText::new("New battle").strong());
+    let chosen = state.chosen;
+    let mut pick = None;
+    for (i, s) in state.scenarios.iter().enumerate() {
+        let r = ui.selectable_label(i == chosen, &s.title);
+        asks.shown.push((s.title.clone(), r.rect));
+        if r.clicked() {
+            pick = Some(i);
+        }
+    }
+    if let Some(i) = pick {
+        state.chosen = i;
+    }
+    if state.scenarios.is_empty() {
+        ui.label("No scenarios in maps/.");
+    }
+    let entry = state.scenarios.get(state.chosen).cloned();
+    if let Some(entry) = &entry {
+        chosen_scenario(ui, state, entry, asks);
+    }
+}
+
+/// The chosen scenario: its brief and file, who plays each side, the seed, the optional
+/// rules, and the buttons to start it or edit it.
+fn chosen_scenario(ui: &mut egui::Ui, state: &mut MenuState, entry: &ScenarioEntry, asks: &mut MenuAsks) {
+    egui::ScrollArea::vertical()
+        .id_salt("brief")
+        .max_height(220.0)
+        .show(ui, |ui| {
+            ui.label(egui::RichText::new(&entry.brief).size(15.0));
+        });
+    ui.label(egui::RichText::new(entry.path.display().to_string()).weak().small());
+    for (s, name) in entry.sides.iter().enumerate().take(2) {
+        ui.horizontal(|ui| {
+            ui.label(
+                egui::RichText::new(name)
+                    .color(crate::ui::common::side_colour(s))
+                    .strong(),
+            );
+            for p in ["human", "scheduler", "eager", "random"] {
+                let on = state.players[s] == p;
+                if ui.selectable_label(on, p).clicked() {
+                    state.players[s] = p.to_string();
+                }
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("Seed");
+        ui.add(egui::DragValue::new(&mut state.seed));
+    });
+    optional_rules(ui, &entry.switches, &mut state.switches);
+    ui.horizontal(|ui| {
+        let r = ui.button(egui::RichText::new("Start the battle").size(18.0));
+        asks.shown.push(("Start the battle".into(), r.rect));
+        if r.clicked() {
+            asks.start = Some(Start::New {
+                scenario: entry.path.clone(),
+                seed: state.seed,
+                switches: state.switches.clone(),
+            });
+        }
+        if ui
+            .button("Edit this scenario")
+            .on_hover_text("open it in the scenario editor")
+            .clicked()
+        {
+            asks.edit = Some(Some(entry.path.clone()));
+        }
+    });
+}
+
+/// "Continue a saved game": the saves in `saves/`, and a file to load by name.
+fn saves_section(ui: &mut egui::Ui, state: &mut MenuState, asks: &mut MenuAsks) {
+    ui.label(egui::RichText::new("Continue a saved game").strong());
+    if state.saves.is_empty() {
+        ui.label(egui::RichText::new("No saved games in saves/ yet.").weak());
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("saves")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            egui::Grid::new("saves_grid").striped(true).show(ui, |ui| {
+                for s in &state.saves {
+                    if ui
+                        .button(&s.title)
+                        .on_hover_text(format!("load {}", s.path.display()))
+                        .clicked()
+                    {
+                        asks.start = Some(Start::Load(s.path.clone()));
+                    }
+                    ui.label(egui::RichText::new(&s.progress).small());
+                    ui.label(egui::RichText::new(&s.date).small().weak());
+                    ui.label(egui::RichText::new(s.path.display().to_string()).small().weak());
+                    ui.end_row();
+                }
+            });
+        });
+    ui.horizontal(|ui| {
+        ui.label("or a file:");
+        ui.text_edit_singleline(&mut state.load_path);
+        if ui.button("Load").clicked() {
+            asks.start = Some(Start::Load(PathBuf::from(state.load_path.trim())));
+        }
+    });
+}
+
+/// The buttons below the scrolling part (Settings, the scenario editor, Quit) and the
+/// settings' error, if any.
+fn footer(
+    ui: &mut egui::Ui,
+    store: &mut ResMut<crate::ui::settings::SettingsStore>,
+    exit: &mut MessageWriter<AppExit>,
+    asks: &mut MenuAsks,
+) {
+    ui.horizontal(|ui| {
+        let r = ui.button("Settings");
+        asks.shown.push(("Settings".into(), r.rect));
+        if r.clicked() {
+            store.open = true;
+        }
+        let r = ui.button("Scenario editor").on_hover_text("make a new battle");
+        asks.shown.push(("Scenario editor".into(), r.rect));
+        if r.clicked() {
+            asks.edit = Some(None);
+        }
+        let r = ui.button("Quit");
+        asks.shown.push(("Quit".into(), r.rect));
+        if r.clicked() {
+            exit.write(AppExit::Success);
+        }
+    });
+    if let Some(e) = &store.error {
+        ui.colored_label(egui::Color32::from_rgb(255, 170, 60), e);
+    }
 }
 
 /// The height the menu's scrolling part may take in a window `height` logical pixels tall (at

@@ -20,7 +20,6 @@ pub(super) fn plugin(app: &mut App) {
 /// The chart's points, or why there are none.
 type ChartPoints = Result<Vec<Strength>, String>;
 
-#[allow(clippy::too_many_arguments)]
 fn result_window(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,

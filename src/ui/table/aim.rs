@@ -11,6 +11,7 @@ use crate::app::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::Action;
 use crate::battle::fire::FireContext;
 use crate::ui::common::{Preview, Selection, TableHover, TableSystems};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -73,18 +74,30 @@ fn aim(
     }
 }
 
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// Whether an aim preview or a canister aim was added, changed or removed since last frame.
+#[derive(SystemParam)]
+struct AimChanges<'w, 's> {
+    #[allow(clippy::type_complexity)]
+    changed: Query<'w, 's, (), Or<(Changed<AimPreview>, Changed<CanisterAim>)>>,
+    removed: RemovedComponents<'w, 's, AimPreview>,
+    removed_canister: RemovedComponents<'w, 's, CanisterAim>,
+}
+
+impl AimChanges<'_, '_> {
+    fn none(&mut self) -> bool {
+        self.changed.is_empty() && self.removed.read().count() == 0 && self.removed_canister.read().count() == 0
+    }
+}
+
 fn draw_aim(
     mut commands: Commands,
-    changed: Query<(), Or<(Changed<AimPreview>, Changed<CanisterAim>)>>,
-    mut removed: RemovedComponents<AimPreview>,
-    mut removed_canister: RemovedComponents<CanisterAim>,
+    mut changes: AimChanges,
     aims: Query<&AimPreview>,
     canisters: Query<&CanisterAim>,
     battle: Res<BattleState>,
     old: Query<Entity, With<AimLayer>>,
 ) {
-    if changed.is_empty() && removed.read().count() == 0 && removed_canister.read().count() == 0 {
+    if changes.none() {
         return;
     }
     for e in &old {

@@ -6,19 +6,20 @@
 use super::pen::{Pen, spawn_layer, t, w, z};
 use crate::app::arcs::Arcs;
 use crate::app::{BattleState, BattleSystems, PieceIndex};
-use crate::ui::camera::{CameraSystems, TableCamera, TableViewport, cursor_on_table};
+use crate::ui::camera::TablePointer;
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::measure::{self as m, Overlays};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            tool_clicks.after(CameraSystems).run_if(in_state(Screen::Battle)),
+            tool_clicks
+                .after(crate::ui::table::input::PickSystems)
+                .run_if(in_state(Screen::Battle)),
             draw_measures.after(BattleSystems::Derive).run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<Selection>)
@@ -152,28 +153,24 @@ fn draw_measures(
 
 /// With the line-of-sight tool on, a click sets its ends (the first on a unit looks from that
 /// unit); with the tape on, a drag lays the tape.
-#[allow(clippy::too_many_arguments)]
 fn tool_clicks(
     controls: Option<Single<&ActionState<TableAction>, With<Controls>>>,
-    camera: Option<Single<(&Camera, &GlobalTransform), With<TableCamera>>>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
-    viewport: Res<TableViewport>,
+    pointer: TablePointer,
     mut overlays: ResMut<Overlays>,
     mut dragging: Local<bool>,
     hover: Res<crate::ui::common::TableHover>,
     over_window: Option<Res<crate::ui::common::OverWindow>>,
 ) {
-    let (Some(controls), Some(camera), Some(window)) = (controls, camera, window) else {
+    let Some(controls) = controls.filter(|_| pointer.ready()) else {
         return;
     };
     if !overlays.tool_active() {
         *dragging = false;
         return;
     }
-    let (cam, cam_tf) = camera.into_inner();
     // A click on a window over the table (the overlay toolbar's own header) is the window's.
     let over = over_window.is_some_and(|o| o.0);
-    let cursor = cursor_on_table(&window, &viewport, cam, cam_tf).filter(|_| !over || *dragging);
+    let cursor = pointer.on_table().filter(|_| !over || *dragging);
     if overlays.los_tool {
         if controls.just_pressed(&TableAction::Select)
             && let Some(p) = cursor

@@ -10,6 +10,7 @@ pub mod aim;
 pub mod animate;
 pub mod commanders;
 pub mod envelope;
+pub mod input;
 pub mod labels;
 pub mod measure;
 pub mod orders;
@@ -32,6 +33,7 @@ pub(super) fn plugin(app: &mut App) {
         envelope::plugin,
         measure::plugin,
         picking::plugin,
+        input::plugin,
         aim::plugin,
         orders::plugin,
         labels::plugin,

@@ -12,13 +12,15 @@
 //!   his command inside it as one formation (Shift: the order may charge), with the roll
 //!   needed, or the rule that refuses it.
 //!
-//! The click itself is taken by the camera's `pick` (it sends `PointerOrder::action`).
+//! The click itself is taken by the input controller, `table::input` (it sends
+//! `PointerOrder::action`).
 
 use crate::battle::UnitId;
 use crate::battle::fire::FireContext;
 use crate::battle::{Action, Battle, Phase};
 use crate::ui::common::{BoxSelect, LegalCache, PointerOrder, Screen, Selection, TableHover};
 use crate::ui::session::{Seats, Turn};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -33,21 +35,34 @@ pub(crate) fn plugin(app: &mut App) {
 
 type PointKey = (u64, Selection, Selection, bool, Option<(Rect, bool)>);
 
+/// What the order at the pointer is worked out from: the battle, the selection, the piece
+/// under the pointer, and whether the table is the player's (who sits where, whose turn).
+#[derive(SystemParam)]
+struct PointedAt<'w> {
+    battle: Res<'w, crate::app::BattleState>,
+    selection: Res<'w, Selection>,
+    hover: Res<'w, TableHover>,
+    seats: Res<'w, Seats>,
+    turn: Res<'w, State<Turn>>,
+}
+
 /// Keeps `PointerOrder` for the piece under the pointer, or for the box being dragged (only
 /// when something changed).
-#[allow(clippy::too_many_arguments)]
 fn point_order(
-    battle: Res<crate::app::BattleState>,
-    selection: Res<Selection>,
-    hover: Res<TableHover>,
-    seats: Res<Seats>,
-    turn: Res<State<Turn>>,
+    at: PointedAt,
     mut legal: ResMut<LegalCache>,
     mut order: ResMut<PointerOrder>,
     mut boxed: ResMut<BoxSelect>,
     camera: Option<Single<(&Camera, &GlobalTransform), With<crate::ui::camera::TableCamera>>>,
     mut last: Local<Option<PointKey>>,
 ) {
+    let PointedAt {
+        battle,
+        selection,
+        hover,
+        seats,
+        turn,
+    } = at;
     let b = &battle.0;
     let mine = crate::ui::session::at_table(turn.get(), &seats);
     let rect = boxed.rect();

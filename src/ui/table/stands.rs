@@ -147,45 +147,65 @@ pub fn stand_layers(b: &Battle) -> Vec<Layer> {
 /// The layers of `looks`, bottom to top, in `colours` (base, dark, light by side:
 /// `palette::sides`).
 pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<Layer> {
-    let mut out = Vec::new();
-    let mut shadow = Pen::new();
-    let mut edge = [Pen::new(), Pen::new()];
-    let mut base = [Pen::new(), Pen::new()];
-    let mut light = [Pen::new(), Pen::new()];
-    let mut front = Pen::new();
-    let mut glyph = Pen::new();
-    let mut dots = Pen::new();
-    let mut suppressed = Pen::new();
-    let mut disordered = Pen::new();
-    let mut pips = Pen::new();
-    let mut markers = Pen::new();
-    let (mut prone_disc, mut prone_p) = (Pen::new(), Pen::new());
-    let (mut hidden_disc, mut hidden_slit) = (Pen::new(), Pen::new());
+    let mut p = TroopPens::default();
     for u in looks {
+        p.stands(u);
+        p.markers_of(u);
+    }
+    p.layers(colours)
+}
+
+/// A pen for each troop layer: the stands' shadows, edges, bases (plain and light, by side),
+/// front strips and glyphs; the markers behind them.
+#[derive(Default)]
+struct TroopPens {
+    shadow: Pen,
+    edge: [Pen; 2],
+    base: [Pen; 2],
+    light: [Pen; 2],
+    front: Pen,
+    glyph: Pen,
+    dots: Pen,
+    suppressed: Pen,
+    disordered: Pen,
+    pips: Pen,
+    markers: Pen,
+    prone_disc: Pen,
+    prone_p: Pen,
+    hidden_disc: Pen,
+    hidden_slit: Pen,
+}
+
+impl TroopPens {
+    /// The stands of `u`: base, front edge, and the arm's glyph (a flag or a limber on the
+    /// command stand).
+    fn stands(&mut self, u: &PieceLook) {
+        let pen = self;
         let s = u.side;
         let st = &u.status;
         for (i, r) in u.rects.iter().enumerate() {
             let command = i >= st.fighting;
-            shadow.poly(&rect_corners(r, 0.0).map(|p| p + Vec2::new(0.25, -0.25)));
-            edge[s].rect(r, 0.0);
+            pen.shadow
+                .poly(&rect_corners(r, 0.0).map(|p| p + Vec2::new(0.25, -0.25)));
+            pen.edge[s].rect(r, 0.0);
             if st.skirmisher || (command && st.artillery) {
-                light[s].rect(r, 0.12);
+                pen.light[s].rect(r, 0.12);
             } else {
-                base[s].rect(r, 0.12);
+                pen.base[s].rect(r, 0.12);
             }
-            // The front edge, a light strip.
+            // The pen.front pen.edge, a pen.light strip.
             let (fl, fr) = (in_rect(r, 0.92, 0.86), in_rect(r, 0.92, -0.86));
-            front.line(&[fl, fr]);
+            pen.front.line(&[fl, fr]);
             if command && st.artillery {
                 // The limber: two wheels and the pole.
-                glyph.line(&[in_rect(r, 0.75, 0.0), in_rect(r, -0.5, 0.0)]);
-                dots.circle(in_rect(r, -0.2, 0.45), 0.28);
-                dots.circle(in_rect(r, -0.2, -0.45), 0.28);
+                pen.glyph.line(&[in_rect(r, 0.75, 0.0), in_rect(r, -0.5, 0.0)]);
+                pen.dots.circle(in_rect(r, -0.2, 0.45), 0.28);
+                pen.dots.circle(in_rect(r, -0.2, -0.45), 0.28);
             } else if command {
                 // The unit command stand: a flag.
                 let pole = [in_rect(r, -0.6, -0.2), in_rect(r, 0.6, -0.2)];
-                glyph.line(&pole);
-                dots.poly(&[
+                pen.glyph.line(&pole);
+                pen.dots.poly(&[
                     in_rect(r, 0.6, -0.2),
                     in_rect(r, 0.6, 0.55),
                     in_rect(r, 0.05, 0.55),
@@ -193,35 +213,42 @@ pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<La
                 ]);
             } else {
                 match st.arm {
-                    Arm::Artillery => dots.circle(w(r.center) - w(r.forward()) * 0.15, 0.42),
-                    Arm::Cavalry => glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]),
+                    Arm::Artillery => pen.dots.circle(w(r.center) - w(r.forward()) * 0.15, 0.42),
+                    Arm::Cavalry => pen.glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]),
                     Arm::Transport => {
-                        dots.circle(in_rect(r, -0.1, 0.4), 0.25);
-                        dots.circle(in_rect(r, -0.1, -0.4), 0.25);
+                        pen.dots.circle(in_rect(r, -0.1, 0.4), 0.25);
+                        pen.dots.circle(in_rect(r, -0.1, -0.4), 0.25);
                     }
                     Arm::Engineers => {
-                        glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, -0.45, -0.6)]);
-                        glyph.line(&[in_rect(r, -0.45, 0.0), in_rect(r, 0.4, 0.0)]);
-                        glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, 0.4, 0.6)]);
-                        glyph.line(&[in_rect(r, -0.45, -0.6), in_rect(r, 0.4, -0.6)]);
+                        pen.glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, -0.45, -0.6)]);
+                        pen.glyph.line(&[in_rect(r, -0.45, 0.0), in_rect(r, 0.4, 0.0)]);
+                        pen.glyph.line(&[in_rect(r, -0.45, 0.6), in_rect(r, 0.4, 0.6)]);
+                        pen.glyph.line(&[in_rect(r, -0.45, -0.6), in_rect(r, 0.4, -0.6)]);
                     }
                     Arm::Infantry => {
-                        glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]);
-                        glyph.line(&[in_rect(r, -0.55, -0.7), in_rect(r, 0.65, 0.7)]);
+                        pen.glyph.line(&[in_rect(r, -0.55, 0.7), in_rect(r, 0.65, -0.7)]);
+                        pen.glyph.line(&[in_rect(r, -0.55, -0.7), in_rect(r, 0.65, 0.7)]);
                     }
                 }
             }
         }
+    }
+
+    /// The markers behind the unit's centre: suppressed, disordered, hits, hidden, prone and
+    /// D-markers.
+    fn markers_of(&mut self, u: &PieceLook) {
+        let pen = self;
+        let st = &u.status;
         // Markers behind the unit's centre.
-        let Some(first) = u.rects.first() else { continue };
+        let Some(first) = u.rects.first() else { return };
         let back = w(u.pos) - w(first.forward()) * (first.depth as f32 * 0.5 + 1.0);
         let side = w(first.left());
         if st.suppressed {
-            suppressed.circle(back + side * 0.9, 0.6);
+            pen.suppressed.circle(back + side * 0.9, 0.6);
         }
         if st.disordered {
             let c = back - side * 0.9;
-            disordered.poly(&[
+            pen.disordered.poly(&[
                 c + Vec2::new(0.0, 0.7),
                 c + Vec2::new(-0.65, -0.45),
                 c + Vec2::new(0.65, -0.45),
@@ -229,13 +256,13 @@ pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<La
         }
         for k in 0..st.hits.min(12) {
             let p = back - w(first.forward()) * 1.1 + side * ((k as f32 - (st.hits.min(12) as f32 - 1.0) * 0.5) * 0.7);
-            pips.circle(p, 0.25);
+            pen.pips.circle(p, 0.25);
         }
         // Hidden set-up: a closed eye behind a unit the enemy has not found.
         if st.hidden {
             let c = back + side * 2.2;
-            hidden_disc.circle(c, 0.75);
-            hidden_slit.line(&[
+            pen.hidden_disc.circle(c, 0.75);
+            pen.hidden_slit.line(&[
                 c + Vec2::new(-0.45, 0.05),
                 c + Vec2::new(0.0, -0.2),
                 c + Vec2::new(0.45, 0.05),
@@ -244,9 +271,9 @@ pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<La
         // BPT "Prone Movement": a "P" counter behind the unit.
         if st.prone {
             let c = back - side * 2.2;
-            prone_disc.circle(c, 0.75);
+            pen.prone_disc.circle(c, 0.75);
             let at = |x: f32, y: f32| c + Vec2::new(x, y);
-            prone_p.line(&[
+            pen.prone_p.line(&[
                 at(-0.22, -0.5),
                 at(-0.22, 0.5),
                 at(0.12, 0.5),
@@ -256,11 +283,11 @@ pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<La
                 at(-0.22, 0.0),
             ]);
         }
-        // Glory Days! D-markers (initiative passing): diamonds a row further back.
+        // Glory Days! D-pen.markers (initiative passing): diamonds a row further back.
         let dm = st.d_markers.min(3) as f32;
         for k in 0..st.d_markers.min(3) {
             let c = back - w(first.forward()) * 1.9 + side * ((k as f32 - (dm - 1.0) * 0.5) * 0.9);
-            markers.poly(&[
+            pen.markers.poly(&[
                 c + Vec2::new(0.0, 0.4),
                 c + Vec2::new(0.4, 0.0),
                 c + Vec2::new(0.0, -0.4),
@@ -268,33 +295,35 @@ pub fn stand_layers_of(looks: &[PieceLook], colours: &[[Color; 2]; 3]) -> Vec<La
             ]);
         }
     }
-    let zu = z::UNITS;
-    let mut push = |l: Option<Layer>| {
-        if let Some(l) = l {
-            out.push(l);
+
+    /// The layers, bottom to top, in `colours`.
+    fn layers(self, colours: &[[Color; 2]; 3]) -> Vec<Layer> {
+        let pen = self;
+        let mut out = Vec::new();
+        let zu = z::UNITS;
+        let mut push = |l: Option<Layer>| {
+            if let Some(l) = l {
+                out.push(l);
+            }
+        };
+        push(pen.shadow.fill(Color::srgba(0.0, 0.0, 0.0, 0.35), zu));
+        let by_side = pen.edge.into_iter().zip(pen.base).zip(pen.light);
+        for (s, ((e, bs), l)) in by_side.enumerate() {
+            push(e.fill(colours[1][s], zu + 0.1));
+            push(bs.fill(colours[0][s], zu + 0.2));
+            push(l.fill(colours[2][s], zu + 0.2));
         }
-    };
-    push(shadow.fill(Color::srgba(0.0, 0.0, 0.0, 0.35), zu));
-    for s in 0..2 {
-        let (e, bs, l) = (
-            std::mem::take(&mut edge[s]),
-            std::mem::take(&mut base[s]),
-            std::mem::take(&mut light[s]),
-        );
-        push(e.fill(colours[1][s], zu + 0.1));
-        push(bs.fill(colours[0][s], zu + 0.2));
-        push(l.fill(colours[2][s], zu + 0.2));
+        push(pen.front.stroke(pal::MARK, 0.22, zu + 0.3));
+        push(pen.glyph.stroke(pal::MARK, 0.16, zu + 0.35));
+        push(pen.dots.fill(pal::MARK, zu + 0.35));
+        push(pen.suppressed.fill(pal::SUPPRESSED, zu + 0.4));
+        push(pen.disordered.fill(pal::DISORDERED, zu + 0.4));
+        push(pen.pips.fill(pal::MARK, zu + 0.4));
+        push(pen.markers.fill(pal::D_MARKER, zu + 0.4));
+        push(pen.prone_disc.fill(pal::MARK, zu + 0.4));
+        push(pen.prone_p.stroke(pal::SUPPRESSED, 0.16, zu + 0.45));
+        push(pen.hidden_disc.fill(pal::SUPPRESSED, zu + 0.4));
+        push(pen.hidden_slit.stroke(pal::MARK, 0.16, zu + 0.45));
+        out
     }
-    push(front.stroke(pal::MARK, 0.22, zu + 0.3));
-    push(glyph.stroke(pal::MARK, 0.16, zu + 0.35));
-    push(dots.fill(pal::MARK, zu + 0.35));
-    push(suppressed.fill(pal::SUPPRESSED, zu + 0.4));
-    push(disordered.fill(pal::DISORDERED, zu + 0.4));
-    push(pips.fill(pal::MARK, zu + 0.4));
-    push(markers.fill(pal::D_MARKER, zu + 0.4));
-    push(prone_disc.fill(pal::MARK, zu + 0.4));
-    push(prone_p.stroke(pal::SUPPRESSED, 0.16, zu + 0.45));
-    push(hidden_disc.fill(pal::SUPPRESSED, zu + 0.4));
-    push(hidden_slit.stroke(pal::MARK, 0.16, zu + 0.45));
-    out
 }

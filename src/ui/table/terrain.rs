@@ -135,25 +135,45 @@ pub fn labels(b: &crate::battle::Battle) -> Vec<(String, Vec2, f32, f32)> {
 
 type Layer = (bevy_prototype_lyon::prelude::Shape, Transform);
 
-/// Every terrain layer of the battle's table, bottom to top.
-pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
-    let mut out: Vec<Layer> = Vec::new();
-    let mut push = |l: Option<Layer>| {
-        if let Some(l) = l {
-            out.push(l);
-        }
-    };
-    let (tw, th) = (b.table.width as f32, b.table.height as f32);
-    let mut rng = Scatter::new(b.scenario_hash);
+/// The layers being built, bottom to top.
+#[derive(Default)]
+struct Layers(Vec<Layer>);
 
-    // The cloth: a frame, the felt and a faint mottling.
+impl Layers {
+    /// Add a layer, if its pen drew anything.
+    fn add(&mut self, l: Option<Layer>) {
+        if let Some(l) = l {
+            self.0.push(l);
+        }
+    }
+}
+
+/// Every terrain layer of the battle's table, bottom to top: the cloth, the hills, the areas,
+/// the lines, the buildings, the objectives. The scatter of bushes, trees and houses follows
+/// the scenario (`Scatter` seeded by its hash, drawn from in this order).
+pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
+    let mut out = Layers::default();
+    let mut rng = Scatter::new(b.scenario_hash);
+    cloth_layers(&mut out, b, &mut rng);
+    hill_layers(&mut out, b);
+    open_ground_layers(&mut out, b, &mut rng);
+    cover_layers(&mut out, b, &mut rng);
+    linear_layers(&mut out, b);
+    building_layers(&mut out, b);
+    objective_layers(&mut out, b);
+    out.0
+}
+
+/// The cloth: a frame, the felt and a faint mottling.
+fn cloth_layers(out: &mut Layers, b: &crate::battle::Battle, rng: &mut Scatter) {
+    let (tw, th) = (b.table.width as f32, b.table.height as f32);
     let table = [Vec2::ZERO, Vec2::new(tw, 0.0), Vec2::new(tw, th), Vec2::new(0.0, th)];
     let mut frame = Pen::new();
     frame.poly(&table);
-    push(frame.stroke(pal::TABLE_EDGE, 3.0, z::CLOTH - 0.2));
+    out.add(frame.stroke(pal::TABLE_EDGE, 3.0, z::CLOTH - 0.2));
     let mut cloth = Pen::new();
     cloth.poly(&table);
-    push(cloth.fill(pal::CLOTH, z::CLOTH - 0.1));
+    out.add(cloth.fill(pal::CLOTH, z::CLOTH - 0.1));
     let (mut dark, mut light) = (Pen::new(), Pen::new());
     let speckles = (tw * th / 5.0) as usize;
     for i in 0..speckles {
@@ -165,10 +185,12 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             light.circle(p, r);
         }
     }
-    push(dark.fill(pal::CLOTH_SPECKLE, z::CLOTH));
-    push(light.fill(pal::CLOTH_SPECKLE_LIGHT, z::CLOTH));
+    out.add(dark.fill(pal::CLOTH_SPECKLE, z::CLOTH));
+    out.add(light.fill(pal::CLOTH_SPECKLE_LIGHT, z::CLOTH));
+}
 
-    // Hills: each contour level a step, with a shadow to the south-east and a dark edge.
+/// Hills: each contour level a step, with a shadow to the south-east and a dark edge.
+fn hill_layers(out: &mut Layers, b: &crate::battle::Battle) {
     let max_level = b
         .terrain
         .hills
@@ -199,17 +221,18 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         }
         let zl = z::HILLS + level as f32 * 0.3;
         let colour = pal::HILL[(level as usize - 1).min(pal::HILL.len() - 1)];
-        push(shadow.fill(pal::mix(pal::HILL_SHADOW, pal::CLOTH, 0.2), zl));
-        push(fill.fill(colour, zl + 0.1));
-        push(lit.stroke(pal::mix(colour, Color::WHITE, 0.25), 0.5, zl + 0.15));
-        push(edge.stroke(pal::HILL_EDGE, 0.3, zl + 0.2));
+        out.add(shadow.fill(pal::mix(pal::HILL_SHADOW, pal::CLOTH, 0.2), zl));
+        out.add(fill.fill(colour, zl + 0.1));
+        out.add(lit.stroke(pal::mix(colour, Color::WHITE, 0.25), 0.5, zl + 0.15));
+        out.add(edge.stroke(pal::HILL_EDGE, 0.3, zl + 0.2));
     }
+}
 
-    // Areas.
+/// The open ground's areas: fields, scrub, mud and marsh.
+fn open_ground_layers(out: &mut Layers, b: &crate::battle::Battle, rng: &mut Scatter) {
     let areas = &b.terrain.areas;
     let of = |k: AreaKind| areas.iter().filter(move |a| a.kind == k);
     let za = z::AREAS;
-
     // Fields: crop colour with furrows along the longest side.
     let (mut ground, mut furrows) = (Pen::new(), Pen::new());
     for a in of(AreaKind::Field) {
@@ -219,36 +242,36 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             furrows.line(&[p, q]);
         }
     }
-    push(ground.fill(pal::FIELD, za));
-    push(furrows.stroke(pal::FIELD_FURROW, 0.35, za + 0.05));
+    out.add(ground.fill(pal::FIELD, za));
+    out.add(furrows.stroke(pal::FIELD_FURROW, 0.35, za + 0.05));
 
     // Scrub: olive ground and bushes.
     let (mut ground, mut bushes) = (Pen::new(), Pen::new());
     for a in of(AreaKind::Scrub) {
         ground.poly(&rounded(&a.outline, 2.0));
-        for p in scatter(&a.outline, 2.4, 0.8, &mut rng) {
+        for p in scatter(&a.outline, 2.4, 0.8, rng) {
             bushes.circle(p, rng.range(0.4, 0.9));
         }
     }
-    push(ground.fill(pal::SCRUB, za));
-    push(bushes.fill(pal::SCRUB_BUSH, za + 0.05));
+    out.add(ground.fill(pal::SCRUB, za));
+    out.add(bushes.fill(pal::SCRUB_BUSH, za + 0.05));
 
     // Mud: brown ground with darker wet patches.
     let (mut ground, mut patches) = (Pen::new(), Pen::new());
     for a in of(AreaKind::Mud) {
         ground.poly(&rounded(&a.outline, 2.0));
-        for p in scatter(&a.outline, 3.0, 1.0, &mut rng) {
+        for p in scatter(&a.outline, 3.0, 1.0, rng) {
             patches.circle(p, rng.range(0.5, 1.3));
         }
     }
-    push(ground.fill(pal::MUD, za));
-    push(patches.fill(pal::MUD_DARK, za + 0.05));
+    out.add(ground.fill(pal::MUD, za));
+    out.add(patches.fill(pal::MUD_DARK, za + 0.05));
 
     // Marsh: green-grey ground, pools and reeds.
     let (mut ground, mut pools, mut reeds) = (Pen::new(), Pen::new(), Pen::new());
     for a in of(AreaKind::Marsh) {
         ground.poly(&rounded(&a.outline, 2.0));
-        for (i, p) in scatter(&a.outline, 2.2, 0.8, &mut rng).into_iter().enumerate() {
+        for (i, p) in scatter(&a.outline, 2.2, 0.8, rng).into_iter().enumerate() {
             if i % 3 == 0 {
                 pools.circle(p, rng.range(0.6, 1.2));
             } else {
@@ -259,15 +282,21 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             }
         }
     }
-    push(ground.fill(pal::MARSH, za));
-    push(pools.fill(pal::MARSH_WATER, za + 0.05));
-    push(reeds.stroke(pal::MARSH_REED, 0.15, za + 0.1));
+    out.add(ground.fill(pal::MARSH, za));
+    out.add(pools.fill(pal::MARSH_WATER, za + 0.05));
+    out.add(reeds.stroke(pal::MARSH_REED, 0.15, za + 0.1));
+}
 
+/// The areas that give cover or bar the way: built-up areas, orchards, woods and lakes.
+fn cover_layers(out: &mut Layers, b: &crate::battle::Battle, rng: &mut Scatter) {
+    let areas = &b.terrain.areas;
+    let of = |k: AreaKind| areas.iter().filter(move |a| a.kind == k);
+    let za = z::AREAS;
     // Built-up areas: paved ground and blocks of houses.
     let (mut ground, mut houses, mut shadows) = (Pen::new(), Pen::new(), Pen::new());
     for a in of(AreaKind::BuiltUp) {
         ground.poly(&corners(&a.outline));
-        for p in scatter(&a.outline, 4.0, 0.6, &mut rng) {
+        for p in scatter(&a.outline, 4.0, 0.6, rng) {
             let (hw, hd) = (rng.range(0.9, 1.5), rng.range(0.6, 1.0));
             let r = [
                 p + Vec2::new(-hw, -hd),
@@ -279,22 +308,22 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             houses.poly(&r);
         }
     }
-    push(ground.fill(pal::BUILT_UP, za));
-    push(shadows.fill(pal::WALL_SHADOW, za + 0.05));
-    push(houses.fill(pal::BUILT_UP_HOUSE, za + 0.1));
+    out.add(ground.fill(pal::BUILT_UP, za));
+    out.add(shadows.fill(pal::WALL_SHADOW, za + 0.05));
+    out.add(houses.fill(pal::BUILT_UP_HOUSE, za + 0.1));
 
     // Orchards: trees in rows.
     let (mut ground, mut shadows, mut trees) = (Pen::new(), Pen::new(), Pen::new());
     for a in of(AreaKind::Orchard) {
         ground.poly(&rounded(&a.outline, 1.5));
-        for p in scatter(&a.outline, 3.0, 0.0, &mut rng) {
+        for p in scatter(&a.outline, 3.0, 0.0, rng) {
             shadows.circle(p + Vec2::new(0.3, -0.3), 1.0);
             trees.circle(p, 1.0);
         }
     }
-    push(ground.fill(pal::ORCHARD_GROUND, za));
-    push(shadows.fill(pal::TREE_SHADOW, za + 0.05));
-    push(trees.fill(pal::ORCHARD_TREE, za + 0.1));
+    out.add(ground.fill(pal::ORCHARD_GROUND, za));
+    out.add(shadows.fill(pal::TREE_SHADOW, za + 0.05));
+    out.add(trees.fill(pal::ORCHARD_TREE, za + 0.1));
 
     // Woods: dark ground and clumps of trees in three greens.
     let (mut ground, mut edge, mut shadows) = (Pen::new(), Pen::new(), Pen::new());
@@ -303,18 +332,18 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         let pts = rounded(&a.outline, 3.0);
         ground.poly(&pts);
         edge.poly(&pts);
-        for p in scatter(&a.outline, 2.4, 1.0, &mut rng) {
+        for p in scatter(&a.outline, 2.4, 1.0, rng) {
             let r = rng.range(1.1, 1.7);
             shadows.circle(p + Vec2::new(0.45, -0.45), r);
             let k = (rng.unit() * 3.0) as usize;
             crowns[k.min(2)].circle(p, r);
         }
     }
-    push(ground.fill(pal::WOODS_GROUND, za));
-    push(edge.stroke(pal::TREE_SHADOW, 0.5, za + 0.02));
-    push(shadows.fill(pal::TREE_SHADOW, za + 0.05));
+    out.add(ground.fill(pal::WOODS_GROUND, za));
+    out.add(edge.stroke(pal::TREE_SHADOW, 0.5, za + 0.02));
+    out.add(shadows.fill(pal::TREE_SHADOW, za + 0.05));
     for (i, c) in crowns.into_iter().enumerate() {
-        push(c.fill(pal::TREE[i], za + 0.1 + i as f32 * 0.02));
+        out.add(c.fill(pal::TREE[i], za + 0.1 + i as f32 * 0.02));
     }
 
     // Lakes: a bank, deep water, ripples.
@@ -323,15 +352,17 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         let pts = rounded(&a.outline, 3.0);
         bank.poly(&pts);
         water.poly(&pts);
-        for p in scatter(&a.outline, 4.0, 1.0, &mut rng) {
+        for p in scatter(&a.outline, 4.0, 1.0, rng) {
             ripples.line(&[p - Vec2::new(0.8, 0.0), p + Vec2::new(0.8, 0.0)]);
         }
     }
-    push(bank.stroke(pal::BANK, 1.0, za));
-    push(water.fill(pal::WATER, za + 0.05));
-    push(ripples.stroke(pal::WATER_LIGHT, 0.2, za + 0.1));
+    out.add(bank.stroke(pal::BANK, 1.0, za));
+    out.add(water.fill(pal::WATER, za + 0.05));
+    out.add(ripples.stroke(pal::WATER_LIGHT, 0.2, za + 0.1));
+}
 
-    // Linear terrain.
+/// Linear terrain: rivers and streams, roads, hedges, walls and fences.
+fn linear_layers(out: &mut Layers, b: &crate::battle::Battle) {
     let zl = z::LINEARS;
     let lin = |k: LinearKind| b.terrain.linears.iter().filter(move |l| l.kind == k);
     // Rivers and streams: banks, water, a lighter current.
@@ -343,14 +374,14 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             a.line(&pts);
             bb.line(&pts);
             c.line(&pts);
-            push(a.stroke(pal::BANK, wd + 1.0, zl + dz));
+            out.add(a.stroke(pal::BANK, wd + 1.0, zl + dz));
             let deep = if kind == LinearKind::River {
                 pal::WATER_DEEP
             } else {
                 pal::WATER
             };
-            push(bb.stroke(deep, wd, zl + dz + 0.1));
-            push(c.stroke(pal::WATER_LIGHT, (wd * 0.25).max(0.2), zl + dz + 0.2));
+            out.add(bb.stroke(deep, wd, zl + dz + 0.1));
+            out.add(c.stroke(pal::WATER_LIGHT, (wd * 0.25).max(0.2), zl + dz + 0.2));
         }
     }
     // Roads on top of the water (bridges and fords).
@@ -360,8 +391,8 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         let (mut a, mut bb) = (Pen::new(), Pen::new());
         a.line(&pts);
         bb.line(&pts);
-        push(a.stroke(pal::ROAD_EDGE, wd + 0.6, zl + 0.8));
-        push(bb.stroke(pal::ROAD, wd, zl + 0.9));
+        out.add(a.stroke(pal::ROAD_EDGE, wd + 0.6, zl + 0.8));
+        out.add(bb.stroke(pal::ROAD, wd, zl + 0.9));
     }
     // Hedges: bumpy lines of bushes.
     let (mut dark, mut lighter) = (Pen::new(), Pen::new());
@@ -372,8 +403,8 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             lighter.circle(p + Vec2::new(-0.15, 0.15), r * 0.6);
         }
     }
-    push(dark.fill(pal::HEDGE, zl + 1.0));
-    push(lighter.fill(pal::HEDGE_LIGHT, zl + 1.05));
+    out.add(dark.fill(pal::HEDGE, zl + 1.0));
+    out.add(lighter.fill(pal::HEDGE_LIGHT, zl + 1.05));
     // Stone walls: a grey band with joints and a shadow.
     let (mut shadow, mut band, mut face, mut joints) = (Pen::new(), Pen::new(), Pen::new(), Pen::new());
     for l in lin(LinearKind::Wall) {
@@ -387,10 +418,10 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             joints.line(&[p - n, p + n]);
         }
     }
-    push(shadow.stroke(pal::WALL_SHADOW, 0.9, zl + 1.1));
-    push(band.stroke(pal::WALL_DARK, 0.85, zl + 1.15));
-    push(face.stroke(pal::WALL, 0.6, zl + 1.2));
-    push(joints.stroke(pal::WALL_DARK, 0.1, zl + 1.25));
+    out.add(shadow.stroke(pal::WALL_SHADOW, 0.9, zl + 1.1));
+    out.add(band.stroke(pal::WALL_DARK, 0.85, zl + 1.15));
+    out.add(face.stroke(pal::WALL, 0.6, zl + 1.2));
+    out.add(joints.stroke(pal::WALL_DARK, 0.1, zl + 1.25));
     // Rail (worm) fences: a zig-zag of rails.
     let mut rails = Pen::new();
     for l in lin(LinearKind::Fence) {
@@ -401,9 +432,11 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         }
         rails.line(&zig);
     }
-    push(rails.stroke(pal::FENCE, 0.22, zl + 1.1));
+    out.add(rails.stroke(pal::FENCE, 0.22, zl + 1.1));
+}
 
-    // Buildings: a shadow, a hipped roof.
+/// Buildings: a shadow, a hipped roof; a collapsed one a heap of rubble.
+fn building_layers(out: &mut Layers, b: &crate::battle::Battle) {
     let (mut shadow, mut roof, mut ridge) = (Pen::new(), Pen::new(), Pen::new());
     let (mut rubble, mut stones) = (Pen::new(), Pen::new());
     for (i, bld) in b.terrain.buildings.iter().enumerate() {
@@ -441,13 +474,15 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
             }
         }
     }
-    push(shadow.fill(pal::WALL_SHADOW, z::BUILDINGS));
-    push(roof.fill(pal::ROOF, z::BUILDINGS + 0.1));
-    push(ridge.stroke(pal::ROOF_RIDGE, 0.18, z::BUILDINGS + 0.2));
-    push(rubble.fill(pal::BUILT_UP, z::BUILDINGS));
-    push(stones.fill(pal::ROOF_RIDGE, z::BUILDINGS + 0.1));
+    out.add(shadow.fill(pal::WALL_SHADOW, z::BUILDINGS));
+    out.add(roof.fill(pal::ROOF, z::BUILDINGS + 0.1));
+    out.add(ridge.stroke(pal::ROOF_RIDGE, 0.18, z::BUILDINGS + 0.2));
+    out.add(rubble.fill(pal::BUILT_UP, z::BUILDINGS));
+    out.add(stones.fill(pal::ROOF_RIDGE, z::BUILDINGS + 0.1));
+}
 
-    // Objectives: a ring of the holding radius and a star.
+/// Objectives: a ring of the holding radius and a star.
+fn objective_layers(out: &mut Layers, b: &crate::battle::Battle) {
     let (mut ring, mut star) = (Pen::new(), Pen::new());
     let mut seen: Vec<(Vec2, f32)> = Vec::new();
     for o in &b.objectives {
@@ -466,9 +501,8 @@ pub fn terrain_layers(b: &crate::battle::Battle) -> Vec<Layer> {
         }
         star.poly(&star_points(c, 1.6, 0.65));
     }
-    push(ring.stroke(pal::OBJECTIVE, 0.35, z::OBJECTIVES));
-    push(star.fill(pal::OBJECTIVE, z::OBJECTIVES + 0.1));
-    out
+    out.add(ring.stroke(pal::OBJECTIVE, 0.35, z::OBJECTIVES));
+    out.add(star.fill(pal::OBJECTIVE, z::OBJECTIVES + 0.1));
 }
 
 /// A five-pointed star.

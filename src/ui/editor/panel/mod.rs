@@ -9,6 +9,7 @@ use crate::data::scenario::TableSize;
 use crate::editor::Doc;
 use crate::ui::camera::TableViewport;
 use crate::ui::common::{OverWindow, Screen};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use file::{NewForm, file_section, scenario_section};
@@ -41,23 +42,101 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the editor's panel tells the table: the table's part of the window, whether a text
+/// field takes the keys, and whether the pointer is over a floating window.
+#[derive(SystemParam)]
+struct TableSide<'w> {
+    viewport: ResMut<'w, TableViewport>,
+    typing_now: ResMut<'w, crate::ui::common::Typing>,
+    over_window: ResMut<'w, OverWindow>,
+}
+
+/// The panel's own memory: the new-scenario form, and the file a "Save as" was warned about
+/// (a second press replaces it).
+#[derive(SystemParam)]
+struct PanelMemory<'s> {
+    form: Local<'s, NewForm>,
+    replace_ok: Local<'s, Option<PathBuf>>,
+}
+
+/// Where the panel's asks lead: the next screen, the balance run and the play-test.
+#[derive(SystemParam)]
+struct PanelOut<'w> {
+    next: ResMut<'w, NextState<Screen>>,
+    job: ResMut<'w, BalanceJob>,
+    trial: ResMut<'w, super::trial::TrialRequest>,
+}
+
 fn editor_panel(
     mut contexts: EguiContexts,
     mut editor: ResMut<Editor>,
     battle: Res<BattleState>,
-    mut viewport: ResMut<TableViewport>,
-    mut typing_now: ResMut<crate::ui::common::Typing>,
-    mut over_window: ResMut<OverWindow>,
-    mut next: ResMut<NextState<Screen>>,
-    mut job: ResMut<BalanceJob>,
-    mut trial: ResMut<super::trial::TrialRequest>,
-    mut form: Local<NewForm>,
-    mut replace_ok: Local<Option<PathBuf>>,
+    mut table: TableSide,
+    mut memory: PanelMemory,
+    mut out: PanelOut,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut asks = PanelAsks::default();
     editor.buttons.clear();
+    let free = show_panel(ctx, &mut editor, &battle.0, &mut memory.form, &mut out.job, &mut asks);
+    let k = ctx.zoom_factor();
+    let rect = Rect::new(free.min.x * k, free.min.y * k, free.max.x * k, free.max.y * k);
+    if table.viewport.0 != Some(rect) {
+        table.viewport.0 = Some(rect);
+    }
+    let typing = ctx.egui_wants_keyboard_input();
+    if table.typing_now.0 != typing {
+        table.typing_now.0 = typing;
+    }
+    if table.over_window.0 {
+        table.over_window.0 = false;
+    }
+    // What was asked.
+    let mut leave = None;
+    if asks.new {
+        leave = new_scenario(&mut editor, &memory.form);
+    }
+    if let Some(p) = asks.open.take() {
+        leave = Some(GoTo::Open(p));
+    }
+    if asks.menu {
+        leave = Some(GoTo::Menu);
+    }
+    if let Some(to) = leave
+        && let Some(GoTo::Menu) = editor.leave_or_ask(to)
+    {
+        out.next.set(Screen::Menu);
+    }
+    // Unsaved changes: save them, drop them, or stay.
+    if let Some(to) = editor.leaving.clone() {
+        unsaved_dialog(ctx, &mut editor, to, &mut table.over_window, &mut out.next);
+    }
+    if let Some(p) = asks.save.take() {
+        save_as(&mut editor, p, &mut memory.replace_ok);
+    }
+    if let Some((games, agents)) = asks.balance.take() {
+        start_balance(&mut editor, &mut out.job, games, agents);
+    }
+    if let Some(t) = asks.trial.take()
+        && save_first(&mut editor)
+    {
+        let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
+        out.trial.0 = Some((t, path));
+    }
+    Ok(())
+}
+
+/// The left panel (file, scenario, tools, selected piece, roster, problems, try it) and the
+/// status line below the table, gathering what is asked in `asks`; the free rectangle they
+/// leave for the table, in egui points.
+fn show_panel(
+    ctx: &egui::Context,
+    editor: &mut Editor,
+    battle: &crate::battle::Battle,
+    form: &mut NewForm,
+    job: &mut BalanceJob,
+    asks: &mut PanelAsks,
+) -> egui::Rect {
     let mut root = egui::Ui::new(
         ctx.clone(),
         "editor".into(),
@@ -71,161 +150,146 @@ fn editor_panel(
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().id_salt("editor_scroll").show(ui, |ui| {
                 ui.set_max_width(PANEL_WIDTH - 18.0);
-                file_section(ui, &mut editor, &mut form, &mut asks);
+                file_section(ui, editor, form, asks);
                 if editor.doc.is_none() {
                     return;
                 }
                 ui.separator();
-                scenario_section(ui, &mut editor);
+                scenario_section(ui, editor);
                 ui.separator();
-                tools_section(ui, &mut editor);
+                tools_section(ui, editor);
                 ui.separator();
-                selected_section(ui, &mut editor);
+                selected_section(ui, editor);
                 ui.separator();
-                roster_section(ui, &mut editor, &battle.0);
+                roster_section(ui, editor, battle);
                 ui.separator();
-                problems_section(ui, &mut editor);
+                problems_section(ui, editor);
                 ui.separator();
-                try_section(ui, &mut editor, &mut job, &mut asks);
+                try_section(ui, editor, job, asks);
             });
         });
     // A status line over the table.
     egui::Panel::bottom("editor_status").show(&mut root, |ui| {
-        let doc = editor.doc.as_ref();
-        let dirty = doc.is_some_and(Doc::dirty);
-        let mut line = match doc {
-            Some(d) => format!("{}{}", d.path.display(), if dirty { " (not saved)" } else { "" }),
-            None => "no scenario open".into(),
-        };
-        if let Some(p) = editor.pointer {
-            line.push_str(&format!("   ·   pointer ({:.1}, {:.1}) cm", p.x, p.y));
-        }
-        if !editor.drawing.is_empty() {
-            line.push_str(&format!(
-                "   ·   {} point(s): click the first point, Enter or right-click to close; Backspace takes one back",
-                editor.drawing.len()
-            ));
-        }
         ui.horizontal(|ui| {
-            ui.label(line);
+            ui.label(status_line(editor));
             if let Some(s) = &editor.status {
                 ui.separator();
                 ui.label(egui::RichText::new(s).color(egui::Color32::from_rgb(255, 210, 120)));
             }
         });
     });
-    let free = root.available_rect_before_wrap();
-    let k = ctx.zoom_factor();
-    let rect = Rect::new(free.min.x * k, free.min.y * k, free.max.x * k, free.max.y * k);
-    if viewport.0 != Some(rect) {
-        viewport.0 = Some(rect);
+    root.available_rect_before_wrap()
+}
+
+/// The status line: the file (and whether it is saved), the pointer's place, and the shape
+/// being drawn.
+fn status_line(editor: &Editor) -> String {
+    let doc = editor.doc.as_ref();
+    let dirty = doc.is_some_and(Doc::dirty);
+    let mut line = match doc {
+        Some(d) => format!("{}{}", d.path.display(), if dirty { " (not saved)" } else { "" }),
+        None => "no scenario open".into(),
+    };
+    if let Some(p) = editor.pointer {
+        line.push_str(&format!("   ·   pointer ({:.1}, {:.1}) cm", p.x, p.y));
     }
-    let typing = ctx.egui_wants_keyboard_input();
-    if typing_now.0 != typing {
-        typing_now.0 = typing;
+    if !editor.drawing.is_empty() {
+        line.push_str(&format!(
+            "   ·   {} point(s): click the first point, Enter or right-click to close; Backspace takes one back",
+            editor.drawing.len()
+        ));
     }
-    if over_window.0 {
-        over_window.0 = false;
+    line
+}
+
+/// "New" on the form: a blank scenario to go to, or why not in the status line (a new
+/// scenario never writes over a file).
+fn new_scenario(editor: &mut Editor, form: &NewForm) -> Option<GoTo> {
+    let size = TableSize {
+        width: form.width,
+        height: form.height,
+    };
+    let path = PathBuf::from(form.path.trim());
+    if path.exists() {
+        // A new scenario never writes over a file: open that one, or name another.
+        editor.status = Some(format!(
+            "{} exists: open it, or give the new scenario another file",
+            path.display()
+        ));
+        return None;
     }
-    // What was asked.
-    let mut leave = None;
-    if asks.new {
-        let size = TableSize {
-            width: form.width,
-            height: form.height,
-        };
-        let path = PathBuf::from(form.path.trim());
-        if path.exists() {
-            // A new scenario never writes over a file: open that one, or name another.
-            editor.status = Some(format!(
-                "{} exists: open it, or give the new scenario another file",
-                path.display()
-            ));
-        } else {
-            match Doc::blank(form.title.trim(), size, [&form.armies[0], &form.armies[1]], path) {
-                Ok(doc) => leave = Some(GoTo::Replace(Box::new(doc))),
-                Err(e) => editor.status = Some(e.to_string()),
-            }
+    match Doc::blank(form.title.trim(), size, [&form.armies[0], &form.armies[1]], path) {
+        Ok(doc) => Some(GoTo::Replace(Box::new(doc))),
+        Err(e) => {
+            editor.status = Some(e.to_string());
+            None
         }
     }
-    if let Some(p) = asks.open {
-        leave = Some(GoTo::Open(p));
-    }
-    if asks.menu {
-        leave = Some(GoTo::Menu);
-    }
-    if let Some(to) = leave
-        && let Some(GoTo::Menu) = editor.leave_or_ask(to)
+}
+
+/// "Unsaved changes" before going to `to`: save them, drop them, or stay.
+fn unsaved_dialog(
+    ctx: &egui::Context,
+    editor: &mut Editor,
+    to: GoTo,
+    over_window: &mut OverWindow,
+    next: &mut NextState<Screen>,
+) {
+    let mut answer = None;
+    let shown = egui::Window::new("Unsaved changes")
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label("This scenario has changes that are not saved.");
+            ui.horizontal(|ui| {
+                for (label, a) in [("Save, then go on", 0), ("Drop the changes", 1), ("Stay", 2)] {
+                    let r = ui.button(label);
+                    remember(editor, ui, label, &r);
+                    if r.clicked() {
+                        answer = Some(a);
+                    }
+                }
+            });
+        });
+    if let Some(r) = shown
+        && ctx.pointer_latest_pos().is_some_and(|p| r.response.rect.contains(p))
     {
+        over_window.0 = true;
+    }
+    let go_on = match answer {
+        Some(0) => {
+            let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
+            editor.save(&path)
+        }
+        Some(1) => {
+            // Dropped: the document goes (coming back to the editor does not ask again).
+            if matches!(to, GoTo::Menu) {
+                editor.doc = None;
+            }
+            true
+        }
+        Some(_) => {
+            editor.leaving = None;
+            false
+        }
+        None => false,
+    };
+    if go_on && let Some(GoTo::Menu) = editor.go(to) {
         next.set(Screen::Menu);
     }
-    // Unsaved changes: save them, drop them, or stay.
-    if let Some(to) = editor.leaving.clone() {
-        let mut answer = None;
-        let shown = egui::Window::new("Unsaved changes")
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .collapsible(false)
-            .resizable(false)
-            .show(ctx, |ui| {
-                ui.label("This scenario has changes that are not saved.");
-                ui.horizontal(|ui| {
-                    for (label, a) in [("Save, then go on", 0), ("Drop the changes", 1), ("Stay", 2)] {
-                        let r = ui.button(label);
-                        remember(&mut editor, ui, label, &r);
-                        if r.clicked() {
-                            answer = Some(a);
-                        }
-                    }
-                });
-            });
-        if let Some(r) = shown
-            && ctx.pointer_latest_pos().is_some_and(|p| r.response.rect.contains(p))
-        {
-            over_window.0 = true;
-        }
-        let go_on = match answer {
-            Some(0) => {
-                let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
-                editor.save(&path)
-            }
-            Some(1) => {
-                // Dropped: the document goes (coming back to the editor does not ask again).
-                if matches!(to, GoTo::Menu) {
-                    editor.doc = None;
-                }
-                true
-            }
-            Some(_) => {
-                editor.leaving = None;
-                false
-            }
-            None => false,
-        };
-        if go_on && let Some(GoTo::Menu) = editor.go(to) {
-            next.set(Screen::Menu);
-        }
+}
+
+/// Save to `p`; over another file that exists, only on a second press.
+fn save_as(editor: &mut Editor, p: PathBuf, replace_ok: &mut Option<PathBuf>) {
+    let other = editor.doc.as_ref().is_some_and(|d| d.path != p) && p.exists();
+    if other && replace_ok.as_ref() != Some(&p) {
+        editor.status = Some(format!("{} exists: press Save again to replace it", p.display()));
+        *replace_ok = Some(p);
+    } else {
+        *replace_ok = None;
+        editor.save(&p);
     }
-    if let Some(p) = asks.save {
-        // Save as over another file that exists: only on a second press.
-        let other = editor.doc.as_ref().is_some_and(|d| d.path != p) && p.exists();
-        if other && replace_ok.as_ref() != Some(&p) {
-            editor.status = Some(format!("{} exists: press Save again to replace it", p.display()));
-            *replace_ok = Some(p);
-        } else {
-            *replace_ok = None;
-            editor.save(&p);
-        }
-    }
-    if let Some((games, agents)) = asks.balance {
-        start_balance(&mut editor, &mut job, games, agents);
-    }
-    if let Some(t) = asks.trial
-        && save_first(&mut editor)
-    {
-        let path = editor.doc.as_ref().map(|d| d.path.clone()).unwrap_or_default();
-        trial.0 = Some((t, path));
-    }
-    Ok(())
 }
 
 /// Play-tests and balance runs play the file: save it first.
