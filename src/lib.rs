@@ -4,6 +4,7 @@
 //! - [`rules`]: pure maths (geometry, dice and exact odds, line of sight, layouts, parameters).
 //! - [`data`]: RON files (rules, army lists, scenarios) with `file:line:col` errors.
 //! - [`battle`]: the state, the one action pipeline, the phases, legal actions, the ECS mirror.
+//! - [`view`]: the battle as one side may know it (what the agents, terminal and window read).
 //! - [`agents`]: programs that play a side.
 //! - [`sim`]: whole games headless, the way `volley simulate` plays them.
 
@@ -17,6 +18,7 @@ pub mod sim;
 pub mod terminal;
 #[cfg(feature = "gui")]
 pub mod ui;
+pub mod view;
 
 use std::path::Path;
 
