@@ -47,6 +47,12 @@ impl Viewer {
             Viewer::All => None,
         }
     }
+
+    /// May the viewer see `side`'s hand: the units it may still act with, the orders it is
+    /// giving, the actions open to it? Only its own player (and a spectator).
+    pub fn sees_hand_of(self, side: SideId) -> bool {
+        self.side().is_none_or(|s| s == side)
+    }
 }
 
 /// The battle as `viewer` may know it. See the module's documentation for what that is.
@@ -132,10 +138,9 @@ impl<'a> PlayerView<'a> {
         self.unit(id).and_then(|u| self.b.cmd.orders.get(&u.id))
     }
 
-    /// May the viewer see `side`'s hand: the units it may still act with, the orders it is
-    /// giving, the actions open to it? Only its own player (and a spectator).
+    /// May the viewer see `side`'s hand? See [`Viewer::sees_hand_of`].
     pub fn sees_hand_of(&self, side: SideId) -> bool {
-        self.viewer.side().is_none_or(|s| s == side)
+        self.viewer.sees_hand_of(side)
     }
 
     /// The decision the battle waits for, with the units of the other side named in it only
