@@ -4,6 +4,7 @@
 //! - [`rules`]: pure maths (geometry, dice and exact odds, line of sight, layouts, parameters).
 //! - [`data`]: RON files (rules, army lists, scenarios) with `file:line:col` errors.
 //! - [`battle`]: the state, the one action pipeline, the phases, legal actions.
+//! - [`view`]: the battle as one side may know it (what the agents, terminal and window read).
 //! - [`app`]: the Bevy side: the battle as a world of entities, its plugins and system sets.
 //! - [`agents`]: programs that play a side.
 //! - [`sim`]: whole games headless, the way `volley simulate` plays them.
@@ -21,6 +22,7 @@ pub mod sim;
 pub mod terminal;
 #[cfg(feature = "gui")]
 pub mod ui;
+pub mod view;
 
 use std::path::Path;
 

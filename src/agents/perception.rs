@@ -1,13 +1,11 @@
-//! What a side's player may know: no peeking at what its units cannot see.
+//! What a side's player may know: no peeking at what its units cannot see. The rule itself is
+//! [`crate::view::PlayerView`]'s.
 
 use crate::battle::Battle;
 use crate::battle::state::{SideId, UnitId};
+use crate::view::PlayerView;
 
-/// The enemy units `side` knows of: every living enemy except dug-in units that none of its
-/// units can see (BPT "Dug In": hidden until revealed), in id order.
+/// The enemy units `side` knows of ([`PlayerView::enemies`]), in id order.
 pub fn known_enemies(b: &Battle, side: SideId) -> Vec<UnitId> {
-    b.side_units(1 - side)
-        .filter(|e| !e.hidden && (!e.dug_in || b.side_units(side).any(|u| b.sees(u.id, e.id))))
-        .map(|e| e.id)
-        .collect()
+    PlayerView::side(b, side).enemy_ids()
 }

@@ -3,7 +3,6 @@
 //! nothing depends on colour, every symbol of the map is in its legend.
 
 use super::words::{cm, compass, facing_text, place_phrase, relative_bearing};
-use crate::agents::perception::known_enemies;
 use crate::battle::fire::FireContext;
 use crate::battle::state::{ResultKind, SideId, Unit, UnitId};
 use crate::battle::{Action, Battle, Phase};
@@ -11,6 +10,7 @@ use crate::data::scenario::{Objective, ObjectiveLevel};
 use crate::rules::geometry::V2;
 use crate::rules::odds;
 use crate::rules::terrain::{AreaKind, LinearKind, polyline_distance_to_point};
+use crate::view::PlayerView;
 
 /// A unit's short label: its side's units in id order, `A`–`Z` for the first side and
 /// `a`–`z` for the second, then two letters (`AA`, `aa`…).
@@ -111,13 +111,15 @@ fn from_nearest(b: &Battle, side: SideId, p: V2) -> Option<(f64, String)> {
         })
 }
 
-/// `units`: the player's units and commanders, the enemy units it knows of, the objectives.
+/// `units`: the player's units and commanders, the enemy units it knows of, the objectives
+/// (all as [`PlayerView`] has them for `me`).
 pub fn units(b: &Battle, me: SideId) -> Vec<String> {
+    let view = PlayerView::side(b, me);
     let mut out = vec![format!(
         "{} units (turn {} of {}, {:?} phase; positions in cm, x east, y north):",
         b.sides[me].name, b.game_turn, b.turn_limit, b.phase
     )];
-    let known = known_enemies(b, me);
+    let known = view.enemy_ids();
     for u in b.side_units(me) {
         let mut line = format!(
             "  {} {}: at ({}, {}) facing {}, {}, {}, {}",
@@ -184,7 +186,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     }
     for &e in &known {
         let u = b.unit(e);
-        let seen = b.side_units(me).any(|m| b.sees(m.id, e));
+        let seen = view.in_sight(e);
         out.push(format!(
             "  {} {}: at ({}, {}) facing {}, {}, {} of {} stands, {}{}{}",
             label(b, e),
@@ -215,17 +217,18 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     ));
     out.push("Objectives:".into());
     for o in &b.objectives {
-        out.push(format!("  {}", objective_line(b, o)));
+        out.push(format!("  {}", objective_line(&view, b, o)));
     }
     out
 }
 
 /// One objective and who holds it now: "North ridge (Union's major objective) at (60, 81),
-/// radius 8 cm: not held (no Union unit within 8 cm; nearest 5th New Hampshire 52 cm)".
-pub fn objective_line(b: &Battle, o: &Objective) -> String {
+/// radius 8 cm: not held (no Union unit within 8 cm; nearest 5th New Hampshire 52 cm)", as
+/// far as `view` knows (an enemy unit it does not know of neither holds nor contests).
+pub fn objective_line(view: &PlayerView, b: &Battle, o: &Objective) -> String {
     let side = (0..2).find(|&s| b.sides[s].name == o.side).unwrap_or(0);
     let within = |s: SideId, need_ok: bool| -> Vec<&str> {
-        b.side_units(s)
+        view.side_units(s)
             .filter(|u| {
                 (!need_ok || !u.suppressed()) && b.rects(u.id).iter().any(|r| r.distance_to_point(o.pos) <= o.radius)
             })
@@ -243,7 +246,7 @@ pub fn objective_line(b: &Battle, o: &Objective) -> String {
             theirs.join(", ")
         )
     } else {
-        let near = b
+        let near = view
             .side_units(side)
             .map(|u| {
                 (
@@ -324,8 +327,9 @@ fn linear_symbol(k: LinearKind) -> (char, &'static str) {
 }
 
 /// `map`: the table in characters, `width` columns wide, north at the top, with a legend.
-/// The player's side `me` sees only the enemy units it knows of.
+/// The player's side `me` sees only the enemy units it knows of ([`PlayerView`]).
 pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
+    let view = PlayerView::side(b, me);
     let margin = 5;
     let cols = width.clamp(30, 240) - margin;
     let cw = b.table.width / cols as f64;
@@ -336,11 +340,7 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
     // line is one character wide whichever way it runs.
     let squeeze = cw / chh;
     let sq = |p: V2| V2::new(p.x, p.y * squeeze);
-    let known = known_enemies(b, me);
-    let shown: Vec<&Unit> = b
-        .alive_units()
-        .filter(|u| u.side == me || known.contains(&u.id))
-        .collect();
+    let shown: Vec<&Unit> = view.units().collect();
     let mut legend_terrain: Vec<String> = Vec::new();
     let mut used = std::collections::BTreeSet::new();
     let mut grid = vec![vec!['.'; cols]; rows];
@@ -611,8 +611,10 @@ pub fn result(b: &Battle) -> Vec<String> {
         (Some(w), ResultKind::Decisive) => format!("Result: {} win a decisive victory.", name(w)),
     });
     out.push("Objectives at the end (a unit within the radius, not suppressed, and no enemy unit within):".into());
+    // The battle is over: nothing is hidden any more.
+    let all = PlayerView::of(b, crate::view::Viewer::All);
     for obj in &b.objectives {
-        out.push(format!("  {}", objective_line(b, obj)));
+        out.push(format!("  {}", objective_line(&all, b, obj)));
     }
     for s in 0..2 {
         let best = match o.objectives[s] {

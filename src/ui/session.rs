@@ -6,6 +6,7 @@
 use crate::agents::{self, Agent};
 use crate::battle::{Battle, Event, Refusal, SideId};
 use crate::replay::Recording;
+use crate::view::{PlayerView, Viewer};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -84,6 +85,11 @@ impl Seats {
         self.sides.iter().any(|x| x == "human").then_some(self.viewer).flatten()
     }
 
+    /// The battle as the table may show it: the [`PlayerView`] of [`Seats::fog_viewer`].
+    pub fn view<'a>(&self, b: &'a Battle) -> PlayerView<'a> {
+        PlayerView::of(b, Viewer::of(self.fog_viewer()))
+    }
+
     pub fn human(&self, side: SideId) -> bool {
         self.sides[side] == "human"
     }
@@ -92,7 +98,12 @@ impl Seats {
     /// the other side's player still sits at it: the melee shown to the player who charged,
     /// before the hand-over.
     pub fn hides_hand_of(&self, side: SideId) -> bool {
-        !self.no_handover && self.viewer.is_some_and(|v| v != side)
+        let at_table = if self.no_handover {
+            Viewer::All
+        } else {
+            Viewer::of(self.viewer)
+        };
+        !at_table.sees_hand_of(side)
     }
 }
 

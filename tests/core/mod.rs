@@ -51,6 +51,7 @@ mod shown_true;
 mod terminal;
 #[cfg(feature = "gui")]
 mod ui;
+mod view;
 #[cfg(feature = "gui")]
 mod window;
 mod words;

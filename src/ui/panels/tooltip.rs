@@ -1,8 +1,8 @@
 //! The tooltip at the pointer: what the stand or commander under the mouse is (its name, side,
 //! formation, stands and hits, status, orders left and what it sees; a commander's rank,
 //! value, command and reach), in the terminal's own words (`terminal::view`), and below it
-//! the order a click would give there (`PointerOrder`), refused in red. A hidden enemy is
-//! never described.
+//! the order a click would give there (`PointerOrder`), refused in red. Everything is read
+//! through the viewer's [`PlayerView`]: an enemy unit it does not know of is never described.
 
 use crate::app::BattleState;
 use crate::battle::Battle;
@@ -13,6 +13,7 @@ use crate::terminal::words::cm;
 use crate::ui::camera::TableViewport;
 use crate::ui::common::{PanelsSet, PointerOrder, Screen, Selection, TableHover};
 use crate::ui::session::Seats;
+use crate::view::{PlayerView, Viewer};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -38,27 +39,21 @@ fn names(list: &[String]) -> String {
 /// is its name, the rest plain sentences. Empty for nothing, a piece that is gone, or an
 /// enemy unit the viewer has not found.
 pub fn tooltip_lines(b: &Battle, hover: Selection, viewer: Option<SideId>) -> Vec<String> {
+    let view = PlayerView::of(b, Viewer::of(viewer));
     if let Some(id) = hover.commander {
-        return commander_lines(b, id, viewer);
+        return commander_lines(b, &view, id);
     }
     match hover.unit {
-        Some(id) => unit_lines(b, id, viewer),
+        Some(id) => unit_lines(b, &view, id),
         None => Vec::new(),
     }
 }
 
-fn known(b: &Battle, id: UnitId, viewer: Option<SideId>) -> bool {
-    viewer.is_none_or(|s| b.is_known_to(id, s))
-}
-
-fn unit_lines(b: &Battle, id: UnitId, viewer: Option<SideId>) -> Vec<String> {
-    let Some(u) = b.units.get(id as usize) else {
+fn unit_lines(b: &Battle, view: &PlayerView, id: UnitId) -> Vec<String> {
+    let Some(u) = view.unit(id).filter(|u| u.alive()) else {
         return Vec::new();
     };
-    if !u.alive() || !known(b, id, viewer) {
-        return Vec::new();
-    }
-    let enemy = viewer.is_some_and(|s| s != u.side);
+    let enemy = view.viewer().side().is_some_and(|s| s != u.side);
     let mut out = vec![u.name.clone()];
     out.push(format!(
         "{}{}: {} ({}, {})",
@@ -88,7 +83,7 @@ fn unit_lines(b: &Battle, id: UnitId, viewer: Option<SideId>) -> Vec<String> {
     let seen: Vec<String> = b
         .visible_enemies(id)
         .into_iter()
-        .filter(|&(e, _)| known(b, e, viewer))
+        .filter(|&(e, _)| view.knows(e))
         .map(|(e, d)| format!("{} ({} cm)", b.unit(e).name, cm(d.round())))
         .collect();
     out.push(if seen.is_empty() {
@@ -99,14 +94,11 @@ fn unit_lines(b: &Battle, id: UnitId, viewer: Option<SideId>) -> Vec<String> {
     out
 }
 
-fn commander_lines(b: &Battle, id: crate::battle::state::CmdId, viewer: Option<SideId>) -> Vec<String> {
-    let Some(c) = b.commanders.get(id as usize) else {
+fn commander_lines(b: &Battle, view: &PlayerView, id: crate::battle::state::CmdId) -> Vec<String> {
+    let Some(c) = view.commander(id).filter(|c| c.alive()) else {
         return Vec::new();
     };
-    if !c.alive() {
-        return Vec::new();
-    }
-    let enemy = viewer.is_some_and(|s| s != c.side);
+    let enemy = view.viewer().side().is_some_and(|s| s != c.side);
     let words = |x: String| crate::battle::log::words_of(&x).to_lowercase();
     let mut out = vec![c.name.clone()];
     out.push(format!(
@@ -126,11 +118,7 @@ fn commander_lines(b: &Battle, id: crate::battle::state::CmdId, viewer: Option<S
         out.push(format!("Answers to {}", b.commander(s).name));
     }
     // His own units, then those of the commanders under him (only units the viewer knows of).
-    let own: Vec<String> = b
-        .alive_units()
-        .filter(|u| u.hq == id && known(b, u.id, viewer))
-        .map(|u| u.name.clone())
-        .collect();
+    let own: Vec<String> = view.units().filter(|u| u.hq == id).map(|u| u.name.clone()).collect();
     if !own.is_empty() {
         out.push(format!("Commands: {}", names(&own)));
     }

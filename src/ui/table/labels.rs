@@ -12,6 +12,7 @@ use crate::ui::animation::AnimHidden;
 use crate::ui::camera::TableCamera;
 use crate::ui::palette as pal;
 use crate::ui::settings::Settings;
+use crate::view::{PlayerView, Viewer};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -197,13 +198,10 @@ pub fn name_spots(b: &Battle, units: &[UnitId]) -> Vec<NameSpot> {
 }
 
 /// The units whose names the table shows: alive, known to the viewer, not gliding.
-fn named_units(b: &Battle, viewer: Option<crate::battle::state::SideId>, hidden: &[UnitId]) -> Vec<UnitId> {
-    let mut ids: Vec<UnitId> = b
-        .alive_units()
-        .filter(|u| viewer.is_none_or(|s| b.is_known_to(u.id, s)) && !hidden.contains(&u.id))
-        .map(|u| u.id)
-        .collect();
+fn named_units(b: &Battle, view: &PlayerView, hidden: &[UnitId]) -> Vec<UnitId> {
+    let mut ids: Vec<UnitId> = view.units().filter(|u| !hidden.contains(&u.id)).map(|u| u.id).collect();
     // The viewer's own units first: they get the best places.
+    let viewer = view.viewer().side();
     ids.sort_by_key(|&id| (viewer.is_some_and(|s| b.unit(id).side != s), id));
     ids
 }
@@ -220,10 +218,13 @@ fn draw_names(
         commands.entity(e).despawn();
     }
     let b = &battle.0;
-    let viewer = seats.as_deref().and_then(crate::ui::session::Seats::fog_viewer);
+    let view = match seats.as_deref() {
+        Some(s) => s.view(b),
+        None => PlayerView::of(b, Viewer::All),
+    };
     let colours = pal::sides(settings.palette);
     let scale = NAME_HEIGHT / 40.0;
-    for spot in name_spots(b, &named_units(b, viewer, &hidden.0)) {
+    for spot in name_spots(b, &named_units(b, &view, &hidden.0)) {
         let side = b.unit(spot.unit).side;
         commands.spawn((
             Text2d::new(format!(" {} ", spot.text)),

@@ -8,6 +8,7 @@ use crate::app::{BattleState, CommanderBase, Stand, UnitPiece};
 use crate::ui::camera::{TableCamera, TableViewport};
 use crate::ui::common::{Screen, Selection, TableHover};
 use crate::ui::session::Seats;
+use crate::view::{PlayerView, Viewer};
 use bevy::picking::PickingSystems;
 use bevy::picking::backend::{HitData, PointerHits, ray::RayMap};
 use bevy::picking::hover::HoverMap;
@@ -61,20 +62,31 @@ fn clear_pieces(
     *index = Default::default();
 }
 
-/// Hidden set-up (switch `scouting`): the enemy units the player at the table has not found
-/// are hidden, so they are neither drawn nor picked. A game without a human shows them all.
-fn fog(battle: Res<BattleState>, seats: Option<Res<Seats>>, mut units: Query<(&UnitPiece, &mut Visibility)>) {
+/// The enemy units the player at the table does not know of ([`PlayerView::knows`]: hidden
+/// set-up, unseen dug-in positions) are hidden, so they are neither drawn nor picked. A game
+/// without a human shows them all.
+/// Worked out again only when the battle, the seats or the pieces change (an unseen dug-in
+/// position costs sight lines to know).
+fn fog(
+    battle: Res<BattleState>,
+    seats: Option<Res<Seats>>,
+    added: Query<(), Added<UnitPiece>>,
+    mut units: Query<(&UnitPiece, &mut Visibility)>,
+) {
+    if !battle.is_changed() && !seats.as_ref().is_some_and(|s| s.is_changed()) && added.is_empty() {
+        return;
+    }
     let b = &battle.0;
-    let viewer = seats
-        .as_deref()
-        .filter(|s| s.sides.iter().any(|x| x == "human"))
-        .and_then(|s| s.viewer);
+    let view = match seats.as_deref() {
+        Some(s) => s.view(b),
+        None => PlayerView::of(b, Viewer::All),
+    };
     for (p, mut v) in &mut units {
         // A piece of a unit the battle no longer has (the editor's table, a frame late).
         if p.unit as usize >= b.units.len() {
             continue;
         }
-        let known = viewer.is_none_or(|side| b.is_known_to(p.unit, side));
+        let known = view.knows(p.unit);
         v.set_if_neq(if known {
             Visibility::Inherited
         } else {

@@ -1,0 +1,258 @@
+//! The player view (issue 63, "one player view per side"): over random states of every bundled
+//! scenario with random optional rules, no unit a side may not know of reaches that side,
+//! neither through its `PlayerView` nor through the readers that show or act on it: the
+//! terminal's `units` and `map`, the window's tooltip, the agents' chosen actions.
+
+use super::common::*;
+use proptest::prelude::*;
+use volley::battle::state::{Step, UnitId};
+use volley::battle::{Action, Battle};
+use volley::rules::switches::{Switch, Switches};
+use volley::terminal::view as tview;
+use volley::terminal::words::cm;
+use volley::view::{PlayerView, Viewer};
+
+/// The rule, stated here apart from the view: a side knows its own units; of the enemy, every
+/// unit not hidden by hidden set-up (BPT "Scouting Cavalry") and not dug in unseen by all of
+/// the side's units (BPT "Dug In").
+fn may_know(b: &Battle, side: usize, id: UnitId) -> bool {
+    let u = &b.units[id as usize];
+    u.side == side || (!u.hidden && (!u.dug_in || b.side_units(side).any(|m| b.sees(m.id, id))))
+}
+
+/// The living units `side` may not know of.
+fn secrets(b: &Battle, side: usize) -> Vec<UnitId> {
+    b.alive_units()
+        .map(|u| u.id)
+        .filter(|&id| !may_know(b, side, id))
+        .collect()
+}
+
+/// What of unit `id` a text must not say: its name (unless a name the side may read holds it,
+/// "1st Texas" in "11st Texas") and where it stands (unless something known stands there).
+fn marks(b: &Battle, side: usize, id: UnitId) -> Vec<String> {
+    let u = b.unit(id);
+    let mut public: Vec<String> = b
+        .units
+        .iter()
+        .filter(|k| may_know(b, side, k.id))
+        .map(|k| k.name.clone())
+        .collect();
+    public.extend(b.commanders.iter().map(|c| c.name.clone()));
+    public.extend(b.objectives.iter().map(|o| o.name.clone()));
+    public.extend(b.sides.iter().map(|s| s.name.clone()));
+    public.push(b.title.clone());
+    let at = |p: volley::rules::geometry::V2| format!("({}, {})", cm(p.x), cm(p.y));
+    let mut places: Vec<String> = b
+        .alive_units()
+        .filter(|k| may_know(b, side, k.id))
+        .map(|k| at(k.pose.pos))
+        .collect();
+    places.extend(b.commanders.iter().map(|c| at(c.pos)));
+    places.extend(b.objectives.iter().map(|o| at(o.pos)));
+    let mut out = Vec::new();
+    if !public.iter().any(|p| p.contains(&u.name)) {
+        out.push(u.name.clone());
+    }
+    if !places.contains(&at(u.pose.pos)) {
+        out.push(at(u.pose.pos));
+    }
+    out
+}
+
+/// The view of `side` holds exactly what the rule lets it know.
+fn check_view(b: &Battle, side: usize) -> Result<(), TestCaseError> {
+    let v = PlayerView::side(b, side);
+    for u in &b.units {
+        prop_assert_eq!(v.knows(u.id), may_know(b, side, u.id), "unit {} {}", u.id, &u.name);
+        prop_assert_eq!(v.unit(u.id).is_some(), may_know(b, side, u.id));
+    }
+    let shown: Vec<UnitId> = v.units().map(|u| u.id).collect();
+    let known: Vec<UnitId> = b
+        .alive_units()
+        .map(|u| u.id)
+        .filter(|&id| may_know(b, side, id))
+        .collect();
+    prop_assert_eq!(&shown, &known);
+    let enemies: Vec<UnitId> = known.iter().copied().filter(|&id| b.unit(id).side != side).collect();
+    prop_assert_eq!(v.enemy_ids(), enemies);
+    let named: Vec<UnitId> = match v.step() {
+        Step::CounterInitiative { eligible, .. } | Step::Reaction { eligible, .. } => eligible,
+        Step::Open | Step::Support { .. } => Vec::new(),
+    };
+    prop_assert!(
+        named.iter().all(|&id| may_know(b, side, id)),
+        "the step names {named:?}"
+    );
+    // Everyone's view (a spectator, a replay) hides nothing.
+    let all = PlayerView::of(b, Viewer::All);
+    prop_assert_eq!(all.units().count(), b.alive_units().count());
+    Ok(())
+}
+
+/// The terminal's `units` and `map` for `side` say nothing of what it may not know.
+fn check_terminal(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), TestCaseError> {
+    let text = [tview::units(b, side), tview::map(b, side, 100)].concat().join("\n");
+    for &id in secret {
+        for m in marks(b, side, id) {
+            prop_assert!(
+                !text.contains(&m),
+                "side {side}'s terminal says {m:?} of unit {id}:\n{text}"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The window's tooltip over every unit and commander for `side`: nothing for a unit it may
+/// not know of, and no word of one in any other.
+#[cfg(feature = "gui")]
+fn check_tooltip(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), TestCaseError> {
+    use volley::ui::Selection;
+    let hovers = b
+        .alive_units()
+        .map(|u| Selection {
+            unit: Some(u.id),
+            commander: None,
+        })
+        .chain(b.commanders.iter().map(|c| Selection {
+            unit: None,
+            commander: Some(c.id),
+        }));
+    for hover in hovers {
+        let lines = volley::ui::panels::tooltip::tooltip_lines(b, hover, Some(side));
+        if hover.unit.is_some_and(|u| secret.contains(&u)) {
+            prop_assert!(lines.is_empty(), "side {side} reads a tooltip of {hover:?}: {lines:?}");
+        }
+        let text = lines.join("\n");
+        for &id in secret {
+            let name = &b.unit(id).name;
+            if marks(b, side, id).contains(name) {
+                prop_assert!(!text.contains(name.as_str()), "{hover:?} names {name:?}: {text}");
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gui"))]
+fn check_tooltip(_: &Battle, _: usize, _: &[UnitId]) -> Result<(), TestCaseError> {
+    Ok(())
+}
+
+/// The agents' choices name no unit their side may not know of.
+fn check_agents(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
+    if b.is_over() {
+        return Ok(());
+    }
+    let side = b.actor();
+    let legal = b.legal_actions();
+    for name in ["random", "greedy", "eager", "scheduler:sims=2,width=2,turns=1"] {
+        let mut agent = volley::agents::by_name(name, seed, side).expect("an agent");
+        let a: &Action = &legal[agent.choose(b, &legal)];
+        let (units, _) = a.references();
+        for id in units {
+            prop_assert!(may_know(b, side, id), "{name} for side {side} chose {a:?}");
+        }
+    }
+    Ok(())
+}
+
+fn check_all(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
+    for side in 0..2 {
+        let secret = secrets(b, side);
+        check_view(b, side)?;
+        check_terminal(b, side, &secret)?;
+        check_tooltip(b, side, &secret)?;
+    }
+    check_agents(b, seed)
+}
+
+/// `seed`'s random agents play `steps` actions of `b`.
+fn play(mut b: Battle, seed: u64, steps: usize) -> Battle {
+    let mut agents = [0, 1].map(|s| volley::agents::by_name("random", seed, s).expect("random"));
+    for _ in 0..steps {
+        if b.is_over() {
+            break;
+        }
+        let legal = b.legal_actions();
+        let pick = agents[b.actor()].choose(&b, &legal);
+        b.step(&legal[pick]).expect("a legal action");
+    }
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, ..Default::default() })]
+
+    #[test]
+    fn no_side_learns_of_a_unit_it_may_not_know(
+        seed in any::<u64>(),
+        rules in 0u16..(1 << Switch::ALL.len()),
+        scouting in proptest::bool::weighted(0.75),
+        steps in 0usize..60,
+        dig in any::<u64>(),
+    ) {
+        let mut switches = Switches::default();
+        for (i, s) in Switch::ALL.into_iter().enumerate() {
+            switches.set(s, rules & (1 << i) != 0);
+        }
+        switches.set(Switch::Scouting, scouting);
+        for map in maps() {
+            // A combination the game refuses is no state of the game.
+            let Ok((b, _)) = volley::load_battle_with(&map, seed, &switches) else { continue };
+            // At the set-up (everything hidden under hidden set-up) and after some play.
+            check_all(&b, seed)?;
+            let mut b = play(b, seed, steps);
+            // Some units dug in (BPT "Dug In"), a few of them where no enemy sees them.
+            for u in &mut b.units {
+                if (dig >> (u.id % 64)) & 7 == 0 {
+                    u.dug_in = true;
+                }
+            }
+            check_all(&b, seed)?;
+        }
+    }
+}
+
+#[test]
+fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
+    // The checks above are not empty: at the set-up of a scouting game each side has secrets,
+    // its view and terminal keep them, and everyone's view has them all.
+    let mut switches = Switches::default();
+    switches.set(Switch::Scouting, true);
+    let map = maps()
+        .into_iter()
+        .find(|m| m.ends_with("scouting_demo.ron"))
+        .expect("the scouting demo");
+    let (b, _) = volley::load_battle_with(&map, 7, &switches).expect("it loads");
+    for side in 0..2 {
+        let secret = secrets(&b, side);
+        assert!(
+            !secret.is_empty(),
+            "side {side} knows every enemy unit at a hidden set-up"
+        );
+        assert!(secret.iter().all(|&id| b.unit(id).side != side));
+        let v = PlayerView::side(&b, side);
+        assert!(secret.iter().all(|&id| !v.knows(id) && v.unit(id).is_none()));
+        assert_eq!(
+            v.side_units(side).count(),
+            b.side_units(side).count(),
+            "its own units in full"
+        );
+        assert!(PlayerView::of(&b, Viewer::All).knows(secret[0]));
+        assert!(!marks(&b, side, secret[0]).is_empty());
+        check_all(&b, 7).expect("nothing leaks");
+    }
+}
+
+#[test]
+fn a_side_sees_its_own_hand_and_not_the_other() {
+    let b = skirmish(1);
+    for side in 0..2 {
+        let v = PlayerView::side(&b, side);
+        assert!(v.sees_hand_of(side));
+        assert!(!v.sees_hand_of(1 - side));
+    }
+    assert!(PlayerView::of(&b, Viewer::All).sees_hand_of(0));
+}
