@@ -12,6 +12,7 @@ pub mod battle;
 pub mod data;
 pub mod editor;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod sim;
 pub mod terminal;

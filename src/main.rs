@@ -551,7 +551,7 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
                 out!(
                     w,
                     "round shot: {} at {to_hit}+, accuracy {accuracy}+{bonus_note}",
-                    volley::battle::log::count(dice, "die")
+                    volley::report::count(dice, "die")
                 );
                 out!(w, "  lands on the aim point: {:.1}%", on_target * 100.0);
                 out!(w, "  expected hits on the first stand if it does: {given:.3}");
@@ -581,8 +581,8 @@ fn artillery_odds(ammo: &str, a: &ArtilleryOdds, json: bool) -> Result<(), Strin
                 out!(
                     w,
                     "canister: {}; target at {to_hit}+, then {} behind{bonus_note}",
-                    volley::battle::log::count(dice, "die"),
-                    volley::battle::log::count(behind.len() as i64, "unit")
+                    volley::report::count(dice, "die"),
+                    volley::report::count(behind.len() as i64, "unit")
                 );
                 for (k, h) in e.iter().enumerate() {
                     let who = if k == 0 {
@@ -820,7 +820,7 @@ fn simulate(
                 None => out.line(format_args!("> {}", a.name())),
             }
             for e in events {
-                out.line(format_args!("    {}", b.describe(e)));
+                out.line(format_args!("    {}", volley::report::line(&b, e)));
             }
         }
         rec.push(b, a, events);

@@ -150,7 +150,7 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
     }
     assert_eq!(b.weather, Weather::Poor);
     assert_eq!(b.los.params().visibility, 40.0);
-    let text: Vec<String> = ev.iter().map(|e| b.describe(e)).collect();
+    let text: Vec<String> = ev.iter().map(|e| volley::report::line(&b, e)).collect();
     assert!(
         text.iter()
             .any(|t| t.contains("rolled 6+6: the weather turns from normal to poor")),

@@ -155,7 +155,7 @@ fn battle_panels(
             .show(ctx, |ui| {
                 ui.label(format!(
                     "{} still {} orders: {}.",
-                    crate::battle::log::count(holding.len() as i64, "unit"),
+                    crate::report::count(holding.len() as i64, "unit"),
                     if holding.len() == 1 { "holds" } else { "hold" },
                     holding.join(", ")
                 ));
