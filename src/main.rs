@@ -820,7 +820,7 @@ fn simulate(
                 None => out.line(format_args!("> {}", a.name())),
             }
             for e in events {
-                out.line(format_args!("    {}", volley::report::line(&b, e)));
+                out.line(format_args!("    {}", volley::report::line(b, e)));
             }
         }
         rec.push(b, a, events);

@@ -147,7 +147,7 @@ pub fn names_known_pieces(b: &Battle, a: &Action) -> bool {
 /// rest as the battle log describes them.
 pub fn action_text(b: &Battle, a: &Action) -> String {
     if !names_known_pieces(b, a) {
-        return crate::report::heading(&b, a);
+        return crate::report::heading(b, a);
     }
     match a {
         Action::Move { unit, to } => format!("move: {}", move_text(b, *unit, to)),
@@ -212,21 +212,21 @@ pub fn action_text(b: &Battle, a: &Action) -> String {
                 if p.modifiers.is_empty() { "" } else { ", " },
                 modifiers_text(&p.modifiers)
             ),
-            Err(_) => crate::report::heading(&b, a),
+            Err(_) => crate::report::heading(b, a),
         },
         Action::Activate { unit, purpose, into } => match b.activation_plan(*unit, *purpose, *into) {
             Ok(p) if !p.modifiers.is_empty() => {
-                format!("{} [{}]", crate::report::heading(&b, a), modifiers_text(&p.modifiers))
+                format!("{} [{}]", crate::report::heading(b, a), modifiers_text(&p.modifiers))
             }
-            _ => crate::report::heading(&b, a),
+            _ => crate::report::heading(b, a),
         },
         Action::Rally { unit } => match b.rally_plan(*unit) {
             Ok(p) if !p.modifiers.is_empty() => {
-                format!("{} [{}]", crate::report::heading(&b, a), modifiers_text(&p.modifiers))
+                format!("{} [{}]", crate::report::heading(b, a), modifiers_text(&p.modifiers))
             }
-            _ => crate::report::heading(&b, a),
+            _ => crate::report::heading(b, a),
         },
-        _ => crate::report::heading(&b, a),
+        _ => crate::report::heading(b, a),
     }
 }
 

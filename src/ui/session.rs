@@ -44,7 +44,7 @@ impl LogLine {
         LogLine {
             game_turn: b.game_turn,
             action: false,
-            text: crate::report::line(&b, e),
+            text: crate::report::line(b, e),
             throws: crate::report::throws(e),
             event: Some(e.clone()),
         }

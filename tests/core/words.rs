@@ -91,7 +91,7 @@ fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (us
             check(&before, why.to_string());
         }
         for e in ev {
-            check(b, volley::report::line(&b, e));
+            check(b, volley::report::line(b, e));
         }
         before = b.clone();
     });

@@ -518,7 +518,7 @@ fn order_text(b: &Battle, sel: &Selection, c: CmdId, units: &[UnitId], flags: [b
 /// left out where it acts).
 pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
     if !crate::terminal::words::names_known_pieces(b, a) {
-        return capital(&plain(&crate::report::heading(&b, a)));
+        return capital(&plain(&crate::report::heading(b, a)));
     }
     let text = match a {
         Action::Order {
@@ -605,7 +605,7 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
         Action::DrawSabers { .. } => "Draw sabers: +1 attack a stand in its charges this turn, no firing".into(),
         Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Engineer { unit, .. } => {
-            let d = crate::report::heading(&b, a);
+            let d = crate::report::heading(b, a);
             let lead = format!("engineer task: {} ", b.unit(*unit).name);
             capital(d.strip_prefix(&lead).unwrap_or(&d))
         }
