@@ -158,6 +158,7 @@ fn no_module_imports_from_a_layer_above_it() {
         "rules" => 0,
         "data" => 1,
         "battle" => 2,
+        "report" => 3,
         "agents" | "replay" | "editor" => 3,
         "sim" | "terminal" | "ui" => 4,
         _ => 5,

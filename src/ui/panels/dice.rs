@@ -31,7 +31,8 @@ pub struct DiceTurn {
 
 /// The last `HISTORY` actions of the log, grouped by the player turn they were taken in,
 /// oldest turn first (the panel shows them the other way round). A computer player's reason
-/// (a line in brackets) is no roll and is left out.
+/// (a line with no event) is no roll and is left out; the player turns are read from the
+/// phase events (`report::phase::player_turn_of`).
 pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
     let mut turns: Vec<DiceTurn> = Vec::new();
     let mut label = "Before the battle".to_string();
@@ -65,7 +66,7 @@ pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
             {
                 label = t;
             }
-            if open && !l.text.starts_with('[') {
+            if open && l.event.is_some() {
                 let entry = turns.last_mut().and_then(|t| t.actions.last_mut()).expect("open");
                 entry.lines.push(l.text.clone());
                 entry.throws.push(l.throws.clone());
