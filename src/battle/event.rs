@@ -347,8 +347,8 @@ pub enum Event {
         dice: [u32; 2],
         from: crate::data::scenario::Weather,
         to: crate::data::scenario::Weather,
-        /// "before the battle" or "end of game turn N".
-        when: String,
+        /// The game turn at whose end it was rolled (`None`: before the battle).
+        when: Option<u32>,
     },
     /// *Glory Days!* "Activation" (switch `InitiativePassing`): one d6 ≥ the target.
     ActivationRoll {

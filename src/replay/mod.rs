@@ -78,7 +78,7 @@ pub struct Recording {
 /// Where an action ended a phase (or the game), by its events: the name of the checkpoint a
 /// recording keeps after it ("start of turn 2 Union Command phase", "game over"), else `None`.
 pub fn phase_boundary(battle: &Battle, events: &[Event]) -> Option<String> {
-    crate::report::phase::boundary(battle, events)
+    crate::report::flow::boundary(battle, events)
 }
 
 impl Recording {

@@ -14,26 +14,7 @@ pub fn heading(b: &Battle, a: &Action) -> String {
         return format!("{} (no such unit or commander)", a.name());
     }
     match a {
-        Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => {
-            let ctx = crate::battle::fire::FireContext::Order;
-            let plan = b.fire_plan(*unit, *target, ctx);
-            let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
-            let mean = crate::rules::odds::mean(&dist);
-            // A gun's ball or shell lands on its aim only on the crew's accuracy roll.
-            let (landing, mean) = match b.p_lands_on_aim(*unit, ctx) {
-                Some(p) => (format!(", lands on its aim {:.0}%", p * 100.0), p * mean),
-                None => (String::new(), mean),
-            };
-            format!(
-                "{}: {} fires at {} ({}, {}+{landing}, expect {:.2} hits)",
-                a.name(),
-                uname(b, *unit),
-                uname(b, *target),
-                count(plan.dice, "die"),
-                plan.effective_to_hit(),
-                mean
-            )
-        }
+        Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => fire(b, a, *unit, *target),
         Action::InitiativeCharge { unit, target } | Action::Charge { unit, target } => {
             format!("{}: {} charges {}", a.name(), uname(b, *unit), uname(b, *target))
         }
@@ -144,4 +125,27 @@ pub fn heading(b: &Battle, a: &Action) -> String {
         Action::Pass => "pass".into(),
         Action::EndPhase => format!("end the {} phase", phase_word(b.phase)),
     }
+}
+
+/// "fire: 5th NH fires at 4th AL (4 dice, 4+, expect 1.33 hits)", with the chance a gun's
+/// ball or shell lands on its aim.
+fn fire(b: &Battle, a: &Action, unit: u32, target: u32) -> String {
+    let ctx = crate::battle::fire::FireContext::Order;
+    let plan = b.fire_plan(unit, target, ctx);
+    let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+    let mean = crate::rules::odds::mean(&dist);
+    // A gun's ball or shell lands on its aim only on the crew's accuracy roll.
+    let (landing, mean) = match b.p_lands_on_aim(unit, ctx) {
+        Some(p) => (format!(", lands on its aim {:.0}%", p * 100.0), p * mean),
+        None => (String::new(), mean),
+    };
+    format!(
+        "{}: {} fires at {} ({}, {}+{landing}, expect {:.2} hits)",
+        a.name(),
+        uname(b, unit),
+        uname(b, target),
+        count(plan.dice, "die"),
+        plan.effective_to_hit(),
+        mean
+    )
 }

@@ -1,9 +1,9 @@
 //! The artillery family: a gun's round shot (its flight, bounces and the dice each unit in
 //! its path takes), its shell (accuracy, deviation, burst), canister blasting through.
 
+use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{count, dice as faces, unit};
-use super::{Clip, Deed, Facts};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::artillery::ShotTrace;
 use crate::rules::geometry::V2;

@@ -2,9 +2,9 @@
 //! befalls commanders (they ride, are attacked, suppressed, knocked out, join a unit, are
 //! replaced).
 
+use super::aspects::{Caption, Deed, Facts};
 use super::dice::Throw;
 use super::words::{blunder_words, commander, count, dice as faces, knock_out_words, modifier_words, unit, units};
-use super::{Caption, Deed, Facts};
 use crate::battle::event::{CommandOutcome, KnockOut, Modifier};
 use crate::battle::state::{Battle, CmdId, UnitId};
 use crate::rules::geometry::V2;

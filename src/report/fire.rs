@@ -2,9 +2,9 @@
 //! rolled together, a gun's canister, the attack dice of a ball, a shell or a blast, the
 //! cross-fire of a blunder).
 
+use super::aspects::{Caption, Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{aspect_word, count, cover_words, dice as faces, modifier_words, unit};
-use super::{Caption, Clip, Deed, Facts};
 use crate::battle::event::{FireCause, FireHow, FireWhy, Modifier};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Aspect;

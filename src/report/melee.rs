@@ -1,9 +1,9 @@
 //! The melee family: a charge declared, its contact or failure, supports, combat rounds and
 //! their result, retreats and consolidations.
 
+use super::aspects::{Clip, Facts, Mark};
 use super::dice::Throw;
 use super::words::{aspect_word, count, dice as faces, modifier_words, side, unit};
-use super::{Clip, Facts, Mark};
 use crate::battle::event::CombatSide;
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::{Aspect, Pose};

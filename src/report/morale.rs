@@ -1,9 +1,9 @@
 //! The morale family: hits taken, suppression (tests, suppressed, cleared), falling back,
 //! knock-outs, stands removed, disorder, the breakpoint and a side that breaks.
 
+use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{cm, count, dice as faces, knock_out_words, side, unit};
-use super::{Clip, Deed, Facts};
 use crate::battle::event::KnockOut;
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::Pose;

@@ -1,8 +1,8 @@
 //! The movement family: a unit moves (on an order, evading, charging, in support, on a
 //! blunder, deploying), deploys into a formation, halts against an enemy.
 
+use super::aspects::{Caption, Clip, Deed, Facts};
 use super::words::{degrees, move_verb, unit};
-use super::{Caption, Clip, Deed, Facts};
 use crate::battle::event::MoveKind;
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Pose;

@@ -2,7 +2,7 @@
 //! test, rally, D-markers, the initiative passing), hidden set-up and scouting cavalry, the
 //! saber charge, fixed formations, prone, and order delay.
 
-use super::Facts;
+use super::aspects::Facts;
 use super::dice::Throw;
 use super::words::{commander, d6_line, plural, side, unit, units};
 use crate::battle::event::Modifier;
@@ -10,7 +10,11 @@ use crate::battle::state::{Battle, CmdId, SideId, UnitId};
 use crate::data::scenario::Weather;
 
 /// "Weather, end of game turn 3: rolled 4+5: the weather turns from fair to rain (BPT Weather)".
-pub(crate) fn weather(d: &[u32; 2], from: &Weather, to: &Weather, when: &str) -> String {
+pub(crate) fn weather(d: &[u32; 2], from: &Weather, to: &Weather, when: Option<u32>) -> String {
+    let when = match when {
+        None => "before the battle".to_string(),
+        Some(turn) => format!("end of game turn {turn}"),
+    };
     let change = if from == to {
         format!("the weather stays {}", format!("{to:?}").to_lowercase())
     } else {

@@ -1,7 +1,7 @@
 //! The works family: engineers at their tasks (a gap in a wall or fence, a pontoon bridge),
 //! and buildings struck and collapsing (BPT "Constructions").
 
-use super::Facts;
+use super::aspects::Facts;
 use super::dice::Throw;
 use super::words::{building, dice as faces, plural, unit, units};
 use crate::battle::state::{Battle, UnitId};

@@ -256,7 +256,7 @@ fn every_event_of_played_games_is_reported() {
             }
             if let Some(Mark::PhaseStarted { .. }) = facts.mark {
                 assert!(line.starts_with("— Turn ") && line.ends_with(" phase —"), "{line}");
-                assert!(report::phase::player_turn_of(&b, e).is_some_and(|t| line.contains(&t)));
+                assert!(report::flow::player_turn_of(&b, e).is_some_and(|t| line.contains(&t)));
             }
             kinds.insert(format!("{e:?}").split([' ', '(', '{']).next().unwrap_or("").to_string());
         }

@@ -32,7 +32,7 @@ pub struct DiceTurn {
 /// The last `HISTORY` actions of the log, grouped by the player turn they were taken in,
 /// oldest turn first (the panel shows them the other way round). A computer player's reason
 /// (a line with no event) is no roll and is left out; the player turns are read from the
-/// phase events (`report::phase::player_turn_of`).
+/// phase events (`report::flow::player_turn_of`).
 pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
     let mut turns: Vec<DiceTurn> = Vec::new();
     let mut label = "Before the battle".to_string();
@@ -59,11 +59,7 @@ pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
                 });
             }
         } else {
-            if let Some(t) = l
-                .event
-                .as_ref()
-                .and_then(|e| crate::report::phase::player_turn_of(b, e))
-            {
+            if let Some(t) = l.event.as_ref().and_then(|e| crate::report::flow::player_turn_of(b, e)) {
                 label = t;
             }
             if open && l.event.is_some() {
