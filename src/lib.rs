@@ -17,6 +17,7 @@ pub mod cli;
 pub mod data;
 pub mod editor;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod sim;
 pub mod terminal;

@@ -63,11 +63,8 @@ pub struct PhaseQueue(pub Vec<GamePhase>);
 impl PhaseQueue {
     /// Note the phases an applied action's events started.
     pub fn passed(&mut self, events: &[Event]) {
-        for e in events {
-            if let Event::PhaseStarted { phase, .. } = e {
-                self.0.push((*phase).into());
-            }
-        }
+        self.0
+            .extend(crate::report::flow::started_phases(events).into_iter().map(GamePhase::from));
     }
 }
 

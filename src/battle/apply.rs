@@ -6,30 +6,22 @@ use super::action::{Action, Refusal, refuse};
 use super::event::Event;
 use super::state::*;
 
-/// What one action did: the action described on the state it was applied to, the game turn
-/// it was taken in, and its events.
+/// What one action did: the game turn it was taken in, and its events (the words for them,
+/// and the action's heading read on the state before it, are the report's: `report::heading`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
-    /// An order's "need ≤ N" is the one it was rolled against, not the one a next order would need.
-    pub heading: String,
     /// An action that ends a game turn leaves the battle in the next one.
     pub game_turn: u32,
     pub events: Vec<Event>,
 }
 
 impl Battle {
-    /// The one door with its heading: the action is described on this state (before it
-    /// changes, so with no copy of the battle), then validated and applied. A refusal changes
-    /// nothing.
+    /// The one door with the game turn the action was taken in: validated and applied. A
+    /// refusal changes nothing.
     pub fn step(&mut self, action: &Action) -> Result<Applied, Refusal> {
-        let heading = self.describe_action(action);
         let game_turn = self.game_turn;
         let events = self.apply(action)?;
-        Ok(Applied {
-            heading,
-            game_turn,
-            events,
-        })
+        Ok(Applied { game_turn, events })
     }
 
     /// Validate and apply one action.

@@ -8,7 +8,7 @@
 //! ball or burst strikes is attacked with the dice the rules give it, friend or foe, with the
 //! score and save that unit would have against the gun.
 
-use super::event::Event;
+use super::event::{Event, FireHow};
 use super::fire::{FireContext, FirePlan};
 use super::state::*;
 use crate::data::army::Trait;
@@ -494,7 +494,7 @@ impl Battle {
 
     /// The primary target of canister: the plan's dice, score and save, as ordinary fire.
     fn attack_primary(&mut self, plan: &FirePlan, ctx: FireContext, ev: &mut Vec<Event>) -> u32 {
-        let net = self.roll_plan(plan, format!("{}: canister", ctx.label()), ev);
+        let net = self.roll_plan(plan, ctx.cause(FireHow::Canister), ev);
         self.strike_construction(plan.target, plan.dice, Ammo::Canister, ev);
         net
     }
@@ -524,10 +524,10 @@ impl Battle {
         ammo: Ammo,
         ev: &mut Vec<Event>,
     ) -> u32 {
-        let what = match ammo {
-            Ammo::Shot => "round shot",
-            Ammo::Shell | Ammo::AirBurst => "shell",
-            Ammo::Canister => "canister blast-through",
+        let how = match ammo {
+            Ammo::Shot => FireHow::RoundShot,
+            Ammo::Shell | Ammo::AirBurst => FireHow::Shell,
+            Ammo::Canister => FireHow::BlastThrough,
         };
         if !self.unit(target).alive() || dice == 0 {
             return 0;
@@ -574,7 +574,7 @@ impl Battle {
         ev.push(Event::Fired {
             firers: vec![plan.firer],
             target,
-            context: format!("{}: {what}", ctx.label()),
+            context: ctx.cause(how),
             base_dice: dice as i32,
             modifiers: Vec::new(),
             dice,

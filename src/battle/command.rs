@@ -540,7 +540,7 @@ impl Battle {
         ev.push(Event::Fired {
             firers: vec![],
             target: id,
-            context: "blunder: cross-fire".into(),
+            context: super::event::FireCause::new(super::event::FireWhy::CrossFire, super::event::FireHow::Alone),
             base_dice: n as i32,
             modifiers: vec![],
             dice: n,

@@ -45,6 +45,50 @@ pub enum MoveKind {
     Deploy,
 }
 
+/// Why a fire was rolled (the report words it: "order", "opportunity fire"...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FireWhy {
+    Initiative,
+    Order,
+    Opportunity,
+    Counter,
+    /// BPT "Command Blunder": open fire.
+    OpenFire,
+    /// BPT "Command Blunder": cross-fire (no firer).
+    CrossFire,
+}
+
+/// How a fire's dice were rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FireHow {
+    /// One unit's fire.
+    Alone,
+    /// Several units' attacks rolled together (opportunity fire).
+    Together,
+    /// A gun's canister at its target.
+    Canister,
+    /// A round shot's attack dice on a unit in its path.
+    RoundShot,
+    /// A shell's attack dice on a unit within its burst.
+    Shell,
+    /// Canister blasting through to the unit behind.
+    BlastThrough,
+}
+
+/// Why and how a fire was rolled: typed, so that whoever shows it (the log, the animation)
+/// reads it without parsing words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FireCause {
+    pub why: FireWhy,
+    pub how: FireHow,
+}
+
+impl FireCause {
+    pub fn new(why: FireWhy, how: FireHow) -> Self {
+        FireCause { why, how }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KnockOut {
     /// Hits equal to the unit's hits value.
@@ -118,8 +162,9 @@ pub enum Event {
     Fired {
         firers: Vec<UnitId>,
         target: UnitId,
-        /// Opportunity, initiative, counter-initiative, order, blunder...
-        context: String,
+        /// Opportunity, initiative, counter-initiative, order, blunder...; alone, rolled
+        /// together, canister...
+        context: FireCause,
         base_dice: i32,
         modifiers: Vec<Modifier>,
         dice: u32,
@@ -302,8 +347,8 @@ pub enum Event {
         dice: [u32; 2],
         from: crate::data::scenario::Weather,
         to: crate::data::scenario::Weather,
-        /// "before the battle" or "end of game turn N".
-        when: String,
+        /// The game turn at whose end it was rolled (`None`: before the battle).
+        when: Option<u32>,
     },
     /// *Glory Days!* "Activation" (switch `InitiativePassing`): one d6 ≥ the target.
     ActivationRoll {
@@ -436,36 +481,4 @@ pub struct CombatSide {
     pub saved: u32,
     /// The unit that took this side's hits.
     pub struck: UnitId,
-}
-
-impl Event {
-    /// After this event the action that caused it stands and cannot be taken back: a die was
-    /// rolled (a command or self-order roll, a blunder, fire, artillery, an attack on a
-    /// commander, a suppression or fall-back test, a combat round, a breakpoint, weather,
-    /// engineering, activation, charge-test or rally roll) or the game ended. The window's undo
-    /// asks this of every event (`ui::undo::is_undoable`).
-    pub fn settles(&self) -> bool {
-        matches!(
-            self,
-            Event::CommandRoll { .. }
-                | Event::SelfOrderRoll { .. }
-                | Event::Blunder { .. }
-                | Event::Fired { .. }
-                | Event::RoundShot { .. }
-                | Event::ShellFired { .. }
-                | Event::BlastThrough { .. }
-                | Event::CommanderAttacked { .. }
-                | Event::SuppressionTest { .. }
-                | Event::FellBack { .. }
-                | Event::CombatRound { .. }
-                | Event::CombatResult { .. }
-                | Event::BreakpointRoll { .. }
-                | Event::WeatherRoll { .. }
-                | Event::EngineerWork { roll: Some(_), .. }
-                | Event::ActivationRoll { .. }
-                | Event::ChargeTest { .. }
-                | Event::RallyRoll { .. }
-                | Event::GameOver { .. }
-        )
-    }
 }

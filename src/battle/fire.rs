@@ -2,7 +2,7 @@
 //! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
 
 use super::action::{Refusal, refuse};
-use super::event::{Event, KnockOut, Modifier, MoveKind};
+use super::event::{Event, FireCause, FireHow, FireWhy, KnockOut, Modifier, MoveKind};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
@@ -24,14 +24,16 @@ pub enum FireContext {
 }
 
 impl FireContext {
-    pub fn label(self) -> &'static str {
-        match self {
-            FireContext::Initiative => "initiative",
-            FireContext::Order => "order",
-            FireContext::Opportunity => "opportunity fire",
-            FireContext::Counter => "counter-initiative",
-            FireContext::Blunder => "blunder: open fire",
-        }
+    /// The fire's cause as its event keeps it, rolled `how`.
+    pub fn cause(self, how: FireHow) -> FireCause {
+        let why = match self {
+            FireContext::Initiative => FireWhy::Initiative,
+            FireContext::Order => FireWhy::Order,
+            FireContext::Opportunity => FireWhy::Opportunity,
+            FireContext::Counter => FireWhy::Counter,
+            FireContext::Blunder => FireWhy::OpenFire,
+        };
+        FireCause::new(why, how)
     }
 }
 
@@ -698,17 +700,17 @@ impl Battle {
             self.resolve_artillery(plan.clone(), ctx, ammo, ev);
             return;
         }
-        let context = if plans.len() > 1 {
-            format!("{}: rolled together", ctx.label())
+        let context = ctx.cause(if plans.len() > 1 {
+            FireHow::Together
         } else {
-            ctx.label().to_string()
-        };
+            FireHow::Alone
+        });
         let mut net = 0;
         for p in &plans {
             let f = self.unit_mut(p.firer);
             f.has_fired = true;
             f.dug_in = false; // BPT "Dug In": firing gives the position away
-            net += self.roll_plan_hits(p, context.clone(), ev);
+            net += self.roll_plan_hits(p, context, ev);
         }
         // One hit fewer per unit firing (then take_fire_hits takes none more).
         for _ in &plans {
@@ -729,7 +731,7 @@ impl Battle {
 
     /// Roll a plan's dice at its score against its save, record them (`context` names the
     /// fire), and apply the hits after saves; returns them.
-    pub(crate) fn roll_plan(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
+    pub(crate) fn roll_plan(&mut self, plan: &FirePlan, context: FireCause, ev: &mut Vec<Event>) -> u32 {
         let net = self.roll_plan_hits(plan, context, ev);
         let from = self.unit(plan.firer).pose.pos;
         self.take_fire_hits(plan.target, net, plan.to_hit, from, ev);
@@ -738,7 +740,7 @@ impl Battle {
 
     /// Roll a plan's attack dice and the target's saves and record them: the hits after saves
     /// (none from a jammed Gatling, which is knocked out), not yet taken.
-    fn roll_plan_hits(&mut self, plan: &FirePlan, context: String, ev: &mut Vec<Event>) -> u32 {
+    fn roll_plan_hits(&mut self, plan: &FirePlan, context: FireCause, ev: &mut Vec<Event>) -> u32 {
         let rolls = self.dice.roll(plan.dice, 6);
         let need = plan.effective_to_hit();
         // ACW note 12: Gatlings "jam on rolling attack dice with any doubles. Jammed Gatling

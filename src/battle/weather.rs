@@ -71,7 +71,7 @@ impl Battle {
             dice,
             from,
             to,
-            when: "before the battle".into(),
+            when: None,
         });
     }
 
@@ -88,7 +88,7 @@ impl Battle {
             dice,
             from,
             to,
-            when: format!("end of game turn {}", self.game_turn),
+            when: Some(self.game_turn),
         });
     }
 }

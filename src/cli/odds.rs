@@ -131,7 +131,7 @@ impl Odds {
         out!(
             w,
             "round shot: {} at {to_hit}+, accuracy {accuracy}+{}",
-            crate::battle::log::count(dice, "die"),
+            crate::report::count(dice, "die"),
             self.bonus_note()
         );
         out!(w, "  lands on the aim point: {:.1}%", on_target * 100.0);
@@ -167,8 +167,8 @@ impl Odds {
         out!(
             w,
             "canister: {}; target at {to_hit}+, then {} behind{}",
-            crate::battle::log::count(dice, "die"),
-            crate::battle::log::count(behind.len() as i64, "unit"),
+            crate::report::count(dice, "die"),
+            crate::report::count(behind.len() as i64, "unit"),
             self.bonus_note()
         );
         for (k, h) in e.iter().enumerate() {

@@ -100,7 +100,7 @@ impl Simulate {
                     None => out.line(format_args!("> {}", a.name())),
                 }
                 for e in events {
-                    out.line(format_args!("    {}", b.describe(e)));
+                    out.line(format_args!("    {}", crate::report::line(b, e)));
                 }
             }
             rec.push(b, a, events);

@@ -78,19 +78,7 @@ pub struct Recording {
 /// Where an action ended a phase (or the game), by its events: the name of the checkpoint a
 /// recording keeps after it ("start of turn 2 Union Command phase", "game over"), else `None`.
 pub fn phase_boundary(battle: &Battle, events: &[Event]) -> Option<String> {
-    events.iter().rev().find_map(|e| match e {
-        Event::PhaseStarted {
-            phase,
-            active,
-            game_turn,
-            ..
-        } => Some(format!(
-            "start of turn {game_turn} {} {phase:?} phase",
-            battle.sides[*active].name
-        )),
-        Event::GameOver { .. } => Some("game over".to_string()),
-        _ => None,
-    })
+    crate::report::flow::boundary(battle, events)
 }
 
 impl Recording {

@@ -83,7 +83,7 @@ pub fn history(rec: &Recording, path: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for a in &rec.actions {
         match b.apply(a) {
-            Ok(evs) => out.extend(evs.iter().map(|e| b.describe(e))),
+            Ok(evs) => out.extend(evs.iter().map(|e| crate::report::line(&b, e))),
             Err(_) => break,
         }
     }
@@ -482,7 +482,7 @@ impl<W: Write> Session<W> {
         }
         say!(out);
         for e in events {
-            let line = b.describe(e);
+            let line = crate::report::line(&b, e);
             say!(out, "  {line}");
             history.push(line);
         }
@@ -782,18 +782,20 @@ impl<W: Write> Session<W> {
             Ok(evs) => {
                 rec.push(&b, &legal[choice], &evs);
                 for e in &evs {
-                    let line = b.describe(e);
+                    let line = crate::report::line(&b, e);
                     say!(out, "  {line}");
                     history.push(line);
                 }
                 let new_turn = evs.iter().any(|e| {
                     matches!(
-                        e,
-                        Event::PhaseStarted {
-                            phase: Phase::Initiative,
-                            ..
-                        }
-                    ) || matches!(e, Event::GameOver { .. })
+                        crate::report::facts(e).mark,
+                        Some(
+                            crate::report::Mark::PhaseStarted {
+                                phase: Phase::Initiative,
+                                ..
+                            } | crate::report::Mark::GameOver
+                        )
+                    )
                 });
                 if new_turn && let Err(e) = save(&rec, &autosave) {
                     say!(out, "  (autosave to {auto} failed: {e})");

@@ -522,7 +522,7 @@ pub fn odds_lines(b: &Battle, a: &Action) -> Vec<String> {
             "{} fires at {}: {} ({} base{}{}), hit on {}+{}{}",
             b.unit(unit).name,
             b.unit(target).name,
-            crate::battle::log::count(plan.dice, "die"),
+            crate::report::count(plan.dice, "die"),
             plan.base_dice,
             if plan.modifiers.is_empty() { "" } else { ", " },
             super::words::modifiers_text(&plan.modifiers),

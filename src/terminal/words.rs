@@ -32,11 +32,8 @@ pub fn facing_text(facing_rad: f64) -> String {
     format!("{shown}° ({})", compass(d))
 }
 
-/// A number of cm as the log writes it: one decimal, no trailing ".0".
-pub fn cm(d: f64) -> String {
-    let s = format!("{d:.1}");
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
+/// A number of cm as the log writes it (the report's words).
+pub use crate::report::words::cm;
 
 /// Where `p` lies seen from `from`: "ahead", "ahead-left", "left", "behind-right"…
 /// (eight sectors of 45° around the facing).
@@ -150,7 +147,7 @@ pub fn names_known_pieces(b: &Battle, a: &Action) -> bool {
 /// rest as the battle log describes them.
 pub fn action_text(b: &Battle, a: &Action) -> String {
     if !names_known_pieces(b, a) {
-        return b.describe_action(a);
+        return crate::report::heading(b, a);
     }
     match a {
         Action::Move { unit, to } => format!("move: {}", move_text(b, *unit, to)),
@@ -215,17 +212,21 @@ pub fn action_text(b: &Battle, a: &Action) -> String {
                 if p.modifiers.is_empty() { "" } else { ", " },
                 modifiers_text(&p.modifiers)
             ),
-            Err(_) => b.describe_action(a),
+            Err(_) => crate::report::heading(b, a),
         },
         Action::Activate { unit, purpose, into } => match b.activation_plan(*unit, *purpose, *into) {
-            Ok(p) if !p.modifiers.is_empty() => format!("{} [{}]", b.describe_action(a), modifiers_text(&p.modifiers)),
-            _ => b.describe_action(a),
+            Ok(p) if !p.modifiers.is_empty() => {
+                format!("{} [{}]", crate::report::heading(b, a), modifiers_text(&p.modifiers))
+            }
+            _ => crate::report::heading(b, a),
         },
         Action::Rally { unit } => match b.rally_plan(*unit) {
-            Ok(p) if !p.modifiers.is_empty() => format!("{} [{}]", b.describe_action(a), modifiers_text(&p.modifiers)),
-            _ => b.describe_action(a),
+            Ok(p) if !p.modifiers.is_empty() => {
+                format!("{} [{}]", crate::report::heading(b, a), modifiers_text(&p.modifiers))
+            }
+            _ => crate::report::heading(b, a),
         },
-        _ => b.describe_action(a),
+        _ => crate::report::heading(b, a),
     }
 }
 

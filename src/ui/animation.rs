@@ -9,8 +9,8 @@
 //! The clock runs at the player's animation speed; speed 0 turns animation off.
 
 use crate::app::{ActionApplied, BattleSystems};
-use crate::battle::event::MoveKind;
 use crate::battle::{Battle, Event, UnitId};
+use crate::report::Clip as EventClip;
 use crate::rules::geometry::{Pose, V2};
 use bevy::prelude::*;
 use std::f64::consts::{PI, TAU};
@@ -268,16 +268,12 @@ pub fn effects_of(b: &Battle, events: &[Event]) -> Vec<(Fx, f32, f32)> {
     };
     let pos = |u: UnitId| b.unit(u).pose.pos;
     for e in events {
-        match e {
-            Event::Moved {
-                unit, from, to, kind, ..
-            } if *kind != MoveKind::Deploy => {
-                glide(&mut out, *unit, *from, *to);
-            }
-            Event::FellBack { unit, from, to, .. }
-            | Event::Retreated { unit, from, to }
-            | Event::Consolidated { unit, from, to } => glide(&mut out, *unit, *from, *to),
-            Event::RoundShot { trace, .. } => {
+        let Some(clip) = crate::report::facts(e).clip else {
+            continue;
+        };
+        match clip {
+            EventClip::Glide { unit, from, to } => glide(&mut out, unit, from, to),
+            EventClip::Ball { trace } => {
                 let mut path = vec![trace.gun];
                 path.extend(trace.impacts.iter().map(|i| i.point));
                 if path.last().is_some_and(|l| l.dist(trace.rest) > 0.01) {
@@ -288,32 +284,24 @@ pub fn effects_of(b: &Battle, events: &[Event]) -> Vec<(Fx, f32, f32)> {
                 let impacts = trace.impacts.len();
                 out.push((Fx::Ball { path, impacts }, dur, flight));
             }
-            Event::ShellFired { gun, burst, .. } => {
-                out.push((Fx::Shell { from: *gun, to: *burst }, 0.7, 0.5));
-            }
-            Event::Fired {
+            EventClip::Shell { gun, burst } => out.push((Fx::Shell { from: gun, to: burst }, 0.7, 0.5)),
+            EventClip::Volley {
                 firers,
                 target,
-                context,
-                ..
+                canister,
             } => {
                 let Some(&first) = firers.first() else { continue };
-                if context.ends_with("canister") {
-                    let corners: Vec<V2> = b.rects(*target).iter().flat_map(|r| r.corners()).collect();
-                    let pts = cone(pos(first), pos(*target), &corners);
+                if canister {
+                    let corners: Vec<V2> = b.rects(target).iter().flat_map(|r| r.corners()).collect();
+                    let pts = cone(pos(first), pos(target), &corners);
                     out.push((Fx::Cone { pts }, 0.5, 0.3));
                 } else if !b.unit(first).is_artillery() {
                     let from = firers.iter().map(|&f| pos(f)).collect();
-                    out.push((Fx::Volley { from, to: pos(*target) }, 0.35, 0.25));
+                    out.push((Fx::Volley { from, to: pos(target) }, 0.35, 0.25));
                 }
             }
-            Event::BlastThrough { corridor, .. } => {
-                out.push((Fx::Corridor { pts: *corridor }, 0.5, 0.3));
-            }
-            Event::HitsTaken { unit, hits, .. } if *hits > 0 => {
-                out.push((Fx::Hit { at: pos(*unit) }, 0.5, 0.15));
-            }
-            _ => {}
+            EventClip::Corridor { pts } => out.push((Fx::Corridor { pts }, 0.5, 0.3)),
+            EventClip::Hit { unit } => out.push((Fx::Hit { at: pos(unit) }, 0.5, 0.15)),
         }
     }
     out
@@ -366,6 +354,7 @@ fn tick(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::battle::event::MoveKind;
 
     fn v(x: f64, y: f64) -> V2 {
         V2::new(x, y)

@@ -10,9 +10,9 @@
 
 use crate::app::{ActionApplied, BattleState};
 use crate::battle::event::{CommandOutcome, Event};
-use crate::battle::log::{capital, count};
 use crate::battle::state::{CmdId, SideId, UnitId};
 use crate::battle::{Action, Battle};
+use crate::report::{Caption, capital};
 use crate::rules::geometry::V2;
 use crate::terminal::words::{cm, relative_move};
 use crate::ui::camera::{TableCamera, TableViewport};
@@ -80,19 +80,10 @@ pub fn results(events: &[Event]) -> Vec<(UnitId, String)> {
     let mut add = |u: UnitId, s: String| put(&mut out, u, s);
     let mut fired_at: Vec<UnitId> = Vec::new();
     for e in events {
-        match e {
-            Event::Fired { target, .. } => fired_at.push(*target),
-            Event::HitsTaken { unit, hits, .. } if *hits > 0 => add(*unit, count(*hits as i64, "hit")),
-            Event::Suppressed { unit, .. } => add(*unit, "suppressed".into()),
-            Event::FellBack { unit, distance, .. } => add(*unit, format!("falls back {} cm", cm(*distance))),
-            Event::Retreated { unit, .. } => add(*unit, "retreats".into()),
-            Event::StandsRemoved { unit, removed, .. } if *removed > 0 => {
-                add(*unit, format!("loses {}", count(*removed as i64, "stand")))
-            }
-            Event::Disordered { unit } => add(*unit, "disordered".into()),
-            Event::KnockedOut { unit, .. } => add(*unit, "knocked out".into()),
-            Event::ChargeFailed { unit, .. } => add(*unit, "charge fails".into()),
-            _ => {}
+        match crate::report::facts(e).caption {
+            Some(Caption::FiredAt { unit }) => fired_at.push(unit),
+            Some(Caption::Struck { unit, words }) => add(unit, words),
+            Some(Caption::Moved { .. } | Caption::Rode { .. } | Caption::Ordered(_)) | None => {}
         }
     }
     // A volley that struck nothing.
@@ -102,6 +93,11 @@ pub fn results(events: &[Event]) -> Vec<(UnitId, String)> {
         }
     }
     out.into_iter().map(|(u, v)| (u, v.join(", "))).collect()
+}
+
+/// The events' captions, in order.
+fn captions(events: &[Event]) -> impl Iterator<Item = Caption> + '_ {
+    events.iter().filter_map(|e| crate::report::facts(e).caption)
 }
 
 /// The piece that acted: its side, and the unit or the commander.
@@ -124,10 +120,9 @@ fn actor(b: &Battle, a: &Action) -> Option<(SideId, Option<UnitId>, Option<CmdId
 pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
     let name = |u: &UnitId| b.units.get(*u as usize).map_or("?", |u| u.name.as_str());
     match a {
-        Action::Move { unit, .. } => events
-            .iter()
-            .find_map(|e| match e {
-                Event::Moved { unit: u, from, to, .. } if u == unit => Some(capital(&relative_move(from, to))),
+        Action::Move { unit, .. } => captions(events)
+            .find_map(|c| match c {
+                Caption::Moved { unit: u, from, to } if u == *unit => Some(capital(&relative_move(&from, &to))),
                 _ => None,
             })
             .unwrap_or_else(|| "Moves".into()),
@@ -141,8 +136,8 @@ pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
         Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Order { units, .. } => {
             let names: Vec<&str> = units.iter().map(name).collect();
-            let outcome = events.iter().find_map(|e| match e {
-                Event::CommandRoll { outcome, .. } => Some(*outcome),
+            let outcome = captions(events).find_map(|c| match c {
+                Caption::Ordered(outcome) => Some(outcome),
                 _ => None,
             });
             let names = match names.split_last() {
@@ -161,10 +156,9 @@ pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
             )
         }
         Action::CommanderMove { commander, to } => match b.commanders.get(*commander as usize) {
-            Some(_) => events
-                .iter()
-                .find_map(|e| match e {
-                    Event::CommanderMoved { from, .. } => Some(format!("Rides {} cm", cm(from.dist(*to)))),
+            Some(_) => captions(events)
+                .find_map(|c| match c {
+                    Caption::Rode { from } => Some(format!("Rides {} cm", cm(from.dist(*to)))),
                     _ => None,
                 })
                 .unwrap_or_else(|| "Rides".into()),

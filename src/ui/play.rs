@@ -312,7 +312,7 @@ fn describe_actor(b: &Battle, a: &Action) -> String {
 
 fn on_refused(mut refused: MessageReader<ActionRefused>, battle: Res<BattleState>, mut log: ResMut<BattleLog>) {
     for ev in refused.read() {
-        log.refusal = Some((battle.0.describe_action(&ev.action), ev.refusal.clone()));
+        log.refusal = Some((crate::report::heading(&battle.0, &ev.action), ev.refusal.clone()));
     }
 }
 

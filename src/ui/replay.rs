@@ -71,12 +71,8 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut B
     log.lines.truncate(1);
     log.last = None;
     for a in &rec.actions[..n] {
-        let Ok(Applied {
-            heading,
-            game_turn,
-            events,
-        }) = b.step(a)
-        else {
+        let heading = crate::report::heading(&b, a);
+        let Ok(Applied { game_turn, events }) = b.step(a) else {
             break;
         };
         log.push_action(&b, game_turn, heading, &events);
@@ -101,12 +97,8 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: Re
     }
     // The table shows the state after `n` actions: play the recorded action on it.
     let action = viewer.timeline.recording().actions[n].clone();
-    let Ok(Applied {
-        heading,
-        game_turn,
-        events,
-    }) = battle.0.step(&action)
-    else {
+    let heading = crate::report::heading(&battle.0, &action);
+    let Ok(Applied { game_turn, events }) = battle.0.step(&action) else {
         viewer.playing = false;
         return;
     };

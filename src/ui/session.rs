@@ -21,8 +21,8 @@ pub struct LogLine {
     /// An action (a heading) or what it caused.
     pub action: bool,
     pub text: String,
-    /// The dice the line's event rolled, to draw as faces (`battle::rolls`).
-    pub throws: Vec<crate::battle::rolls::Throw>,
+    /// The dice the line's event rolled, to draw as faces (`report::Throw`).
+    pub throws: Vec<crate::report::Throw>,
     /// The event the line tells (none for a heading, a title or a computer player's reason):
     /// what reads the log for what happened (the hand-over) reads this, never the words.
     pub event: Option<Event>,
@@ -45,8 +45,8 @@ impl LogLine {
         LogLine {
             game_turn: b.game_turn,
             action: false,
-            text: b.describe(e),
-            throws: crate::battle::rolls::throws(e),
+            text: crate::report::line(b, e),
+            throws: crate::report::throws(e),
             event: Some(e.clone()),
         }
     }

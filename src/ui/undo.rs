@@ -23,9 +23,9 @@ pub const NOT_YOURS: &str = "the last action was not a player's at this table";
 pub const NOTHING_YET: &str = "nothing to undo yet";
 
 /// Can an action with these events be taken back? Not if any of them settles it (a die was
-/// rolled or the game ended: `Event::settles`).
+/// rolled or the game ended: `report::settles`).
 pub fn is_undoable(events: &[Event]) -> bool {
-    !events.iter().any(Event::settles)
+    !events.iter().any(crate::report::settles)
 }
 
 /// Did going from `before` to `after` reveal a hidden (dug-in) unit to either side?

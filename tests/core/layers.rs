@@ -159,6 +159,7 @@ fn no_module_imports_from_a_layer_above_it() {
         "data" => 1,
         "battle" => 2,
         "view" => 3,
+        "report" => 3,
         "agents" | "replay" | "editor" => 3,
         "sim" | "terminal" | "ui" => 4,
         "app" => 4,

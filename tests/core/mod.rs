@@ -40,6 +40,7 @@ mod optional_weather;
 mod orders_panel;
 mod property;
 mod replay;
+mod report;
 mod rules_artillery;
 mod rules_charge;
 mod rules_command;

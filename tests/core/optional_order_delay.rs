@@ -121,7 +121,7 @@ fn held(d: f64, delay: u32) -> Battle {
     let plan = b.check_order(HQ0, &[0], false, false).expect("plan");
     assert_eq!(plan.delay, delay, "at {d} cm");
     let ev = b.apply(&order(vec![0])).expect("order");
-    let text: Vec<String> = ev.iter().map(|e| b.describe(e)).collect();
+    let text: Vec<String> = ev.iter().map(|e| volley::report::line(&b, e)).collect();
     assert!(
         ev.iter().any(|e| matches!(
             e,
@@ -164,7 +164,7 @@ fn apsof_12_to_24_inches_an_order_at_20_1_cm_waits_one_turn_and_arrives_without_
         Event::OrderArrived { commander: HQ0, units, credits: 1, given_game_turn: 1, lapsed }
             if units == &vec![0] && lapsed.is_empty()
     ));
-    assert!(b.describe(arrived[0]).contains("order of turn 1 reaches Union 0"));
+    assert!(volley::report::line(&b, arrived[0]).contains("order of turn 1 reaches Union 0"));
     assert!(b.pending_orders().is_empty());
     assert!(b.legal_actions().contains(&forward(&b, 0, b.unit(0).move_rate())));
     b.apply(&forward(&b, 0, 5.0)).expect("acts on the order that arrived");

@@ -57,7 +57,7 @@ fn the_coordinate_check_finds_coordinates() {
         .into_iter()
         .find(|a| matches!(a, Action::Move { unit: u, .. } if *u == unit))
         .expect("the ordered unit may move");
-    assert!(has_coordinates(&b.describe_action(&mv)));
+    assert!(has_coordinates(&volley::report::heading(&b, &mv)));
 }
 
 /// Every entry in words; every action legal and concerning the selection; every unit or

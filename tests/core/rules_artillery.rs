@@ -59,7 +59,7 @@ fn fired_at(ev: &[Event], unit: u32) -> Vec<(u32, u32, String)> {
                 to_hit,
                 context,
                 ..
-            } if *target == unit => Some((*dice, *to_hit, context.clone())),
+            } if *target == unit => Some((*dice, *to_hit, volley::report::fire::cause_words(*context))),
             _ => None,
         })
         .collect()
@@ -467,11 +467,14 @@ fn a_bounce_off_the_table_logs_its_landing_dice() {
     );
     assert_eq!(trace.exit_landing, Some((12, 1)));
     let b = battery(&[]);
-    let line = b.describe(&Event::RoundShot {
-        firer: 0,
-        trace,
-        attacked: vec![],
-    });
+    let line = volley::report::line(
+        &b,
+        &Event::RoundShot {
+            firer: 0,
+            trace,
+            attacked: vec![],
+        },
+    );
     assert!(line.contains("bounce d6 [4] need 4+"), "{line}");
     assert!(
         line.contains("bounces off the table (landing 12 o'clock, d4 1)"),
@@ -751,7 +754,7 @@ fn the_orders_preview_of_a_ball_counts_the_crews_accuracy() {
     // the first time the gun fires (so 3+), on a line with no save: 2 if it lands, 1 expected.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0)]);
     b.units[0].loaded = Some(Ammo::Shot);
-    let text = b.describe_action(&Action::Fire { unit: 0, target: 1 });
+    let text = volley::report::heading(&b, &Action::Fire { unit: 0, target: 1 });
     assert!(
         text.contains("3 dice, 3+, lands on its aim 50%, expect 1.00 hits"),
         "{text}"
@@ -759,7 +762,7 @@ fn the_orders_preview_of_a_ball_counts_the_crews_accuracy() {
     // Canister needs no accuracy roll: 3 dice at 3+, 2 expected.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 58.0, 270.0)]);
     b.units[0].loaded = Some(Ammo::Canister);
-    let text = b.describe_action(&Action::Fire { unit: 0, target: 1 });
+    let text = volley::report::heading(&b, &Action::Fire { unit: 0, target: 1 });
     assert!(
         !text.contains("lands on its aim") && text.contains("expect 2.00 hits"),
         "{text}"

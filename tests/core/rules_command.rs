@@ -89,7 +89,7 @@ fn opportunity_fire_follows_a_move_in_sight_and_each_unit_fires_once_a_turn() {
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Fired { target: 0, context, dice: 5, hits: 0, .. } if context == "opportunity fire"
+        Event::Fired { target: 0, context, dice: 5, hits: 0, .. } if volley::report::fire::cause_words(*context) == "opportunity fire"
     )));
     // "Roll all the attacks together": the fire at the mover is made; unit 2, which did not
     // join it, may not add its own.
@@ -146,7 +146,11 @@ fn units_firing_at_one_target_roll_their_attacks_together() {
     let fired: Vec<u32> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { hits, context, .. } if context == "opportunity fire: rolled together" => Some(*hits),
+            Event::Fired { hits, context, .. }
+                if volley::report::fire::cause_words(*context) == "opportunity fire: rolled together" =>
+            {
+                Some(*hits)
+            }
             _ => None,
         })
         .collect();
@@ -660,7 +664,7 @@ fn blunder_two_cross_fire_hits_the_three_units_nearest_the_commander_in_the_flan
                 context,
                 aspect,
                 ..
-            } if context == "blunder: cross-fire" => {
+            } if volley::report::fire::cause_words(*context) == "blunder: cross-fire" => {
                 assert_eq!(*aspect, volley::rules::geometry::Aspect::Flank);
                 Some((*target, *dice))
             }
@@ -696,7 +700,9 @@ fn blunder_five_open_fire_makes_the_ordered_units_fire_at_the_nearest_enemy() {
                 dice,
                 context,
                 ..
-            } if context == "blunder: open fire" => Some((firers.clone(), *target, *dice)),
+            } if volley::report::fire::cause_words(*context) == "blunder: open fire" => {
+                Some((firers.clone(), *target, *dice))
+            }
             _ => None,
         })
         .collect();

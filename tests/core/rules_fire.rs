@@ -139,7 +139,7 @@ fn canister_shot(row: &'static str) -> (u32, i32, u32, String) {
                 to_hit,
                 context,
                 ..
-            } if firers == &vec![1] => Some((*dice, *base_dice, *to_hit, context.clone())),
+            } if firers == &vec![1] => Some((*dice, *base_dice, *to_hit, volley::report::fire::cause_words(*context))),
             _ => None,
         })
         .expect("the gun fired");

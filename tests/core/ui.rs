@@ -323,7 +323,7 @@ fn an_order_is_logged_with_the_need_it_was_rolled_against() {
         .into_iter()
         .find(|a| matches!(a, volley::battle::Action::Order { units, .. } if units.len() > 1))
         .expect("a brigade order");
-    let before = b.describe_action(&order);
+    let before = volley::report::heading(&b, &order);
     let mut app = app_with(b, ["human", "scheduler"]);
     app.world_mut().write_message(volley::app::ActionRequest(order));
     app.update();
@@ -377,7 +377,7 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
     use volley::ui::undo::DICE_ROLLED;
     let mut app = seated_in_command_phase();
     let legal = battle(&app).legal_actions();
-    let vincent = |a: &&Action| battle(&app).describe_action(a).contains("Vincent");
+    let vincent = |a: &&Action| volley::report::heading(battle(&app), a).contains("Vincent");
     let cmd_move = legal
         .iter()
         .filter(vincent)
@@ -474,7 +474,7 @@ fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
             let now = b.dice.draws();
             if now != draws {
                 rolled += 1;
-                assert!(!is_undoable(ev), "{} drew dice: {ev:?}", b.describe_action(a));
+                assert!(!is_undoable(ev), "{} drew dice: {ev:?}", volley::report::heading(b, a));
             }
             if ev.iter().any(|e| matches!(e, Event::Fired { .. })) {
                 fired += 1;
@@ -1173,7 +1173,7 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     use volley::ui::panels::dice::{HISTORY, history};
     let mut app = played_app(120);
     let lines = app.world().resource::<BattleLog>().lines.clone();
-    let turns = history(&lines);
+    let turns = history(&lines, battle(&app));
     let kept: usize = turns.iter().map(|t| t.actions.len()).sum();
     assert_eq!(kept, HISTORY.min(game(&app).recording.actions.len()));
     assert!(turns.len() >= 2, "more than one player turn: {turns:?}");
@@ -1197,7 +1197,13 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     press_ctrl_z(&mut app);
     let lines = app.world().resource::<BattleLog>().lines.clone();
     if lines.len() < before {
-        let newest = history(&lines).last().unwrap().actions.last().unwrap().clone();
+        let newest = history(&lines, battle(&app))
+            .last()
+            .unwrap()
+            .actions
+            .last()
+            .unwrap()
+            .clone();
         let last_heading = lines.iter().rev().find(|l| l.action).unwrap().text.clone();
         assert_eq!(newest.heading, last_heading);
     }
@@ -1208,7 +1214,7 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
 fn logged(b: &mut Battle, actions: &[Action]) -> Vec<volley::ui::session::LogLine> {
     let mut log = BattleLog::new(b, &[]);
     for a in actions {
-        let heading = b.describe_action(a);
+        let heading = volley::report::heading(b, a);
         let turn = b.game_turn;
         let ev = b.apply(a).unwrap_or_else(|r| panic!("{a:?} refused: {r:?}"));
         log.push_action(b, turn, heading, &ev);
@@ -1524,7 +1530,7 @@ fn undo_redraws_the_troops_where_the_unit_stands() {
     let order = legal
         .iter()
         .find(|a| {
-            battle(&app).describe_action(a).contains("Vincent")
+            volley::report::heading(battle(&app), a).contains("Vincent")
                 && matches!(a, Action::Order { units, .. } if units.len() == 1)
         })
         .cloned()

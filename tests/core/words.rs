@@ -76,7 +76,7 @@ fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (us
         }
     };
     for e in &events {
-        check(&b, b.describe(e));
+        check(&b, volley::report::line(&b, e));
     }
     let mut a = [
         agents::by_name(agents_[0], seed, 0).unwrap(),
@@ -86,12 +86,12 @@ fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (us
     let _ = volley::sim::play_with_reasons(b, &mut a, max, |b, act, ev, why| {
         // The action as the menu shows it before it is taken, the computer's reason for it
         // (the log and the ring on the table show it), its events after.
-        check(&before, before.describe_action(act));
+        check(&before, volley::report::heading(&before, act));
         if let Some(why) = why {
             check(&before, why.to_string());
         }
         for e in ev {
-            check(b, b.describe(e));
+            check(b, volley::report::line(b, e));
         }
         before = b.clone();
     });

@@ -58,7 +58,7 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
         "{}: fire at {}{ammo}, {} at {}+, {:.1} hits expected, {:.0}% to suppress",
         b.unit(unit).name,
         t.name,
-        crate::battle::log::count(plan.dice, "die"),
+        crate::report::count(plan.dice, "die"),
         plan.effective_to_hit(),
         mean,
         p_sup * 100.0
@@ -537,7 +537,7 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
                     format!(
                         "{}: load {} (nearest enemy {nearest:.0} cm)",
                         u.name,
-                        crate::battle::log::words_of(&format!("{ammo:?}"))
+                        crate::report::words_of(&format!("{ammo:?}"))
                     ),
                 )
             } else {

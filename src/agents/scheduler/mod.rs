@@ -324,7 +324,7 @@ impl Scheduler {
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         } else {
-                            crate::battle::log::count(units.len() as i64, "unit")
+                            crate::report::count(units.len() as i64, "unit")
                         },
                         if *charge { " to charge" } else { "" },
                         plan.target,

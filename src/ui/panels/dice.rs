@@ -1,10 +1,10 @@
 //! The dice panel: the last actions and everything they caused, newest first, grouped by
 //! player turn ("Turn 2, Union"); each roll with its modifiers and the rule that applied (the
-//! battle log's text, `battle::log`), and its dice drawn as faces (`battle::rolls`): hits,
+//! battle log's text, `report::line`), and its dice drawn as faces (`report::Throw`): hits,
 //! saves and passed rolls marked green, failed whole rolls red. Read from the battle log
 //! itself, so an undo or a replay's seek takes the dice back with it.
 
-use crate::battle::rolls::Throw;
+use crate::report::Throw;
 use crate::ui::common::heading;
 use crate::ui::session::{BattleLog, LogLine};
 use bevy_egui::egui;
@@ -31,8 +31,9 @@ pub struct DiceTurn {
 
 /// The last `HISTORY` actions of the log, grouped by the player turn they were taken in,
 /// oldest turn first (the panel shows them the other way round). A computer player's reason
-/// (a line in brackets) is no roll and is left out.
-pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
+/// (a line with no event) is no roll and is left out; the player turns are read from the
+/// phase events (`report::flow::player_turn_of`).
+pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
     let mut turns: Vec<DiceTurn> = Vec::new();
     let mut label = "Before the battle".to_string();
     let mut actions_seen = 0usize;
@@ -58,10 +59,10 @@ pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
                 });
             }
         } else {
-            if let Some(t) = crate::battle::log::player_turn_of(&l.text) {
-                label = t.to_string();
+            if let Some(t) = l.event.as_ref().and_then(|e| crate::report::flow::player_turn_of(b, e)) {
+                label = t;
             }
-            if open && !l.text.starts_with('[') {
+            if open && l.event.is_some() {
                 let entry = turns.last_mut().and_then(|t| t.actions.last_mut()).expect("open");
                 entry.lines.push(l.text.clone());
                 entry.throws.push(l.throws.clone());
@@ -73,7 +74,7 @@ pub fn history(lines: &[LogLine]) -> Vec<DiceTurn> {
 
 pub fn show(ui: &mut egui::Ui, log: &BattleLog, b: &crate::battle::Battle) {
     heading(ui, "Dice");
-    let turns = history(&log.lines);
+    let turns = history(&log.lines, b);
     if turns.is_empty() {
         ui.label(egui::RichText::new("No action yet.").weak());
         return;

@@ -38,14 +38,9 @@ pub fn log_of_recording(
     let mut b = start;
     let mut log = BattleLog::new(&b, events);
     for a in &rec.actions {
-        let who = actor_prefix(&b, a);
+        let heading = format!("{}{}", actor_prefix(&b, a), crate::report::heading(&b, a));
         let Ok(applied) = b.step(a) else { break };
-        log.push_action(
-            &b,
-            applied.game_turn,
-            format!("{who}{}", applied.heading),
-            &applied.events,
-        );
+        log.push_action(&b, applied.game_turn, heading, &applied.events);
     }
     log
 }

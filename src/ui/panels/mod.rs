@@ -259,7 +259,7 @@ fn end_phase_dialog(ctx: &egui::Context, b: &crate::battle::Battle, dialogs: &mu
         .show(ctx, |ui| {
             ui.label(format!(
                 "{} still {} orders: {}.",
-                crate::battle::log::count(holding.len() as i64, "unit"),
+                crate::report::count(holding.len() as i64, "unit"),
                 if holding.len() == 1 { "holds" } else { "hold" },
                 holding.join(", ")
             ));

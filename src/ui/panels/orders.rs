@@ -7,9 +7,9 @@
 //! [`entries`] says what the panel lists (testable without a window); [`show`] draws it.
 
 use crate::battle::fire::FireContext;
-use crate::battle::log::{capital, count};
 use crate::battle::state::{CmdId, Step, UnitId};
 use crate::battle::{Action, Battle, Purpose};
+use crate::report::{capital, count};
 use crate::rules::geometry::{Pose, wrap_angle};
 use crate::terminal::words::{cm, compass, place_phrase, relative_bearing, relative_move};
 use crate::ui::common::Selection;
@@ -518,7 +518,7 @@ fn order_text(b: &Battle, sel: &Selection, c: CmdId, units: &[UnitId], flags: [b
 /// left out where it acts).
 pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
     if !crate::terminal::words::names_known_pieces(b, a) {
-        return capital(&plain(&b.describe_action(a)));
+        return capital(&plain(&crate::report::heading(b, a)));
     }
     let text = match a {
         Action::Order {
@@ -605,7 +605,7 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
         Action::DrawSabers { .. } => "Draw sabers: +1 attack a stand in its charges this turn, no firing".into(),
         Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Engineer { unit, .. } => {
-            let d = b.describe_action(a);
+            let d = crate::report::heading(b, a);
             let lead = format!("engineer task: {} ", b.unit(*unit).name);
             capital(d.strip_prefix(&lead).unwrap_or(&d))
         }

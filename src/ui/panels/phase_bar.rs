@@ -1,8 +1,8 @@
 //! The phase bar: game turn, the active player, the phase, whose decision it is, the
 //! "End phase" (or "Pass") button, save and menu, and the last refusal.
 
-use crate::battle::log::capital;
 use crate::battle::{Action, Battle, Step};
+use crate::report::capital;
 use crate::ui::common::{Asks, side_colour};
 use crate::ui::session::{BattleLog, Seats};
 use crate::ui::undo::UndoStack;
@@ -42,7 +42,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
                     .color(side_colour(active))
                     .strong(),
             );
-            ui.label(format!("{} phase", capital(crate::battle::log::phase_word(b.phase))));
+            ui.label(format!("{} phase", capital(crate::report::phase_word(b.phase))));
         }
         let step = match &b.step {
             Step::Open => String::new(),
@@ -118,7 +118,7 @@ pub fn conditions(b: &Battle) -> Option<String> {
     } else if b.weather != Weather::Normal || b.rules.switches.on(crate::rules::switches::Switch::Weather) {
         parts.push(capital(&format!(
             "{} weather",
-            crate::battle::log::words_of(&format!("{:?}", b.weather))
+            crate::report::words_of(&format!("{:?}", b.weather))
         )));
     }
     let variants: Vec<&str> = b

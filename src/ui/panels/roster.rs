@@ -75,7 +75,7 @@ pub fn unit_tags(b: &Battle, id: UnitId) -> Vec<Tag> {
     }
     if u.hits > 0 {
         out.push(Tag {
-            text: crate::battle::log::count(u.hits as i64, "hit"),
+            text: crate::report::count(u.hits as i64, "hit"),
             kind: TagKind::Note,
         });
     }
@@ -92,10 +92,7 @@ pub fn unit_tags(b: &Battle, id: UnitId) -> Vec<Tag> {
         match b.cmd.orders.get(&id) {
             Some(o) if o.finished => out.push(tag("done", TagKind::Note)),
             Some(o) => out.push(Tag {
-                text: format!(
-                    "ordered, {} left",
-                    crate::battle::log::count(o.credits as i64, "action")
-                ),
+                text: format!("ordered, {} left", crate::report::count(o.credits as i64, "action")),
                 kind: TagKind::Note,
             }),
             None => {}

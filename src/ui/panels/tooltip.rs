@@ -60,8 +60,8 @@ fn unit_lines(b: &Battle, view: &PlayerView, id: UnitId) -> Vec<String> {
         b.sides[u.side].name,
         if enemy { ", enemy" } else { "" },
         u.row.name,
-        crate::battle::log::words_of(&format!("{:?}", u.row.arm)).to_lowercase(),
-        crate::battle::log::words_of(&format!("{:?}", u.grade)).to_lowercase()
+        crate::report::words_of(&format!("{:?}", u.row.arm)).to_lowercase(),
+        crate::report::words_of(&format!("{:?}", u.grade)).to_lowercase()
     ));
     out.push(format!("Formation: {}", u.formation));
     out.push(format!("Strength: {}", view::strength(b, u)));
@@ -99,7 +99,7 @@ fn commander_lines(b: &Battle, view: &PlayerView, id: crate::battle::state::CmdI
         return Vec::new();
     };
     let enemy = view.viewer().side().is_some_and(|s| s != c.side);
-    let words = |x: String| crate::battle::log::words_of(&x).to_lowercase();
+    let words = |x: String| crate::report::words_of(&x).to_lowercase();
     let mut out = vec![c.name.clone()];
     out.push(format!(
         "{}{}: {} commander, {}",

@@ -2,7 +2,7 @@
 //! selected commander's rank, quality and command value.
 
 use crate::battle::Battle;
-use crate::battle::log::capital;
+use crate::report::capital;
 use crate::ui::common::Selection;
 use crate::ui::common::{heading, side_colour};
 use bevy_egui::egui;
@@ -16,8 +16,8 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         ui.label(format!(
             "{} ({}, {})",
             r.name,
-            crate::battle::log::words_of(&format!("{:?}", r.arm)),
-            crate::battle::log::words_of(&format!("{:?}", u.grade))
+            crate::report::words_of(&format!("{:?}", r.arm)),
+            crate::report::words_of(&format!("{:?}", u.grade))
         ));
         egui::Grid::new("stat_line").striped(true).show(ui, |ui| {
             for h in ["Move", "Attacks", "Range", "Hits", "Save"] {
@@ -59,10 +59,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
                 "unlimbered".into()
             });
             if let Some(ammo) = u.loaded {
-                status.push(format!(
-                    "loaded: {}",
-                    crate::battle::log::words_of(&format!("{ammo:?}"))
-                ));
+                status.push(format!("loaded: {}", crate::report::words_of(&format!("{ammo:?}"))));
             }
         }
         if u.dug_in {
@@ -104,7 +101,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         if let Some(g) = b.morale_grade(u.id) {
             ui.label(format!(
                 "Morale: {} (suppressed on {}+, knocked out falling back over {:.0} cm, hit on {}+ in a charge)",
-                crate::battle::log::words_of(&format!("{:?}", u.morale.unwrap_or_default())),
+                crate::report::words_of(&format!("{:?}", u.morale.unwrap_or_default())),
                 g.suppressed_on,
                 g.fall_back_ko,
                 g.charge_to_hit
@@ -141,8 +138,8 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
         ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
         ui.label(format!(
             "{} commander, {}",
-            capital(&crate::battle::log::words_of(&format!("{:?}", c.row.level))),
-            crate::battle::log::words_of(&format!("{:?}", c.row.quality))
+            capital(&crate::report::words_of(&format!("{:?}", c.row.level))),
+            crate::report::words_of(&format!("{:?}", c.row.quality))
         ));
         ui.label(format!("Command value: {}", c.command_value));
         if let Some(n) = &c.nation {

@@ -20,7 +20,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             let broken = if side.broken { " BROKEN" } else { "" };
             ui.label(format!("{} / {}{broken}", b.units_lost(s), side.breakpoint));
             ui.label(match b.objective_held(s) {
-                Some(level) => crate::battle::log::words_of(&format!("{level:?}")),
+                Some(level) => crate::report::words_of(&format!("{level:?}")),
                 None => "—".into(),
             });
             ui.end_row();
@@ -35,7 +35,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
                 "★ {} — {} ({}, held within {} cm)",
                 o.name,
                 o.side,
-                crate::battle::log::words_of(&format!("{:?}", o.level)),
+                crate::report::words_of(&format!("{:?}", o.level)),
                 o.radius
             ));
         }
@@ -46,11 +46,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             .map(|s| b.sides[s].name.clone())
             .unwrap_or_else(|| "nobody".into());
         let text = match o.winner {
-            Some(_) => format!(
-                "{} for {winner}: {}",
-                crate::battle::log::result_word(&o.result),
-                o.reason
-            ),
+            Some(_) => format!("{} for {winner}: {}", crate::report::result_word(&o.result), o.reason),
             None => format!("A draw: {}", o.reason),
         };
         ui.label(egui::RichText::new(text).strong());

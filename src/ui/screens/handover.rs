@@ -10,7 +10,7 @@
 
 use crate::app::BattleState;
 use crate::battle::Battle;
-use crate::battle::log::count;
+use crate::report::count;
 use crate::ui::common::side_colour;
 use crate::ui::common::{Screen, Selection};
 use crate::ui::session::{BattleLog, LogLine, Seats};
@@ -41,16 +41,16 @@ pub struct ResultPause(pub Option<Vec<LogLine>>);
 /// events): its events' lines but the phase headings (computer players' reasons carry no
 /// event). Empty when it fought none.
 pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
-    use crate::battle::Event as E;
+    use crate::report::Mark;
     let start = lines.iter().rposition(|l| l.action).map_or(0, |i| i + 1);
     let caused = &lines[start..];
-    let fought = |l: &&LogLine| matches!(l.event, Some(E::CombatRound { .. } | E::CombatResult { .. }));
-    if !caused.iter().any(|l| fought(&l)) {
+    let mark = |l: &LogLine| l.event.as_ref().map(|e| crate::report::facts(e).mark);
+    if !caused.iter().any(|l| mark(l) == Some(Some(Mark::Melee))) {
         return Vec::new();
     }
     caused
         .iter()
-        .filter(|l| l.event.as_ref().is_some_and(|e| !matches!(e, E::PhaseStarted { .. })))
+        .filter(|l| mark(l).is_some_and(|m| !matches!(m, Some(Mark::PhaseStarted { .. }))))
         .cloned()
         .collect()
 }
@@ -101,87 +101,58 @@ impl Deeds<'_> {
 /// knock-outs, melees); then the units each side lost. `viewer` is the side about to take the
 /// seat: nothing is said of a unit hidden from it.
 pub fn summary(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<String> {
-    use crate::battle::Event as E;
-    use crate::battle::event::{CommandOutcome, MoveKind};
-    let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side);
+    use crate::report::Deed;
+    let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side).filter(|&s| s < 2);
     let known = |u: crate::battle::UnitId| viewer.is_none_or(|v| b.is_known_to(u, v));
     let mut deeds: [Deeds; 2] = Default::default();
     let mut results: Vec<&str> = Vec::new();
     for l in lines {
         let Some(e) = &l.event else { continue };
-        let about = match e {
-            E::Moved { unit, .. }
-            | E::Fired { target: unit, .. }
-            | E::HitsTaken { unit, .. }
-            | E::FellBack { unit, .. }
-            | E::Retreated { unit, .. }
-            | E::Suppressed { unit, .. }
-            | E::Disordered { unit }
-            | E::KnockedOut { unit, .. }
-            | E::CombatResult { target: unit, .. } => Some(*unit),
-            E::RoundShot { firer, .. } | E::ShellFired { firer, .. } => Some(*firer),
-            _ => None,
-        };
-        if about.is_some_and(|u| !known(u)) {
+        let told = crate::report::facts(e).summary;
+        if told.about.is_some_and(|u| !known(u)) {
             continue;
         }
-        match e {
-            E::Moved { unit, kind, .. } => {
-                let Some(side) = unit_side(*unit).filter(|&s| s < 2) else {
-                    continue;
-                };
-                let name = b.unit(*unit).name.as_str();
-                match kind {
-                    MoveKind::Order | MoveKind::Blunder | MoveKind::Support => {
-                        deeds[side].moved.insert(name);
-                    }
-                    MoveKind::Charge => {
-                        deeds[side].charged.insert(name);
-                    }
-                    MoveKind::Evade => {
-                        deeds[side].evaded.insert(name);
-                    }
-                    // Told by their own events (falls back, retreats) or not a move at all.
-                    MoveKind::FallBack | MoveKind::Retreat | MoveKind::Consolidate | MoveKind::Deploy => {}
+        match told.deed {
+            Some(Deed::Moved(u)) => {
+                if let Some(side) = unit_side(u) {
+                    deeds[side].moved.insert(b.unit(u).name.as_str());
                 }
             }
-            E::Fired { firers, .. } => {
-                if let Some(side) = firers.first().and_then(|&f| unit_side(f)).filter(|&s| s < 2) {
+            Some(Deed::Charged(u)) => {
+                if let Some(side) = unit_side(u) {
+                    deeds[side].charged.insert(b.unit(u).name.as_str());
+                }
+            }
+            Some(Deed::Evaded(u)) => {
+                if let Some(side) = unit_side(u) {
+                    deeds[side].evaded.insert(b.unit(u).name.as_str());
+                }
+            }
+            Some(Deed::Fired(firer)) => {
+                if let Some(side) = firer.and_then(unit_side) {
                     deeds[side].fired += 1;
                 }
             }
-            E::RoundShot { firer, .. } | E::ShellFired { firer, .. } => {
-                if let Some(side) = unit_side(*firer).filter(|&s| s < 2) {
-                    deeds[side].fired += 1;
-                }
-            }
-            E::CommandRoll { commander, outcome, .. } => {
-                let side = b.commander(*commander).side;
-                if side < 2 && matches!(outcome, CommandOutcome::Failure | CommandOutcome::Blunder) {
+            Some(Deed::OrderFailed(c)) => {
+                let side = b.commander(c).side;
+                if side < 2 {
                     deeds[side].failed_orders += 1;
                 }
             }
-            E::SelfOrderRoll {
-                unit, success: false, ..
-            } => {
-                if let Some(side) = unit_side(*unit).filter(|&s| s < 2) {
+            Some(Deed::SelfOrderFailed(u)) => {
+                if let Some(side) = unit_side(u) {
                     deeds[side].failed_orders += 1;
                 }
             }
-            E::KnockedOut { unit, .. } => {
-                if let Some(side) = unit_side(*unit).filter(|&s| s < 2) {
+            Some(Deed::Lost(u)) => {
+                if let Some(side) = unit_side(u) {
                     deeds[side].lost += 1;
                 }
-                results.push(&l.text);
             }
-            E::HitsTaken { .. }
-            | E::FellBack { .. }
-            | E::Retreated { .. }
-            | E::Suppressed { .. }
-            | E::Disordered { .. }
-            | E::CombatResult { .. }
-            | E::SideBroken { .. } => results.push(&l.text),
-            _ => {}
+            None => {}
+        }
+        if told.result {
+            results.push(&l.text);
         }
     }
     let mut out = Vec::new();
@@ -251,7 +222,7 @@ fn handover(
                 ui.label(format!(
                     "Turn {} · {} phase",
                     b.game_turn,
-                    crate::battle::log::phase_word(b.phase)
+                    crate::report::phase_word(b.phase)
                 ));
                 ui.add_space(16.0);
                 ui.label(egui::RichText::new("Since the last hand-over").strong());

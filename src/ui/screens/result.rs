@@ -46,9 +46,9 @@ fn result_window(
                 Some(o) => {
                     match o.winner {
                         Some(s) => ui.label(
-                            egui::RichText::new(crate::battle::log::capital(&format!(
+                            egui::RichText::new(crate::report::capital(&format!(
                                 "{} for {}",
-                                crate::battle::log::result_word(&o.result),
+                                crate::report::result_word(&o.result),
                                 b.sides[s].name
                             )))
                             .size(22.0)

@@ -167,7 +167,7 @@ fn draw_canister(commands: &mut Commands, b: &crate::battle::Battle, c: &Caniste
         let Some(u) = b.units.get(*unit as usize) else { continue };
         let at = w(u.pose.pos);
         let text = match (k, score) {
-            (0, Some(s)) => format!("{}, {s}+", crate::battle::log::count(c.sweep.dice, "die")),
+            (0, Some(s)) => format!("{}, {s}+", crate::report::count(c.sweep.dice, "die")),
             (_, Some(s)) => format!("then {s}+"),
             (_, None) => "stops here".to_string(),
         };

@@ -164,15 +164,11 @@ fn attack_order(b: &Battle, unit: u32, target: u32, legal: &[Action]) -> Pointer
         let o = crate::rules::odds::charge_whole(fight, b.rules.charge.max_rounds);
         let side = |f: crate::rules::odds::Fighter| {
             let had = if f.had > 0 {
-                format!(", {} taken", crate::battle::log::count(f.had as i64, "hit"))
+                format!(", {} taken", crate::report::count(f.had as i64, "hit"))
             } else {
                 String::new()
             };
-            format!(
-                "{} at {}+{had}",
-                crate::battle::log::count(f.dice as i64, "die"),
-                f.to_hit
-            )
+            format!("{} at {}+{had}", crate::report::count(f.dice as i64, "die"), f.to_hit)
         };
         let mut lines = vec![
             format!("Click: {me} charges {them}"),
@@ -250,7 +246,7 @@ fn unit_order(b: &Battle, commander: u32, unit: u32, legal: &[Action]) -> Pointe
             lines: vec![format!(
                 "Click: select {} ({} of its order left)",
                 b.unit(unit).name,
-                crate::battle::log::count(i64::from(o.credits), "action")
+                crate::report::count(i64::from(o.credits), "action")
             )],
             refused: false,
         };

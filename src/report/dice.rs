@@ -1,8 +1,7 @@
 //! The dice an event rolled, as faces to draw (the window's dice panel): each set of dice with
 //! what it was rolled for, which dice scored (hits, saves, a passed roll) and the need.
-//! Read from the events themselves, never from the log's text.
-
-use super::event::{CommandOutcome, Event};
+//! Read from the events themselves, never from the log's text; each family says its own
+//! throws (`super::facts`).
 
 /// One throw of dice.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +25,13 @@ pub struct Throw {
 
 impl Throw {
     /// d6s marked by `scored`, with `need` in words and the whole throw's result if it has one.
-    fn new(what: &'static str, need: String, faces: &[u32], scored: Vec<bool>, passed: Option<bool>) -> Throw {
+    pub(crate) fn new(
+        what: &'static str,
+        need: String,
+        faces: &[u32],
+        scored: Vec<bool>,
+        passed: Option<bool>,
+    ) -> Throw {
         Throw {
             what,
             side: None,
@@ -39,18 +44,18 @@ impl Throw {
     }
 
     /// Each die at or above `need` scores (a hit, a save, a suppression).
-    fn each(what: &'static str, faces: &[u32], need: u32) -> Throw {
+    pub(crate) fn each(what: &'static str, faces: &[u32], need: u32) -> Throw {
         let scored = faces.iter().map(|&f| f >= need).collect();
         Throw::new(what, format!("{need}+"), faces, scored, None)
     }
 
     /// A throw that passes or fails as a whole: every face marked as the result.
-    fn whole(what: &'static str, need: String, faces: &[u32], passed: bool) -> Throw {
+    pub(crate) fn whole(what: &'static str, need: String, faces: &[u32], passed: bool) -> Throw {
         Throw::new(what, need, faces, vec![passed; faces.len()], Some(passed))
     }
 
     /// Dice that only count (a distance, a clock): nothing scores.
-    fn counted(what: &'static str, faces: &[u32], sides: u32) -> Throw {
+    pub(crate) fn counted(what: &'static str, faces: &[u32], sides: u32) -> Throw {
         Throw {
             sides,
             ..Throw::new(what, String::new(), faces, vec![false; faces.len()], None)
@@ -59,7 +64,7 @@ impl Throw {
 
     /// The `n` highest faces marked (the saves of a throw whose need the event does not keep:
     /// every face at or above the need saves, so the saved are the highest).
-    fn top(what: &'static str, faces: &[u32], n: u32) -> Throw {
+    pub(crate) fn top(what: &'static str, faces: &[u32], n: u32) -> Throw {
         let mut order: Vec<usize> = (0..faces.len()).collect();
         order.sort_by(|&a, &b| faces[b].cmp(&faces[a]).then(a.cmp(&b)));
         let mut scored = vec![false; faces.len()];
@@ -75,102 +80,11 @@ impl Throw {
     }
 }
 
-/// The throws of one event, in the order they were rolled (none for an event without dice).
-pub fn throws(e: &Event) -> Vec<Throw> {
-    match e {
-        Event::CommandRoll {
-            target, dice, outcome, ..
-        } => vec![Throw::whole(
-            "command",
-            format!("≤ {target}"),
-            dice,
-            matches!(outcome, CommandOutcome::Success | CommandOutcome::Bonus),
-        )],
-        Event::SelfOrderRoll {
-            target, dice, success, ..
-        } => vec![Throw::whole("self-order", format!("≤ {target}"), dice, *success)],
-        Event::Blunder { roll, .. } => vec![Throw::counted("blunder", &[*roll], 6)],
-        Event::Fired {
-            to_hit,
-            roll_bonus,
-            rolls,
-            hits,
-            save,
-            save_rolls,
-            ..
-        } => {
-            let need = to_hit.saturating_sub(*roll_bonus).max(1);
-            let mut hit = Throw::each("to hit", rolls, need);
-            if hit.scored.iter().filter(|&&s| s).count() as u32 != *hits {
-                // A jammed Gatling: its dice scored nothing.
-                hit.scored = vec![false; rolls.len()];
-            }
-            let mut out = vec![hit];
-            if let Some(s) = save
-                && !save_rolls.is_empty()
-            {
-                out.push(Throw::each("saves", save_rolls, *s));
-            }
-            out
-        }
-        Event::CommanderAttacked { rolls, .. } => vec![Throw::each("at the commander", rolls, 6)],
-        Event::SuppressionTest { rolls, need, .. } => vec![Throw::each("suppression", rolls, *need)],
-        Event::FellBack { rolls, .. } => vec![Throw::counted("falls back (cm)", rolls, 6)],
-        Event::CombatRound { sides, .. } => sides
-            .iter()
-            .flat_map(|s| {
-                let mut v = vec![Throw::each("melee", &s.rolls, s.to_hit)];
-                if !s.save_rolls.is_empty() {
-                    // The saves are the struck unit's, the other side's.
-                    v.push(Throw::top("saves", &s.save_rolls, s.saved));
-                }
-                v[0].side = Some(s.side);
-                v
-            })
-            .collect(),
-        Event::BreakpointRoll {
-            value, dice, broken, ..
-        } => {
-            vec![Throw::whole("breakpoint", format!("≤ {value}"), dice, !broken)]
-        }
-        Event::ShellFired {
-            accuracy_roll,
-            accuracy_need,
-            deviation,
-            ..
-        } => {
-            let mut v = vec![Throw::each("accuracy", &[*accuracy_roll], *accuracy_need)];
-            // The accuracy die passes or not: it is the throw's result.
-            v[0].passed = Some(accuracy_roll >= accuracy_need);
-            if let Some((clock, d6s, _)) = deviation {
-                v.push(Throw::counted("deviates (clock)", &[*clock], 12));
-                v.push(Throw::counted("deviates (cm)", d6s, 6));
-            }
-            v
-        }
-        Event::WeatherRoll { dice, .. } => vec![Throw::counted("weather", dice, 6)],
-        Event::ActivationRoll {
-            target, roll, success, ..
-        } => vec![Throw::whole("activation", format!("{target}+"), &[*roll], *success)],
-        Event::ChargeTest {
-            target, roll, success, ..
-        } => vec![Throw::whole("charge test", format!("{target}+"), &[*roll], *success)],
-        Event::RallyRoll {
-            target, roll, success, ..
-        } => vec![Throw::whole("rally", format!("{target}+"), &[*roll], *success)],
-        Event::EngineerWork {
-            roll: Some((roll, need)),
-            done,
-            ..
-        } => vec![Throw::whole("engineering", format!("{need}+"), &[*roll], *done)],
-        _ => Vec::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::throws;
     use crate::battle::event::CombatSide;
+    use crate::battle::event::{CommandOutcome, Event, FireCause, FireHow, FireWhy};
     use crate::rules::geometry::Aspect;
     use crate::rules::params::Cover;
 
@@ -178,7 +92,7 @@ mod tests {
         Event::Fired {
             firers: vec![0],
             target: 1,
-            context: "order".into(),
+            context: FireCause::new(FireWhy::Order, FireHow::Alone),
             base_dice: rolls.len() as i32,
             modifiers: Vec::new(),
             dice: rolls.len() as u32,

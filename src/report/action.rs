@@ -1,0 +1,151 @@
+//! Actions in words: the menu's lines and the log's headings.
+
+use super::words::{commander as cname, count, degrees, phase_word, unit as uname, words_of};
+use crate::battle::{Action, Battle};
+
+/// An action as a menu line, and the log's heading for it (read on the state before it is
+/// applied: an order's "need ≤ N" is the one it is rolled against).
+pub fn heading(b: &Battle, a: &Action) -> String {
+    // An action naming a unit or commander that does not exist (a bad request, which the
+    // pipeline refuses) is described by its name alone.
+    let (units, commander) = a.references();
+    if units.iter().any(|u| *u as usize >= b.units.len()) || commander.is_some_and(|c| c as usize >= b.commanders.len())
+    {
+        return format!("{} (no such unit or commander)", a.name());
+    }
+    match a {
+        Action::InitiativeFire { unit, target } | Action::Fire { unit, target } => fire(b, a, *unit, *target),
+        Action::InitiativeCharge { unit, target } | Action::Charge { unit, target } => {
+            format!("{}: {} charges {}", a.name(), uname(b, *unit), uname(b, *target))
+        }
+        Action::InitiativeEvade { unit } | Action::CounterEvade { unit } => {
+            format!("{}: {}", a.name(), uname(b, *unit))
+        }
+        Action::Engineer { unit, linear } => {
+            let l = b.terrain.linears.get(*linear as usize);
+            let task = l.and_then(|l| crate::battle::engineers::Task::for_kind(l.kind));
+            format!(
+                "{}: {} {} {}",
+                a.name(),
+                uname(b, *unit),
+                task.map(|t| t.verb()).unwrap_or("work on"),
+                l.map(|l| if l.name.is_empty() {
+                    format!("the {}", words_of(&format!("{:?}", l.kind)))
+                } else {
+                    l.name.clone()
+                })
+                .unwrap_or_else(|| "?".into())
+            )
+        }
+        Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
+            format!("{}: {} {deploy}", a.name(), uname(b, *unit))
+        }
+        Action::Activate { unit, purpose, into } => {
+            let need = b.activation_plan(*unit, *purpose, *into).ok();
+            format!(
+                "activate: {}{}{} (need {}+)",
+                uname(b, *unit),
+                match purpose {
+                    crate::battle::Purpose::Move => "",
+                    crate::battle::Purpose::Formation => " [change formation]",
+                    crate::battle::Purpose::Charge => " [may charge]",
+                },
+                if *into > crate::battle::Ground::Open {
+                    format!(" [into {into}]")
+                } else {
+                    String::new()
+                },
+                need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+            )
+        }
+        Action::DrawSabers { unit } => format!("saber charge: {} draws sabers", uname(b, *unit)),
+        Action::Attach { unit, hq } => {
+            let need = b.check_attach(*unit, *hq).ok();
+            format!(
+                "attach: {} to {}'s formation (need ≤ {})",
+                uname(b, *unit),
+                cname(b, *hq),
+                need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+            )
+        }
+        Action::Rally { unit } => {
+            let need = b.rally_plan(*unit).ok();
+            format!(
+                "rally: {} (need {}+)",
+                uname(b, *unit),
+                need.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+            )
+        }
+        Action::CounterFire { unit } | Action::CounterCharge { unit } | Action::SelfOrder { unit } => {
+            format!("{}: {}", a.name(), uname(b, *unit))
+        }
+        Action::Order {
+            commander,
+            units,
+            charge,
+            dense,
+            road,
+        } => {
+            let names: Vec<&str> = units.iter().map(|u| uname(b, *u)).collect();
+            let plan = b.check_order_by(*commander, units, *charge, *dense, *road).ok();
+            format!(
+                "order: {} → {}{}{}{} (need ≤ {})",
+                cname(b, *commander),
+                names.join(", "),
+                if *charge { " [may charge]" } else { "" },
+                if *dense { " [dense]" } else { "" },
+                if *road { " [along the road]" } else { "" },
+                plan.map(|p| p.target.to_string()).unwrap_or_else(|| "?".into())
+            )
+        }
+        Action::Move { unit, to } => format!(
+            "move: {} to ({:.1}, {:.1}) facing {}",
+            uname(b, *unit),
+            to.pos.x,
+            to.pos.y,
+            degrees(to.facing)
+        ),
+        Action::Support { unit, friend } => {
+            format!("support: {} supports {}", uname(b, *unit), uname(b, *friend))
+        }
+        Action::CommanderMove { commander, to } => {
+            format!("commander move: {} to ({:.1}, {:.1})", cname(b, *commander), to.x, to.y)
+        }
+        Action::OpportunityFire { unit, target, with } if with.is_empty() => {
+            format!("opportunity fire: {} at {}", uname(b, *unit), uname(b, *target))
+        }
+        Action::OpportunityFire { unit, target, with } => {
+            let names: Vec<&str> = std::iter::once(unit).chain(with).map(|u| uname(b, *u)).collect();
+            format!(
+                "opportunity fire: {} at {}, their attacks rolled together",
+                names.join(" and "),
+                uname(b, *target)
+            )
+        }
+        Action::Pass => "pass".into(),
+        Action::EndPhase => format!("end the {} phase", phase_word(b.phase)),
+    }
+}
+
+/// "fire: 5th NH fires at 4th AL (4 dice, 4+, expect 1.33 hits)", with the chance a gun's
+/// ball or shell lands on its aim.
+fn fire(b: &Battle, a: &Action, unit: u32, target: u32) -> String {
+    let ctx = crate::battle::fire::FireContext::Order;
+    let plan = b.fire_plan(unit, target, ctx);
+    let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
+    let mean = crate::rules::odds::mean(&dist);
+    // A gun's ball or shell lands on its aim only on the crew's accuracy roll.
+    let (landing, mean) = match b.p_lands_on_aim(unit, ctx) {
+        Some(p) => (format!(", lands on its aim {:.0}%", p * 100.0), p * mean),
+        None => (String::new(), mean),
+    };
+    format!(
+        "{}: {} fires at {} ({}, {}+{landing}, expect {:.2} hits)",
+        a.name(),
+        uname(b, unit),
+        uname(b, target),
+        count(plan.dice, "die"),
+        plan.effective_to_hit(),
+        mean
+    )
+}

@@ -1,0 +1,172 @@
+//! The optional rules' events: weather, *Glory Days!* initiative passing (activation, charge
+//! test, rally, D-markers, the initiative passing), hidden set-up and scouting cavalry, the
+//! saber charge, fixed formations, prone, and order delay.
+
+use super::aspects::Facts;
+use super::dice::Throw;
+use super::words::{commander, d6_line, plural, side, unit, units};
+use crate::battle::event::Modifier;
+use crate::battle::state::{Battle, CmdId, SideId, UnitId};
+use crate::data::scenario::Weather;
+
+/// "Weather, end of game turn 3: rolled 4+5: the weather turns from fair to rain (BPT Weather)".
+pub(crate) fn weather(d: &[u32; 2], from: &Weather, to: &Weather, when: Option<u32>) -> String {
+    let when = match when {
+        None => "before the battle".to_string(),
+        Some(turn) => format!("end of game turn {turn}"),
+    };
+    let change = if from == to {
+        format!("the weather stays {}", format!("{to:?}").to_lowercase())
+    } else {
+        format!(
+            "the weather turns from {} to {}",
+            format!("{from:?}").to_lowercase(),
+            format!("{to:?}").to_lowercase()
+        )
+    };
+    format!("Weather, {when}: rolled {}+{}: {change} (BPT Weather)", d[0], d[1])
+}
+
+pub(crate) fn weather_facts<'a>(d: &[u32; 2]) -> Facts<'a> {
+    Facts::rolled(vec![Throw::counted("weather", d, 6)])
+}
+
+/// A *Glory Days!* d6 ≥ the target (activation, charge test, rally): passes or fails whole.
+pub(crate) fn d6_facts<'a>(what: &'static str, target: i32, roll: u32, success: bool) -> Facts<'a> {
+    Facts::rolled(vec![Throw::whole(what, format!("{target}+"), &[roll], success)])
+}
+
+pub(crate) fn activation(
+    b: &Battle,
+    u: UnitId,
+    (modifiers, target): (&[Modifier], i32),
+    roll: u32,
+    ok: bool,
+) -> String {
+    let outcome = if ok { "activated" } else { "fails" };
+    let what = format!("{} activation", unit(b, u));
+    d6_line(&what, modifiers, target, roll, outcome, "Glory Days Activation")
+}
+
+pub(crate) fn charge_test(
+    b: &Battle,
+    (u, enemy): (UnitId, UnitId),
+    (modifiers, target): (&[Modifier], i32),
+    roll: u32,
+    ok: bool,
+) -> String {
+    let outcome = if ok {
+        "charges home"
+    } else {
+        "stops 2\" short, the initiative passes"
+    };
+    let what = format!("{} charge test against {}", unit(b, u), unit(b, enemy));
+    d6_line(&what, modifiers, target, roll, outcome, "Glory Days Melee")
+}
+
+pub(crate) fn rally(b: &Battle, u: UnitId, (modifiers, target): (&[Modifier], i32), roll: u32, ok: bool) -> String {
+    let outcome = if ok { "a D-marker comes off" } else { "fails" };
+    let what = format!("{} rallies", unit(b, u));
+    d6_line(&what, modifiers, target, roll, outcome, "Glory Days Rallying")
+}
+
+pub(crate) fn d_markers(b: &Battle, u: UnitId, change: i32, total: u32, why: &str) -> String {
+    format!(
+        "{} {} {} D-marker{} ({why}): {total} now",
+        unit(b, u),
+        if change >= 0 { "takes" } else { "loses" },
+        change.unsigned_abs(),
+        plural(change.unsigned_abs())
+    )
+}
+
+pub(crate) fn revealed(b: &Battle, u: UnitId, by: Option<UnitId>, distance: f64) -> String {
+    match by {
+        Some(e) => format!(
+            "{} spots {} at {distance:.0} cm: it is hidden no more",
+            unit(b, e),
+            unit(b, u)
+        ),
+        None => format!("{} gives its position away", unit(b, u)),
+    }
+}
+
+pub(crate) fn scout_retired(b: &Battle, u: UnitId, why: &str) -> String {
+    format!(
+        "{} retires out of danger ({why}): off the table, not lost (BPT Scouting Cavalry)",
+        unit(b, u)
+    )
+}
+
+pub(crate) fn scout_free(b: &Battle, u: UnitId) -> String {
+    format!("{} scouts on without orders", unit(b, u))
+}
+
+pub(crate) fn sabers_drawn(b: &Battle, u: UnitId) -> String {
+    format!(
+        "{} announces a saber charge: one more attack a stand in its charges this turn, and no firing (BPT Saber Charge)",
+        unit(b, u)
+    )
+}
+
+pub(crate) fn attached(b: &Battle, u: UnitId, co: CmdId, hq: CmdId) -> String {
+    format!(
+        "{} attaches {} to {}'s formation for the rest of the battle (BPT Fixed Formations)",
+        commander(b, co),
+        unit(b, u),
+        commander(b, hq)
+    )
+}
+
+pub(crate) fn prone_saved(b: &Battle, u: UnitId, hits: u32, taken: u32) -> String {
+    format!(
+        "{} lies prone: {hits} hit{} become {taken} (BPT Prone Movement: one hit fewer per unit firing)",
+        unit(b, u),
+        plural(hits)
+    )
+}
+
+pub(crate) fn initiative_passed(b: &Battle, s: SideId, reason: &str) -> String {
+    format!("{} lose the initiative: {reason}", side(b, s))
+}
+
+pub(crate) fn order_delayed(
+    b: &Battle,
+    (c, ordered): (CmdId, &[UnitId]),
+    distance: f64,
+    delay: u32,
+    due_game_turn: u32,
+) -> String {
+    format!(
+        "{}'s order to {} is on its way: {distance:.1} cm away, it takes effect {delay} turn{} later, in turn {due_game_turn} (A Perfect Sheet of Flame: order delay)",
+        commander(b, c),
+        units(b, ordered),
+        plural(delay)
+    )
+}
+
+pub(crate) fn order_arrived(
+    b: &Battle,
+    (c, ordered): (CmdId, &[UnitId]),
+    credits: u32,
+    given_game_turn: u32,
+    lapsed: &[(UnitId, String)],
+) -> String {
+    let mut line = if ordered.is_empty() {
+        format!(
+            "{}'s order of turn {given_game_turn} arrives with no unit left to carry it out",
+            commander(b, c)
+        )
+    } else {
+        format!(
+            "{}'s order of turn {given_game_turn} reaches {}: {credits} action{} each (order delay)",
+            commander(b, c),
+            units(b, ordered),
+            plural(credits)
+        )
+    };
+    for (u, why) in lapsed {
+        line.push_str(&format!("; {} lets it lapse: {why}", unit(b, *u)));
+    }
+    line
+}

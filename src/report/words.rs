@@ -1,0 +1,189 @@
+//! The shared words of the report: counts, names, phases, results, the words for a knock-out,
+//! a blunder, an aspect, a cover, a facing, and the modifiers of a roll.
+
+use crate::battle::event::{KnockOut, Modifier, MoveKind};
+use crate::battle::state::{Battle, Phase, ResultKind};
+use crate::rules::geometry::Aspect;
+use crate::rules::params::{BlunderEffect, Cover};
+
+/// Dice faces as "3 5 6".
+pub(crate) fn dice(v: &[u32]) -> String {
+    v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// "1 hit", "3 hits"; "1 die", "2 dice" (the plural as given when it is not an "s").
+pub fn count(n: impl Into<i64>, one: &str) -> String {
+    let n = n.into();
+    let many = match one {
+        "die" => "dice".to_string(),
+        "D-marker" => "D-markers".to_string(),
+        _ => format!("{one}s"),
+    };
+    format!("{n} {}", if n == 1 || n == -1 { one } else { &many })
+}
+
+/// A program's name as words: `AirBurst` → "air burst", `BuiltUp` → "built up".
+pub fn words_of(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The text with its first letter a capital ("initiative" → "Initiative").
+pub fn capital(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A phase as the players name it: "initiative", "command", "game over".
+pub fn phase_word(p: Phase) -> &'static str {
+    match p {
+        Phase::Deployment => "deployment",
+        Phase::Initiative => "initiative",
+        Phase::Command => "command",
+        Phase::Charge => "charge",
+        Phase::End => "end",
+        Phase::GameOver => "game over",
+    }
+}
+
+/// "decisive victory", "minor victory", "draw".
+pub fn result_word(r: &ResultKind) -> &'static str {
+    match r {
+        ResultKind::Decisive => "decisive victory",
+        ResultKind::Minor => "minor victory",
+        ResultKind::Draw => "draw",
+    }
+}
+
+/// Why a unit or commander was knocked out, said plainly.
+pub fn knock_out_words(why: &KnockOut) -> String {
+    match why {
+        KnockOut::Hits => "its hits reached its hits value".into(),
+        KnockOut::FellBackTooFar => "it fell back too far in one go".into(),
+        KnockOut::ForcedInto(what) => format!("forced back into {what}"),
+        KnockOut::ChargeLost => "it lost a charge by double the hits".into(),
+        KnockOut::CaughtEvading => "caught while evading a charge".into(),
+        KnockOut::WithOther => "lost with the commander, limber or unit it went with".into(),
+        KnockOut::Overrun => "overrun with no friendly unit within reach".into(),
+        KnockOut::Collapsed => "the building it held collapsed".into(),
+        KnockOut::Jammed => "its gun jammed".into(),
+    }
+}
+
+/// A blunder's effect with what it does (BPT "Command Blunder").
+pub fn blunder_words(e: &BlunderEffect) -> &'static str {
+    match e {
+        BlunderEffect::CeaseFiring => {
+            "\"Cease firing!\": friendly fire, the commander's unit takes a die's worth of attacks"
+        }
+        BlunderEffect::CrossFire => {
+            "cross-fire: the three units nearest the commander each take 3 attacks in the flank"
+        }
+        BlunderEffect::Relocate => "relocate: the commander's unit moves half a move away from the nearest enemy",
+        BlunderEffect::PullBack => "pull back: the ordered units in the open fall back half a move",
+        BlunderEffect::OpenFire => "open fire: the ordered units fire at the nearest enemy in range",
+        BlunderEffect::LetsGetEm => {
+            "\"Let's get 'em!\": the ordered units in the open advance half a move on the nearest enemy"
+        }
+    }
+}
+
+/// "the front", "the flank", "the rear".
+pub fn aspect_word(a: &Aspect) -> &'static str {
+    match a {
+        Aspect::Front => "front",
+        Aspect::Flank => "flank",
+        Aspect::Rear => "rear",
+    }
+}
+
+/// "in the open", "in soft cover", "in hard cover".
+pub fn cover_words(c: &Cover) -> &'static str {
+    match c {
+        Cover::Open => "in the open",
+        Cover::Soft => "in soft cover",
+        Cover::Hard => "in hard cover",
+    }
+}
+
+/// A facing in whole degrees from 0 to 359 (never "-0°" nor "360°").
+pub fn degrees(rad: f64) -> String {
+    format!("{}°", (rad.to_degrees().round() as i64).rem_euclid(360))
+}
+
+pub(crate) fn move_verb(k: &MoveKind) -> &'static str {
+    match k {
+        MoveKind::Order => "moves",
+        MoveKind::Evade => "evades",
+        MoveKind::Charge => "charges",
+        MoveKind::Support => "moves up in support",
+        MoveKind::FallBack => "falls back",
+        MoveKind::Retreat => "retreats",
+        MoveKind::Consolidate => "consolidates",
+        MoveKind::Blunder => "moves on a blunder",
+        MoveKind::Deploy => "deploys",
+    }
+}
+
+/// Modifiers as "+1 rule", each.
+pub(crate) fn modifier_words(modifiers: &[Modifier]) -> Vec<String> {
+    modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect()
+}
+
+/// One d6 against a target with its modifiers: "X rallies: need 3+ -1 …, rolled 4: … (rule)".
+pub(crate) fn d6_line(what: &str, modifiers: &[Modifier], target: i32, roll: u32, outcome: &str, rule: &str) -> String {
+    let mods = modifier_words(modifiers);
+    format!(
+        "{what}: need {target}+{}{}, rolled {roll}: {outcome} ({rule})",
+        if mods.is_empty() { "" } else { " " },
+        mods.join(", ")
+    )
+}
+
+/// The "s" after a noun counted `n` times ("" for one).
+pub(crate) fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// A unit's name ("?" for none).
+pub(crate) fn unit(b: &Battle, id: u32) -> &str {
+    b.units.get(id as usize).map(|u| u.name.as_str()).unwrap_or("?")
+}
+
+/// A number of cm as the log writes it: one decimal, no trailing ".0".
+pub fn cm(d: f64) -> String {
+    let s = format!("{d:.1}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// Units' names joined by ", ".
+pub(crate) fn units(b: &Battle, ids: &[u32]) -> String {
+    ids.iter().map(|u| unit(b, *u)).collect::<Vec<_>>().join(", ")
+}
+
+/// A commander's name ("?" for none).
+pub(crate) fn commander(b: &Battle, id: u32) -> &str {
+    b.commanders.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
+}
+
+/// A side's name.
+pub(crate) fn side(b: &Battle, s: usize) -> &str {
+    &b.sides[s].name
+}
+
+/// A building's name, or "building N".
+pub(crate) fn building(b: &Battle, i: u32) -> String {
+    match b.terrain.buildings.get(i as usize) {
+        Some(x) if !x.name.is_empty() => x.name.clone(),
+        _ => format!("building {i}"),
+    }
+}
