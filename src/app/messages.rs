@@ -7,7 +7,6 @@ use super::phase::PhaseQueue;
 use crate::battle::action::{Action, Refusal};
 use crate::battle::apply::Applied;
 use crate::battle::event::Event;
-use crate::battle::state::Battle;
 use bevy::prelude::*;
 
 /// A request to apply an action (from a player's input, an agent, a replay, a test).
@@ -26,14 +25,6 @@ pub struct ActionApplied {
     pub game_turn: u32,
     pub events: Vec<Event>,
     pub state_hash: u64,
-}
-
-/// How an action is said, lent by the report layer above this one (the window inserts
-/// `crate::report::heading`): the heading each `ActionApplied` carries, read on the state
-/// before the action. Without it the heading is empty.
-#[derive(Resource, Clone, Copy)]
-pub struct Reporter {
-    pub heading: fn(&Battle, &Action) -> String,
 }
 
 /// An action the rules refused; nothing changed.
@@ -57,12 +48,10 @@ fn apply_requests(
     mut applied: MessageWriter<ActionApplied>,
     mut refused: MessageWriter<ActionRefused>,
     mut queue: ResMut<PhaseQueue>,
-    reporter: Option<Res<Reporter>>,
 ) {
     for ActionRequest(action) in requests.read() {
-        let heading = reporter
-            .as_ref()
-            .map_or(String::new(), |r| (r.heading)(&battle.0, action));
+        // How the action is said, read on the state before it (the report layer's).
+        let heading = crate::report::heading(&battle.0, action);
         match battle.0.step(action) {
             Ok(Applied { game_turn, events }) => {
                 queue.passed(&events);

@@ -63,8 +63,11 @@ pub struct PhaseQueue(pub Vec<GamePhase>);
 impl PhaseQueue {
     /// Note the phases an applied action's events started.
     pub fn passed(&mut self, events: &[Event]) {
-        self.0
-            .extend(crate::report::flow::started_phases(events).into_iter().map(GamePhase::from));
+        self.0.extend(
+            crate::report::flow::started_phases(events)
+                .into_iter()
+                .map(GamePhase::from),
+        );
     }
 }
 

@@ -23,12 +23,6 @@ impl Battle {
         self.rules.switches.on(Switch::Scouting)
     }
 
-    /// Whether `viewer`'s side knows where `id` is (always, for its own units).
-    pub fn is_known_to(&self, id: UnitId, side: SideId) -> bool {
-        let u = self.unit(id);
-        u.side == side || !u.hidden
-    }
-
     /// How far `spotter` spots the hidden unit `hidden` (it must also see it).
     fn spotting_range(&self, spotter: UnitId, hidden: UnitId) -> f64 {
         let r = &self.rules.scouting;

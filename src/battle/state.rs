@@ -577,7 +577,7 @@ pub struct Battle {
     /// Orders on their way (switch `OrderDelay`), in the order they were given.
     pub pending: Vec<PendingOrder>,
     /// The optional rules' own tables, keyed by unit (`battle::optional`).
-    pub optional: super::optional::Tables,
+    pub optional: super::optional::tables::Tables,
 }
 
 impl Battle {

@@ -482,7 +482,7 @@ impl<W: Write> Session<W> {
         }
         say!(out);
         for e in events {
-            let line = crate::report::line(&b, e);
+            let line = crate::report::line(b, e);
             say!(out, "  {line}");
             history.push(line);
         }

@@ -4,7 +4,7 @@
 
 use super::input::{Controls, TableAction};
 use crate::app::BattleState;
-use crate::ui::common::Screen;
+use crate::ui::common::{Drag, Screen};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
@@ -32,9 +32,6 @@ pub struct CameraSystems;
 
 #[derive(Component)]
 pub struct TableCamera;
-
-/// The drag moved to the input controller; this path stays for code that still names it here.
-pub use super::table::input::Drag;
 
 /// The part of the window the table shows in (logical pixels, origin top-left): the window
 /// less the panels. Set by the panels every frame.
@@ -97,9 +94,10 @@ pub fn fit_box(b: &crate::battle::Battle, viewer: Option<crate::battle::state::S
     let (tw, th) = (b.table.width as f32, b.table.height as f32);
     let whole = (Vec2::ZERO, Vec2::new(tw, th));
     let r = b.rules.footprints.commander_diameter as f32 * 0.5;
+    let view = crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer));
     let units = b
         .alive_units()
-        .filter(|u| viewer.is_none_or(|s| b.is_known_to(u.id, s)))
+        .filter(|u| view.knows(u.id))
         .flat_map(|u| b.rects(u.id).iter().flat_map(|x| x.corners()))
         .map(|p| Vec2::new(p.x as f32, p.y as f32));
     let commanders = b

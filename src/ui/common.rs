@@ -166,3 +166,13 @@ pub fn side_colour(side: usize) -> egui::Color32 {
     // Lightened for dark panels.
     egui::Color32::from_rgb(r / 2 + 110, g / 2 + 110, b / 2 + 110)
 }
+
+/// A drag of the selected unit or commander on the table: where it was grabbed, how far the
+/// wheel has turned it (degrees, anticlockwise) and the move it would make. Kept by the
+/// table's input controller (`table::input`); the camera leaves the wheel to it meanwhile.
+#[derive(Resource, Default, Debug)]
+pub struct Drag {
+    pub grab: Option<(Selection, Vec2)>,
+    pub turn: f32,
+    pub action: Option<Action>,
+}

@@ -176,7 +176,7 @@ fn viewer(seats: &Seats) -> Option<SideId> {
 }
 
 fn seen(b: &Battle, seats: &Seats, u: UnitId) -> bool {
-    viewer(seats).is_none_or(|side| b.is_known_to(u, side))
+    crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer(seats))).knows(u)
 }
 
 /// An applied action: its results float over the units struck; a computer's acting piece is

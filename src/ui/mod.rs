@@ -106,9 +106,6 @@ pub fn build_app(launch: Launch) -> Result<App, String> {
     app.insert_resource(ClearColor(palette::ROOM));
     let game = NewGame::new(&battle, &events, scenario, seed, sides, recording, screenshot.is_some());
     app.insert_resource(crate::app::BattleState(battle));
-    app.insert_resource(crate::app::Reporter {
-        heading: crate::report::heading,
-    });
     app.add_plugins(crate::app::plugin);
     game.insert(app.world_mut());
     app.insert_non_send(agents);
@@ -160,9 +157,6 @@ pub fn headless_play_app(
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
     app.insert_resource(crate::app::BattleState(battle));
-    app.insert_resource(crate::app::Reporter {
-        heading: crate::report::heading,
-    });
     app.add_plugins(crate::app::plugin);
     app.add_plugins(bevy::input::InputPlugin);
     let (w, h) = HEADLESS_WINDOW;

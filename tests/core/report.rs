@@ -193,9 +193,6 @@ fn the_detector_finds_every_way_of_matching_an_event_and_not_building_one() {
 fn no_code_outside_the_report_matches_on_event_kinds() {
     let found: Vec<String> = sources()
         .iter()
-        // The phase state of the Bevy side inside the core's folder walks the phases an action
-        // began from the core's own events (it cannot import the report, a layer above it).
-        .filter(|(path, _)| path != "battle/ecs/phase.rs")
         .flat_map(|(path, code)| {
             matched_variants(code)
                 .into_iter()

@@ -1,5 +1,5 @@
 //! The seam for optional rules. A rule that needs state of its own keeps it in its own table
-//! here, keyed by unit ([`Tables`]), never as fields on `Unit`; its effect on the core is a
+//! here, keyed by unit ([`tables::Tables`]), never as fields on `Unit`; its effect on the core is a
 //! set of hooks ([`OptionalRule`]), and [`RULES`] registers every rule's hooks in one place.
 //! The core calls each hook at one point (may a unit act; a fire begins; the hits a fire
 //! lands; a unit forced to move; the attacks a stand makes in contact; a fighter's modifiers;
@@ -10,61 +10,16 @@
 //! Prone and saber charge are on the seam; the other switches still keep their state on the
 //! battle (`works`, `constructions`, `pending`) or the unit (`d_markers`, `scout`, `hidden`…).
 
+pub mod hooks;
 pub mod prone;
 pub mod saber;
+pub mod tables;
 
-use super::action::{Action, Deploy, Refusal};
+pub use hooks::{Act, OptionalRule};
+
+use super::action::{Action, Refusal};
 use super::event::{Event, Modifier};
 use super::state::{Battle, Unit, UnitId};
-use crate::rules::switches::Switch;
-
-/// The optional rules' own tables, keyed by unit.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tables {
-    /// BPT "Prone Movement": who lies prone.
-    pub prone: prone::Prone,
-    /// BPT "Saber Charge": who drew sabers, and in which player turn.
-    pub sabers: saber::Sabers,
-}
-
-/// What a unit is about to do, as the hooks that may forbid it see it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Act {
-    Move,
-    Charge,
-    Evade,
-    Support,
-    Fire,
-    Deploy(Deploy),
-}
-
-/// One optional rule's hooks into the core. Every hook has a default that changes nothing.
-pub trait OptionalRule: Sync {
-    /// The switch that turns the rule on; its hooks run only then.
-    fn switch(&self) -> Switch;
-    /// Whether `unit` may do `act` (a refusal citing the rule if not).
-    fn check_act(&self, _b: &Battle, _unit: UnitId, _act: Act) -> Result<(), Refusal> {
-        Ok(())
-    }
-    /// A unit's fire action begins.
-    fn fire_begins(&self, _b: &mut Battle) {}
-    /// The hits after saves one resolution of a fire lands on `target`, as the rule leaves them.
-    fn hits_landed(&self, _b: &mut Battle, _target: UnitId, net: u32, _ev: &mut Vec<Event>) -> u32 {
-        net
-    }
-    /// `unit` is forced to move (falls back, retreats, is pushed back).
-    fn forced_move(&self, _b: &mut Battle, _unit: UnitId) {}
-    /// The attacks a stand of `u` makes in contact, given the core's `attacks`.
-    fn contact_attacks(&self, _b: &Battle, _u: &Unit, attacks: u32) -> u32 {
-        attacks
-    }
-    /// A modifier to the dice of `unit` fighting `enemies` in a charge.
-    fn fighter_modifier(&self, _b: &Battle, _unit: UnitId, _enemies: &[UnitId]) -> Option<Modifier> {
-        None
-    }
-    /// Actions the rule adds to the legal ones listed so far (`out`).
-    fn legal(&self, _b: &Battle, _out: &mut Vec<Action>) {}
-}
 
 /// Every optional rule on the seam, in the order their hooks run.
 pub static RULES: &[&dyn OptionalRule] = &[&saber::SaberCharge, &prone::ProneMovement];

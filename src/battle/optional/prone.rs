@@ -4,43 +4,20 @@
 //! not move; a unit in close unit may not fire or move while prone."
 //!
 //! Going prone and standing up are deploy actions under an order (`Deploy::Prone`). Who lies prone is
-//! this rule's table ([`Prone`]), not a field of the unit. Its hooks ([`ProneMovement`]): a prone
+//! this rule's table ([`super::tables::Prone`]), not a field of the unit. Its hooks ([`ProneMovement`]): a prone
 //! unit may not move, charge, evade or support, nor fire in close order, nor change formation
 //! before standing up; a fire's hits on it are one fewer per unit firing (once per target in
 //! each fire action); a unit forced to move gets up.
 
-use super::{Act, OptionalRule};
+use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Deploy, Refusal, refuse};
 use crate::battle::event::Event;
 use crate::battle::state::*;
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;
 use crate::rules::switches::Switch;
-use std::collections::BTreeSet;
 
 const RULE: &str = "BPT Prone Movement";
-
-/// The rule's table: the units lying prone, and the targets that already had their hit taken
-/// off in the fire being resolved (one unit firing; cleared as each fire begins).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Prone {
-    lying: BTreeSet<UnitId>,
-    spent: Vec<UnitId>,
-}
-
-impl Prone {
-    pub fn is_prone(&self, unit: UnitId) -> bool {
-        self.lying.contains(&unit)
-    }
-    /// Lie `unit` down (`true`) or stand it up.
-    pub fn set(&mut self, unit: UnitId, down: bool) {
-        if down {
-            self.lying.insert(unit);
-        } else {
-            self.lying.remove(&unit);
-        }
-    }
-}
 
 /// The rule's hooks (switch `Prone`).
 pub struct ProneMovement;

@@ -11,35 +11,14 @@
 //! initiative or on an order that may charge), else 3; without a sabre (the `Sabre` trait)
 //! there is no saber charge. Announcing forbids firing for the rest of the player turn.
 
-use super::{Act, OptionalRule};
+use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Action, Refusal, refuse};
 use crate::battle::event::{Event, Modifier};
 use crate::battle::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::switches::Switch;
-use std::collections::BTreeMap;
 
 const RULE: &str = "BPT Saber Charge";
-
-/// The rule's table: the player turn in which each unit that did announced a saber charge.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sabers {
-    drawn: BTreeMap<UnitId, u32>,
-}
-
-impl Sabers {
-    /// The player turn `unit` last drew sabers in.
-    pub fn drawn_in(&self, unit: UnitId) -> Option<u32> {
-        self.drawn.get(&unit).copied()
-    }
-    /// Set (or clear) the player turn `unit` drew sabers in.
-    pub fn set(&mut self, unit: UnitId, player_turn: Option<u32>) {
-        match player_turn {
-            Some(t) => self.drawn.insert(unit, t),
-            None => self.drawn.remove(&unit),
-        };
-    }
-}
 
 /// The rule's hooks (switch `SaberCharge`).
 pub struct SaberCharge;

@@ -103,7 +103,8 @@ impl Deeds<'_> {
 pub fn summary(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<String> {
     use crate::report::Deed;
     let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side).filter(|&s| s < 2);
-    let known = |u: crate::battle::UnitId| viewer.is_none_or(|v| b.is_known_to(u, v));
+    let view = crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer));
+    let known = |u: crate::battle::UnitId| view.knows(u);
     let mut deeds: [Deeds; 2] = Default::default();
     let mut results: Vec<&str> = Vec::new();
     for l in lines {

@@ -8,8 +8,8 @@
 //! It runs after the camera has been steered (the pointer's table point is this frame's) and
 //! after `table::orders` has worked out the order at the pointer.
 
-use crate::battle::Action;
 use crate::app::{ActionRequest, BattleState};
+use crate::battle::Action;
 use crate::rules::geometry::Pose;
 use crate::ui::camera::{CameraSystems, TablePointer};
 use crate::ui::common::{BoxSelect, OverWindow, PointerOrder, Screen, Selection, TableHover, TableSystems};
@@ -34,14 +34,7 @@ pub(crate) fn plugin(app: &mut App) {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PickSystems;
 
-/// A drag of the selected unit or commander: where it was grabbed, how far the wheel has
-/// turned it (degrees, anticlockwise) and the move it would make.
-#[derive(Resource, Default, Debug)]
-pub struct Drag {
-    pub grab: Option<(Selection, Vec2)>,
-    pub turn: f32,
-    pub action: Option<Action>,
-}
+pub use crate::ui::common::Drag;
 
 /// Degrees a dragged unit turns for one step of the mouse wheel.
 pub const WHEEL_TURN_DEG: f32 = 15.0;
