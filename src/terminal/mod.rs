@@ -765,9 +765,6 @@ impl<W: Write> Session<W> {
 
     /// Play `legal[choice]`: record it, print and log its events, autosave at a new turn or
     /// the game's end; or say why the rules refuse it.
-    // The block below is `run_with`'s loop tail as it was, word for word (its `&b`, `&rec`
-    // and `&autosave` now borrow a borrow), so that a change to it elsewhere merges cleanly.
-    #[allow(clippy::needless_borrow)]
     fn apply(&mut self, legal: &[Action], choice: usize) {
         let Self {
             b,
@@ -780,9 +777,9 @@ impl<W: Write> Session<W> {
         } = self;
         match b.apply(&legal[choice]) {
             Ok(evs) => {
-                rec.push(&b, &legal[choice], &evs);
+                rec.push(b, &legal[choice], &evs);
                 for e in &evs {
-                    let line = crate::report::line(&b, e);
+                    let line = crate::report::line(b, e);
                     say!(out, "  {line}");
                     history.push(line);
                 }
@@ -797,7 +794,7 @@ impl<W: Write> Session<W> {
                         )
                     )
                 });
-                if new_turn && let Err(e) = save(&rec, &autosave) {
+                if new_turn && let Err(e) = save(rec, autosave) {
                     say!(out, "  (autosave to {auto} failed: {e})");
                 }
             }

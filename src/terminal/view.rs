@@ -341,7 +341,6 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
     let squeeze = cw / chh;
     let sq = |p: V2| V2::new(p.x, p.y * squeeze);
     let shown: Vec<&Unit> = view.units().collect();
-    let mut legend_terrain: Vec<String> = Vec::new();
     let mut used = std::collections::BTreeSet::new();
     let mut grid = vec![vec!['.'; cols]; rows];
     for (r, row) in grid.iter_mut().enumerate() {
@@ -421,26 +420,26 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
         cm((cw * 10.0).round() / 10.0),
         cm((chh * 10.0).round() / 10.0)
     )];
-    // A ruler of x every 10 cm.
-    let mut ruler = vec![' '; cols];
-    let mut x = 0.0;
-    while x < b.table.width {
-        let c = (x / cw).floor() as usize;
-        let t = cm(x);
-        for (i, ch) in t.chars().enumerate() {
-            if c + i < cols {
-                ruler[c + i] = ch;
-            }
-        }
-        x += if b.table.width > 200.0 { 20.0 } else { 10.0 };
-    }
-    out.push(format!("{:>4} {}", "y\\x", ruler.iter().collect::<String>()));
+    out.push(format!("{:>4} {}", "y\\x", map_ruler(b, cols, cw)));
     for (r, row) in grid.iter().enumerate() {
         let y = b.table.height - (r as f64 + 0.5) * chh;
         out.push(format!("{:>4} {}", y.round() as i64, row.iter().collect::<String>()));
     }
-    out.push("Legend:".into());
-    for u in &shown {
+    out.extend(map_legend(b, me, &shown, far_labels, &used));
+    out
+}
+
+/// The map's legend: the units shown, the side's commanders, the objectives, the terrain.
+fn map_legend(
+    b: &Battle,
+    me: SideId,
+    shown: &[&Unit],
+    far_labels: bool,
+    used: &std::collections::BTreeSet<char>,
+) -> Vec<String> {
+    let mut out = vec!["Legend:".to_string()];
+    let mut legend_terrain: Vec<String> = Vec::new();
+    for u in shown {
         let side = &b.sides[u.side].name;
         out.push(format!(
             "  {} {} ({side}{}), at ({}, {}) facing {}, {}",
@@ -498,6 +497,23 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
         out.push("  . open ground".into());
     }
     out
+}
+
+/// The ruler over the map: x every 10 cm (20 on a table over 2 m wide).
+fn map_ruler(b: &Battle, cols: usize, cw: f64) -> String {
+    let mut ruler = vec![' '; cols];
+    let mut x = 0.0;
+    while x < b.table.width {
+        let c = (x / cw).floor() as usize;
+        let t = cm(x);
+        for (i, ch) in t.chars().enumerate() {
+            if c + i < cols {
+                ruler[c + i] = ch;
+            }
+        }
+        x += if b.table.width > 200.0 { 20.0 } else { 10.0 };
+    }
+    ruler.iter().collect()
 }
 
 fn named(name: &str) -> String {

@@ -9,180 +9,196 @@ use bevy_egui::egui;
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
     if let Some(id) = sel.unit.filter(|u| (*u as usize) < b.units.len()) {
-        let u = b.unit(id);
-        heading(ui, &u.name);
-        ui.label(egui::RichText::new(&b.sides[u.side].name).color(side_colour(u.side)));
-        let r = &u.row;
-        ui.label(format!(
-            "{} ({}, {})",
-            r.name,
-            crate::report::words_of(&format!("{:?}", r.arm)),
-            crate::report::words_of(&format!("{:?}", u.grade))
-        ));
-        egui::Grid::new("stat_line").striped(true).show(ui, |ui| {
-            for h in ["Move", "Attacks", "Range", "Hits", "Save"] {
-                ui.label(egui::RichText::new(h).small().strong());
-            }
-            ui.end_row();
-            ui.label(format!("{} cm", u.move_rate()));
-            ui.label(r.attacks.to_string());
-            ui.label(format!("{} cm", r.range));
-            ui.label(r.hits.to_string());
-            ui.label(r.save.map(|s| format!("{s}+")).unwrap_or_else(|| "—".into()));
-            ui.end_row();
-        });
-        ui.label(format!("Formation: {}", u.formation));
-        ui.label(format!("Stands: {} of {}", u.stands, u.start_stands));
-        ui.label(format!(
-            "Hits this turn: {} (stand takes {}, unit {})",
-            u.hits,
-            u.stand_hits(&b.rules, b.player_turn),
-            u.hits_value(&b.rules, b.player_turn)
-        ));
-        let mut status = Vec::new();
-        if !u.alive() {
-            status.push("lost".to_string());
-        }
-        if u.suppressed() {
-            status.push("suppressed".into());
-        }
-        if u.disordered(b.player_turn) {
-            status.push("disordered".into());
-        }
-        if u.exhausted {
-            status.push("exhausted".into());
-        }
-        if u.is_artillery() {
-            status.push(if u.limbered {
-                "limbered".into()
-            } else {
-                "unlimbered".into()
-            });
-            if let Some(ammo) = u.loaded {
-                status.push(format!("loaded: {}", crate::report::words_of(&format!("{ammo:?}"))));
-            }
-        }
-        if u.dug_in {
-            status.push("dug in".into());
-        }
-        if b.is_prone(u.id) {
-            status.push("prone (one hit fewer per fire; may not move)".into());
-        }
-        if u.hidden {
-            status.push("hidden from the enemy".into());
-        }
-        if u.scout {
-            status.push(if u.scout_free {
-                "scouting (moves without orders)".into()
-            } else {
-                "scouting (needs one order first)".into()
-            });
-        }
-        if u.is_cavalry() && !u.mounted() {
-            status.push("dismounted".into());
-        }
-        ui.label(format!(
-            "Status: {}",
-            if status.is_empty() {
-                "steady".to_string()
-            } else {
-                status.join(", ")
-            }
-        ));
-        if b.rules.switches.on(crate::rules::switches::Switch::InitiativePassing) {
-            ui.label(format!(
-                "D-markers: {} of {} (each +1 to its activation, rally and to-hit scores)",
-                u.d_markers, b.rules.initiative_passing.max_d_markers
-            ));
-            if let Ok(plan) = b.activation_plan(u.id, crate::battle::Purpose::Move, crate::battle::Ground::Open) {
-                ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
-            }
-        }
-        if let Some(g) = b.morale_grade(u.id) {
-            ui.label(format!(
-                "Morale: {} (suppressed on {}+, knocked out falling back over {:.0} cm, hit on {}+ in a charge)",
-                crate::report::words_of(&format!("{:?}", u.morale.unwrap_or_default())),
-                g.suppressed_on,
-                g.fall_back_ko,
-                g.charge_to_hit
-            ));
-        }
-        if let Some(p) = b.pending_order_of(u.id) {
-            ui.label(format!(
-                "Order on its way from {}: takes effect in turn {} ({:.0} cm away)",
-                b.commander(p.commander).name,
-                p.due_game_turn,
-                p.distance
-            ));
-        }
-        ui.label(format!("Brigade: {}", b.commander(u.hq).name));
-        if let Some(n) = &u.nation {
-            ui.label(format!("Nation: {n} (orders only from the army HQ or {n} HQs)"));
-        }
-        if let Some(o) = b.cmd.orders.get(&u.id) {
-            ui.label(format!(
-                "Orders: {} this turn {}, {} action(s) left{}",
-                o.count,
-                order_source(b, o),
-                o.credits,
-                if o.finished { ", finished" } else { "" }
-            ));
-        }
-        if !r.notes.is_empty() {
-            let notes: Vec<String> = r.notes.iter().map(|n| n.to_string()).collect();
-            ui.label(egui::RichText::new(format!("Notes: {}", notes.join(", "))).small());
-        }
+        unit_card(ui, b, id);
     } else if let Some(id) = sel.commander.filter(|c| (*c as usize) < b.commanders.len()) {
-        let c = b.commander(id);
-        heading(ui, &c.name);
-        ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
-        ui.label(format!(
-            "{} commander, {}",
-            capital(&crate::report::words_of(&format!("{:?}", c.row.level))),
-            crate::report::words_of(&format!("{:?}", c.row.quality))
-        ));
-        ui.label(format!("Command value: {}", c.command_value));
-        if let Some(n) = &c.nation {
-            ui.label(format!("Nation: {n}"));
-        }
-        ui.label(format!(
-            "Move: {} cm ({})",
-            c.move_rate(),
-            if c.mounted { "mounted" } else { "on foot" }
-        ));
-        if let Some(s) = c.superior {
-            ui.label(format!("Superior: {}", b.commander(s).name));
-        }
-        let units: Vec<&str> = b
-            .alive_units()
-            .filter(|u| u.hq == id)
-            .map(|u| u.name.as_str())
-            .collect();
-        if !units.is_empty() {
-            ui.label(egui::RichText::new(format!("Commands: {}", units.join(", "))).small());
-        }
-        let mut status = Vec::new();
-        if !c.alive() {
-            status.push("lost");
-        }
-        if c.suppressed.is_some() {
-            status.push("suppressed");
-        }
-        if c.replaced {
-            status.push("a replacement");
-        }
-        if b.cmd.done.contains(&id) {
-            status.push("done ordering this turn");
-        }
-        if b.cmd.moved.contains(&id) {
-            status.push("has moved");
-        }
-        if !status.is_empty() {
-            ui.label(format!("Status: {}", status.join(", ")));
-        }
+        commander_card(ui, b, id);
     } else {
         heading(ui, "Nothing selected");
         ui.label(egui::RichText::new("Click a stand or a commander on the table.").weak());
+    }
+}
+
+/// The selected unit's card.
+fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId) {
+    let u = b.unit(id);
+    heading(ui, &u.name);
+    ui.label(egui::RichText::new(&b.sides[u.side].name).color(side_colour(u.side)));
+    let r = &u.row;
+    ui.label(format!(
+        "{} ({}, {})",
+        r.name,
+        crate::report::words_of(&format!("{:?}", r.arm)),
+        crate::report::words_of(&format!("{:?}", u.grade))
+    ));
+    egui::Grid::new("stat_line").striped(true).show(ui, |ui| {
+        for h in ["Move", "Attacks", "Range", "Hits", "Save"] {
+            ui.label(egui::RichText::new(h).small().strong());
+        }
+        ui.end_row();
+        ui.label(format!("{} cm", u.move_rate()));
+        ui.label(r.attacks.to_string());
+        ui.label(format!("{} cm", r.range));
+        ui.label(r.hits.to_string());
+        ui.label(r.save.map(|s| format!("{s}+")).unwrap_or_else(|| "—".into()));
+        ui.end_row();
+    });
+    ui.label(format!("Formation: {}", u.formation));
+    ui.label(format!("Stands: {} of {}", u.stands, u.start_stands));
+    ui.label(format!(
+        "Hits this turn: {} (stand takes {}, unit {})",
+        u.hits,
+        u.stand_hits(&b.rules, b.player_turn),
+        u.hits_value(&b.rules, b.player_turn)
+    ));
+    let status = unit_status(b, u);
+    ui.label(format!(
+        "Status: {}",
+        if status.is_empty() {
+            "steady".to_string()
+        } else {
+            status.join(", ")
+        }
+    ));
+    if b.rules.switches.on(crate::rules::switches::Switch::InitiativePassing) {
+        ui.label(format!(
+            "D-markers: {} of {} (each +1 to its activation, rally and to-hit scores)",
+            u.d_markers, b.rules.initiative_passing.max_d_markers
+        ));
+        if let Ok(plan) = b.activation_plan(u.id, crate::battle::Purpose::Move, crate::battle::Ground::Open) {
+            ui.label(format!("Activation: {:.0}% to pass", plan.chance() * 100.0));
+        }
+    }
+    if let Some(g) = b.morale_grade(u.id) {
+        ui.label(format!(
+            "Morale: {} (suppressed on {}+, knocked out falling back over {:.0} cm, hit on {}+ in a charge)",
+            crate::report::words_of(&format!("{:?}", u.morale.unwrap_or_default())),
+            g.suppressed_on,
+            g.fall_back_ko,
+            g.charge_to_hit
+        ));
+    }
+    if let Some(p) = b.pending_order_of(u.id) {
+        ui.label(format!(
+            "Order on its way from {}: takes effect in turn {} ({:.0} cm away)",
+            b.commander(p.commander).name,
+            p.due_game_turn,
+            p.distance
+        ));
+    }
+    ui.label(format!("Brigade: {}", b.commander(u.hq).name));
+    if let Some(n) = &u.nation {
+        ui.label(format!("Nation: {n} (orders only from the army HQ or {n} HQs)"));
+    }
+    if let Some(o) = b.cmd.orders.get(&u.id) {
+        ui.label(format!(
+            "Orders: {} this turn {}, {} action(s) left{}",
+            o.count,
+            order_source(b, o),
+            o.credits,
+            if o.finished { ", finished" } else { "" }
+        ));
+    }
+    if !r.notes.is_empty() {
+        let notes: Vec<String> = r.notes.iter().map(|n| n.to_string()).collect();
+        ui.label(egui::RichText::new(format!("Notes: {}", notes.join(", "))).small());
+    }
+}
+
+/// What the unit's state is, in words ("suppressed", "limbered", "prone (…)"); none is steady.
+fn unit_status(b: &Battle, u: &crate::battle::state::Unit) -> Vec<String> {
+    let mut status = Vec::new();
+    if !u.alive() {
+        status.push("lost".to_string());
+    }
+    if u.suppressed() {
+        status.push("suppressed".into());
+    }
+    if u.disordered(b.player_turn) {
+        status.push("disordered".into());
+    }
+    if u.exhausted {
+        status.push("exhausted".into());
+    }
+    if u.is_artillery() {
+        status.push(if u.limbered {
+            "limbered".into()
+        } else {
+            "unlimbered".into()
+        });
+        if let Some(ammo) = u.loaded {
+            status.push(format!("loaded: {}", crate::report::words_of(&format!("{ammo:?}"))));
+        }
+    }
+    if u.dug_in {
+        status.push("dug in".into());
+    }
+    if b.is_prone(u.id) {
+        status.push("prone (one hit fewer per fire; may not move)".into());
+    }
+    if u.hidden {
+        status.push("hidden from the enemy".into());
+    }
+    if u.scout {
+        status.push(if u.scout_free {
+            "scouting (moves without orders)".into()
+        } else {
+            "scouting (needs one order first)".into()
+        });
+    }
+    if u.is_cavalry() && !u.mounted() {
+        status.push("dismounted".into());
+    }
+    status
+}
+
+/// The selected commander's card.
+fn commander_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::state::CmdId) {
+    let c = b.commander(id);
+    heading(ui, &c.name);
+    ui.label(egui::RichText::new(&b.sides[c.side].name).color(side_colour(c.side)));
+    ui.label(format!(
+        "{} commander, {}",
+        capital(&crate::report::words_of(&format!("{:?}", c.row.level))),
+        crate::report::words_of(&format!("{:?}", c.row.quality))
+    ));
+    ui.label(format!("Command value: {}", c.command_value));
+    if let Some(n) = &c.nation {
+        ui.label(format!("Nation: {n}"));
+    }
+    ui.label(format!(
+        "Move: {} cm ({})",
+        c.move_rate(),
+        if c.mounted { "mounted" } else { "on foot" }
+    ));
+    if let Some(s) = c.superior {
+        ui.label(format!("Superior: {}", b.commander(s).name));
+    }
+    let units: Vec<&str> = b
+        .alive_units()
+        .filter(|u| u.hq == id)
+        .map(|u| u.name.as_str())
+        .collect();
+    if !units.is_empty() {
+        ui.label(egui::RichText::new(format!("Commands: {}", units.join(", "))).small());
+    }
+    let mut status = Vec::new();
+    if !c.alive() {
+        status.push("lost");
+    }
+    if c.suppressed.is_some() {
+        status.push("suppressed");
+    }
+    if c.replaced {
+        status.push("a replacement");
+    }
+    if b.cmd.done.contains(&id) {
+        status.push("done ordering this turn");
+    }
+    if b.cmd.moved.contains(&id) {
+        status.push("has moved");
+    }
+    if !status.is_empty() {
+        ui.label(format!("Status: {}", status.join(", ")));
     }
 }
 
