@@ -1373,18 +1373,21 @@ fn check_ids(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     Ok(())
 }
 
+/// The path of field `f` of side `si`'s commander `k` (`sides[si].commanders[k].f`).
+fn commander_field(si: usize, k: usize, f: &'static str) -> [Seg<'static>; 5] {
+    [
+        Seg::Field("sides"),
+        Seg::Index(si),
+        Seg::Field("commanders"),
+        Seg::Index(k),
+        Seg::Field(f),
+    ]
+}
+
 /// Side `si`'s commanders: rows of its army list, one Army HQ at most, each on the table.
 fn check_commander_rows(c: &Ctx, sc: &Scenario, si: usize, army: &ArmyList, fp: &Footprints) -> Result<(), DataError> {
     let s = &sc.sides[si];
-    let cat = |k: usize, f: &'static str| {
-        [
-            Seg::Field("sides"),
-            Seg::Index(si),
-            Seg::Field("commanders"),
-            Seg::Index(k),
-            Seg::Field(f),
-        ]
-    };
+    let cat = |k: usize, f: &'static str| commander_field(si, k, f);
     let mut army_hqs = 0;
     for (k, cm) in s.commanders.iter().enumerate() {
         let Some(row) = army.command(&cm.row) else {
@@ -1422,15 +1425,7 @@ fn check_commander_rows(c: &Ctx, sc: &Scenario, si: usize, army: &ArmyList, fp: 
 /// Side `si`'s chain of command: one CO, every superior a commander of the side, no loop.
 fn check_chain_of_command(c: &Ctx, sc: &Scenario, si: usize) -> Result<(), DataError> {
     let s = &sc.sides[si];
-    let cat = |k: usize, f: &'static str| {
-        [
-            Seg::Field("sides"),
-            Seg::Index(si),
-            Seg::Field("commanders"),
-            Seg::Index(k),
-            Seg::Field(f),
-        ]
-    };
+    let cat = |k: usize, f: &'static str| commander_field(si, k, f);
     let cos: Vec<usize> = (0..s.commanders.len())
         .filter(|&k| s.commanders[k].superior.is_none())
         .collect();
