@@ -181,18 +181,30 @@ fn seen(b: &Battle, seats: &Seats, u: UnitId) -> bool {
 
 /// An applied action: its results float over the units struck; a computer's acting piece is
 /// ringed with what it did and why, and the camera is sent to it.
-#[allow(clippy::too_many_arguments)]
+/// What following the computer keeps on the table: its reason, where the camera goes, the
+/// results floating and the ring round the piece it acted with.
+#[derive(bevy::ecs::system::SystemParam)]
+struct FollowMarks<'w, 's> {
+    reason: ResMut<'w, ComputerReason>,
+    follow: ResMut<'w, FollowCamera>,
+    floats: Query<'w, 's, &'static Float>,
+    rings: Query<'w, 's, Entity, With<Highlight>>,
+}
+
 fn on_applied(
     mut commands: Commands,
     mut applied: MessageReader<ActionApplied>,
     battle: Res<BattleState>,
     seats: Res<Seats>,
     settings: Option<Res<crate::ui::settings::Settings>>,
-    mut reason: ResMut<ComputerReason>,
-    mut follow: ResMut<FollowCamera>,
-    floats: Query<&Float>,
-    rings: Query<Entity, With<Highlight>>,
+    marks: FollowMarks,
 ) {
+    let FollowMarks {
+        mut reason,
+        mut follow,
+        floats,
+        rings,
+    } = marks;
     let b = &battle.0;
     let mut old_rings: Vec<Entity> = rings.iter().collect();
     for ev in applied.read() {

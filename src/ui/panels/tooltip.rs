@@ -158,17 +158,29 @@ fn commander_lines(b: &Battle, view: &PlayerView, id: crate::battle::state::CmdI
 /// battle's action count (the sight lines are worked out once, not every frame).
 type Cached = Option<((Selection, Option<SideId>, u64, u64), Vec<String>)>;
 
-#[allow(clippy::too_many_arguments)]
+/// Where the pointer is and what it is over: the window, the table's part of it, the piece
+/// hovered and the order a click there would give.
+#[derive(bevy::ecs::system::SystemParam)]
+struct PointerOver<'w, 's> {
+    hover: Res<'w, TableHover>,
+    order: Res<'w, PointerOrder>,
+    viewport: Res<'w, TableViewport>,
+    window: Option<Single<'w, 's, &'static Window, With<PrimaryWindow>>>,
+}
+
 fn show_tooltip(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
-    hover: Res<TableHover>,
-    order: Res<PointerOrder>,
     seats: Res<Seats>,
-    viewport: Res<TableViewport>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    pointer: PointerOver,
     mut cache: Local<Cached>,
 ) -> Result {
+    let PointerOver {
+        hover,
+        order,
+        viewport,
+        window,
+    } = pointer;
     let Some(window) = window else { return Ok(()) };
     let Some(cursor) = window.cursor_position() else {
         return Ok(());
