@@ -2,7 +2,7 @@
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
 use super::action::{Action, Refusal, refuse};
-use super::event::{CombatSide, Event, KnockOut, Modifier, MoveKind};
+use super::event::{ChargeFailure, CombatSide, Event, KnockOut, Modifier, MoveKind};
 use super::fire::ForcedKind;
 use super::optional::Act;
 use super::state::*;
@@ -382,11 +382,11 @@ impl Battle {
         self.step = Step::Open;
         let counter = self.counter_charging.take() == Some(target);
         let failed = if !self.unit(charger).alive() {
-            Some("knocked out")
+            Some(ChargeFailure::KnockedOut)
         } else if self.unit(charger).pose != held {
-            Some("fell back")
+            Some(ChargeFailure::FellBack)
         } else if !self.unit(target).alive() {
-            Some("the target is gone")
+            Some(ChargeFailure::TargetGone)
         } else {
             None
         };
@@ -394,7 +394,7 @@ impl Battle {
             ev.push(Event::ChargeFailed {
                 unit: charger,
                 target,
-                why: why.into(),
+                why,
             });
             return;
         }
@@ -442,7 +442,7 @@ impl Battle {
                 ev.push(Event::ChargeFailed {
                     unit: charger,
                     target,
-                    why: "did not close".into(),
+                    why: ChargeFailure::DidNotClose,
                 });
             }
         }

@@ -285,7 +285,7 @@ pub enum Event {
     ChargeFailed {
         unit: UnitId,
         target: UnitId,
-        why: String,
+        why: ChargeFailure,
     },
     Supporting {
         unit: UnitId,
@@ -467,6 +467,21 @@ pub enum Event {
         victory_points: [u32; 2],
         reason: String,
     },
+}
+
+/// Why a charge ended without contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChargeFailure {
+    /// The charger was knocked out before contact (by the fire it met).
+    KnockedOut,
+    /// The charger fell back before contact.
+    FellBack,
+    /// The target was gone before contact.
+    TargetGone,
+    /// The charge did not reach the target.
+    DidNotClose,
+    /// The target evaded.
+    TargetEvaded,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! "Evading", "Deploying"; DECISIONS "Phases" 1).
 
 use super::action::{Action, Deploy, Refusal, refuse};
-use super::event::{Event, KnockOut};
+use super::event::{ChargeFailure, Event, KnockOut};
 use super::fire::{FireContext, ForcedKind};
 use super::optional::Act;
 use super::state::*;
@@ -294,7 +294,7 @@ impl Battle {
                 ev.push(Event::ChargeFailed {
                     unit: charger,
                     target,
-                    why: "the target evaded".into(),
+                    why: ChargeFailure::TargetEvaded,
                 });
                 Ok(())
             }

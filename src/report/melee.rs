@@ -4,7 +4,7 @@
 use super::aspects::{Clip, Facts, Mark};
 use super::dice::Throw;
 use super::words::{aspect_word, count, dice as faces, modifier_words, side, unit};
-use crate::battle::event::CombatSide;
+use crate::battle::event::{ChargeFailure, CombatSide};
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::{Aspect, Pose};
 
@@ -22,7 +22,7 @@ pub(crate) fn contact(b: &Battle, u: UnitId, target: UnitId, aspect: &Aspect) ->
 }
 
 /// Why a charge failed, said for who is still standing.
-pub(crate) fn failed(b: &Battle, unit_id: UnitId, target: UnitId, why: &str) -> String {
+pub(crate) fn failed(b: &Battle, unit_id: UnitId, target: UnitId, why: ChargeFailure) -> String {
     let (u, t) = (unit(b, unit_id), unit(b, target));
     let target_gone = b.units.get(target as usize).is_some_and(|x| !x.alive());
     let charger_gone = b.units.get(unit_id as usize).is_some_and(|x| !x.alive());
@@ -32,10 +32,11 @@ pub(crate) fn failed(b: &Battle, unit_id: UnitId, target: UnitId, why: &str) -> 
         format!("{u}'s charge on {t} ends: {t} is gone")
     } else {
         match why {
-            "did not close" => format!("{u}'s charge on {t} falls short: it did not reach {t}"),
-            "the target evaded" => format!("{u}'s charge on {t} fails: {t} evaded"),
-            "fell back" => format!("{u}'s charge on {t} fails: {u} fell back"),
-            _ => format!("{u}'s charge on {t} fails: {why}"),
+            ChargeFailure::DidNotClose => format!("{u}'s charge on {t} falls short: it did not reach {t}"),
+            ChargeFailure::TargetEvaded => format!("{u}'s charge on {t} fails: {t} evaded"),
+            ChargeFailure::FellBack => format!("{u}'s charge on {t} fails: {u} fell back"),
+            ChargeFailure::KnockedOut => format!("{u}'s charge on {t} fails: knocked out"),
+            ChargeFailure::TargetGone => format!("{u}'s charge on {t} fails: the target is gone"),
         }
     }
 }

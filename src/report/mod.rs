@@ -206,7 +206,7 @@ pub fn line(b: &Battle, e: &Event) -> String {
         E::SideBroken { side } => morale::side_broken(b, *side),
         E::ChargeDeclared { unit, target, .. } => melee::declared(b, *unit, *target),
         E::ChargeContact { unit, target, aspect } => melee::contact(b, *unit, *target, aspect),
-        E::ChargeFailed { unit, target, why } => melee::failed(b, *unit, *target, why),
+        E::ChargeFailed { unit, target, why } => melee::failed(b, *unit, *target, *why),
         E::Supporting { unit, friend } => melee::supporting(b, *unit, *friend),
         E::CombatRound { round, target, sides } => melee::round(b, *round, *target, sides),
         E::CombatResult { target, winner, by_double, hits } => melee::result(b, *target, *winner, *by_double, hits),
