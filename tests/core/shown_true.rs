@@ -178,3 +178,29 @@ fn the_orders_panel_never_shows_the_other_players_hand() {
         "seated, the Confederate player sees their hand: {seated}"
     );
 }
+
+/// Issue 63: the unit card reads the side's view. A unit selected that the side may not know
+/// (an enemy still hidden at a scouting set-up) shows as nothing selected, never its name,
+/// place or state; its own side sees its card.
+#[test]
+fn the_unit_card_never_shows_a_unit_the_side_may_not_know() {
+    use volley::ui::Selection;
+    use volley::view::PlayerView;
+    let path = std::path::PathBuf::from(format!("{ROOT}/maps/scouting_demo.ron"));
+    let b = volley::load_battle(&path, 1).expect("the scouting demo").0;
+    let hidden = b
+        .units
+        .iter()
+        .find(|u| u.side == 1 && u.hidden)
+        .expect("a hidden Confederate unit at the start");
+    let sel = Selection {
+        unit: Some(hidden.id),
+        commander: None,
+    };
+    let card = |side| panel_text(|ui| volley::ui::panels::unit_card::show(ui, &b, &PlayerView::side(&b, side), &sel));
+    let enemy = card(0);
+    assert!(!enemy.contains(hidden.name.as_str()), "{enemy}");
+    assert!(enemy.contains("Nothing selected"), "{enemy}");
+    let own = card(1);
+    assert!(own.contains(hidden.name.as_str()), "{own}");
+}

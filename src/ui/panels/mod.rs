@@ -216,7 +216,7 @@ fn show_panels(
         .resizable(false)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().id_salt("left_scroll").show(ui, |ui| {
-                unit_card::show(ui, b, selection);
+                unit_card::show(ui, b, &seats.view(b), selection);
                 ui.separator();
                 orders::show(ui, b, seats, selection, legal, may_act, asks);
                 ui.separator();

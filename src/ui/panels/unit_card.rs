@@ -5,10 +5,13 @@ use crate::battle::Battle;
 use crate::report::capital;
 use crate::ui::common::Selection;
 use crate::ui::common::{heading, side_colour};
+use crate::view::PlayerView;
 use bevy_egui::egui;
 
-pub fn show(ui: &mut egui::Ui, b: &Battle, sel: &Selection) {
-    if let Some(id) = sel.unit.filter(|u| (*u as usize) < b.units.len()) {
+/// The card of the selection as `view`'s side may know it: a unit it may not know of (hidden,
+/// or dug in and unseen since it was selected) shows as nothing selected.
+pub fn show(ui: &mut egui::Ui, b: &Battle, view: &PlayerView, sel: &Selection) {
+    if let Some(id) = sel.unit.filter(|&u| view.unit(u).is_some()) {
         unit_card(ui, b, id);
     } else if let Some(id) = sel.commander.filter(|c| (*c as usize) < b.commanders.len()) {
         commander_card(ui, b, id);
