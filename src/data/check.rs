@@ -164,25 +164,13 @@ fn top_level(text: &str) -> (Option<&str>, Vec<&str>) {
                 }
             }
             b'"' | b'\'' => {
-                i += 1;
-                while i < b.len() && b[i] != c {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
+                i = super::load::quoted_end(b, i);
                 expect_field = false;
             }
             b'r' if matches!(b.get(i + 1), Some(b'"') | Some(b'#')) => {
-                let mut hashes = 0;
-                i += 1;
-                while b.get(i) == Some(&b'#') {
-                    hashes += 1;
-                    i += 1;
-                }
-                if b.get(i) == Some(&b'"') {
-                    let close = format!("\"{}", "#".repeat(hashes));
-                    match text[i + 1..].find(&close) {
-                        Some(k) => i += 1 + k + close.len(),
-                        None => return (name, fields),
-                    }
+                match super::load::raw_string_end(b, i) {
+                    Some(end) => i = end,
+                    None => return (name, fields),
                 }
                 expect_field = false;
                 continue;

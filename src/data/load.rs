@@ -306,6 +306,37 @@ pub(crate) fn line_comment_end(s: &[u8], i: usize) -> usize {
     s[i..].iter().position(|&b| b == b'\n').map_or(s.len(), |k| i + k)
 }
 
+/// Where a quoted string or character starting at `i` (its `"` or `'`) ends: at its closing
+/// quote (escapes skipped), or the end of the text if it is not closed.
+pub(crate) fn quoted_end(s: &[u8], mut i: usize) -> usize {
+    let quote = s[i];
+    i += 1;
+    while i < s.len() && s[i] != quote {
+        i += if s[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
+/// Where a raw string starting at `i` (the `r` of `r"…"` or `r#"…"#`) ends: just past its
+/// closing quote and hashes; just past the hashes when no quote follows them (a raw
+/// identifier); `None` when the string is never closed.
+pub(crate) fn raw_string_end(s: &[u8], mut i: usize) -> Option<usize> {
+    let mut hashes = 0;
+    i += 1;
+    while s.get(i) == Some(&b'#') {
+        hashes += 1;
+        i += 1;
+    }
+    if s.get(i) != Some(&b'"') {
+        return Some(i);
+    }
+    let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
+    s[i + 1..]
+        .windows(close.len())
+        .position(|w| w == close.as_slice())
+        .map(|k| i + 1 + k + close.len())
+}
+
 /// Where a `/* … */` comment starting at `i` ends (nested comments counted): just past its
 /// `*/`, or the end of the text if it is not closed.
 pub(crate) fn block_comment_end(s: &[u8], mut i: usize) -> usize {
@@ -553,6 +584,20 @@ impl SpanParser<'_> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn strings_end_where_their_quotes_close() {
+        let s = br#"x "a\"b" y"#;
+        assert_eq!(quoted_end(s, 2), 7);
+        assert_eq!(quoted_end(br"'\''", 0), 3);
+        assert_eq!(quoted_end(b"\"open", 0), 5);
+        let raw = br###"r#"a "quote" b"# rest"###;
+        assert_eq!(raw_string_end(raw, 0), Some(16));
+        assert_eq!(raw_string_end(br#"r"x" y"#, 0), Some(4));
+        assert_eq!(raw_string_end(b"r#ident", 0), Some(2));
+        assert_eq!(raw_string_end(br##"r#"never"##, 0), None);
+    }
+
     use super::*;
     use serde::Deserialize;
 

@@ -686,25 +686,11 @@ pub fn precheck_lists(text: &str, path: &Path) -> Result<(), DataError> {
                 i = super::load::block_comment_end(b, i);
                 continue;
             }
-            b'"' | b'\'' => {
-                i += 1;
-                while i < b.len() && b[i] != ch {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' | b'\'' => i = super::load::quoted_end(b, i),
             b'r' if matches!(b.get(i + 1), Some(b'"') | Some(b'#')) => {
-                let mut hashes = 0;
-                i += 1;
-                while b.get(i) == Some(&b'#') {
-                    hashes += 1;
-                    i += 1;
-                }
-                if b.get(i) == Some(&b'"') {
-                    let close = format!("\"{}", "#".repeat(hashes));
-                    match text[i + 1..].find(&close) {
-                        Some(k) => i += 1 + k + close.len(),
-                        None => return Ok(()),
-                    }
+                match super::load::raw_string_end(b, i) {
+                    Some(end) => i = end,
+                    None => return Ok(()),
                 }
                 continue;
             }
