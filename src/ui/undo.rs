@@ -260,7 +260,7 @@ pub fn undo_world(world: &mut World) -> bool {
     if let Some(mut preview) = world.get_resource_mut::<Preview>() {
         preview.0 = None;
     }
-    if let Some(mut drag) = world.get_resource_mut::<crate::ui::table::input::Drag>() {
+    if let Some(mut drag) = world.get_resource_mut::<crate::ui::common::Drag>() {
         *drag = Default::default();
     }
     let b = &world.resource::<BattleState>().0;

@@ -9,9 +9,9 @@ use super::pen::{Pen, spawn_layer, w, z};
 use crate::app::movement::{MoveEnvelope, WantsEnvelope, may_move};
 use crate::app::{BattleState, BattleSystems, PieceIndex};
 use crate::battle::{Action, Battle, UnitId};
+use crate::ui::common::Drag;
 use crate::ui::common::{Selection, TableSystems};
 use crate::ui::session::{BattleLog, Seats};
-use crate::ui::table::input::Drag;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {

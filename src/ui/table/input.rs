@@ -34,7 +34,7 @@ pub(crate) fn plugin(app: &mut App) {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PickSystems;
 
-pub use crate::ui::common::Drag;
+use crate::ui::common::Drag;
 
 /// Degrees a dragged unit turns for one step of the mouse wheel.
 pub const WHEEL_TURN_DEG: f32 = 15.0;

@@ -5,9 +5,9 @@
 use super::pen::{Pen, spawn_layer, w, z};
 use crate::app::BattleState;
 use crate::battle::{Action, Battle};
+use crate::ui::common::Drag;
 use crate::ui::common::{Preview, Selection};
 use crate::ui::palette as pal;
-use crate::ui::table::input::Drag;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
