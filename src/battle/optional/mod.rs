@@ -25,7 +25,8 @@ use super::state::{Battle, Unit, UnitId};
 pub static RULES: &[&dyn OptionalRule] = &[&saber::SaberCharge, &prone::ProneMovement];
 
 impl Battle {
-    /// The rules on the seam whose switch is on, in [`RULES`] order.
+    /// The rules on the seam whose switch is on, in [`RULES`] order (the hooks that change the
+    /// battle walk `RULES` themselves: this borrows it).
     fn rules_on(&self) -> impl Iterator<Item = &'static dyn OptionalRule> + '_ {
         RULES.iter().copied().filter(|r| self.rules.switches.on(r.switch()))
     }
@@ -37,23 +38,29 @@ impl Battle {
 
     /// A unit's fire action begins.
     pub(crate) fn optional_fire_begins(&mut self) {
-        for r in self.rules_on().collect::<Vec<_>>() {
-            r.fire_begins(self);
+        for r in RULES {
+            if self.rules.switches.on(r.switch()) {
+                r.fire_begins(self);
+            }
         }
     }
 
     /// The hits after saves a fire's resolution lands on `target`, through every rule on.
     pub(crate) fn optional_hits_landed(&mut self, target: UnitId, mut net: u32, ev: &mut Vec<Event>) -> u32 {
-        for r in self.rules_on().collect::<Vec<_>>() {
-            net = r.hits_landed(self, target, net, ev);
+        for r in RULES {
+            if self.rules.switches.on(r.switch()) {
+                net = r.hits_landed(self, target, net, ev);
+            }
         }
         net
     }
 
     /// `unit` is forced to move.
     pub(crate) fn optional_forced_move(&mut self, unit: UnitId) {
-        for r in self.rules_on().collect::<Vec<_>>() {
-            r.forced_move(self, unit);
+        for r in RULES {
+            if self.rules.switches.on(r.switch()) {
+                r.forced_move(self, unit);
+            }
         }
     }
 
