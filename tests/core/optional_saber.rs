@@ -155,3 +155,62 @@ fn the_scheduler_announces_before_it_charges_and_games_replay() {
         scheduler_game("skirmish.ron", seed, &on, |_, _, _| {});
     }
 }
+
+/// Saber charge and initiative passing both on: the cavalry of `field` activated to charge
+/// (`sabers`: announcing first) and charging home; the cavalry's dice in the first round.
+fn passing_charge_dice(sabers: bool) -> u32 {
+    let mut b = battle_switched(
+        &[
+            u(0, CAVALRY, 3, 100.0, 50.0, 90.0),
+            u(1, "regular_infantry_smoothbore", 4, 100.0, 51.0 + 8.0 + 0.75, 270.0),
+        ],
+        Terrain::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::SaberCharge, Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    // Nothing to announce before the unit is activated to charge.
+    assert!(!b.legal_actions().contains(&Action::DrawSabers { unit: 0 }));
+    assert!(b.check_draw_sabers(0).is_err());
+    script(&mut b, &[6; 200]);
+    let activate = Action::Activate {
+        unit: 0,
+        purpose: volley::battle::Purpose::Charge,
+        into: volley::battle::Ground::Open,
+    };
+    b.apply(&activate).expect("activated to charge");
+    assert!(b.legal_actions().contains(&Action::DrawSabers { unit: 0 }), "offered once activated");
+    assert_eq!(b.contact_attacks(b.unit(0)), 3);
+    if sabers {
+        b.apply(&Action::DrawSabers { unit: 0 }).expect("a saber charge");
+        assert_eq!(b.contact_attacks(b.unit(0)), 4, "4 a stand with sabers drawn");
+        assert!(!b.legal_actions().contains(&Action::DrawSabers { unit: 0 }));
+    }
+    b.apply(&Action::Charge { unit: 0, target: 1 }).expect("the charge test passed");
+    let mut rounds = Vec::new();
+    for _ in 0..20 {
+        if !rounds.is_empty() {
+            break;
+        }
+        let next = if b.legal_actions().contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            Action::EndPhase
+        };
+        let ev = b.apply(&next).expect("legal");
+        rounds.extend(ev.into_iter().filter_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides),
+            _ => None,
+        }));
+    }
+    let first = rounds.first().expect("a combat round");
+    first.iter().find(|c| c.side == 0).unwrap().dice
+}
+
+#[test]
+fn under_initiative_passing_a_saber_charge_fights_with_4_attacks_a_stand() {
+    // BPT "Saber Charge": "an extra attack per stand when using the saber"; 3 stands in
+    // contact, +1 for charging: 3 × 3 + 1 without the announcement, 3 × 4 + 1 with it.
+    assert_eq!((passing_charge_dice(false), passing_charge_dice(true)), (10, 13));
+}

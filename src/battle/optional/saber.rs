@@ -9,7 +9,9 @@
 //! DECISIONS gives sabre-armed cavalry 4 attacks a stand as the core rule. With the switch on,
 //! they get those 4 only after announcing (`DrawSabers`, free, before the charge, on
 //! initiative or on an order that may charge), else 3; without a sabre (the `Sabre` trait)
-//! there is no saber charge. Announcing forbids firing for the rest of the player turn.
+//! there is no saber charge. Announcing forbids firing for the rest of the player turn. Under
+//! initiative passing it is announced once the unit is activated to charge, before the charge
+//! test (until issue 64 it was never offered there, so every cavalry charge fought with 3).
 
 use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Action, Refusal, refuse};
@@ -100,7 +102,21 @@ impl Battle {
                     .iter()
                     .any(|&(e, d)| d <= near + 1e-9 && self.check_charge(id, e).is_ok())
             }),
-            (Phase::Command, Step::Open) if !self.initiative_passing() => {
+            // Initiative passing: the unit activated to charge, its roll made (the charge test
+            // follows the announcement).
+            (Phase::Command, Step::Open) if self.initiative_passing() => {
+                self.cmd.passing.passed.is_none()
+                    && self.cmd.passing.activated == Some(id)
+                    && self
+                        .cmd
+                        .orders
+                        .get(&id)
+                        .is_some_and(|o| !o.finished && o.credits > 0 && o.may_charge)
+                    && visible
+                        .iter()
+                        .any(|&(e, _)| self.check_charge(id, e).is_ok() && self.charge_test_plan(id, e).is_ok())
+            }
+            (Phase::Command, Step::Open) => {
                 self.cmd
                     .orders
                     .get(&id)
@@ -120,9 +136,6 @@ impl Battle {
 
     /// Saber charges on offer: one for every unit with a charge among `out`.
     fn legal_draw_sabers(&self, out: &mut Vec<Action>) {
-        if self.initiative_passing() {
-            return;
-        }
         let mut units: Vec<UnitId> = out
             .iter()
             .filter_map(|a| match a {
