@@ -535,40 +535,17 @@ impl Battle {
         if self.retire_scout(target, "under artillery fire", ev) {
             return 0;
         }
-        let fr = self.rules.fire.clone();
-        // An air burst strikes every stand as though in the open.
-        let cover = match self.cover_of(target, gun.center) {
-            Cover::Hard if !plan.air_burst => Cover::Soft,
-            _ => Cover::Open,
-        };
-        let base = if plan.air_burst {
-            fr.to_hit_open
-        } else {
-            self.to_hit_against(plan.firer, target, gun.center)
-        };
-        let Some(to_hit) = blast_through_to_hit(base, worse) else {
+        let Some(GunAttack {
+            to_hit,
+            need,
+            cover,
+            aspect,
+            save,
+        }) = self.gun_attack(plan, target, gun.center, worse)
+        else {
             return 0;
         };
-        // *Glory Days!* (initiative passing): D-markers and having moved worsen every strike.
-        let to_hit = plan.penalised(to_hit);
-        let aspect = self.fire_aspect(target, plan.firer);
-        let tu = self.unit(target);
-        let mut save = tu.row.save.map(u32::from);
-        if matches!(
-            tu.formation,
-            crate::rules::formation::Formation::AttackColumn | crate::rules::formation::Formation::Square
-        ) {
-            save = None;
-        }
-        if aspect != Aspect::Front {
-            save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
-        }
-        if self.unit(plan.firer).row.has(Trait::Mortar) {
-            save = Some(save.map_or(4, |s| s.min(4)));
-        }
-        let save = self.save_in_construction(target, save);
         let rolls = self.dice.roll(dice, 6);
-        let need = to_hit.saturating_sub(plan.roll_bonus).max(1);
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
         let (save_rolls, saved) = self.roll_saves(target, hits, save);
         ev.push(Event::Fired {
@@ -593,6 +570,174 @@ impl Battle {
         self.strike_construction(target, dice, ammo, ev);
         net
     }
+
+    /// How a gun at `gun` attacks `target` (as [`Self::attack_unit`] rolls it): the score to
+    /// hit (cover as artillery sees it, an air burst in the open; worse by `worse`; Glory Days'
+    /// penalty), the die it needs after the first-fire bonus, the cover and aspect, the save.
+    /// None when the strike cannot hit at all.
+    fn gun_attack(&self, plan: &FirePlan, target: UnitId, gun: V2, worse: u32) -> Option<GunAttack> {
+        let fr = &self.rules.fire;
+        // An air burst strikes every stand as though in the open.
+        let cover = match self.cover_of(target, gun) {
+            Cover::Hard if !plan.air_burst => Cover::Soft,
+            _ => Cover::Open,
+        };
+        let base = if plan.air_burst {
+            fr.to_hit_open
+        } else {
+            self.to_hit_against(plan.firer, target, gun)
+        };
+        // *Glory Days!* (initiative passing): D-markers and having moved worsen every strike.
+        let to_hit = plan.penalised(blast_through_to_hit(base, worse)?);
+        let aspect = self.fire_aspect(target, plan.firer);
+        let tu = self.unit(target);
+        let mut save = tu.row.save.map(u32::from);
+        if matches!(
+            tu.formation,
+            crate::rules::formation::Formation::AttackColumn | crate::rules::formation::Formation::Square
+        ) {
+            save = None;
+        }
+        if aspect != Aspect::Front {
+            save = save.map(|s| if s >= 6 { 6 } else { (s + fr.flank_save_worse).min(6) });
+        }
+        if self.unit(plan.firer).row.has(Trait::Mortar) {
+            save = Some(save.map_or(4, |s| s.min(4)));
+        }
+        Some(GunAttack {
+            to_hit,
+            need: to_hit.saturating_sub(plan.roll_bonus).max(1),
+            cover,
+            aspect,
+            save: self.save_in_construction(target, save),
+        })
+    }
+
+    /// BPT "Shell Fire" and "Air Burst Shell Fire" (issue 64): the exact expected hits after
+    /// saves on `target` of `firer`'s shell in `ctx`, as [`Self::fire_shell`] resolves it: for
+    /// each gun, the burst on its aim (the crew's accuracy roll) or deviated (each clock face
+    /// and each sum of the deviation dice; a burst off the table or in wet ground is lost),
+    /// every stand of the target within the zone (3 cm; an air burst 2 cm) attacked with the
+    /// gun's dice and the ACW shrapnel die (an air burst one die fewer, as in the open), the
+    /// line's save re-roll counted. None unless the fire is shell or air burst. Not counted:
+    /// stands one gun's burst takes before the next gun's lands.
+    pub fn shell_expected_hits(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> Option<f64> {
+        if !matches!(self.ammo_for(firer, ctx)?, Ammo::Shell | Ammo::AirBurst) {
+            return None;
+        }
+        let plan = self.fire_plan(firer, target, ctx);
+        let need_on_aim = self.crew_accuracy(firer);
+        let high_angle = self.high_angle(firer);
+        let mut p = self.rules.artillery.clone();
+        let dice_change = if plan.air_burst {
+            p.shell_radius = p.air_burst_radius;
+            p.air_burst_dice
+        } else {
+            0
+        };
+        let shrapnel = if self.sides[self.unit(firer).side].army.starts_with("ACW") {
+            p.shrapnel_bonus
+        } else {
+            0
+        };
+        let open_only = self.unit(firer).row.has(Trait::Howitzer) && !plan.air_burst;
+        let rects = self.rects(target);
+        let rerolls = if self.unit(target).formation == crate::rules::formation::Formation::Line {
+            self.rules.fire.line_save_rerolls
+        } else {
+            0
+        };
+        let mut total = 0.0;
+        for (gun, dice) in self.guns_with_dice(&plan) {
+            if open_only && self.cover_of(target, gun.center) != Cover::Open {
+                continue;
+            }
+            let Some(a) = self.gun_attack(&plan, target, gun.center, 0) else {
+                continue;
+            };
+            let per_stand = (dice as i32 + dice_change).max(0) as u32 + shrapnel;
+            // Expected hits after saves for `k` dice on the target.
+            let net = |k: u32| art_expected_net(k, a.need, a.save, rerolls);
+            let aim = self.aim_at(target, gun.center);
+            let at = |burst: V2| -> f64 {
+                if self.shell_lost_at(burst).is_some() {
+                    return 0.0;
+                }
+                net(shell_hits(burst, &p, rects).len() as u32 * per_stand)
+            };
+            let hit = art::p_on_target(need_on_aim);
+            let range = muzzle(&gun).dist(aim);
+            let n = if high_angle {
+                p.high_angle_dice(range, false)
+            } else {
+                p.deviation_dice(range)
+            };
+            // The sum of `n` d6: index = sum.
+            let mut sums = vec![1.0];
+            for _ in 0..n {
+                let mut next = vec![0.0; sums.len() + 6];
+                for (s, q) in sums.iter().enumerate() {
+                    for f in 1..=6 {
+                        next[s + f] += q / 6.0;
+                    }
+                }
+                sums = next;
+            }
+            let mut off = 0.0;
+            for clock in 1..=12 {
+                let dir = art::clock_dir(aim - gun.center, clock);
+                for (cm, q) in sums.iter().enumerate().filter(|(_, q)| **q > 0.0) {
+                    off += q / 12.0 * at(aim + dir * cm as f64);
+                }
+            }
+            total += hit * at(aim) + (1.0 - hit) * off;
+        }
+        Some(total)
+    }
+
+    /// The expected hits of a fire as the previews show them: a shell or air burst's by
+    /// [`Self::shell_expected_hits`]; a round shot's hits on its aim's stand times its chance
+    /// to land there; other fire the mean of its dice.
+    pub fn fire_expected_hits(&self, firer: UnitId, target: UnitId, ctx: FireContext) -> f64 {
+        if let Some(e) = self.shell_expected_hits(firer, target, ctx) {
+            return e;
+        }
+        let plan = self.fire_plan(firer, target, ctx);
+        let mean = crate::rules::odds::mean(&crate::rules::odds::hits_distribution(
+            plan.dice,
+            plan.effective_to_hit(),
+            plan.save,
+        ));
+        self.p_lands_on_aim(firer, ctx).map_or(mean, |p| p * mean)
+    }
+}
+
+/// How a gun attacks one unit (`Battle::gun_attack`).
+struct GunAttack {
+    to_hit: u32,
+    need: u32,
+    cover: Cover,
+    aspect: Aspect,
+    save: Option<u32>,
+}
+
+/// The expected hits after saves of `dice` dice each hitting on `need`+, saved on `save`+,
+/// with up to `rerolls` failed saves rolled again (BPT: a line re-rolls one), exactly.
+fn art_expected_net(dice: u32, need: u32, save: Option<u32>, rerolls: u32) -> f64 {
+    use crate::rules::odds::{binomial, p_at_least};
+    let hit = p_at_least(need);
+    let Some(save) = save else {
+        return f64::from(dice) * hit;
+    };
+    let ps = p_at_least(save);
+    let mut e = 0.0;
+    for (h, ph) in binomial(dice, hit).into_iter().enumerate() {
+        for (saved, pk) in binomial(h as u32, ps).into_iter().enumerate() {
+            let failed = (h - saved) as f64;
+            e += ph * pk * (failed - ps * failed.min(f64::from(rerolls)));
+        }
+    }
+    e
 }
 
 /// Add `k` dice for `u`, keeping the order units were first struck in.

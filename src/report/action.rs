@@ -132,12 +132,17 @@ pub fn heading(b: &Battle, a: &Action) -> String {
 fn fire(b: &Battle, a: &Action, unit: u32, target: u32) -> String {
     let ctx = crate::battle::fire::FireContext::Order;
     let plan = b.fire_plan(unit, target, ctx);
-    let dist = crate::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
-    let mean = crate::rules::odds::mean(&dist);
-    // A gun's ball or shell lands on its aim only on the crew's accuracy roll.
-    let (landing, mean) = match b.p_lands_on_aim(unit, ctx) {
-        Some(p) => (format!(", lands on its aim {:.0}%", p * 100.0), p * mean),
-        None => (String::new(), mean),
+    // A gun's ball or shell lands on its aim only on the crew's accuracy roll; a shell
+    // attacks every stand in its burst (`Battle::fire_expected_hits` counts both).
+    let mean = b.fire_expected_hits(unit, target, ctx);
+    let burst = if b.shell_expected_hits(unit, target, ctx).is_some() {
+        ", every stand in the burst attacked"
+    } else {
+        ""
+    };
+    let landing = match b.p_lands_on_aim(unit, ctx) {
+        Some(p) => format!(", lands on its aim {:.0}%{burst}", p * 100.0),
+        None => String::new(),
     };
     format!(
         "{}: {} fires at {} ({}, {}+{landing}, expect {:.2} hits)",

@@ -461,11 +461,10 @@ fn die_need(plan: Option<&crate::battle::passing::RollPlan>) -> String {
 fn fire_text(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext, lead: &str) -> String {
     let plan = b.fire_plan(unit, target, ctx);
     let to_hit = plan.effective_to_hit();
-    let dist = crate::rules::odds::hits_distribution(plan.dice, to_hit, plan.save);
-    let mut mean = crate::rules::odds::mean(&dist);
+    // A shell's burst attacks every stand in it (`Battle::fire_expected_hits`).
+    let mean = b.fire_expected_hits(unit, target, ctx);
     let mut aim = String::new();
     if let Some(p) = b.p_lands_on_aim(unit, ctx) {
-        mean *= p;
         aim = format!(", lands on its aim {:.0}%", p * 100.0);
     }
     format!(
