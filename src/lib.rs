@@ -65,5 +65,21 @@ pub fn load_battle_with(
             ),
         ));
     }
+    // Switches that cannot be played together (issue 64), pointed at the scenario's
+    // `switches` when it turned one of them on.
+    if let Some((a, b)) = rules.switches.clash() {
+        let text = data::load::read_text(scenario).unwrap_or_default();
+        let (line, col) = if loaded.scenario.switches.on(a) || loaded.scenario.switches.on(b) {
+            data::locate(&text, "switches")
+        } else {
+            (0, 0)
+        };
+        return Err(data::DataError::new(
+            scenario,
+            line,
+            col,
+            rules::switches::clash_words(a, b),
+        ));
+    }
     Ok(battle::Battle::new(&loaded, rules, seed))
 }

@@ -230,6 +230,11 @@ impl Battle {
                 "Glory Days Core Concepts: D-markers",
             ));
         }
+        // **Decision** (issue 64): an activation is the unit's order, so BPT's weather command
+        // penalty (poor −1, extreme −2; night is poor) makes it as much harder to roll.
+        if let Some(w) = self.weather_modifier() {
+            modifiers.push(Modifier::new(-w.amount, &format!("{} (command penalty)", w.rule)));
+        }
         if purpose == Purpose::Charge && p.charge != 0 {
             modifiers.push(Modifier::new(p.charge, "Glory Days Melee: activation to charge"));
         }

@@ -72,7 +72,7 @@ fn cannot_record(path: &Path, e: std::io::Error) -> String {
 impl Simulate {
     pub fn run(self) -> Result<(), String> {
         let seed = self.seed;
-        let (mut b, _) =
+        let (mut b, setup) =
             crate::load_battle_with(&self.scenario, seed, &self.rules.switches()?).map_err(|e| e.to_string())?;
         b.cap_turns(self.max_turns);
         let names = side_agents(&b, &self.sides, "random")?;
@@ -93,6 +93,13 @@ impl Simulate {
             failed: None,
         };
         let log = self.log;
+        // What happened before the first action (the weather rolled before the battle).
+        if log && !setup.is_empty() {
+            out.line(format_args!("> before the battle"));
+            for e in &setup {
+                out.line(format_args!("    {}", crate::report::line(&b, e)));
+            }
+        }
         let (done, times) = sim::play_timed(b, &mut agents, 200_000, |b, a, events, why| {
             if log {
                 match why {

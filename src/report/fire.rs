@@ -75,8 +75,9 @@ pub(crate) fn fired(b: &Battle, f: &Fire) -> String {
     } else {
         format!("{} {} = {}", f.base_dice, mods.join(" "), count(f.dice, "die"))
     };
+    let penalty = f.firers.first().map_or(String::new(), |&id| penalty_words(b, id));
     format!(
-        "{} ({}) at {}, {} {}: {dice_line}, hit on {}+{bonus}: [{}] → {}{sv}",
+        "{} ({}) at {}, {} {}: {dice_line}, hit on {}+{penalty}{bonus}: [{}] → {}{sv}",
         if who.is_empty() {
             "Cross-fire".to_string()
         } else {
@@ -90,6 +91,37 @@ pub(crate) fn fired(b: &Battle, f: &Fire) -> String {
         faces(f.rolls),
         count(f.hits, "hit")
     )
+}
+
+/// Why a fire's score to hit is worse under initiative passing (*Glory Days!*: D-markers,
+/// "if firer moved on this initiative"), read on the battle as the line is written, which is
+/// after the fire: its firer's markers are as they were (issue 64: "hit on 6+" with no reason).
+/// A move is named only while its command phase lasts.
+fn penalty_words(b: &Battle, id: UnitId) -> String {
+    if !b.initiative_passing() || id as usize >= b.units.len() {
+        return String::new();
+    }
+    let p = &b.rules.initiative_passing;
+    let u = b.unit(id);
+    let mut why = Vec::new();
+    if u.d_markers > 0 && p.per_d_marker_to_hit > 0 {
+        why.push(format!(
+            "+{} for {}",
+            p.per_d_marker_to_hit * u.d_markers,
+            count(u.d_markers, "D-marker")
+        ));
+    }
+    let moved = u.side == b.active
+        && b.phase == crate::battle::Phase::Command
+        && b.cmd.passing.moved.contains(&id);
+    if moved && p.moved_to_hit > 0 {
+        why.push(format!("+{} moved this initiative", p.moved_to_hit));
+    }
+    if why.is_empty() {
+        String::new()
+    } else {
+        format!(" (Glory Days: {}; a 6 always hits)", why.join(", "))
+    }
 }
 
 /// The hits at the score (less the first-fire bonus) and the saves; a jammed Gatling's dice

@@ -13,7 +13,8 @@ pub enum Switch {
     /// double one better). Night stays night.
     Weather,
     /// BPT "Morale Grades": unmotivated / regular / motivated replace suppression and
-    /// fall-back scores, and the score to hit in a charge.
+    /// fall-back scores, and the score to hit in a charge. A unit the scenario gives no
+    /// `morale` is regular while it is on (the army lists carry no grade).
     MoraleGrades,
     /// BPT "Saber Charge (Optional Rule)": cavalry announce it; +1 attack per stand, no firing.
     SaberCharge,
@@ -117,6 +118,18 @@ impl Switch {
         )
     }
 
+    /// Switches refused together with this one: under initiative passing (*Glory Days!*)
+    /// commanders give no orders, so the rules that change who may order a unit (fixed
+    /// formations, multi-national) or when an order arrives (order delay) would be recorded
+    /// and do nothing (issue 64). Symmetric: see [`Switches::clash`].
+    pub fn refused_with(self) -> &'static [Switch] {
+        match self {
+            Switch::InitiativePassing => &[Switch::OrderDelay, Switch::FixedFormations, Switch::MultiNational],
+            Switch::OrderDelay | Switch::FixedFormations | Switch::MultiNational => &[Switch::InitiativePassing],
+            _ => &[],
+        }
+    }
+
     /// One line of what it does (the doc comment, for players).
     pub fn summary(self) -> &'static str {
         match self {
@@ -124,7 +137,7 @@ impl Switch {
                 "Weather rolled before the battle (2d6: 12 extreme, 10-11 poor) and tested at the end of every game turn: double six worse, double one better."
             }
             Switch::MoraleGrades => {
-                "Unmotivated, regular and motivated troops: suppressed on 4+/5+/6, knocked out falling back beyond 5/10/15 cm."
+                "Unmotivated, regular and motivated troops: suppressed on 4+/5+/6, knocked out falling back beyond 5/10/15 cm. A unit given no grade is regular (5+, 10 cm) while the rule is on."
             }
             Switch::SaberCharge => "Cavalry may charge with drawn sabers: +1 attack per stand, no firing.",
             Switch::AirBurst => "Shell may burst in the air over troops in the open: 2 cm zone, -1 die, cover ignored.",
@@ -158,7 +171,13 @@ impl std::str::FromStr for Switch {
         let norm = s.trim().to_ascii_lowercase().replace('_', "-");
         Switch::ALL.into_iter().find(|w| w.key() == norm).ok_or_else(|| {
             let names: Vec<&str> = Switch::ALL.iter().map(|w| w.key()).collect();
-            format!("no optional rule called {s:?}; the rules are: {}", names.join(", "))
+            // BPT "Night" is the scenario's, not a switch (issue 64): say where it is set.
+            let night = if norm == "night" {
+                "; a battle at night is the scenario's: `night: true` in its file (BPT Night: poor weather that never changes)"
+            } else {
+                ""
+            };
+            format!("no optional rule called {s:?}; the rules are: {}{night}", names.join(", "))
         })
     }
 }
@@ -193,6 +212,17 @@ impl Switches {
     pub fn unplayable(&self) -> Option<Switch> {
         self.iter().find(|s| !s.implemented())
     }
+    /// The first two switches on that are refused together ([`Switch::refused_with`]).
+    pub fn clash(&self) -> Option<(Switch, Switch)> {
+        self.iter()
+            .find_map(|a| a.refused_with().iter().find(|b| self.on(**b)).map(|&b| (a, b)))
+    }
+
+    /// Why the switches on cannot be played together, naming both, if they cannot.
+    pub fn clash_text(&self) -> Option<String> {
+        self.clash().map(|(a, b)| clash_words(a, b))
+    }
+
     /// `weather, order-delay` (or `none`).
     pub fn describe(&self) -> String {
         if self.is_empty() {
@@ -209,8 +239,20 @@ impl Switches {
                 out.0.insert(part.parse()?);
             }
         }
-        Ok(out)
+        match out.clash_text() {
+            Some(why) => Err(why),
+            None => Ok(out),
+        }
     }
+}
+
+/// The refusal of two switches together, naming both.
+pub fn clash_words(a: Switch, b: Switch) -> String {
+    let (passing, other) = if a == Switch::InitiativePassing { (a, b) } else { (b, a) };
+    format!(
+        "the optional rules {other} and {passing} cannot be played together: with {passing} \
+         commanders give no orders (units are activated one by one), so {other} would do nothing"
+    )
 }
 
 impl FromIterator<Switch> for Switches {
@@ -236,5 +278,31 @@ mod tests {
         let l = Switches::parse_list(&["weather,prone", "order-delay"]).expect("names");
         assert_eq!(l.describe(), "weather, prone, order-delay");
         assert_eq!(Switches::default().describe(), "none");
+    }
+
+    #[test]
+    fn night_is_refused_as_a_switch_pointing_at_the_scenarios_night() {
+        let e = "night".parse::<Switch>().unwrap_err();
+        assert!(e.contains("night: true") && e.contains("scenario"), "{e}");
+        assert!(!"sabre".parse::<Switch>().unwrap_err().contains("night: true"));
+    }
+
+    #[test]
+    fn the_order_rules_are_refused_with_initiative_passing_naming_both() {
+        // Issue 64: under Glory Days' initiative passing no commander orders, so order
+        // delay, fixed formations and multi-national would be recorded and do nothing.
+        for other in ["order-delay", "fixed-formations", "multi-national"] {
+            for names in [[other, "initiative-passing"], ["initiative-passing", other]] {
+                let e = Switches::parse_list(&names).unwrap_err();
+                assert!(e.contains(other) && e.contains("initiative-passing"), "{e}");
+            }
+        }
+        // Each is still played alone, and the others combine with passing.
+        for ok in ["order-delay,fixed-formations,multi-national,weather", "initiative-passing,weather,saber-charge"] {
+            let l = Switches::parse_list(&[ok]).expect("combine");
+            assert_eq!(l.clash(), None);
+        }
+        let all: Switches = Switch::ALL.into_iter().collect();
+        assert_eq!(all.clash(), Some((Switch::FixedFormations, Switch::InitiativePassing)));
     }
 }

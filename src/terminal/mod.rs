@@ -477,6 +477,7 @@ impl<W: Write> Session<W> {
         for (side, player) in b.sides.iter().zip(sides) {
             say!(out, "{} is played by {}.", side.name, who(player));
         }
+        say!(out, "Fought in {}.", view::conditions(b));
         if new && !brief.is_empty() {
             say!(out, "\nBrief:\n{brief}");
         }
@@ -524,11 +525,12 @@ impl<W: Write> Session<W> {
         if self.show_list {
             say!(
                 self.out,
-                "\n{} to act (turn {} of {}, {:?} phase):",
+                "\n{} to act (turn {} of {}, {:?} phase, {}):",
                 b.sides[side].name,
                 b.game_turn,
                 b.turn_limit,
-                b.phase
+                b.phase,
+                view::conditions(b)
             );
             for line in list_lines(b, legal, None, false) {
                 say!(self.out, "{line}");

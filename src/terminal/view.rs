@@ -111,13 +111,30 @@ fn from_nearest(b: &Battle, side: SideId, p: V2) -> Option<(f64, String)> {
         })
 }
 
+/// The weather (night said as such) and the optional rules on, for the terminal's opening,
+/// its turn headers and `units` (issue 64: it said neither): "night (poor weather all battle);
+/// optional rules: weather, initiative-passing".
+pub fn conditions(b: &Battle) -> String {
+    let weather = format!("{:?}", b.weather).to_lowercase();
+    let sky = if b.night {
+        format!("night ({weather} weather all battle)")
+    } else {
+        format!("{weather} weather")
+    };
+    format!("{sky}; optional rules: {}", b.rules.switches.describe())
+}
+
 /// `units`: the player's units and commanders, the enemy units it knows of, the objectives
 /// (all as [`PlayerView`] has them for `me`).
 pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     let view = PlayerView::side(b, me);
     let mut out = vec![format!(
-        "{} units (turn {} of {}, {:?} phase; positions in cm, x east, y north):",
-        b.sides[me].name, b.game_turn, b.turn_limit, b.phase
+        "{} units (turn {} of {}, {:?} phase, {}; positions in cm, x east, y north):",
+        b.sides[me].name,
+        b.game_turn,
+        b.turn_limit,
+        b.phase,
+        conditions(b)
     )];
     let known = view.enemy_ids();
     for u in b.side_units(me) {
@@ -552,18 +569,33 @@ pub fn odds_lines(b: &Battle, a: &Action) -> Vec<String> {
                 .map(|s| format!(", the target saves on {s}+"))
                 .unwrap_or_default()
         )];
-        let mut hits = Vec::new();
-        for (k, p) in dist.iter().enumerate() {
-            if *p >= 0.005 {
-                hits.push(format!("{k} hit{}: {}", if k == 1 { "" } else { "s" }, pct(*p)));
+        // A shell attacks every stand within its burst, wherever it lands: its dice are rolled
+        // for each, so the distribution of the order's dice is not its own (issue 64).
+        if let Some(e) = b.shell_expected_hits(unit, target, ctx) {
+            let zone = if plan.air_burst {
+                b.rules.artillery.air_burst_radius
+            } else {
+                b.rules.artillery.shell_radius
+            };
+            out.push(format!(
+                "  a shell: every stand within {zone} cm of its burst takes the gun's dice{}; expected hits on {} {e:.2}",
+                if plan.air_burst { " (one fewer, in the open)" } else { "" },
+                b.unit(target).name
+            ));
+        } else {
+            let mut hits = Vec::new();
+            for (k, p) in dist.iter().enumerate() {
+                if *p >= 0.005 {
+                    hits.push(format!("{k} hit{}: {}", if k == 1 { "" } else { "s" }, pct(*p)));
+                }
             }
+            out.push(format!("  {}", hits.join(", ")));
+            out.push(format!(
+                "  expected hits {:.2}; chance of a suppression test that suppresses about {}",
+                odds::mean(&dist),
+                pct(odds::p_suppress(&dist, to_hit.max(1)))
+            ));
         }
-        out.push(format!("  {}", hits.join(", ")));
-        out.push(format!(
-            "  expected hits {:.2}; chance of a suppression test that suppresses about {}",
-            odds::mean(&dist),
-            pct(odds::p_suppress(&dist, to_hit.max(1)))
-        ));
         if let Some(p) = b.p_lands_on_aim(unit, ctx) {
             out.push(format!("  a gun's shot lands on its aim {} of the time", pct(p)));
         }

@@ -358,12 +358,17 @@ fn bundled_scenarios() -> Vec<std::path::PathBuf> {
 /// The optional rules the game plays whose bit is set in `mask`.
 fn switches_of(mask: u32) -> volley::rules::switches::Switches {
     use volley::rules::switches::Switch;
-    Switch::ALL
+    let mut on: volley::rules::switches::Switches = Switch::ALL
         .into_iter()
         .enumerate()
         .filter(|&(i, s)| mask >> i & 1 == 1 && s.implemented())
         .map(|(_, s)| s)
-        .collect()
+        .collect();
+    // Rules refused together (issue 64): the one that is not initiative passing goes.
+    while let Some((a, _)) = on.clash() {
+        on.set(a, false);
+    }
+    on
 }
 
 /// A legal action: the engineers' work whenever there is some (so that works happen), else

@@ -24,6 +24,7 @@ mod initiative;
 mod layers;
 mod movement;
 mod optional_air_burst;
+mod optional_combos;
 mod optional_all;
 mod optional_constructions;
 mod optional_engineers;

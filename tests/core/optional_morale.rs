@@ -198,3 +198,21 @@ fn the_scheduler_plays_the_morale_demo_to_the_end_and_the_grades_are_rolled_agai
     // Suppression tests were rolled against the grades' scores, not the score to hit.
     assert!(needs.contains(&4) && needs.contains(&6), "{needs:?}");
 }
+
+#[test]
+fn with_the_switch_on_an_ungraded_unit_is_regular_suppressed_on_5_and_lost_beyond_10_cm() {
+    // Issue 64: the switch's description says so (the army lists carry no grade); the book's
+    // regular line: suppressed on 5+, knocked out falling back further than 10 cm.
+    assert!(Switch::MoraleGrades.summary().contains("no grade is regular"));
+    let ev = fire(&mut duel(None, true), &[1, 2, 4]);
+    assert_eq!(suppression_need(&ev), (5, false), "a 4 does not suppress a regular");
+    for (dice, lost) in [([3, 3, 4], false), ([3, 4, 4], true)] {
+        let mut b = duel(None, true);
+        b.unit_mut(1).suppressed = Some(Suppression {
+            player_turn: 0,
+            order_seq: 0,
+        });
+        fire(&mut b, &dice);
+        assert_eq!(!b.unit(1).alive(), lost, "{dice:?}: 10 cm kept, 11 lost");
+    }
+}

@@ -504,14 +504,16 @@ pub fn optional_rules(ui: &mut egui::Ui, scenario: &Switches, chosen: &mut Switc
                 } else {
                     format!("{} (not yet played)", s.title())
                 };
-                let enabled = s.implemented() && !fixed;
+                // A rule refused with one already on cannot be ticked (issue 64).
+                let clash = s.refused_with().iter().copied().find(|o| on.on(*o));
+                let enabled = s.implemented() && !fixed && (ticked || clash.is_none());
                 let r = ui
                     .add_enabled(enabled, egui::Checkbox::new(&mut ticked, label))
                     .on_hover_text(s.summary())
-                    .on_disabled_hover_text(if fixed {
-                        format!("This scenario plays with it. {}", s.summary())
-                    } else {
-                        s.summary().to_string()
+                    .on_disabled_hover_text(match clash {
+                        _ if fixed => format!("This scenario plays with it. {}", s.summary()),
+                        Some(o) if !ticked => crate::rules::switches::clash_words(s, o),
+                        _ => s.summary().to_string(),
                     });
                 if r.changed() {
                     chosen.set(s, ticked);
