@@ -111,9 +111,7 @@ fn penalty_words(b: &Battle, id: UnitId) -> String {
             count(u.d_markers, "D-marker")
         ));
     }
-    let moved = u.side == b.active
-        && b.phase == crate::battle::Phase::Command
-        && b.cmd.passing.moved.contains(&id);
+    let moved = u.side == b.active && b.phase == crate::battle::Phase::Command && b.cmd.passing.moved.contains(&id);
     if moved && p.moved_to_hit > 0 {
         why.push(format!("+{} moved this initiative", p.moved_to_hit));
     }

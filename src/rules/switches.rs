@@ -298,7 +298,10 @@ mod tests {
             }
         }
         // Each is still played alone, and the others combine with passing.
-        for ok in ["order-delay,fixed-formations,multi-national,weather", "initiative-passing,weather,saber-charge"] {
+        for ok in [
+            "order-delay,fixed-formations,multi-national,weather",
+            "initiative-passing,weather,saber-charge",
+        ] {
             let l = Switches::parse_list(&[ok]).expect("combine");
             assert_eq!(l.clash(), None);
         }

@@ -255,17 +255,26 @@ fn the_shell_preview_expects_what_the_resolution_lands_every_stand_in_the_burst_
         let preview = b.shell_expected_hits(0, 1, ctx).expect("a shell");
         assert_eq!(b.fire_expected_hits(0, 1, ctx), preview);
         let (mean, se) = resolved_mean(&b, 3000);
-        assert!((preview - mean).abs() <= 4.0 * se, "{ammo:?}: preview {preview:.3}, resolved {mean:.3} ± {se:.3}");
+        assert!(
+            (preview - mean).abs() <= 4.0 * se,
+            "{ammo:?}: preview {preview:.3}, resolved {mean:.3} ± {se:.3}"
+        );
         // What the preview said before: the order's dice times the chance to land.
         let plan = b.fire_plan(0, 1, ctx);
         let dist = volley::rules::odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
         let old = volley::rules::odds::mean(&dist) * b.p_lands_on_aim(0, ctx).unwrap();
-        assert!((old - mean).abs() > 4.0 * se, "{ammo:?}: the old preview {old:.3} was off");
+        assert!(
+            (old - mean).abs() > 4.0 * se,
+            "{ammo:?}: the old preview {old:.3} was off"
+        );
         // The report line and the terminal's `odds` say the same number.
         let fire = Action::Fire { unit: 0, target: 1 };
         let words = volley::report::action::heading(&b, &fire);
         assert!(words.contains(&format!("expect {preview:.2} hits")), "{words}");
         let odds = volley::terminal::view::odds_lines(&b, &fire).join("\n");
-        assert!(odds.contains(&format!("expected hits on {} {preview:.2}", b.unit(1).name)), "{odds}");
+        assert!(
+            odds.contains(&format!("expected hits on {} {preview:.2}", b.unit(1).name)),
+            "{odds}"
+        );
     }
 }

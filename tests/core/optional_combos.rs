@@ -34,7 +34,10 @@ fn order_rules_are_refused_with_initiative_passing_from_the_scenario_or_the_comm
             .unwrap_err()
             .to_string();
         assert!(e.contains("initiative_demo.ron:38:"), "{e}");
-        assert!(e.contains(other.key()) && e.contains("cannot be played together"), "{e}");
+        assert!(
+            e.contains(other.key()) && e.contains("cannot be played together"),
+            "{e}"
+        );
         // Each alone is still played there.
         let (b, _) = volley::load_battle_with(&map("skirmish.ron"), 1, &one).expect("alone");
         assert!(b.rules.switches.on(other));
@@ -42,11 +45,22 @@ fn order_rules_are_refused_with_initiative_passing_from_the_scenario_or_the_comm
     let out = volley(&["simulate", "maps/initiative_demo.ron", "--rule", "order-delay"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("order-delay") && err.contains("initiative-passing"), "{err}");
-    let out = volley(&["simulate", "maps/skirmish.ron", "--rule", "multi-national,initiative-passing"]);
+    assert!(
+        err.contains("order-delay") && err.contains("initiative-passing"),
+        "{err}"
+    );
+    let out = volley(&[
+        "simulate",
+        "maps/skirmish.ron",
+        "--rule",
+        "multi-national,initiative-passing",
+    ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("multi-national") && err.contains("initiative-passing"), "{err}");
+    assert!(
+        err.contains("multi-national") && err.contains("initiative-passing"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -114,11 +128,17 @@ fn the_terminal_says_it_is_night_and_which_optional_rules_are_on() {
     b.night = true;
     b.weather = Weather::Poor;
     let said = volley::terminal::view::conditions(&b);
-    assert_eq!(said, "night (poor weather all battle); optional rules: saber-charge, initiative-passing");
+    assert_eq!(
+        said,
+        "night (poor weather all battle); optional rules: saber-charge, initiative-passing"
+    );
     let units = volley::terminal::view::units(&b, 0);
     assert!(units[0].contains(&said), "{}", units[0]);
     let plain = pair(150.0, &[]);
-    assert_eq!(volley::terminal::view::conditions(&plain), "normal weather; optional rules: none");
+    assert_eq!(
+        volley::terminal::view::conditions(&plain),
+        "normal weather; optional rules: none"
+    );
 }
 
 #[test]
@@ -166,7 +186,10 @@ fn the_fire_log_names_the_d_marker_penalty() {
         .find(|e| matches!(e, volley::battle::Event::Fired { .. }))
         .map(|e| volley::report::line(&b, e))
         .expect("a fire");
-    assert!(line.contains("(Glory Days: +2 for 2 D-markers; a 6 always hits)"), "{line}");
+    assert!(
+        line.contains("(Glory Days: +2 for 2 D-markers; a 6 always hits)"),
+        "{line}"
+    );
     // Without markers, no such words.
     let mut c = pair(65.0, &[Switch::InitiativePassing]);
     script(&mut c, &[6; 40]);

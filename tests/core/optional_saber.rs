@@ -180,14 +180,18 @@ fn passing_charge_dice(sabers: bool) -> u32 {
         into: volley::battle::Ground::Open,
     };
     b.apply(&activate).expect("activated to charge");
-    assert!(b.legal_actions().contains(&Action::DrawSabers { unit: 0 }), "offered once activated");
+    assert!(
+        b.legal_actions().contains(&Action::DrawSabers { unit: 0 }),
+        "offered once activated"
+    );
     assert_eq!(b.contact_attacks(b.unit(0)), 3);
     if sabers {
         b.apply(&Action::DrawSabers { unit: 0 }).expect("a saber charge");
         assert_eq!(b.contact_attacks(b.unit(0)), 4, "4 a stand with sabers drawn");
         assert!(!b.legal_actions().contains(&Action::DrawSabers { unit: 0 }));
     }
-    b.apply(&Action::Charge { unit: 0, target: 1 }).expect("the charge test passed");
+    b.apply(&Action::Charge { unit: 0, target: 1 })
+        .expect("the charge test passed");
     let mut rounds = Vec::new();
     for _ in 0..20 {
         if !rounds.is_empty() {
