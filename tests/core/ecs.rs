@@ -465,7 +465,16 @@ fn random_state_through_the_app(
     (before, after): (usize, usize),
 ) -> Result<(App, u32), String> {
     use rand::SeedableRng;
-    let (mut b, _) = volley::load_battle_with(scenario, seed, &switches_of(mask)).map_err(|e| e.to_string())?;
+    use volley::rules::switches::Switch;
+    let mut on = switches_of(mask);
+    // A scenario that plays initiative passing (the initiative demo) refuses the rules about
+    // orders (issue 64): those go.
+    if on.iter().any(|s| !s.refused_with().is_empty()) && volley::load_battle_with(scenario, seed, &on).is_err() {
+        for s in [Switch::OrderDelay, Switch::FixedFormations, Switch::MultiNational] {
+            on.set(s, false);
+        }
+    }
+    let (mut b, _) = volley::load_battle_with(scenario, seed, &on).map_err(|e| e.to_string())?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..before {
         let Some(a) = works_first(&b, &mut rng).filter(|_| !b.is_over()) else {

@@ -201,3 +201,24 @@ fn the_fire_log_names_the_d_marker_penalty() {
         .expect("a fire");
     assert!(!line.contains("Glory Days:"), "{line}");
 }
+
+/// The window's new-battle screen starts through the same door: the refusal is its error line.
+#[cfg(feature = "gui")]
+#[test]
+fn the_windows_new_battle_refuses_the_combination_naming_both() {
+    use volley::ui::screens::menu::{Start, start_game_now};
+    let switches: Switches = [Switch::FixedFormations, Switch::InitiativePassing]
+        .into_iter()
+        .collect();
+    let start = Start::New {
+        scenario: map("skirmish.ron"),
+        seed: 1,
+        switches,
+    };
+    let players = ["human".to_string(), "scheduler".to_string()];
+    let e = start_game_now(&mut bevy::prelude::World::new(), start, players).unwrap_err();
+    assert!(
+        e.contains("fixed-formations") && e.contains("initiative-passing"),
+        "{e}"
+    );
+}
