@@ -468,10 +468,17 @@ fn random_state_through_the_app(
     use volley::rules::switches::Switch;
     let mut on = switches_of(mask);
     // A scenario that plays initiative passing (the initiative demo) refuses the rules about
-    // orders (issue 64): those go.
+    // orders, one that plays one of those (the delay demo) refuses passing (issue 64): the
+    // mask's clashing switches go.
     if on.iter().any(|s| !s.refused_with().is_empty()) && volley::load_battle_with(scenario, seed, &on).is_err() {
+        let mut no_orders = on.clone();
         for s in [Switch::OrderDelay, Switch::FixedFormations, Switch::MultiNational] {
-            on.set(s, false);
+            no_orders.set(s, false);
+        }
+        if volley::load_battle_with(scenario, seed, &no_orders).is_ok() {
+            on = no_orders;
+        } else {
+            on.set(Switch::InitiativePassing, false);
         }
     }
     let (mut b, _) = volley::load_battle_with(scenario, seed, &on).map_err(|e| e.to_string())?;
