@@ -34,6 +34,7 @@ mod optional_nations;
 mod optional_order_delay;
 mod optional_passing;
 mod optional_prone;
+mod optional_property;
 mod optional_saber;
 mod optional_scouting;
 mod optional_weather;
