@@ -67,11 +67,19 @@ impl Battle {
             .fold(f0, f64::min);
         let march = t.formation == Formation::MarchColumn;
         let front_aspect = if march { Aspect::Flank } else { Aspect::Front };
+        // BPT "Square": "an all round defence": every face is a front (until rules `bpt-7` a
+        // square charged from its side was logged as contacted in the flank).
+        let square = t.formation == Formation::Square;
+        let (flank, rear) = if square {
+            (Aspect::Front, Aspect::Front)
+        } else {
+            (Aspect::Flank, Aspect::Rear)
+        };
         vec![
             (fwd, at(f1, (l0 + l1) / 2.0), (l1 - l0) / 2.0, front_aspect),
-            (left, at((f0 + f1) / 2.0, l1), (f1 - f0) / 2.0, Aspect::Flank),
-            (-left, at((f0 + f1) / 2.0, l0), (f1 - f0) / 2.0, Aspect::Flank),
-            (-fwd, at(back, (l0 + l1) / 2.0), (l1 - l0) / 2.0, Aspect::Rear),
+            (left, at((f0 + f1) / 2.0, l1), (f1 - f0) / 2.0, flank),
+            (-left, at((f0 + f1) / 2.0, l0), (f1 - f0) / 2.0, flank),
+            (-fwd, at(back, (l0 + l1) / 2.0), (l1 - l0) / 2.0, rear),
         ]
     }
 
@@ -91,7 +99,8 @@ impl Battle {
 
     /// Which face of `id` the enemy unit `enemy` fights in a charge (BPT "Fighting to the flank
     /// or rear", "Allocating Hits": the base edge contacted). **Decision** (rules.md): the face
-    /// of `id`'s formation box that the centre of `enemy`'s bases lies furthest beyond, so a
+    /// of `id`'s formation box that `enemy`'s bases touch edge to edge (rules `bpt-7`), and
+    /// where they touch none, the face that the centre of `enemy`'s bases lies furthest beyond, so a
     /// wide line charging a narrow line's flank fights its flank even where its ends reach past
     /// the target's front (the fire cone, which decides flank shots, is not used for contact).
     /// A march column's front counts as flank; a refused flank stand turns its flank to front.
@@ -101,15 +110,37 @@ impl Battle {
             return Aspect::Front;
         }
         let theirs = self.rects(enemy);
+        let faces = self.target_edges(id);
+        // The face whose stands' edges `enemy`'s bases touch, the longest if several (rules
+        // `bpt-7`: a second charger beside the first on a front touches its front, though the
+        // target's centre lies off its flank).
+        let mut along = [0.0f64; 4];
+        for r in self.rects(id) {
+            let edges = r.edges();
+            for o in theirs {
+                for (k, shared) in r.edge_contacts(o, geometry::EDGE_TOUCH_GAP).into_iter().enumerate() {
+                    if shared > geometry::EDGE_TOUCH {
+                        let n = edges[k].2;
+                        let face = (0..4).max_by(|&a, &b| n.dot(faces[a].0).total_cmp(&n.dot(faces[b].0)));
+                        along[face.expect("four faces")] += shared;
+                    }
+                }
+            }
+        }
+        let touched = (0..4)
+            .filter(|&k| along[k] > 0.0)
+            .max_by(|&a, &b| along[a].total_cmp(&along[b]));
         let n = self.geom[enemy as usize].fighting.max(1).min(theirs.len());
         let centre = theirs[..n]
             .iter()
             .fold(V2::new(0.0, 0.0), |acc, r| acc + r.center * (1.0 / n as f64));
-        let (normal, _, _, aspect) = self
-            .target_edges(id)
-            .into_iter()
-            .max_by(|a, b| (centre - a.1).dot(a.0).total_cmp(&(centre - b.1).dot(b.0)))
-            .expect("four edges");
+        let (normal, _, _, aspect) = match touched {
+            Some(k) => faces[k],
+            None => faces
+                .into_iter()
+                .max_by(|a, b| (centre - a.1).dot(a.0).total_cmp(&(centre - b.1).dot(b.0)))
+                .expect("four edges"),
+        };
         if aspect == Aspect::Flank && self.unit(id).formation != Formation::MarchColumn {
             let u = self.unit(id);
             let rects = self.rects(id);
@@ -253,8 +284,15 @@ impl Battle {
                 ));
                 continue;
             }
-            let contact_pose = self.pose_facing_edge(unit, normal, mid, 0.0);
-            let held = self.pose_facing_edge(unit, normal, mid, hold);
+            let Some(at) = self.face_point(unit, target, (normal, mid, half), from) else {
+                last_err = Some(Refusal::new(
+                    "BPT Contact",
+                    "each base edge may only be contacted by one unit: that face is taken",
+                ));
+                continue;
+            };
+            let contact_pose = self.pose_facing_edge(unit, normal, at, 0.0);
+            let held = self.pose_facing_edge(unit, normal, at, hold);
             let ok = self
                 .check_placement_ignoring(unit, contact_pose, target)
                 .and_then(|_| self.check_placement_ignoring(unit, held, target));
@@ -303,18 +341,86 @@ impl Battle {
         if let Some(o) = self.overlapping_unit(unit, &rects) {
             return refuse("BPT Charge: contact", format!("{} leaves no room", self.unit(o).name));
         }
-        // Each base edge may be contacted by one unit.
-        let contact = self.rules.visibility.contact;
-        for c in &self.combats {
-            if c.target == target {
-                for &ch in &c.chargers {
-                    if geometry::rects_distance(&rects, self.rects(ch)) < contact && ch != unit {
-                        return refuse("BPT Contact", "each base edge may only be contacted by one unit");
-                    }
+        // Each base edge may be contacted by one unit: a stand's edge, so two units may charge
+        // two parts of one front (until rules `bpt-7` none came within 0.5 cm of another).
+        let others = self.other_chargers(unit, target);
+        if !others.is_empty() {
+            let touched = |t: &geometry::Rect, rs: &[geometry::Rect]| {
+                rs.iter().fold([false; 4], |acc, r| {
+                    let e = t.edge_contacts(r, geometry::EDGE_TOUCH_GAP);
+                    [0, 1, 2, 3].map(|k| acc[k] || e[k] > geometry::EDGE_TOUCH)
+                })
+            };
+            for t in self.rects(target) {
+                let mine = touched(t, &rects);
+                let taken = others.iter().any(|&ch| {
+                    let theirs = touched(t, self.rects(ch));
+                    (0..4).any(|k| mine[k] && theirs[k])
+                });
+                if taken {
+                    return refuse("BPT Contact", "each base edge may only be contacted by one unit");
                 }
             }
         }
         Ok(())
+    }
+
+    /// The units other than `unit` in contact with `target` as its chargers.
+    fn other_chargers(&self, unit: UnitId, target: UnitId) -> Vec<UnitId> {
+        self.combats
+            .iter()
+            .filter(|c| c.target == target)
+            .flat_map(|c| c.chargers.iter().copied())
+            .filter(|&ch| ch != unit && self.unit(ch).alive())
+            .collect()
+    }
+
+    /// Where on a face of `target` (`face`: outward normal, middle, half length) the front of
+    /// `unit`, coming from `from`, makes contact. The face's middle, unless another unit
+    /// charging `target` already holds part of that face (BPT "Contact": "each base edge may
+    /// only be contacted by one unit", a stand's edge); then **Decision** (rules `bpt-7`,
+    /// docs/rules.md): where it arrives, straight on from `from`, moved along the face just
+    /// clear of the units there, with at least half its frontage (or the whole face, if
+    /// shorter) against the face. None when the face has no such room left.
+    fn face_point(&self, unit: UnitId, target: UnitId, face: (V2, V2, f64), from: V2) -> Option<V2> {
+        const CLEAR: f64 = 0.01;
+        let (normal, mid, half) = face;
+        let along = normal.perp();
+        let span = |rs: &[geometry::Rect], axis: V2| {
+            rs.iter()
+                .flat_map(|r| r.corners())
+                .map(|k| (k - mid).dot(axis))
+                .fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
+        };
+        // The stretches of the face (along it, from its middle) other chargers hold.
+        let held: Vec<(f64, f64)> = self
+            .other_chargers(unit, target)
+            .into_iter()
+            .filter_map(|ch| {
+                let rs = self.rects(ch);
+                let (a, b) = span(rs, along);
+                let near = span(rs, normal).0.abs() <= geometry::EDGE_TOUCH_GAP;
+                let on = b.min(half) - a.max(-half) > geometry::EDGE_TOUCH;
+                (near && on).then_some((a, b))
+            })
+            .collect();
+        if held.is_empty() {
+            return Some(mid);
+        }
+        let w = self.frontage(self.unit(unit)).0 / 2.0;
+        let reach = half + w - w.min(2.0 * half);
+        let s0 = (from - mid).dot(along).clamp(-reach, reach);
+        let free = |s: f64| {
+            s.abs() <= reach + CLEAR + 1e-9
+                && held
+                    .iter()
+                    .all(|&(a, b)| s + w <= a - CLEAR + 1e-9 || s - w >= b + CLEAR - 1e-9)
+        };
+        std::iter::once(s0)
+            .chain(held.iter().flat_map(|&(a, b)| [a - CLEAR - w, b + CLEAR + w]))
+            .filter(|&s| free(s))
+            .min_by(|x, y| (x - s0).abs().total_cmp(&(y - s0).abs()))
+            .map(|s| mid + along * s)
     }
 
     /// Place the charger 2 cm off and open the counter-initiative window.
@@ -483,7 +589,8 @@ impl Battle {
             if self.edge_barred(target, normal, mid, half, foot).is_some() {
                 return None;
             }
-            let pose = self.pose_facing_edge(charger, normal, mid, 0.0);
+            let at = self.face_point(charger, target, (normal, mid, half), from)?;
+            let pose = self.pose_facing_edge(charger, normal, at, 0.0);
             self.check_placement_ignoring(charger, pose, target)
                 .ok()
                 .map(|_| (pose, aspect))
@@ -858,9 +965,14 @@ impl Battle {
         rects[..n].iter().filter(|r| touches(r)).count() as u32
     }
 
-    /// Two bases in contact (the rules' contact distance, and a little for rounding).
+    /// Two bases in contact, so that the stand fights (BPT "Resolution": "the attacks for all
+    /// units in contact ... Attacks per Stand"; "Contact": on a flank "only the flank stand"):
+    /// an edge of one lies against an edge of the other along more than a corner
+    /// ([`geometry::Rect::edge_touches`]). Until rules `bpt-7` any base within the contact
+    /// distance (0.5 cm and a little) fought, so a stand touching an enemy only at a corner
+    /// did, and the wider side of every charge of unequal frontage got two stands' more.
     fn touching(&self, r: &geometry::Rect, o: &geometry::Rect) -> bool {
-        r.distance(o) <= self.rules.visibility.contact + 0.05
+        r.edge_touches(o)
     }
 
     /// Resolve every charge in contact (BPT "Resolution" to "Retreat").

@@ -267,6 +267,59 @@ impl Rect {
     }
 }
 
+/// How far apart two base edges may lie and still touch, cm: float error and placements
+/// a hair apart, not a contact distance (a charger stops 0.01 cm off the edge).
+pub const EDGE_TOUCH_GAP: f64 = 0.1;
+/// How much two touching edges must share to be more than a corner, cm.
+pub const EDGE_TOUCH: f64 = 0.05;
+
+impl Rect {
+    /// The four edges as (one end, other end, outward normal): front, right, rear, left.
+    pub fn edges(&self) -> [(V2, V2, V2); 4] {
+        let k = self.corners();
+        let f = self.forward();
+        let l = self.left();
+        [(k[0], k[1], f), (k[1], k[2], -l), (k[2], k[3], -f), (k[3], k[0], l)]
+    }
+
+    /// The length along which an edge of this base lies against an edge of `o`: the two
+    /// edges face each other (square to within a degree or so), lie at most `gap` apart and
+    /// overlap along their length by this much. 0 when no edges face each other that close;
+    /// a corner only touching gives (about) 0. BPT "Resolution": the stands "in contact".
+    pub fn edge_contact(&self, o: &Rect, gap: f64) -> f64 {
+        self.edge_contacts(o, gap).into_iter().fold(0.0, f64::max)
+    }
+
+    /// [`Rect::edge_contact`] edge by edge of this base, in the order of [`Rect::edges`].
+    pub fn edge_contacts(&self, o: &Rect, gap: f64) -> [f64; 4] {
+        let mut out = [0.0f64; 4];
+        for (i, (a0, a1, n)) in self.edges().into_iter().enumerate() {
+            let along = (a1 - a0).norm();
+            let len = a0.dist(a1);
+            for (b0, b1, m) in o.edges() {
+                if n.dot(m) > -0.9998 {
+                    continue;
+                }
+                let (d0, d1) = ((b0 - a0).dot(n), (b1 - a0).dot(n));
+                if d0.abs() > gap || d1.abs() > gap {
+                    continue;
+                }
+                let (t0, t1) = ((b0 - a0).dot(along), (b1 - a0).dot(along));
+                let shared = len.min(t0.max(t1)) - 0.0f64.max(t0.min(t1));
+                out[i] = out[i].max(shared);
+            }
+        }
+        out
+    }
+
+    /// An edge of this base touches an edge of `o` along more than a corner
+    /// ([`Rect::edge_contact`] beyond [`EDGE_TOUCH`], the edges at most [`EDGE_TOUCH_GAP`]
+    /// apart).
+    pub fn edge_touches(&self, o: &Rect) -> bool {
+        self.edge_contact(o, EDGE_TOUCH_GAP) > EDGE_TOUCH
+    }
+}
+
 /// A rect with its axes evaluated once (no trigonometry per query).
 #[derive(Clone, Copy)]
 struct Frame {
@@ -656,6 +709,30 @@ pub fn vision_arc(front: (V2, V2), facing: f64, all_round: bool, reach: f64) -> 
 mod tests {
     use super::*;
     use std::f64::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn bases_touch_edge_to_edge_not_at_a_corner_or_apart() {
+        // Two 2.5 × 1.5 stands face to face, fronts 0.01 cm apart.
+        let a = Rect::new(V2::new(0.0, 0.0), FRAC_PI_2, 2.5, 1.5);
+        let b = |x: f64, gap: f64| Rect::new(V2::new(x, 1.5 + gap), -FRAC_PI_2, 2.5, 1.5);
+        assert!((a.edge_contact(&b(0.0, 0.01), EDGE_TOUCH_GAP) - 2.5).abs() < 1e-9);
+        assert!((a.edge_contact(&b(1.0, 0.01), EDGE_TOUCH_GAP) - 1.5).abs() < 1e-9);
+        assert!(a.edge_touches(&b(1.0, 0.01)) && b(1.0, 0.01).edge_touches(&a));
+        // Side by side along the front, corner to corner: no contact.
+        assert!(!a.edge_touches(&b(2.5, 0.01)));
+        assert!(!a.edge_touches(&b(2.52, 0.0)));
+        // Half a centimetre apart is not touching.
+        assert!(!a.edge_touches(&b(0.0, 0.5)));
+        // A flank edge (the 1.5 cm side) against a front: the shared length is the flank's.
+        let side = Rect::new(V2::new(1.25 + 0.75 + 0.01, 0.0), PI, 2.5, 1.5);
+        assert!((a.edge_contact(&side, EDGE_TOUCH_GAP) - 1.5).abs() < 1e-9);
+        // Edge by edge: a's right side (index 1) against the flank base.
+        let per = a.edge_contacts(&side, EDGE_TOUCH_GAP);
+        assert!(per[0] == 0.0 && (per[1] - 1.5).abs() < 1e-9 && per[2] == 0.0 && per[3] == 0.0);
+        // Overlapping bases at an angle do not "touch" edge to edge.
+        let askew = Rect::new(V2::new(0.0, 1.5), 1.0, 2.5, 1.5);
+        assert_eq!(a.edge_contact(&askew, EDGE_TOUCH_GAP), 0.0);
+    }
 
     #[test]
     fn the_vision_arc_is_a_half_disc_ahead_of_the_front() {

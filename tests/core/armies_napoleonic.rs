@@ -169,10 +169,11 @@ fn note_22_adds_one_fire_die() {
 /// A mounted cavalry unit (id 0) in contact with a Confederate line, charging; the first
 /// round's dice of the two sides.
 fn first_round_dice(cavalry: TroopRow) -> (Vec<u32>, Vec<CombatSide>) {
-    // Cavalry bases 2.0 deep: the front edge at 51.0; the line's front edge at 51.5.
+    // Cavalry bases 2.0 deep: the front edge at 51.0; the line's front edge at 51.01 (until
+    // rules `bpt-7` at 51.5: 0.5 cm off counted as contact then).
     let mut b: Battle = battle(&[
         u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
-        u(1, "regular_infantry_rifled", 4, 100.0, 52.25, 270.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 51.76, 270.0),
     ]);
     b.units[0].row = cavalry;
     to_command(&mut b);

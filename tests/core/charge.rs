@@ -9,8 +9,9 @@ const RIFLES: &str = "regular_infantry_rifled";
 
 /// Union line charging a Confederate line front to front, bases touching.
 fn in_contact() -> volley::battle::Battle {
-    // Front edges: Union 50.75, Confederate 52.25 − 0.75 = 51.5 → touch at... place at 51.5+0.75.
-    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)]);
+    // Front edges: Union 50.75, Confederate 51.51 − 0.75 = 50.76 (until rules `bpt-7` the
+    // Confederates stood at 52, 0.5 cm off, which counted as contact then).
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 51.51, 270.0)]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 1) < 0.6, "in contact: {}", b.unit_distance(0, 1));
     b.combats.push(Combat {

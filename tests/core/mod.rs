@@ -46,6 +46,7 @@ mod report;
 mod rules_artillery;
 mod rules_charge;
 mod rules_command;
+mod rules_contact;
 mod rules_fire;
 mod scenarios;
 mod scheduler;

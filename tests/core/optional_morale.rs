@@ -122,7 +122,8 @@ fn in_a_charge_unmotivated_are_hit_on_4_regular_5_motivated_6() {
 fn a_charge_round_rolls_against_the_grade() {
     // A Union line in contact with an unmotivated Confederate line, as after a charge move.
     let mut b = battle_switched(
-        &[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)],
+        // Front edges 0.01 cm apart (0.5 until rules `bpt-7`, contact then).
+        &[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 51.51, 270.0)],
         Terrain::default(),
         [(20.0, 5.0), (220.0, 175.0)],
         [(40.0, 5.0), (200.0, 175.0)],

@@ -203,7 +203,9 @@ fn a_charger_knocked_out_by_counter_fire_does_not_contact() {
 /// Union line (id 0) already in contact with a Confederate line, front to front; the extra
 /// units given. Ids: the Union units in order, then the Confederates (the line first).
 fn in_contact_with(extra: &[U], terrain: Terrain) -> Battle {
-    let mut units = vec![u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 52.0, 270.0)];
+    // Front edges: Union 50.75, Confederate 51.51 − 0.75 = 50.76 (until rules `bpt-7` the
+    // Confederates stood at 52, 0.5 cm off, which counted as contact then).
+    let mut units = vec![u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 51.51, 270.0)];
     units.extend_from_slice(extra);
     let target = units.iter().filter(|x| x.side == 0).count() as u32;
     let mut b = battle_with(
@@ -329,7 +331,7 @@ fn defenders_are_hit_by_their_cover_in_the_first_round_and_in_the_open_after() {
         areas: vec![Area {
             kind: AreaKind::Woods,
             name: "wood".into(),
-            outline: square(80.0, 51.6, 120.0, 70.0),
+            outline: square(80.0, 51.11, 120.0, 70.0),
         }],
         ..Default::default()
     };
@@ -412,7 +414,7 @@ fn hits_against_units_on_both_flanks_go_right_on_an_odd_die_and_left_on_an_even_
 /// The in-contact charge won by the Union 3 hits to 2 (greater, not double): the
 /// Confederates retreat 5 cm towards a friend 2 cm behind them.
 fn retreat_into_friend(suppressed: bool) -> (Battle, Vec<Event>) {
-    let friend = u(1, RIFLES, 4, 100.0, 57.0, 270.0);
+    let friend = u(1, RIFLES, 4, 100.0, 56.51, 270.0);
     let mut b = in_contact_with(&[friend], Terrain::default());
     if suppressed {
         b.unit_mut(2).suppressed = suppressed_marker();
@@ -453,7 +455,7 @@ fn retreating_into_an_unsuppressed_friend_halts_and_suppresses_it() {
     assert!(b.unit(1).alive() && b.unit(2).alive());
     assert!(ev.iter().any(|e| matches!(e, Event::Halted { unit: 1, by: 2 })));
     assert!(ev.iter().any(|e| matches!(e, Event::Suppressed { unit: 2, .. })));
-    assert!(b.unit(1).pose.pos.y < 52.0 + 2.5, "halted short of 5 cm");
+    assert!(b.unit(1).pose.pos.y < 51.51 + 2.5, "halted short of 5 cm");
 }
 
 fn stream_at(y: f64) -> Terrain {
@@ -639,7 +641,7 @@ fn in_the_charge_phase_the_active_side_supports_only_with_an_orders_action_left(
     assert!(!ev.iter().any(|e| matches!(e, Event::Supporting { .. })));
     assert_eq!(round_dice(&ev)[0], vec![9, 8]);
     // A Confederate 3 cm behind its line supports freely in the Union's turn.
-    let behind = u(1, RIFLES, 4, 100.0, 58.0, 270.0);
+    let behind = u(1, RIFLES, 4, 100.0, 57.51, 270.0);
     let b = in_contact_with(&[behind], Terrain::default());
     assert!(b.may_support_in_window(1, 2));
     assert_eq!(b.possible_supports(1), vec![(2, 1)]);
