@@ -7,6 +7,7 @@ use super::fire::{FireContext, ForcedKind};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::Arm;
+use crate::rules::geometry::Pose;
 
 impl Battle {
     /// May unit `id` act on its initiative now? Returns its nearest visible enemy.
@@ -129,13 +130,7 @@ impl Battle {
                 Ok(())
             }
             Action::Support { unit, friend } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*friend)?;
-                let u = self.unit(*unit);
-                if u.side != self.active || u.suppressed() || u.initiative_turn == Some(self.player_turn) {
-                    return refuse("BPT Support", "this unit cannot support on initiative now");
-                }
-                let pose = self.check_support(*unit, *friend)?;
+                let pose = self.check_initiative_support(*unit, *friend)?;
                 self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
                 self.do_support(*unit, *friend, pose, ev);
                 Ok(())
@@ -149,6 +144,18 @@ impl Battle {
                 format!("{} is not an initiative action", other.name()),
             ),
         }
+    }
+
+    /// May `unit` move in support of `friend`'s charge on its initiative (BPT "Support": "each
+    /// unit may only support one charge during the initiative phase")? Returns where it goes.
+    pub fn check_initiative_support(&self, unit: UnitId, friend: UnitId) -> Result<Pose, Refusal> {
+        self.check_unit_id(unit)?;
+        self.check_unit_id(friend)?;
+        let u = self.unit(unit);
+        if u.side != self.active || u.suppressed() || u.initiative_turn == Some(self.player_turn) {
+            return refuse("BPT Support", "this unit cannot support on initiative now");
+        }
+        self.check_support(unit, friend)
     }
 
     /// BPT "Evading": exhausted units cannot evade; towed guns need their limber.

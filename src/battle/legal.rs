@@ -99,6 +99,14 @@ impl Battle {
             out.push(Action::Engineer { unit, linear });
         }
         for u in self.side_units(self.active) {
+            // Support needs no enemy within the initiative distance, only a charge within 10 cm.
+            for c in &self.combats {
+                for f in c.chargers.iter().chain([&c.target]) {
+                    if self.check_initiative_support(u.id, *f).is_ok() {
+                        out.push(Action::Support { unit: u.id, friend: *f });
+                    }
+                }
+            }
             let Ok((_, near)) = self.check_initiative(u.id) else {
                 continue;
             };
