@@ -125,6 +125,13 @@ pub enum Action {
     CounterCharge {
         unit: UnitId,
     },
+    /// A charged gun man-handles to face the charge: a pivot of up to 90° (BPT "Charging":
+    /// "If charged, artillery may counter initiative by man handling up to 90 degrees to face
+    /// a charge"); no other deploy is a counter-initiative.
+    CounterDeploy {
+        unit: UnitId,
+        deploy: Deploy,
+    },
 
     // ---- Command phase (active player) ----
     /// A command roll: `commander` orders `units` as one formation. The order declares
@@ -238,6 +245,7 @@ impl Action {
             | Action::CounterFire { unit }
             | Action::CounterEvade { unit }
             | Action::CounterCharge { unit }
+            | Action::CounterDeploy { unit, .. }
             | Action::SelfOrder { unit }
             | Action::Move { unit, .. }
             | Action::Deploy { unit, .. }
@@ -293,6 +301,7 @@ impl Action {
             Action::CounterFire { .. } => "counter-initiative fire",
             Action::CounterEvade { .. } => "counter-initiative evade",
             Action::CounterCharge { .. } => "counter-charge",
+            Action::CounterDeploy { .. } => "counter-initiative man-handling",
             Action::Order { .. } => "order",
             Action::SelfOrder { .. } => "self-order",
             Action::Move { .. } => "move",

@@ -33,6 +33,12 @@ impl Battle {
                     if (u == *target || self.phase == Phase::Initiative) && self.check_evade(u).is_ok() {
                         out.push(Action::CounterEvade { unit: u });
                     }
+                    if u == *target
+                        && let Some(d) = self.counter_pivot(u, *charger)
+                        && self.check_counter_deploy(u, d).is_ok()
+                    {
+                        out.push(Action::CounterDeploy { unit: u, deploy: d });
+                    }
                     if u == *target {
                         let t = self.unit(u);
                         if t.is_cavalry() && t.mounted() {

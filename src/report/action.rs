@@ -37,7 +37,9 @@ pub fn heading(b: &Battle, a: &Action) -> String {
                 .unwrap_or_else(|| "?".into())
             )
         }
-        Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
+        Action::InitiativeDeploy { unit, deploy }
+        | Action::Deploy { unit, deploy }
+        | Action::CounterDeploy { unit, deploy } => {
             format!("{}: {} {deploy}", a.name(), uname(b, *unit))
         }
         Action::Activate { unit, purpose, into } => {

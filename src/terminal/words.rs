@@ -250,7 +250,7 @@ pub fn kind_word(a: &Action) -> &'static str {
         Action::Move { .. } => "move",
         Action::Order { .. } => "order",
         Action::CommanderMove { .. } => "ride",
-        Action::Deploy { .. } | Action::InitiativeDeploy { .. } => "deploy",
+        Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::CounterDeploy { .. } => "deploy",
         Action::Fire { .. } | Action::InitiativeFire { .. } | Action::OpportunityFire { .. } => "fire",
         Action::Charge { .. } | Action::InitiativeCharge { .. } => "charge",
         _ => a.name(),

@@ -133,7 +133,9 @@ pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
         Action::CounterCharge { .. } => "Counter-charges".into(),
         Action::Support { friend, .. } => format!("Supports {}", name(friend)),
         Action::InitiativeEvade { .. } | Action::CounterEvade { .. } => "Evades".into(),
-        Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
+        Action::Deploy { deploy, .. }
+        | Action::InitiativeDeploy { deploy, .. }
+        | Action::CounterDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Order { units, .. } => {
             let names: Vec<&str> = units.iter().map(name).collect();
             let outcome = captions(events).find_map(|c| match c {

@@ -38,7 +38,10 @@ pub fn group(a: &Action) -> &'static str {
         | Action::CounterCharge { .. }
         | Action::DrawSabers { .. }
         | Action::Support { .. } => "Charge",
-        Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::Engineer { .. } => "Deploy",
+        Action::Deploy { .. }
+        | Action::InitiativeDeploy { .. }
+        | Action::CounterDeploy { .. }
+        | Action::Engineer { .. } => "Deploy",
         Action::Pass | Action::EndPhase => "Phase",
     }
 }
@@ -603,7 +606,9 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
         Action::CounterCharge { .. } => "Counter-charge: meet the charge".into(),
         Action::Support { friend, .. } => format!("Move in support of {}", b.unit(*friend).name),
         Action::DrawSabers { .. } => "Draw sabers: +1 attack a stand in its charges this turn, no firing".into(),
-        Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
+        Action::Deploy { deploy, .. }
+        | Action::InitiativeDeploy { deploy, .. }
+        | Action::CounterDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Engineer { unit, .. } => {
             let d = crate::report::heading(b, a);
             let lead = format!("engineer task: {} ", b.unit(*unit).name);
