@@ -165,6 +165,14 @@ pub enum Action {
         unit: UnitId,
         target: UnitId,
     },
+    /// Units of the order in hand fire at one target, all their dice rolled together (BPT
+    /// "Firing": "When two or more units are firing at the same target, roll all the dice
+    /// together"): one resolution, one suppression test or fall-back. Each spends an action.
+    FireTogether {
+        unit: UnitId,
+        target: UnitId,
+        with: Vec<UnitId>,
+    },
     Charge {
         unit: UnitId,
         target: UnitId,
@@ -254,6 +262,7 @@ impl Action {
             | Action::Support { unit, .. }
             | Action::Activate { unit, .. }
             | Action::Rally { unit }
+            | Action::FireTogether { unit, .. }
             | Action::OpportunityFire { unit, .. } => Some(*unit),
         }
     }
@@ -270,7 +279,7 @@ impl Action {
             | Action::Fire { unit, target }
             | Action::Charge { unit, target }
             | Action::Support { unit, friend: target } => (vec![*unit, *target], None),
-            Action::OpportunityFire { unit, target, with } => {
+            Action::OpportunityFire { unit, target, with } | Action::FireTogether { unit, target, with } => {
                 let mut v = vec![*unit, *target];
                 v.extend(with);
                 (v, None)
@@ -284,6 +293,7 @@ impl Action {
             Action::Move { unit, .. }
             | Action::Deploy { unit, .. }
             | Action::Fire { unit, .. }
+            | Action::FireTogether { unit, .. }
             | Action::Charge { unit, .. }
             | Action::DrawSabers { unit }
             | Action::Support { unit, .. } => Some(*unit),
@@ -307,6 +317,7 @@ impl Action {
             Action::Move { .. } => "move",
             Action::Deploy { .. } => "deploy",
             Action::Fire { .. } => "fire",
+            Action::FireTogether { .. } => "fire together",
             Action::Charge { .. } => "charge",
             Action::Support { .. } => "support",
             Action::CommanderMove { .. } => "commander move",

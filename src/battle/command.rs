@@ -4,7 +4,7 @@
 
 use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
-use super::fire::FireContext;
+use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
 use super::optional::Act;
 use super::state::*;
@@ -628,6 +628,44 @@ impl Battle {
         Ok(o)
     }
 
+    /// May `firers`, each with an action of its order in hand, fire at `target` together (BPT
+    /// "Firing": "When two or more units are firing at the same target, roll all the dice
+    /// together")? Their plans. Two or more units, each once; guns that load Hardtack's
+    /// ammunition fire alone (as in opportunity fire); a gun's fire after man-handling is its
+    /// own. Only the order in hand has actions left ([`Battle::start_order`]), so they are
+    /// units of one order.
+    pub fn check_fire_together(&self, firers: &[UnitId], target: UnitId) -> Result<Vec<FirePlan>, Refusal> {
+        self.check_unit_id(target)?;
+        if firers.len() < 2 {
+            return refuse("BPT Firing", "firing together takes two or more units");
+        }
+        let mut plans = Vec::new();
+        for (i, &f) in firers.iter().enumerate() {
+            self.check_unit_id(f)?;
+            if firers[..i].contains(&f) {
+                return refuse("BPT Firing", "each unit fires once");
+            }
+            let o = self.not_on_road_order(f)?;
+            if o.credits == 0 || o.finished {
+                return refuse(
+                    "BPT Command Phase",
+                    format!("{} has no action of an order left", self.unit(f).name),
+                );
+            }
+            if self.uses_ammo(f) {
+                return refuse(
+                    "BPT Firing",
+                    format!(
+                        "{} fires its guns alone (Hardtack's shot, shell and canister)",
+                        self.unit(f).name
+                    ),
+                );
+            }
+            plans.push(self.check_fire(f, target, FireContext::Order)?);
+        }
+        Ok(plans)
+    }
+
     /// The gun was man-handled under its order and has no action left but the fire that
     /// goes with it.
     pub fn ordered_to_fire_after_manhandling(&self, id: UnitId) -> bool {
@@ -730,6 +768,17 @@ impl Battle {
                 // BPT "Opportunity Fire": units opportunity-firing at a unit that fires fire
                 // immediately after it.
                 self.resolve_fire(plan, FireContext::Order, ev);
+                self.open_reaction(*unit, ev);
+                Ok(())
+            }
+            Action::FireTogether { unit, target, with } => {
+                let firers: Vec<UnitId> = std::iter::once(*unit).chain(with.iter().copied()).collect();
+                let plans = self.check_fire_together(&firers, *target)?;
+                for &f in &firers {
+                    self.spend(f);
+                }
+                self.resolve_volley(plans, FireContext::Order, ev);
+                // **Decision**: the opportunity-fire window opens at the first unit named.
                 self.open_reaction(*unit, ev);
                 Ok(())
             }

@@ -124,6 +124,14 @@ pub fn heading(b: &Battle, a: &Action) -> String {
                 uname(b, *target)
             )
         }
+        Action::FireTogether { unit, target, with } => {
+            let names: Vec<&str> = std::iter::once(unit).chain(with).map(|u| uname(b, *u)).collect();
+            format!(
+                "fire together: {} at {}, their dice rolled together",
+                names.join(" and "),
+                uname(b, *target)
+            )
+        }
         Action::Pass => "pass".into(),
         Action::EndPhase => format!("end the {} phase", phase_word(b.phase)),
     }

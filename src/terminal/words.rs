@@ -251,7 +251,10 @@ pub fn kind_word(a: &Action) -> &'static str {
         Action::Order { .. } => "order",
         Action::CommanderMove { .. } => "ride",
         Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::CounterDeploy { .. } => "deploy",
-        Action::Fire { .. } | Action::InitiativeFire { .. } | Action::OpportunityFire { .. } => "fire",
+        Action::Fire { .. }
+        | Action::InitiativeFire { .. }
+        | Action::OpportunityFire { .. }
+        | Action::FireTogether { .. } => "fire",
         Action::Charge { .. } | Action::InitiativeCharge { .. } => "charge",
         _ => a.name(),
     }

@@ -128,6 +128,7 @@ pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
             .unwrap_or_else(|| "Moves".into()),
         Action::Fire { target, .. } | Action::InitiativeFire { target, .. } => format!("Fires at {}", name(target)),
         Action::OpportunityFire { target, .. } => format!("Fires at {} as it moves", name(target)),
+        Action::FireTogether { target, .. } => format!("Fire together at {}", name(target)),
         Action::CounterFire { .. } => "Fires at the charger".into(),
         Action::Charge { target, .. } | Action::InitiativeCharge { target, .. } => format!("Charges {}", name(target)),
         Action::CounterCharge { .. } => "Counter-charges".into(),

@@ -32,6 +32,7 @@ pub fn group(a: &Action) -> &'static str {
         Action::Fire { .. }
         | Action::InitiativeFire { .. }
         | Action::CounterFire { .. }
+        | Action::FireTogether { .. }
         | Action::OpportunityFire { .. } => "Fire",
         Action::Charge { .. }
         | Action::InitiativeCharge { .. }
@@ -593,6 +594,11 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
                 let names: Vec<&str> = with.iter().map(|u| b.unit(*u).name.as_str()).collect();
                 format!("{t}, together with {}, one roll", and_list(&names))
             }
+        }
+        Action::FireTogether { unit, target, with } => {
+            let t = fire_text(b, *unit, *target, FireContext::Order, "Fire at");
+            let names: Vec<&str> = with.iter().map(|u| b.unit(*u).name.as_str()).collect();
+            format!("{t}, together with {}, one roll", and_list(&names))
         }
         Action::CounterFire { unit } => match &b.step {
             Step::CounterInitiative { charger, .. } => {
