@@ -896,3 +896,21 @@ fn support_on_initiative_is_offered_exactly_when_it_is_accepted() {
         "once a turn"
     );
 }
+
+#[test]
+fn a_disordered_unit_may_not_charge_again() {
+    // BPT "Charge": "Charging units must be in line or attack column in order to charge";
+    // "Disordered Formation": disordered units stand around their command stand in a circle,
+    // until "the end of the initiative phase of the next turn".
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    let charge = Action::Charge { unit: 0, target: 1 };
+    assert!(b.validate(&charge).is_ok());
+    let pt = b.player_turn;
+    b.unit_mut(0).disorder(pt);
+    let r = b.validate(&charge).unwrap_err();
+    assert_eq!(r.rule, "BPT Charge");
+    assert!(r.reason.contains("disordered"), "{r}");
+    assert!(!b.legal_actions().contains(&charge));
+}
