@@ -596,7 +596,30 @@ impl Battle {
                 "under a road order the unit travels its entire move along a road, in march column",
             );
         }
+        if o.road && !self.faces_along_road(to) {
+            return refuse(
+                "BPT March Column",
+                "under a road order the column conforms to the road: it ends facing along it, not wheeled off it",
+            );
+        }
         Ok(chk)
+    }
+
+    /// Whether `to` faces along a road it stands on, either way (**Decision**: within 1°; a
+    /// road move's facing is the road's, bends and all, so a wheel is no road move).
+    fn faces_along_road(&self, to: Pose) -> bool {
+        use crate::rules::terrain::{LinearKind, polyline_project};
+        let tol = 1f64.to_radians();
+        self.terrain
+            .linears
+            .iter()
+            .filter(|l| l.kind == LinearKind::Road)
+            .filter_map(|l| polyline_project(&l.points, to.pos).map(|(_, q, dir)| (l, q, dir)))
+            .filter(|(l, q, _)| q.dist(to.pos) <= l.width * 0.5 + 0.5 + 1e-6)
+            .any(|(_, _, dir)| {
+                let off = geometry::wrap_angle(to.facing - dir.angle()).abs();
+                off <= tol || std::f64::consts::PI - off <= tol
+            })
     }
 
     /// The unit's current order, if it may act on it.
