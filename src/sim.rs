@@ -325,6 +325,7 @@ impl GameFigures {
             Action::Fire { .. }
             | Action::InitiativeFire { .. }
             | Action::OpportunityFire { .. }
+            | Action::FireTogether { .. }
             | Action::CounterFire { .. } => (true, false),
             Action::Charge { .. } | Action::InitiativeCharge { .. } | Action::CounterCharge { .. } => (false, true),
             _ => return,

@@ -125,6 +125,13 @@ pub enum Action {
     CounterCharge {
         unit: UnitId,
     },
+    /// A charged gun man-handles to face the charge: a pivot of up to 90° (BPT "Charging":
+    /// "If charged, artillery may counter initiative by man handling up to 90 degrees to face
+    /// a charge"); no other deploy is a counter-initiative.
+    CounterDeploy {
+        unit: UnitId,
+        deploy: Deploy,
+    },
 
     // ---- Command phase (active player) ----
     /// A command roll: `commander` orders `units` as one formation. The order declares
@@ -157,6 +164,14 @@ pub enum Action {
     Fire {
         unit: UnitId,
         target: UnitId,
+    },
+    /// Units of the order in hand fire at one target, all their dice rolled together (BPT
+    /// "Firing": "When two or more units are firing at the same target, roll all the dice
+    /// together"): one resolution, one suppression test or fall-back. Each spends an action.
+    FireTogether {
+        unit: UnitId,
+        target: UnitId,
+        with: Vec<UnitId>,
     },
     Charge {
         unit: UnitId,
@@ -238,6 +253,7 @@ impl Action {
             | Action::CounterFire { unit }
             | Action::CounterEvade { unit }
             | Action::CounterCharge { unit }
+            | Action::CounterDeploy { unit, .. }
             | Action::SelfOrder { unit }
             | Action::Move { unit, .. }
             | Action::Deploy { unit, .. }
@@ -246,6 +262,7 @@ impl Action {
             | Action::Support { unit, .. }
             | Action::Activate { unit, .. }
             | Action::Rally { unit }
+            | Action::FireTogether { unit, .. }
             | Action::OpportunityFire { unit, .. } => Some(*unit),
         }
     }
@@ -262,7 +279,7 @@ impl Action {
             | Action::Fire { unit, target }
             | Action::Charge { unit, target }
             | Action::Support { unit, friend: target } => (vec![*unit, *target], None),
-            Action::OpportunityFire { unit, target, with } => {
+            Action::OpportunityFire { unit, target, with } | Action::FireTogether { unit, target, with } => {
                 let mut v = vec![*unit, *target];
                 v.extend(with);
                 (v, None)
@@ -276,6 +293,7 @@ impl Action {
             Action::Move { unit, .. }
             | Action::Deploy { unit, .. }
             | Action::Fire { unit, .. }
+            | Action::FireTogether { unit, .. }
             | Action::Charge { unit, .. }
             | Action::DrawSabers { unit }
             | Action::Support { unit, .. } => Some(*unit),
@@ -293,11 +311,13 @@ impl Action {
             Action::CounterFire { .. } => "counter-initiative fire",
             Action::CounterEvade { .. } => "counter-initiative evade",
             Action::CounterCharge { .. } => "counter-charge",
+            Action::CounterDeploy { .. } => "counter-initiative man-handling",
             Action::Order { .. } => "order",
             Action::SelfOrder { .. } => "self-order",
             Action::Move { .. } => "move",
             Action::Deploy { .. } => "deploy",
             Action::Fire { .. } => "fire",
+            Action::FireTogether { .. } => "fire together",
             Action::Charge { .. } => "charge",
             Action::Support { .. } => "support",
             Action::CommanderMove { .. } => "commander move",

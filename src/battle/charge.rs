@@ -217,6 +217,15 @@ impl Battle {
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
             return refuse("BPT Charge", "charging units must be in line or attack column");
         }
+        // BPT "Disordered Formation": disordered units stand "around their command stand in a
+        // circular fashion", in neither line nor attack column, until the end of the next
+        // initiative phase.
+        if u.disordered(self.player_turn) {
+            return refuse(
+                "BPT Charge",
+                "charging units must be in line or attack column; a disordered unit has fallen out of its ranks",
+            );
+        }
         if u.refused != (false, false) {
             return refuse(
                 "BPT Refuse the Flank Movement",

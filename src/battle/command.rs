@@ -4,7 +4,7 @@
 
 use super::action::{Action, Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, Modifier, MoveKind};
-use super::fire::FireContext;
+use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
 use super::optional::Act;
 use super::state::*;
@@ -596,7 +596,30 @@ impl Battle {
                 "under a road order the unit travels its entire move along a road, in march column",
             );
         }
+        if o.road && !self.faces_along_road(to) {
+            return refuse(
+                "BPT March Column",
+                "under a road order the column conforms to the road: it ends facing along it, not wheeled off it",
+            );
+        }
         Ok(chk)
+    }
+
+    /// Whether `to` faces along a road it stands on, either way (**Decision**: within 1°; a
+    /// road move's facing is the road's, bends and all, so a wheel is no road move).
+    fn faces_along_road(&self, to: Pose) -> bool {
+        use crate::rules::terrain::{LinearKind, polyline_project};
+        let tol = 1f64.to_radians();
+        self.terrain
+            .linears
+            .iter()
+            .filter(|l| l.kind == LinearKind::Road)
+            .filter_map(|l| polyline_project(&l.points, to.pos).map(|(_, q, dir)| (l, q, dir)))
+            .filter(|(l, q, _)| q.dist(to.pos) <= l.width * 0.5 + 0.5 + 1e-6)
+            .any(|(_, _, dir)| {
+                let off = geometry::wrap_angle(to.facing - dir.angle()).abs();
+                off <= tol || std::f64::consts::PI - off <= tol
+            })
     }
 
     /// The unit's current order, if it may act on it.
@@ -626,6 +649,44 @@ impl Battle {
             );
         }
         Ok(o)
+    }
+
+    /// May `firers`, each with an action of its order in hand, fire at `target` together (BPT
+    /// "Firing": "When two or more units are firing at the same target, roll all the dice
+    /// together")? Their plans. Two or more units, each once; guns that load Hardtack's
+    /// ammunition fire alone (as in opportunity fire); a gun's fire after man-handling is its
+    /// own. Only the order in hand has actions left ([`Battle::start_order`]), so they are
+    /// units of one order.
+    pub fn check_fire_together(&self, firers: &[UnitId], target: UnitId) -> Result<Vec<FirePlan>, Refusal> {
+        self.check_unit_id(target)?;
+        if firers.len() < 2 {
+            return refuse("BPT Firing", "firing together takes two or more units");
+        }
+        let mut plans = Vec::new();
+        for (i, &f) in firers.iter().enumerate() {
+            self.check_unit_id(f)?;
+            if firers[..i].contains(&f) {
+                return refuse("BPT Firing", "each unit fires once");
+            }
+            let o = self.not_on_road_order(f)?;
+            if o.credits == 0 || o.finished {
+                return refuse(
+                    "BPT Command Phase",
+                    format!("{} has no action of an order left", self.unit(f).name),
+                );
+            }
+            if self.uses_ammo(f) {
+                return refuse(
+                    "BPT Firing",
+                    format!(
+                        "{} fires its guns alone (Hardtack's shot, shell and canister)",
+                        self.unit(f).name
+                    ),
+                );
+            }
+            plans.push(self.check_fire(f, target, FireContext::Order)?);
+        }
+        Ok(plans)
     }
 
     /// The gun was man-handled under its order and has no action left but the fire that
@@ -730,6 +791,17 @@ impl Battle {
                 // BPT "Opportunity Fire": units opportunity-firing at a unit that fires fire
                 // immediately after it.
                 self.resolve_fire(plan, FireContext::Order, ev);
+                self.open_reaction(*unit, ev);
+                Ok(())
+            }
+            Action::FireTogether { unit, target, with } => {
+                let firers: Vec<UnitId> = std::iter::once(*unit).chain(with.iter().copied()).collect();
+                let plans = self.check_fire_together(&firers, *target)?;
+                for &f in &firers {
+                    self.spend(f);
+                }
+                self.resolve_volley(plans, FireContext::Order, ev);
+                // **Decision**: the opportunity-fire window opens at the first unit named.
                 self.open_reaction(*unit, ev);
                 Ok(())
             }

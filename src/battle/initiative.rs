@@ -7,6 +7,7 @@ use super::fire::{FireContext, ForcedKind};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::Arm;
+use crate::rules::geometry::Pose;
 
 impl Battle {
     /// May unit `id` act on its initiative now? Returns its nearest visible enemy.
@@ -129,13 +130,7 @@ impl Battle {
                 Ok(())
             }
             Action::Support { unit, friend } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*friend)?;
-                let u = self.unit(*unit);
-                if u.side != self.active || u.suppressed() || u.initiative_turn == Some(self.player_turn) {
-                    return refuse("BPT Support", "this unit cannot support on initiative now");
-                }
-                let pose = self.check_support(*unit, *friend)?;
+                let pose = self.check_initiative_support(*unit, *friend)?;
                 self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
                 self.do_support(*unit, *friend, pose, ev);
                 Ok(())
@@ -149,6 +144,18 @@ impl Battle {
                 format!("{} is not an initiative action", other.name()),
             ),
         }
+    }
+
+    /// May `unit` move in support of `friend`'s charge on its initiative (BPT "Support": "each
+    /// unit may only support one charge during the initiative phase")? Returns where it goes.
+    pub fn check_initiative_support(&self, unit: UnitId, friend: UnitId) -> Result<Pose, Refusal> {
+        self.check_unit_id(unit)?;
+        self.check_unit_id(friend)?;
+        let u = self.unit(unit);
+        if u.side != self.active || u.suppressed() || u.initiative_turn == Some(self.player_turn) {
+            return refuse("BPT Support", "this unit cannot support on initiative now");
+        }
+        self.check_support(unit, friend)
     }
 
     /// BPT "Evading": exhausted units cannot evade; towed guns need their limber.
@@ -298,6 +305,17 @@ impl Battle {
                 });
                 Ok(())
             }
+            Action::CounterDeploy { unit, deploy } => {
+                self.check_counter_deploy(*unit, *deploy)?;
+                self.do_deploy(*unit, *deploy, ev);
+                let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
+                if left.is_empty() {
+                    self.complete_charge(charger, target, charge_left, held, ev);
+                } else {
+                    keep(self, left);
+                }
+                Ok(())
+            }
             Action::CounterCharge { unit } => {
                 let u = self.unit(*unit);
                 if *unit != target || !eligible.contains(unit) || !(u.row.arm == Arm::Cavalry && u.mounted()) {
@@ -315,6 +333,72 @@ impl Battle {
                 ),
             ),
         }
+    }
+
+    /// May `unit` answer the charge waiting for its counter-initiative with `deploy`? BPT
+    /// "Charging": "If charged, artillery may counter initiative by man handling up to 90
+    /// degrees to face a charge": only the charged gun, unlimbered, and only a pivot of at most
+    /// `gun_face_charge_deg`; its bases must fit where they turn. **Decision**: as the target's
+    /// evade, in the command phase's response too; it is the gun's one answer (it does not
+    /// fire as well).
+    pub fn check_counter_deploy(&self, unit: UnitId, deploy: Deploy) -> Result<(), Refusal> {
+        self.check_unit_id(unit)?;
+        let Step::CounterInitiative { target, eligible, .. } = &self.step else {
+            return refuse("BPT Counter-Initiative", "no charge is waiting for an answer");
+        };
+        if !eligible.contains(&unit) {
+            return refuse(
+                "BPT Counter-Initiative",
+                "only units under charge or close to it may respond, once",
+            );
+        }
+        let Deploy::Pivot(facing) = deploy else {
+            return refuse(
+                "BPT Counter-Initiative",
+                "units under charge fire at or evade the charger; a charged gun may man-handle to face it",
+            );
+        };
+        let u = self.unit(unit);
+        if unit != *target || !u.is_artillery() || u.limbered {
+            return refuse(
+                "BPT Charging: artillery",
+                "only a charged, unlimbered gun man-handles to face the charge",
+            );
+        }
+        let most = self.rules.initiative.gun_face_charge_deg;
+        let turn = crate::rules::geometry::wrap_angle(facing - u.pose.facing)
+            .abs()
+            .to_degrees();
+        if !facing.is_finite() || turn > most + 1e-6 {
+            return refuse(
+                "BPT Charging: artillery",
+                format!("if charged, artillery may man-handle up to {most:.0} degrees to face a charge, not {turn:.0}"),
+            );
+        }
+        let mut after = u.clone();
+        after.pose.facing = facing;
+        let rects = self.compute_geom(&after).rects;
+        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
+            return refuse("BPT Battlefield", "the gun would turn off the table");
+        }
+        if let Some(o) = self.overlapping_unit(unit, &rects) {
+            return refuse(
+                "BPT Movement: no overlapping bases",
+                format!("turned, the gun would overlap {}", self.unit(o).name),
+            );
+        }
+        Ok(())
+    }
+
+    /// The pivot a charged gun is offered: to face the charger square (its facing turned
+    /// about), or as far towards that as it may turn; none if it faces it already.
+    pub fn counter_pivot(&self, gun: UnitId, charger: UnitId) -> Option<Deploy> {
+        use crate::rules::geometry::wrap_angle;
+        let now = self.unit(gun).pose.facing;
+        let want = wrap_angle(self.unit(charger).pose.facing + std::f64::consts::PI - now);
+        let most = self.rules.initiative.gun_face_charge_deg.to_radians();
+        let turn = want.clamp(-most, most);
+        (turn.abs() > 0.05).then(|| Deploy::Pivot(wrap_angle(now + turn)))
     }
 
     /// An evader caught within the minimum gap of where the charger ends is knocked out.

@@ -33,6 +33,12 @@ impl Battle {
                     if (u == *target || self.phase == Phase::Initiative) && self.check_evade(u).is_ok() {
                         out.push(Action::CounterEvade { unit: u });
                     }
+                    if u == *target
+                        && let Some(d) = self.counter_pivot(u, *charger)
+                        && self.check_counter_deploy(u, d).is_ok()
+                    {
+                        out.push(Action::CounterDeploy { unit: u, deploy: d });
+                    }
                     if u == *target {
                         let t = self.unit(u);
                         if t.is_cavalry() && t.mounted() {
@@ -99,6 +105,14 @@ impl Battle {
             out.push(Action::Engineer { unit, linear });
         }
         for u in self.side_units(self.active) {
+            // Support needs no enemy within the initiative distance, only a charge within 10 cm.
+            for c in &self.combats {
+                for f in c.chargers.iter().chain([&c.target]) {
+                    if self.check_initiative_support(u.id, *f).is_ok() {
+                        out.push(Action::Support { unit: u.id, friend: *f });
+                    }
+                }
+            }
             let Ok((_, near)) = self.check_initiative(u.id) else {
                 continue;
             };
@@ -192,6 +206,7 @@ impl Battle {
             }
             self.legal_supports(id, out);
         }
+        self.legal_fire_together(out);
         // Units with a visible enemy within charge distance (worked out once).
         // Bounding boxes first: most pairs are far apart, and the exact edge distance is dear.
         let boxes: Vec<(V2, V2)> = self.units.iter().map(|u| self.unit_box(u.id)).collect();
@@ -275,6 +290,38 @@ impl Battle {
         }
         self.legal_attach(out);
         out.push(Action::EndPhase);
+    }
+
+    /// The units of the order in hand that may fire at one enemy, all of them together, one
+    /// roll (BPT "Firing": "When two or more units are firing at the same target, roll all the
+    /// dice together"), where two or more may.
+    fn legal_fire_together(&self, out: &mut Vec<Action>) {
+        let ready: Vec<UnitId> = self
+            .cmd
+            .orders
+            .iter()
+            .filter(|(id, o)| o.credits > 0 && !o.finished && !o.road && !self.uses_ammo(**id))
+            .map(|(id, _)| *id)
+            .collect();
+        if ready.len() < 2 {
+            return;
+        }
+        for e in self.side_units(1 - self.active) {
+            let firers: Vec<UnitId> = ready
+                .iter()
+                .copied()
+                .filter(|&u| self.check_fire(u, e.id, FireContext::Order).is_ok())
+                .collect();
+            if let [first, rest @ ..] = firers.as_slice()
+                && !rest.is_empty()
+            {
+                out.push(Action::FireTogether {
+                    unit: *first,
+                    target: e.id,
+                    with: rest.to_vec(),
+                });
+            }
+        }
     }
 
     pub(crate) fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {

@@ -37,7 +37,9 @@ pub fn heading(b: &Battle, a: &Action) -> String {
                 .unwrap_or_else(|| "?".into())
             )
         }
-        Action::InitiativeDeploy { unit, deploy } | Action::Deploy { unit, deploy } => {
+        Action::InitiativeDeploy { unit, deploy }
+        | Action::Deploy { unit, deploy }
+        | Action::CounterDeploy { unit, deploy } => {
             format!("{}: {} {deploy}", a.name(), uname(b, *unit))
         }
         Action::Activate { unit, purpose, into } => {
@@ -118,6 +120,14 @@ pub fn heading(b: &Battle, a: &Action) -> String {
             let names: Vec<&str> = std::iter::once(unit).chain(with).map(|u| uname(b, *u)).collect();
             format!(
                 "opportunity fire: {} at {}, their attacks rolled together",
+                names.join(" and "),
+                uname(b, *target)
+            )
+        }
+        Action::FireTogether { unit, target, with } => {
+            let names: Vec<&str> = std::iter::once(unit).chain(with).map(|u| uname(b, *u)).collect();
+            format!(
+                "fire together: {} at {}, their dice rolled together",
                 names.join(" and "),
                 uname(b, *target)
             )

@@ -62,6 +62,10 @@ pub struct Initiative {
     pub charge_hold_off: f64,
     /// Towed guns that limber and cavalry that mount evade at this fraction of a move.
     pub evade_mounting_fraction: f64,
+    /// A charged gun may man-handle up to this many degrees to face the charge (BPT
+    /// "Charging": "up to 90 degrees"). Absent in rules files before issue 64: 90.
+    #[serde(default = "ninety")]
+    pub gun_face_charge_deg: f64,
 }
 
 /// One entry of the blunder table (BPT "Command Blunder").
@@ -822,6 +826,10 @@ fn thirty() -> f64 {
     30.0
 }
 
+fn ninety() -> f64 {
+    90.0
+}
+
 /// One step of the way to a number of the rules file: a field of a struct, or a place in a
 /// list or tuple (the same steps the rules file is written in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -980,6 +988,7 @@ pub const RULE_RANGES: &[(&str, RuleRange)] = &[
     ("initiative.evade_min_gap", CM0),
     ("initiative.charge_hold_off", CM0),
     ("initiative.evade_mounting_fraction", FRACTION),
+    ("initiative.gun_face_charge_deg", ANGLE),
     ("command.free_distance", CM0),
     ("command.distance_step", CM),
     ("command.per_distance", MODIFIER),

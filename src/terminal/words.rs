@@ -250,8 +250,11 @@ pub fn kind_word(a: &Action) -> &'static str {
         Action::Move { .. } => "move",
         Action::Order { .. } => "order",
         Action::CommanderMove { .. } => "ride",
-        Action::Deploy { .. } | Action::InitiativeDeploy { .. } => "deploy",
-        Action::Fire { .. } | Action::InitiativeFire { .. } | Action::OpportunityFire { .. } => "fire",
+        Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::CounterDeploy { .. } => "deploy",
+        Action::Fire { .. }
+        | Action::InitiativeFire { .. }
+        | Action::OpportunityFire { .. }
+        | Action::FireTogether { .. } => "fire",
         Action::Charge { .. } | Action::InitiativeCharge { .. } => "charge",
         _ => a.name(),
     }

@@ -128,12 +128,15 @@ pub fn did(b: &Battle, a: &Action, events: &[Event]) -> String {
             .unwrap_or_else(|| "Moves".into()),
         Action::Fire { target, .. } | Action::InitiativeFire { target, .. } => format!("Fires at {}", name(target)),
         Action::OpportunityFire { target, .. } => format!("Fires at {} as it moves", name(target)),
+        Action::FireTogether { target, .. } => format!("Fire together at {}", name(target)),
         Action::CounterFire { .. } => "Fires at the charger".into(),
         Action::Charge { target, .. } | Action::InitiativeCharge { target, .. } => format!("Charges {}", name(target)),
         Action::CounterCharge { .. } => "Counter-charges".into(),
         Action::Support { friend, .. } => format!("Supports {}", name(friend)),
         Action::InitiativeEvade { .. } | Action::CounterEvade { .. } => "Evades".into(),
-        Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
+        Action::Deploy { deploy, .. }
+        | Action::InitiativeDeploy { deploy, .. }
+        | Action::CounterDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Order { units, .. } => {
             let names: Vec<&str> = units.iter().map(name).collect();
             let outcome = captions(events).find_map(|c| match c {

@@ -274,6 +274,14 @@ fn a_column_travelling_its_entire_move_along_a_road_has_no_distance_modifier() {
         })
         .unwrap_err();
     assert!(deploy.rule.contains("note 2"), "{deploy}");
+    // A 45° wheel with a short advance stays on the road but is no road move (issue 64).
+    let wheel = b
+        .apply(&Action::Move {
+            unit: 0,
+            to: Pose::new(V2::new(100.0, 53.0), n + std::f64::consts::FRAC_PI_4),
+        })
+        .unwrap_err();
+    assert_eq!(wheel.rule, "BPT March Column", "{wheel}");
     // Along the road, with the road bonus (10 + 5 cm).
     b.apply(&Action::Move {
         unit: 0,

@@ -1,9 +1,11 @@
 //! BPT "Initiative Phase", "Evading", "Counter-Initiative".
 
 use super::common::*;
-use volley::battle::Action;
+use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 use volley::battle::event::Event;
 use volley::battle::state::{Phase, Step};
+use volley::battle::{Action, Deploy};
+use volley::rules::geometry::Aspect;
 
 const RIFLES: &str = "regular_infantry_rifled";
 
@@ -110,11 +112,9 @@ fn a_unit_within_5_cm_of_the_target_may_evade_the_charge_too() {
     assert_eq!(b.combats.len(), 1, "the charge reaches its target");
 }
 
-#[test]
-fn a_charged_gun_fires_or_evades_but_does_not_pivot() {
-    // BPT "Counter-Initiative": units under charge "may fire at or evade charging units";
-    // "Pivoting a gun requires a deploy action", which is not among them. A gun charged from
-    // its flank cannot turn to face the charger; it may evade (limbering, half a move).
+/// A Union line (id 0) charging on initiative a Confederate gun (id 1) facing west, from the
+/// south: into the gun's flank. The counter-initiative window is open.
+fn gun_charged_in_the_flank() -> volley::battle::Battle {
     let mut b = battle(&[
         u(0, RIFLES, 4, 100.0, 50.0, 90.0),
         u(1, "smoothbore_cannon", 1, 110.0, 62.0, 180.0),
@@ -122,16 +122,72 @@ fn a_charged_gun_fires_or_evades_but_does_not_pivot() {
     b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
         .expect("legal charge");
     assert!(matches!(b.step, Step::CounterInitiative { .. }));
-    let pivot = Action::Deploy {
+    b
+}
+
+fn contact_aspect(ev: &[Event]) -> Option<Aspect> {
+    ev.iter().find_map(|e| match e {
+        Event::ChargeContact { aspect, .. } => Some(*aspect),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_gun_charged_in_the_flank_pivots_to_face_the_charger_and_meets_it_in_front() {
+    // BPT "Charging": "If charged, artillery may counter initiative by man handling up to 90
+    // degrees to face a charge". Standing, the gun is met in the flank; man-handled a quarter
+    // turn to face south, the charger meets its front.
+    let mut stood = gun_charged_in_the_flank();
+    let ev = stood.apply(&Action::Pass).unwrap();
+    assert_eq!(contact_aspect(&ev), Some(Aspect::Flank), "{ev:?}");
+    let mut b = gun_charged_in_the_flank();
+    let face_south = Action::CounterDeploy {
         unit: 1,
-        deploy: volley::battle::Deploy::Pivot(-std::f64::consts::FRAC_PI_2),
+        deploy: Deploy::Pivot(-FRAC_PI_2),
     };
-    assert!(b.apply(&pivot).is_err());
     let legal = b.legal_actions();
+    assert!(legal.contains(&face_south), "{legal:?}");
+    // Not as an ordinary deploy (BPT "Pivoting a gun requires a deploy action").
     assert!(
         !legal
             .iter()
             .any(|a| matches!(a, Action::Deploy { .. } | Action::InitiativeDeploy { .. }))
     );
+    let ev = b.apply(&face_south).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Deployed { unit: 1, .. })));
+    assert!((b.unit(1).pose.facing + FRAC_PI_2).abs() < 1e-9);
+    assert_eq!(contact_aspect(&ev), Some(Aspect::Front), "{ev:?}");
+    assert_eq!(b.combats.len(), 1);
+}
+
+#[test]
+fn a_charged_gun_man_handles_at_most_90_degrees_and_only_when_charged() {
+    // BPT "Charging": "up to 90 degrees". From facing west (180°), 135° round to face 315° is
+    // refused, citing the book; so is any other deploy, and a pivot by a unit not charged.
+    let mut b = gun_charged_in_the_flank();
+    let too_far = Action::CounterDeploy {
+        unit: 1,
+        deploy: Deploy::Pivot(-FRAC_PI_4),
+    };
+    let r = b.apply(&too_far).unwrap_err();
+    assert_eq!(r.rule, "BPT Charging: artillery");
+    assert!(r.reason.contains("90 degrees"), "{r}");
+    let limber = Action::CounterDeploy {
+        unit: 1,
+        deploy: Deploy::Limber,
+    };
+    assert_eq!(b.apply(&limber).unwrap_err().rule, "BPT Counter-Initiative");
+    // The gun may still evade (limbering, half a move) or pass.
+    let legal = b.legal_actions();
+    assert!(legal.contains(&Action::CounterEvade { unit: 1 }));
     assert!(legal.contains(&Action::Pass));
+    // Out of the window the pivot is no answer to anything.
+    b.apply(&Action::Pass).unwrap();
+    let r = b
+        .apply(&Action::CounterDeploy {
+            unit: 1,
+            deploy: Deploy::Pivot(-FRAC_PI_2),
+        })
+        .unwrap_err();
+    assert!(r.rule.starts_with("BPT"), "{r}");
 }

@@ -851,3 +851,68 @@ fn a_charger_contacts_the_edge_nearest_it_and_off_a_corner_the_one_it_faces_more
     // Off the corner, more beside than in front (10.5 cm beside, 7 in front): its flank.
     assert_eq!(aspect(119.0, 51.5, 135.0), Ok(Aspect::Flank));
 }
+
+#[test]
+fn support_on_initiative_is_offered_exactly_when_it_is_accepted() {
+    // BPT "Support": "each unit may only support one charge during the initiative phase".
+    // The Union line (id 0) charges the Confederates (id 3) on initiative; a Union line (id 1)
+    // 3 cm behind it may support it, another (id 2) 30 cm off may not: the first is offered,
+    // the second not, and every support offered is accepted and every one not offered refused.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(0, RIFLES, 4, 100.0, 44.0, 90.0),
+        u(0, RIFLES, 4, 160.0, 30.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 54.0, 270.0),
+    ]);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 3 })
+        .expect("a legal charge");
+    b.apply(&Action::Pass).unwrap();
+    assert_eq!(b.combats.len(), 1, "in contact");
+    assert_eq!(b.step, Step::Open);
+    let sweep = |b: &Battle| {
+        let legal = b.legal_actions();
+        for unit in 0..4 {
+            for friend in 0..4 {
+                let a = Action::Support { unit, friend };
+                assert_eq!(
+                    legal.contains(&a),
+                    b.validate(&a).is_ok(),
+                    "{a:?}: {:?}",
+                    b.validate(&a)
+                );
+            }
+        }
+        legal
+    };
+    let legal = sweep(&b);
+    assert!(
+        legal.contains(&Action::Support { unit: 1, friend: 0 }),
+        "{:?}",
+        b.validate(&Action::Support { unit: 1, friend: 0 })
+    );
+    assert!(!legal.contains(&Action::Support { unit: 2, friend: 0 }));
+    b.apply(&Action::Support { unit: 1, friend: 0 }).unwrap();
+    let legal = sweep(&b);
+    assert!(
+        !legal.iter().any(|a| matches!(a, Action::Support { .. })),
+        "once a turn"
+    );
+}
+
+#[test]
+fn a_disordered_unit_may_not_charge_again() {
+    // BPT "Charge": "Charging units must be in line or attack column in order to charge";
+    // "Disordered Formation": disordered units stand around their command stand in a circle,
+    // until "the end of the initiative phase of the next turn".
+    let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    let charge = Action::Charge { unit: 0, target: 1 };
+    assert!(b.validate(&charge).is_ok());
+    let pt = b.player_turn;
+    b.unit_mut(0).disorder(pt);
+    let r = b.validate(&charge).unwrap_err();
+    assert_eq!(r.rule, "BPT Charge");
+    assert!(r.reason.contains("disordered"), "{r}");
+    assert!(!b.legal_actions().contains(&charge));
+}

@@ -283,3 +283,103 @@ fn dismounted_cavalry_leave_a_stand_holding_the_horses_and_mount_to_evade() {
         y0 - b.unit(0).pose.pos.y
     );
 }
+
+/// Two Union lines (ids 0, 1) under one order, side by side, and an already suppressed
+/// Confederate line (id 2) 8 cm before them.
+fn two_firers_one_target() -> Battle {
+    let mut b = battle(&[
+        u(0, RIFLES, 2, 95.0, 50.0, 90.0),
+        u(0, RIFLES, 2, 105.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 59.5, 270.0),
+    ]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    b.cmd.orders.insert(1, order(HQ0));
+    b.unit_mut(2).suppressed = Some(Suppression {
+        player_turn: 0,
+        order_seq: 0,
+    });
+    b
+}
+
+#[test]
+fn units_of_one_order_firing_at_one_target_roll_together_and_it_falls_back_once() {
+    // BPT "Firing": "When two or more units are firing at the same target, roll all the dice
+    // together"; "Fall-back": "Roll one die for each hit taken in the current attack ...
+    // directly away from the closest unit that fired". **Decision** (docs/rules.md): the units
+    // of the order in hand fire together as one action, one roll, one fall-back.
+    let mut b = two_firers_one_target();
+    let together = Action::FireTogether {
+        unit: 0,
+        target: 2,
+        with: vec![1],
+    };
+    assert!(b.legal_actions().contains(&together));
+    let ev = b.apply(&together).expect("legal fire");
+    let fired: Vec<u32> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired {
+                firers,
+                context,
+                hits,
+                saved,
+                ..
+            } => {
+                assert_eq!(context.how, volley::battle::event::FireHow::Together);
+                assert_eq!(firers.len(), 1);
+                Some(hits - saved)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fired.len(), 2, "{ev:?}");
+    let net: u32 = fired.iter().sum();
+    assert!(fired.iter().all(|&n| n > 0), "both land hits on this seed: {fired:?}");
+    let falls: Vec<usize> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::FellBack { unit: 2, rolls, .. } => Some(rolls.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        falls,
+        vec![net as usize],
+        "one fall-back, a die per hit of both: {ev:?}"
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::SuppressionTest { .. })));
+    // Both spent their action.
+    assert!(b.validate(&Action::Fire { unit: 0, target: 2 }).is_err());
+    assert!(b.validate(&Action::Fire { unit: 1, target: 2 }).is_err());
+}
+
+#[test]
+fn fire_together_needs_two_units_of_the_order_in_hand() {
+    let b = two_firers_one_target();
+    let alone = Action::FireTogether {
+        unit: 0,
+        target: 2,
+        with: vec![],
+    };
+    assert_eq!(b.validate(&alone).unwrap_err().rule, "BPT Firing");
+    let twice = Action::FireTogether {
+        unit: 0,
+        target: 2,
+        with: vec![0],
+    };
+    assert_eq!(b.validate(&twice).unwrap_err().rule, "BPT Firing");
+    let mut b = two_firers_one_target();
+    b.cmd.orders.remove(&1);
+    let unordered = Action::FireTogether {
+        unit: 0,
+        target: 2,
+        with: vec![1],
+    };
+    assert!(b.validate(&unordered).is_err());
+    assert!(
+        !b.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::FireTogether { .. }))
+    );
+}

@@ -32,13 +32,17 @@ pub fn group(a: &Action) -> &'static str {
         Action::Fire { .. }
         | Action::InitiativeFire { .. }
         | Action::CounterFire { .. }
+        | Action::FireTogether { .. }
         | Action::OpportunityFire { .. } => "Fire",
         Action::Charge { .. }
         | Action::InitiativeCharge { .. }
         | Action::CounterCharge { .. }
         | Action::DrawSabers { .. }
         | Action::Support { .. } => "Charge",
-        Action::Deploy { .. } | Action::InitiativeDeploy { .. } | Action::Engineer { .. } => "Deploy",
+        Action::Deploy { .. }
+        | Action::InitiativeDeploy { .. }
+        | Action::CounterDeploy { .. }
+        | Action::Engineer { .. } => "Deploy",
         Action::Pass | Action::EndPhase => "Phase",
     }
 }
@@ -590,6 +594,11 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
                 format!("{t}, together with {}, one roll", and_list(&names))
             }
         }
+        Action::FireTogether { unit, target, with } => {
+            let t = fire_text(b, *unit, *target, FireContext::Order, "Fire at");
+            let names: Vec<&str> = with.iter().map(|u| b.unit(*u).name.as_str()).collect();
+            format!("{t}, together with {}, one roll", and_list(&names))
+        }
         Action::CounterFire { unit } => match &b.step {
             Step::CounterInitiative { charger, .. } => {
                 fire_text(b, *unit, *charger, FireContext::Counter, "Fire at the charging")
@@ -602,7 +611,9 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
         Action::CounterCharge { .. } => "Counter-charge: meet the charge".into(),
         Action::Support { friend, .. } => format!("Move in support of {}", b.unit(*friend).name),
         Action::DrawSabers { .. } => "Draw sabers: +1 attack a stand in its charges this turn, no firing".into(),
-        Action::Deploy { deploy, .. } | Action::InitiativeDeploy { deploy, .. } => capital(&deploy.to_string()),
+        Action::Deploy { deploy, .. }
+        | Action::InitiativeDeploy { deploy, .. }
+        | Action::CounterDeploy { deploy, .. } => capital(&deploy.to_string()),
         Action::Engineer { unit, .. } => {
             let d = crate::report::heading(b, a);
             let lead = format!("engineer task: {} ", b.unit(*unit).name);
