@@ -32,6 +32,15 @@ impl GreedyAgent {
         if let Some(i) = find(&|a| matches!(a, Action::OpportunityFire { .. } | Action::Support { .. })) {
             return (i, "takes the shot / supports".into());
         }
+        // A consolidation: straight ahead, as far as it goes (the first offered that keeps facing).
+        if let Some(i) = find(&|a| match a {
+            Action::Consolidate { unit, to } => {
+                crate::rules::geometry::wrap_angle(to.facing - b.unit(*unit).pose.facing).abs() < 1e-9
+            }
+            _ => false,
+        }) {
+            return (i, "consolidates straight ahead".into());
+        }
         if let Some(i) = find(&|a| matches!(a, Action::Pass)) {
             return (i, "passes".into());
         }

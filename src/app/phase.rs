@@ -43,6 +43,7 @@ pub enum DecisionWindow {
     CounterInitiative,
     Reaction,
     Support,
+    Consolidate,
 }
 
 impl From<&Step> for DecisionWindow {
@@ -52,6 +53,7 @@ impl From<&Step> for DecisionWindow {
             Step::CounterInitiative { .. } => DecisionWindow::CounterInitiative,
             Step::Reaction { .. } => DecisionWindow::Reaction,
             Step::Support { .. } => DecisionWindow::Support,
+            Step::Consolidate { .. } => DecisionWindow::Consolidate,
         }
     }
 }

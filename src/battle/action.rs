@@ -231,6 +231,13 @@ pub enum Action {
         with: Vec<UnitId>,
     },
 
+    /// BPT "Consolidate": the unit in the consolidation window moves `to` a pose straight
+    /// ahead of it, up to the rules' distance, facing as it likes; its own pose stays.
+    Consolidate {
+        unit: UnitId,
+        to: Pose,
+    },
+
     /// Close a window (counter-initiative, opportunity fire, support) without acting.
     Pass,
     /// End the current phase.
@@ -263,6 +270,7 @@ impl Action {
             | Action::Activate { unit, .. }
             | Action::Rally { unit }
             | Action::FireTogether { unit, .. }
+            | Action::Consolidate { unit, .. }
             | Action::OpportunityFire { unit, .. } => Some(*unit),
         }
     }
@@ -326,6 +334,7 @@ impl Action {
             Action::Rally { .. } => "rally",
             Action::Attach { .. } => "attach",
             Action::DrawSabers { .. } => "saber charge",
+            Action::Consolidate { .. } => "consolidate",
             Action::Pass => "pass",
             Action::EndPhase => "end phase",
         }

@@ -34,6 +34,7 @@ impl Battle {
             Step::CounterInitiative { .. } => self.apply_counter(action, &mut ev)?,
             Step::Reaction { .. } => self.apply_reaction(action, &mut ev)?,
             Step::Support { .. } => self.apply_support_window(action, &mut ev)?,
+            Step::Consolidate { .. } => self.apply_consolidation(action, &mut ev)?,
             Step::Open => match self.phase {
                 Phase::Initiative => self.apply_initiative(action, &mut ev)?,
                 Phase::Command => self.apply_command(action, &mut ev)?,

@@ -731,7 +731,6 @@ impl Battle {
         } else {
             self.step = Step::Open;
             self.resolve_combats(ev);
-            self.end_phase(ev);
         }
     }
 
@@ -781,7 +780,6 @@ impl Battle {
         } else {
             self.step = Step::Open;
             self.resolve_combats(ev);
-            self.end_phase(ev);
         }
     }
 
@@ -984,20 +982,29 @@ impl Battle {
         r.edge_touches(o)
     }
 
-    /// Resolve every charge in contact (BPT "Resolution" to "Retreat").
+    /// Resolve the charges in contact one by one (BPT "Resolution" to "Retreat"); after each,
+    /// its units that consolidate choose how, one by one (the consolidation window,
+    /// `consolidate.rs`), before the next is fought. `self.combats` holds the charges still
+    /// to fight; after the last, the end phase.
     pub(crate) fn resolve_combats(&mut self, ev: &mut Vec<Event>) {
-        let combats = std::mem::take(&mut self.combats);
-        for combat in combats {
-            self.combats = vec![combat.clone()];
-            self.resolve_one(combat, ev);
-            self.combats.clear();
+        while !self.combats.is_empty() {
+            let combat = self.combats.remove(0);
+            let rest = std::mem::replace(&mut self.combats, vec![combat.clone()]);
+            let consolidating = self.resolve_one(combat, ev);
+            self.combats = rest;
+            if self.open_consolidation(consolidating) {
+                return;
+            }
         }
+        self.step = Step::Open;
+        self.end_phase(ev);
     }
 
-    fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) {
+    /// Fight one charge to its result; the units that consolidate after it, in order.
+    fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) -> Vec<UnitId> {
         // BPT "Scouting Cavalry": a scout contacted retires; there is no fight.
         if self.retire_scout(combat.target, "contacted by the enemy", ev) {
-            return;
+            return Vec::new();
         }
         let attacker_side = self.active;
         let mut round = 1;
@@ -1010,7 +1017,7 @@ impl Battle {
                 .collect();
             let target = combat.target;
             if chargers.is_empty() || !self.unit(target).alive() {
-                break;
+                return Vec::new();
             }
             // Units in contact per side.
             let contact: [Vec<UnitId>; 2] = {
@@ -1081,15 +1088,14 @@ impl Battle {
             } else {
                 Some(1)
             };
-            match winner {
+            return match winner {
                 None if alive[0] && alive[1] && round < self.rules.charge.max_rounds => {
                     round += 1;
                     continue;
                 }
                 None => self.break_off(target, taken, &eng, ev),
                 Some(w) => self.charge_won(target, w, (taken, alive), &eng, ev),
-            }
-            break;
+            };
         }
     }
 
@@ -1154,8 +1160,9 @@ impl Battle {
         (side, hits - saved)
     }
 
-    /// A drawn combat after the last round: break off, both sides consolidate, attacker first.
-    fn break_off(&mut self, target: UnitId, taken: [u32; 2], eng: &Engaged, ev: &mut Vec<Event>) {
+    /// A drawn combat after the last round: break off, both sides consolidate, attacker first
+    /// (the units that consolidate, in order).
+    fn break_off(&mut self, target: UnitId, taken: [u32; 2], eng: &Engaged, ev: &mut Vec<Event>) -> Vec<UnitId> {
         ev.push(Event::CombatResult {
             target,
             winner: None,
@@ -1163,16 +1170,16 @@ impl Battle {
             hits: taken,
         });
         // Break off: both consolidate, attacker first.
-        for s in [eng.attacker, 1 - eng.attacker] {
-            for &id in eng.contact[s].iter().chain(eng.supports[s].iter()) {
-                self.consolidate(id, ev);
-            }
-        }
+        [eng.attacker, 1 - eng.attacker]
+            .iter()
+            .flat_map(|&s| eng.contact[s].iter().chain(eng.supports[s].iter()).copied())
+            .collect()
     }
 
     /// Side `w` won the combat (`taken`: each side's hits this turn, `alive`: whether each
     /// side has a unit in contact left): the loser retreats or, beaten by double, breaks
-    /// (its supports too); the winner's chargers are disordered, and the winners consolidate.
+    /// (its supports too); the winner's chargers are disordered, and the winners consolidate
+    /// (returned, in order).
     fn charge_won(
         &mut self,
         target: UnitId,
@@ -1180,7 +1187,7 @@ impl Battle {
         (taken, alive): ([u32; 2], [bool; 2]),
         eng: &Engaged,
         ev: &mut Vec<Event>,
-    ) {
+    ) -> Vec<UnitId> {
         let l = 1 - w;
         // BPT "Double or more": the loser's hits at least twice the winner's.
         // **Decision** (docs/rules.md): taken literally, so a win against a side
@@ -1211,6 +1218,7 @@ impl Battle {
                 }
             }
         }
+        let mut consolidating = Vec::new();
         for &id in eng.contact[w].iter().chain(eng.supports[w].iter()) {
             if !self.unit(id).alive() {
                 continue;
@@ -1223,8 +1231,9 @@ impl Battle {
                 u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
                 ev.push(Event::Disordered { unit: id });
             }
-            self.consolidate(id, ev);
+            consolidating.push(id);
         }
+        consolidating
     }
 
     /// BPT "Allocating Hits": the unit touching the enemy's front edge, else a flank (a die:
@@ -1297,25 +1306,6 @@ impl Battle {
         let half = u.move_rate().max(u.row.movement) / 2.0;
         let to = self.forced_move(id, away, half, None, ForcedKind::Retreat, ev);
         ev.push(Event::Retreated { unit: id, from, to });
-    }
-
-    /// BPT "Consolidate": up to 5 cm in the facing direction, never closer than 3 cm to a
-    /// visible enemy.
-    fn consolidate(&mut self, id: UnitId, ev: &mut Vec<Event>) {
-        if !self.unit(id).alive() {
-            return;
-        }
-        let from = self.unit(id).pose;
-        let dir = from.forward();
-        let gap = self.rules.charge.consolidate_gap;
-        let d = self.travel_limit(id, dir, self.rules.charge.consolidate, from.facing, gap);
-        if d > 0.0 {
-            let to = Pose::new(from.pos + dir * d, from.facing);
-            self.unit_mut(id).pose = to;
-            self.refresh_geometry();
-            ev.push(Event::Consolidated { unit: id, from, to });
-            self.overrun_commanders(id, ev);
-        }
     }
 }
 

@@ -87,9 +87,13 @@ impl Battle {
 
     /// BPT "Breakpoint": once a command has lost half its units (rounded up), its CO makes a
     /// command roll at the start of each of its turns, −1 per unit lost beyond; failing breaks
-    /// it, and it "will break and withdraw from the battlefield immediately", which ends the
-    /// battle ("End of the Battle" 3) before the broken side acts again, whichever side moves
-    /// first (before `bpt-2` a first side that broke still played its turn).
+    /// it, and it "will break and withdraw from the battlefield immediately": it does not act
+    /// again. "If a Command breaks, but the opposing player still has a turn outstanding to
+    /// complete the current game turn, he can choose to continue play until the end of his
+    /// turn, after which, the game ends": a side moving first that breaks leaves its turn
+    /// unplayed, its opponent plays its own, and that turn's end phase ends the battle; a side
+    /// moving second that breaks ends it at once. (Before `bpt-2` a first side that broke
+    /// still played its turn; from `bpt-2` until issue 64 the battle ended at once either way.)
     fn breakpoint_test(&mut self, ev: &mut Vec<Event>) {
         let side = self.active;
         let Some(target) = self.breakpoint_value(side) else {
@@ -108,7 +112,14 @@ impl Battle {
             self.sides[side].broken = true;
             self.sides[side].broke_turn = Some(self.player_turn);
             ev.push(Event::SideBroken { side });
-            self.game_over("breakpoint", ev);
+            if side == self.first_side {
+                // The opponent's turn of this game turn is outstanding: it is played.
+                self.player_turn += 1;
+                self.active = 1 - side;
+                self.start_player_turn(ev);
+            } else {
+                self.game_over("breakpoint", ev);
+            }
         }
     }
 

@@ -75,6 +75,7 @@ impl Battle {
                 }
                 out.push(Action::Pass);
             }
+            Step::Consolidate { unit, .. } => self.legal_consolidations(*unit, &mut out),
             Step::Open => {
                 match self.phase {
                     Phase::Initiative => self.legal_initiative(&mut out),

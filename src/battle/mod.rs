@@ -6,6 +6,7 @@ pub mod apply;
 pub mod artillery;
 pub mod charge;
 pub mod command;
+pub mod consolidate;
 pub mod constructions;
 pub mod end;
 pub mod engineers;

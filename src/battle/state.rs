@@ -54,6 +54,11 @@ pub enum Step {
     Reaction { mover: UnitId, eligible: Vec<UnitId> },
     /// Before charges are resolved, `side` may send units in support (BPT "Support").
     Support { side: SideId },
+    /// A charge has been fought: `unit`, on the winning side (or either side of a combat broken
+    /// off), may consolidate: stay, or move up to the rules' distance straight ahead and face
+    /// as it likes (BPT "Consolidate"). `queue`: the units of the same combat to consolidate
+    /// after it, in order; the charges still to fight wait in `Battle::combats`.
+    Consolidate { unit: UnitId, queue: Vec<UnitId> },
 }
 
 /// A unit's suppression marker and when it was placed.
@@ -610,6 +615,7 @@ impl Battle {
             Step::Open => self.active,
             Step::CounterInitiative { .. } | Step::Reaction { .. } => self.inactive(),
             Step::Support { side } => *side,
+            Step::Consolidate { unit, .. } => self.unit(*unit).side,
         }
     }
 

@@ -2,6 +2,7 @@
 
 use super::words::{commander as cname, count, degrees, phase_word, unit as uname, words_of};
 use crate::battle::{Action, Battle};
+use crate::rules::geometry::{Pose, wrap_angle};
 
 /// An action as a menu line, and the log's heading for it (read on the state before it is
 /// applied: an order's "need ≤ N" is the one it is rolled against).
@@ -132,8 +133,41 @@ pub fn heading(b: &Battle, a: &Action) -> String {
                 uname(b, *target)
             )
         }
-        Action::Pass => "pass".into(),
+        Action::Consolidate { unit, to } => format!(
+            "consolidate: {} {}",
+            uname(b, *unit),
+            consolidation_words(&b.unit(*unit).pose, to, false)
+        ),
+        Action::Pass => match b.step {
+            crate::battle::state::Step::Consolidate { unit, .. } if (unit as usize) < b.units.len() => {
+                format!("pass: {} stays where it stands, no consolidation", uname(b, unit))
+            }
+            _ => "pass".into(),
+        },
         Action::EndPhase => format!("end the {} phase", phase_word(b.phase)),
+    }
+}
+
+/// A consolidation from `from` to `to` in words (BPT "Consolidate": straight ahead, then
+/// facing as it likes): "stay where it stands", "advance 5.0 cm", "advance 2.5 cm and face
+/// 90° left", "stay and face about"; `told`: as the log tells it ("advances 5.0 cm").
+pub fn consolidation_words(from: &Pose, to: &Pose, told: bool) -> String {
+    let s = if told { "s" } else { "" };
+    let d = from.pos.dist(to.pos);
+    let turn = wrap_angle(to.facing - from.facing).to_degrees();
+    let face = if turn.abs() < 0.5 {
+        None
+    } else if turn.abs() > 179.5 {
+        Some(format!("face{s} about"))
+    } else {
+        let side = if turn > 0.0 { "left" } else { "right" };
+        Some(format!("face{s} {:.0}° {side}", turn.abs()))
+    };
+    match (d < 0.05, face) {
+        (true, None) => format!("stay{s} where it stands"),
+        (false, None) => format!("advance{s} {d:.1} cm"),
+        (true, Some(f)) => format!("stay{s} and {f}"),
+        (false, Some(f)) => format!("advance{s} {d:.1} cm and {f}"),
     }
 }
 

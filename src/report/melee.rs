@@ -129,7 +129,8 @@ pub(crate) fn retreated_facts<'a>(unit: UnitId, from: Pose, to: Pose) -> Facts<'
 }
 
 pub(crate) fn consolidated(b: &Battle, u: UnitId, from: &Pose, to: &Pose) -> String {
-    format!("{} consolidates {:.1} cm", unit(b, u), from.pos.dist(to.pos))
+    let how = super::action::consolidation_words(from, to, true);
+    format!("{} consolidates: {how}", unit(b, u))
 }
 
 pub(crate) fn consolidated_facts<'a>(unit: UnitId, from: Pose, to: Pose) -> Facts<'a> {

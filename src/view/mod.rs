@@ -165,6 +165,12 @@ impl<'a> PlayerView<'a> {
                 mover: *mover,
                 eligible: keep(eligible),
             },
+            // A consolidation by a unit the viewer does not know of is a decision it cannot see.
+            Step::Consolidate { unit, queue } if self.knows(*unit) => Step::Consolidate {
+                unit: *unit,
+                queue: keep(queue),
+            },
+            Step::Consolidate { .. } => Step::Open,
             s @ (Step::Open | Step::Support { .. }) => s.clone(),
         }
     }

@@ -201,10 +201,13 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
 }
 
 #[test]
-fn a_first_side_that_breaks_withdraws_before_it_acts() {
+fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn() {
     // BPT "Breakpoint": "the Command will break and withdraw from the battlefield immediately,
-    // if the command roll fails"; "End of the Battle" 3: the game ends when a Command reaches
-    // its breakpoint and withdraws. Side 0 moves first and has lost 2 of 3 units.
+    // if the command roll fails"; "If a Command breaks, but the opposing player still has a
+    // turn outstanding to complete the current game turn, he can choose to continue play until
+    // the end of his turn, after which, the game ends. For example, player one breaks on turn
+    // six, but the opposing player has yet to play his sixth turn, so he may play this turn as
+    // usual." Side 0 moves first and has lost 2 of 3 units.
     let mut b = battle(&[
         u(0, RIFLES, 4, 100.0, 50.0, 90.0),
         u(0, RIFLES, 4, 130.0, 50.0, 90.0),
@@ -212,6 +215,14 @@ fn a_first_side_that_breaks_withdraws_before_it_acts() {
         u(1, RIFLES, 4, 100.0, 150.0, 270.0),
     ]);
     assert_eq!(b.first_side, 0);
+    // A Confederate minor objective 20 cm ahead of its line, held by no one yet.
+    b.objectives = vec![Objective {
+        name: "crossroads".into(),
+        side: "Confederate".into(),
+        level: ObjectiveLevel::Minor,
+        pos: V2::new(100.0, 130.0),
+        radius: 5.0,
+    }];
     to_command(&mut b);
     b.unit_mut(1).knocked_out = true;
     b.unit_mut(2).knocked_out = true;
@@ -220,27 +231,35 @@ fn a_first_side_that_breaks_withdraws_before_it_acts() {
     b.apply(&Action::EndPhase).unwrap();
     assert_eq!((b.active, b.phase), (1, Phase::Initiative));
     b.apply(&Action::EndPhase).unwrap();
-    // Side 1 ends its turn; side 0's turn opens with the CO's roll (command 8): 6 + 4 fails.
+    // Side 1 ends its turn; game turn 2 opens with side 0's CO's roll (command 8): 6 + 4 fails.
     script(&mut b, &[6, 4]);
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(ev.iter().any(|e| matches!(e, Event::SideBroken { side: 0 })), "{ev:?}");
-    assert!(b.is_over(), "withdrawn at once: side 0 does not play its turn");
+    assert!(!b.is_over(), "side 1's turn of game turn 2 is outstanding");
+    // Side 0 withdrew at once: after its break no phase of its own started, only side 1's.
     let after: Vec<&Event> = ev
         .iter()
         .skip_while(|e| !matches!(e, Event::SideBroken { .. }))
         .filter(|e| matches!(e, Event::PhaseStarted { .. }))
         .collect();
     assert!(
-        after.iter().all(|e| matches!(
-            e,
-            Event::PhaseStarted {
-                phase: Phase::GameOver,
-                ..
-            }
-        )),
+        after.iter().all(|e| matches!(e, Event::PhaseStarted { active: 1, .. })),
         "{after:?}"
     );
-    assert_eq!(b.outcome.clone().unwrap().winner, Some(1));
+    assert_eq!((b.game_turn, b.active, b.phase), (2, 1, Phase::Initiative));
+    // Side 1 plays its turn as usual: its line reaches the crossroads (the objective counts
+    // in the result, decided after).
+    b.apply(&Action::EndPhase).unwrap();
+    assert_eq!(b.phase, Phase::Command);
+    b.unit_mut(3).pose.pos = V2::new(100.0, 131.0);
+    b.refresh_geometry();
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    assert!(b.is_over(), "the game ends after side 1's turn");
+    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { .. })));
+    let o = b.outcome.clone().unwrap();
+    assert_eq!(o.winner, Some(1));
+    assert_eq!(o.objectives, [None, Some(ObjectiveLevel::Minor)]);
+    assert_eq!(o.reason, "breakpoint");
 }
 
 #[test]

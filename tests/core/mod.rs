@@ -5,6 +5,7 @@ mod bad_data;
 mod charge;
 mod cli;
 mod command;
+mod consolidate;
 mod determinism;
 mod ecs;
 #[cfg(feature = "gui")]

@@ -604,7 +604,10 @@ fn a_charges_winner_loses_stands_for_its_earlier_hits_at_its_full_hits_value() {
     faces.extend([6, 6, 6, 6, 1, 1, 1, 1]);
     faces.extend([1; 10]);
     script(&mut b, &faces);
-    let ev = b.apply(&Action::EndPhase).unwrap();
+    let mut ev = b.apply(&Action::EndPhase).unwrap();
+    // The winner's consolidation (BPT "Consolidate": it "may" move): it stays.
+    assert!(matches!(b.step, Step::Consolidate { unit: 0, .. }), "{:?}", b.step);
+    ev.extend(b.apply(&Action::Pass).unwrap());
     assert_eq!(round_dice(&ev)[0], vec![9, 8]);
     assert!(!b.unit(1).alive(), "lost by double");
     assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));

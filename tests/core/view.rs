@@ -78,6 +78,7 @@ fn check_view(b: &Battle, side: usize) -> Result<(), TestCaseError> {
     prop_assert_eq!(v.enemy_ids(), enemies);
     let named: Vec<UnitId> = match v.step() {
         Step::CounterInitiative { eligible, .. } | Step::Reaction { eligible, .. } => eligible,
+        Step::Consolidate { unit, queue } => std::iter::once(unit).chain(queue).collect(),
         Step::Open | Step::Support { .. } => Vec::new(),
     };
     prop_assert!(

@@ -291,6 +291,10 @@ impl Lookahead {
         if self.spent >= self.work(b) {
             return false;
         }
+        // A consolidation is the judge's rule (cover kept, else straight ahead), not searched.
+        if matches!(b.step, crate::battle::state::Step::Consolidate { .. }) {
+            return false;
+        }
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
             return true;
         }

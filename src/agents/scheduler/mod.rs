@@ -18,7 +18,7 @@ mod passing;
 pub mod value;
 
 use super::agent::Agent;
-use crate::battle::state::{CmdId, Phase, UnitId};
+use crate::battle::state::{CmdId, Phase, Step, UnitId};
 use crate::battle::{Action, Battle};
 use crate::rules::dice::Dice;
 use crate::rules::odds;
@@ -105,6 +105,9 @@ impl Scheduler {
     pub fn pick(&mut self, b: &Battle, legal: &[Action]) -> (usize, String) {
         let side = b.actor();
         let ctx = Ctx::new(b, side, legal);
+        if let Step::Consolidate { unit, .. } = b.step {
+            return consolidation(b, unit, legal);
+        }
         let end = legal.iter().position(|a| matches!(a, Action::EndPhase | Action::Pass));
         // Windows (counter-initiative, opportunity fire, support): the best positive action, or pass.
         if legal.iter().any(|a| matches!(a, Action::Pass)) {
@@ -406,6 +409,39 @@ impl Scheduler {
         }
         best.map(|(i, _, why)| (i, why))
     }
+}
+
+/// BPT "Consolidate", the winner's choice: a unit in cover it would lose by going ahead (a
+/// wood, a town, behind a wall) stays; any other goes the whole way straight ahead, facing as
+/// it does (the move consolidation always was before it was a choice).
+fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) {
+    let stay = legal.iter().position(|a| matches!(a, Action::Pass)).unwrap_or(0);
+    let from = b.unit(unit).pose;
+    let ahead = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::Consolidate { unit: u, to }
+                if *u == unit && crate::rules::geometry::wrap_angle(to.facing - from.facing).abs() < 1e-9 =>
+            {
+                Some((i, *to))
+            }
+            _ => None,
+        })
+        .max_by(|x, y| from.pos.dist(x.1.pos).total_cmp(&from.pos.dist(y.1.pos)));
+    let Some((i, to)) = ahead else {
+        return (stay, "stays: it cannot go ahead".into());
+    };
+    // Its cover against fire from ahead, where it fought.
+    let here = b.cover_of(unit, from.pos + from.forward() * 100.0);
+    if here > b.ground_cover_at(to.pos) {
+        let cover = crate::report::cover_words(&here);
+        return (stay, format!("stays {cover} rather than consolidate out of it"));
+    }
+    (
+        i,
+        format!("consolidates {:.1} cm straight ahead", from.pos.dist(to.pos)),
+    )
 }
 
 impl Agent for Scheduler {

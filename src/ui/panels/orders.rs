@@ -28,7 +28,8 @@ pub fn group(a: &Action) -> &'static str {
         Action::Move { .. }
         | Action::CommanderMove { .. }
         | Action::InitiativeEvade { .. }
-        | Action::CounterEvade { .. } => "Move",
+        | Action::CounterEvade { .. }
+        | Action::Consolidate { .. } => "Move",
         Action::Fire { .. }
         | Action::InitiativeFire { .. }
         | Action::CounterFire { .. }
@@ -221,6 +222,7 @@ fn summary_word(a: &Action) -> &'static str {
     match a {
         Action::CommanderMove { .. } => "ride",
         Action::Move { .. } | Action::InitiativeEvade { .. } | Action::CounterEvade { .. } => "move",
+        Action::Consolidate { .. } => "consolidation",
         _ => match group(a) {
             "Order" => "order",
             "Fire" => "fire",
@@ -619,6 +621,11 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
             let lead = format!("engineer task: {} ", b.unit(*unit).name);
             capital(d.strip_prefix(&lead).unwrap_or(&d))
         }
+        Action::Consolidate { unit, to } => capital(&format!(
+            "consolidate: {}",
+            crate::report::action::consolidation_words(&b.unit(*unit).pose, to, false)
+        )),
+        Action::Pass if matches!(b.step, Step::Consolidate { .. }) => "Consolidate: stay where it stands".into(),
         Action::Pass => "Pass".into(),
         Action::EndPhase => "End the phase".into(),
     };

@@ -49,6 +49,7 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
             Step::CounterInitiative { .. } => "counter-initiative".into(),
             Step::Reaction { .. } => "opportunity fire".into(),
             Step::Support { .. } => "support".into(),
+            Step::Consolidate { unit, .. } => format!("{} consolidates", b.unit(*unit).name),
         };
         if !step.is_empty() {
             ui.label(format!("· {step}"));
@@ -68,7 +69,17 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
                 ui.label(egui::RichText::new("thinking…").italics());
             }
         }
-        for (a, label) in [(Action::EndPhase, "End phase"), (Action::Pass, "Pass")] {
+        // BPT "Consolidate": the winner's choice, stay (the pass) or the whole way ahead; any
+        // other is the unit's orders, or a drag of it.
+        let consolidating = matches!(b.step, Step::Consolidate { .. });
+        if consolidating && let Some(advance) = consolidation_advance(b, legal) {
+            let r = ui.add_enabled(may_act, egui::Button::new(advance.1));
+            if r.clicked() {
+                asks.request = Some(advance.0);
+            }
+        }
+        let pass = if consolidating { "Stay" } else { "Pass" };
+        for (a, label) in [(Action::EndPhase, "End phase"), (Action::Pass, pass)] {
             if legal.contains(&a) {
                 let label = format!("{label} ({})", game.end_key);
                 let r = ui.add_enabled(may_act, egui::Button::new(label));
@@ -142,4 +153,21 @@ pub fn conditions(b: &Battle) -> Option<String> {
         n => parts.push(format!("{n} optional rules")),
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// In the consolidation window, the move straight ahead as far as it may go, with its words
+/// ("Consolidate: advance 5.0 cm"), if it may move at all.
+pub fn consolidation_advance(b: &crate::battle::Battle, legal: &[Action]) -> Option<(Action, String)> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Consolidate { unit, to } => {
+                let from = b.unit(*unit).pose;
+                let turn = crate::rules::geometry::wrap_angle(to.facing - from.facing);
+                (turn.abs() < 1e-9).then(|| (a, from.pos.dist(to.pos)))
+            }
+            _ => None,
+        })
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(a, d)| (a.clone(), format!("Consolidate: advance {d:.1} cm")))
 }

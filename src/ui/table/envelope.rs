@@ -122,23 +122,25 @@ fn judge_drag(
         commands.entity(e).despawn();
     }
     let b = &battle.0;
-    let why = match &drag.action {
-        Some(Action::Move { unit, to }) => b.check_ordered_move(*unit, *to).err().map(|r| {
-            let mut moved = b.unit(*unit).clone();
-            moved.pose = *to;
-            let mut pen = Pen::new();
-            for r in &b.compute_geom(&moved).rects {
-                pen.rect(r, 0.0);
-            }
-            spawn_layer(
-                &mut commands,
-                pen.stroke(Color::srgb(0.85, 0.15, 0.1), 0.35, z::OVERLAY + 0.2),
-                RefusedDragLayer,
-            );
-            r.to_string()
-        }),
+    let refused = match &drag.action {
+        Some(Action::Move { unit, to }) => b.check_ordered_move(*unit, *to).err().map(|r| (*unit, *to, r)),
+        Some(Action::Consolidate { unit, to }) => b.check_consolidation(*unit, *to).err().map(|r| (*unit, *to, r)),
         _ => None,
     };
+    let why = refused.map(|(unit, to, r)| {
+        let mut moved = b.unit(unit).clone();
+        moved.pose = to;
+        let mut pen = Pen::new();
+        for r in &b.compute_geom(&moved).rects {
+            pen.rect(r, 0.0);
+        }
+        spawn_layer(
+            &mut commands,
+            pen.stroke(Color::srgb(0.85, 0.15, 0.1), 0.35, z::OVERLAY + 0.2),
+            RefusedDragLayer,
+        );
+        r.to_string()
+    });
     if verdict.0 != why {
         // Said on the phase bar's status line while the drag lasts.
         match &why {

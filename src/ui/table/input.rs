@@ -254,6 +254,13 @@ pub fn drag_action(b: &crate::battle::Battle, what: &Selection, grab: Vec2, p: V
     if let Some(u) = what.unit {
         let u = b.units.get(u as usize)?;
         let facing = crate::rules::geometry::wrap_angle(u.pose.facing + f64::from(turn_deg).to_radians());
+        // BPT "Consolidate": the unit whose consolidation it is goes straight ahead only; the
+        // drag is taken along its facing.
+        if matches!(b.step, crate::battle::state::Step::Consolidate { unit, .. } if unit == u.id) {
+            let ahead = t(d).dot(u.pose.forward()).max(0.0);
+            let to = Pose::new(u.pose.pos + u.pose.forward() * ahead, facing);
+            return Some(Action::Consolidate { unit: u.id, to });
+        }
         let to = Pose::new(u.pose.pos + t(d), facing);
         return Some(Action::Move { unit: u.id, to });
     }

@@ -112,7 +112,7 @@ fn preview_action(b: &Battle, a: &Action, ghost: &mut Pen, aim: &mut Pen) {
         u.alive().then(|| w(u.pose.pos))
     };
     match a {
-        Action::Move { unit, to } => {
+        Action::Move { unit, to } | Action::Consolidate { unit, to } => {
             if let Some(u) = b.units.get(*unit as usize) {
                 let mut moved = u.clone();
                 moved.pose = *to;
