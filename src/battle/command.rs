@@ -236,9 +236,7 @@ impl Battle {
         let mut modifiers = Vec::new();
         let prior = units
             .iter()
-            .map(|u| {
-                self.cmd.orders.get(u).map_or(0, |o| o.count) + self.cmd.held.get(u).copied().unwrap_or(0)
-            })
+            .map(|u| self.cmd.orders.get(u).map_or(0, |o| o.count) + self.cmd.held.get(u).copied().unwrap_or(0))
             .max()
             .unwrap_or(0);
         if prior > 0 {

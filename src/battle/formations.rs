@@ -263,7 +263,13 @@ impl Battle {
     /// Order delay: an attachment on its way reaches `unit` at the start of its side's
     /// command phase, and it joins `hq`'s formation then, if it still can (**Decision**: it
     /// lapses, with the reason, if the HQ has fallen or there is no room by him now).
-    pub(crate) fn attach_arrives(&mut self, unit: UnitId, co: CmdId, hq: CmdId, ev: &mut Vec<Event>) -> Result<(), String> {
+    pub(crate) fn attach_arrives(
+        &mut self,
+        unit: UnitId,
+        co: CmdId,
+        hq: CmdId,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), String> {
         if !self.commander(hq).alive() {
             return Err(format!("{} has fallen", self.commander(hq).name));
         }

@@ -229,8 +229,11 @@ fn an_arrived_order_keeps_its_action_when_the_commander_orders_other_units() {
     b.apply(&forward(&b, 0, 5.0)).expect("the arrived order still stands");
 }
 
+/// Units that got an order, and units that let it lapse with why.
+type Arrival = (Vec<u32>, Vec<(u32, String)>);
+
 /// The `OrderArrived` of `ev`: its units and lapsed units.
-fn arrival(ev: &[Event]) -> Option<(Vec<u32>, Vec<(u32, String)>)> {
+fn arrival(ev: &[Event]) -> Option<Arrival> {
     ev.iter().find_map(|e| match e {
         Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
         _ => None,
@@ -276,7 +279,10 @@ fn an_order_arriving_at_engineers_that_worked_this_turn_lapses() {
     let ev = walk_to_command(&mut b, 5);
     assert_eq!(
         arrival(&ev),
-        Some((vec![], vec![(1, "carried out an engineering task this turn".to_string())]))
+        Some((
+            vec![],
+            vec![(1, "carried out an engineering task this turn".to_string())]
+        ))
     );
     assert!(!b.cmd.orders.contains_key(&1));
 }
@@ -361,7 +367,8 @@ fn apsof_each_unit_waits_by_its_own_distance_from_the_officer() {
     )));
     let held: Vec<Vec<u32>> = b.pending_orders().iter().map(|p| p.units.clone()).collect();
     assert_eq!(held, vec![vec![1]]);
-    b.apply(&forward(&b, 0, 5.0)).expect("unit 0, within 12 inches, acts this turn");
+    b.apply(&forward(&b, 0, 5.0))
+        .expect("unit 0, within 12 inches, acts this turn");
     assert!(b.apply(&forward(&b, 1, 5.0)).is_err(), "unit 1 waits");
     let ev = walk_to_command(&mut b, 5);
     assert_eq!(arrival(&ev), Some((vec![1], vec![])));
@@ -403,14 +410,20 @@ fn a_second_order_in_the_turn_is_successive_and_replaces_the_held_one() {
     let mut b = held(30.0, 1);
     script(&mut b, &[2, 3]);
     let ev = b.apply(&order(vec![0])).expect("again");
-    assert!(ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 5, .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 5, .. })),
+        "{ev:?}"
+    );
     assert!(ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
     assert_eq!(b.pending_orders().len(), 1, "the new order is on its way instead");
     assert_eq!(b.cmd.held[&0], 2);
     // A third order, at 7 − 2 − 1 = 4, fails with 6+5: the held one stays.
     script(&mut b, &[6, 5]);
     let ev = b.apply(&order(vec![0])).expect("a third");
-    assert!(ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 4, .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 4, .. })),
+        "{ev:?}"
+    );
     assert!(!ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
     assert_eq!(b.pending_orders().len(), 1);
     walk_to_command(&mut b, 3);
@@ -453,11 +466,22 @@ fn an_attachment_waits_for_the_order_like_any_unit() {
     script(&mut b, &[1, 1]);
     let ev = b.apply(&Action::Attach { unit: 0, hq: HQ0 }).expect("legal");
     assert!(!ev.iter().any(|e| matches!(e, Event::Attached { .. })), "{ev:?}");
-    assert!(ev.iter().any(|e| matches!(e, Event::OrderDelayed { commander: CO0, delay: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::OrderDelayed {
+            commander: CO0,
+            delay: 1,
+            ..
+        }
+    )));
     assert_eq!((b.unit(0).pose, b.unit(0).hq), (before, CO0), "not moved at once");
     let ev = walk_to_command(&mut b, 3);
     assert!(
-        ev.contains(&Event::Attached { unit: 0, co: CO0, hq: HQ0 }),
+        ev.contains(&Event::Attached {
+            unit: 0,
+            co: CO0,
+            hq: HQ0
+        }),
         "{ev:?}"
     );
     assert_eq!(b.unit(0).hq, HQ0);
@@ -480,5 +504,8 @@ fn the_wording_says_game_turns() {
         .unwrap();
     assert!(line.contains("1 game turn later, in turn 2"), "{line}");
     let summary = Switch::OrderDelay.summary();
-    assert!(summary.contains("a game turn later") && !summary.contains("player turn"), "{summary}");
+    assert!(
+        summary.contains("a game turn later") && !summary.contains("player turn"),
+        "{summary}"
+    );
 }

@@ -752,7 +752,10 @@ fn facing_in(charger: &'static str, stands: u32, terrain: Terrain) -> Battle {
 fn an_initiative_phase_charge_takes_the_charge_test_too() {
     let mut b = facing_at_initiative("us_cavalry_1862", 3, Terrain::default());
     assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 3);
-    assert!(b.legal_actions().contains(&Action::InitiativeCharge { unit: 0, target: 1 }));
+    assert!(
+        b.legal_actions()
+            .contains(&Action::InitiativeCharge { unit: 0, target: 1 })
+    );
     script(&mut b, &[2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
     assert_eq!(charge_tests(&ev), vec![(3, 2, false)]);
@@ -779,15 +782,24 @@ fn an_initiative_phase_charge_takes_the_charge_test_too() {
 fn a_charge_into_woods_pays_the_activations_terrain_modifier() {
     let mut b = facing_in(ROW, 4, area(AreaKind::Woods, 80.0, 58.0, 120.0, 80.0));
     assert_eq!(b.activation_plan(0, Purpose::Charge, OPEN).unwrap().target, 4);
-    assert_eq!(b.activation_plan(0, Purpose::Charge, Ground::Difficult).unwrap().target, 5);
+    assert_eq!(
+        b.activation_plan(0, Purpose::Charge, Ground::Difficult).unwrap().target,
+        5
+    );
     assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 5);
     let legal = b.legal_actions();
-    assert!(legal.contains(&activate_for(0, Purpose::Charge, Ground::Difficult)), "{legal:?}");
+    assert!(
+        legal.contains(&activate_for(0, Purpose::Charge, Ground::Difficult)),
+        "{legal:?}"
+    );
     let mut probe = b.clone();
     script(&mut probe, &[4]);
     probe.apply(&activate_for(0, Purpose::Charge, OPEN)).unwrap();
     assert!(!probe.legal_actions().contains(&Action::Charge { unit: 0, target: 1 }));
-    assert!(probe.apply(&Action::Charge { unit: 0, target: 1 }).is_err(), "activated for the open only");
+    assert!(
+        probe.apply(&Action::Charge { unit: 0, target: 1 }).is_err(),
+        "activated for the open only"
+    );
     let mut faces = vec![5, 5];
     faces.extend([1; 40]);
     script(&mut b, &faces);
@@ -816,7 +828,11 @@ fn activation_in_column_on_a_road_is_one_easier() {
     to_command(&mut b);
     let p = b.activation_plan(0, MOVE, OPEN).unwrap();
     assert_eq!(p.target, 2, "{:?}", p.modifiers);
-    assert!(p.modifiers.iter().any(|m| m.amount == -1 && m.rule.contains("column on a road")));
+    assert!(
+        p.modifiers
+            .iter()
+            .any(|m| m.amount == -1 && m.rule.contains("column on a road"))
+    );
     assert_eq!(b.activation_plan(1, MOVE, OPEN).unwrap().target, 3, "off the road");
     b.units[0].formation = Formation::Line;
     b.refresh_geometry();
