@@ -22,8 +22,12 @@ pub struct OrderPlan {
     /// Commander to the farthest unit, base edge to base edge (cm).
     pub distance: f64,
     /// Order delay (switch `OrderDelay`): the side's own turns a passed order waits before
-    /// its units may act on it (0: at once; always 0 with the switch off).
+    /// its farthest unit may act on it (0: at once; always 0 with the switch off).
     pub delay: u32,
+    /// Each unit's own distance (cm) and delay, in the order's order: the order reaches
+    /// each unit by its own distance from the commander.
+    pub distances: Vec<f64>,
+    pub delays: Vec<u32>,
 }
 
 /// The distance modifier (BPT "Command Modifiers" note 2 by its own example, DECISIONS
@@ -135,10 +139,11 @@ impl Battle {
             self.check_road_order(units, charge)?;
         }
         let crect = self.commander_rect(cm);
-        let far = units
+        let distances: Vec<f64> = units
             .iter()
             .map(|&id| geometry::rects_distance(&[crect], self.rects(id)))
-            .fold(0.0, f64::max);
+            .collect();
+        let far = distances.iter().copied().fold(0.0, f64::max);
         let modifiers = self.order_modifiers(c, units, (charge, dense, road), far);
         let value = cm.command_value;
         let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();
@@ -148,6 +153,8 @@ impl Battle {
             target,
             distance: far,
             delay: self.order_delay(far),
+            delays: distances.iter().map(|&d| self.order_delay(d)).collect(),
+            distances,
         })
     }
 
@@ -175,7 +182,7 @@ impl Battle {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
         }
         self.check_no_engineer_task(id)?;
-        self.check_not_awaiting(id)?;
+        // Order delay: an order on its way to it is replaced if this one passes.
         if let Some(o) = self.cmd.orders.get(&id) {
             if o.by != c {
                 return refuse(
@@ -229,8 +236,7 @@ impl Battle {
         let mut modifiers = Vec::new();
         let prior = units
             .iter()
-            .filter_map(|u| self.cmd.orders.get(u))
-            .map(|o| o.count)
+            .map(|u| self.cmd.orders.get(u).map_or(0, |o| o.count) + self.cmd.held.get(u).copied().unwrap_or(0))
             .max()
             .unwrap_or(0);
         if prior > 0 {
@@ -368,30 +374,28 @@ impl Battle {
         self.start_order(c, units);
         let outcome = self.command_roll(c, units, plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
-            CommandOutcome::Success | CommandOutcome::Bonus if plan.delay > 0 => {
-                // Order delay: the roll passed; the order reaches the units later.
+            CommandOutcome::Success | CommandOutcome::Bonus => {
                 let bonus = outcome == CommandOutcome::Bonus;
                 let credits = if bonus { 2 } else { 1 };
+                // Order delay: the new order replaces any on its way to these units; units
+                // beyond command distance get it later, each by its own distance.
+                self.withdraw_pending(c, units, ev);
                 self.hold_order(c, units, &plan, credits, [charge || bonus, dense || bonus, road], ev);
-                for &id in units {
-                    self.cmd.hq_failed.remove(&id);
-                }
-            }
-            CommandOutcome::Success | CommandOutcome::Bonus => {
-                let credits = if outcome == CommandOutcome::Bonus { 2 } else { 1 };
-                for &id in units {
+                for (&id, _) in units.iter().zip(&plan.delays).filter(|(_, d)| **d == 0) {
                     self.cmd.arrived.remove(&id);
                     let e = self.cmd.orders.entry(id).or_insert(OrderState::new(c));
                     e.count += 1;
                     e.credits = credits;
-                    e.may_charge = charge || outcome == CommandOutcome::Bonus;
-                    e.may_enter_dense = dense || outcome == CommandOutcome::Bonus;
+                    e.may_charge = charge || bonus;
+                    e.may_enter_dense = dense || bonus;
                     e.road = road;
-                    self.cmd.hq_failed.remove(&id);
                     // BPT "Scouting Cavalry": the initial command roll frees a scout.
                     if self.units[id as usize].scout {
                         self.units[id as usize].scout_free = true;
                     }
+                }
+                for &id in units {
+                    self.cmd.hq_failed.remove(&id);
                 }
             }
             CommandOutcome::Failure | CommandOutcome::Blunder => {

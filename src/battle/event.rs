@@ -440,8 +440,8 @@ pub enum Event {
         reason: String,
     },
     /// *A Perfect Sheet of Flame* "Writing and executing orders" (switch `OrderDelay`): the
-    /// command roll passed, but the farthest unit is beyond command distance, so the order
-    /// reaches its units `delay` of the side's own turns later. No die.
+    /// command roll passed, but these units are beyond command distance, so the order
+    /// reaches them `delay` of the side's own turns (game turns) later. No die.
     OrderDelayed {
         commander: CmdId,
         units: Vec<UnitId>,
@@ -460,6 +460,15 @@ pub enum Event {
         given_game_turn: u32,
         /// Units that lost it, and why.
         lapsed: Vec<(UnitId, String)>,
+    },
+    /// *A Perfect Sheet of Flame* "Sequence of Play": "If the new orders override any pending
+    /// orders, the pending orders are removed": `by`'s order, just passed, takes `units` out
+    /// of `commander`'s order of `given_game_turn` that was on its way to them. No die.
+    OrderReplaced {
+        commander: CmdId,
+        units: Vec<UnitId>,
+        given_game_turn: u32,
+        by: CmdId,
     },
     GameOver {
         winner: Option<SideId>,

@@ -82,11 +82,11 @@ impl Battle {
         }
         // The attachment is an order.
         self.check_no_engineer_task(unit)?;
-        // **Decision**: the attachment is the unit's order this turn.
-        if self.cmd.orders.contains_key(&unit) {
+        // **Decision**: the attachment is the unit's order this turn (an order on its way to
+        // it under the order delay is replaced, as by any new order).
+        if self.cmd.orders.contains_key(&unit) || self.cmd.held.contains_key(&unit) {
             return refuse(RULE, format!("{} has already had an order this turn", u.name));
         }
-        self.check_not_awaiting(unit)?;
         let r = &self.rules.fixed_formations;
         let c = self.commander(co);
         let mut modifiers = Vec::new();
@@ -203,32 +203,16 @@ impl Battle {
         let outcome = self.command_roll(co, &[unit], plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
             CommandOutcome::Success | CommandOutcome::Bonus => {
-                let from = self.unit(unit).pose;
-                {
-                    let u = self.unit_mut(unit);
-                    u.hq = hq;
-                    u.pose = plan.to;
-                    u.dug_in = false;
-                    u.refused = (false, false);
+                self.withdraw_pending(co, &[unit], ev);
+                // Order delay: the attachment is the CO's order to the unit; it reaches the
+                // unit by its distance from the CO, and the unit moves when it arrives.
+                let far = geometry::rects_distance(&[self.commander_rect(self.commander(co))], self.rects(unit));
+                let delay = self.order_delay(far);
+                if delay > 0 {
+                    self.hold(co, vec![unit], (delay, far), (0, [false; 3]), Some(hq), ev);
+                } else {
+                    self.join_formation(unit, co, hq, plan.to, ev);
                 }
-                // "The unit cannot then be issued any further orders that turn."
-                self.cmd.orders.insert(
-                    unit,
-                    OrderState {
-                        finished: true,
-                        credits: 0,
-                        ..OrderState::new(co)
-                    },
-                );
-                self.refresh_geometry();
-                ev.push(Event::Moved {
-                    unit,
-                    from,
-                    to: plan.to,
-                    kind: MoveKind::Order,
-                    cost: 0.0,
-                });
-                ev.push(Event::Attached { unit, co, hq });
             }
             CommandOutcome::Failure | CommandOutcome::Blunder => {
                 if outcome == CommandOutcome::Blunder {
@@ -243,6 +227,56 @@ impl Battle {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// "Move the unit to within 10cm of the HQ. The unit cannot then be issued any further
+    /// orders that turn": unit `unit` joins `hq`'s formation at `to`.
+    fn join_formation(&mut self, unit: UnitId, co: CmdId, hq: CmdId, to: Pose, ev: &mut Vec<Event>) {
+        let from = self.unit(unit).pose;
+        {
+            let u = self.unit_mut(unit);
+            u.hq = hq;
+            u.pose = to;
+            u.dug_in = false;
+            u.refused = (false, false);
+        }
+        self.cmd.orders.insert(
+            unit,
+            OrderState {
+                finished: true,
+                credits: 0,
+                ..OrderState::new(co)
+            },
+        );
+        self.refresh_geometry();
+        ev.push(Event::Moved {
+            unit,
+            from,
+            to,
+            kind: MoveKind::Order,
+            cost: 0.0,
+        });
+        ev.push(Event::Attached { unit, co, hq });
+    }
+
+    /// Order delay: an attachment on its way reaches `unit` at the start of its side's
+    /// command phase, and it joins `hq`'s formation then, if it still can (**Decision**: it
+    /// lapses, with the reason, if the HQ has fallen or there is no room by him now).
+    pub(crate) fn attach_arrives(
+        &mut self,
+        unit: UnitId,
+        co: CmdId,
+        hq: CmdId,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        if !self.commander(hq).alive() {
+            return Err(format!("{} has fallen", self.commander(hq).name));
+        }
+        let Some(to) = self.attach_spot(unit, hq) else {
+            return Err(format!("there is no room within 10 cm of {}", self.commander(hq).name));
+        };
+        self.join_formation(unit, co, hq, to, ev);
         Ok(())
     }
 

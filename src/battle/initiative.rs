@@ -125,8 +125,14 @@ impl Battle {
                     );
                 }
                 let plan = self.check_charge(*unit, *target)?;
+                self.check_initiative_charge_test(*unit, *target)?;
                 self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                self.declare_charge(plan, true, ev);
+                // Glory Days "Melee" (switch InitiativePassing): every charge takes the charge
+                // test; a failure stops it 2" short (the initiative passes in the command
+                // phase only).
+                if !self.initiative_passing() || self.take_charge_test(&plan, ev) {
+                    self.declare_charge(plan, true, ev);
+                }
                 Ok(())
             }
             Action::Support { unit, friend } => {

@@ -126,7 +126,7 @@ impl Battle {
                 if d > near + 1e-9 {
                     break;
                 }
-                if self.check_charge(u.id, e).is_ok() {
+                if self.check_charge(u.id, e).is_ok() && self.check_initiative_charge_test(u.id, e).is_ok() {
                     out.push(Action::InitiativeCharge { unit: u.id, target: e });
                 }
             }

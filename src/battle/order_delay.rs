@@ -60,8 +60,9 @@ impl Battle {
         self.pending.iter().find(|p| p.units.contains(&unit))
     }
 
-    /// A unit awaits one order at a time (**Decision**: a further order is refused rather than
-    /// replacing the one on its way).
+    /// A unit awaiting an order does not order itself (BPT's self-order is for units out of
+    /// command; an order to it is on its way). Orders from a commander replace the one on
+    /// its way instead ([`Battle::withdraw_pending`]).
     pub(crate) fn check_not_awaiting(&self, unit: UnitId) -> Result<(), Refusal> {
         if let Some(p) = self.pending_order_of(unit) {
             return refuse(
@@ -77,8 +78,29 @@ impl Battle {
         Ok(())
     }
 
-    /// A passed order whose farthest unit is beyond command distance: hold it.
-    /// `flags`: it may charge, may enter dense terrain, is a road order.
+    /// "If the new orders override any pending orders, the pending orders are removed": a
+    /// passed order from `c` to `units` takes them out of every order on its way to them
+    /// (an order left with no unit is dropped).
+    pub(crate) fn withdraw_pending(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
+        for p in &mut self.pending {
+            let withdrawn: Vec<UnitId> = p.units.iter().copied().filter(|u| units.contains(u)).collect();
+            if withdrawn.is_empty() {
+                continue;
+            }
+            p.units.retain(|u| !units.contains(u));
+            ev.push(Event::OrderReplaced {
+                commander: p.commander,
+                units: withdrawn,
+                given_game_turn: p.given_game_turn,
+                by: c,
+            });
+        }
+        self.pending.retain(|p| !p.units.is_empty());
+    }
+
+    /// A passed order: the units of `units` beyond command distance (their `plan.delays`
+    /// above 0) get it later, each by its own distance from the commander: one order on its
+    /// way per delay. `flags`: it may charge, may enter dense terrain, is a road order.
     pub(crate) fn hold_order(
         &mut self,
         c: CmdId,
@@ -88,28 +110,60 @@ impl Battle {
         flags: [bool; 3],
         ev: &mut Vec<Event>,
     ) {
+        let mut delays: Vec<u32> = plan.delays.iter().copied().filter(|&d| d > 0).collect();
+        delays.sort_unstable();
+        delays.dedup();
+        for delay in delays {
+            let (held, distance) = units
+                .iter()
+                .zip(&plan.delays)
+                .zip(&plan.distances)
+                .filter(|((_, d), _)| **d == delay)
+                .fold((Vec::new(), 0.0f64), |(mut v, far), ((&u, _), &dist)| {
+                    v.push(u);
+                    (v, far.max(dist))
+                });
+            self.hold(c, held, (delay, distance), (credits, flags), None, ev);
+        }
+    }
+
+    /// Hold an order of `c` to `units` for `delay` own turns (`distance`: its farthest unit).
+    /// `credits` and `flags` as [`Battle::hold_order`]'s; `attach`: an attachment's HQ.
+    pub(crate) fn hold(
+        &mut self,
+        c: CmdId,
+        units: Vec<UnitId>,
+        (delay, distance): (u32, f64),
+        (credits, flags): (u32, [bool; 3]),
+        attach: Option<CmdId>,
+        ev: &mut Vec<Event>,
+    ) {
         let [may_charge, may_enter_dense, road] = flags;
+        for &u in &units {
+            *self.cmd.held.entry(u).or_insert(0) += 1;
+        }
         let p = PendingOrder {
             commander: c,
             side: self.commander(c).side,
-            units: units.to_vec(),
+            units,
             given_player_turn: self.player_turn,
             given_game_turn: self.game_turn,
             // The side plays every second player turn, once a game turn.
-            due_player_turn: self.player_turn + 2 * plan.delay,
-            due_game_turn: self.game_turn + plan.delay,
-            delay: plan.delay,
-            distance: plan.distance,
+            due_player_turn: self.player_turn + 2 * delay,
+            due_game_turn: self.game_turn + delay,
+            delay,
+            distance,
             credits,
             may_charge,
             may_enter_dense,
             road,
+            attach,
         };
         ev.push(Event::OrderDelayed {
             commander: c,
-            units: units.to_vec(),
-            distance: plan.distance,
-            delay: plan.delay,
+            units: p.units.clone(),
+            distance,
+            delay,
             due_game_turn: p.due_game_turn,
         });
         self.pending.push(p);
@@ -153,7 +207,21 @@ impl Battle {
                     None => units.push(id),
                 }
             }
-            for &id in &units {
+            if let Some(hq) = p.attach {
+                // The CO's attachment arrives: the unit joins the HQ's formation now.
+                let mut moved = Vec::new();
+                for id in units {
+                    match self.attach_arrives(id, p.commander, hq, ev) {
+                        Ok(()) => moved.push(id),
+                        Err(why) => lapsed.push((id, why)),
+                    }
+                }
+                units = moved;
+            }
+            for &id in units.iter() {
+                if p.attach.is_some() {
+                    break;
+                }
                 self.cmd.orders.insert(
                     id,
                     OrderState {
@@ -166,6 +234,11 @@ impl Battle {
                     },
                 );
                 self.cmd.arrived.insert(id);
+                // BPT "Scouting Cavalry": "after passing an initial command roll they may move
+                // as the player wishes": the order that arrives frees a scout as one at once.
+                if self.units[id as usize].scout {
+                    self.units[id as usize].scout_free = true;
+                }
             }
             ev.push(Event::OrderArrived {
                 commander: p.commander,

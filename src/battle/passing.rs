@@ -658,7 +658,57 @@ impl Battle {
             _ => return refuse(RULE, format!("{} was not activated to charge", self.unit(id).name)),
         }
         let charge = self.check_charge(id, enemy)?;
-        let plan = self.charge_test_plan(id, enemy)?;
+        self.check_passing_charge_ground(&charge)?;
+        self.charge_test_plan(id, enemy)?;
+        if self.take_charge_test(&charge, ev) {
+            return self.apply_command_bpt(action, ev);
+        }
+        if let Some(o) = self.cmd.orders.get_mut(&id) {
+            o.credits = 0;
+        }
+        let (name, target) = (self.unit(id).name.clone(), self.unit(enemy).name.clone());
+        self.pass_initiative(format!("{name} failed its charge test and stops short of {target}"), ev);
+        Ok(())
+    }
+
+    /// "Moving in/into Difficult Terrain +1 … Godforsaken +2" is the activation's: a charge
+    /// (a move into contact) may go only into the terrain its activation counted.
+    pub fn check_passing_charge_ground(&self, charge: &super::charge::ChargePlan) -> Result<(), Refusal> {
+        let id = charge.unit;
+        if !self.initiative_passing() || self.phase != Phase::Command || self.cmd.passing.activated != Some(id) {
+            return Ok(());
+        }
+        let allowed = self.cmd.passing.ground;
+        let needs = self.passing_path_ground(id, charge.contact, false);
+        if needs > allowed {
+            return refuse(
+                RULE,
+                format!(
+                    "the charge goes into {needs}; {} was activated for {allowed} only",
+                    self.unit(id).name
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// May the unit charge on BPT's initiative with the switch on: its charge test can be
+    /// passed (Glory Days "Melee": "then pass a charge test")? Always with the switch off.
+    pub fn check_initiative_charge_test(&self, id: UnitId, enemy: UnitId) -> Result<(), Refusal> {
+        if self.initiative_passing() {
+            self.charge_test_plan(id, enemy)?;
+        }
+        Ok(())
+    }
+
+    /// Glory Days "Melee": the charger "must … pass a charge test … If it fails it stops 2"
+    /// from its target": roll it (the plan checked); whether it passed. On a failure the
+    /// charger stops short, on its way in.
+    pub(crate) fn take_charge_test(&mut self, charge: &super::charge::ChargePlan, ev: &mut Vec<Event>) -> bool {
+        let (id, enemy) = (charge.unit, charge.target);
+        let Ok(plan) = self.charge_test_plan(id, enemy) else {
+            return false;
+        };
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::ChargeTest {
@@ -670,10 +720,7 @@ impl Battle {
             success,
         });
         if success {
-            return self.apply_command_bpt(action, ev);
-        }
-        if let Some(o) = self.cmd.orders.get_mut(&id) {
-            o.credits = 0;
+            return true;
         }
         // It stops 2" from its target, on the way it would have charged (if it was farther).
         let gap = self.rules.initiative_passing.charge_fail_gap;
@@ -697,11 +744,11 @@ impl Battle {
                 kind: super::event::MoveKind::Charge,
                 cost: from.pos.dist(stop.pos),
             });
-            self.cmd.passing.moved.insert(id);
+            if self.phase == Phase::Command {
+                self.cmd.passing.moved.insert(id);
+            }
         }
-        let (name, target) = (self.unit(id).name.clone(), self.unit(enemy).name.clone());
-        self.pass_initiative(format!("{name} failed its charge test and stops short of {target}"), ev);
-        Ok(())
+        false
     }
 
     fn do_rally(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
@@ -789,7 +836,11 @@ impl Battle {
             }
             if o.may_charge {
                 for (e, _) in self.visible_enemies(id) {
-                    if self.check_charge(id, e).is_ok() && self.charge_test_plan(id, e).is_ok() {
+                    if self
+                        .check_charge(id, e)
+                        .is_ok_and(|c| self.check_passing_charge_ground(&c).is_ok())
+                        && self.charge_test_plan(id, e).is_ok()
+                    {
                         out.push(Action::Charge { unit: id, target: e });
                     }
                 }
@@ -828,10 +879,20 @@ impl Battle {
                         out.push(activate(Purpose::Move, g));
                     }
                 }
-                if self.visible_enemies(u.id).iter().any(|(_, d)| *d <= reach)
-                    && self.activation_plan(u.id, Purpose::Charge, Ground::Open).is_ok()
-                {
-                    out.push(activate(Purpose::Charge, Ground::Open));
+                // A charge activation for each level of terrain a charge would go into.
+                if self.visible_enemies(u.id).iter().any(|(_, d)| *d <= reach) {
+                    let grounds: std::collections::BTreeSet<Ground> = self
+                        .visible_enemies(u.id)
+                        .into_iter()
+                        .filter_map(|(e, _)| self.check_charge(u.id, e).ok())
+                        .map(|c| self.passing_path_ground(u.id, c.contact, false).max(under))
+                        .chain([under])
+                        .collect();
+                    for g in grounds {
+                        if self.activation_plan(u.id, Purpose::Charge, g).is_ok() {
+                            out.push(activate(Purpose::Charge, g));
+                        }
+                    }
                 }
             }
             if self.activation_plan(u.id, Purpose::Formation, Ground::Open).is_ok()

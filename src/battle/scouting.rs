@@ -102,7 +102,8 @@ impl Battle {
         }
         let free: Vec<UnitId> = self
             .side_units(self.active)
-            .filter(|u| u.scout && u.scout_free && !u.suppressed())
+            // A scout whose order arrived this phase (order delay) acts on that order.
+            .filter(|u| u.scout && u.scout_free && !u.suppressed() && !self.cmd.arrived.contains(&u.id))
             .map(|u| u.id)
             .collect();
         for id in free {

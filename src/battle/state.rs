@@ -379,6 +379,10 @@ pub struct CommandState {
     /// away when their commander gives another order (the order was given turns ago).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub arrived: BTreeSet<UnitId>,
+    /// Order delay: orders passed to each unit this command phase and held (on their way);
+    /// they count as orders this turn for the successive-order modifier.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub held: BTreeMap<UnitId, u32>,
 }
 
 /// *Glory Days!* "Activation": who acted on this initiative (one player turn's command phase).
@@ -427,7 +431,7 @@ pub struct PendingOrder {
     pub due_game_turn: u32,
     /// The side's own turns it waits (1 or 2).
     pub delay: u32,
-    /// Distance from the commander to the farthest unit when it was given (cm).
+    /// Distance from the commander to the farthest of its units when it was given (cm).
     pub distance: f64,
     /// Actions each unit gets when it arrives (2 for a double 1).
     pub credits: u32,
@@ -437,6 +441,10 @@ pub struct PendingOrder {
     /// A road order (BPT "Command Modifiers" note 2).
     #[serde(default)]
     pub road: bool,
+    /// An attachment (BPT "Fixed Formations", switch `FixedFormations`): the CO's order to
+    /// join this HQ's formation; on arrival the unit moves to within 10 cm of the HQ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attach: Option<CmdId>,
 }
 
 /// A charge in contact, to be resolved in the charge phase.

@@ -145,7 +145,8 @@ pub fn facts(e: &Event) -> Facts<'_> {
         | E::ProneSaved { .. }
         | E::InitiativePassed { .. }
         | E::OrderDelayed { .. }
-        | E::OrderArrived { .. } => Facts::none(),
+        | E::OrderArrived { .. }
+        | E::OrderReplaced { .. } => Facts::none(),
     }
 }
 
@@ -236,6 +237,9 @@ pub fn line(b: &Battle, e: &Event) -> String {
         }
         E::OrderArrived { commander, units, credits, given_game_turn, lapsed } => {
             optional::order_arrived(b, (*commander, units), *credits, *given_game_turn, lapsed)
+        }
+        E::OrderReplaced { commander, units, given_game_turn, by } => {
+            optional::order_replaced(b, (*commander, units), *given_game_turn, *by)
         }
     }
 }

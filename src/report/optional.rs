@@ -138,10 +138,19 @@ pub(crate) fn order_delayed(
     due_game_turn: u32,
 ) -> String {
     format!(
-        "{}'s order to {} is on its way: {distance:.1} cm away, it takes effect {delay} turn{} later, in turn {due_game_turn} (A Perfect Sheet of Flame: order delay)",
+        "{}'s order to {} is on its way: {distance:.1} cm away, it takes effect {delay} game turn{} later, in turn {due_game_turn} (A Perfect Sheet of Flame: order delay)",
         commander(b, c),
         units(b, ordered),
         plural(delay)
+    )
+}
+
+pub(crate) fn order_replaced(b: &Battle, (c, ordered): (CmdId, &[UnitId]), given_game_turn: u32, by: CmdId) -> String {
+    format!(
+        "{}'s new order replaces {}'s order of turn {given_game_turn} on its way to {}: that order is removed (order delay)",
+        commander(b, by),
+        commander(b, c),
+        units(b, ordered)
     )
 }
 
@@ -159,10 +168,14 @@ pub(crate) fn order_arrived(
         )
     } else {
         format!(
-            "{}'s order of turn {given_game_turn} reaches {}: {credits} action{} each (order delay)",
+            "{}'s order of turn {given_game_turn} reaches {}{} (order delay)",
             commander(b, c),
             units(b, ordered),
-            plural(credits)
+            if credits > 0 {
+                format!(": {credits} action{} each", plural(credits))
+            } else {
+                String::new()
+            }
         )
     };
     for (u, why) in lapsed {

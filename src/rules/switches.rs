@@ -34,7 +34,8 @@ pub enum Switch {
     /// BPT "Multi-National Armies": orders only from the army HQ or an HQ of the unit's nation.
     MultiNational,
     /// *A Perfect Sheet of Flame*, "Writing and executing orders": an order takes effect at once
-    /// within command distance, a player turn later at up to twice it, two turns later beyond.
+    /// within command distance, a game turn later (the side's next turn) at up to twice it,
+    /// two game turns later beyond; each unit by its own distance from the commander.
     OrderDelay,
     /// *Glory Days!* "Activation", "Reaction Fire", "Effect of Hits": the active player acts
     /// unit by unit until an activation roll fails; hits may be taken as D-markers.
@@ -150,7 +151,7 @@ impl Switch {
             Switch::Engineers => "Engineers clear obstacles, bridge rivers and demolish works.",
             Switch::MultiNational => "Units take orders only from the army HQ or HQs of their own nation.",
             Switch::OrderDelay => {
-                "Orders take effect at once within 20 cm of the commander, a player turn later at 20-40 cm, two turns later beyond."
+                "Orders reach each unit at once within 20 cm of the commander, a game turn later (the side's next turn) at 20-40 cm, two game turns later beyond."
             }
             Switch::InitiativePassing => {
                 "The active player acts unit by unit until an activation roll fails; hits may become D-markers (at most three)."

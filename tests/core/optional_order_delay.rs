@@ -136,13 +136,14 @@ fn held(d: f64, delay: u32) -> Battle {
     assert_eq!((p.given_player_turn, p.due_player_turn), (1, 1 + 2 * delay));
     assert!((p.distance - d).abs() < 1e-9);
     assert_eq!(b.pending_order_of(0).map(|p| p.delay), Some(delay));
-    // While pending the unit counts as not ordered, and it awaits one order at a time.
+    // While pending the unit counts as not ordered; a new order may replace the one on its
+    // way ("the pending orders are removed"), but it does not order itself.
     let e = b.apply(&forward(&b, 0, 5.0)).unwrap_err();
     assert!(e.reason.contains("has not been issued an order"), "{e:?}");
-    let e = b.validate(&order(vec![0])).unwrap_err();
+    b.validate(&order(vec![0])).expect("a new order may replace it");
+    let e = b.check_self_order(0).unwrap_err();
     assert_eq!(e.rule, RULE);
     assert!(e.reason.contains("awaiting"), "{e:?}");
-    assert!(!b.legal_actions().iter().any(|a| a.ordered_unit() == Some(0)));
     b
 }
 
@@ -228,58 +229,62 @@ fn an_arrived_order_keeps_its_action_when_the_commander_orders_other_units() {
     b.apply(&forward(&b, 0, 5.0)).expect("the arrived order still stands");
 }
 
+/// Units that got an order, and units that let it lapse with why.
+type Arrival = (Vec<u32>, Vec<(u32, String)>);
+
+/// The `OrderArrived` of `ev`: its units and lapsed units.
+fn arrival(ev: &[Event]) -> Option<Arrival> {
+    ev.iter().find_map(|e| match e {
+        Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
+        _ => None,
+    })
+}
+
 #[test]
 fn a_unit_suppressed_or_knocked_out_meanwhile_lets_the_order_lapse() {
     let mut b = ordering_at(30.0, &[Switch::OrderDelay], &[2, 3]);
     b.apply(&order(vec![0, 1]))
         .map(|_| ())
         .unwrap_or_else(|e| panic!("{e:?} at {} / {}", hq_distance(&b, 0), hq_distance(&b, 1)));
-    assert_eq!(b.pending_orders()[0].delay, 2, "the farthest unit sets the delay");
-    walk_to_command(&mut b, 4);
+    let held: Vec<(Vec<u32>, u32)> = b.pending_orders().iter().map(|p| (p.units.clone(), p.delay)).collect();
+    assert_eq!(held, vec![(vec![0], 1), (vec![1], 2)], "each unit by its own distance");
+    walk_to_command(&mut b, 2);
     b.unit_mut(0).knocked_out = true;
+    b.refresh_geometry();
+    let ev = walk_to_command(&mut b, 3);
+    assert_eq!(arrival(&ev), Some((vec![], vec![(0, "knocked out".to_string())])));
+    walk_to_command(&mut b, 4);
     b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: 4,
         order_seq: 0,
     });
-    b.refresh_geometry();
     let ev = walk_to_command(&mut b, 5);
-    let lapsed = ev.iter().find_map(|e| match e {
-        Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
-        _ => None,
-    });
-    let (units, lapsed) = lapsed.expect("it arrives");
-    assert!(units.is_empty());
-    assert_eq!(
-        lapsed,
-        vec![(0, "knocked out".to_string()), (1, "suppressed".to_string())]
-    );
+    assert_eq!(arrival(&ev), Some((vec![], vec![(1, "suppressed".to_string())])));
     assert!(b.cmd.orders.is_empty());
+    assert!(b.pending_orders().is_empty());
 }
 
 /// BPT "Engineering": "engineers may not be issued orders during the same turn in which they
 /// carry out a task": an order on its way to engineers that worked in this turn's initiative
-/// phase lapses when it arrives (**Decision**), the other unit of it still gets it.
+/// phase lapses when it arrives (**Decision**); the other unit of the order still got it.
 #[test]
 fn an_order_arriving_at_engineers_that_worked_this_turn_lapses() {
     let mut b = ordering_at(30.0, &[Switch::OrderDelay], &[2, 3]);
     b.apply(&order(vec![0, 1])).expect("a held order");
+    let ev = walk_to_command(&mut b, 3);
+    assert_eq!(arrival(&ev), Some((vec![0], vec![])), "unit 0, 30 cm away, one turn");
     walk_to_command(&mut b, 4);
-    // Unit 0 carried out a task in the initiative phase of player turn 5.
-    b.unit_mut(0).engineer_turn = Some(5);
+    // Unit 1 carried out a task in the initiative phase of player turn 5.
+    b.unit_mut(1).engineer_turn = Some(5);
     let ev = walk_to_command(&mut b, 5);
-    let (units, lapsed) = ev
-        .iter()
-        .find_map(|e| match e {
-            Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
-            _ => None,
-        })
-        .expect("it arrives");
-    assert_eq!(units, vec![1]);
     assert_eq!(
-        lapsed,
-        vec![(0, "carried out an engineering task this turn".to_string())]
+        arrival(&ev),
+        Some((
+            vec![],
+            vec![(1, "carried out an engineering task this turn".to_string())]
+        ))
     );
-    assert!(!b.cmd.orders.contains_key(&0));
+    assert!(!b.cmd.orders.contains_key(&1));
 }
 
 #[test]
@@ -342,4 +347,165 @@ fn the_demo_scenario_has_formations_at_the_three_distances() {
         delays.sort();
         assert_eq!(delays, vec![0, 1, 2], "side {side}");
     }
+}
+
+/// Item d: "Units within 12 inches of officers may execute commands the turn they are given
+/// … further than 24 inches … must wait 2 turns": one roll, and each unit gets the order by
+/// its own distance: unit 0 at 19.9 cm acts now, unit 1 (beyond 40 cm) two turns later.
+#[test]
+fn apsof_each_unit_waits_by_its_own_distance_from_the_officer() {
+    let mut b = ordering_at(19.9, &[Switch::OrderDelay], &[1, 2]);
+    assert!(hq_distance(&b, 1) > 40.0, "unit 1 at {}", hq_distance(&b, 1));
+    let plan = b.check_order(HQ0, &[0, 1], false, false).expect("plan");
+    assert_eq!((plan.delays.clone(), plan.delay), (vec![0, 2], 2));
+    let draws = b.dice.draws();
+    let ev = b.apply(&order(vec![0, 1])).expect("order");
+    assert_eq!(b.dice.draws(), draws + 2, "one command roll for both");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::OrderDelayed { units, delay: 2, due_game_turn: 3, .. } if units == &vec![1]
+    )));
+    let held: Vec<Vec<u32>> = b.pending_orders().iter().map(|p| p.units.clone()).collect();
+    assert_eq!(held, vec![vec![1]]);
+    b.apply(&forward(&b, 0, 5.0))
+        .expect("unit 0, within 12 inches, acts this turn");
+    assert!(b.apply(&forward(&b, 1, 5.0)).is_err(), "unit 1 waits");
+    let ev = walk_to_command(&mut b, 5);
+    assert_eq!(arrival(&ev), Some((vec![1], vec![])));
+    b.apply(&forward(&b, 1, 5.0)).expect("unit 1's order arrived");
+}
+
+/// Item c, seeds/002 "Sequence of Play": "If the new orders override any pending orders, the
+/// pending orders are removed": a new order, passed, replaces the one on its way. Two turns
+/// later the HQ is within 12 inches (10 cm): the new order acts at once, the old never arrives.
+#[test]
+fn apsof_a_new_order_replaces_the_pending_order() {
+    let mut b = held(40.1, 2);
+    walk_to_command(&mut b, 3);
+    assert_eq!(b.pending_orders().len(), 1, "still on its way");
+    place_hq(&mut b, 10.0);
+    script(&mut b, &[2, 3]);
+    let ev = b.apply(&order(vec![0])).expect("a new order");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::OrderReplaced { commander: HQ0, units, given_game_turn: 1, by: HQ0 } if units == &vec![0]
+    )));
+    let line = ev
+        .iter()
+        .find(|e| matches!(e, Event::OrderReplaced { .. }))
+        .map(|e| volley::report::line(&b, e))
+        .unwrap();
+    assert!(line.contains("order of turn 1") && line.contains("removed"), "{line}");
+    assert!(b.pending_orders().is_empty(), "the pending order is removed");
+    b.apply(&forward(&b, 0, 5.0)).expect("the new order, at once");
+    let ev = walk_to_command(&mut b, 5);
+    assert_eq!(arrival(&ev), None, "the old order never arrives");
+}
+
+/// Item c in one command phase: a second order to a unit whose order is on its way is a
+/// successive order (BPT "Command Modifiers" note 1: −1; at 30 cm −1 for distance: 7 − 2 = 5),
+/// and replaces it; a failed one leaves the order on its way as it was (**Decision**).
+#[test]
+fn a_second_order_in_the_turn_is_successive_and_replaces_the_held_one() {
+    let mut b = held(30.0, 1);
+    script(&mut b, &[2, 3]);
+    let ev = b.apply(&order(vec![0])).expect("again");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 5, .. })),
+        "{ev:?}"
+    );
+    assert!(ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
+    assert_eq!(b.pending_orders().len(), 1, "the new order is on its way instead");
+    assert_eq!(b.cmd.held[&0], 2);
+    // A third order, at 7 − 2 − 1 = 4, fails with 6+5: the held one stays.
+    script(&mut b, &[6, 5]);
+    let ev = b.apply(&order(vec![0])).expect("a third");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 4, .. })),
+        "{ev:?}"
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
+    assert_eq!(b.pending_orders().len(), 1);
+    walk_to_command(&mut b, 3);
+    b.apply(&forward(&b, 0, 5.0)).expect("the second order arrived");
+}
+
+/// Item a, BPT "Scouting Cavalry": "After passing an initial command roll they may move as
+/// the player wishes without further orders": a scout whose passed order arrives a turn later
+/// is freed then, as one ordered at once.
+#[test]
+fn a_delayed_order_frees_a_scout_when_it_arrives() {
+    let mut b = ordering_at(30.0, &[Switch::OrderDelay, Switch::Scouting], &[2, 3]);
+    b.unit_mut(0).scout = true;
+    b.apply(&order(vec![0])).expect("held");
+    assert!(!b.unit(0).scout_free, "not before it arrives");
+    let ev = walk_to_command(&mut b, 3);
+    assert_eq!(arrival(&ev), Some((vec![0], vec![])));
+    assert!(b.unit(0).scout_free, "freed by the order that arrived");
+    assert_eq!(b.cmd.orders[&0].by, HQ0, "it acts on the arrived order this turn");
+    let ev = walk_to_command(&mut b, 5);
+    assert!(ev.contains(&Event::ScoutFree { unit: 0 }), "{ev:?}");
+    b.apply(&forward(&b, 0, 5.0)).expect("moves as the player wishes");
+}
+
+/// Item b, BPT "Fixed Formations": the attachment is the CO's order to the unit ("make a
+/// command roll as normal"); under the order delay it reaches a unit 20–40 cm from the CO a
+/// turn later, and the unit joins the HQ's formation only then.
+#[test]
+fn an_attachment_waits_for_the_order_like_any_unit() {
+    let mut b = delay_battle(&[Switch::OrderDelay, Switch::FixedFormations]);
+    b.unit_mut(0).hq = CO0;
+    walk_to_command(&mut b, 1);
+    let x = b.unit(0).pose.pos.x;
+    b.commanders[CO0 as usize].pos = V2::new(x, 50.0);
+    b.commanders[HQ0 as usize].pos = V2::new(x - 20.0, 45.0);
+    let co = geometry::rects_distance(&[b.commander_rect(b.commander(CO0))], b.rects(0));
+    assert!(co > 20.0 && co <= 40.0, "CO {co} cm from the unit");
+    let before = b.unit(0).pose;
+    let plan = b.check_attach(0, HQ0).expect("attach");
+    script(&mut b, &[1, 1]);
+    let ev = b.apply(&Action::Attach { unit: 0, hq: HQ0 }).expect("legal");
+    assert!(!ev.iter().any(|e| matches!(e, Event::Attached { .. })), "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::OrderDelayed {
+            commander: CO0,
+            delay: 1,
+            ..
+        }
+    )));
+    assert_eq!((b.unit(0).pose, b.unit(0).hq), (before, CO0), "not moved at once");
+    let ev = walk_to_command(&mut b, 3);
+    assert!(
+        ev.contains(&Event::Attached {
+            unit: 0,
+            co: CO0,
+            hq: HQ0
+        }),
+        "{ev:?}"
+    );
+    assert_eq!(b.unit(0).hq, HQ0);
+    assert_eq!(b.unit(0).pose, plan.to);
+    let hq = b.commander_rect(b.commander(HQ0));
+    assert!(geometry::rects_distance(&[hq], b.rects(0)) <= 10.0);
+    assert!(b.cmd.orders[&0].finished, "no further orders that turn");
+    assert!(b.check_order(HQ0, &[0], false, false).is_err());
+}
+
+/// Item e: the order waits game turns (the side's own turns), not player turns.
+#[test]
+fn the_wording_says_game_turns() {
+    let mut b = ordering_at(30.0, &[Switch::OrderDelay], &[2, 3]);
+    let ev = b.apply(&order(vec![0])).expect("held");
+    let line = ev
+        .iter()
+        .find(|e| matches!(e, Event::OrderDelayed { .. }))
+        .map(|e| volley::report::line(&b, e))
+        .unwrap();
+    assert!(line.contains("1 game turn later, in turn 2"), "{line}");
+    let summary = Switch::OrderDelay.summary();
+    assert!(
+        summary.contains("a game turn later") && !summary.contains("player turn"),
+        "{summary}"
+    );
 }

@@ -715,3 +715,171 @@ fn the_scheduler_takes_a_likely_activation_before_a_long_shot_fire() {
         "{picks:?}"
     );
 }
+
+/// [`cavalry_facing_infantry`] in `terrain`, as the battle starts.
+fn facing(charger: &'static str, stands: u32, terrain: Terrain) -> Battle {
+    battle_switched(
+        &[
+            u(0, charger, stands, 100.0, 50.0, 90.0),
+            u(1, ROW, 4, 100.0, 62.0, 270.0),
+        ],
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    )
+}
+
+/// [`facing`], left in side 0's initiative phase.
+fn facing_at_initiative(charger: &'static str, stands: u32, terrain: Terrain) -> Battle {
+    let mut b = facing(charger, stands, terrain);
+    end_phases_until(&mut b, |b| b.phase == Phase::Initiative);
+    b
+}
+
+/// [`facing`] in the command phase.
+fn facing_in(charger: &'static str, stands: u32, terrain: Terrain) -> Battle {
+    let mut b = facing(charger, stands, terrain);
+    to_command(&mut b);
+    b
+}
+
+/// Glory Days "Melee": "To do so the charging unit must be within movement range of their
+/// target, survive the target unit's reaction fire (if any), and then pass a charge test":
+/// BPT's initiative-phase charge takes it too (cavalry against infantry in the open: 4 − 1 =
+/// 3); failing with a 2 it "stops 2" from its target" (20/3 cm); a 3 charges home.
+#[test]
+fn an_initiative_phase_charge_takes_the_charge_test_too() {
+    let mut b = facing_at_initiative("us_cavalry_1862", 3, Terrain::default());
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 3);
+    assert!(
+        b.legal_actions()
+            .contains(&Action::InitiativeCharge { unit: 0, target: 1 })
+    );
+    script(&mut b, &[2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+    assert_eq!(charge_tests(&ev), vec![(3, 2, false)]);
+    assert!(!ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+    let gap = b.unit_distance(0, 1);
+    assert!((gap - 20.0 / 3.0).abs() < 0.05, "stops 2\" short: {gap}");
+    assert!(b.combats.is_empty(), "no charge");
+    assert!(!passed(&ev), "no initiative to pass in BPT's initiative phase");
+
+    let mut b = facing_at_initiative("us_cavalry_1862", 3, Terrain::default());
+    let mut faces = vec![3];
+    faces.extend([1; 40]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+    assert_eq!(charge_tests(&ev), vec![(3, 3, true)]);
+    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+}
+
+/// Glory Days "Activation": "Moving in/into Difficult Terrain +1": a charge is a move into
+/// contact, so a charge into woods (difficult) needs the activation that counted them (a lone
+/// regular: 3 + 1 alone + 1 difficult = 5); the open one (4) does not allow it. Its charge
+/// test counts the woods too ("Charging in/into Difficult Terrain +1": 4 + 1 = 5).
+#[test]
+fn a_charge_into_woods_pays_the_activations_terrain_modifier() {
+    let mut b = facing_in(ROW, 4, area(AreaKind::Woods, 80.0, 58.0, 120.0, 80.0));
+    assert_eq!(b.activation_plan(0, Purpose::Charge, OPEN).unwrap().target, 4);
+    assert_eq!(
+        b.activation_plan(0, Purpose::Charge, Ground::Difficult).unwrap().target,
+        5
+    );
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 5);
+    let legal = b.legal_actions();
+    assert!(
+        legal.contains(&activate_for(0, Purpose::Charge, Ground::Difficult)),
+        "{legal:?}"
+    );
+    let mut probe = b.clone();
+    script(&mut probe, &[4]);
+    probe.apply(&activate_for(0, Purpose::Charge, OPEN)).unwrap();
+    assert!(!probe.legal_actions().contains(&Action::Charge { unit: 0, target: 1 }));
+    assert!(
+        probe.apply(&Action::Charge { unit: 0, target: 1 }).is_err(),
+        "activated for the open only"
+    );
+    let mut faces = vec![5, 5];
+    faces.extend([1; 40]);
+    script(&mut b, &faces);
+    b.apply(&activate_for(0, Purpose::Charge, Ground::Difficult)).unwrap();
+    let ev = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap();
+    assert_eq!(charge_tests(&ev), vec![(5, 5, true)]);
+    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+}
+
+/// Glory Days "Activation": "In column & on a road -1" (base 3, a friend within 6"): 2 in
+/// march column on the road, 3 in column off it or in line on it.
+#[test]
+fn activation_in_column_on_a_road_is_one_easier() {
+    use volley::rules::formation::Formation;
+    let column = |x: f64| U {
+        formation: Formation::MarchColumn,
+        ..u(0, ROW, 4, x, 50.0, 90.0)
+    };
+    let mut b = battle_switched(
+        &[column(100.0), column(110.0), u(1, ROW, 4, 100.0, 150.0, 270.0)],
+        road_along(&[(100.0, 0.0), (100.0, 180.0)]),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::InitiativePassing],
+    );
+    to_command(&mut b);
+    let p = b.activation_plan(0, MOVE, OPEN).unwrap();
+    assert_eq!(p.target, 2, "{:?}", p.modifiers);
+    assert!(
+        p.modifiers
+            .iter()
+            .any(|m| m.amount == -1 && m.rule.contains("column on a road"))
+    );
+    assert_eq!(b.activation_plan(1, MOVE, OPEN).unwrap().target, 3, "off the road");
+    b.units[0].formation = Formation::Line;
+    b.refresh_geometry();
+    assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3, "in line");
+}
+
+/// Glory Days "Rallying": base 3; "Veteran General with unit -2, Seasoned General with unit
+/// -1 … Outside movement range of any known enemy -1, No friendly units within 6 +1".
+#[test]
+fn rally_modifiers_for_generals_and_for_no_friend_within_6_inches() {
+    use volley::data::army::Quality;
+    let mut b = open();
+    b.units[0].d_markers = 1;
+    assert_eq!(b.rally_plan(0).unwrap().target, 2, "out of the enemy's reach −1");
+    // The brigade HQ (seasoned: BPT average) rides to the unit's rear edge.
+    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.refresh_geometry();
+    assert!(b.touching_commander(0).is_some());
+    assert_eq!(b.rally_plan(0).unwrap().target, 1, "seasoned general −1");
+    b.commanders[1].row.quality = Quality::Exceptional;
+    assert_eq!(b.rally_plan(0).unwrap().target, 0, "veteran general −2");
+    b.commanders[1].row.quality = Quality::Uninspiring;
+    assert_eq!(b.rally_plan(0).unwrap().target, 2, "raw general: no modifier");
+    // Unit 1 marches off: no friendly unit within 6" (20 cm), +1.
+    b.commanders[1].pos = V2::new(40.0, 5.0);
+    b.units[1].pose.pos = V2::new(200.0, 50.0);
+    b.refresh_geometry();
+    let p = b.rally_plan(0).unwrap();
+    assert_eq!(p.target, 3, "{:?}", p.modifiers);
+}
+
+/// Glory Days "Melee": the charge test's "General with unit -1" and "Charging in/into
+/// Difficult Terrain +1 / Godforsaken Terrain +2" (base 4; infantry, so no cavalry −1).
+#[test]
+fn the_charge_test_general_minus_1_and_terrain_plus_1_or_2() {
+    let mut b = cavalry_facing_infantry(ROW, 4);
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 4);
+    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.refresh_geometry();
+    assert!(b.touching_commander(0).is_some());
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 3, "general with unit");
+    for (kind, target) in [(AreaKind::Woods, 5), (AreaKind::Marsh, 6)] {
+        let b = facing_in(ROW, 4, area(kind, 80.0, 58.0, 120.0, 80.0));
+        let p = b.charge_test_plan(0, 1).unwrap();
+        assert_eq!(p.target, target, "{kind:?}: {:?}", p.modifiers);
+    }
+    // Cavalry charging infantry in woods loses the "in the open" −1: 4 + 1 = 5.
+    let b = facing_in("us_cavalry_1862", 3, area(AreaKind::Woods, 80.0, 58.0, 120.0, 80.0));
+    assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 5);
+}

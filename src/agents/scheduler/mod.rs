@@ -211,7 +211,11 @@ impl Scheduler {
         for (i, a) in legal.iter().enumerate() {
             let Action::Attach { unit, hq } = a else { continue };
             let u = b.unit(*unit);
-            if ctx.can_fire.contains(unit) || (u.is_artillery() && !u.limbered) || self.idle.contains(unit) {
+            if ctx.can_fire.contains(unit)
+                || (u.is_artillery() && !u.limbered)
+                || self.idle.contains(unit)
+                || b.pending_order_of(*unit).is_some()
+            {
                 continue;
             }
             let Ok(plan) = b.check_attach(*unit, *hq) else { continue };
@@ -283,6 +287,11 @@ impl Scheduler {
                 let hq = b.unit(u).hq;
                 hq != c && b.commander(hq).alive() && !b.cmd.hq_failed.contains(&u) && b.nation_may_order(hq, u)
             }) {
+                continue;
+            }
+            // Order delay: an order on its way is left to arrive, not replaced by a new one
+            // (which would wait as long again).
+            if units.iter().any(|&u| b.pending_order_of(u).is_some()) {
                 continue;
             }
             let Ok(plan) = b.check_order_by(c, units, *charge, *dense, *road) else {
