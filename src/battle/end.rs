@@ -290,16 +290,12 @@ impl Battle {
         }
         let vp = self.victory_points();
         let ratio = self.rules.victory.vp_ratio;
+        // BPT "improves his result by one category": one step up the ladder decisive defeat,
+        // minor defeat, draw, minor victory, decisive victory, from the side's own result
+        // (**Decision**, issue 64: a side that lost on objectives is improved too).
         for s in 0..2 {
             if vp[s] > 0 && vp[s] >= ratio * vp[1 - s] && vp[s] > vp[1 - s] {
-                match (winner, result) {
-                    (None, _) => {
-                        winner = Some(s);
-                        result = ResultKind::Minor;
-                    }
-                    (Some(w), ResultKind::Minor) if w == s => result = ResultKind::Decisive,
-                    _ => {}
-                }
+                (winner, result) = improved(winner, result, s);
             }
         }
         // The scenario rule: a draw goes to the side with more victory points.
@@ -328,5 +324,17 @@ impl Battle {
         self.outcome = Some(o);
         self.phase = Phase::GameOver;
         self.step = Step::Open;
+    }
+}
+
+/// The result one category better for side `s` (BPT "Victory Points"): a defeat one step
+/// less bad, a draw a minor victory, a minor victory decisive; a decisive victory stays so.
+fn improved(winner: Option<usize>, result: ResultKind, s: usize) -> (Option<usize>, ResultKind) {
+    match (winner, result) {
+        (None, _) => (Some(s), ResultKind::Minor),
+        (Some(w), ResultKind::Minor) if w == s => (Some(s), ResultKind::Decisive),
+        (Some(w), _) if w == s => (Some(s), result),
+        (Some(w), ResultKind::Decisive) => (Some(w), ResultKind::Minor),
+        (Some(_), _) => (None, ResultKind::Draw),
     }
 }

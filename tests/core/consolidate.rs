@@ -15,7 +15,7 @@ const RIFLES: &str = "regular_infantry_rifled";
 /// The Confederate line (the units of side 0 come first: the Union's two lines are 0 and 1).
 const C: u32 = 2;
 
-/// A wood whose southern edge runs 1 cm south of the Confederate line's centre (y = 52): the
+/// A wood whose southern edge runs 1 cm south of the Confederate line's centre (y = 51.51): the
 /// line stands just inside it, its front a quarter centimetre from the open.
 fn wood() -> Terrain {
     Terrain {
@@ -23,8 +23,8 @@ fn wood() -> Terrain {
             kind: AreaKind::Woods,
             name: "wood".into(),
             outline: Polygon(vec![
-                V2::new(60.0, 51.0),
-                V2::new(140.0, 51.0),
+                V2::new(60.0, 50.51),
+                V2::new(140.0, 50.51),
                 V2::new(140.0, 90.0),
                 V2::new(60.0, 90.0),
             ]),
@@ -40,7 +40,7 @@ fn defenders_win(terrain: Terrain) -> Battle {
     // A second Union line far off (unit 1), so the Union is not destroyed by the loss.
     let units = [
         u(0, RIFLES, 4, 100.0, 50.0, 90.0),
-        u(1, RIFLES, 4, 100.0, 52.0, 270.0),
+        u(1, RIFLES, 4, 100.0, 51.51, 270.0),
         u(0, RIFLES, 4, 30.0, 20.0, 90.0),
     ];
     let mut b = battle_with(

@@ -148,6 +148,49 @@ fn objectives_outcome_table_and_double_victory_points() {
 }
 
 #[test]
+fn twice_the_victory_points_improves_a_side_that_lost_on_objectives_one_step() {
+    // BPT "Victory Points": "A player improves his result by one category if he earns at
+    // least twice as many VPs as his opponent". **Decision** (issue 64): the categories are
+    // one ladder, decisive defeat, minor defeat, draw, minor victory, decisive victory, so a
+    // side beaten on objectives with twice the points climbs one step too.
+    let mut b = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 150.0, 270.0),
+        u(1, RIFLES, 4, 40.0, 150.0, 270.0),
+    ]);
+    to_command(&mut b);
+    let objective = |name: &str, side: &str, level, x, y| Objective {
+        name: name.into(),
+        side: side.into(),
+        level,
+        pos: V2::new(x, y),
+        radius: 5.0,
+    };
+    // The Confederates hold a major objective, the Union a minor one: a Confederate minor
+    // victory on objectives.
+    b.objectives = vec![
+        objective("farm", "Union", ObjectiveLevel::Minor, 100.0, 53.0),
+        objective("ridge", "Confederate", ObjectiveLevel::Major, 100.0, 146.0),
+    ];
+    let o = b.compute_outcome("test");
+    assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
+    // The Union knocked out a whole regiment and lost nothing: 240 points to 0, so its minor
+    // defeat becomes a draw.
+    b.unit_mut(2).knocked_out = true;
+    let o = b.compute_outcome("test");
+    assert_eq!(o.victory_points, [240, 0]);
+    assert_eq!((o.winner, o.result), (None, ResultKind::Draw));
+    // The Union holds nothing: a Confederate decisive victory on objectives, one step less
+    // with the Union's twice the points: a Confederate minor victory.
+    b.objectives[0].pos = V2::new(10.0, 10.0);
+    let o = b.compute_outcome("test");
+    assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
+    b.unit_mut(2).knocked_out = false;
+    let o = b.compute_outcome("test");
+    assert_eq!((o.winner, o.result), (Some(1), ResultKind::Decisive));
+}
+
+#[test]
 fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_points() {
     // The scenario rule `decide_on_points` (docs/rules.md, Gettysburg): with the objectives
     // level, more victory points win a minor victory, not only twice the enemy's (BPT).

@@ -265,25 +265,31 @@ fn a_recording_made_before_still_verifies_or_is_refused_by_its_rules_version() {
 }
 
 /// Issue 63: prone and sabers drawn moved from fields of the unit into the optional rules'
-/// own tables (`battle::optional`). Two games recorded before the move, under `bpt-6` with
-/// `--rule prone,saber-charge` (a river crossing where units lay down 15 times, a peninsula
-/// game where a cavalry regiment drew sabers), still verify at every phase's checkpoint: the
-/// hash sees the tables where it saw the fields.
+/// own tables (`battle::optional`); two games were recorded under `bpt-6` before the move with
+/// `--rule prone,saber-charge`. Issue 64 changed how charges are fought (`bpt-7`): those two
+/// are now refused by their rules version's name, and two games recorded under `bpt-7` (a
+/// river crossing where units lay down 8 times, a peninsula game where a cavalry regiment drew
+/// sabers and winners chose their consolidation) verify at every phase's checkpoint to the hash
+/// they were recorded with.
 #[test]
-fn games_recorded_with_prone_and_sabers_before_the_seam_still_verify() {
-    for (file, action) in [
-        ("tests/data/recorded_prone_bpt6.ron", "Prone(true)"),
-        ("tests/data/recorded_sabers_bpt6.ron", "DrawSabers"),
+fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_version() {
+    for (file, action, version, hash) in [
+        ("tests/data/recorded_prone_bpt6.ron", "Prone(true)", "bpt-6", None),
+        ("tests/data/recorded_sabers_bpt6.ron", "DrawSabers", "bpt-6", None),
+        ("tests/data/recorded_prone_bpt7.ron", "Prone(true)", "bpt-7", Some("f685cdc92e3a450b")),
+        ("tests/data/recorded_sabers_bpt7.ron", "DrawSabers", "bpt-7", Some("ed4b3087e0df7ee8")),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains(action), "{file} has no {action}");
         let rec = Recording::load(&path).expect("the stored recording");
-        assert_eq!(rec.rules_version, "bpt-6");
-        match verify_file(&path) {
-            Ok(_) => {}
-            Err(Mismatch::RulesVersion { recorded, .. }) => assert_eq!(recorded, "bpt-6"),
-            Err(other) => panic!("{file} no longer verifies: {other:?}"),
+        assert_eq!(rec.rules_version, version);
+        match (verify_file(&path), hash) {
+            (Ok(h), Some(want)) => assert_eq!(format!("{h:016x}"), want, "{file}"),
+            (Err(Mismatch::RulesVersion { recorded, now }), None) => {
+                assert_eq!((recorded.as_str(), now.as_str()), (version, "bpt-7"), "{file}")
+            }
+            (other, _) => panic!("{file}: {other:?}"),
         }
     }
 }

@@ -1360,6 +1360,14 @@ fn the_charging_player_sees_the_melee_before_the_hand_over() {
     request(&mut app, Action::EndPhase);
     app.update();
     app.update();
+    // BPT "Consolidate" is the winner's choice (issue 64): the 21st Georgia held and stays.
+    while let volley::battle::Step::Consolidate { unit, .. } = battle(&app).step {
+        assert_eq!(battle(&app).unit(unit).side, 1, "the Confederate's own choice");
+        assert_eq!(battle(&app).actor(), 1);
+        request(&mut app, Action::Pass);
+        app.update();
+        app.update();
+    }
     let b = battle(&app);
     assert_eq!((b.active, b.phase), (1, Phase::Initiative), "the Union's turn is over");
     assert_eq!(
@@ -1382,7 +1390,10 @@ fn the_charging_player_sees_the_melee_before_the_hand_over() {
         "with its dice: {shown:?}"
     );
     assert!(shown.iter().all(|l| !l.text.starts_with('—')), "no phase headings");
-    assert_eq!(shown, melee_to_show(&app.world().resource::<BattleLog>().lines));
+    // The melee the charge phase fought, before the consolidation's choice was logged.
+    let lines = &app.world().resource::<BattleLog>().lines;
+    let before_choice = lines.iter().rposition(|l| l.action).unwrap();
+    assert_eq!(shown, melee_to_show(&lines[..before_choice]));
     // The Union player cannot act for the Confederates meanwhile.
     let n = battle(&app).actions;
     press(&mut app, KeyCode::Enter);

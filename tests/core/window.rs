@@ -516,6 +516,7 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     g.wait("the question", 60, |p| p["end_phase_asked"] == true);
     std::thread::sleep(Duration::from_secs(2));
     let question = screenshot(&x, &g, "turn.png");
+    let mut consolidation = None;
     key(&x, &g, "Escape");
     g.wait("the question closed", 60, |p| p["end_phase_asked"] == false);
     assert_eq!(g.probe()["phase"], "Command", "the phase goes on");
@@ -556,6 +557,18 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
     key(&x, &g, "Return");
     g.wait("the question again", 60, |p| p["end_phase_asked"] == true);
     key(&x, &g, "Return");
+    // The 5th won its melee: BPT "Consolidate" is its player's choice (issue 64), a window
+    // of the Union's own; Enter stays where it stands.
+    let p = g.wait("the consolidation window", 180, |p| {
+        p["actor"] == 0 && p["window_open"] == true || p["result_pause"] == true
+    });
+    if p["result_pause"] != true {
+        let n = p["actions"].as_u64().unwrap();
+        std::thread::sleep(Duration::from_secs(2));
+        consolidation = screenshot(&x, &g, "consolidate.png");
+        key(&x, &g, "Return");
+        g.wait("the stay", 120, |q| q["actions"].as_u64() > Some(n));
+    }
     let p = g.wait("the melee shown before the hand-over", 180, |p| {
         p["result_pause"] == true
     });
@@ -587,7 +600,7 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
         assert!(kinds.contains(&want), "{want} in {kinds:?}");
     }
     // The screenshots of the question and of the melee are drawn battles.
-    for shot in [question, melee].into_iter().flatten() {
+    for shot in [question, consolidation, melee].into_iter().flatten() {
         drawn(&shot);
     }
 }
