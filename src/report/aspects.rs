@@ -81,6 +81,8 @@ pub enum Mark {
     GameOver,
     /// A round or the result of a melee.
     Melee,
+    /// A winner's consolidation after a melee, chosen in its own window (BPT "Consolidate").
+    Consolidated,
 }
 
 /// Everything but the log line that an event means (see the module's introduction).

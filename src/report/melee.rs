@@ -134,5 +134,7 @@ pub(crate) fn consolidated(b: &Battle, u: UnitId, from: &Pose, to: &Pose) -> Str
 }
 
 pub(crate) fn consolidated_facts<'a>(unit: UnitId, from: Pose, to: Pose) -> Facts<'a> {
-    Facts::none().clip(Clip::Glide { unit, from, to })
+    Facts::none()
+        .clip(Clip::Glide { unit, from, to })
+        .mark(Mark::Consolidated)
 }

@@ -81,5 +81,8 @@ fn random_games_under_random_switch_sets_refuse_clashes_and_otherwise_play_out_a
             }
         }
     }
-    assert!(played > 0 && refused > 0, "both kinds met: {played} played, {refused} refused");
+    assert!(
+        played > 0 && refused > 0,
+        "both kinds met: {played} played, {refused} refused"
+    );
 }

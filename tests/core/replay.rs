@@ -276,8 +276,18 @@ fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_ver
     for (file, action, version, hash) in [
         ("tests/data/recorded_prone_bpt6.ron", "Prone(true)", "bpt-6", None),
         ("tests/data/recorded_sabers_bpt6.ron", "DrawSabers", "bpt-6", None),
-        ("tests/data/recorded_prone_bpt7.ron", "Prone(true)", "bpt-7", Some("f685cdc92e3a450b")),
-        ("tests/data/recorded_sabers_bpt7.ron", "DrawSabers", "bpt-7", Some("ed4b3087e0df7ee8")),
+        (
+            "tests/data/recorded_prone_bpt7.ron",
+            "Prone(true)",
+            "bpt-7",
+            Some("f685cdc92e3a450b"),
+        ),
+        (
+            "tests/data/recorded_sabers_bpt7.ron",
+            "DrawSabers",
+            "bpt-7",
+            Some("ed4b3087e0df7ee8"),
+        ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = std::fs::read_to_string(&path).unwrap();

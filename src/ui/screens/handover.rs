@@ -42,9 +42,20 @@ pub struct ResultPause(pub Option<Vec<LogLine>>);
 /// event). Empty when it fought none.
 pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
     use crate::report::Mark;
-    let start = lines.iter().rposition(|l| l.action).map_or(0, |i| i + 1);
-    let caused = &lines[start..];
     let mark = |l: &LogLine| l.event.as_ref().map(|e| crate::report::facts(e).mark);
+    // What the last action caused, reaching back over the winners' consolidations (BPT
+    // "Consolidate", each chosen in its own window after the melee it follows).
+    let mut end = lines.len();
+    let start = loop {
+        let start = lines[..end].iter().rposition(|l| l.action).map_or(0, |i| i + 1);
+        let stretch = &lines[start..end];
+        let chosen = stretch.iter().any(|l| mark(l) == Some(Some(Mark::Consolidated)));
+        if start == 0 || !chosen || stretch.iter().any(|l| mark(l) == Some(Some(Mark::Melee))) {
+            break start;
+        }
+        end = start - 1;
+    };
+    let caused = &lines[start..];
     if !caused.iter().any(|l| mark(l) == Some(Some(Mark::Melee))) {
         return Vec::new();
     }
