@@ -48,38 +48,27 @@ pub fn load_battle_with(
         None => base_rules,
     };
     rules.switches = rules.switches.union(&loaded.scenario.switches).union(extra);
-    if let Some(s) = rules.switches.unplayable() {
-        let text = data::load::read_text(scenario).unwrap_or_default();
-        let (line, col) = if loaded.scenario.switches.on(s) {
-            data::locate(&text, "switches")
-        } else {
-            (0, 0)
-        };
-        return Err(data::DataError::new(
-            scenario,
-            line,
-            col,
+    // A switch not played yet, or two that cannot be played together (issue 64): refused,
+    // pointed at the scenario's `switches` when it turned one of them on.
+    let refusal = match (rules.switches.unplayable(), rules.switches.clash()) {
+        (Some(s), _) => Some((
+            vec![s],
             format!(
                 "the optional rule {s} ({}) is not played by this version yet",
                 s.title()
             ),
-        ));
-    }
-    // Switches that cannot be played together (issue 64), pointed at the scenario's
-    // `switches` when it turned one of them on.
-    if let Some((a, b)) = rules.switches.clash() {
+        )),
+        (None, Some((a, b))) => Some((vec![a, b], rules::switches::clash_words(a, b))),
+        (None, None) => None,
+    };
+    if let Some((named, why)) = refusal {
         let text = data::load::read_text(scenario).unwrap_or_default();
-        let (line, col) = if loaded.scenario.switches.on(a) || loaded.scenario.switches.on(b) {
+        let (line, col) = if named.iter().any(|s| loaded.scenario.switches.on(*s)) {
             data::locate(&text, "switches")
         } else {
             (0, 0)
         };
-        return Err(data::DataError::new(
-            scenario,
-            line,
-            col,
-            rules::switches::clash_words(a, b),
-        ));
+        return Err(data::DataError::new(scenario, line, col, why));
     }
     Ok(battle::Battle::new(&loaded, rules, seed))
 }
