@@ -33,6 +33,8 @@ struct Engaged {
     attacker: usize,
     contact: [Vec<UnitId>; 2],
     supports: [Vec<UnitId>; 2],
+    /// The target counter-charged (BPT "Counter-Charge"): it charged too.
+    counter_charge: bool,
 }
 
 /// How far off an edge a pose facing it stands ([`Battle::pose_facing_edge`]), cm: a contact
@@ -1037,6 +1039,7 @@ impl Battle {
                 attacker: attacker_side,
                 contact,
                 supports,
+                counter_charge: combat.counter_charge,
             };
             let (contact, supports) = (&eng.contact, &eng.supports);
             let mut sides = Vec::new();
@@ -1223,8 +1226,11 @@ impl Battle {
             if !self.unit(id).alive() {
                 continue;
             }
-            if w == eng.attacker && eng.contact[w].contains(&id) {
-                // BPT "Disordered": troops that concluded a charge successfully.
+            let charged = w == eng.attacker || (eng.counter_charge && id == target);
+            if charged && eng.contact[w].contains(&id) {
+                // BPT "Disordered": troops that concluded a charge successfully (a
+                // counter-charge is a charge: "Cavalry who charge will become both
+                // disordered and their mounts will face Exhaustion").
                 let pt = self.player_turn;
                 let u = self.unit_mut(id);
                 u.disorder(pt);

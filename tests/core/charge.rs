@@ -171,3 +171,54 @@ fn dug_in_losers_that_must_retreat_are_knocked_out() {
     )));
     assert!(!b.unit(1).alive(), "it could not retreat out of its works");
 }
+
+/// BPT "Disordered": "Troops that have successfully concluded a charge against an enemy are
+/// considered Disordered … Cavalry who charge will become both disordered and their mounts
+/// will face Exhaustion"; a counter-charge is a charge ("both sides in a charge receive the
+/// charge bonus"). Cavalry that counter-charged and won is disordered and exhausted like a
+/// charger that won (issue 64; until `bpt-7` it was neither).
+#[test]
+fn counter_charging_cavalry_that_wins_is_disordered_and_exhausted() {
+    // Union cavalry (front edge y 51.0, 2 cm deep) charged by a Confederate line (front edge
+    // 51.76 − 0.75 = 51.01), and counter-charging.
+    let mut b = battle(&[
+        u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
+        u(1, RIFLES, 4, 100.0, 51.76, 270.0),
+    ]);
+    to_command(&mut b);
+    assert!(b.unit_distance(0, 1) < 0.05, "in contact: {}", b.unit_distance(0, 1));
+    b.combats.push(Combat {
+        chargers: vec![1],
+        target: 0,
+        supports: [vec![], vec![]],
+        counter_charge: true,
+    });
+    // The charger rolls first: the Confederates' 9 dice (4 × 2 + 1 charging) all miss, the
+    // cavalry's 17 (4 × 4, its army list's attacks, + 1 counter-charging) all hit.
+    let mut faces = vec![1; 9];
+    faces.extend([6; 17]);
+    faces.extend([1; 20]);
+    script(&mut b, &faces);
+    let ev = b.apply(&Action::EndPhase).unwrap();
+    let dice: Vec<u32> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .next()
+        .unwrap();
+    assert_eq!(
+        dice,
+        vec![9, 17],
+        "the charger's dice, then the counter-charging cavalry's"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 1, .. })),
+        "the cavalry won by double: {ev:?}"
+    );
+    let pt = b.player_turn;
+    assert!(b.unit(0).disordered(pt), "the counter-charging cavalry is disordered");
+    assert!(b.unit(0).exhausted, "and its mounts exhausted");
+    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+}
