@@ -4,7 +4,7 @@
 
 use super::common::*;
 use volley::battle::event::{Event, KnockOut};
-use volley::battle::state::{Combat, Phase, Step};
+use volley::battle::state::{Phase, Step};
 use volley::battle::{Action, Battle};
 use volley::rules::geometry::{Pose, V2};
 use volley::rules::params::Cover;
@@ -38,25 +38,8 @@ fn wood() -> Terrain {
 /// Union is beaten by double and knocked out, and the Confederates consolidate.
 fn defenders_win(terrain: Terrain) -> Battle {
     // A second Union line far off (unit 1), so the Union is not destroyed by the loss.
-    let units = [
-        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
-        u(1, RIFLES, 4, 100.0, 51.51, 270.0),
-        u(0, RIFLES, 4, 30.0, 20.0, 90.0),
-    ];
-    let mut b = battle_with(
-        &units,
-        terrain,
-        [(20.0, 5.0), (220.0, 175.0)],
-        [(40.0, 5.0), (200.0, 175.0)],
-    );
-    to_command(&mut b);
-    assert!(b.unit_distance(0, C) < 0.6);
-    b.combats.push(Combat {
-        chargers: vec![0],
-        target: C,
-        supports: [vec![], vec![]],
-        counter_charge: false,
-    });
+    let mut b = in_contact_with(&[u(0, RIFLES, 4, 30.0, 20.0, 90.0)], terrain);
+    assert_eq!(b.combats[0].target, C);
     let mut faces = vec![1; 9];
     faces.extend([6; 8]);
     faces.extend([1; 10]);

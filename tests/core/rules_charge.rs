@@ -200,31 +200,6 @@ fn a_charger_knocked_out_by_counter_fire_does_not_contact() {
     assert!(b.combats.is_empty());
 }
 
-/// Union line (id 0) already in contact with a Confederate line, front to front; the extra
-/// units given. Ids: the Union units in order, then the Confederates (the line first).
-fn in_contact_with(extra: &[U], terrain: Terrain) -> Battle {
-    // Front edges: Union 50.75, Confederate 51.51 − 0.75 = 50.76 (until rules `bpt-7` the
-    // Confederates stood at 52, 0.5 cm off, which counted as contact then).
-    let mut units = vec![u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 51.51, 270.0)];
-    units.extend_from_slice(extra);
-    let target = units.iter().filter(|x| x.side == 0).count() as u32;
-    let mut b = battle_with(
-        &units,
-        terrain,
-        [(20.0, 5.0), (220.0, 175.0)],
-        [(40.0, 5.0), (200.0, 175.0)],
-    );
-    to_command(&mut b);
-    assert!(b.unit_distance(0, target) < 0.6);
-    b.combats.push(Combat {
-        chargers: vec![0],
-        target,
-        supports: [vec![], vec![]],
-        counter_charge: false,
-    });
-    b
-}
-
 #[test]
 fn a_commander_touching_a_unit_in_a_charge_adds_its_attack_bonus() {
     // BPT "Command Presence": brigade HQ average, +1 die. Union 4 × 2 + 1 (charging) + 1.
