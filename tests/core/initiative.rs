@@ -191,3 +191,31 @@ fn a_charged_gun_man_handles_at_most_90_degrees_and_only_when_charged() {
         .unwrap_err();
     assert!(r.rule.starts_with("BPT"), "{r}");
 }
+
+#[test]
+fn the_computer_turns_a_gun_charged_in_the_flank_to_face_the_charge() {
+    // BPT "Charging": man-handling up to 90 degrees to face a charge. The scheduler answers a
+    // flank charge on its gun with the pivot (it meets the charger in front), and gives the
+    // pivot no worth when the charge already comes at the gun's front.
+    use volley::agents::scheduler::Scheduler;
+    let b = gun_charged_in_the_flank();
+    let legal = b.legal_actions();
+    let (i, why) = Scheduler::new(1).pick(&b, &legal);
+    assert!(
+        matches!(legal[i], Action::CounterDeploy { unit: 1, .. }),
+        "{:?}: {why}",
+        legal[i]
+    );
+    assert!(why.contains("in front, not in the flank"), "{why}");
+    // Charged in front, the gun has nothing to turn for: it meets the charge with canister.
+    let mut front = battle(&[
+        u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+        u(1, "smoothbore_cannon", 1, 100.0, 62.0, 250.0),
+    ]);
+    front
+        .apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("legal charge");
+    let legal = front.legal_actions();
+    let (i, why) = Scheduler::new(1).pick(&front, &legal);
+    assert_eq!(legal[i], Action::CounterFire { unit: 1 }, "{legal:?}: {why}");
+}

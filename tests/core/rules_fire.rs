@@ -383,3 +383,58 @@ fn fire_together_needs_two_units_of_the_order_in_hand() {
             .any(|a| matches!(a, Action::FireTogether { .. }))
     );
 }
+
+#[test]
+fn the_computer_rolls_together_when_each_firer_would_choose_the_same_target() {
+    // BPT "Firing": "roll all the dice together". Two units of the order in hand, one enemy
+    // before them: the scheduler fires them together (one roll, one opportunity for the enemy
+    // to answer), worth more than either fire alone. With a second, nearer and better target
+    // for one of them, it does not pull that unit's fire onto the first.
+    use volley::agents::scheduler::Scheduler;
+    use volley::agents::scheduler::evaluate::{Ctx, judge};
+    let b = two_firers_one_target();
+    let legal = b.legal_actions();
+    let (i, why) = Scheduler::new(1).pick(&b, &legal);
+    assert!(
+        matches!(&legal[i], Action::FireTogether { target: 2, with, .. } if with.len() == 1),
+        "{:?}: {why}",
+        legal[i]
+    );
+    assert!(why.contains("2 units fire together"), "{why}");
+    let ctx = Ctx::new(&b, 0, &legal);
+    let together = judge(&b, &legal[i], &ctx).score;
+    for f in [0, 1] {
+        let alone = judge(&b, &Action::Fire { unit: f, target: 2 }, &ctx).score;
+        assert!(together > alone, "{together} against {alone}");
+    }
+    // One enemy 15 cm before both (within half range, BPT "Firing"), a second 4 cm before the
+    // right-hand unit only: that unit does better firing at the second.
+    let mut b = battle(&[
+        u(0, RIFLES, 2, 95.0, 50.0, 90.0),
+        u(0, RIFLES, 2, 105.0, 50.0, 90.0),
+        u(1, RIFLES, 2, 100.0, 65.0, 270.0),
+        u(1, RIFLES, 2, 110.0, 54.0, 270.0),
+    ]);
+    to_command(&mut b);
+    b.cmd.orders.insert(0, order(HQ0));
+    b.cmd.orders.insert(1, order(HQ0));
+    let legal = b.legal_actions();
+    let ctx = Ctx::new(&b, 0, &legal);
+    let mut seen = 0;
+    for a in &legal {
+        if let Action::FireTogether { target, .. } = a {
+            seen += 1;
+            assert_eq!(*target, 2, "{a:?}");
+            let j = judge(&b, a, &ctx);
+            assert!(
+                j.score == f64::NEG_INFINITY,
+                "{a:?} pulls the right-hand unit off its better target: {}",
+                j.why
+            );
+        }
+    }
+    assert_eq!(seen, 1, "{legal:?}");
+    let elsewhere = judge(&b, &Action::Fire { unit: 1, target: 3 }, &ctx).score;
+    let here = judge(&b, &Action::Fire { unit: 1, target: 2 }, &ctx).score;
+    assert!(elsewhere > here, "{elsewhere} against {here}");
+}

@@ -721,6 +721,8 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
             fire_value(b, *unit, charger, FireContext::Counter)
                 .map_or_else(Judged::nothing, |(s, _, why)| Judged::new(s + 0.2, why))
         }
+        Action::CounterDeploy { unit, .. } => counter_pivot_value(b, *unit),
+        Action::FireTogether { unit, target, with } => fire_together_value(b, *unit, *target, with, ctx),
         Action::Charge { unit, target } | Action::InitiativeCharge { unit, target } => {
             charge_value(b, *unit, *target, ctx)
         }
@@ -735,6 +737,70 @@ pub fn judge(b: &Battle, a: &Action, ctx: &Ctx) -> Judged {
             format!("{}: support {} in its charge", b.unit(*unit).name, b.unit(*friend).name),
         ),
         _ => Judged::nothing(),
+    }
+}
+
+/// BPT "Firing": "When two or more units are firing at the same target, roll all the dice
+/// together". Worth it when every firer's own best target is this one (fire is never
+/// concentrated on a target a unit would not choose): the fires' worth together, and a little
+/// more, as the enemy then gets one opportunity to fire back at the first unit named, not one
+/// after each (BPT "Opportunity Fire").
+fn fire_together_value(b: &Battle, unit: UnitId, target: UnitId, with: &[UnitId], ctx: &Ctx) -> Judged {
+    let mut total = 0.0;
+    for &f in std::iter::once(&unit).chain(with) {
+        let Some((here, _, _)) = fire_value(b, f, target, FireContext::Order) else {
+            return Judged::nothing();
+        };
+        let better_elsewhere = ctx
+            .enemies
+            .iter()
+            .filter(|&&e| e != target)
+            .filter_map(|&e| fire_value(b, f, e, FireContext::Order))
+            .any(|(s, _, _)| s > here);
+        if better_elsewhere {
+            return Judged::nothing();
+        }
+        total += here;
+    }
+    Judged::new(
+        total + 0.1,
+        format!(
+            "{} units fire together at {}, one roll ({})",
+            with.len() + 1,
+            b.unit(target).name,
+            std::iter::once(&unit)
+                .chain(with)
+                .map(|&f| b.unit(f).name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+/// BPT "Charging": a charged gun man-handles to face the charge when the charger comes at its
+/// flank or rear (flank −2 in the combat, BPT "Combat Modifiers"); met in front already, a few
+/// degrees gain nothing. Worth more than a pass, less than the counter fire a gun facing its
+/// charger has.
+fn counter_pivot_value(b: &Battle, gun: UnitId) -> Judged {
+    let charger = match &b.step {
+        crate::battle::state::Step::CounterInitiative { charger, target, .. } if *target == gun => *charger,
+        _ => return Judged::nothing(),
+    };
+    match b.contact_aspect(gun, charger) {
+        crate::rules::geometry::Aspect::Front => Judged::nothing(),
+        aspect => Judged::new(
+            0.6,
+            format!(
+                "{}: turns its guns to meet {} in front, not in the {}",
+                b.unit(gun).name,
+                b.unit(charger).name,
+                if aspect == crate::rules::geometry::Aspect::Rear {
+                    "rear"
+                } else {
+                    "flank"
+                }
+            ),
+        ),
     }
 }
 
