@@ -1,6 +1,7 @@
 //! The Napoleonic army lists (BPT "Napoleonic French Army", the reconstructed British list, the
-//! "Napoleonic Wars Command Chart") and the two notes the rules read: 13 (heavy cavalry) and
-//! 22 (+1 attack die).
+//! "Napoleonic Wars Command Chart"), the notes the rules read: 13 (heavy cavalry), 14
+//! (irregular cavalry and squares), 21 (charge in attack column), 22 (+1 attack die) and 24 (no
+//! square), and the square (BPT "Square") with the fire preview that foresees it.
 
 use super::common::*;
 use volley::battle::event::{CombatSide, Event};

@@ -141,7 +141,9 @@ pub fn closing_fire_odds(
         .into_iter()
         .filter(|d| ctx.enemies.contains(d))
         .filter_map(|d| {
-            let f = copy.check_fire(d, charger, FireContext::Counter).ok()?;
+            copy.check_fire(d, charger, FireContext::Counter).ok()?;
+            // As rolled: after a square the fire forces on an infantry charger (BPT "Square").
+            let f = copy.as_fired_on(charger).fire_plan(d, charger, FireContext::Counter);
             let need = copy.morale_grade(charger).map_or(f.to_hit, |g| g.suppressed_on);
             Some((odds::hits_distribution(f.dice, f.effective_to_hit(), f.save), need))
         })
