@@ -219,6 +219,7 @@ impl Battle {
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
             return refuse("BPT Charge", "charging units must be in line or attack column");
         }
+        self.check_charge_notes(u, t)?;
         // BPT "Disordered Formation": disordered units stand "around their command stand in a
         // circular fashion", in neither line nor attack column, until the end of the next
         // initiative phase.
@@ -837,6 +838,25 @@ impl Battle {
         modifiers
     }
 
+    /// The Napoleonic special rules on who charges how (BPT "Napoleonic Special Rules"): note
+    /// 21 "Must use attack column march formation in a charge" (a charger in line is
+    /// refused), note 14 "Irregular cavalry may not charge infantry in square".
+    fn check_charge_notes(&self, u: &Unit, t: &Unit) -> Result<(), Refusal> {
+        if u.row.has(Trait::ChargesInColumn) && u.formation != Formation::AttackColumn {
+            return refuse(
+                "BPT Napoleonic Special Rules note 21",
+                format!("{} must be in attack column to charge", u.name),
+            );
+        }
+        if u.row.has(Trait::Irregular) && t.row.arm == Arm::Infantry && t.formation == Formation::Square {
+            return refuse(
+                "BPT Napoleonic Special Rules note 14",
+                format!("{} is irregular cavalry: it may not charge infantry in square", u.name),
+            );
+        }
+        Ok(())
+    }
+
     /// The save of `struck` against hits in a charge: none in attack column; one worse (a 6
     /// stays 6) when the enemy fights it to its flank or rear (BPT "Saves").
     pub(crate) fn charge_save(&self, struck: UnitId, flanked: bool) -> Option<u32> {
@@ -1334,6 +1354,10 @@ impl Battle {
                 Cover::Open => Cover::Soft,
                 _ => Cover::Hard,
             }
+        } else if cavalry && self.unit(struck).row.has(Trait::NoSquare) {
+            // Napoleonic note 24: "May not form square and defend against cavalry as in open
+            // ground" (**decision**: whatever cover they stand in).
+            Cover::Open
         } else {
             cover
         };

@@ -1070,6 +1070,12 @@ impl Battle {
                 if u.is_artillery() {
                     return refuse("BPT Movement Formations", "guns do not change formation");
                 }
+                if f == Formation::Square && u.row.has(crate::data::army::Trait::NoSquare) {
+                    return refuse(
+                        "BPT Napoleonic Special Rules note 24",
+                        format!("{} may not form square", u.name),
+                    );
+                }
                 if f == Formation::Square && !self.may_form_square(id) {
                     return refuse(
                         "BPT Square",

@@ -470,11 +470,12 @@ impl Battle {
 
     /// Whether `id` may stand in square: infantry of an army that uses it (not the ACW), not
     /// poor troops (BPT "Square": "Really poor troops whose training is poor or irregular foot
-    /// troops may not form square").
+    /// troops may not form square"), nor infantry of Napoleonic note 24 ("May not form square").
     pub fn may_form_square(&self, id: UnitId) -> bool {
         let u = self.unit(id);
         u.row.arm == Arm::Infantry
             && !u.row.has(Trait::Dismounted)
+            && !u.row.has(Trait::NoSquare)
             && u.grade != Grade::Poor
             && !self.sides[u.side].army.starts_with("ACW")
     }
@@ -486,6 +487,20 @@ impl Battle {
     /// a unit that may not form square (poor, ACW) or has no room stays as it is. Returns
     /// whether it formed square.
     pub(crate) fn forced_square(&mut self, id: UnitId, ev: &mut Vec<Event>) -> bool {
+        if !self.square_forced_on(id) {
+            return false;
+        }
+        self.stand_in_square(id);
+        ev.push(Event::Deployed {
+            unit: id,
+            what: "forms square: enemy cavalry within 30 cm".into(),
+        });
+        true
+    }
+
+    /// Whether a fire at `id` now would first force it into square ([`Battle::forced_square`]),
+    /// changing nothing.
+    pub fn square_forced_on(&self, id: UnitId) -> bool {
         let u = self.unit(id);
         if u.formation == Formation::Square || !u.alive() || !self.may_form_square(id) {
             return false;
@@ -503,20 +518,32 @@ impl Battle {
         after.formation = Formation::Square;
         after.refused = (false, false);
         let rects = self.compute_geom(&after).rects;
-        if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
-            || self.overlapping_unit(id, &rects).is_some()
-        {
-            return false;
-        }
+        !(rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c)))
+            || self.overlapping_unit(id, &rects).is_some())
+    }
+
+    fn stand_in_square(&mut self, id: UnitId) {
         let u = self.unit_mut(id);
         u.formation = Formation::Square;
         u.refused = (false, false);
         self.refresh_geometry();
-        ev.push(Event::Deployed {
-            unit: id,
-            what: "forms square: enemy cavalry within 30 cm".into(),
-        });
-        true
+    }
+
+    /// The battle a fire at `target` is rolled in, for the fire previews (the odds shown, the
+    /// scheduler's judgement): this one, or, when the fire would first force the target into
+    /// square (BPT "Square", [`Battle::forced_square`]), a copy with it in square, so the
+    /// plan, the dice and the expected hits are those rolled (its square's dice, no saves, an
+    /// all-round front). Whether the fire is legal is asked of this battle ([`Battle::check_fire`]),
+    /// as the resolution does. Until issue 64 the previews used the target's formation before
+    /// the square.
+    pub fn as_fired_on(&self, target: UnitId) -> std::borrow::Cow<'_, Battle> {
+        if self.square_forced_on(target) {
+            let mut b = self.clone();
+            b.stand_in_square(target);
+            std::borrow::Cow::Owned(b)
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
     }
 
     /// May `firer` fire at `target` now (ignoring whose turn it is)?

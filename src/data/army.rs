@@ -45,6 +45,15 @@ pub enum Trait {
     HeavyCavalry,
     /// +1 attack die when firing (Napoleonic note 22: British-trained infantry, Jager, Grenz).
     ExtraAttack,
+    /// Irregular cavalry: "may not charge infantry in square" (Napoleonic note 14: Cossacks,
+    /// irregulars).
+    Irregular,
+    /// "Must use attack column march formation in a charge" (Napoleonic note 21: French,
+    /// Russian, French-trained infantry): charges only in attack column, never in line.
+    ChargesInColumn,
+    /// "May not form square and defend against cavalry as in open ground" (Napoleonic note
+    /// 24: Spanish infantry).
+    NoSquare,
     /// Only in historical scenarios that name it (inferior 1861 cavalry, Gatlings).
     ScenarioOnly,
 }

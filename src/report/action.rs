@@ -175,6 +175,9 @@ pub fn consolidation_words(from: &Pose, to: &Pose, told: bool) -> String {
 /// ball or shell lands on its aim.
 fn fire(b: &Battle, a: &Action, unit: u32, target: u32) -> String {
     let ctx = crate::battle::fire::FireContext::Order;
+    // As the fire will be rolled: after a square it forces (BPT "Square").
+    let fired_on = b.as_fired_on(target);
+    let b = &*fired_on;
     let plan = b.fire_plan(unit, target, ctx);
     // A gun's ball or shell lands on its aim only on the crew's accuracy roll; a shell
     // attacks every stand in its burst (`Battle::fire_expected_hits` counts both).

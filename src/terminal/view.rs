@@ -548,6 +548,9 @@ fn pct(p: f64) -> String {
 /// `odds N`: the dice of one listed action.
 pub fn odds_lines(b: &Battle, a: &Action) -> Vec<String> {
     let fire = |unit: UnitId, target: UnitId, ctx: FireContext| {
+        // As the fire will be rolled: after a square it forces (BPT "Square").
+        let fired_on = b.as_fired_on(target);
+        let b = &*fired_on;
         let plan = b.fire_plan(unit, target, ctx);
         let to_hit = plan.effective_to_hit();
         let dist = odds::hits_distribution(plan.dice, to_hit, plan.save);
@@ -569,6 +572,13 @@ pub fn odds_lines(b: &Battle, a: &Action) -> Vec<String> {
                 .map(|s| format!(", the target saves on {s}+"))
                 .unwrap_or_default()
         )];
+        if matches!(fired_on, std::borrow::Cow::Owned(_)) {
+            out.push(format!(
+                "  {} forms square first: enemy cavalry within {} cm (BPT Square)",
+                b.unit(target).name,
+                b.rules.fire.square_cavalry_threat
+            ));
+        }
         // A shell attacks every stand within its burst, wherever it lands: its dice are rolled
         // for each, so the distribution of the order's dice is not its own (issue 64).
         if let Some(e) = b.shell_expected_hits(unit, target, ctx) {

@@ -1,6 +1,7 @@
 //! The Napoleonic army lists (BPT "Napoleonic French Army", the reconstructed British list, the
-//! "Napoleonic Wars Command Chart") and the two notes the rules read: 13 (heavy cavalry) and
-//! 22 (+1 attack die).
+//! "Napoleonic Wars Command Chart"), the notes the rules read: 13 (heavy cavalry), 14
+//! (irregular cavalry and squares), 21 (charge in attack column), 22 (+1 attack die) and 24 (no
+//! square), and the square (BPT "Square") with the fire preview that foresees it.
 
 use super::common::*;
 use volley::battle::event::{CombatSide, Event};
@@ -8,6 +9,7 @@ use volley::battle::fire::FireContext;
 use volley::battle::state::Combat;
 use volley::battle::{Action, Battle};
 use volley::data::army::{Arm, Trait, TroopRow};
+use volley::rules::formation::Formation;
 
 fn row(stem: &str, id: &str) -> TroopRow {
     army(stem)
@@ -251,7 +253,7 @@ fn at_a_square(firer: &'static str, n: u32, x: f64, y: f64, facing: f64, more: &
 }
 
 fn squared(mut b: Battle, t: u32) -> Battle {
-    b.unit_mut(t).formation = volley::rules::formation::Formation::Square;
+    b.unit_mut(t).formation = Formation::Square;
     b.refresh_geometry();
     b
 }
@@ -358,4 +360,219 @@ fn a_square_defends_one_level_better_against_cavalry() {
     let b = squared(b, 1);
     assert_eq!(b.charge_to_hit(1, from, true), 5, "a square against cavalry: soft");
     assert_eq!(b.charge_to_hit(1, from, false), 4, "against infantry: open");
+}
+
+/// A row of a Napoleonic chart not in the bundled lists, as the book prints it.
+/// Both print 1 attack (range 2 cm mounted, 10 cm muskets), 3 hits and save 0 (none).
+fn printed(id: &str, name: &str, arm: Arm, movement: f64, points: u32, notes: &[u32], traits: &[Trait]) -> TroopRow {
+    TroopRow {
+        id: id.into(),
+        name: name.into(),
+        arm,
+        movement,
+        movement_alt: None,
+        attacks: 1,
+        range: if arm == Arm::Cavalry { 2.0 } else { 10.0 },
+        hits: 3,
+        save: None,
+        points: Some(points),
+        limit: Some(if arm == Arm::Cavalry { "-/1" } else { "4/-" }.into()),
+        notes: notes.to_vec(),
+        traits: traits.to_vec(),
+        dismounts_to: None,
+    }
+}
+
+/// "Napoleonic Russian Army Troop Chart": "Cossack Cavalry  Cav 30 1/2 3 0 30 -/1 4, 11, 14, 16"
+/// (no bundled list prints note 14).
+fn cossacks() -> TroopRow {
+    printed(
+        "cossack_cavalry",
+        "Cossack Cavalry",
+        Arm::Cavalry,
+        30.0,
+        30,
+        &[4, 11, 14, 16],
+        &[Trait::Mounted, Trait::Sabre, Trait::Irregular],
+    )
+}
+
+/// "Napoleonic Spanish Army Troop Chart": "Line Infantry (09/15)  Inf 8 1/10 3 0 30 4/- 1, 24"
+/// (no bundled list prints note 24).
+fn spanish_line() -> TroopRow {
+    printed(
+        "line_infantry_09_15",
+        "Line Infantry (09/15)",
+        Arm::Infantry,
+        8.0,
+        30,
+        &[1, 24],
+        &[Trait::Smoothbore, Trait::NoSquare],
+    )
+}
+
+/// A charger (id 0, `row`, in `formation`) 12 cm south of a French line of 4 (id 1, `formation`
+/// too if `target_square`), in side 0's command phase with an order that may charge: whether
+/// the charge is listed, and `check_charge`'s refusal (its rule) if any.
+fn charge_of(row: TroopRow, formation: Formation, target_square: bool) -> Result<(), String> {
+    let mut b = battle(&[
+        U {
+            formation,
+            ..u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0)
+        },
+        u(1, "regular_infantry_rifled", 4, 100.0, 64.0, 270.0),
+    ]);
+    b.sides[0].army = army("nap_british").name.clone();
+    b.sides[1].army = army("nap_french").name.clone();
+    b.units[0].row = row;
+    b.units[1].row = self::row("nap_french", "line_infantry_08_12");
+    if target_square {
+        b.unit_mut(1).formation = Formation::Square;
+    }
+    b.refresh_geometry();
+    to_command(&mut b);
+    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    let listed = b.legal_actions().contains(&Action::Charge { unit: 0, target: 1 });
+    let r = b
+        .check_charge(0, 1)
+        .map(|_| ())
+        .map_err(|e| format!("{}: {}", e.rule, e.reason));
+    assert_eq!(listed, r.is_ok(), "the legal actions and check_charge agree: {r:?}");
+    r
+}
+
+/// BPT "Napoleonic Special Rules" note 21: "Must use attack column march formation in a
+/// charge" (French line infantry; the British, note 22, charge in line).
+#[test]
+fn note_21_infantry_charges_only_in_attack_column() {
+    for stem in ["nap_french", "nap_british"] {
+        for t in &army(stem).troops {
+            assert_eq!(t.notes.contains(&21), t.has(Trait::ChargesInColumn), "{stem} {}", t.id);
+        }
+    }
+    let french = || row("nap_french", "line_infantry_08_12");
+    let refused = charge_of(french(), Formation::Line, false).expect_err("in line");
+    assert!(refused.starts_with("BPT Napoleonic Special Rules note 21"), "{refused}");
+    assert_eq!(charge_of(french(), Formation::AttackColumn, false), Ok(()));
+    assert_eq!(
+        charge_of(row("nap_british", "line_infantry"), Formation::Line, false),
+        Ok(())
+    );
+}
+
+/// Note 14: "Irregular cavalry may not charge infantry in square" (Cossacks; other cavalry may,
+/// and Cossacks may charge infantry that is not in square).
+#[test]
+fn note_14_irregular_cavalry_may_not_charge_a_square() {
+    let refused = charge_of(cossacks(), Formation::Line, true).expect_err("a square");
+    assert!(refused.starts_with("BPT Napoleonic Special Rules note 14"), "{refused}");
+    assert_eq!(charge_of(cossacks(), Formation::Line, false), Ok(()));
+    assert_eq!(
+        charge_of(row("nap_french", "light_cavalry_05_12"), Formation::Line, true),
+        Ok(())
+    );
+}
+
+/// Note 24: "May not form square and defend against cavalry as in open ground" (Spanish
+/// infantry): no square by order nor under the threat of cavalry, and against cavalry the
+/// score to hit is the open ground's 4+ even in woods (soft cover, 5+, against infantry).
+#[test]
+fn note_24_infantry_never_forms_square_and_defends_against_cavalry_as_in_the_open() {
+    use volley::battle::Deploy;
+    // By order: refused citing the note; a French line of the same numbers may.
+    let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
+    b.units[1].row = spanish_line();
+    let r = b
+        .check_deploy(1, Deploy::Formation(Formation::Square), false)
+        .expect_err("no square");
+    assert_eq!(r.rule, "BPT Napoleonic Special Rules note 24");
+    b.units[1].row = row("nap_french", "line_infantry_08_12");
+    assert!(b.check_deploy(1, Deploy::Formation(Formation::Square), false).is_ok());
+    // Fired on with British cavalry 20 cm off and no Spanish cavalry near: it stays in line.
+    let cav = u(0, "us_cavalry_1862", 3, 130.0, 60.0, 90.0);
+    let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
+    let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
+    b.units[t as usize].row = spanish_line();
+    b.cmd.orders.insert(0, super::fire::order(1));
+    assert!(!b.square_forced_on(t));
+    script(&mut b, &[1; 40]);
+    let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
+    assert!(!ev.iter().any(|e| matches!(e, Event::Deployed { .. })));
+    assert_eq!(b.unit(t).formation, Formation::Line);
+    // In woods (soft cover): cavalry hits it on 4+, as in the open; infantry on 5+. A French
+    // line there is hit by cavalry on 5+.
+    let wood = area(volley::rules::terrain::AreaKind::Woods, 80.0, 64.0, 120.0, 78.0);
+    let mut b = battle_with(
+        &[
+            u(0, "us_cavalry_1862", 3, 100.0, 50.0, 90.0),
+            u(1, "regular_infantry_rifled", 4, 100.0, 70.0, 270.0),
+        ],
+        wood,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+    );
+    b.sides[1].army = army("nap_french").name.clone();
+    let from = Some(b.unit(0).pose.pos);
+    b.units[1].row = row("nap_french", "line_infantry_08_12");
+    assert_eq!(
+        b.charge_to_hit(1, from, true),
+        5,
+        "a French line in woods against cavalry"
+    );
+    b.units[1].row = spanish_line();
+    assert_eq!(b.charge_to_hit(1, from, true), 4, "note 24: as in open ground");
+    assert_eq!(b.charge_to_hit(1, from, false), 5, "against infantry its cover counts");
+}
+
+/// Issue 64 item 8: the fire preview foresees the forced square. BPT "Square": infantry fired
+/// on "has enemy cavalry within 30cm, and no friendly cavalry units are within 30cm, ... must
+/// form square", and then "+1 Infantry per unit versus Infantry in square", "Square formation
+/// receives no saves dice against ranged weapons". The odds shown before the fire (the
+/// terminal's `odds`, the order's words, the scheduler's judgement) are those of the fire
+/// rolled: one die more than at the line and no save (until then they showed the line's dice
+/// and its 6+ save, and the square was formed only when the dice were rolled).
+#[test]
+fn the_fire_preview_foresees_the_square_the_fire_forces() {
+    use volley::battle::event::Event;
+    // The same fire without the cavalry: the line's dice and its 6+ save.
+    let b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
+    let line = b.check_fire(0, 1, FireContext::Order).expect("in range");
+    assert_eq!(line.save, Some(6));
+    let cav = u(0, "us_cavalry_1862", 3, 130.0, 60.0, 90.0);
+    let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
+    b.cmd.orders.insert(0, super::fire::order(1));
+    let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
+    let fire = Action::Fire { unit: 0, target: t };
+    let odds = volley::terminal::view::odds_lines(&b, &fire);
+    let words = volley::report::action::heading(&b, &fire);
+    let judged = volley::agents::scheduler::evaluate::fire_value(&b, 0, t, FireContext::Order)
+        .expect("a legal fire")
+        .2;
+    script(&mut b, &[1; 40]);
+    let ev = b.apply(&fire).expect("legal fire");
+    let (dice, save, need) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Fired {
+                dice,
+                save,
+                to_hit,
+                roll_bonus,
+                ..
+            } => Some((*dice, *save, to_hit.saturating_sub(*roll_bonus).max(1))),
+            _ => None,
+        })
+        .expect("the fire");
+    assert_eq!(b.unit(t).formation, Formation::Square);
+    // The book's numbers: the line's dice + 1, no save.
+    assert_eq!((dice, save), (line.dice + 1, None));
+    let n = volley::report::count(dice, "die");
+    assert!(odds[0].contains(&format!(": {n} (")), "{odds:?}");
+    assert!(!odds[0].contains("saves on"), "{odds:?}");
+    assert!(odds.iter().any(|l| l.contains("forms square first")), "{odds:?}");
+    assert!(words.contains(&format!("({n}, {need}+")), "{words}");
+    assert!(judged.contains(&format!("{n} at {need}+")), "{judged}");
+    // Expected hits: each die hits on `need`+ and nothing is saved.
+    let mean = f64::from(dice) * f64::from(7 - need) / 6.0;
+    assert!(judged.contains(&format!("{mean:.1} hits expected")), "{judged}");
 }

@@ -31,7 +31,11 @@ impl Judged {
 
 /// Expected hits and the chance to suppress of `unit` firing at `target` in `ctx`, if legal.
 pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) -> Option<(f64, f64, String)> {
-    let plan = b.check_fire(unit, target, ctx).ok()?;
+    b.check_fire(unit, target, ctx).ok()?;
+    // As the fire will be rolled: after a square it forces (BPT "Square").
+    let fired_on = b.as_fired_on(target);
+    let b = &*fired_on;
+    let plan = b.fire_plan(unit, target, ctx);
     let dist = odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
     let mean = odds::mean(&dist);
     let p_sup = if b.unit(target).suppressed() {
@@ -69,7 +73,8 @@ pub fn fire_value(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) ->
 /// The chance that `unit`'s fire at `target` lands at least one hit (initiative passing:
 /// fire that lands none passes the initiative).
 pub fn hit_chance(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext) -> Option<f64> {
-    let plan = b.check_fire(unit, target, ctx).ok()?;
+    b.check_fire(unit, target, ctx).ok()?;
+    let plan = b.as_fired_on(target).fire_plan(unit, target, ctx);
     let dist = odds::hits_distribution(plan.dice, plan.effective_to_hit(), plan.save);
     Some(1.0 - dist.first().copied().unwrap_or(1.0))
 }
@@ -136,7 +141,9 @@ pub fn closing_fire_odds(
         .into_iter()
         .filter(|d| ctx.enemies.contains(d))
         .filter_map(|d| {
-            let f = copy.check_fire(d, charger, FireContext::Counter).ok()?;
+            copy.check_fire(d, charger, FireContext::Counter).ok()?;
+            // As rolled: after a square the fire forces on an infantry charger (BPT "Square").
+            let f = copy.as_fired_on(charger).fire_plan(d, charger, FireContext::Counter);
             let need = copy.morale_grade(charger).map_or(f.to_hit, |g| g.suppressed_on);
             Some((odds::hits_distribution(f.dice, f.effective_to_hit(), f.save), need))
         })

@@ -465,6 +465,9 @@ fn die_need(plan: Option<&crate::battle::passing::RollPlan>) -> String {
 }
 
 fn fire_text(b: &Battle, unit: UnitId, target: UnitId, ctx: FireContext, lead: &str) -> String {
+    // As the fire will be rolled: after a square it forces (BPT "Square").
+    let fired_on = b.as_fired_on(target);
+    let b = &*fired_on;
     let plan = b.fire_plan(unit, target, ctx);
     let to_hit = plan.effective_to_hit();
     // A shell's burst attacks every stand in it (`Battle::fire_expected_hits`).
