@@ -199,7 +199,7 @@ mod tests {
         );
         refused("improve_double: 1,", "improve_double: 6,", "one double may not do both");
         refused("poor: 40.0,", "poor: 140.0,", "farther than normal");
-        refused("version: \"bpt-7\"", "version: \"\"", "version is a name");
+        refused("version: \"bpt-8\"", "version: \"\"", "version is a name");
         refused(
             "blunders: [CeaseFiring, CrossFire, Relocate, PullBack, OpenFire, LetsGetEm]",
             "blunders: [CeaseFiring, CrossFire]",

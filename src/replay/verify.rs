@@ -155,16 +155,18 @@ pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatc
             now: b.rules.switches.describe(),
         });
     }
-    if b.scenario_hash != rec.scenario_hash {
-        return Err(Mismatch::ScenarioChanged {
-            recorded: rec.scenario_hash,
-            now: b.scenario_hash,
-        });
-    }
+    // A game of older rules is refused by their name first: a version that changed the rules
+    // often changed the army lists with them (`bpt-8`, the Napoleonic notes).
     if b.rules.version != rec.rules_version {
         return Err(Mismatch::RulesVersion {
             recorded: rec.rules_version.clone(),
             now: b.rules.version.clone(),
+        });
+    }
+    if b.scenario_hash != rec.scenario_hash {
+        return Err(Mismatch::ScenarioChanged {
+            recorded: rec.scenario_hash,
+            now: b.scenario_hash,
         });
     }
     if let Some(recorded) = rec.rules_hash

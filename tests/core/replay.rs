@@ -267,26 +267,29 @@ fn a_recording_made_before_still_verifies_or_is_refused_by_its_rules_version() {
 /// Issue 63: prone and sabers drawn moved from fields of the unit into the optional rules'
 /// own tables (`battle::optional`); two games were recorded under `bpt-6` before the move with
 /// `--rule prone,saber-charge`. Issue 64 changed how charges are fought (`bpt-7`): those two
-/// are now refused by their rules version's name, and two games recorded under `bpt-7` (a
-/// river crossing where units lay down 8 times, a peninsula game where a cavalry regiment drew
-/// sabers and winners chose their consolidation) verify at every phase's checkpoint to the hash
-/// they were recorded with.
+/// are now refused by their rules version's name, as are the two recorded under `bpt-7` since
+/// `bpt-8` played the Napoleonic notes (its army lists changed too: the version is named
+/// first). Two games recorded under `bpt-8` (a river crossing where units lay down 8 times, a
+/// peninsula game where a cavalry regiment drew sabers and winners chose their consolidation
+/// 7 times) verify at every phase's checkpoint to the hash they were recorded with.
 #[test]
 fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_version() {
     for (file, action, version, hash) in [
         ("tests/data/recorded_prone_bpt6.ron", "Prone(true)", "bpt-6", None),
         ("tests/data/recorded_sabers_bpt6.ron", "DrawSabers", "bpt-6", None),
+        ("tests/data/recorded_prone_bpt7.ron", "Prone(true)", "bpt-7", None),
+        ("tests/data/recorded_sabers_bpt7.ron", "DrawSabers", "bpt-7", None),
         (
-            "tests/data/recorded_prone_bpt7.ron",
+            "tests/data/recorded_prone_bpt8.ron",
             "Prone(true)",
-            "bpt-7",
-            Some("f685cdc92e3a450b"),
+            "bpt-8",
+            Some("8b9ca79022548af8"),
         ),
         (
-            "tests/data/recorded_sabers_bpt7.ron",
+            "tests/data/recorded_sabers_bpt8.ron",
             "DrawSabers",
-            "bpt-7",
-            Some("ed4b3087e0df7ee8"),
+            "bpt-8",
+            Some("0975b75805afd5a1"),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
@@ -297,7 +300,7 @@ fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_ver
         match (verify_file(&path), hash) {
             (Ok(h), Some(want)) => assert_eq!(format!("{h:016x}"), want, "{file}"),
             (Err(Mismatch::RulesVersion { recorded, now }), None) => {
-                assert_eq!((recorded.as_str(), now.as_str()), (version, "bpt-7"), "{file}")
+                assert_eq!((recorded.as_str(), now.as_str()), (version, "bpt-8"), "{file}")
             }
             (other, _) => panic!("{file}: {other:?}"),
         }
