@@ -160,6 +160,28 @@ pub struct ArmyList {
 }
 
 impl ArmyList {
+    /// The Napoleonic notes the rules read from the printed note numbers (BPT "Napoleonic
+    /// Special Rules"): 14 -> [`Trait::Irregular`], 21 -> [`Trait::ChargesInColumn`], 24 ->
+    /// [`Trait::NoSquare`], for a list named "Napoleonic ..." (the ACW lists number their notes
+    /// otherwise). Given when the list is loaded, so the army files, and with them the content
+    /// hash of every scenario and recording that uses them, stay as they were (issue 64).
+    pub fn read_napoleonic_notes(&mut self) {
+        if !self.name.starts_with("Napoleonic") {
+            return;
+        }
+        for t in &mut self.troops {
+            for (note, tr) in [
+                (14, Trait::Irregular),
+                (21, Trait::ChargesInColumn),
+                (24, Trait::NoSquare),
+            ] {
+                if t.notes.contains(&note) && !t.traits.contains(&tr) {
+                    t.traits.push(tr);
+                }
+            }
+        }
+    }
+
     pub fn troop(&self, id: &str) -> Option<&TroopRow> {
         self.troops.iter().find(|t| t.id == id)
     }

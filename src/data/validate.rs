@@ -176,8 +176,9 @@ pub fn parse_text<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Re
 pub fn load_army(path: &Path) -> Result<ArmyList, DataError> {
     let text = read_text(path)?;
     precheck_lists(&text, path)?;
-    let army: ArmyList = parse_text(&text, path)?;
+    let mut army: ArmyList = parse_text(&text, path)?;
     validate_army(&text, path, &army)?;
+    army.read_napoleonic_notes();
     Ok(army)
 }
 
@@ -193,8 +194,9 @@ pub fn load_scenario(path: &Path, armies_dir: &Path, fp: &Footprints) -> Result<
     check_scenario_file(&c, &scenario, armies_dir, |army_path| {
         let army_text = read_text(army_path)?;
         precheck_lists(&army_text, army_path)?;
-        let army: ArmyList = parse_text(&army_text, army_path)?;
+        let mut army: ArmyList = parse_text(&army_text, army_path)?;
         validate_army(&army_text, army_path, &army)?;
+        army.read_napoleonic_notes();
         hash_input.push(0);
         hash_input.extend_from_slice(army_text.as_bytes());
         armies.push(army);

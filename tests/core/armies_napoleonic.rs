@@ -363,9 +363,10 @@ fn a_square_defends_one_level_better_against_cavalry() {
 }
 
 /// A row of a Napoleonic chart not in the bundled lists, as the book prints it.
-/// Both print 1 attack (range 2 cm mounted, 10 cm muskets), 3 hits and save 0 (none).
+/// Both print 1 attack (range 2 cm mounted, 10 cm muskets), 3 hits and save 0 (none). The
+/// notes the rules read become traits as a list named "Napoleonic ..." is loaded.
 fn printed(id: &str, name: &str, arm: Arm, movement: f64, points: u32, notes: &[u32], traits: &[Trait]) -> TroopRow {
-    TroopRow {
+    let row = TroopRow {
         id: id.into(),
         name: name.into(),
         arm,
@@ -380,7 +381,16 @@ fn printed(id: &str, name: &str, arm: Arm, movement: f64, points: u32, notes: &[
         notes: notes.to_vec(),
         traits: traits.to_vec(),
         dismounts_to: None,
-    }
+    };
+    let mut list = volley::data::army::ArmyList {
+        name: "Napoleonic rows as printed".into(),
+        troops: vec![row],
+        commands: Vec::new(),
+        exceptional_per_level: None,
+        notes: Vec::new(),
+    };
+    list.read_napoleonic_notes();
+    list.troops.remove(0)
 }
 
 /// "Napoleonic Russian Army Troop Chart": "Cossack Cavalry  Cav 30 1/2 3 0 30 -/1 4, 11, 14, 16"
@@ -393,7 +403,7 @@ fn cossacks() -> TroopRow {
         30.0,
         30,
         &[4, 11, 14, 16],
-        &[Trait::Mounted, Trait::Sabre, Trait::Irregular],
+        &[Trait::Mounted, Trait::Sabre],
     )
 }
 
@@ -407,7 +417,7 @@ fn spanish_line() -> TroopRow {
         8.0,
         30,
         &[1, 24],
-        &[Trait::Smoothbore, Trait::NoSquare],
+        &[Trait::Smoothbore],
     )
 }
 
@@ -445,11 +455,20 @@ fn charge_of(row: TroopRow, formation: Formation, target_square: bool) -> Result
 /// charge" (French line infantry; the British, note 22, charge in line).
 #[test]
 fn note_21_infantry_charges_only_in_attack_column() {
-    for stem in ["nap_french", "nap_british"] {
+    // The trait is read from the printed note when a Napoleonic list loads; the ACW lists'
+    // note 21 is another rule.
+    for stem in ["nap_french", "nap_british", "acw_union", "acw_confederate"] {
         for t in &army(stem).troops {
-            assert_eq!(t.notes.contains(&21), t.has(Trait::ChargesInColumn), "{stem} {}", t.id);
+            let napoleonic = stem.starts_with("nap");
+            assert_eq!(
+                napoleonic && t.notes.contains(&21),
+                t.has(Trait::ChargesInColumn),
+                "{stem} {}",
+                t.id
+            );
         }
     }
+    assert!(row("nap_french", "old_guard").has(Trait::ChargesInColumn));
     let french = || row("nap_french", "line_infantry_08_12");
     let refused = charge_of(french(), Formation::Line, false).expect_err("in line");
     assert!(refused.starts_with("BPT Napoleonic Special Rules note 21"), "{refused}");
