@@ -155,8 +155,8 @@ pub fn start_battle(rec: &Recording, recording: &Path) -> Result<Battle, Mismatc
             now: b.rules.switches.describe(),
         });
     }
-    // A game of older rules is refused by their name first: a version that changed the rules
-    // often changed the army lists with them (`bpt-8`, the Napoleonic notes).
+    // A game of older rules is refused by their name first: a new rules version may change the
+    // army lists too, and the version is what the player needs to know.
     if b.rules.version != rec.rules_version {
         return Err(Mismatch::RulesVersion {
             recorded: rec.rules_version.clone(),

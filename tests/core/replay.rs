@@ -268,8 +268,7 @@ fn a_recording_made_before_still_verifies_or_is_refused_by_its_rules_version() {
 /// own tables (`battle::optional`); two games were recorded under `bpt-6` before the move with
 /// `--rule prone,saber-charge`. Issue 64 changed how charges are fought (`bpt-7`): those two
 /// are now refused by their rules version's name, as are the two recorded under `bpt-7` since
-/// `bpt-8` played the Napoleonic notes (its army lists changed too: the version is named
-/// first). Two games recorded under `bpt-8` (a river crossing where units lay down 8 times, a
+/// `bpt-8` played the Napoleonic notes. Two games recorded under `bpt-8` (a river crossing where units lay down 8 times, a
 /// peninsula game where a cavalry regiment drew sabers and winners chose their consolidation
 /// 7 times) verify at every phase's checkpoint to the hash they were recorded with.
 #[test]
