@@ -364,3 +364,34 @@ fn a_side_sees_its_own_hand_and_not_the_other() {
     }
     assert!(PlayerView::of(&b, Viewer::All).sees_hand_of(0));
 }
+
+#[test]
+fn enemy_labels_count_only_the_units_a_side_knows() {
+    // The terminal's labels of enemy units count the enemy units the side knows of: an enemy's
+    // letter does not tell how many hidden units come before it. Here the enemy's first unit
+    // is hidden: its other units are `a`, `b`, … to side 0, in `units` and the map's legend.
+    let mut b = skirmish(1);
+    let enemy: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
+    assert!(enemy.len() >= 3);
+    b.unit_mut(enemy[0]).hidden = true;
+    let units = tview::units(&b, 0).join("\n");
+    let map = tview::map(&b, 0, 100).join("\n");
+    for (i, &id) in enemy[1..].iter().enumerate() {
+        let l = (b'a' + i as u8) as char;
+        let name = &b.unit(id).name;
+        assert!(
+            units.contains(&format!("  {l} {name}: at")),
+            "{name} is not {l}:\n{units}"
+        );
+        assert!(
+            map.contains(&format!("  {l} {name} (")),
+            "{name} is not {l} on the map:\n{map}"
+        );
+    }
+    // Its own side knows all its units: their labels count every one, the hidden one first.
+    let own = tview::units(&b, 1).join("\n");
+    for (i, &id) in enemy.iter().enumerate() {
+        let l = (b'a' + i as u8) as char;
+        assert!(own.contains(&format!("  {l} {}: at", b.unit(id).name)), "{own}");
+    }
+}
