@@ -395,3 +395,23 @@ fn enemy_labels_count_only_the_units_a_side_knows() {
         assert!(own.contains(&format!("  {l} {}: at", b.unit(id).name)), "{own}");
     }
 }
+
+#[test]
+fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
+    // `volley view` prints the snapshot the library makes of the recorded game's state after
+    // the actions asked for: side 1's here, as JSON; `--ron` reads back equal.
+    let path = "tests/data/recorded_sabers_bpt7.ron";
+    let rec = volley::replay::Recording::load(std::path::Path::new(path)).expect("a recording");
+    let timeline = volley::replay::timeline::Timeline::build(rec, std::path::Path::new(path)).expect("it verifies");
+    let b = timeline.state_at(12);
+    let snap = PlayerView::side(&b, 1).snapshot();
+    let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = serde_json::to_string_pretty(&snap).expect("json") + "\n";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12", "--ron"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let back: Snapshot = ron::from_str(&String::from_utf8_lossy(&out.stdout)).expect("RON");
+    assert_eq!(back, snap);
+    assert!(!super::cli::volley(&["view", path, "--side", "2"]).status.success());
+}
