@@ -1,8 +1,9 @@
 //! `volley view`: a recorded game as one side may know it: the owned snapshot
-//! (`view::Snapshot`) a game server would send that side's client, as JSON (or RON).
+//! (`view::snapshot::Snapshot`) a game server would send that side's client, as JSON (or RON).
 
 use crate::replay::Recording;
 use crate::replay::timeline::Timeline;
+use crate::view::snapshot::Snapshot;
 use crate::view::{PlayerView, Viewer};
 use std::path::PathBuf;
 
@@ -28,7 +29,7 @@ impl View {
             Timeline::build(rec, &self.recording).map_err(|e| format!("{}: {e}", self.recording.display()))?;
         let b = timeline.state_at(self.at.unwrap_or(usize::MAX));
         let viewer = Viewer::of(self.side.map(usize::from));
-        let snap = PlayerView::of(&b, viewer).snapshot();
+        let snap = Snapshot::of(&PlayerView::of(&b, viewer));
         let text = if self.ron {
             ron::ser::to_string_pretty(&snap, ron::ser::PrettyConfig::default()).map_err(|e| e.to_string())?
         } else {

@@ -23,8 +23,6 @@
 pub mod events;
 pub mod snapshot;
 
-pub use snapshot::{SeenCommander, SeenUnit, SideSeen, Snapshot};
-
 use crate::battle::Battle;
 use crate::battle::state::{CmdId, Commander, OrderState, Phase, SideId, Step, Unit, UnitId};
 use crate::data::scenario::Objective;
@@ -81,15 +79,10 @@ impl<'a> PlayerView<'a> {
         self.viewer
     }
 
-    /// The battle looked at (for the readers in this module: what they take of it is what
-    /// the viewer may know).
+    /// The battle looked at (for the readers in this module, `snapshot`: what they take of
+    /// it is what the viewer may know).
     pub(crate) fn battle(&self) -> &'a Battle {
         self.b
-    }
-
-    /// The owned, serialisable copy of what the viewer may know ([`Snapshot`]).
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot::of(self)
     }
 
     /// May the viewer know of unit `id` (dead or alive)? Its own units always, an enemy unit

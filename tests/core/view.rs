@@ -12,7 +12,8 @@ use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
 use volley::terminal::view as tview;
 use volley::terminal::words::cm;
-use volley::view::{PlayerView, Snapshot, Viewer, events};
+use volley::view::snapshot::Snapshot;
+use volley::view::{PlayerView, Viewer, events};
 
 /// The rule, stated here apart from the view: a side knows its own units; of the enemy, every
 /// unit not hidden by hidden set-up (BPT "Scouting Cavalry") and not dug in unseen by all of
@@ -165,7 +166,7 @@ fn check_agents(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
 /// name or place; its id: no unit, enemy, order or step of the snapshot names it; its count:
 /// the snapshot's enemies are the known ones), and reads back equal.
 fn check_snapshot(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), TestCaseError> {
-    let snap = PlayerView::side(b, side).snapshot();
+    let snap = Snapshot::of(&PlayerView::side(b, side));
     let text = ron::to_string(&snap).expect("a snapshot serialises");
     let back: Snapshot = ron::from_str(&text).expect("a snapshot reads back");
     prop_assert_eq!(&back, &snap, "side {}'s snapshot read back differs", side);
@@ -335,7 +336,7 @@ fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
         assert!(!marks(&b, side, secret[0]).is_empty());
         check_all(&b, 7).expect("nothing leaks");
         // The snapshot leaves the secrets out, the events naming one are left out.
-        let snap = v.snapshot();
+        let snap = Snapshot::of(&v);
         assert_eq!(
             snap.enemies.len(),
             b.units.iter().filter(|u| u.side != side).count() - secret.len()
@@ -404,7 +405,7 @@ fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
     let rec = volley::replay::Recording::load(std::path::Path::new(path)).expect("a recording");
     let timeline = volley::replay::timeline::Timeline::build(rec, std::path::Path::new(path)).expect("it verifies");
     let b = timeline.state_at(12);
-    let snap = PlayerView::side(&b, 1).snapshot();
+    let snap = Snapshot::of(&PlayerView::side(&b, 1));
     let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want = serde_json::to_string_pretty(&snap).expect("json") + "\n";
