@@ -22,6 +22,7 @@ mod play;
 mod refusal;
 mod simulate;
 mod verify;
+mod view;
 mod window;
 
 pub use out::{clean_exit_on_output_errors, quiet_on_closed_pipe};
@@ -65,6 +66,8 @@ enum Command {
     Check(check::Check),
     /// The exact distribution of hits of a fire: the fire preview's maths.
     Odds(odds::Odds),
+    /// A recorded game as one side may know it (what a server would send it), as JSON or RON.
+    View(view::View),
 }
 
 impl Cli {
@@ -83,6 +86,7 @@ impl Cli {
             Some(Command::CheckScreenshot(c)) => c.run(),
             Some(Command::Check(c)) => c.run(),
             Some(Command::Odds(c)) => c.run(),
+            Some(Command::View(c)) => c.run(),
         }
     }
 

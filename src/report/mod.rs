@@ -24,12 +24,14 @@ pub mod morale;
 pub mod movement;
 pub mod optional;
 pub mod phase;
+pub mod units;
 pub mod words;
 pub mod works;
 
 pub use action::heading;
 pub use aspects::{Caption, Clip, Deed, Facts, Mark, Summary};
 pub use dice::Throw;
+pub use units::named_units;
 pub use words::{aspect_word, capital, count, cover_words, degrees, phase_word, result_word, words_of};
 
 use crate::battle::event::Event;

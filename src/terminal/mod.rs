@@ -860,7 +860,7 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
                     let unit = b.unit(u);
                     format!(
                         "{} {name} ({}, {} stand{}, facing {}):",
-                        view::label(b, u),
+                        view::label(b, b.actor(), u),
                         unit.formation,
                         unit.stands,
                         if unit.stands == 1 { "" } else { "s" },
@@ -879,7 +879,7 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
             .0
             .first()
             .filter(|u| (**u as usize) < b.units.len())
-            .is_some_and(|&u| view::label(b, u) == f && !matches!(legal[v[0]], Action::Order { .. }));
+            .is_some_and(|&u| view::label(b, b.actor(), u) == f && !matches!(legal[v[0]], Action::Order { .. }));
         label_is || name.to_lowercase().contains(&f.to_lowercase())
     };
     let kept: Vec<&(Option<String>, Vec<usize>)> = groups.iter().filter(|(k, v)| matches(k, v)).collect();
@@ -926,7 +926,7 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
                 .first()
                 .filter(|_| !matches!(legal[v[0]], Action::Order { .. } | Action::CommanderMove { .. }))
                 .filter(|u| (**u as usize) < b.units.len())
-                .map(|&u| view::label(b, u));
+                .map(|&u| view::label(b, b.actor(), u));
             out.push(format!(
                 "        {} (numbers {} to {}): type `l {}` to list them",
                 summary.join(", "),

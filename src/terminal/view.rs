@@ -12,11 +12,21 @@ use crate::rules::odds;
 use crate::rules::terrain::{AreaKind, LinearKind, polyline_distance_to_point};
 use crate::view::PlayerView;
 
-/// A unit's short label: its side's units in id order, `A`–`Z` for the first side and
-/// `a`–`z` for the second, then two letters (`AA`, `aa`…).
-pub fn label(b: &Battle, id: UnitId) -> String {
+/// A unit's short label as side `me`'s player reads it: its side's units in id order, `A`–`Z`
+/// for the first side and `a`–`z` for the second, then a letter and a number (`A1`, `a1`…).
+/// The units counted are those `me` knows of ([`PlayerView::knows`], dead ones too): all of
+/// its own, so its own labels never change; of the enemy only the known ones, so an enemy's
+/// letter says nothing of the hidden units before it. An enemy's label changes only when an
+/// enemy unit before it in id order is found (hidden set-up) or comes into or out of sight
+/// (dug in).
+pub fn label(b: &Battle, me: SideId, id: UnitId) -> String {
     let u = b.unit(id);
-    let i = b.units.iter().filter(|x| x.side == u.side && x.id < id).count();
+    let view = PlayerView::side(b, me);
+    let i = b
+        .units
+        .iter()
+        .filter(|x| x.side == u.side && x.id < id && view.knows(x.id))
+        .count();
     let base = if u.side == 0 { b'A' } else { b'a' };
     if i < 26 {
         ((base + i as u8) as char).to_string()
@@ -140,7 +150,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     for u in b.side_units(me) {
         let mut line = format!(
             "  {} {}: at ({}, {}) facing {}, {}, {}, {}",
-            label(b, u.id),
+            label(b, me, u.id),
             u.name,
             cm(u.pose.pos.x),
             cm(u.pose.pos.y),
@@ -161,7 +171,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
             let dir = eu.pose.pos - u.pose.pos;
             line.push_str(&format!(
                 "; nearest enemy {} {} {} cm {} ({}){}",
-                label(b, e),
+                label(b, me, e),
                 eu.name,
                 cm(d),
                 relative_bearing(&u.pose, eu.pose.pos),
@@ -206,7 +216,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
         let seen = view.in_sight(e);
         out.push(format!(
             "  {} {}: at ({}, {}) facing {}, {}, {} of {} stands, {}{}{}",
-            label(b, e),
+            label(b, me, e),
             u.name,
             cm(u.pose.pos.x),
             cm(u.pose.pos.y),
@@ -221,15 +231,23 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
             if seen { ", in sight" } else { ", out of sight" }
         ));
     }
+    // Of the units `me` knows of: the enemy's hidden units are not counted.
+    let count = |s: SideId| b.units.iter().filter(|u| u.side == s && view.knows(u.id)).count();
+    let lost = |s: SideId| {
+        b.units
+            .iter()
+            .filter(|u| u.side == s && u.knocked_out && !u.retired && view.knows(u.id))
+            .count()
+    };
     out.push(format!(
         "Losses: {} {} of {} units (breakpoint {}), {} {} of {} (breakpoint {})",
         b.sides[0].name,
-        b.units_lost(0),
-        b.units.iter().filter(|u| u.side == 0).count(),
+        lost(0),
+        count(0),
         b.sides[0].breakpoint,
         b.sides[1].name,
-        b.units_lost(1),
-        b.units.iter().filter(|u| u.side == 1).count(),
+        lost(1),
+        count(1),
         b.sides[1].breakpoint
     ));
     out.push("Objectives:".into());
@@ -404,7 +422,7 @@ pub fn map(b: &Battle, me: SideId, width: usize) -> Vec<String> {
     }
     let mut far_labels = false;
     for u in &shown {
-        let l = label(b, u.id);
+        let l = label(b, me, u.id);
         let ch = if l.len() == 1 {
             l.chars().next().unwrap_or('?')
         } else {
@@ -460,7 +478,7 @@ fn map_legend(
         let side = &b.sides[u.side].name;
         out.push(format!(
             "  {} {} ({side}{}), at ({}, {}) facing {}, {}",
-            label(b, u.id),
+            label(b, me, u.id),
             u.name,
             if u.side == me { "" } else { ", enemy" },
             cm(u.pose.pos.x),

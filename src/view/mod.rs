@@ -20,13 +20,16 @@
 //! in the window, which sees everything. The view is a borrow with no allocation (the agents
 //! build one for every choice); what a unit may know is worked out when asked.
 
+pub mod events;
+pub mod snapshot;
+
 use crate::battle::Battle;
 use crate::battle::state::{CmdId, Commander, OrderState, Phase, SideId, Step, Unit, UnitId};
 use crate::data::scenario::Objective;
 use crate::rules::terrain::Terrain;
 
 /// Who looks at the battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Viewer {
     /// A side's player: its own units in full, the enemy only as far as it may know it.
     Side(SideId),
@@ -74,6 +77,12 @@ impl<'a> PlayerView<'a> {
 
     pub fn viewer(&self) -> Viewer {
         self.viewer
+    }
+
+    /// The battle looked at (for the readers in this module, `snapshot`: what they take of
+    /// it is what the viewer may know).
+    pub(crate) fn battle(&self) -> &'a Battle {
+        self.b
     }
 
     /// May the viewer know of unit `id` (dead or alive)? Its own units always, an enemy unit
@@ -148,6 +157,11 @@ impl<'a> PlayerView<'a> {
     pub fn step(&self) -> Step {
         let keep = |v: &Vec<UnitId>| v.iter().copied().filter(|&u| self.knows(u)).collect();
         match &self.b.step {
+            // A charge by or at a unit the viewer does not know of is a decision it cannot see.
+            Step::CounterInitiative { charger, target, .. } if !self.knows(*charger) || !self.knows(*target) => {
+                Step::Open
+            }
+            Step::Reaction { mover, .. } if !self.knows(*mover) => Step::Open,
             Step::CounterInitiative {
                 charger,
                 target,

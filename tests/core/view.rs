@@ -1,16 +1,19 @@
 //! The player view (issue 63, "one player view per side"): over random states of every bundled
 //! scenario with random optional rules, no unit a side may not know of reaches that side,
 //! neither through its `PlayerView` nor through the readers that show or act on it: the
-//! terminal's `units` and `map`, the window's tooltip, the agents' chosen actions.
+//! terminal's `units` and `map`, the window's tooltip, the agents' chosen actions, the
+//! owned snapshot a server would send ([`Snapshot`], serialised and read back) and the events
+//! a side may see ([`events::visible`]).
 
 use super::common::*;
 use proptest::prelude::*;
 use volley::battle::state::{Step, UnitId};
-use volley::battle::{Action, Battle};
+use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
 use volley::terminal::view as tview;
 use volley::terminal::words::cm;
-use volley::view::{PlayerView, Viewer};
+use volley::view::snapshot::Snapshot;
+use volley::view::{PlayerView, Viewer, events};
 
 /// The rule, stated here apart from the view: a side knows its own units; of the enemy, every
 /// unit not hidden by hidden set-up (BPT "Scouting Cavalry") and not dug in unseen by all of
@@ -159,18 +162,104 @@ fn check_agents(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `side`'s snapshot, serialised as RON, says nothing of a unit it may not know of (its key,
+/// name or place; its id: no unit, enemy, order or step of the snapshot names it; its count:
+/// the snapshot's enemies are the known ones), and reads back equal.
+fn check_snapshot(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), TestCaseError> {
+    let snap = Snapshot::of(&PlayerView::side(b, side));
+    let text = ron::to_string(&snap).expect("a snapshot serialises");
+    let back: Snapshot = ron::from_str(&text).expect("a snapshot reads back");
+    prop_assert_eq!(&back, &snap, "side {}'s snapshot read back differs", side);
+    let named: Vec<UnitId> = snap
+        .units
+        .iter()
+        .map(|u| u.id)
+        .chain(snap.enemies.iter().map(|u| u.id))
+        .chain(snap.unit_ids())
+        .collect();
+    for id in named {
+        prop_assert!(may_know(b, side, id), "side {side}'s snapshot names unit {id}");
+    }
+    let known_enemies = b
+        .units
+        .iter()
+        .filter(|u| u.side != side && may_know(b, side, u.id))
+        .count();
+    prop_assert_eq!(snap.enemies.len(), known_enemies);
+    prop_assert!(snap.units.iter().all(|u| u.side == side));
+    // The strings and places of what the side may know: a secret unit's equal is no leak.
+    let quoted = |s: &str| ron::to_string(s).expect("a string");
+    let mut public: Vec<String> = b
+        .units
+        .iter()
+        .filter(|k| may_know(b, side, k.id))
+        .flat_map(|k| [quoted(&k.key), quoted(&k.name)])
+        .collect();
+    public.extend(b.commanders.iter().flat_map(|c| [quoted(&c.key), quoted(&c.name)]));
+    public.extend(b.objectives.iter().map(|o| quoted(&o.name)));
+    public.extend(b.sides.iter().flat_map(|s| [quoted(&s.name), quoted(&s.army)]));
+    public.push(quoted(&b.title));
+    let place = |p: volley::rules::geometry::V2| ron::to_string(&p).expect("a place");
+    let mut places: Vec<String> = b
+        .units
+        .iter()
+        .filter(|k| may_know(b, side, k.id))
+        .map(|k| place(k.pose.pos))
+        .collect();
+    places.extend(b.commanders.iter().map(|c| place(c.pos)));
+    places.extend(b.objectives.iter().map(|o| place(o.pos)));
+    for &id in secret {
+        let u = b.unit(id);
+        for m in [quoted(&u.key), quoted(&u.name)] {
+            if !public.contains(&m) {
+                prop_assert!(!text.contains(&m), "side {side}'s snapshot says {m} of unit {id}");
+            }
+        }
+        let at = place(u.pose.pos);
+        if !places.contains(&at) {
+            prop_assert!(!text.contains(&at), "side {side}'s snapshot has unit {id}'s place {at}");
+        }
+    }
+    Ok(())
+}
+
+/// The events each side may see of those of a step (on the battle after it) name no unit it
+/// may not know of, and their lines in the log name none either.
+fn check_events(b: &Battle, events: &[Event]) -> Result<(), TestCaseError> {
+    for side in 0..2 {
+        let seen = events::visible(&PlayerView::side(b, side), events);
+        let secret = secrets(b, side);
+        for e in &seen {
+            for id in events::named_units(e) {
+                prop_assert!(may_know(b, side, id), "side {side} sees {e:?}");
+            }
+            let line = volley::report::line(b, e);
+            for &id in &secret {
+                let name = &b.unit(id).name;
+                if marks(b, side, id).contains(name) {
+                    prop_assert!(!line.contains(name.as_str()), "side {side} reads {line:?} of {e:?}");
+                }
+            }
+        }
+        prop_assert!(seen.iter().all(|e| events.contains(e)));
+    }
+    Ok(())
+}
+
 fn check_all(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
     for side in 0..2 {
         let secret = secrets(b, side);
         check_view(b, side)?;
         check_terminal(b, side, &secret)?;
         check_tooltip(b, side, &secret)?;
+        check_snapshot(b, side, &secret)?;
     }
     check_agents(b, seed)
 }
 
-/// `seed`'s random agents play `steps` actions of `b`.
-fn play(mut b: Battle, seed: u64, steps: usize) -> Battle {
+/// `seed`'s random agents play `steps` actions of `b`; the events each side may see of every
+/// step are checked.
+fn play(mut b: Battle, seed: u64, steps: usize) -> Result<Battle, TestCaseError> {
     let mut agents = [0, 1].map(|s| volley::agents::by_name("random", seed, s).expect("random"));
     for _ in 0..steps {
         if b.is_over() {
@@ -178,9 +267,10 @@ fn play(mut b: Battle, seed: u64, steps: usize) -> Battle {
         }
         let legal = b.legal_actions();
         let pick = agents[b.actor()].choose(&b, &legal);
-        b.step(&legal[pick]).expect("a legal action");
+        let applied = b.step(&legal[pick]).expect("a legal action");
+        check_events(&b, &applied.events)?;
     }
-    b
+    Ok(b)
 }
 
 proptest! {
@@ -201,10 +291,11 @@ proptest! {
         switches.set(Switch::Scouting, scouting);
         for map in maps() {
             // A combination the game refuses is no state of the game.
-            let Ok((b, _)) = volley::load_battle_with(&map, seed, &switches) else { continue };
+            let Ok((b, set_up)) = volley::load_battle_with(&map, seed, &switches) else { continue };
             // At the set-up (everything hidden under hidden set-up) and after some play.
+            check_events(&b, &set_up)?;
             check_all(&b, seed)?;
-            let mut b = play(b, seed, steps);
+            let mut b = play(b, seed, steps)?;
             // Some units dug in (BPT "Dug In"), a few of them where no enemy sees them.
             for u in &mut b.units {
                 if (dig >> (u.id % 64)) & 7 == 0 {
@@ -244,6 +335,23 @@ fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
         assert!(PlayerView::of(&b, Viewer::All).knows(secret[0]));
         assert!(!marks(&b, side, secret[0]).is_empty());
         check_all(&b, 7).expect("nothing leaks");
+        // The snapshot leaves the secrets out, the events naming one are left out.
+        let snap = Snapshot::of(&v);
+        assert_eq!(
+            snap.enemies.len(),
+            b.units.iter().filter(|u| u.side != side).count() - secret.len()
+        );
+        let mine = b.side_units(side).next().expect("a unit").id;
+        let told = [
+            Event::Disordered { unit: secret[0] },
+            Event::Disordered { unit: mine },
+            Event::Halted {
+                unit: mine,
+                by: secret[0],
+            },
+        ];
+        assert_eq!(events::visible(&v, &told), vec![told[1].clone()]);
+        assert_eq!(events::visible(&PlayerView::of(&b, Viewer::All), &told).len(), 3);
     }
 }
 
@@ -256,4 +364,55 @@ fn a_side_sees_its_own_hand_and_not_the_other() {
         assert!(!v.sees_hand_of(1 - side));
     }
     assert!(PlayerView::of(&b, Viewer::All).sees_hand_of(0));
+}
+
+#[test]
+fn enemy_labels_count_only_the_units_a_side_knows() {
+    // The terminal's labels of enemy units count the enemy units the side knows of: an enemy's
+    // letter does not tell how many hidden units come before it. Here the enemy's first unit
+    // is hidden: its other units are `a`, `b`, … to side 0, in `units` and the map's legend.
+    let mut b = skirmish(1);
+    let enemy: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
+    assert!(enemy.len() >= 3);
+    b.unit_mut(enemy[0]).hidden = true;
+    let units = tview::units(&b, 0).join("\n");
+    let map = tview::map(&b, 0, 100).join("\n");
+    for (i, &id) in enemy[1..].iter().enumerate() {
+        let l = (b'a' + i as u8) as char;
+        let name = &b.unit(id).name;
+        assert!(
+            units.contains(&format!("  {l} {name}: at")),
+            "{name} is not {l}:\n{units}"
+        );
+        assert!(
+            map.contains(&format!("  {l} {name} (")),
+            "{name} is not {l} on the map:\n{map}"
+        );
+    }
+    // Its own side knows all its units: their labels count every one, the hidden one first.
+    let own = tview::units(&b, 1).join("\n");
+    for (i, &id) in enemy.iter().enumerate() {
+        let l = (b'a' + i as u8) as char;
+        assert!(own.contains(&format!("  {l} {}: at", b.unit(id).name)), "{own}");
+    }
+}
+
+#[test]
+fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
+    // `volley view` prints the snapshot the library makes of the recorded game's state after
+    // the actions asked for: side 1's here, as JSON; `--ron` reads back equal.
+    let path = "tests/data/recorded_sabers_bpt7.ron";
+    let rec = volley::replay::Recording::load(std::path::Path::new(path)).expect("a recording");
+    let timeline = volley::replay::timeline::Timeline::build(rec, std::path::Path::new(path)).expect("it verifies");
+    let b = timeline.state_at(12);
+    let snap = Snapshot::of(&PlayerView::side(&b, 1));
+    let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = serde_json::to_string_pretty(&snap).expect("json") + "\n";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12", "--ron"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let back: Snapshot = ron::from_str(&String::from_utf8_lossy(&out.stdout)).expect("RON");
+    assert_eq!(back, snap);
+    assert!(!super::cli::volley(&["view", path, "--side", "2"]).status.success());
 }
