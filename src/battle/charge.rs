@@ -501,6 +501,10 @@ impl Battle {
         let counter = self.counter_charging.take() == Some(target);
         let failed = if !self.unit(charger).alive() {
             Some(ChargeFailure::KnockedOut)
+        } else if self.unit(charger).formation == Formation::Square {
+            // **Decision** (rules `bpt-8`): forced into square by the fire it met (BPT "Square"),
+            // it halts: a square does not charge (BPT "Charging": line or attack column).
+            Some(ChargeFailure::FormedSquare)
         } else if self.unit(charger).pose != held {
             Some(ChargeFailure::FellBack)
         } else if !self.unit(target).alive() {

@@ -491,6 +491,9 @@ pub enum ChargeFailure {
     DidNotClose,
     /// The target evaded.
     TargetEvaded,
+    /// The fire it met forced the charger into square, which does not charge (BPT "Square",
+    /// "Charging"; **Decision**, rules `bpt-8`).
+    FormedSquare,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -34,6 +34,9 @@ pub(crate) fn failed(b: &Battle, unit_id: UnitId, target: UnitId, why: ChargeFai
         match why {
             ChargeFailure::DidNotClose => format!("{u}'s charge on {t} falls short: it did not reach {t}"),
             ChargeFailure::TargetEvaded => format!("{u}'s charge on {t} fails: {t} evaded"),
+            ChargeFailure::FormedSquare => {
+                format!("{u}'s charge on {t} halts: fired on with enemy cavalry near, it formed square")
+            }
             ChargeFailure::FellBack => format!("{u}'s charge on {t} fails: {u} fell back"),
             ChargeFailure::KnockedOut => format!("{u}'s charge on {t} fails: knocked out"),
             ChargeFailure::TargetGone => format!("{u}'s charge on {t} fails: the target is gone"),

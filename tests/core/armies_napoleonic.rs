@@ -595,3 +595,58 @@ fn the_fire_preview_foresees_the_square_the_fire_forces() {
     let mean = f64::from(dice) * f64::from(7 - need) / 6.0;
     assert!(judged.contains(&format!("{mean:.1} hits expected")), "{judged}");
 }
+
+/// A charger fired on as it comes in, with enemy cavalry within 30 cm and none of its own, must
+/// form square (BPT "Square": "If an infantry unit is the target of shooting attacks ... must
+/// form square"), and a square does not charge (BPT "Charging": chargers are in line or
+/// attack column). **Decision** (rules `bpt-8`): the charge halts where the square formed,
+/// and no combat is fought (until then the square carried the charge into contact).
+#[test]
+fn a_charger_forced_into_square_by_the_fire_it_meets_halts() {
+    use volley::battle::event::ChargeFailure;
+    use volley::battle::state::{Phase, Step};
+    let mut b = battle(&[
+        u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 62.0, 270.0),
+        u(1, "cs_cavalry", 3, 128.0, 48.0, 180.0),
+    ]);
+    b.sides[0].army = army("nap_british").name.clone();
+    b.sides[1].army = army("nap_french").name.clone();
+    b.units[0].row = row("nap_british", "line_infantry");
+    b.units[1].row = row("nap_french", "line_infantry_08_12");
+    b.units[2].row = row("nap_french", "light_cavalry_05_12");
+    b.refresh_geometry();
+    assert_eq!(b.phase, Phase::Initiative);
+    // The scheduler foresees it: the charge is worth nothing.
+    let charge = Action::InitiativeCharge { unit: 0, target: 1 };
+    let legal = b.legal_actions();
+    assert!(legal.contains(&charge));
+    let ctx = volley::agents::scheduler::evaluate::Ctx::new(&b, 0, &legal);
+    let judged = volley::agents::scheduler::evaluate::judge(&b, &charge, &ctx);
+    assert!(judged.score <= 0.0, "{}: {}", judged.score, judged.why);
+    assert!(judged.why.contains("100% to stop"), "{}", judged.why);
+    b.apply(&charge).expect("a legal charge");
+    assert!(matches!(b.step, Step::CounterInitiative { .. }));
+    assert!(
+        b.square_forced_on(0),
+        "the French cavalry is within 30 cm of the charger"
+    );
+    let mut ev = b.apply(&Action::CounterFire { unit: 1 }).expect("closing fire");
+    while matches!(b.step, Step::CounterInitiative { .. }) && b.unit(0).alive() {
+        ev.extend(b.apply(&Action::Pass).expect("the window closes"));
+    }
+    assert_eq!(b.unit(0).formation, Formation::Square, "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::ChargeFailed {
+                unit: 0,
+                why: ChargeFailure::FormedSquare,
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::ChargeContact { .. })), "{ev:?}");
+    assert!(b.combats.is_empty());
+}

@@ -148,10 +148,23 @@ pub fn closing_fire_odds(
             Some((odds::hits_distribution(f.dice, f.effective_to_hit(), f.save), need))
         })
         .collect();
+    // Fired on where it is held with enemy cavalry near, an infantry charger forms square and
+    // halts (BPT "Square"; **Decision**, rules `bpt-8`): the charge comes to nothing.
+    let squared = !firers.is_empty() && copy.square_forced_on(charger);
     copy.unit_mut(charger).pose = c.pose;
     if firers.is_empty() {
         drop(scratch);
         return (b.planned_charge_estimate(plan), None);
+    }
+    if squared {
+        let halts = odds::ChargeOdds {
+            a_double: 0.0,
+            a_wins: 0.0,
+            draw: 1.0,
+            b_wins: 0.0,
+            b_double: 0.0,
+        };
+        return (halts, Some(1.0));
     }
     let value = c.hits_value(&b.rules, b.player_turn);
     let falls_back = b.phase != crate::battle::state::Phase::Command;
