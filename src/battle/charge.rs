@@ -2,7 +2,9 @@
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
 use super::action::{Action, Refusal, refuse};
-use super::event::{ChargeFailure, CombatSide, Event, KnockOut, Modifier, MoveKind};
+use super::event::{
+    ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
+};
 use super::fire::ForcedKind;
 use super::optional::Act;
 use super::state::*;
@@ -1005,7 +1007,7 @@ impl Battle {
     /// Fight one charge to its result; the units that consolidate after it, in order.
     fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) -> Vec<UnitId> {
         // BPT "Scouting Cavalry": a scout contacted retires; there is no fight.
-        if self.retire_scout(combat.target, "contacted by the enemy", ev) {
+        if self.retire_scout(combat.target, RetiredWhy::Contacted, ev) {
             return Vec::new();
         }
         let attacker_side = self.active;
@@ -1209,14 +1211,14 @@ impl Battle {
             if by_double {
                 self.knock_out(id, KnockOut::ChargeLost, ev);
             } else {
-                self.suppress(id, "lost a charge", ev);
+                self.suppress(id, SuppressedWhy::LostCharge, ev);
                 self.retreat(id, &eng.contact[w], ev);
             }
         }
         if by_double {
             for &id in &eng.supports[l] {
                 if self.unit(id).alive() {
-                    self.suppress(id, "supported a charge lost by double", ev);
+                    self.suppress(id, SuppressedWhy::SupportedChargeLostByDouble, ev);
                     self.retreat(id, &eng.contact[w], ev);
                 }
             }
@@ -1282,21 +1284,13 @@ impl Battle {
     fn retreat(&mut self, id: UnitId, enemies: &[UnitId], ev: &mut Vec<Event>) {
         let u = self.unit(id);
         if u.is_artillery() && !u.limbered {
-            self.knock_out(
-                id,
-                KnockOut::ForcedInto("retreating unlimbered guns are lost".into()),
-                ev,
-            );
+            self.knock_out(id, KnockOut::ForcedInto(ForcedInto::UnlimberedGuns), ev);
             return;
         }
         // BPT "Retreat" 3: "Retreating unlimbered guns or units in fortifications" are knocked
         // out. **Decision**: dug-in units and units holding a construction are in fortifications.
         if u.dug_in || self.construction_of(id).is_some() {
-            self.knock_out(
-                id,
-                KnockOut::ForcedInto("units retreating out of their fortifications are lost".into()),
-                ev,
-            );
+            self.knock_out(id, KnockOut::ForcedInto(ForcedInto::Fortifications), ev);
             return;
         }
         let near = enemies

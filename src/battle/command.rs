@@ -1216,7 +1216,7 @@ impl Battle {
         self.refresh_geometry();
         ev.push(Event::Deployed {
             unit: id,
-            what: d.to_string(),
+            what: super::event::Deployment::Ordered(d),
         });
     }
 }

@@ -2,7 +2,9 @@
 //! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
 
 use super::action::{Refusal, refuse};
-use super::event::{Event, FireCause, FireHow, FireWhy, KnockOut, Modifier, MoveKind};
+use super::event::{
+    Deployment, Event, FireCause, FireHow, FireWhy, ForcedInto, KnockOut, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
+};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
@@ -514,7 +516,7 @@ impl Battle {
         self.refresh_geometry();
         ev.push(Event::Deployed {
             unit: id,
-            what: "forms square: enemy cavalry within 30 cm".into(),
+            what: Deployment::SquareAgainstCavalry,
         });
         true
     }
@@ -676,7 +678,7 @@ impl Battle {
         };
         self.optional_fire_begins(); // BPT "Prone Movement": one hit off per unit firing
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
-        if self.retire_scout(target, "fired upon", ev) {
+        if self.retire_scout(target, RetiredWhy::FiredUpon, ev) {
             for p in &plans {
                 let f = self.unit_mut(p.firer);
                 f.has_fired = true;
@@ -845,7 +847,7 @@ impl Battle {
                 suppressed,
             });
             if suppressed && already.is_none() {
-                self.suppress(target, "suppression test", ev);
+                self.suppress(target, SuppressedWhy::Test, ev);
             }
             return;
         }
@@ -913,7 +915,7 @@ impl Battle {
         Some(*self.rules.morale.grade(self.unit(id).morale.unwrap_or_default()))
     }
 
-    pub(crate) fn suppress(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) {
+    pub(crate) fn suppress(&mut self, id: UnitId, why: SuppressedWhy, ev: &mut Vec<Event>) {
         if !self.unit(id).alive() || self.unit(id).suppressed() {
             return;
         }
@@ -922,10 +924,7 @@ impl Battle {
             order_seq: self.order_seq,
         };
         self.unit_mut(id).suppressed = Some(s);
-        ev.push(Event::Suppressed {
-            unit: id,
-            why: why.to_string(),
-        });
+        ev.push(Event::Suppressed { unit: id, why });
         // BPT "Command Units": a commander touching the unit suffers the same.
         if let Some(c) = self
             .touching_commander(id)
@@ -1011,16 +1010,16 @@ impl Battle {
             let pose = Pose::new(start.pos + dir * s, facing);
             let rects = self.rects_at(id, pose);
             if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
-                outcome = Some(KnockOut::ForcedInto("off the table".into()));
+                outcome = Some(KnockOut::ForcedInto(ForcedInto::OffTable));
                 break;
             }
             if rects.iter().any(|r| self.terrain.rect_in_impassable(r, foot)) {
-                outcome = Some(KnockOut::ForcedInto("impassable terrain".into()));
+                outcome = Some(KnockOut::ForcedInto(ForcedInto::Impassable));
                 break;
             }
             if let Some(other) = self.overlapping_unit(id, &rects) {
                 if self.unit(other).side != side {
-                    outcome = Some(KnockOut::ForcedInto(format!("the enemy {}", self.unit(other).name)));
+                    outcome = Some(KnockOut::ForcedInto(ForcedInto::Enemy(other)));
                 } else {
                     halted_by = Some(other);
                 }
@@ -1044,10 +1043,10 @@ impl Battle {
             ev.push(Event::Halted { unit: id, by: friend });
             // BPT "Retreat": into suppressed friends, both are knocked out.
             if kind == ForcedKind::Retreat && self.unit(friend).suppressed() {
-                self.knock_out(id, KnockOut::ForcedInto("a suppressed friendly unit".into()), ev);
+                self.knock_out(id, KnockOut::ForcedInto(ForcedInto::SuppressedFriend), ev);
                 self.knock_out(friend, KnockOut::WithOther, ev);
             } else if kind != ForcedKind::Evade {
-                self.suppress(friend, "a friendly unit fell back into it", ev);
+                self.suppress(friend, SuppressedWhy::FriendFellBackInto, ev);
             }
         }
         self.overrun_along(id, Some(start), ev);

@@ -269,12 +269,12 @@ impl Battle {
         co: CmdId,
         hq: CmdId,
         ev: &mut Vec<Event>,
-    ) -> Result<(), String> {
+    ) -> Result<(), super::event::Lapsed> {
         if !self.commander(hq).alive() {
-            return Err(format!("{} has fallen", self.commander(hq).name));
+            return Err(super::event::Lapsed::HqFallen(hq));
         }
         let Some(to) = self.attach_spot(unit, hq) else {
-            return Err(format!("there is no room within 10 cm of {}", self.commander(hq).name));
+            return Err(super::event::Lapsed::NoRoomByHq(hq));
         };
         self.join_formation(unit, co, hq, to, ev);
         Ok(())

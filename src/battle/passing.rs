@@ -13,7 +13,7 @@
 //! unit); each raises the unit's activation target and score to hit by one until rallied off.
 
 use super::action::{Action, Ground, Purpose, Refusal, refuse};
-use super::event::{Event, Modifier};
+use super::event::{DMarkerWhy, Event, Modifier, PassReason};
 use super::fire::FireContext;
 use super::state::*;
 use crate::data::army::Arm;
@@ -128,7 +128,13 @@ impl Battle {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
         }
         if let Some(r) = &self.cmd.passing.passed {
-            return refuse("Glory Days Core Concepts", format!("the initiative has passed: {r}"));
+            return refuse(
+                "Glory Days Core Concepts",
+                format!(
+                    "the initiative has passed: {}",
+                    crate::report::pass_reason_words(self, r)
+                ),
+            );
         }
         Ok(())
     }
@@ -468,11 +474,11 @@ impl Battle {
             DMarkerPolicy::MarkersFirst => net.min(p.max_d_markers.saturating_sub(self.unit(id).d_markers)),
             DMarkerPolicy::HitsOnly => 0,
         };
-        self.add_d_markers(id, m, "hits taken as D-markers", ev);
+        self.add_d_markers(id, m, DMarkerWhy::Hits, ev);
         m
     }
 
-    fn add_d_markers(&mut self, id: UnitId, n: u32, why: &str, ev: &mut Vec<Event>) {
+    fn add_d_markers(&mut self, id: UnitId, n: u32, why: DMarkerWhy, ev: &mut Vec<Event>) {
         let max = self.rules.initiative_passing.max_d_markers;
         let u = self.unit_mut(id);
         let n = n.min(max.saturating_sub(u.d_markers));
@@ -485,18 +491,18 @@ impl Battle {
             unit: id,
             change: n as i32,
             total,
-            why: why.into(),
+            why,
         });
     }
 
     /// The initiative passes (once): the command phase ends when no window is open.
-    fn pass_initiative(&mut self, reason: String, ev: &mut Vec<Event>) {
+    fn pass_initiative(&mut self, reason: PassReason, ev: &mut Vec<Event>) {
         if self.cmd.passing.passed.is_some() {
             return;
         }
         ev.push(Event::InitiativePassed {
             side: self.active,
-            reason: reason.clone(),
+            reason,
         });
         self.cmd.passing.passed = Some(reason);
         self.cmd.passing.activated = None;
@@ -531,11 +537,7 @@ impl Battle {
         let hits = self.cmd.passing.landed - landed_before;
         let need = self.rules.initiative_passing.reaction_stop_hits;
         if hits >= need && self.cmd.passing.activated == Some(mover) && self.cmd.passing.moved.contains(&mover) {
-            let name = self.unit(mover).name.clone();
-            self.pass_initiative(
-                format!("reaction fire landed {hits} hits on {name}: its move stops"),
-                ev,
-            );
+            self.pass_initiative(PassReason::ReactionStopped { unit: mover, hits }, ev);
         }
     }
 
@@ -634,10 +636,9 @@ impl Battle {
             && purpose != Purpose::Formation
             && ground > Ground::Open
         {
-            self.add_d_markers(id, 1, &format!("failed to activate to move in or into {ground}"), ev);
+            self.add_d_markers(id, 1, DMarkerWhy::FailedActivation(ground), ev);
         }
-        let name = self.unit(id).name.clone();
-        self.pass_initiative(format!("{name} failed its activation roll"), ev);
+        self.pass_initiative(PassReason::ActivationFailed { unit: id }, ev);
         Ok(())
     }
 
@@ -666,8 +667,13 @@ impl Battle {
         if let Some(o) = self.cmd.orders.get_mut(&id) {
             o.credits = 0;
         }
-        let (name, target) = (self.unit(id).name.clone(), self.unit(enemy).name.clone());
-        self.pass_initiative(format!("{name} failed its charge test and stops short of {target}"), ev);
+        self.pass_initiative(
+            PassReason::ChargeTestFailed {
+                unit: id,
+                target: enemy,
+            },
+            ev,
+        );
         Ok(())
     }
 
@@ -771,11 +777,10 @@ impl Battle {
                 unit: id,
                 change: -1,
                 total,
-                why: "rallied".into(),
+                why: DMarkerWhy::Rallied,
             });
         } else {
-            let name = self.unit(id).name.clone();
-            self.pass_initiative(format!("{name} failed to rally"), ev);
+            self.pass_initiative(PassReason::RallyFailed { unit: id }, ev);
         }
         Ok(())
     }
@@ -791,14 +796,7 @@ impl Battle {
         self.resolve_fire(plan, FireContext::Order, ev);
         let landed = self.cmd.passing.landed - before;
         if landed < self.rules.initiative_passing.fire_keep_hits {
-            let name = self.unit(id).name.clone();
-            self.pass_initiative(
-                format!(
-                    "{name}'s fire landed {landed} hit{}",
-                    if landed == 1 { "" } else { "s" }
-                ),
-                ev,
-            );
+            self.pass_initiative(PassReason::FireLanded { unit: id, hits: landed }, ev);
         }
         self.open_reaction(id, ev);
         Ok(())

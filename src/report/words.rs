@@ -1,7 +1,7 @@
 //! The shared words of the report: counts, names, phases, results, the words for a knock-out,
 //! a blunder, an aspect, a cover, a facing, and the modifiers of a roll.
 
-use crate::battle::event::{KnockOut, Modifier, MoveKind};
+use crate::battle::event::{EndReason, ForcedInto, KnockOut, Modifier, MoveKind, PassReason};
 use crate::battle::state::{Battle, Phase, ResultKind};
 use crate::rules::geometry::Aspect;
 use crate::rules::params::{BlunderEffect, Cover};
@@ -64,12 +64,52 @@ pub fn result_word(r: &ResultKind) -> &'static str {
     }
 }
 
+/// What a unit was forced back into.
+fn forced_into_words(b: &Battle, what: ForcedInto) -> String {
+    match what {
+        ForcedInto::OffTable => "off the table".into(),
+        ForcedInto::Impassable => "impassable terrain".into(),
+        ForcedInto::Enemy(u) => format!("the enemy {}", unit(b, u)),
+        ForcedInto::SuppressedFriend => "a suppressed friendly unit".into(),
+        ForcedInto::UnlimberedGuns => "retreating unlimbered guns are lost".into(),
+        ForcedInto::Fortifications => "units retreating out of their fortifications are lost".into(),
+    }
+}
+
+/// Why the initiative passed (*Glory Days!*), with the units' names.
+pub fn pass_reason_words(b: &Battle, r: &PassReason) -> String {
+    match *r {
+        PassReason::ActivationFailed { unit: u } => format!("{} failed its activation roll", unit(b, u)),
+        PassReason::ChargeTestFailed { unit: u, target } => format!(
+            "{} failed its charge test and stops short of {}",
+            unit(b, u),
+            unit(b, target)
+        ),
+        PassReason::RallyFailed { unit: u } => format!("{} failed to rally", unit(b, u)),
+        PassReason::FireLanded { unit: u, hits } => format!("{}'s fire landed {hits} hit{}", unit(b, u), plural(hits)),
+        PassReason::ReactionStopped { unit: u, hits } => {
+            format!("reaction fire landed {hits} hits on {}: its move stops", unit(b, u))
+        }
+    }
+}
+
+/// Why the game ended, as the result says it ("Game over (breakpoint)").
+pub fn end_reason_words(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Breakpoint => "breakpoint",
+        EndReason::CommandDestroyed => "a command was destroyed",
+        EndReason::MajorObjective => "a major objective was reached",
+        EndReason::TurnLimit => "the turn limit",
+        EndReason::Unfinished => "unfinished",
+    }
+}
+
 /// Why a unit or commander was knocked out, said plainly.
-pub fn knock_out_words(why: &KnockOut) -> String {
+pub fn knock_out_words(b: &Battle, why: &KnockOut) -> String {
     match why {
         KnockOut::Hits => "its hits reached its hits value".into(),
         KnockOut::FellBackTooFar => "it fell back too far in one go".into(),
-        KnockOut::ForcedInto(what) => format!("forced back into {what}"),
+        KnockOut::ForcedInto(what) => format!("forced back into {}", forced_into_words(b, *what)),
         KnockOut::ChargeLost => "it lost a charge by double the hits".into(),
         KnockOut::CaughtEvading => "caught while evading a charge".into(),
         KnockOut::WithOther => "lost with the commander, limber or unit it went with".into(),

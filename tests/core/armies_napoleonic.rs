@@ -303,9 +303,15 @@ fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() 
         script(b, &[1; 40]);
         let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
         let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
-        let sq = ev
-            .iter()
-            .any(|e| matches!(e, Event::Deployed { what, .. } if what.contains("square")));
+        let sq = ev.iter().any(|e| {
+            matches!(
+                e,
+                Event::Deployed {
+                    what: volley::battle::event::Deployment::SquareAgainstCavalry,
+                    ..
+                }
+            )
+        });
         assert_eq!(sq, b.unit(t).formation == volley::rules::formation::Formation::Square);
         sq
     };
