@@ -3,7 +3,7 @@
 
 use super::action::{Action, Refusal, refuse};
 use super::event::{
-    ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
+    ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
 };
 use super::fire::ForcedKind;
 use super::optional::Act;
@@ -812,28 +812,25 @@ impl Battle {
         let u = self.unit(id);
         let mut modifiers = Vec::new();
         if u.suppressed() {
-            modifiers.push(Modifier::new(self.rules.charge.suppressed, "BPT Charge: suppressed"));
+            modifiers.push(Modifier::new(self.rules.charge.suppressed, ModRule::ChargeSuppressed));
         }
         if u.disordered(self.player_turn) {
-            modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
+            modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, ModRule::Disordered));
         }
         if behind {
-            modifiers.push(Modifier::new(
-                self.rules.charge.flank_rear,
-                "BPT Charge: fighting to the flank or rear",
-            ));
+            modifiers.push(Modifier::new(self.rules.charge.flank_rear, ModRule::ChargeFlankRear));
         }
         if let Some(c) = self.touching_commander(id) {
             let b = self.commander(c).row.attack_bonus as i32;
             if b > 0 {
-                modifiers.push(Modifier::new(b, "BPT Command Presence"));
+                modifiers.push(Modifier::new(b, ModRule::CommandPresence));
             }
         }
         if lancing && u.row.has(Trait::Lancer) {
-            modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
+            modifiers.push(Modifier::new(1, ModRule::AcwLancers));
         }
         if u.row.has(Trait::HeavyCavalry) && u.mounted() {
-            modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
+            modifiers.push(Modifier::new(1, ModRule::NapoleonicHeavyCavalry));
         }
         modifiers.extend(self.optional_fighter_modifiers(id, enemies));
         modifiers
@@ -1121,15 +1118,12 @@ impl Battle {
         }
         if round == 1 && (s == eng.attacker || combat.counter_charge) {
             let n = eng.contact[s].len() as i32;
-            modifiers.push(Modifier::new(
-                self.rules.charge.charging * n,
-                "BPT Charge: each unit charging",
-            ));
+            modifiers.push(Modifier::new(self.rules.charge.charging * n, ModRule::ChargeCharging));
         }
         if !eng.supports[s].is_empty() {
             modifiers.push(Modifier::new(
                 self.rules.charge.supporting * eng.supports[s].len() as i32,
-                "BPT Charge: each unit in support",
+                ModRule::ChargeSupporting,
             ));
         }
         let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;

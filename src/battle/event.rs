@@ -10,16 +10,72 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Modifier {
     pub amount: i32,
-    pub rule: String,
+    pub rule: ModRule,
 }
 
 impl Modifier {
-    pub fn new(amount: i32, rule: &str) -> Self {
-        Modifier {
-            amount,
-            rule: rule.to_string(),
-        }
+    pub fn new(amount: i32, rule: ModRule) -> Self {
+        Modifier { amount, rule }
     }
+}
+
+/// The rule that applied a modifier (the report cites it: "BPT Command Presence").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModRule {
+    ChargeSuppressed,
+    Disordered,
+    ChargeFlankRear,
+    CommandPresence,
+    AcwLancers,
+    NapoleonicHeavyCavalry,
+    ChargeCharging,
+    ChargeSupporting,
+    WeatherPoor,
+    WeatherExtreme,
+    WeatherPoorActivation,
+    WeatherExtremeActivation,
+    SuccessiveOrder,
+    OpportunityFireLastTurn,
+    UsedInitiative,
+    CommandDistance,
+    DenseTerrain,
+    ChargingEnemyClose,
+    CoReorder,
+    MarchColumnTouch,
+    ExtendedLineFirer,
+    ExtendedLineTarget,
+    HalfRange,
+    FireFlankRear,
+    DisorderedFire,
+    SquareArtillery,
+    SquareInfantry,
+    NapoleonicExtraDie,
+    AttachDistance,
+    AttachDense,
+    AttachEnemies,
+    UsedInitiativeOrOpportunity,
+    SaberRifledMuskets,
+    TroopExperience,
+    FormationNoEnemy,
+    ColumnOnRoad,
+    ActivationGeneral,
+    PreviousMoves,
+    ActivationAlone,
+    FormationGodforsaken,
+    FormationDifficult,
+    ActivationGodforsaken,
+    ActivationDifficult,
+    DMarkers,
+    ActivationCharge,
+    CavalryChargingInfantry,
+    ChargeGeneral,
+    ChargeGodforsaken,
+    ChargeDifficult,
+    RallyVeteranGeneral,
+    RallySeasonedGeneral,
+    RallyRawGeneral,
+    RallyOutOfReach,
+    RallyAlone,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

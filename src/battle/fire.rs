@@ -3,7 +3,8 @@
 
 use super::action::{Refusal, refuse};
 use super::event::{
-    Deployment, Event, FireCause, FireHow, FireWhy, ForcedInto, KnockOut, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
+    Deployment, Event, FireCause, FireHow, FireWhy, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy,
+    SuppressedWhy,
 };
 use super::optional::Act;
 use super::state::*;
@@ -314,50 +315,41 @@ impl Battle {
         let base_dice = per_stand * stands;
         let mut modifiers = Vec::new();
         if fu.formation == Formation::ExtendedLine && !fu.is_artillery() {
-            modifiers.push(Modifier::new(
-                fr.extended_line_firer,
-                "BPT Extended Line: loses one attack die",
-            ));
+            modifiers.push(Modifier::new(fr.extended_line_firer, ModRule::ExtendedLineFirer));
         }
         if tu.formation == Formation::ExtendedLine {
-            modifiers.push(Modifier::new(
-                fr.extended_line_target,
-                "BPT Firing Modifiers: target in extended line",
-            ));
+            modifiers.push(Modifier::new(fr.extended_line_target, ModRule::ExtendedLineTarget));
         }
         let high_angle = fu.row.has(Trait::Howitzer) || fu.row.has(Trait::Mortar);
         if !canister && !high_angle && distance <= range / 2.0 {
-            modifiers.push(Modifier::new(fr.half_range, "BPT Firing Modifiers: within half range"));
+            modifiers.push(Modifier::new(fr.half_range, ModRule::HalfRange));
         }
         let from = self.nearest_rect(firer, target);
         let aspect = self.fire_aspect(target, firer);
         if aspect != Aspect::Front {
-            modifiers.push(Modifier::new(fr.flank_rear, "BPT Firing Modifiers: flank or rear"));
+            modifiers.push(Modifier::new(fr.flank_rear, ModRule::FireFlankRear));
         }
         if fu.disordered(self.player_turn) {
-            modifiers.push(Modifier::new(fr.disordered_attacks, "BPT Disordered: two less dice"));
+            modifiers.push(Modifier::new(fr.disordered_attacks, ModRule::DisorderedFire));
         }
         if tu.formation == Formation::Square {
             if fu.is_artillery() {
                 modifiers.push(Modifier::new(
                     fr.square_artillery_per_stand * stands,
-                    "BPT Square: artillery +1 a stand against a square",
+                    ModRule::SquareArtillery,
                 ));
             } else if fu.row.arm == Arm::Infantry {
-                modifiers.push(Modifier::new(
-                    fr.square_infantry,
-                    "BPT Square: infantry +1 a unit against a square",
-                ));
+                modifiers.push(Modifier::new(fr.square_infantry, ModRule::SquareInfantry));
             }
         }
         if let Some(c) = self.touching_commander(firer) {
             let bonus = self.commander(c).row.attack_bonus as i32;
             if bonus > 0 {
-                modifiers.push(Modifier::new(bonus, "BPT Command Presence"));
+                modifiers.push(Modifier::new(bonus, ModRule::CommandPresence));
             }
         }
         if !canister && fu.row.has(Trait::ExtraAttack) {
-            modifiers.push(Modifier::new(1, "Napoleonic note 22: +1 attack die"));
+            modifiers.push(Modifier::new(1, ModRule::NapoleonicExtraDie));
         }
         let dice = (base_dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
         let mut cover = self.cover_of(target, from.center);

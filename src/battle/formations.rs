@@ -15,7 +15,7 @@
 
 use super::action::{Action, Refusal, refuse};
 use super::event::CommandOutcome;
-use super::event::{Event, Modifier, MoveKind};
+use super::event::{Event, ModRule, Modifier, MoveKind};
 use super::state::*;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::switches::Switch;
@@ -94,10 +94,7 @@ impl Battle {
         let apart = geometry::rects_distance(&[self.commander_rect(c)], &[self.commander_rect(h)]);
         let steps = (apart / r.distance_step).floor() as i32;
         if steps > 0 {
-            modifiers.push(Modifier::new(
-                r.per_distance * steps,
-                "BPT Fixed Formations: per 10 cm CO to HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_distance * steps, ModRule::AttachDistance));
         }
         let dense = self
             .terrain
@@ -106,26 +103,20 @@ impl Battle {
             .filter(|a| r.dense_areas.contains(&a.kind) && !a.outline.clip_segment(from, to).is_empty())
             .count() as i32;
         if dense > 0 {
-            modifiers.push(Modifier::new(
-                r.per_dense * dense,
-                "BPT Fixed Formations: dense terrain between CO and HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_dense * dense, ModRule::AttachDense));
         }
         let enemies = self
             .side_units(1 - u.side)
             .filter(|e| self.rects(e.id).iter().any(|rect| rect.intersects_segment(from, to)))
             .count() as i32;
         if enemies > 0 {
-            modifiers.push(Modifier::new(
-                r.per_enemy * enemies,
-                "BPT Fixed Formations: enemy units between CO and HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_enemy * enemies, ModRule::AttachEnemies));
         }
         // "As normal": the modifiers that do not depend on the distance to the unit.
         if self.used_initiative(unit) {
             modifiers.push(Modifier::new(
                 self.rules.command.used_initiative,
-                "BPT Command Modifiers note 1: used initiative or opportunity fire",
+                ModRule::UsedInitiativeOrOpportunity,
             ));
         }
         modifiers.extend(self.weather_modifier());

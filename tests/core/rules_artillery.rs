@@ -50,7 +50,7 @@ fn shell_fired(
         .find_map(|e| match e {
             Event::ShellFired {
                 lost, burst, attacked, ..
-            } => Some((lost.clone(), *burst, attacked.clone())),
+            } => Some((*lost, *burst, attacked.clone())),
             _ => None,
         })
         .expect("a shell event")

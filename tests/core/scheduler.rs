@@ -253,7 +253,10 @@ fn a_lone_commander_keeps_ordering_while_a_roll_is_worth_it() {
                     .check_order_by(*commander, units, *charge, *dense, *road)
                     .expect("a legal order");
                 let p = volley::rules::odds::command_roll_odds(plan.target).success;
-                let successive = plan.modifiers.iter().any(|m| m.rule.contains("successive"));
+                let successive = plan
+                    .modifiers
+                    .iter()
+                    .any(|m| volley::report::words::rule_words(m.rule).contains("successive"));
                 orders += 1;
                 lowest = lowest.min(p);
                 if ordered.insert((b.player_turn, *commander)) {
