@@ -75,11 +75,7 @@ impl<'a> HashCmd<'a> {
                 moved: &c.passing.moved,
                 fired: &c.passing.fired,
                 landed: c.passing.landed,
-                passed: c
-                    .passing
-                    .passed
-                    .as_ref()
-                    .map(|r| crate::report::pass_reason_words(b, r)),
+                passed: c.passing.passed.as_ref().map(|r| pass_reason_words(b, r)),
                 purpose: &c.passing.purpose,
                 ground: c.passing.ground,
                 idle: c.passing.is_idle(),
@@ -129,8 +125,49 @@ impl HashOutcome {
             victory_points: o.victory_points,
             units_lost: o.units_lost,
             objectives: o.objectives,
-            reason: crate::report::end_reason_words(o.reason),
+            reason: end_reason_words(o.reason),
         }
+    }
+}
+
+// The words of a passed initiative's and a result's reason: kept here (the core) because the
+// state hash and a refusal read them; the report re-exports them for its lines.
+
+fn name(b: &Battle, id: UnitId) -> &str {
+    b.units.get(id as usize).map(|u| u.name.as_str()).unwrap_or("?")
+}
+
+/// Why the initiative passed (*Glory Days!*), with the units' names.
+pub fn pass_reason_words(b: &Battle, r: &crate::battle::event::PassReason) -> String {
+    match *r {
+        crate::battle::event::PassReason::ActivationFailed { unit: u } => {
+            format!("{} failed its activation roll", name(b, u))
+        }
+        crate::battle::event::PassReason::ChargeTestFailed { unit: u, target } => format!(
+            "{} failed its charge test and stops short of {}",
+            name(b, u),
+            name(b, target)
+        ),
+        crate::battle::event::PassReason::RallyFailed { unit: u } => format!("{} failed to rally", name(b, u)),
+        crate::battle::event::PassReason::FireLanded { unit: u, hits } => format!(
+            "{}'s fire landed {hits} hit{}",
+            name(b, u),
+            if hits == 1 { "" } else { "s" }
+        ),
+        crate::battle::event::PassReason::ReactionStopped { unit: u, hits } => {
+            format!("reaction fire landed {hits} hits on {}: its move stops", name(b, u))
+        }
+    }
+}
+
+/// Why the game ended, as the result says it ("Game over (breakpoint)").
+pub fn end_reason_words(r: crate::battle::event::EndReason) -> &'static str {
+    match r {
+        crate::battle::event::EndReason::Breakpoint => "breakpoint",
+        crate::battle::event::EndReason::CommandDestroyed => "a command was destroyed",
+        crate::battle::event::EndReason::MajorObjective => "a major objective was reached",
+        crate::battle::event::EndReason::TurnLimit => "the turn limit",
+        crate::battle::event::EndReason::Unfinished => "unfinished",
     }
 }
 

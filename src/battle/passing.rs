@@ -130,10 +130,7 @@ impl Battle {
         if let Some(r) = &self.cmd.passing.passed {
             return refuse(
                 "Glory Days Core Concepts",
-                format!(
-                    "the initiative has passed: {}",
-                    crate::report::pass_reason_words(self, r)
-                ),
+                format!("the initiative has passed: {}", super::hash::pass_reason_words(self, r)),
             );
         }
         Ok(())

@@ -1,7 +1,8 @@
 //! The shared words of the report: counts, names, phases, results, the words for a knock-out,
 //! a blunder, an aspect, a cover, a facing, and the modifiers of a roll.
 
-use crate::battle::event::{EndReason, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, PassReason};
+use crate::battle::event::{ForcedInto, KnockOut, ModRule, Modifier, MoveKind};
+pub use crate::battle::hash::{end_reason_words, pass_reason_words};
 use crate::battle::state::{Battle, Phase, ResultKind};
 use crate::rules::geometry::Aspect;
 use crate::rules::params::{BlunderEffect, Cover};
@@ -73,34 +74,6 @@ fn forced_into_words(b: &Battle, what: ForcedInto) -> String {
         ForcedInto::SuppressedFriend => "a suppressed friendly unit".into(),
         ForcedInto::UnlimberedGuns => "retreating unlimbered guns are lost".into(),
         ForcedInto::Fortifications => "units retreating out of their fortifications are lost".into(),
-    }
-}
-
-/// Why the initiative passed (*Glory Days!*), with the units' names.
-pub fn pass_reason_words(b: &Battle, r: &PassReason) -> String {
-    match *r {
-        PassReason::ActivationFailed { unit: u } => format!("{} failed its activation roll", unit(b, u)),
-        PassReason::ChargeTestFailed { unit: u, target } => format!(
-            "{} failed its charge test and stops short of {}",
-            unit(b, u),
-            unit(b, target)
-        ),
-        PassReason::RallyFailed { unit: u } => format!("{} failed to rally", unit(b, u)),
-        PassReason::FireLanded { unit: u, hits } => format!("{}'s fire landed {hits} hit{}", unit(b, u), plural(hits)),
-        PassReason::ReactionStopped { unit: u, hits } => {
-            format!("reaction fire landed {hits} hits on {}: its move stops", unit(b, u))
-        }
-    }
-}
-
-/// Why the game ended, as the result says it ("Game over (breakpoint)").
-pub fn end_reason_words(r: EndReason) -> &'static str {
-    match r {
-        EndReason::Breakpoint => "breakpoint",
-        EndReason::CommandDestroyed => "a command was destroyed",
-        EndReason::MajorObjective => "a major objective was reached",
-        EndReason::TurnLimit => "the turn limit",
-        EndReason::Unfinished => "unfinished",
     }
 }
 
