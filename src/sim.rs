@@ -147,7 +147,10 @@ impl Thinking {
 
 /// Summarise a finished battle.
 pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
-    let o = b.outcome.clone().unwrap_or_else(|| b.compute_outcome("unfinished"));
+    let o = b
+        .outcome
+        .clone()
+        .unwrap_or_else(|| b.compute_outcome(crate::battle::event::EndReason::Unfinished));
     let name = |s: usize| b.sides[s].name.clone();
     SimResult {
         scenario: scenario.to_string(),
@@ -174,7 +177,7 @@ pub fn summary(b: &Battle, scenario: &str, seed: u64) -> SimResult {
             .collect(),
         actions: b.actions,
         state_hash: format!("{:016x}", b.state_hash()),
-        reason: o.reason,
+        reason: crate::report::end_reason_words(o.reason).to_string(),
         rules: b.rules.switches.describe(),
     }
 }
@@ -225,7 +228,7 @@ pub fn play_match(
         let o = done
             .outcome
             .clone()
-            .unwrap_or_else(|| done.compute_outcome("unfinished"));
+            .unwrap_or_else(|| done.compute_outcome(crate::battle::event::EndReason::Unfinished));
         Ok(match o.winner {
             Some(w) if w == a_side => 1,
             None => 0,
@@ -407,7 +410,7 @@ pub fn balance(
         let o = done
             .outcome
             .clone()
-            .unwrap_or_else(|| done.compute_outcome("unfinished"));
+            .unwrap_or_else(|| done.compute_outcome(crate::battle::event::EndReason::Unfinished));
         g.winner = o.winner;
         g.game_turns = done.game_turn;
         g.units_lost = o.units_lost;

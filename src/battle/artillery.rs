@@ -329,9 +329,9 @@ impl Battle {
     }
 
     /// BPT "High Angle Direct Fire": a shell landing off the table or in wet terrain is lost.
-    fn shell_lost_at(&self, p: V2) -> Option<String> {
+    fn shell_lost_at(&self, p: V2) -> Option<super::event::ShellLost> {
         if p.x < 0.0 || p.y < 0.0 || p.x > self.table.width || p.y > self.table.height {
-            return Some("off the table".into());
+            return Some(super::event::ShellLost::OffTable);
         }
         let t = self.los.terrain();
         if let Some(k) = t.area_kinds_at(p).into_iter().find(|k| {
@@ -342,7 +342,7 @@ impl Battle {
                     | crate::rules::terrain::AreaKind::Lake
             )
         }) {
-            return Some(format!("wet terrain ({k:?})"));
+            return Some(super::event::ShellLost::WetArea(k));
         }
         t.linears
             .iter()
@@ -353,7 +353,7 @@ impl Battle {
                 )
             })
             .find(|l| crate::rules::terrain::polyline_distance_to_point(&l.points, p) <= l.width * 0.5)
-            .map(|l| format!("wet terrain ({:?})", l.kind))
+            .map(|l| super::event::ShellLost::WetLinear(l.kind))
     }
 
     /// Wet ground: poor or extreme weather, or the scenario says so (no ball bounces).
@@ -532,7 +532,7 @@ impl Battle {
         if !self.unit(target).alive() || dice == 0 {
             return 0;
         }
-        if self.retire_scout(target, "under artillery fire", ev) {
+        if self.retire_scout(target, super::event::RetiredWhy::UnderArtilleryFire, ev) {
             return 0;
         }
         let Some(GunAttack {

@@ -2,7 +2,9 @@
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
 use super::action::{Action, Refusal, refuse};
-use super::event::{ChargeFailure, CombatSide, Event, KnockOut, Modifier, MoveKind};
+use super::event::{
+    ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
+};
 use super::fire::ForcedKind;
 use super::optional::Act;
 use super::state::*;
@@ -815,28 +817,25 @@ impl Battle {
         let u = self.unit(id);
         let mut modifiers = Vec::new();
         if u.suppressed() {
-            modifiers.push(Modifier::new(self.rules.charge.suppressed, "BPT Charge: suppressed"));
+            modifiers.push(Modifier::new(self.rules.charge.suppressed, ModRule::ChargeSuppressed));
         }
         if u.disordered(self.player_turn) {
-            modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, "BPT Disordered"));
+            modifiers.push(Modifier::new(self.rules.fire.disordered_attacks, ModRule::Disordered));
         }
         if behind {
-            modifiers.push(Modifier::new(
-                self.rules.charge.flank_rear,
-                "BPT Charge: fighting to the flank or rear",
-            ));
+            modifiers.push(Modifier::new(self.rules.charge.flank_rear, ModRule::ChargeFlankRear));
         }
         if let Some(c) = self.touching_commander(id) {
             let b = self.commander(c).row.attack_bonus as i32;
             if b > 0 {
-                modifiers.push(Modifier::new(b, "BPT Command Presence"));
+                modifiers.push(Modifier::new(b, ModRule::CommandPresence));
             }
         }
         if lancing && u.row.has(Trait::Lancer) {
-            modifiers.push(Modifier::new(1, "ACW note 13: lancers"));
+            modifiers.push(Modifier::new(1, ModRule::AcwLancers));
         }
         if u.row.has(Trait::HeavyCavalry) && u.mounted() {
-            modifiers.push(Modifier::new(1, "Napoleonic note 13: heavy cavalry"));
+            modifiers.push(Modifier::new(1, ModRule::NapoleonicHeavyCavalry));
         }
         modifiers.extend(self.optional_fighter_modifiers(id, enemies));
         modifiers
@@ -1029,7 +1028,7 @@ impl Battle {
     /// Fight one charge to its result; the units that consolidate after it, in order.
     fn resolve_one(&mut self, combat: Combat, ev: &mut Vec<Event>) -> Vec<UnitId> {
         // BPT "Scouting Cavalry": a scout contacted retires; there is no fight.
-        if self.retire_scout(combat.target, "contacted by the enemy", ev) {
+        if self.retire_scout(combat.target, RetiredWhy::Contacted, ev) {
             return Vec::new();
         }
         let attacker_side = self.active;
@@ -1143,15 +1142,12 @@ impl Battle {
         }
         if round == 1 && (s == eng.attacker || combat.counter_charge) {
             let n = eng.contact[s].len() as i32;
-            modifiers.push(Modifier::new(
-                self.rules.charge.charging * n,
-                "BPT Charge: each unit charging",
-            ));
+            modifiers.push(Modifier::new(self.rules.charge.charging * n, ModRule::ChargeCharging));
         }
         if !eng.supports[s].is_empty() {
             modifiers.push(Modifier::new(
                 self.rules.charge.supporting * eng.supports[s].len() as i32,
-                "BPT Charge: each unit in support",
+                ModRule::ChargeSupporting,
             ));
         }
         let n = (dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
@@ -1233,14 +1229,14 @@ impl Battle {
             if by_double {
                 self.knock_out(id, KnockOut::ChargeLost, ev);
             } else {
-                self.suppress(id, "lost a charge", ev);
+                self.suppress(id, SuppressedWhy::LostCharge, ev);
                 self.retreat(id, &eng.contact[w], ev);
             }
         }
         if by_double {
             for &id in &eng.supports[l] {
                 if self.unit(id).alive() {
-                    self.suppress(id, "supported a charge lost by double", ev);
+                    self.suppress(id, SuppressedWhy::SupportedChargeLostByDouble, ev);
                     self.retreat(id, &eng.contact[w], ev);
                 }
             }
@@ -1306,21 +1302,13 @@ impl Battle {
     fn retreat(&mut self, id: UnitId, enemies: &[UnitId], ev: &mut Vec<Event>) {
         let u = self.unit(id);
         if u.is_artillery() && !u.limbered {
-            self.knock_out(
-                id,
-                KnockOut::ForcedInto("retreating unlimbered guns are lost".into()),
-                ev,
-            );
+            self.knock_out(id, KnockOut::ForcedInto(ForcedInto::UnlimberedGuns), ev);
             return;
         }
         // BPT "Retreat" 3: "Retreating unlimbered guns or units in fortifications" are knocked
         // out. **Decision**: dug-in units and units holding a construction are in fortifications.
         if u.dug_in || self.construction_of(id).is_some() {
-            self.knock_out(
-                id,
-                KnockOut::ForcedInto("units retreating out of their fortifications are lost".into()),
-                ev,
-            );
+            self.knock_out(id, KnockOut::ForcedInto(ForcedInto::Fortifications), ev);
             return;
         }
         let near = enemies

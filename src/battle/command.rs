@@ -3,7 +3,7 @@
 //! ordered actions, self-orders, command movement, opportunity fire windows.
 
 use super::action::{Action, Deploy, Refusal, refuse};
-use super::event::{CommandOutcome, Event, Modifier, MoveKind};
+use super::event::{CommandOutcome, Event, ModRule, Modifier, MoveKind};
 use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
 use super::optional::Act;
@@ -101,8 +101,8 @@ impl Battle {
     pub(crate) fn weather_modifier(&self) -> Option<Modifier> {
         let rules = &self.rules.command;
         match self.weather {
-            Weather::Poor => Some(Modifier::new(rules.weather_poor, "BPT Weather: poor")),
-            Weather::Extreme => Some(Modifier::new(rules.weather_extreme, "BPT Weather: extreme")),
+            Weather::Poor => Some(Modifier::new(rules.weather_poor, ModRule::WeatherPoor)),
+            Weather::Extreme => Some(Modifier::new(rules.weather_extreme, ModRule::WeatherExtreme)),
             Weather::Normal => None,
         }
     }
@@ -240,10 +240,7 @@ impl Battle {
             .max()
             .unwrap_or(0);
         if prior > 0 {
-            modifiers.push(Modifier::new(
-                rules.successive * prior as i32,
-                "BPT Command Modifiers note 1: successive order",
-            ));
+            modifiers.push(Modifier::new(rules.successive * prior as i32, ModRule::SuccessiveOrder));
         }
         // Note 1: initiative this turn, a −1 on the first order; BPT "Opportunity Fire": a −1
         // "for the duration of their next turn", on every order of it.
@@ -252,15 +249,9 @@ impl Battle {
             .any(|&id| self.unit(id).initiative_turn == Some(self.player_turn));
         let opportunity = units.iter().any(|&id| self.used_opportunity_fire(id));
         if opportunity {
-            modifiers.push(Modifier::new(
-                rules.used_initiative,
-                "BPT Opportunity Fire: −1 for the duration of the next turn",
-            ));
+            modifiers.push(Modifier::new(rules.used_initiative, ModRule::OpportunityFireLastTurn));
         } else if initiative && prior == 0 {
-            modifiers.push(Modifier::new(
-                rules.used_initiative,
-                "BPT Command Modifiers note 1: used initiative",
-            ));
+            modifiers.push(Modifier::new(rules.used_initiative, ModRule::UsedInitiative));
         }
         let dp = if road {
             0
@@ -268,42 +259,27 @@ impl Battle {
             distance_penalty(far, rules.free_distance, rules.distance_step, rules.per_distance)
         };
         if dp != 0 {
-            modifiers.push(Modifier::new(
-                dp,
-                "BPT Command Modifiers note 2: distance to the farthest unit",
-            ));
+            modifiers.push(Modifier::new(dp, ModRule::CommandDistance));
         }
         if dense {
-            modifiers.push(Modifier::new(
-                rules.dense,
-                "BPT Command Modifiers note 3: dense terrain",
-            ));
+            modifiers.push(Modifier::new(rules.dense, ModRule::DenseTerrain));
         }
         if charge
             && units
                 .iter()
                 .any(|&id| self.visible_enemies(id).iter().any(|(_, d)| *d <= rules.charge_zone))
         {
-            modifiers.push(Modifier::new(
-                rules.charge,
-                "BPT Command Modifiers note 4: charging a visible enemy close by",
-            ));
+            modifiers.push(Modifier::new(rules.charge, ModRule::ChargingEnemyClose));
         }
         if cm.is_co() && units.iter().any(|u| self.cmd.hq_failed.contains(u)) {
-            modifiers.push(Modifier::new(
-                rules.co_reorder,
-                "BPT Commanding Officer: units an HQ failed to order",
-            ));
+            modifiers.push(Modifier::new(rules.co_reorder, ModRule::CoReorder));
         }
         let contact = self.rules.visibility.contact;
         if units.iter().all(|&id| {
             self.unit(id).formation == Formation::MarchColumn
                 && geometry::rects_distance(&[crect], self.rects(id)) <= contact
         }) {
-            modifiers.push(Modifier::new(
-                rules.march_column_touch,
-                "BPT March Column: commander touching",
-            ));
+            modifiers.push(Modifier::new(rules.march_column_touch, ModRule::MarchColumnTouch));
         }
         modifiers.extend(self.weather_modifier());
         modifiers
@@ -1222,7 +1198,7 @@ impl Battle {
         self.refresh_geometry();
         ev.push(Event::Deployed {
             unit: id,
-            what: d.to_string(),
+            what: super::event::Deployment::Ordered(d),
         });
     }
 }

@@ -151,7 +151,7 @@ impl Battle {
             self.knock_out(u, KnockOut::Collapsed, ev);
         }
         for u in touching {
-            self.suppress(u, "a building collapsed beside it", ev);
+            self.suppress(u, super::event::SuppressedWhy::BuildingCollapsed, ev);
         }
     }
 }

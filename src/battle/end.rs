@@ -2,7 +2,7 @@
 //! "End of the Battle", "Breakpoint", "Reaching an Objective", "Deciding the Winner",
 //! "Replacing a Command Unit").
 
-use super::event::Event;
+use super::event::{EndReason, Event};
 use super::state::*;
 use crate::data::scenario::ObjectiveLevel;
 
@@ -118,7 +118,7 @@ impl Battle {
                 self.active = 1 - side;
                 self.start_player_turn(ev);
             } else {
-                self.game_over("breakpoint", ev);
+                self.game_over(EndReason::Breakpoint, ev);
             }
         }
     }
@@ -183,23 +183,23 @@ impl Battle {
         // The end of the battle.
         let second = self.active != self.first_side;
         if self.sides.iter().any(|s| s.broken) && second {
-            self.game_over("breakpoint", ev);
+            self.game_over(EndReason::Breakpoint, ev);
             return;
         }
         for s in 0..2 {
             if self.side_units(s).next().is_none() {
                 self.sides[s].broken = true;
-                self.game_over("a command was destroyed", ev);
+                self.game_over(EndReason::CommandDestroyed, ev);
                 return;
             }
         }
         if second {
             if (0..2).any(|s| self.objective_held(s) == Some(ObjectiveLevel::Major)) {
-                self.game_over("a major objective was reached", ev);
+                self.game_over(EndReason::MajorObjective, ev);
                 return;
             }
             if self.game_turn >= self.turn_limit {
-                self.game_over("the turn limit", ev);
+                self.game_over(EndReason::TurnLimit, ev);
                 return;
             }
             self.weather_end_of_game_turn(ev);
@@ -257,7 +257,7 @@ impl Battle {
     }
 
     /// BPT "Reaching an Objective" and "Deciding the Winner".
-    pub fn compute_outcome(&self, reason: &str) -> Outcome {
+    pub fn compute_outcome(&self, reason: EndReason) -> Outcome {
         let obj = [self.objective_held(0), self.objective_held(1)];
         let rank = |o: Option<ObjectiveLevel>| match o {
             None => 0,
@@ -309,17 +309,17 @@ impl Battle {
             victory_points: vp,
             units_lost: [self.units_lost(0), self.units_lost(1)],
             objectives: obj,
-            reason: reason.to_string(),
+            reason,
         }
     }
 
-    pub(crate) fn game_over(&mut self, reason: &str, ev: &mut Vec<Event>) {
+    pub(crate) fn game_over(&mut self, reason: EndReason, ev: &mut Vec<Event>) {
         let o = self.compute_outcome(reason);
         ev.push(Event::GameOver {
             winner: o.winner,
             result: o.result,
             victory_points: o.victory_points,
-            reason: reason.to_string(),
+            reason,
         });
         self.outcome = Some(o);
         self.phase = Phase::GameOver;

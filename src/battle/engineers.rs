@@ -108,11 +108,6 @@ impl Battle {
         let Some((s, at, dir)) = polyline_project(&l.points, centre) else {
             return Ok(());
         };
-        let name = if l.name.is_empty() {
-            format!("{:?}", l.kind).to_lowercase()
-        } else {
-            l.name.clone()
-        };
         match task {
             Task::Clear | Task::Demolish => {
                 let need = if task == Task::Clear {
@@ -136,7 +131,7 @@ impl Battle {
                 ev.push(Event::EngineerWork {
                     unit,
                     task,
-                    what: name,
+                    linear,
                     roll: Some((roll, need)),
                     built: None,
                     done: success,
@@ -179,7 +174,7 @@ impl Battle {
                 ev.push(Event::EngineerWork {
                     unit,
                     task,
-                    what: name,
+                    linear,
                     roll: None,
                     built: Some((built.min(l.width), l.width)),
                     done,

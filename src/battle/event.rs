@@ -10,16 +10,72 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Modifier {
     pub amount: i32,
-    pub rule: String,
+    pub rule: ModRule,
 }
 
 impl Modifier {
-    pub fn new(amount: i32, rule: &str) -> Self {
-        Modifier {
-            amount,
-            rule: rule.to_string(),
-        }
+    pub fn new(amount: i32, rule: ModRule) -> Self {
+        Modifier { amount, rule }
     }
+}
+
+/// The rule that applied a modifier (the report cites it: "BPT Command Presence").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModRule {
+    ChargeSuppressed,
+    Disordered,
+    ChargeFlankRear,
+    CommandPresence,
+    AcwLancers,
+    NapoleonicHeavyCavalry,
+    ChargeCharging,
+    ChargeSupporting,
+    WeatherPoor,
+    WeatherExtreme,
+    WeatherPoorActivation,
+    WeatherExtremeActivation,
+    SuccessiveOrder,
+    OpportunityFireLastTurn,
+    UsedInitiative,
+    CommandDistance,
+    DenseTerrain,
+    ChargingEnemyClose,
+    CoReorder,
+    MarchColumnTouch,
+    ExtendedLineFirer,
+    ExtendedLineTarget,
+    HalfRange,
+    FireFlankRear,
+    DisorderedFire,
+    SquareArtillery,
+    SquareInfantry,
+    NapoleonicExtraDie,
+    AttachDistance,
+    AttachDense,
+    AttachEnemies,
+    UsedInitiativeOrOpportunity,
+    SaberRifledMuskets,
+    TroopExperience,
+    FormationNoEnemy,
+    ColumnOnRoad,
+    ActivationGeneral,
+    PreviousMoves,
+    ActivationAlone,
+    FormationGodforsaken,
+    FormationDifficult,
+    ActivationGodforsaken,
+    ActivationDifficult,
+    DMarkers,
+    ActivationCharge,
+    CavalryChargingInfantry,
+    ChargeGeneral,
+    ChargeGodforsaken,
+    ChargeDifficult,
+    RallyVeteranGeneral,
+    RallySeasonedGeneral,
+    RallyRawGeneral,
+    RallyOutOfReach,
+    RallyAlone,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,7 +152,7 @@ pub enum KnockOut {
     /// Fell back more than the limit in one roll.
     FellBackTooFar,
     /// Fell back or retreated into enemy, impassable terrain or off the table.
-    ForcedInto(String),
+    ForcedInto(ForcedInto),
     /// Lost a charge by double.
     ChargeLost,
     /// Evaded but the charger ended within the minimum gap.
@@ -157,7 +213,7 @@ pub enum Event {
     },
     Deployed {
         unit: UnitId,
-        what: String,
+        what: Deployment,
     },
     Fired {
         firers: Vec<UnitId>,
@@ -197,7 +253,7 @@ pub enum Event {
         accuracy_need: u32,
         deviation: Option<(u32, Vec<u32>, f64)>,
         burst: V2,
-        lost: Option<String>,
+        lost: Option<ShellLost>,
         attacked: Vec<(UnitId, u32)>,
         /// BPT "Air Burst Shell Fire": burst in the air (2 cm, one die fewer, as in the open).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -245,7 +301,7 @@ pub enum Event {
     },
     Suppressed {
         unit: UnitId,
-        why: String,
+        why: SuppressedWhy,
     },
     CommanderSuppressed {
         commander: CmdId,
@@ -335,7 +391,8 @@ pub enum Event {
     EngineerWork {
         unit: UnitId,
         task: super::works::Task,
-        what: String,
+        /// The linear feature worked on (its index in the terrain; the report names it).
+        linear: u32,
         roll: Option<(u32, u32)>,
         /// Bridging: cm built of the river's width.
         built: Option<(f64, f64)>,
@@ -381,7 +438,7 @@ pub enum Event {
         unit: UnitId,
         change: i32,
         total: u32,
-        why: String,
+        why: DMarkerWhy,
     },
     /// BPT "Constructions": artillery fire at troops inside struck the building too.
     ConstructionHit {
@@ -410,7 +467,7 @@ pub enum Event {
     /// BPT "Scouting Cavalry": a scout fired on or contacted leaves the table, not lost.
     ScoutRetired {
         unit: UnitId,
-        why: String,
+        why: RetiredWhy,
     },
     /// BPT "Scouting Cavalry": a scout that passed its command roll moves without orders.
     ScoutFree {
@@ -437,7 +494,7 @@ pub enum Event {
     /// player's command phase ends once any open window closes).
     InitiativePassed {
         side: SideId,
-        reason: String,
+        reason: PassReason,
     },
     /// *A Perfect Sheet of Flame* "Writing and executing orders" (switch `OrderDelay`): the
     /// command roll passed, but these units are beyond command distance, so the order
@@ -459,7 +516,7 @@ pub enum Event {
         credits: u32,
         given_game_turn: u32,
         /// Units that lost it, and why.
-        lapsed: Vec<(UnitId, String)>,
+        lapsed: Vec<(UnitId, Lapsed)>,
     },
     /// *A Perfect Sheet of Flame* "Sequence of Play": "If the new orders override any pending
     /// orders, the pending orders are removed": `by`'s order, just passed, takes `units` out
@@ -474,8 +531,121 @@ pub enum Event {
         winner: Option<SideId>,
         result: ResultKind,
         victory_points: [u32; 2],
-        reason: String,
+        reason: EndReason,
     },
+}
+
+/// What a unit fell back or retreated into that cost it the unit (`KnockOut::ForcedInto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ForcedInto {
+    OffTable,
+    Impassable,
+    /// This enemy unit.
+    Enemy(UnitId),
+    SuppressedFriend,
+    /// BPT "Artillery": retreating unlimbered guns are lost.
+    UnlimberedGuns,
+    /// BPT "Fortifications": units retreating out of their fortifications are lost.
+    Fortifications,
+}
+
+/// What a unit deployed to (`Event::Deployed`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Deployment {
+    /// The deploy action it was ordered.
+    Ordered(super::action::Deploy),
+    /// BPT "Square": it formed square as enemy cavalry came within 30 cm.
+    SquareAgainstCavalry,
+}
+
+/// Why a shell was lost (BPT "High Angle Direct Fire").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShellLost {
+    OffTable,
+    WetArea(crate::rules::terrain::AreaKind),
+    WetLinear(crate::rules::terrain::LinearKind),
+}
+
+/// Why a unit was suppressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SuppressedWhy {
+    /// It failed its suppression test.
+    Test,
+    LostCharge,
+    SupportedChargeLostByDouble,
+    /// A friendly unit fell back into it.
+    FriendFellBackInto,
+    /// BPT "Constructions": a building collapsed beside it.
+    BuildingCollapsed,
+}
+
+/// Why a scout left the table (BPT "Scouting Cavalry").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RetiredWhy {
+    FiredUpon,
+    UnderArtilleryFire,
+    Contacted,
+}
+
+/// Why D-markers were gained or lost (*Glory Days!*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DMarkerWhy {
+    /// Fire hits taken as D-markers.
+    Hits,
+    /// It failed to activate to move in or into this ground.
+    FailedActivation(super::action::Ground),
+    Rallied,
+}
+
+/// Why the initiative passed (*Glory Days!* "Core Concepts"); the unit's name is the report's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PassReason {
+    ActivationFailed {
+        unit: UnitId,
+    },
+    ChargeTestFailed {
+        unit: UnitId,
+        target: UnitId,
+    },
+    RallyFailed {
+        unit: UnitId,
+    },
+    /// The unit's fire landed fewer hits than keep the initiative.
+    FireLanded {
+        unit: UnitId,
+        hits: u32,
+    },
+    /// Reaction fire landed this many hits on the moving unit: its move stops.
+    ReactionStopped {
+        unit: UnitId,
+        hits: u32,
+    },
+}
+
+/// Why a delayed order lapsed for a unit when it arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lapsed {
+    KnockedOut,
+    CommanderFallen,
+    Suppressed,
+    LockedInCharge,
+    /// BPT "Engineering": it carried out an engineering task this turn.
+    EngineeringTask,
+    /// An attachment (BPT "Fixed Formations"): the HQ it was to join has fallen.
+    HqFallen(CmdId),
+    /// An attachment: there is no room within 10 cm of the HQ now.
+    NoRoomByHq(CmdId),
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    Breakpoint,
+    CommandDestroyed,
+    MajorObjective,
+    TurnLimit,
+    /// Not ended by the rules: stopped (a turn cap, a look-ahead, a result read mid-game).
+    Unfinished,
 }
 
 /// Why a charge ended without contact.

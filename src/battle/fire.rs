@@ -2,7 +2,10 @@
 //! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
 
 use super::action::{Refusal, refuse};
-use super::event::{Event, FireCause, FireHow, FireWhy, KnockOut, Modifier, MoveKind};
+use super::event::{
+    Deployment, Event, FireCause, FireHow, FireWhy, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy,
+    SuppressedWhy,
+};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::{Arm, Trait};
@@ -312,50 +315,41 @@ impl Battle {
         let base_dice = per_stand * stands;
         let mut modifiers = Vec::new();
         if fu.formation == Formation::ExtendedLine && !fu.is_artillery() {
-            modifiers.push(Modifier::new(
-                fr.extended_line_firer,
-                "BPT Extended Line: loses one attack die",
-            ));
+            modifiers.push(Modifier::new(fr.extended_line_firer, ModRule::ExtendedLineFirer));
         }
         if tu.formation == Formation::ExtendedLine {
-            modifiers.push(Modifier::new(
-                fr.extended_line_target,
-                "BPT Firing Modifiers: target in extended line",
-            ));
+            modifiers.push(Modifier::new(fr.extended_line_target, ModRule::ExtendedLineTarget));
         }
         let high_angle = fu.row.has(Trait::Howitzer) || fu.row.has(Trait::Mortar);
         if !canister && !high_angle && distance <= range / 2.0 {
-            modifiers.push(Modifier::new(fr.half_range, "BPT Firing Modifiers: within half range"));
+            modifiers.push(Modifier::new(fr.half_range, ModRule::HalfRange));
         }
         let from = self.nearest_rect(firer, target);
         let aspect = self.fire_aspect(target, firer);
         if aspect != Aspect::Front {
-            modifiers.push(Modifier::new(fr.flank_rear, "BPT Firing Modifiers: flank or rear"));
+            modifiers.push(Modifier::new(fr.flank_rear, ModRule::FireFlankRear));
         }
         if fu.disordered(self.player_turn) {
-            modifiers.push(Modifier::new(fr.disordered_attacks, "BPT Disordered: two less dice"));
+            modifiers.push(Modifier::new(fr.disordered_attacks, ModRule::DisorderedFire));
         }
         if tu.formation == Formation::Square {
             if fu.is_artillery() {
                 modifiers.push(Modifier::new(
                     fr.square_artillery_per_stand * stands,
-                    "BPT Square: artillery +1 a stand against a square",
+                    ModRule::SquareArtillery,
                 ));
             } else if fu.row.arm == Arm::Infantry {
-                modifiers.push(Modifier::new(
-                    fr.square_infantry,
-                    "BPT Square: infantry +1 a unit against a square",
-                ));
+                modifiers.push(Modifier::new(fr.square_infantry, ModRule::SquareInfantry));
             }
         }
         if let Some(c) = self.touching_commander(firer) {
             let bonus = self.commander(c).row.attack_bonus as i32;
             if bonus > 0 {
-                modifiers.push(Modifier::new(bonus, "BPT Command Presence"));
+                modifiers.push(Modifier::new(bonus, ModRule::CommandPresence));
             }
         }
         if !canister && fu.row.has(Trait::ExtraAttack) {
-            modifiers.push(Modifier::new(1, "Napoleonic note 22: +1 attack die"));
+            modifiers.push(Modifier::new(1, ModRule::NapoleonicExtraDie));
         }
         let dice = (base_dice + modifiers.iter().map(|m| m.amount).sum::<i32>()).max(0) as u32;
         let mut cover = self.cover_of(target, from.center);
@@ -493,7 +487,7 @@ impl Battle {
         self.stand_in_square(id);
         ev.push(Event::Deployed {
             unit: id,
-            what: "forms square: enemy cavalry within 30 cm".into(),
+            what: Deployment::SquareAgainstCavalry,
         });
         true
     }
@@ -703,7 +697,7 @@ impl Battle {
         };
         self.optional_fire_begins(); // BPT "Prone Movement": one hit off per unit firing
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
-        if self.retire_scout(target, "fired upon", ev) {
+        if self.retire_scout(target, RetiredWhy::FiredUpon, ev) {
             for p in &plans {
                 let f = self.unit_mut(p.firer);
                 f.has_fired = true;
@@ -872,7 +866,7 @@ impl Battle {
                 suppressed,
             });
             if suppressed && already.is_none() {
-                self.suppress(target, "suppression test", ev);
+                self.suppress(target, SuppressedWhy::Test, ev);
             }
             return;
         }
@@ -940,7 +934,7 @@ impl Battle {
         Some(*self.rules.morale.grade(self.unit(id).morale.unwrap_or_default()))
     }
 
-    pub(crate) fn suppress(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) {
+    pub(crate) fn suppress(&mut self, id: UnitId, why: SuppressedWhy, ev: &mut Vec<Event>) {
         if !self.unit(id).alive() || self.unit(id).suppressed() {
             return;
         }
@@ -949,10 +943,7 @@ impl Battle {
             order_seq: self.order_seq,
         };
         self.unit_mut(id).suppressed = Some(s);
-        ev.push(Event::Suppressed {
-            unit: id,
-            why: why.to_string(),
-        });
+        ev.push(Event::Suppressed { unit: id, why });
         // BPT "Command Units": a commander touching the unit suffers the same.
         if let Some(c) = self
             .touching_commander(id)
@@ -1038,16 +1029,16 @@ impl Battle {
             let pose = Pose::new(start.pos + dir * s, facing);
             let rects = self.rects_at(id, pose);
             if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
-                outcome = Some(KnockOut::ForcedInto("off the table".into()));
+                outcome = Some(KnockOut::ForcedInto(ForcedInto::OffTable));
                 break;
             }
             if rects.iter().any(|r| self.terrain.rect_in_impassable(r, foot)) {
-                outcome = Some(KnockOut::ForcedInto("impassable terrain".into()));
+                outcome = Some(KnockOut::ForcedInto(ForcedInto::Impassable));
                 break;
             }
             if let Some(other) = self.overlapping_unit(id, &rects) {
                 if self.unit(other).side != side {
-                    outcome = Some(KnockOut::ForcedInto(format!("the enemy {}", self.unit(other).name)));
+                    outcome = Some(KnockOut::ForcedInto(ForcedInto::Enemy(other)));
                 } else {
                     halted_by = Some(other);
                 }
@@ -1071,10 +1062,10 @@ impl Battle {
             ev.push(Event::Halted { unit: id, by: friend });
             // BPT "Retreat": into suppressed friends, both are knocked out.
             if kind == ForcedKind::Retreat && self.unit(friend).suppressed() {
-                self.knock_out(id, KnockOut::ForcedInto("a suppressed friendly unit".into()), ev);
+                self.knock_out(id, KnockOut::ForcedInto(ForcedInto::SuppressedFriend), ev);
                 self.knock_out(friend, KnockOut::WithOther, ev);
             } else if kind != ForcedKind::Evade {
-                self.suppress(friend, "a friendly unit fell back into it", ev);
+                self.suppress(friend, SuppressedWhy::FriendFellBackInto, ev);
             }
         }
         self.overrun_along(id, Some(start), ev);

@@ -15,7 +15,7 @@
 
 use super::action::{Action, Refusal, refuse};
 use super::event::CommandOutcome;
-use super::event::{Event, Modifier, MoveKind};
+use super::event::{Event, ModRule, Modifier, MoveKind};
 use super::state::*;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::switches::Switch;
@@ -94,10 +94,7 @@ impl Battle {
         let apart = geometry::rects_distance(&[self.commander_rect(c)], &[self.commander_rect(h)]);
         let steps = (apart / r.distance_step).floor() as i32;
         if steps > 0 {
-            modifiers.push(Modifier::new(
-                r.per_distance * steps,
-                "BPT Fixed Formations: per 10 cm CO to HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_distance * steps, ModRule::AttachDistance));
         }
         let dense = self
             .terrain
@@ -106,26 +103,20 @@ impl Battle {
             .filter(|a| r.dense_areas.contains(&a.kind) && !a.outline.clip_segment(from, to).is_empty())
             .count() as i32;
         if dense > 0 {
-            modifiers.push(Modifier::new(
-                r.per_dense * dense,
-                "BPT Fixed Formations: dense terrain between CO and HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_dense * dense, ModRule::AttachDense));
         }
         let enemies = self
             .side_units(1 - u.side)
             .filter(|e| self.rects(e.id).iter().any(|rect| rect.intersects_segment(from, to)))
             .count() as i32;
         if enemies > 0 {
-            modifiers.push(Modifier::new(
-                r.per_enemy * enemies,
-                "BPT Fixed Formations: enemy units between CO and HQ",
-            ));
+            modifiers.push(Modifier::new(r.per_enemy * enemies, ModRule::AttachEnemies));
         }
         // "As normal": the modifiers that do not depend on the distance to the unit.
         if self.used_initiative(unit) {
             modifiers.push(Modifier::new(
                 self.rules.command.used_initiative,
-                "BPT Command Modifiers note 1: used initiative or opportunity fire",
+                ModRule::UsedInitiativeOrOpportunity,
             ));
         }
         modifiers.extend(self.weather_modifier());
@@ -269,12 +260,12 @@ impl Battle {
         co: CmdId,
         hq: CmdId,
         ev: &mut Vec<Event>,
-    ) -> Result<(), String> {
+    ) -> Result<(), super::event::Lapsed> {
         if !self.commander(hq).alive() {
-            return Err(format!("{} has fallen", self.commander(hq).name));
+            return Err(super::event::Lapsed::HqFallen(hq));
         }
         let Some(to) = self.attach_spot(unit, hq) else {
-            return Err(format!("there is no room within 10 cm of {}", self.commander(hq).name));
+            return Err(super::event::Lapsed::NoRoomByHq(hq));
         };
         self.join_formation(unit, co, hq, to, ev);
         Ok(())

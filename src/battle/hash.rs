@@ -2,6 +2,7 @@
 
 use super::state::*;
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Serialize)]
 struct HashView<'a> {
@@ -15,10 +16,10 @@ struct HashView<'a> {
     player_turn: u32,
     draws: u64,
     seed: u64,
-    cmd: &'a CommandState,
+    cmd: HashCmd<'a>,
     order_seq: u32,
     combats: &'a [Combat],
-    outcome: &'a Option<Outcome>,
+    outcome: Option<HashOutcome>,
     scenario: u64,
     rules: &'a str,
     /// Only with optional rules on, so the hashes of games without them stay as they were.
@@ -38,6 +39,136 @@ struct Optional<'a> {
     /// Building hits (constructions); absent when none.
     #[serde(skip_serializing_if = "super::constructions::Constructions::is_empty")]
     constructions: &'a super::constructions::Constructions,
+}
+
+/// The command phase's book-keeping as the hash has always seen it: field by field as
+/// `CommandState` serialises, but the passed initiative's reason (now typed) in the words it
+/// was once kept in, so hashes, and the recordings that carry them, stay as they were.
+#[derive(Serialize)]
+struct HashCmd<'a> {
+    orders: &'a BTreeMap<UnitId, OrderState>,
+    done: &'a BTreeSet<CmdId>,
+    hq_failed: &'a BTreeSet<UnitId>,
+    all_stopped: bool,
+    current: Option<CmdId>,
+    moved: &'a BTreeSet<CmdId>,
+    #[serde(skip_serializing_if = "HashPassing::is_idle")]
+    passing: HashPassing<'a>,
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    arrived: &'a BTreeSet<UnitId>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    held: &'a BTreeMap<UnitId, u32>,
+}
+
+impl<'a> HashCmd<'a> {
+    fn of(b: &'a Battle) -> Self {
+        let c = &b.cmd;
+        HashCmd {
+            orders: &c.orders,
+            done: &c.done,
+            hq_failed: &c.hq_failed,
+            all_stopped: c.all_stopped,
+            current: c.current,
+            moved: &c.moved,
+            passing: HashPassing {
+                activated: c.passing.activated,
+                moved: &c.passing.moved,
+                fired: &c.passing.fired,
+                landed: c.passing.landed,
+                passed: c.passing.passed.as_ref().map(|r| pass_reason_words(b, r)),
+                purpose: &c.passing.purpose,
+                ground: c.passing.ground,
+                idle: c.passing.is_idle(),
+            },
+            arrived: &c.arrived,
+            held: &c.held,
+        }
+    }
+}
+
+/// `Passing` field by field, its reason in words.
+#[derive(Serialize)]
+struct HashPassing<'a> {
+    activated: Option<UnitId>,
+    moved: &'a BTreeSet<UnitId>,
+    fired: &'a BTreeSet<UnitId>,
+    landed: u32,
+    passed: Option<String>,
+    purpose: &'a Option<crate::battle::action::Purpose>,
+    ground: crate::battle::action::Ground,
+    #[serde(skip)]
+    idle: bool,
+}
+
+impl HashPassing<'_> {
+    fn is_idle(&self) -> bool {
+        self.idle
+    }
+}
+
+/// The result as the hash has always seen it: its reason in the words it was once kept in.
+#[derive(Serialize)]
+struct HashOutcome {
+    winner: Option<SideId>,
+    result: ResultKind,
+    victory_points: [u32; 2],
+    units_lost: [u32; 2],
+    objectives: [Option<crate::data::scenario::ObjectiveLevel>; 2],
+    reason: &'static str,
+}
+
+impl HashOutcome {
+    fn of(o: &Outcome) -> Self {
+        HashOutcome {
+            winner: o.winner,
+            result: o.result,
+            victory_points: o.victory_points,
+            units_lost: o.units_lost,
+            objectives: o.objectives,
+            reason: end_reason_words(o.reason),
+        }
+    }
+}
+
+// The words of a passed initiative's and a result's reason: kept here (the core) because the
+// state hash and a refusal read them; the report re-exports them for its lines.
+
+fn name(b: &Battle, id: UnitId) -> &str {
+    b.units.get(id as usize).map(|u| u.name.as_str()).unwrap_or("?")
+}
+
+/// Why the initiative passed (*Glory Days!*), with the units' names.
+pub fn pass_reason_words(b: &Battle, r: &crate::battle::event::PassReason) -> String {
+    match *r {
+        crate::battle::event::PassReason::ActivationFailed { unit: u } => {
+            format!("{} failed its activation roll", name(b, u))
+        }
+        crate::battle::event::PassReason::ChargeTestFailed { unit: u, target } => format!(
+            "{} failed its charge test and stops short of {}",
+            name(b, u),
+            name(b, target)
+        ),
+        crate::battle::event::PassReason::RallyFailed { unit: u } => format!("{} failed to rally", name(b, u)),
+        crate::battle::event::PassReason::FireLanded { unit: u, hits } => format!(
+            "{}'s fire landed {hits} hit{}",
+            name(b, u),
+            if hits == 1 { "" } else { "s" }
+        ),
+        crate::battle::event::PassReason::ReactionStopped { unit: u, hits } => {
+            format!("reaction fire landed {hits} hits on {}: its move stops", name(b, u))
+        }
+    }
+}
+
+/// Why the game ended, as the result says it ("Game over (breakpoint)").
+pub fn end_reason_words(r: crate::battle::event::EndReason) -> &'static str {
+    match r {
+        crate::battle::event::EndReason::Breakpoint => "breakpoint",
+        crate::battle::event::EndReason::CommandDestroyed => "a command was destroyed",
+        crate::battle::event::EndReason::MajorObjective => "a major objective was reached",
+        crate::battle::event::EndReason::TurnLimit => "the turn limit",
+        crate::battle::event::EndReason::Unfinished => "unfinished",
+    }
 }
 
 /// FNV-1a, 64 bit.
@@ -64,10 +195,10 @@ impl Battle {
             player_turn: self.player_turn,
             draws: self.dice.draws(),
             seed: self.dice.seed(),
-            cmd: &self.cmd,
+            cmd: HashCmd::of(self),
             order_seq: self.order_seq,
             combats: &self.combats,
-            outcome: &self.outcome,
+            outcome: self.outcome.as_ref().map(HashOutcome::of),
             scenario: self.scenario_hash,
             rules: &self.rules.version,
             optional: (!self.rules.switches.is_empty()).then_some(Optional {
@@ -217,6 +348,61 @@ mod tests {
             })
             .unwrap();
             assert_eq!(hashed, plain);
+        }
+    }
+
+    /// With the initiative not passed, the command state hashes exactly as its own
+    /// serialisation (a field added to `CommandState` or `Passing` but not to `HashCmd` fails
+    /// here); a passed initiative's reason hashes as the words it was kept in before it was
+    /// typed, so the hashes of games with initiative passing stay as they were.
+    #[test]
+    fn the_command_state_hashes_as_it_serialises_with_the_old_words() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (mut b, _) = crate::load_battle(&root.join("maps/initiative_demo.ron"), 1).expect("a bundled scenario");
+        b.cmd.passing.landed = 3;
+        b.cmd.passing.moved.insert(2);
+        b.cmd.passing.activated = Some(2);
+        b.cmd.held.insert(1, 2);
+        let plain = serde_json::to_string(&b.cmd).unwrap();
+        assert_eq!(serde_json::to_string(&HashCmd::of(&b)).unwrap(), plain);
+        b.cmd.passing = Passing::default();
+        let plain = serde_json::to_string(&b.cmd).unwrap();
+        assert!(!plain.contains("passing"), "{plain}");
+        assert_eq!(serde_json::to_string(&HashCmd::of(&b)).unwrap(), plain);
+        let name = b.units[2].name.clone();
+        for (reason, words) in [
+            (
+                crate::battle::event::PassReason::ActivationFailed { unit: 2 },
+                format!("{name} failed its activation roll"),
+            ),
+            (
+                crate::battle::event::PassReason::FireLanded { unit: 2, hits: 1 },
+                format!("{name}'s fire landed 1 hit"),
+            ),
+        ] {
+            b.cmd.passing.passed = Some(reason);
+            let hashed = serde_json::to_string(&HashCmd::of(&b)).unwrap();
+            assert!(hashed.contains(&format!(r#""passed":"{words}""#)), "{hashed}");
+        }
+    }
+
+    /// The result hashes as it serialised when its reason was words.
+    #[test]
+    fn the_result_hashes_with_the_old_words() {
+        use crate::battle::event::EndReason;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (b, _) = crate::load_battle(&root.join("maps/first_battle.ron"), 1).expect("a bundled scenario");
+        for (reason, words) in [
+            (EndReason::Breakpoint, "breakpoint"),
+            (EndReason::CommandDestroyed, "a command was destroyed"),
+            (EndReason::MajorObjective, "a major objective was reached"),
+            (EndReason::TurnLimit, "the turn limit"),
+        ] {
+            let o = b.compute_outcome(reason);
+            let plain = serde_json::to_string(&o)
+                .unwrap()
+                .replace(&format!(r#""reason":"{reason:?}""#), &format!(r#""reason":"{words}""#));
+            assert_eq!(serde_json::to_string(&HashOutcome::of(&o)).unwrap(), plain);
         }
     }
 

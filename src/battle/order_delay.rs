@@ -13,7 +13,7 @@
 
 use super::action::{Refusal, refuse};
 use super::command::OrderPlan;
-use super::event::Event;
+use super::event::{Event, Lapsed};
 use super::state::*;
 use crate::rules::params::OrderDelayRules;
 use crate::rules::switches::Switch;
@@ -188,22 +188,22 @@ impl Battle {
             for &id in &p.units {
                 let u = self.unit(id);
                 let why = if !u.alive() {
-                    Some("knocked out")
+                    Some(Lapsed::KnockedOut)
                 } else if commander_lost && self.rules.order_delay.lost_commander_cancels {
-                    Some("its commander has fallen")
+                    Some(Lapsed::CommanderFallen)
                 } else if u.suppressed() {
-                    Some("suppressed")
+                    Some(Lapsed::Suppressed)
                 } else if self.engaged(id) {
-                    Some("locked in a charge")
+                    Some(Lapsed::LockedInCharge)
                 } else if u.engineer_turn == Some(self.player_turn) {
                     // BPT "Engineering": "engineers may not be issued orders during the same
                     // turn in which they carry out a task" (**Decision**: the order lapses).
-                    Some("carried out an engineering task this turn")
+                    Some(Lapsed::EngineeringTask)
                 } else {
                     None
                 };
                 match why {
-                    Some(w) => lapsed.push((id, w.to_string())),
+                    Some(w) => lapsed.push((id, w)),
                     None => units.push(id),
                 }
             }

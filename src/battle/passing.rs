@@ -13,7 +13,7 @@
 //! unit); each raises the unit's activation target and score to hit by one until rallied off.
 
 use super::action::{Action, Ground, Purpose, Refusal, refuse};
-use super::event::{Event, Modifier};
+use super::event::{DMarkerWhy, Event, ModRule, Modifier, PassReason};
 use super::fire::FireContext;
 use super::state::*;
 use crate::data::army::Arm;
@@ -128,7 +128,10 @@ impl Battle {
             return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
         }
         if let Some(r) = &self.cmd.passing.passed {
-            return refuse("Glory Days Core Concepts", format!("the initiative has passed: {r}"));
+            return refuse(
+                "Glory Days Core Concepts",
+                format!("the initiative has passed: {}", super::hash::pass_reason_words(self, r)),
+            );
         }
         Ok(())
     }
@@ -172,7 +175,7 @@ impl Battle {
             Grade::Poor => p.poor,
         };
         if grade != 0 {
-            modifiers.push(Modifier::new(grade, "Glory Days Troop experience"));
+            modifiers.push(Modifier::new(grade, ModRule::TroopExperience));
         }
         if formation {
             let near = p.formation_enemy_distance;
@@ -180,36 +183,24 @@ impl Battle {
                 .side_units(1 - u.side)
                 .any(|e| self.unit_distance(e.id, id) <= near)
             {
-                modifiers.push(Modifier::new(
-                    p.formation_no_enemy,
-                    "Glory Days Changing Formation: no enemy units within 12\"",
-                ));
+                modifiers.push(Modifier::new(p.formation_no_enemy, ModRule::FormationNoEnemy));
             }
         } else {
             if u.formation == Formation::MarchColumn && self.terrain.on_road(u.pose.pos, u.pose.pos) {
-                modifiers.push(Modifier::new(
-                    p.column_on_road,
-                    "Glory Days Activation: in column on a road",
-                ));
+                modifiers.push(Modifier::new(p.column_on_road, ModRule::ColumnOnRoad));
             }
             if self.touching_commander(id).is_some() {
-                modifiers.push(Modifier::new(
-                    p.general_with_unit,
-                    "Glory Days Activation: general with unit",
-                ));
+                modifiers.push(Modifier::new(p.general_with_unit, ModRule::ActivationGeneral));
             }
         }
         if prior > 0 {
             modifiers.push(Modifier::new(
                 p.per_previous_move * prior as i32,
-                "Glory Days Activation: previous moves this initiative",
+                ModRule::PreviousMoves,
             ));
         }
         if !formation && self.passing_alone(id) {
-            modifiers.push(Modifier::new(
-                p.alone,
-                "Glory Days Activation: no friendly unit within 6\"",
-            ));
+            modifiers.push(Modifier::new(p.alone, ModRule::ActivationAlone));
         }
         let ground = self.passing_terrain(id).max(into);
         let terrain = self.ground_modifier(ground);
@@ -217,26 +208,29 @@ impl Battle {
             modifiers.push(Modifier::new(
                 terrain,
                 match (formation, ground) {
-                    (true, Ground::Godforsaken) => "Glory Days Changing Formation: in godforsaken terrain",
-                    (true, _) => "Glory Days Changing Formation: in difficult terrain",
-                    (false, Ground::Godforsaken) => "Glory Days Activation: in or into godforsaken terrain",
-                    (false, _) => "Glory Days Activation: in or into difficult terrain",
+                    (true, Ground::Godforsaken) => ModRule::FormationGodforsaken,
+                    (true, _) => ModRule::FormationDifficult,
+                    (false, Ground::Godforsaken) => ModRule::ActivationGodforsaken,
+                    (false, _) => ModRule::ActivationDifficult,
                 },
             ));
         }
         if u.d_markers > 0 {
-            modifiers.push(Modifier::new(
-                p.per_d_marker * u.d_markers as i32,
-                "Glory Days Core Concepts: D-markers",
-            ));
+            modifiers.push(Modifier::new(p.per_d_marker * u.d_markers as i32, ModRule::DMarkers));
         }
         // **Decision** (issue 64): an activation is the unit's order, so BPT's weather command
         // penalty (poor −1, extreme −2; night is poor) makes it as much harder to roll.
         if let Some(w) = self.weather_modifier() {
-            modifiers.push(Modifier::new(-w.amount, &format!("{} (command penalty)", w.rule)));
+            modifiers.push(Modifier::new(
+                -w.amount,
+                match w.rule {
+                    ModRule::WeatherExtreme => ModRule::WeatherExtremeActivation,
+                    _ => ModRule::WeatherPoorActivation,
+                },
+            ));
         }
         if purpose == Purpose::Charge && p.charge != 0 {
-            modifiers.push(Modifier::new(p.charge, "Glory Days Melee: activation to charge"));
+            modifiers.push(Modifier::new(p.charge, ModRule::ActivationCharge));
         }
         let base = if formation { p.formation_base } else { p.activation_base };
         let target = base + modifiers.iter().map(|m| m.amount).sum::<i32>();
@@ -269,31 +263,25 @@ impl Battle {
         if u.is_cavalry() && u.mounted() && t.row.arm == Arm::Infantry && ground == Ground::Open {
             modifiers.push(Modifier::new(
                 p.charge_cavalry_vs_infantry,
-                "Glory Days Melee: cavalry charging infantry in the open",
+                ModRule::CavalryChargingInfantry,
             ));
         }
         if self.touching_commander(id).is_some() {
-            modifiers.push(Modifier::new(
-                p.charge_general_with_unit,
-                "Glory Days Melee: general with unit",
-            ));
+            modifiers.push(Modifier::new(p.charge_general_with_unit, ModRule::ChargeGeneral));
         }
         let terrain = self.ground_modifier(ground);
         if terrain != 0 {
             modifiers.push(Modifier::new(
                 terrain,
                 if ground == Ground::Godforsaken {
-                    "Glory Days Melee: charging in/into godforsaken terrain"
+                    ModRule::ChargeGodforsaken
                 } else {
-                    "Glory Days Melee: charging in/into difficult terrain"
+                    ModRule::ChargeDifficult
                 },
             ));
         }
         if u.d_markers > 0 {
-            modifiers.push(Modifier::new(
-                p.per_d_marker * u.d_markers as i32,
-                "Glory Days Core Concepts: D-markers",
-            ));
+            modifiers.push(Modifier::new(p.per_d_marker * u.d_markers as i32, ModRule::DMarkers));
         }
         let target = p.charge_test_base + modifiers.iter().map(|m| m.amount).sum::<i32>();
         if target > 6 {
@@ -375,18 +363,9 @@ impl Battle {
         let mut modifiers = Vec::new();
         if let Some(c) = self.touching_commander(id) {
             let (m, what) = match self.commander(c).row.quality {
-                Quality::Exceptional => (
-                    p.rally_general_exceptional,
-                    "Glory Days Rallying: veteran general with unit",
-                ),
-                Quality::Average => (
-                    p.rally_general_average,
-                    "Glory Days Rallying: seasoned general with unit",
-                ),
-                Quality::Uninspiring => (
-                    p.rally_general_uninspiring,
-                    "Glory Days Rallying: raw general with unit",
-                ),
+                Quality::Exceptional => (p.rally_general_exceptional, ModRule::RallyVeteranGeneral),
+                Quality::Average => (p.rally_general_average, ModRule::RallySeasonedGeneral),
+                Quality::Uninspiring => (p.rally_general_uninspiring, ModRule::RallyRawGeneral),
             };
             if m != 0 {
                 modifiers.push(Modifier::new(m, what));
@@ -396,21 +375,15 @@ impl Battle {
             .side_units(1 - u.side)
             .any(|e| self.unit_distance(e.id, id) <= e.move_rate());
         if !reach {
-            modifiers.push(Modifier::new(
-                p.rally_out_of_reach,
-                "Glory Days Rallying: outside movement range of any enemy",
-            ));
+            modifiers.push(Modifier::new(p.rally_out_of_reach, ModRule::RallyOutOfReach));
         }
         if self.passing_alone(id) {
-            modifiers.push(Modifier::new(
-                p.rally_alone,
-                "Glory Days Rallying: no friendly unit within 6\"",
-            ));
+            modifiers.push(Modifier::new(p.rally_alone, ModRule::RallyAlone));
         }
         if p.per_d_marker_rally != 0 {
             modifiers.push(Modifier::new(
                 p.per_d_marker_rally * u.d_markers as i32,
-                "Glory Days Core Concepts: D-markers",
+                ModRule::DMarkers,
             ));
         }
         let target = p.rally_base + modifiers.iter().map(|m| m.amount).sum::<i32>();
@@ -468,11 +441,11 @@ impl Battle {
             DMarkerPolicy::MarkersFirst => net.min(p.max_d_markers.saturating_sub(self.unit(id).d_markers)),
             DMarkerPolicy::HitsOnly => 0,
         };
-        self.add_d_markers(id, m, "hits taken as D-markers", ev);
+        self.add_d_markers(id, m, DMarkerWhy::Hits, ev);
         m
     }
 
-    fn add_d_markers(&mut self, id: UnitId, n: u32, why: &str, ev: &mut Vec<Event>) {
+    fn add_d_markers(&mut self, id: UnitId, n: u32, why: DMarkerWhy, ev: &mut Vec<Event>) {
         let max = self.rules.initiative_passing.max_d_markers;
         let u = self.unit_mut(id);
         let n = n.min(max.saturating_sub(u.d_markers));
@@ -485,18 +458,18 @@ impl Battle {
             unit: id,
             change: n as i32,
             total,
-            why: why.into(),
+            why,
         });
     }
 
     /// The initiative passes (once): the command phase ends when no window is open.
-    fn pass_initiative(&mut self, reason: String, ev: &mut Vec<Event>) {
+    fn pass_initiative(&mut self, reason: PassReason, ev: &mut Vec<Event>) {
         if self.cmd.passing.passed.is_some() {
             return;
         }
         ev.push(Event::InitiativePassed {
             side: self.active,
-            reason: reason.clone(),
+            reason,
         });
         self.cmd.passing.passed = Some(reason);
         self.cmd.passing.activated = None;
@@ -531,11 +504,7 @@ impl Battle {
         let hits = self.cmd.passing.landed - landed_before;
         let need = self.rules.initiative_passing.reaction_stop_hits;
         if hits >= need && self.cmd.passing.activated == Some(mover) && self.cmd.passing.moved.contains(&mover) {
-            let name = self.unit(mover).name.clone();
-            self.pass_initiative(
-                format!("reaction fire landed {hits} hits on {name}: its move stops"),
-                ev,
-            );
+            self.pass_initiative(PassReason::ReactionStopped { unit: mover, hits }, ev);
         }
     }
 
@@ -634,10 +603,9 @@ impl Battle {
             && purpose != Purpose::Formation
             && ground > Ground::Open
         {
-            self.add_d_markers(id, 1, &format!("failed to activate to move in or into {ground}"), ev);
+            self.add_d_markers(id, 1, DMarkerWhy::FailedActivation(ground), ev);
         }
-        let name = self.unit(id).name.clone();
-        self.pass_initiative(format!("{name} failed its activation roll"), ev);
+        self.pass_initiative(PassReason::ActivationFailed { unit: id }, ev);
         Ok(())
     }
 
@@ -666,8 +634,13 @@ impl Battle {
         if let Some(o) = self.cmd.orders.get_mut(&id) {
             o.credits = 0;
         }
-        let (name, target) = (self.unit(id).name.clone(), self.unit(enemy).name.clone());
-        self.pass_initiative(format!("{name} failed its charge test and stops short of {target}"), ev);
+        self.pass_initiative(
+            PassReason::ChargeTestFailed {
+                unit: id,
+                target: enemy,
+            },
+            ev,
+        );
         Ok(())
     }
 
@@ -771,11 +744,10 @@ impl Battle {
                 unit: id,
                 change: -1,
                 total,
-                why: "rallied".into(),
+                why: DMarkerWhy::Rallied,
             });
         } else {
-            let name = self.unit(id).name.clone();
-            self.pass_initiative(format!("{name} failed to rally"), ev);
+            self.pass_initiative(PassReason::RallyFailed { unit: id }, ev);
         }
         Ok(())
     }
@@ -791,14 +763,7 @@ impl Battle {
         self.resolve_fire(plan, FireContext::Order, ev);
         let landed = self.cmd.passing.landed - before;
         if landed < self.rules.initiative_passing.fire_keep_hits {
-            let name = self.unit(id).name.clone();
-            self.pass_initiative(
-                format!(
-                    "{name}'s fire landed {landed} hit{}",
-                    if landed == 1 { "" } else { "s" }
-                ),
-                ev,
-            );
+            self.pass_initiative(PassReason::FireLanded { unit: id, hits: landed }, ev);
         }
         self.open_reaction(id, ev);
         Ok(())

@@ -77,7 +77,7 @@ impl Battle {
 
     /// "Scouting cavalry who are fired upon by enemy or contacted by enemy troops are removed
     /// from the table but do not count as lost." Returns whether `id` was such a scout.
-    pub(crate) fn retire_scout(&mut self, id: UnitId, why: &str, ev: &mut Vec<Event>) -> bool {
+    pub(crate) fn retire_scout(&mut self, id: UnitId, why: super::event::RetiredWhy, ev: &mut Vec<Event>) -> bool {
         let u = self.unit(id);
         if !u.scout || !u.alive() {
             return false;
@@ -85,10 +85,7 @@ impl Battle {
         let u = self.unit_mut(id);
         u.knocked_out = true;
         u.retired = true;
-        ev.push(Event::ScoutRetired {
-            unit: id,
-            why: why.to_string(),
-        });
+        ev.push(Event::ScoutRetired { unit: id, why });
         self.refresh_geometry();
         true
     }

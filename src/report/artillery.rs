@@ -4,6 +4,7 @@
 use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{count, dice as faces, unit};
+use crate::battle::event::ShellLost;
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::artillery::ShotTrace;
 use crate::rules::geometry::V2;
@@ -71,7 +72,7 @@ pub(crate) fn shell(
     firer: UnitId,
     (high_angle, air_burst): (bool, bool),
     (accuracy_roll, accuracy_need, deviation): (u32, u32, &Deviation),
-    (burst, lost, attacked): (V2, &Option<String>, &[(UnitId, u32)]),
+    (burst, lost, attacked): (V2, &Option<ShellLost>, &[(UnitId, u32)]),
 ) -> String {
     let mut t = format!(
         "{} shell{}{}: accuracy d6 [{accuracy_roll}] need {accuracy_need}+",
@@ -88,7 +89,14 @@ pub(crate) fn shell(
         Some((clock, d6s, cm)) => t.push_str(&format!(", deviates {clock} o'clock by [{}] = {cm:.0} cm", faces(d6s))),
     }
     match lost {
-        Some(why) => t.push_str(&format!("; the shell is lost ({why})")),
+        Some(why) => {
+            let why = match why {
+                ShellLost::OffTable => "off the table".to_string(),
+                ShellLost::WetArea(k) => format!("wet terrain ({k:?})"),
+                ShellLost::WetLinear(k) => format!("wet terrain ({k:?})"),
+            };
+            t.push_str(&format!("; the shell is lost ({why})"))
+        }
         None => {
             t.push_str(&format!("; bursts at ({:.1}, {:.1})", burst.x, burst.y));
             let hit = struck(b, attacked);

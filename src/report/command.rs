@@ -103,7 +103,7 @@ pub(crate) fn suppressed(b: &Battle, c: CmdId) -> String {
 }
 
 pub(crate) fn knocked_out(b: &Battle, c: CmdId, why: &KnockOut) -> String {
-    format!("{} is knocked out: {}", commander(b, c), knock_out_words(why))
+    format!("{} is knocked out: {}", commander(b, c), knock_out_words(b, why))
 }
 
 pub(crate) fn joined(b: &Battle, c: CmdId, u: UnitId) -> String {

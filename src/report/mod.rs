@@ -32,7 +32,10 @@ pub use action::heading;
 pub use aspects::{Caption, Clip, Deed, Facts, Mark, Summary};
 pub use dice::Throw;
 pub use units::named_units;
-pub use words::{aspect_word, capital, count, cover_words, degrees, phase_word, result_word, words_of};
+pub use words::{
+    aspect_word, capital, count, cover_words, degrees, end_reason_words, pass_reason_words, phase_word, result_word,
+    words_of,
+};
 
 use crate::battle::event::Event;
 use crate::battle::state::Battle;
@@ -170,7 +173,7 @@ pub fn line(b: &Battle, e: &Event) -> String {
     use Event as E;
     match e {
         E::PhaseStarted { phase, active, game_turn, .. } => phase::started(b, *phase, *active, *game_turn),
-        E::GameOver { winner, result, victory_points, reason } => phase::game_over(b, *winner, result, victory_points, reason),
+        E::GameOver { winner, result, victory_points, reason } => phase::game_over(b, *winner, result, victory_points, *reason),
         E::CommandRoll { commander, units, value, modifiers, target, dice, outcome } => {
             command::roll(b, (*commander, units), (*value, modifiers, *target), dice, *outcome)
         }
@@ -199,7 +202,7 @@ pub fn line(b: &Battle, e: &Event) -> String {
         E::HitsTaken { unit, hits, total, value } => morale::hits(b, *unit, *hits, *total, *value),
         E::SuppressionTest { unit, rolls, need, suppressed } => morale::suppression_test(b, *unit, rolls, *need, *suppressed),
         E::FellBack { unit, rolls, distance, .. } => morale::fell_back(b, *unit, rolls, *distance),
-        E::Suppressed { unit, why } => morale::suppressed(b, *unit, why),
+        E::Suppressed { unit, why } => morale::suppressed(b, *unit, *why),
         E::KnockedOut { unit, why } => morale::knocked_out(b, *unit, why),
         E::StandsRemoved { unit, removed, left } => morale::stands_removed(b, *unit, *removed, *left),
         E::Disordered { unit } => morale::disordered(b, *unit),
@@ -215,7 +218,7 @@ pub fn line(b: &Battle, e: &Event) -> String {
         E::CombatResult { target, winner, by_double, hits } => melee::result(b, *target, *winner, *by_double, hits),
         E::Retreated { unit, from, to } => melee::retreated(b, *unit, from, to),
         E::Consolidated { unit, from, to } => melee::consolidated(b, *unit, from, to),
-        E::EngineerWork { unit, task, what, roll, built, done } => works::engineer(b, (*unit, *task, what), *roll, *built, *done),
+        E::EngineerWork { unit, task, linear, roll, built, done } => works::engineer(b, (*unit, *task, *linear), *roll, *built, *done),
         E::ConstructionHit { building, rolls, need, save_rolls, hits, total, value } => {
             works::construction_hit(b, *building, (rolls, *need, save_rolls), *hits, (*total, *value))
         }
@@ -226,9 +229,9 @@ pub fn line(b: &Battle, e: &Event) -> String {
             optional::charge_test(b, (*unit, *enemy), (modifiers, *target), *roll, *success)
         }
         E::RallyRoll { unit, modifiers, target, roll, success } => optional::rally(b, *unit, (modifiers, *target), *roll, *success),
-        E::DMarkers { unit, change, total, why } => optional::d_markers(b, *unit, *change, *total, why),
+        E::DMarkers { unit, change, total, why } => optional::d_markers(b, *unit, *change, *total, *why),
         E::Revealed { unit, by, distance } => optional::revealed(b, *unit, *by, *distance),
-        E::ScoutRetired { unit, why } => optional::scout_retired(b, *unit, why),
+        E::ScoutRetired { unit, why } => optional::scout_retired(b, *unit, *why),
         E::ScoutFree { unit } => optional::scout_free(b, *unit),
         E::SabersDrawn { unit } => optional::sabers_drawn(b, *unit),
         E::Attached { unit, co, hq } => optional::attached(b, *unit, *co, *hq),

@@ -4,7 +4,7 @@
 use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{cm, count, dice as faces, knock_out_words, side, unit};
-use crate::battle::event::KnockOut;
+use crate::battle::event::{KnockOut, SuppressedWhy};
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::Pose;
 
@@ -47,7 +47,14 @@ pub(crate) fn fell_back_facts<'a>(unit: UnitId, rolls: &[u32], distance: f64, (f
         .result()
 }
 
-pub(crate) fn suppressed(b: &Battle, u: UnitId, why: &str) -> String {
+pub(crate) fn suppressed(b: &Battle, u: UnitId, why: SuppressedWhy) -> String {
+    let why = match why {
+        SuppressedWhy::Test => "suppression test",
+        SuppressedWhy::LostCharge => "lost a charge",
+        SuppressedWhy::SupportedChargeLostByDouble => "supported a charge lost by double",
+        SuppressedWhy::FriendFellBackInto => "a friendly unit fell back into it",
+        SuppressedWhy::BuildingCollapsed => "a building collapsed beside it",
+    };
     format!("{} is suppressed ({why})", unit(b, u))
 }
 
@@ -56,7 +63,7 @@ pub(crate) fn suppressed_facts<'a>(unit: UnitId) -> Facts<'a> {
 }
 
 pub(crate) fn knocked_out(b: &Battle, u: UnitId, why: &KnockOut) -> String {
-    format!("{} is knocked out: {}", unit(b, u), knock_out_words(why))
+    format!("{} is knocked out: {}", unit(b, u), knock_out_words(b, why))
 }
 
 pub(crate) fn knocked_out_facts<'a>(unit: UnitId) -> Facts<'a> {

@@ -3,7 +3,7 @@
 
 use super::aspects::{Caption, Clip, Deed, Facts};
 use super::words::{degrees, move_verb, unit};
-use crate::battle::event::MoveKind;
+use crate::battle::event::{Deployment, MoveKind};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Pose;
 
@@ -42,7 +42,11 @@ pub(crate) fn moved_facts<'a>(unit: UnitId, from: Pose, to: Pose, kind: MoveKind
     }
 }
 
-pub(crate) fn deployed(b: &Battle, u: UnitId, what: &str) -> String {
+pub(crate) fn deployed(b: &Battle, u: UnitId, what: &Deployment) -> String {
+    let what = match what {
+        Deployment::Ordered(d) => d.to_string(),
+        Deployment::SquareAgainstCavalry => "forms square: enemy cavalry within 30 cm".to_string(),
+    };
     format!("{} deploys: {what}", unit(b, u))
 }
 

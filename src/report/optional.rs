@@ -4,8 +4,8 @@
 
 use super::aspects::Facts;
 use super::dice::Throw;
-use super::words::{commander, d6_line, plural, side, unit, units};
-use crate::battle::event::Modifier;
+use super::words::{commander, d6_line, pass_reason_words, plural, side, unit, units};
+use crate::battle::event::{DMarkerWhy, Lapsed, Modifier, PassReason, RetiredWhy};
 use crate::battle::state::{Battle, CmdId, SideId, UnitId};
 use crate::data::scenario::Weather;
 
@@ -70,7 +70,12 @@ pub(crate) fn rally(b: &Battle, u: UnitId, (modifiers, target): (&[Modifier], i3
     d6_line(&what, modifiers, target, roll, outcome, "Glory Days Rallying")
 }
 
-pub(crate) fn d_markers(b: &Battle, u: UnitId, change: i32, total: u32, why: &str) -> String {
+pub(crate) fn d_markers(b: &Battle, u: UnitId, change: i32, total: u32, why: DMarkerWhy) -> String {
+    let why = match why {
+        DMarkerWhy::Hits => "hits taken as D-markers".to_string(),
+        DMarkerWhy::FailedActivation(ground) => format!("failed to activate to move in or into {ground}"),
+        DMarkerWhy::Rallied => "rallied".to_string(),
+    };
     format!(
         "{} {} {} D-marker{} ({why}): {total} now",
         unit(b, u),
@@ -91,7 +96,12 @@ pub(crate) fn revealed(b: &Battle, u: UnitId, by: Option<UnitId>, distance: f64)
     }
 }
 
-pub(crate) fn scout_retired(b: &Battle, u: UnitId, why: &str) -> String {
+pub(crate) fn scout_retired(b: &Battle, u: UnitId, why: RetiredWhy) -> String {
+    let why = match why {
+        RetiredWhy::FiredUpon => "fired upon",
+        RetiredWhy::UnderArtilleryFire => "under artillery fire",
+        RetiredWhy::Contacted => "contacted by the enemy",
+    };
     format!(
         "{} retires out of danger ({why}): off the table, not lost (BPT Scouting Cavalry)",
         unit(b, u)
@@ -126,8 +136,8 @@ pub(crate) fn prone_saved(b: &Battle, u: UnitId, hits: u32, taken: u32) -> Strin
     )
 }
 
-pub(crate) fn initiative_passed(b: &Battle, s: SideId, reason: &str) -> String {
-    format!("{} lose the initiative: {reason}", side(b, s))
+pub(crate) fn initiative_passed(b: &Battle, s: SideId, reason: &PassReason) -> String {
+    format!("{} lose the initiative: {}", side(b, s), pass_reason_words(b, reason))
 }
 
 pub(crate) fn order_delayed(
@@ -159,7 +169,7 @@ pub(crate) fn order_arrived(
     (c, ordered): (CmdId, &[UnitId]),
     credits: u32,
     given_game_turn: u32,
-    lapsed: &[(UnitId, String)],
+    lapsed: &[(UnitId, Lapsed)],
 ) -> String {
     let mut line = if ordered.is_empty() {
         format!(
@@ -179,6 +189,15 @@ pub(crate) fn order_arrived(
         )
     };
     for (u, why) in lapsed {
+        let why = match why {
+            Lapsed::KnockedOut => "knocked out".to_string(),
+            Lapsed::CommanderFallen => "its commander has fallen".to_string(),
+            Lapsed::Suppressed => "suppressed".to_string(),
+            Lapsed::LockedInCharge => "locked in a charge".to_string(),
+            Lapsed::EngineeringTask => "carried out an engineering task this turn".to_string(),
+            Lapsed::HqFallen(hq) => format!("{} has fallen", commander(b, *hq)),
+            Lapsed::NoRoomByHq(hq) => format!("there is no room within 10 cm of {}", commander(b, *hq)),
+        };
         line.push_str(&format!("; {} lets it lapse: {why}", unit(b, *u)));
     }
     line

@@ -1,7 +1,8 @@
 //! The phase family: a phase begins, the game ends.
 
 use super::aspects::{Facts, Mark};
-use super::words::{phase_word, result_word, side};
+use super::words::{end_reason_words, phase_word, result_word, side};
+use crate::battle::event::EndReason;
 use crate::battle::state::{Battle, Phase, ResultKind, SideId};
 
 /// "— Turn 2, Union: command phase —".
@@ -22,10 +23,11 @@ pub(crate) fn game_over(
     winner: Option<SideId>,
     result: &ResultKind,
     victory_points: &[u32; 2],
-    reason: &str,
+    reason: EndReason,
 ) -> String {
     format!(
-        "Game over ({reason}): {}; victory points {} {} / {} {}",
+        "Game over ({}): {}; victory points {} {} / {} {}",
+        end_reason_words(reason),
         match winner {
             Some(w) => format!("{} for {}", result_word(result), side(b, w)),
             None => "a draw".into(),

@@ -1,7 +1,8 @@
 //! The shared words of the report: counts, names, phases, results, the words for a knock-out,
 //! a blunder, an aspect, a cover, a facing, and the modifiers of a roll.
 
-use crate::battle::event::{KnockOut, Modifier, MoveKind};
+use crate::battle::event::{ForcedInto, KnockOut, ModRule, Modifier, MoveKind};
+pub use crate::battle::hash::{end_reason_words, pass_reason_words};
 use crate::battle::state::{Battle, Phase, ResultKind};
 use crate::rules::geometry::Aspect;
 use crate::rules::params::{BlunderEffect, Cover};
@@ -64,12 +65,24 @@ pub fn result_word(r: &ResultKind) -> &'static str {
     }
 }
 
+/// What a unit was forced back into.
+fn forced_into_words(b: &Battle, what: ForcedInto) -> String {
+    match what {
+        ForcedInto::OffTable => "off the table".into(),
+        ForcedInto::Impassable => "impassable terrain".into(),
+        ForcedInto::Enemy(u) => format!("the enemy {}", unit(b, u)),
+        ForcedInto::SuppressedFriend => "a suppressed friendly unit".into(),
+        ForcedInto::UnlimberedGuns => "retreating unlimbered guns are lost".into(),
+        ForcedInto::Fortifications => "units retreating out of their fortifications are lost".into(),
+    }
+}
+
 /// Why a unit or commander was knocked out, said plainly.
-pub fn knock_out_words(why: &KnockOut) -> String {
+pub fn knock_out_words(b: &Battle, why: &KnockOut) -> String {
     match why {
         KnockOut::Hits => "its hits reached its hits value".into(),
         KnockOut::FellBackTooFar => "it fell back too far in one go".into(),
-        KnockOut::ForcedInto(what) => format!("forced back into {what}"),
+        KnockOut::ForcedInto(what) => format!("forced back into {}", forced_into_words(b, *what)),
         KnockOut::ChargeLost => "it lost a charge by double the hits".into(),
         KnockOut::CaughtEvading => "caught while evading a charge".into(),
         KnockOut::WithOther => "lost with the commander, limber or unit it went with".into(),
@@ -134,9 +147,72 @@ pub(crate) fn move_verb(k: &MoveKind) -> &'static str {
     }
 }
 
+/// The rule a modifier cites, as the log writes it.
+pub fn rule_words(r: ModRule) -> &'static str {
+    match r {
+        ModRule::ChargeSuppressed => "BPT Charge: suppressed",
+        ModRule::Disordered => "BPT Disordered",
+        ModRule::ChargeFlankRear => "BPT Charge: fighting to the flank or rear",
+        ModRule::CommandPresence => "BPT Command Presence",
+        ModRule::AcwLancers => "ACW note 13: lancers",
+        ModRule::NapoleonicHeavyCavalry => "Napoleonic note 13: heavy cavalry",
+        ModRule::ChargeCharging => "BPT Charge: each unit charging",
+        ModRule::ChargeSupporting => "BPT Charge: each unit in support",
+        ModRule::WeatherPoor => "BPT Weather: poor",
+        ModRule::WeatherExtreme => "BPT Weather: extreme",
+        ModRule::WeatherPoorActivation => "BPT Weather: poor (command penalty)",
+        ModRule::WeatherExtremeActivation => "BPT Weather: extreme (command penalty)",
+        ModRule::SuccessiveOrder => "BPT Command Modifiers note 1: successive order",
+        ModRule::OpportunityFireLastTurn => "BPT Opportunity Fire: −1 for the duration of the next turn",
+        ModRule::UsedInitiative => "BPT Command Modifiers note 1: used initiative",
+        ModRule::CommandDistance => "BPT Command Modifiers note 2: distance to the farthest unit",
+        ModRule::DenseTerrain => "BPT Command Modifiers note 3: dense terrain",
+        ModRule::ChargingEnemyClose => "BPT Command Modifiers note 4: charging a visible enemy close by",
+        ModRule::CoReorder => "BPT Commanding Officer: units an HQ failed to order",
+        ModRule::MarchColumnTouch => "BPT March Column: commander touching",
+        ModRule::ExtendedLineFirer => "BPT Extended Line: loses one attack die",
+        ModRule::ExtendedLineTarget => "BPT Firing Modifiers: target in extended line",
+        ModRule::HalfRange => "BPT Firing Modifiers: within half range",
+        ModRule::FireFlankRear => "BPT Firing Modifiers: flank or rear",
+        ModRule::DisorderedFire => "BPT Disordered: two less dice",
+        ModRule::SquareArtillery => "BPT Square: artillery +1 a stand against a square",
+        ModRule::SquareInfantry => "BPT Square: infantry +1 a unit against a square",
+        ModRule::NapoleonicExtraDie => "Napoleonic note 22: +1 attack die",
+        ModRule::AttachDistance => "BPT Fixed Formations: per 10 cm CO to HQ",
+        ModRule::AttachDense => "BPT Fixed Formations: dense terrain between CO and HQ",
+        ModRule::AttachEnemies => "BPT Fixed Formations: enemy units between CO and HQ",
+        ModRule::UsedInitiativeOrOpportunity => "BPT Command Modifiers note 1: used initiative or opportunity fire",
+        ModRule::SaberRifledMuskets => "BPT Saber Charge: rifled muskets against sabers",
+        ModRule::TroopExperience => "Glory Days Troop experience",
+        ModRule::FormationNoEnemy => "Glory Days Changing Formation: no enemy units within 12\"",
+        ModRule::ColumnOnRoad => "Glory Days Activation: in column on a road",
+        ModRule::ActivationGeneral => "Glory Days Activation: general with unit",
+        ModRule::PreviousMoves => "Glory Days Activation: previous moves this initiative",
+        ModRule::ActivationAlone => "Glory Days Activation: no friendly unit within 6\"",
+        ModRule::FormationGodforsaken => "Glory Days Changing Formation: in godforsaken terrain",
+        ModRule::FormationDifficult => "Glory Days Changing Formation: in difficult terrain",
+        ModRule::ActivationGodforsaken => "Glory Days Activation: in or into godforsaken terrain",
+        ModRule::ActivationDifficult => "Glory Days Activation: in or into difficult terrain",
+        ModRule::DMarkers => "Glory Days Core Concepts: D-markers",
+        ModRule::ActivationCharge => "Glory Days Melee: activation to charge",
+        ModRule::CavalryChargingInfantry => "Glory Days Melee: cavalry charging infantry in the open",
+        ModRule::ChargeGeneral => "Glory Days Melee: general with unit",
+        ModRule::ChargeGodforsaken => "Glory Days Melee: charging in/into godforsaken terrain",
+        ModRule::ChargeDifficult => "Glory Days Melee: charging in/into difficult terrain",
+        ModRule::RallyVeteranGeneral => "Glory Days Rallying: veteran general with unit",
+        ModRule::RallySeasonedGeneral => "Glory Days Rallying: seasoned general with unit",
+        ModRule::RallyRawGeneral => "Glory Days Rallying: raw general with unit",
+        ModRule::RallyOutOfReach => "Glory Days Rallying: outside movement range of any enemy",
+        ModRule::RallyAlone => "Glory Days Rallying: no friendly unit within 6\"",
+    }
+}
+
 /// Modifiers as "+1 rule", each.
 pub(crate) fn modifier_words(modifiers: &[Modifier]) -> Vec<String> {
-    modifiers.iter().map(|m| format!("{:+} {}", m.amount, m.rule)).collect()
+    modifiers
+        .iter()
+        .map(|m| format!("{:+} {}", m.amount, rule_words(m.rule)))
+        .collect()
 }
 
 /// One d6 against a target with its modifiers: "X rallies: need 3+ -1 …, rolled 4: … (rule)".

@@ -9,11 +9,17 @@ use crate::battle::works::Task;
 
 pub(crate) fn engineer(
     b: &Battle,
-    (u, task, what): (UnitId, Task, &str),
+    (u, task, linear): (UnitId, Task, u32),
     roll: Option<(u32, u32)>,
     built: Option<(f64, f64)>,
     done: bool,
 ) -> String {
+    // The feature by its name in the scenario, or its kind.
+    let what = match b.terrain.linears.get(linear as usize) {
+        Some(l) if !l.name.is_empty() => l.name.clone(),
+        Some(l) => format!("{:?}", l.kind).to_lowercase(),
+        None => "?".to_string(),
+    };
     let who = unit(b, u);
     match (roll, built) {
         (Some((r, need)), _) => format!(

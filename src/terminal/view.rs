@@ -680,7 +680,11 @@ pub fn result(b: &Battle) -> Vec<String> {
         return vec!["The battle is not over.".into()];
     };
     let name = |s: SideId| b.sides[s].name.as_str();
-    let mut out = vec![format!("=== {}: the battle is over ({}) ===", b.title, o.reason)];
+    let mut out = vec![format!(
+        "=== {}: the battle is over ({}) ===",
+        b.title,
+        crate::report::end_reason_words(o.reason)
+    )];
     out.push(match (o.winner, o.result) {
         (None, _) | (_, ResultKind::Draw) => "Result: a draw.".to_string(),
         (Some(w), ResultKind::Minor) => format!("Result: {} win a minor victory.", name(w)),

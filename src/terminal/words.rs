@@ -130,7 +130,7 @@ pub fn move_text(b: &Battle, unit: u32, to: &Pose) -> String {
 /// Modifiers as the log writes them: "-1 BPT Command Modifiers note 1: successive order".
 pub fn modifiers_text(mods: &[crate::battle::event::Modifier]) -> String {
     mods.iter()
-        .map(|m| format!("{:+} {}", m.amount, m.rule))
+        .map(|m| format!("{:+} {}", m.amount, crate::report::words::rule_words(m.rule)))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -161,7 +161,10 @@ fn note_22_adds_one_fire_die() {
         ]);
         b.units[0].row = row(stem, id);
         let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
-        let note = p.modifiers.iter().any(|m| m.rule.contains("note 22") && m.amount == 1);
+        let note = p
+            .modifiers
+            .iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("note 22") && m.amount == 1);
         (p.base_dice, p.dice, note)
     };
     assert_eq!(dice("nap_french", "line_infantry_08_12"), (4, 4, false));
@@ -211,7 +214,7 @@ fn note_13_heavy_cavalry_adds_one_charge_die() {
         sides[0]
             .modifiers
             .iter()
-            .any(|m| m.rule.contains("note 13") && m.amount == 1)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("note 13") && m.amount == 1)
     );
 }
 
@@ -261,7 +264,7 @@ fn squared(mut b: Battle, t: u32) -> Battle {
 fn square_mods(p: &volley::battle::fire::FirePlan) -> i32 {
     p.modifiers
         .iter()
-        .filter(|m| m.rule.contains("Square"))
+        .filter(|m| volley::report::words::rule_words(m.rule).contains("Square"))
         .map(|m| m.amount)
         .sum()
 }
@@ -288,11 +291,19 @@ fn a_square_has_no_flank() {
     // BPT "Square": "an all round defence": fired on from its side, no flank +2.
     let b = at_a_square("regular_infantry_rifled", 4, 85.0, 70.0, 0.0, &[]);
     let line = b.check_fire(0, 1, FireContext::Order).expect("in range");
-    assert!(line.modifiers.iter().any(|m| m.rule.contains("flank")));
+    assert!(
+        line.modifiers
+            .iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("flank"))
+    );
     let b = squared(b, 1);
     let sq = b.check_fire(0, 1, FireContext::Order).expect("in range");
     assert_eq!(sq.aspect, volley::rules::geometry::Aspect::Front);
-    assert!(!sq.modifiers.iter().any(|m| m.rule.contains("flank")));
+    assert!(
+        !sq.modifiers
+            .iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("flank"))
+    );
 }
 
 #[test]
@@ -305,9 +316,15 @@ fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() 
         script(b, &[1; 40]);
         let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
         let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
-        let sq = ev
-            .iter()
-            .any(|e| matches!(e, Event::Deployed { what, .. } if what.contains("square")));
+        let sq = ev.iter().any(|e| {
+            matches!(
+                e,
+                Event::Deployed {
+                    what: volley::battle::event::Deployment::SquareAgainstCavalry,
+                    ..
+                }
+            )
+        });
         assert_eq!(sq, b.unit(t).formation == volley::rules::formation::Formation::Square);
         sq
     };

@@ -139,7 +139,7 @@ fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all
     assert!(
         plan.modifiers
             .iter()
-            .any(|m| m.rule.contains("Commanding Officer") && m.amount == -1)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("Commanding Officer") && m.amount == -1)
     );
     assert_eq!(plan.target, 7);
     b.apply(&Action::Order {
@@ -250,10 +250,14 @@ fn a_column_travelling_its_entire_move_along_a_road_has_no_distance_modifier() {
         plain
             .modifiers
             .iter()
-            .any(|m| m.rule.contains("note 2") && m.amount == dp)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("note 2") && m.amount == dp)
     );
     let road = b.check_order_by(1, &[0], false, false, true).unwrap();
-    assert!(road.modifiers.iter().all(|m| !m.rule.contains("note 2")));
+    assert!(
+        road.modifiers
+            .iter()
+            .all(|m| !volley::report::words::rule_words(m.rule).contains("note 2"))
+    );
     assert_eq!(road.target, plain.target - dp);
     assert!(b.legal_actions().contains(&road_order), "offered where it helps");
     // Passed (1 + 2 ≤ 7): off the road, or anything but travelling, is refused.
@@ -301,14 +305,18 @@ fn a_commander_touching_its_march_column_gets_plus_one() {
     use volley::rules::formation::Formation;
     let mut b = column_on_a_road(Formation::MarchColumn);
     let far = b.check_order(1, &[0], false, false).unwrap();
-    assert!(!far.modifiers.iter().any(|m| m.rule.contains("March Column")));
+    assert!(
+        !far.modifiers
+            .iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("March Column"))
+    );
     // The HQ (2 cm across) touching the column's flank: the column is 2.5 cm wide at x = 100.
     b.commanders[1].pos = volley::rules::geometry::V2::new(102.25 + 0.2, 50.0);
     let near = b.check_order(1, &[0], false, false).unwrap();
     assert!(
         near.modifiers
             .iter()
-            .any(|m| m.rule.contains("March Column") && m.amount == 1),
+            .any(|m| volley::report::words::rule_words(m.rule).contains("March Column") && m.amount == 1),
         "{:?}",
         near.modifiers
     );
@@ -317,5 +325,10 @@ fn a_commander_touching_its_march_column_gets_plus_one() {
     let mut b = column_on_a_road(Formation::Line);
     b.commanders[1].pos = volley::rules::geometry::V2::new(100.0, 46.55); // touching the command stand
     let line = b.check_order(1, &[0], false, false).unwrap();
-    assert!(!line.modifiers.iter().any(|m| m.rule.contains("March Column")));
+    assert!(
+        !line
+            .modifiers
+            .iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("March Column"))
+    );
 }

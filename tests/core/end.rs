@@ -2,7 +2,7 @@
 
 use super::common::*;
 use volley::battle::Action;
-use volley::battle::event::Event;
+use volley::battle::event::{EndReason, Event};
 use volley::battle::state::{Phase, ResultKind, Suppression};
 use volley::data::scenario::{Objective, ObjectiveLevel};
 use volley::rules::geometry::V2;
@@ -131,18 +131,18 @@ fn objectives_outcome_table_and_double_victory_points() {
         },
     ];
     // Major against minor: minor victory.
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.objectives, [Some(ObjectiveLevel::Major), Some(ObjectiveLevel::Minor)]);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
     // Major against nothing: decisive.
     b.objectives[1].pos = V2::new(10.0, 10.0);
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Decisive));
     // Neither: draw; twice the VPs improves a draw to a minor victory.
     b.objectives.clear();
-    assert_eq!(b.compute_outcome("test").result, ResultKind::Draw);
+    assert_eq!(b.compute_outcome(EndReason::TurnLimit).result, ResultKind::Draw);
     b.unit_mut(1).knocked_out = true;
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.victory_points, [240, 0], "60 points a stand × 4 stands");
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
 }
@@ -172,21 +172,21 @@ fn twice_the_victory_points_improves_a_side_that_lost_on_objectives_one_step() {
         objective("farm", "Union", ObjectiveLevel::Minor, 100.0, 53.0),
         objective("ridge", "Confederate", ObjectiveLevel::Major, 100.0, 146.0),
     ];
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
     // The Union knocked out a whole regiment and lost nothing: 240 points to 0, so its minor
     // defeat becomes a draw.
     b.unit_mut(2).knocked_out = true;
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.victory_points, [240, 0]);
     assert_eq!((o.winner, o.result), (None, ResultKind::Draw));
     // The Union holds nothing: a Confederate decisive victory on objectives, one step less
     // with the Union's twice the points: a Confederate minor victory.
     b.objectives[0].pos = V2::new(10.0, 10.0);
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
     b.unit_mut(2).knocked_out = false;
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Decisive));
 }
 
@@ -205,21 +205,25 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
     // One unit lost each: 240 points each (60 a stand × 4), a draw either way.
     b.unit_mut(0).knocked_out = true;
     b.unit_mut(2).knocked_out = true;
-    assert_eq!(b.compute_outcome("test").victory_points, [240, 240]);
-    assert_eq!(b.compute_outcome("test").winner, None);
+    assert_eq!(b.compute_outcome(EndReason::TurnLimit).victory_points, [240, 240]);
+    assert_eq!(b.compute_outcome(EndReason::TurnLimit).winner, None);
     b.decide_on_points = true;
-    assert_eq!(b.compute_outcome("test").winner, None, "equal points stay a draw");
+    assert_eq!(
+        b.compute_outcome(EndReason::TurnLimit).winner,
+        None,
+        "equal points stay a draw"
+    );
     // The six-stand unit lost instead: 360 to 240, half as many again, short of twice.
     b.unit_mut(2).knocked_out = false;
     b.unit_mut(3).knocked_out = true;
     b.decide_on_points = false;
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(
         (o.victory_points, o.winner, o.result),
         ([360, 240], None, ResultKind::Draw)
     );
     b.decide_on_points = true;
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
     // The result screen says what decided it, and the rule.
     assert_eq!(
@@ -238,7 +242,7 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
         pos: V2::new(60.0, 150.0),
         radius: 5.0,
     }];
-    let o = b.compute_outcome("test");
+    let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.objectives, [None, Some(ObjectiveLevel::Minor)]);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
 }
@@ -302,7 +306,7 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
     let o = b.outcome.clone().unwrap();
     assert_eq!(o.winner, Some(1));
     assert_eq!(o.objectives, [None, Some(ObjectiveLevel::Minor)]);
-    assert_eq!(o.reason, "breakpoint");
+    assert_eq!(o.reason, EndReason::Breakpoint);
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn results_are_said_per_unit_in_plain_words() {
         },
         Event::Suppressed {
             unit: 3,
-            why: "test".into(),
+            why: volley::battle::event::SuppressedWhy::Test,
         },
         Event::FellBack {
             unit: 3,

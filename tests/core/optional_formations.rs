@@ -98,12 +98,12 @@ fn dense_terrain_and_enemy_units_between_the_co_and_the_hq_cost_one_each() {
     assert!(
         p.modifiers
             .iter()
-            .any(|m| m.rule.contains("dense terrain") && m.amount == -1)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("dense terrain") && m.amount == -1)
     );
     assert!(
         p.modifiers
             .iter()
-            .any(|m| m.rule.contains("enemy units") && m.amount == -1)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("enemy units") && m.amount == -1)
     );
 }
 
@@ -123,7 +123,7 @@ fn dense_terrain_between_co_and_hq_is_bpts_for_foot_marsh_and_mud_not_woods() {
         let d: i32 = p
             .modifiers
             .iter()
-            .filter(|m| m.rule.contains("dense terrain"))
+            .filter(|m| volley::report::words::rule_words(m.rule).contains("dense terrain"))
             .map(|m| m.amount)
             .sum();
         (d, p.target - value)

@@ -7,6 +7,7 @@
 use super::common::*;
 use std::path::Path;
 use volley::agents;
+use volley::battle::event::Lapsed;
 use volley::battle::order_delay::{RULE, delay_for};
 use volley::battle::state::{Battle, Phase, Step};
 use volley::battle::{Action, Event};
@@ -230,7 +231,7 @@ fn an_arrived_order_keeps_its_action_when_the_commander_orders_other_units() {
 }
 
 /// Units that got an order, and units that let it lapse with why.
-type Arrival = (Vec<u32>, Vec<(u32, String)>);
+type Arrival = (Vec<u32>, Vec<(u32, Lapsed)>);
 
 /// The `OrderArrived` of `ev`: its units and lapsed units.
 fn arrival(ev: &[Event]) -> Option<Arrival> {
@@ -252,14 +253,14 @@ fn a_unit_suppressed_or_knocked_out_meanwhile_lets_the_order_lapse() {
     b.unit_mut(0).knocked_out = true;
     b.refresh_geometry();
     let ev = walk_to_command(&mut b, 3);
-    assert_eq!(arrival(&ev), Some((vec![], vec![(0, "knocked out".to_string())])));
+    assert_eq!(arrival(&ev), Some((vec![], vec![(0, Lapsed::KnockedOut)])));
     walk_to_command(&mut b, 4);
     b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: 4,
         order_seq: 0,
     });
     let ev = walk_to_command(&mut b, 5);
-    assert_eq!(arrival(&ev), Some((vec![], vec![(1, "suppressed".to_string())])));
+    assert_eq!(arrival(&ev), Some((vec![], vec![(1, Lapsed::Suppressed)])));
     assert!(b.cmd.orders.is_empty());
     assert!(b.pending_orders().is_empty());
 }
@@ -277,13 +278,7 @@ fn an_order_arriving_at_engineers_that_worked_this_turn_lapses() {
     // Unit 1 carried out a task in the initiative phase of player turn 5.
     b.unit_mut(1).engineer_turn = Some(5);
     let ev = walk_to_command(&mut b, 5);
-    assert_eq!(
-        arrival(&ev),
-        Some((
-            vec![],
-            vec![(1, "carried out an engineering task this turn".to_string())]
-        ))
-    );
+    assert_eq!(arrival(&ev), Some((vec![], vec![(1, Lapsed::EngineeringTask)])));
     assert!(!b.cmd.orders.contains_key(&1));
 }
 

@@ -831,7 +831,7 @@ fn activation_in_column_on_a_road_is_one_easier() {
     assert!(
         p.modifiers
             .iter()
-            .any(|m| m.amount == -1 && m.rule.contains("column on a road"))
+            .any(|m| m.amount == -1 && volley::report::words::rule_words(m.rule).contains("column on a road"))
     );
     assert_eq!(b.activation_plan(1, MOVE, OPEN).unwrap().target, 3, "off the road");
     b.units[0].formation = Formation::Line;

@@ -60,10 +60,13 @@ fn going_prone_is_an_ordered_deploy_action_and_only_with_the_switch() {
     }));
     let ev = prone(&mut b, true).expect("an ordered unit goes prone");
     assert!(b.is_prone(0));
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
-    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Deployed {
+            what: volley::battle::event::Deployment::Ordered(Deploy::Prone(true)),
+            ..
+        }
+    )));
     // Without an order it cannot stand up again: it has spent its one action.
     assert!(prone(&mut b, false).is_err());
 }
@@ -216,7 +219,15 @@ fn the_scheduler_plays_skirmish_with_prone_movement_and_the_recordings_verify() 
         scheduler_game("skirmish.ron", seed, &on, |_b, _act, ev| {
             down += ev
                 .iter()
-                .filter(|e| matches!(e, Event::Deployed { what, .. } if what == "go prone"))
+                .filter(|e| {
+                    matches!(
+                        e,
+                        Event::Deployed {
+                            what: volley::battle::event::Deployment::Ordered(Deploy::Prone(true)),
+                            ..
+                        }
+                    )
+                })
                 .count();
             saved += ev.iter().filter(|e| matches!(e, Event::ProneSaved { .. })).count();
         });

@@ -168,7 +168,10 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
         })
         .expect("an order");
     let weather = ev.iter().find_map(|e| match e {
-        Event::CommandRoll { modifiers, .. } => modifiers.iter().find(|m| m.rule.contains("Weather")).cloned(),
+        Event::CommandRoll { modifiers, .. } => modifiers
+            .iter()
+            .find(|m| volley::report::words::rule_words(m.rule).contains("Weather"))
+            .cloned(),
         _ => None,
     });
     assert_eq!(weather.map(|m| m.amount), Some(-1));

@@ -260,3 +260,81 @@ fn every_event_of_played_games_is_reported() {
     }
     assert!(kinds.len() >= 10, "a varied game: {kinds:?}");
 }
+
+/// Issue 63, "the core speaks no English": the words of an event are the report's. A field of
+/// an event type (`src/battle/event.rs`), or of the state an event is copied from (the passed
+/// initiative's reason, the result's reason), holds ids, numbers and typed values, never text
+/// built in the core: the report turns them into words. `String` (or `str`) is allowed only
+/// for the fields listed here, each a key or name from the data files.
+#[test]
+fn events_carry_no_words() {
+    /// `Type.field` (or `Type::Variant.field`) that may hold a `String`: data keys and names.
+    const ALLOWED: &[&str] = &[];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/battle");
+    let event = std::fs::read_to_string(root.join("event.rs")).unwrap();
+    let state = std::fs::read_to_string(root.join("state.rs")).unwrap();
+    let mut found = string_fields(&event, None);
+    found.extend(string_fields(&state, Some(&["Passing", "Outcome"])));
+    found.retain(|f| !ALLOWED.contains(&f.as_str()));
+    assert_eq!(found, Vec::<String>::new(), "a typed value the report words, not text");
+}
+
+/// The fields of the structs and enums in `src` (only those named in `only`, if given) whose
+/// type names `String` or `str`, as `Type.field` / `Type::Variant.field`.
+fn string_fields(src: &str, only: Option<&[&str]>) -> Vec<String> {
+    let code = src.split("#[cfg(test)]").next().unwrap();
+    let mut out = Vec::new();
+    let (mut ty, mut variant): (Option<String>, Option<String>) = (None, None);
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap();
+        let t = line.trim();
+        if line.starts_with("pub struct ") || line.starts_with("pub enum ") || line.starts_with("impl") {
+            let name: String = t
+                .split_whitespace()
+                .nth(2)
+                .unwrap_or("")
+                .chars()
+                .take_while(|&c| ident(c))
+                .collect();
+            let wanted = t.starts_with("pub") && only.is_none_or(|o| o.contains(&name.as_str()));
+            ty = wanted.then_some(name);
+            variant = None;
+            // A tuple struct: `pub struct X(String);`.
+            if let Some(n) = &ty
+                && has_string(t)
+            {
+                out.push(format!("{n}.0"));
+            }
+            continue;
+        }
+        if line.starts_with('}') {
+            ty = None;
+            continue;
+        }
+        let Some(n) = &ty else { continue };
+        let indent = line.len() - line.trim_start().len();
+        if indent == 4 && t.chars().next().is_some_and(|c| c.is_uppercase()) {
+            // An enum variant: `Name {`, `Name(String),` or `Name,`.
+            let name: String = t.chars().take_while(|&c| ident(c)).collect();
+            variant = Some(name.clone());
+            if has_string(t) {
+                out.push(format!("{n}::{name}.0"));
+            }
+            continue;
+        }
+        if has_string(t) && !t.starts_with('#') {
+            let field: String = t.trim_start_matches("pub ").chars().take_while(|&c| ident(c)).collect();
+            out.push(match &variant {
+                Some(v) if indent > 4 => format!("{n}::{v}.{field}"),
+                _ => format!("{n}.{field}"),
+            });
+        }
+    }
+    out
+}
+
+/// Whether a line of code names the type `String` or `str` (not `to_string`, `string_of`...).
+fn has_string(t: &str) -> bool {
+    let mut words = t.split(|c: char| !ident(c));
+    words.any(|w| w == "String" || w == "str")
+}

@@ -39,12 +39,18 @@ fn ordered(units: &[U], terrain: volley::rules::terrain::Terrain) -> Battle {
 }
 
 /// A shell's event: where it was lost (if it was), where it burst, the units it attacked.
-fn shell_fired(ev: &[Event]) -> (Option<String>, volley::rules::geometry::V2, Vec<(u32, u32)>) {
+fn shell_fired(
+    ev: &[Event],
+) -> (
+    Option<volley::battle::event::ShellLost>,
+    volley::rules::geometry::V2,
+    Vec<(u32, u32)>,
+) {
     ev.iter()
         .find_map(|e| match e {
             Event::ShellFired {
                 lost, burst, attacked, ..
-            } => Some((lost.clone(), *burst, attacked.clone())),
+            } => Some((*lost, *burst, attacked.clone())),
             _ => None,
         })
         .expect("a shell event")

@@ -214,7 +214,7 @@ fn a_commander_touching_a_unit_in_a_charge_adds_its_attack_bonus() {
     let presence = rounds(&ev)[0][0]
         .modifiers
         .iter()
-        .any(|m| m.rule.contains("Command Presence") && m.amount == 1);
+        .any(|m| volley::report::words::rule_words(m.rule).contains("Command Presence") && m.amount == 1);
     assert!(presence);
 }
 

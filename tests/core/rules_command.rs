@@ -221,7 +221,7 @@ fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_order_a
             .unwrap()
             .modifiers
             .iter()
-            .filter(|m| m.rule.contains("Opportunity Fire"))
+            .filter(|m| volley::report::words::rule_words(m.rule).contains("Opportunity Fire"))
             .map(|m| m.amount)
             .sum::<i32>()
     };
@@ -233,7 +233,8 @@ fn units_that_made_opportunity_fire_may_not_use_initiative_next_turn_and_order_a
     assert_eq!(opp(&b, 1), -1, "still −1 on its second order");
     let m = b.check_order(HQ1, &[1], false, false).unwrap().modifiers;
     assert!(
-        m.iter().any(|m| m.rule.contains("successive") && m.amount == -1),
+        m.iter()
+            .any(|m| volley::report::words::rule_words(m.rule).contains("successive") && m.amount == -1),
         "{m:?}"
     );
 }
@@ -385,7 +386,7 @@ fn command_presence_adds_the_attack_bonus_to_a_touching_units_fire() {
     assert!(
         p.modifiers
             .iter()
-            .any(|m| m.rule.contains("Command Presence") && m.amount == 1)
+            .any(|m| volley::report::words::rule_words(m.rule).contains("Command Presence") && m.amount == 1)
     );
     // Two cm further back it no longer touches.
     b.commanders[HQ0 as usize].pos = V2::new(100.0, 44.55);

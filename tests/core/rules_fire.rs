@@ -3,7 +3,7 @@
 
 use super::common::*;
 use super::fire::order;
-use volley::battle::event::{Event, KnockOut};
+use volley::battle::event::{Event, ForcedInto, KnockOut};
 use volley::battle::fire::FireContext;
 use volley::battle::state::{Step, Suppression};
 use volley::battle::{Action, Battle};
@@ -44,12 +44,12 @@ fn fall_back_into(y0: f64, extra: &[U], terrain: Terrain) -> (Battle, Vec<Event>
     (b, ev)
 }
 
-fn forced_into(ev: &[Event], unit: u32, what: &str) -> bool {
+fn forced_into(ev: &[Event], unit: u32, what: volley::battle::event::ForcedInto) -> bool {
     ev.iter().any(|e| match e {
         Event::KnockedOut {
             unit: u,
             why: KnockOut::ForcedInto(w),
-        } => *u == unit && w.contains(what),
+        } => *u == unit && *w == what,
         _ => false,
     })
 }
@@ -74,7 +74,7 @@ fn falling_back_into_an_enemy_unit_knocks_out() {
     let enemy = u(0, RIFLES, 4, 100.0, 67.0, 90.0);
     let (b, ev) = fall_back_into(50.0, &[enemy], Terrain::default());
     assert!(!b.unit(2).alive());
-    assert!(forced_into(&ev, 2, "enemy"), "{ev:#?}");
+    assert!(forced_into(&ev, 2, ForcedInto::Enemy(1)), "{ev:#?}");
     assert!(b.unit(1).alive());
 }
 
@@ -83,7 +83,7 @@ fn falling_back_off_the_table_knocks_out() {
     // The table is 180 cm deep; the Confederates stand at y = 165 + 10.
     let (b, ev) = fall_back_into(165.0, &[], Terrain::default());
     assert!(!b.unit(1).alive());
-    assert!(forced_into(&ev, 1, "off the table"), "{ev:#?}");
+    assert!(forced_into(&ev, 1, ForcedInto::OffTable), "{ev:#?}");
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn falling_back_into_impassable_terrain_knocks_out() {
     };
     let (b, ev) = fall_back_into(50.0, &[], lake);
     assert!(!b.unit(1).alive());
-    assert!(forced_into(&ev, 1, "impassable"), "{ev:#?}");
+    assert!(forced_into(&ev, 1, ForcedInto::Impassable), "{ev:#?}");
 }
 
 /// A Union line (id 0) charging on initiative a Confederate gun (`row`, one gun, id 1) from

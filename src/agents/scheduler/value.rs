@@ -142,7 +142,7 @@ pub fn value(b: &Battle, side: SideId, known: &[UnitId], w: &Weights) -> f64 {
     } else {
         // The objectives held now, and the result if the battle ended here (objectives,
         // breakpoints, victory points), counting for more the nearer the turn limit.
-        let now = b.compute_outcome("");
+        let now = b.compute_outcome(crate::battle::event::EndReason::Unfinished);
         v += rank(now.objectives[side], w) - rank(now.objectives[1 - side], w);
         let near = w.result_now / (1.0 + f64::from(b.turn_limit.saturating_sub(b.game_turn)));
         v += won(now.winner) * near;
@@ -212,7 +212,11 @@ mod tests {
         };
         for (left, share) in [(0, 1.0), (1, 0.5), (2, 1.0 / 3.0)] {
             lost.game_turn = lost.turn_limit - left;
-            assert_eq!(lost.compute_outcome("").winner, Some(1), "the enemy would win");
+            assert_eq!(
+                lost.compute_outcome(crate::battle::event::EndReason::Unfinished).winner,
+                Some(1),
+                "the enemy would win"
+            );
             let cost = value(&lost, side, &known, &without) - value(&lost, side, &known, &WEIGHTS);
             let want = WEIGHTS.won * WEIGHTS.result_now * share;
             assert!((cost - want).abs() < 1e-9, "{left} turns left: {cost} against {want}");

@@ -15,7 +15,7 @@
 
 use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Action, Refusal, refuse};
-use crate::battle::event::{Event, Modifier};
+use crate::battle::event::{Event, ModRule, Modifier};
 use crate::battle::state::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::switches::Switch;
@@ -167,6 +167,6 @@ impl Battle {
             return None;
         }
         let stands = self.stands_in_contact(id, &sabres) * self.rules.charge.rifled_against_saber;
-        (stands > 0).then(|| Modifier::new(stands as i32, "BPT Saber Charge: rifled muskets against sabers"))
+        (stands > 0).then(|| Modifier::new(stands as i32, ModRule::SaberRifledMuskets))
     }
 }

@@ -421,10 +421,13 @@ fn move_name(from: &Pose, w: &Walk, rate: f64) -> String {
 /// A need with its modifiers in words: "need ≤ 6: command 7, -1 for 25 cm away".
 fn need(target: i32, value: Option<i32>, mods: &[crate::battle::event::Modifier], distance: f64) -> String {
     let mut parts: Vec<String> = value.map(|v| format!("command {v}")).into_iter().collect();
-    parts.extend(
-        mods.iter()
-            .map(|m| format!("{:+} for {}", m.amount, modifier_words(&m.rule, distance))),
-    );
+    parts.extend(mods.iter().map(|m| {
+        format!(
+            "{:+} for {}",
+            m.amount,
+            modifier_words(crate::report::words::rule_words(m.rule), distance)
+        )
+    }));
     if parts.is_empty() {
         format!("need ≤ {target}")
     } else {
@@ -456,7 +459,11 @@ fn die_need(plan: Option<&crate::battle::passing::RollPlan>) -> String {
             p.target,
             p.modifiers
                 .iter()
-                .map(|m| format!("{:+} for {}", m.amount, modifier_words(&m.rule, 0.0)))
+                .map(|m| format!(
+                    "{:+} for {}",
+                    m.amount,
+                    modifier_words(crate::report::words::rule_words(m.rule), 0.0)
+                ))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

@@ -46,8 +46,12 @@ pub fn show(ui: &mut egui::Ui, b: &Battle) {
             .map(|s| b.sides[s].name.clone())
             .unwrap_or_else(|| "nobody".into());
         let text = match o.winner {
-            Some(_) => format!("{} for {winner}: {}", crate::report::result_word(&o.result), o.reason),
-            None => format!("A draw: {}", o.reason),
+            Some(_) => format!(
+                "{} for {winner}: {}",
+                crate::report::result_word(&o.result),
+                crate::report::end_reason_words(o.reason)
+            ),
+            None => format!("A draw: {}", crate::report::end_reason_words(o.reason)),
         };
         ui.label(egui::RichText::new(text).strong());
     }

@@ -56,7 +56,7 @@ fn result_window(
                         ),
                         None => ui.label(egui::RichText::new("A draw").size(22.0)),
                     };
-                    ui.label(&o.reason);
+                    ui.label(crate::report::end_reason_words(o.reason));
                     ui.label(crate::terminal::view::decided_by(b, o));
                     for s in 0..2 {
                         ui.label(format!(
