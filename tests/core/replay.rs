@@ -288,7 +288,7 @@ fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_ver
             "tests/data/recorded_sabers_bpt8.ron",
             "DrawSabers",
             "bpt-8",
-            Some("0975b75805afd5a1"),
+            Some("1a442bda70275036"),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
