@@ -1,5 +1,6 @@
 //! What happened: the outcome of an action, each die roll with its modifiers and the rule.
 
+pub use super::reasons::{EndReason, PassReason};
 use super::state::{CmdId, Phase, ResultKind, SideId, UnitId};
 use crate::rules::artillery::ShotTrace;
 use crate::rules::geometry::{Aspect, Pose, V2};
@@ -597,31 +598,6 @@ pub enum DMarkerWhy {
     Rallied,
 }
 
-/// Why the initiative passed (*Glory Days!* "Core Concepts"); the unit's name is the report's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PassReason {
-    ActivationFailed {
-        unit: UnitId,
-    },
-    ChargeTestFailed {
-        unit: UnitId,
-        target: UnitId,
-    },
-    RallyFailed {
-        unit: UnitId,
-    },
-    /// The unit's fire landed fewer hits than keep the initiative.
-    FireLanded {
-        unit: UnitId,
-        hits: u32,
-    },
-    /// Reaction fire landed this many hits on the moving unit: its move stops.
-    ReactionStopped {
-        unit: UnitId,
-        hits: u32,
-    },
-}
-
 /// Why a delayed order lapsed for a unit when it arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Lapsed {
@@ -635,17 +611,6 @@ pub enum Lapsed {
     HqFallen(CmdId),
     /// An attachment: there is no room within 10 cm of the HQ now.
     NoRoomByHq(CmdId),
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EndReason {
-    Breakpoint,
-    CommandDestroyed,
-    MajorObjective,
-    TurnLimit,
-    /// Not ended by the rules: stopped (a turn cap, a look-ahead, a result read mid-game).
-    Unfinished,
 }
 
 /// Why a charge ended without contact.

@@ -23,6 +23,7 @@ pub mod nations;
 pub mod optional;
 pub mod order_delay;
 pub mod passing;
+pub mod reasons;
 pub mod scouting;
 pub mod setup;
 pub mod state;

@@ -398,7 +398,7 @@ pub struct Passing {
     /// its change).
     pub landed: u32,
     /// The initiative has passed: the phase ends as soon as no window is open. The reason.
-    pub passed: Option<super::event::PassReason>,
+    pub passed: Option<super::reasons::PassReason>,
     /// What the activated unit's activation was for (its table and its actions).
     #[serde(default)]
     pub purpose: Option<crate::battle::action::Purpose>,
@@ -472,7 +472,7 @@ pub struct Outcome {
     pub victory_points: [u32; 2],
     pub units_lost: [u32; 2],
     pub objectives: [Option<crate::data::scenario::ObjectiveLevel>; 2],
-    pub reason: super::event::EndReason,
+    pub reason: super::reasons::EndReason,
 }
 
 /// Geometry derived from the state, rebuilt after every change (not hashed).

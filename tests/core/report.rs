@@ -273,7 +273,9 @@ fn events_carry_no_words() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/battle");
     let event = std::fs::read_to_string(root.join("event.rs")).unwrap();
     let state = std::fs::read_to_string(root.join("state.rs")).unwrap();
+    let reasons = std::fs::read_to_string(root.join("reasons.rs")).unwrap();
     let mut found = string_fields(&event, None);
+    found.extend(string_fields(&reasons, None));
     found.extend(string_fields(&state, Some(&["Passing", "Outcome"])));
     found.retain(|f| !ALLOWED.contains(&f.as_str()));
     assert_eq!(found, Vec::<String>::new(), "a typed value the report words, not text");

@@ -284,17 +284,21 @@ fn dismounted_cavalry_leave_a_stand_holding_the_horses_and_mount_to_evade() {
     );
 }
 
-/// Two Union lines (ids 0, 1) under one order, side by side, and an already suppressed
-/// Confederate line (id 2) 8 cm before them.
-fn two_firers_one_target() -> Battle {
-    let mut b = battle(&[
-        u(0, RIFLES, 2, 95.0, 50.0, 90.0),
-        u(0, RIFLES, 2, 105.0, 50.0, 90.0),
-        u(1, RIFLES, 4, 100.0, 59.5, 270.0),
-    ]);
+/// Two Union lines (ids 0, 1) under one order, side by side, in the command phase, and the
+/// `enemies` (ids from 2).
+fn two_firers_before(enemies: &[U]) -> Battle {
+    let mut units = vec![u(0, RIFLES, 2, 95.0, 50.0, 90.0), u(0, RIFLES, 2, 105.0, 50.0, 90.0)];
+    units.extend_from_slice(enemies);
+    let mut b = battle(&units);
     to_command(&mut b);
     b.cmd.orders.insert(0, order(HQ0));
     b.cmd.orders.insert(1, order(HQ0));
+    b
+}
+
+/// [`two_firers_before`] an already suppressed Confederate line (id 2) 8 cm before them.
+fn two_firers_one_target() -> Battle {
+    let mut b = two_firers_before(&[u(1, RIFLES, 4, 100.0, 59.5, 270.0)]);
     b.unit_mut(2).suppressed = Some(Suppression {
         player_turn: 0,
         order_seq: 0,
@@ -409,15 +413,7 @@ fn the_computer_rolls_together_when_each_firer_would_choose_the_same_target() {
     }
     // One enemy 15 cm before both (within half range, BPT "Firing"), a second 4 cm before the
     // right-hand unit only: that unit does better firing at the second.
-    let mut b = battle(&[
-        u(0, RIFLES, 2, 95.0, 50.0, 90.0),
-        u(0, RIFLES, 2, 105.0, 50.0, 90.0),
-        u(1, RIFLES, 2, 100.0, 65.0, 270.0),
-        u(1, RIFLES, 2, 110.0, 54.0, 270.0),
-    ]);
-    to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
-    b.cmd.orders.insert(1, order(HQ0));
+    let b = two_firers_before(&[u(1, RIFLES, 2, 100.0, 65.0, 270.0), u(1, RIFLES, 2, 110.0, 54.0, 270.0)]);
     let legal = b.legal_actions();
     let ctx = Ctx::new(&b, 0, &legal);
     let mut seen = 0;

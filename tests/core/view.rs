@@ -401,7 +401,7 @@ fn enemy_labels_count_only_the_units_a_side_knows() {
 fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
     // `volley view` prints the snapshot the library makes of the recorded game's state after
     // the actions asked for: side 1's here, as JSON; `--ron` reads back equal.
-    let path = "tests/data/recorded_sabers_bpt7.ron";
+    let path = "tests/data/recorded_sabers_bpt8.ron";
     let rec = volley::replay::Recording::load(std::path::Path::new(path)).expect("a recording");
     let timeline = volley::replay::timeline::Timeline::build(rec, std::path::Path::new(path)).expect("it verifies");
     let b = timeline.state_at(12);
