@@ -136,26 +136,27 @@ pub fn closing_fire_odds(
     copy.unit_mut(charger).pose = plan.held;
     copy.refresh_geometry();
     let initiative = b.phase == crate::battle::state::Phase::Initiative;
-    let firers: Vec<(Vec<f64>, u32)> = copy
+    let able: Vec<UnitId> = copy
         .charge_responders(charger, plan.target, initiative)
         .into_iter()
-        .filter(|d| ctx.enemies.contains(d))
-        .filter_map(|d| {
-            copy.check_fire(d, charger, FireContext::Counter).ok()?;
-            // As rolled: after a square the fire forces on an infantry charger (BPT "Square").
-            let f = copy.as_fired_on(charger).fire_plan(d, charger, FireContext::Counter);
-            let need = copy.morale_grade(charger).map_or(f.to_hit, |g| g.suppressed_on);
-            Some((odds::hits_distribution(f.dice, f.effective_to_hit(), f.save), need))
-        })
+        .filter(|d| ctx.enemies.contains(d) && copy.check_fire(*d, charger, FireContext::Counter).is_ok())
         .collect();
     // Fired on where it is held with enemy cavalry near, an infantry charger forms square and
-    // halts (BPT "Square"; **Decision**, rules `bpt-8`): the charge comes to nothing.
-    let squared = !firers.is_empty() && copy.square_forced_on(charger);
+    // halts (BPT "Square"; **Decision**, rules `bpt-8`): the charge comes to nothing. Otherwise
+    // the fire is rolled at the charger as it stands.
+    let squared = !able.is_empty() && copy.square_forced_on(charger);
+    let firers: Vec<(Vec<f64>, u32)> = if squared {
+        Vec::new()
+    } else {
+        able.iter()
+            .map(|&d| {
+                let f = copy.fire_plan(d, charger, FireContext::Counter);
+                let need = copy.morale_grade(charger).map_or(f.to_hit, |g| g.suppressed_on);
+                (odds::hits_distribution(f.dice, f.effective_to_hit(), f.save), need)
+            })
+            .collect()
+    };
     copy.unit_mut(charger).pose = c.pose;
-    if firers.is_empty() {
-        drop(scratch);
-        return (b.planned_charge_estimate(plan), None);
-    }
     if squared {
         let halts = odds::ChargeOdds {
             a_double: 0.0,
@@ -165,6 +166,10 @@ pub fn closing_fire_odds(
             b_double: 0.0,
         };
         return (halts, Some(1.0));
+    }
+    if firers.is_empty() {
+        drop(scratch);
+        return (b.planned_charge_estimate(plan), None);
     }
     let value = c.hits_value(&b.rules, b.player_turn);
     let falls_back = b.phase != crate::battle::state::Phase::Command;
