@@ -1,8 +1,9 @@
-//! The one door: validate an action against the state, apply it, return the events.
-//! An illegal action is refused with the rule that forbids it and changes nothing: every
-//! handler checks everything before its first change.
+//! The one door: decide an action against the state, carry it out, return the events.
+//! An illegal action is refused with the rule that forbids it and changes nothing: the
+//! decision (decide.rs) reads the battle and cannot change it.
 
-use super::action::{Action, Refusal, refuse};
+use super::action::{Action, Refusal};
+use super::decide::Decided;
 use super::event::Event;
 use super::state::*;
 
@@ -24,36 +25,26 @@ impl Battle {
         Ok(Applied { game_turn, events })
     }
 
-    /// Validate and apply one action.
+    /// Validate and apply one action: decide it on the state as it is (decide.rs, read
+    /// only), then carry it out (carry.rs).
     pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Refusal> {
-        if self.phase == Phase::GameOver {
-            return refuse("BPT End of the Battle", "the battle is over");
-        }
+        let decided = self.decide(action)?;
+        Ok(self.apply_decision(decided))
+    }
+
+    /// Carry out an action decided on this state ([`Battle::decide`]), and what follows every
+    /// action: the initiative passing settled, hidden units found. Returns its events.
+    pub fn apply_decision(&mut self, decided: Decided) -> Vec<Event> {
+        let unit = decided.unit();
         let mut ev = Vec::new();
-        match self.step.clone() {
-            Step::CounterInitiative { .. } => self.apply_counter(action, &mut ev)?,
-            Step::Reaction { .. } => self.apply_reaction(action, &mut ev)?,
-            Step::Support { .. } => self.apply_support_window(action, &mut ev)?,
-            Step::Consolidate { .. } => self.apply_consolidation(action, &mut ev)?,
-            Step::Open => match self.phase {
-                Phase::Initiative => self.apply_initiative(action, &mut ev)?,
-                Phase::Command => self.apply_command(action, &mut ev)?,
-                _ => return refuse("BPT Sequence of Play", "no decision is due in this phase"),
-            },
-        }
+        self.carry_out(decided.decision, &mut ev);
         if self.initiative_passing() {
             self.settle_passing(&mut ev);
         }
-        self.reveal_hidden(action, &mut ev);
+        self.reveal_hidden(unit, &mut ev);
         self.actions += 1;
         self.refresh_geometry();
-        Ok(ev)
-    }
-
-    /// Check an action without changing anything.
-    pub fn validate(&self, action: &Action) -> Result<(), Refusal> {
-        let mut probe = self.clone();
-        probe.apply(action).map(|_| ())
+        ev
     }
 
     /// Close the initiative phase and open the command phase.

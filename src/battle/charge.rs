@@ -1,7 +1,7 @@
 //! Charges (BPT "Charge": declaring, support, response, contact, resolution, outcome,
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
-use super::action::{Action, Refusal, refuse};
+use super::action::{Refusal, refuse};
 use super::event::{
     ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
 };
@@ -743,47 +743,8 @@ impl Battle {
         }
     }
 
-    pub(crate) fn apply_support_window(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::Support { side } = self.step.clone() else {
-            unreachable!()
-        };
-        match action {
-            Action::Support { unit, friend } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*friend)?;
-                if self.unit(*unit).side != side {
-                    return refuse("BPT Support", "not this side's unit");
-                }
-                if !self.may_support_in_window(side, *unit) {
-                    return refuse(
-                        "BPT Support",
-                        format!(
-                            "{} supports one charge per order; it has no order's action left",
-                            self.unit(*unit).name
-                        ),
-                    );
-                }
-                let pose = self.check_support(*unit, *friend)?;
-                if side == self.active
-                    && let Some(o) = self.cmd.orders.get_mut(unit)
-                {
-                    o.credits -= 1;
-                }
-                self.do_support(*unit, *friend, pose, ev);
-                if self.possible_supports(side).is_empty() {
-                    self.after_support_window(side, ev);
-                }
-                Ok(())
-            }
-            Action::Pass => {
-                self.after_support_window(side, ev);
-                Ok(())
-            }
-            other => refuse("BPT Support", format!("waiting for supports, not a {}", other.name())),
-        }
-    }
-
-    fn after_support_window(&mut self, side: SideId, ev: &mut Vec<Event>) {
+    /// The support window closes: the other side's opens, or the charges are fought.
+    pub(crate) fn after_support_window(&mut self, side: SideId, ev: &mut Vec<Event>) {
         if side == self.inactive() {
             self.open_support_window(self.active, ev);
         } else {

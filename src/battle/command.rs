@@ -2,7 +2,7 @@
 //! command rolls and their modifiers, the bonus and the blunder, failed HQs and the CO,
 //! ordered actions, self-orders, command movement, opportunity fire windows.
 
-use super::action::{Action, Deploy, Refusal, refuse};
+use super::action::{Deploy, Refusal, refuse};
 use super::event::{CommandOutcome, Event, ModRule, Modifier, MoveKind};
 use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
@@ -337,16 +337,16 @@ impl Battle {
         outcome
     }
 
-    fn do_order(
+    /// Carry out a decided order: the command roll, and the order held by its units.
+    pub(crate) fn do_order(
         &mut self,
         c: CmdId,
         units: &[UnitId],
-        charge: bool,
-        dense: bool,
-        road: bool,
+        plan: OrderPlan,
+        flags: super::decide::OrderFlags,
         ev: &mut Vec<Event>,
-    ) -> Result<(), Refusal> {
-        let plan = self.check_order_by(c, units, charge, dense, road)?;
+    ) {
+        let super::decide::OrderFlags { charge, dense, road } = flags;
         self.start_order(c, units);
         let outcome = self.command_roll(c, units, plan.value, &plan.modifiers, plan.target, ev);
         match outcome {
@@ -394,7 +394,6 @@ impl Battle {
                 });
             }
         }
-        Ok(())
     }
 
     /// BPT "Command Blunder": roll a die and apply the table.
@@ -617,7 +616,7 @@ impl Battle {
 
     /// The unit's current order, if it may act on it with anything but a move: a road order
     /// is for travelling along the road only.
-    fn not_on_road_order(&self, id: UnitId) -> Result<&OrderState, Refusal> {
+    pub(crate) fn not_on_road_order(&self, id: UnitId) -> Result<&OrderState, Refusal> {
         let o = self.ordered(id)?;
         if o.road {
             return refuse(
@@ -682,153 +681,10 @@ impl Battle {
                 .is_some_and(|o| o.credits == 0 && o.fire_after_manhandle && !o.finished)
     }
 
-    fn spend(&mut self, id: UnitId) {
+    /// An action of the unit's order is used.
+    pub(crate) fn spend(&mut self, id: UnitId) {
         if let Some(o) = self.cmd.orders.get_mut(&id) {
             o.credits = o.credits.saturating_sub(1);
-        }
-    }
-
-    /// The command phase's actions (with initiative passing on, its own first).
-    pub(crate) fn apply_command(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        if self.initiative_passing()
-            && let Some(r) = self.apply_passing(action, ev)
-        {
-            return r;
-        }
-        self.apply_command_bpt(action, ev)
-    }
-
-    /// BPT's command phase actions.
-    pub(crate) fn apply_command_bpt(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        match action {
-            Action::Order {
-                commander,
-                units,
-                charge,
-                dense,
-                road,
-            } => {
-                if *commander as usize >= self.commanders.len() {
-                    return refuse("BPT Command Phase", "no such commander");
-                }
-                self.do_order(*commander, units, *charge, *dense, *road, ev)
-            }
-            Action::SelfOrder { unit } => self.do_self_order(*unit, ev),
-            Action::Attach { unit, hq } => self.do_attach(*unit, *hq, ev),
-            Action::DrawSabers { unit } => self.do_draw_sabers(*unit, ev),
-            Action::Move { unit, to } => {
-                self.check_unit_id(*unit)?;
-                let chk = self.check_ordered_move(*unit, *to)?;
-                let self_order = self.cmd.orders.get(unit).is_some_and(|o| o.self_order);
-                let from = self.unit(*unit).pose;
-                self.spend(*unit);
-                let gun = self.unit(*unit);
-                if gun.is_artillery()
-                    && !gun.limbered
-                    && !self_order
-                    && let Some(o) = self.cmd.orders.get_mut(unit)
-                {
-                    o.fire_after_manhandle = true;
-                }
-                self.unit_mut(*unit).pose = *to;
-                self.unit_mut(*unit).dug_in = false;
-                self.unit_mut(*unit).refused = (false, false);
-                self.refresh_geometry();
-                ev.push(Event::Moved {
-                    unit: *unit,
-                    from,
-                    to: *to,
-                    kind: MoveKind::Order,
-                    cost: chk.cost,
-                });
-                self.overrun_along(*unit, Some(from), ev);
-                self.open_reaction(*unit, ev);
-                Ok(())
-            }
-            Action::Deploy { unit, deploy } => {
-                self.check_unit_id(*unit)?;
-                self.not_on_road_order(*unit)?;
-                self.check_deploy(*unit, *deploy, false)?;
-                self.spend(*unit);
-                self.do_deploy(*unit, *deploy, ev);
-                Ok(())
-            }
-            Action::Fire { unit, target } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*target)?;
-                let manhandled = self.ordered_to_fire_after_manhandling(*unit);
-                if !manhandled {
-                    self.not_on_road_order(*unit)?;
-                }
-                let plan = self.check_fire(*unit, *target, FireContext::Order)?;
-                if manhandled {
-                    if let Some(o) = self.cmd.orders.get_mut(unit) {
-                        o.fire_after_manhandle = false;
-                    }
-                } else {
-                    self.spend(*unit);
-                }
-                // BPT "Opportunity Fire": units opportunity-firing at a unit that fires fire
-                // immediately after it.
-                self.resolve_fire(plan, FireContext::Order, ev);
-                self.open_reaction(*unit, ev);
-                Ok(())
-            }
-            Action::FireTogether { unit, target, with } => {
-                let firers: Vec<UnitId> = std::iter::once(*unit).chain(with.iter().copied()).collect();
-                let plans = self.check_fire_together(&firers, *target)?;
-                for &f in &firers {
-                    self.spend(f);
-                }
-                self.resolve_volley(plans, FireContext::Order, ev);
-                // **Decision**: the opportunity-fire window opens at the first unit named.
-                self.open_reaction(*unit, ev);
-                Ok(())
-            }
-            Action::Charge { unit, target } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*target)?;
-                let o = self.not_on_road_order(*unit)?.clone();
-                if !o.may_charge {
-                    return refuse("BPT Command Modifiers note 4", "the order did not declare a charge");
-                }
-                let plan = self.check_charge(*unit, *target)?;
-                self.spend(*unit);
-                self.declare_charge(plan, false, ev);
-                Ok(())
-            }
-            Action::Support { unit, friend } => {
-                self.check_unit_id(*unit)?;
-                self.check_unit_id(*friend)?;
-                self.not_on_road_order(*unit)?;
-                let pose = self.check_support(*unit, *friend)?;
-                self.spend(*unit);
-                self.do_support(*unit, *friend, pose, ev);
-                Ok(())
-            }
-            Action::CommanderMove { commander, to } => {
-                let c = *commander;
-                self.check_commander_may_move(c)?;
-                self.check_commander_move(c, *to)?;
-                let from = self.commander(c).pos;
-                self.commanders[c as usize].pos = *to;
-                self.cmd.moved.insert(c);
-                self.cmd.done.insert(c);
-                ev.push(Event::CommanderMoved {
-                    commander: c,
-                    from,
-                    to: *to,
-                });
-                Ok(())
-            }
-            Action::EndPhase => {
-                self.end_command(ev);
-                Ok(())
-            }
-            other => refuse(
-                "BPT Command Phase",
-                format!("{} is not a command phase action", other.name()),
-            ),
         }
     }
 
@@ -930,8 +786,8 @@ impl Battle {
         Ok(())
     }
 
-    fn do_self_order(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        self.check_self_order(id)?;
+    /// Carry out a decided self-order: its roll (BPT "Command Phase: self-orders").
+    pub(crate) fn do_self_order(&mut self, id: UnitId, ev: &mut Vec<Event>) {
         // "A single command to themselves": a command roll, so the weather's command penalty
         // applies (BPT "Weather").
         let weather = self.weather_modifier().map_or(0, |m| m.amount);
@@ -953,7 +809,6 @@ impl Battle {
             ..OrderState::new(u32::MAX)
         };
         self.cmd.orders.insert(id, o);
-        Ok(())
     }
 
     /// After an active unit moves or fires, the inactive player may opportunity-fire at it.
@@ -969,61 +824,6 @@ impl Battle {
             .collect();
         if !eligible.is_empty() {
             self.step = Step::Reaction { mover, eligible };
-        }
-    }
-
-    /// The opportunity-fire window.
-    pub(crate) fn apply_reaction(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::Reaction { mover, eligible } = self.step.clone() else {
-            unreachable!()
-        };
-        match action {
-            Action::Pass => {
-                self.step = Step::Open;
-                Ok(())
-            }
-            Action::OpportunityFire { unit, target, with } => {
-                let firers: Vec<UnitId> = std::iter::once(*unit).chain(with.iter().copied()).collect();
-                for (i, &f) in firers.iter().enumerate() {
-                    self.check_unit_id(f)?;
-                    if *target != mover || !eligible.contains(&f) || firers[..i].contains(&f) {
-                        return refuse(
-                            "BPT Opportunity Fire",
-                            "only units that have not yet fired may fire at the unit that moved or fired",
-                        );
-                    }
-                    if firers.len() > 1 && self.uses_ammo(f) {
-                        return refuse(
-                            "BPT Opportunity Fire",
-                            format!(
-                                "{} fires its guns alone (Hardtack's shot, shell and canister)",
-                                self.unit(f).name
-                            ),
-                        );
-                    }
-                }
-                let plans = firers
-                    .iter()
-                    .map(|&f| self.check_fire(f, *target, FireContext::Opportunity))
-                    .collect::<Result<Vec<_>, _>>()?;
-                for &f in &firers {
-                    self.unit_mut(f).opportunity_turn = Some(self.player_turn);
-                }
-                let landed = self.cmd.passing.landed;
-                self.resolve_volley(plans, FireContext::Opportunity, ev);
-                self.reaction_stops(mover, landed, ev);
-                // "Roll all the attacks together": the fire at the mover is made; the units that
-                // did not join it may not add a fire of their own (**Decision**).
-                self.step = Step::Open;
-                Ok(())
-            }
-            other => refuse(
-                "BPT Opportunity Fire",
-                format!(
-                    "waiting for the inactive player's opportunity fire, not a {}",
-                    other.name()
-                ),
-            ),
         }
     }
 

@@ -15,7 +15,7 @@ use super::state::*;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::params::Cover;
 
-const RULE: &str = "BPT Consolidate";
+pub(crate) const RULE: &str = "BPT Consolidate";
 
 impl Battle {
     /// Open the consolidation window for the first living unit of `queue`; false when none is
@@ -28,42 +28,6 @@ impl Battle {
         let unit = queue.remove(0);
         self.step = Step::Consolidate { unit, queue };
         true
-    }
-
-    /// The consolidation window: the unit's choice, then the next unit's window, or the next
-    /// charge, or the end phase.
-    pub(crate) fn apply_consolidation(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::Consolidate { unit, queue } = self.step.clone() else {
-            unreachable!()
-        };
-        let to = match action {
-            Action::Pass => self.unit(unit).pose,
-            Action::Consolidate { unit: u, to } => {
-                self.check_unit_id(*u)?;
-                if *u != unit {
-                    return refuse(
-                        RULE,
-                        format!("{} consolidates now, not {}", self.unit(unit).name, self.unit(*u).name),
-                    );
-                }
-                self.check_consolidation(unit, *to)?
-            }
-            other => {
-                return refuse(
-                    RULE,
-                    format!(
-                        "waiting for {} to consolidate, not a {}",
-                        self.unit(unit).name,
-                        other.name()
-                    ),
-                );
-            }
-        };
-        self.consolidate_to(unit, to, ev);
-        if !self.open_consolidation(queue) {
-            self.resolve_combats(ev);
-        }
-        Ok(())
     }
 
     /// The farthest `unit` may consolidate straight ahead now (BPT "Consolidate": up to the
@@ -156,7 +120,7 @@ impl Battle {
     }
 
     /// Place the consolidating unit (a checked pose; its own pose: it stays).
-    fn consolidate_to(&mut self, unit: UnitId, to: Pose, ev: &mut Vec<Event>) {
+    pub(crate) fn consolidate_to(&mut self, unit: UnitId, to: Pose, ev: &mut Vec<Event>) {
         let from = self.unit(unit).pose;
         if to != from {
             self.unit_mut(unit).pose = to;

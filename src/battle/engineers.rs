@@ -96,8 +96,7 @@ impl Battle {
     }
 
     /// Carry out the task (the one door's initiative branch).
-    pub(crate) fn engineer_work(&mut self, unit: UnitId, linear: u32, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let task = self.check_engineer(unit, linear)?;
+    pub(crate) fn engineer_work(&mut self, unit: UnitId, linear: u32, task: Task, ev: &mut Vec<Event>) {
         let er = self.rules.engineers.clone();
         let turn = self.player_turn;
         let u = self.unit_mut(unit);
@@ -106,7 +105,7 @@ impl Battle {
         let centre = self.unit(unit).pose.pos;
         let l = self.terrain.linears[linear as usize].clone();
         let Some((s, at, dir)) = polyline_project(&l.points, centre) else {
-            return Ok(());
+            return;
         };
         match task {
             Task::Clear | Task::Demolish => {
@@ -181,7 +180,6 @@ impl Battle {
                 });
             }
         }
-        Ok(())
     }
 
     /// The line-of-sight world again after the terrain changed (same distances).

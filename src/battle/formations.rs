@@ -187,8 +187,8 @@ impl Battle {
         best.map(|(_, pose)| pose)
     }
 
-    pub(crate) fn do_attach(&mut self, unit: UnitId, hq: CmdId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.check_attach(unit, hq)?;
+    /// Carry out a decided attachment: the CO's roll, and the unit joining the formation.
+    pub(crate) fn do_attach(&mut self, unit: UnitId, hq: CmdId, plan: AttachPlan, ev: &mut Vec<Event>) {
         let co = plan.co;
         self.start_order(co, &[unit]);
         let outcome = self.command_roll(co, &[unit], plan.value, &plan.modifiers, plan.target, ev);
@@ -218,7 +218,6 @@ impl Battle {
                 });
             }
         }
-        Ok(())
     }
 
     /// "Move the unit to within 10cm of the HQ. The unit cannot then be issued any further

@@ -1,12 +1,11 @@
 //! The initiative phase and counter-initiative (BPT "Initiative Phase", "Counter-Initiative",
 //! "Evading", "Deploying"; DECISIONS "Phases" 1).
 
-use super::action::{Action, Deploy, Refusal, refuse};
-use super::event::{ChargeFailure, Event, KnockOut};
-use super::fire::{FireContext, ForcedKind};
+use super::action::{Deploy, Refusal, refuse};
+use super::event::{Event, KnockOut};
+use super::fire::ForcedKind;
 use super::optional::Act;
 use super::state::*;
-use crate::data::army::Arm;
 use crate::rules::geometry::Pose;
 
 impl Battle {
@@ -51,7 +50,7 @@ impl Battle {
     }
 
     /// Targets equally nearest count as nearest.
-    fn is_nearest(&self, id: UnitId, target: UnitId, nearest: f64) -> bool {
+    pub(crate) fn is_nearest(&self, id: UnitId, target: UnitId, nearest: f64) -> bool {
         self.visible_enemies(id)
             .iter()
             .any(|(e, d)| *e == target && *d <= nearest + 1e-9)
@@ -81,75 +80,6 @@ impl Battle {
             }
         }
         out
-    }
-
-    pub(crate) fn apply_initiative(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        match action {
-            Action::InitiativeFire { unit, target } => {
-                let (_, near) = self.check_initiative(*unit)?;
-                self.check_unit_id(*target)?;
-                if !self.initiative_fire_targets(*unit, near).contains(target) {
-                    return refuse(
-                        "BPT Initiative Phase: Firing",
-                        "on initiative a unit fires at the nearest visible enemy (artillery: or the nearest enemy artillery)",
-                    );
-                }
-                let plan = self.check_fire(*unit, *target, FireContext::Initiative)?;
-                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                self.resolve_fire(plan, FireContext::Initiative, ev);
-                Ok(())
-            }
-            Action::Engineer { unit, linear } => self.engineer_work(*unit, *linear, ev),
-            Action::InitiativeEvade { unit } => {
-                let (enemy, _) = self.check_initiative(*unit)?;
-                self.check_evade(*unit)?;
-                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                self.evade(*unit, enemy, ev);
-                Ok(())
-            }
-            Action::InitiativeDeploy { unit, deploy } => {
-                self.check_initiative(*unit)?;
-                self.check_deploy(*unit, *deploy, true)?;
-                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                self.do_deploy(*unit, *deploy, ev);
-                Ok(())
-            }
-            Action::DrawSabers { unit } => self.do_draw_sabers(*unit, ev),
-            Action::InitiativeCharge { unit, target } => {
-                let (_, near) = self.check_initiative(*unit)?;
-                self.check_unit_id(*target)?;
-                if !self.is_nearest(*unit, *target, near) {
-                    return refuse(
-                        "BPT Initiative Phase: Charging",
-                        "on initiative a unit charges the nearest visible enemy",
-                    );
-                }
-                let plan = self.check_charge(*unit, *target)?;
-                self.check_initiative_charge_test(*unit, *target)?;
-                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                // Glory Days "Melee" (switch InitiativePassing): every charge takes the charge
-                // test; a failure stops it 2" short (the initiative passes in the command
-                // phase only).
-                if !self.initiative_passing() || self.take_charge_test(&plan, ev) {
-                    self.declare_charge(plan, true, ev);
-                }
-                Ok(())
-            }
-            Action::Support { unit, friend } => {
-                let pose = self.check_initiative_support(*unit, *friend)?;
-                self.unit_mut(*unit).initiative_turn = Some(self.player_turn);
-                self.do_support(*unit, *friend, pose, ev);
-                Ok(())
-            }
-            Action::EndPhase => {
-                self.end_initiative(ev);
-                Ok(())
-            }
-            other => refuse(
-                "BPT Initiative Phase",
-                format!("{} is not an initiative action", other.name()),
-            ),
-        }
     }
 
     /// May `unit` move in support of `friend`'s charge on its initiative (BPT "Support": "each
@@ -219,126 +149,6 @@ impl Battle {
         let dist = self.travel_limit(id, away, allowance, face, 0.0);
         self.forced_move(id, away, dist, Some(face), ForcedKind::Evade, ev);
         dist
-    }
-
-    /// Counter-initiative and response to a charge (BPT "Counter-Initiative", "Response").
-    pub(crate) fn apply_counter(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let Step::CounterInitiative {
-            charger,
-            target,
-            eligible,
-            charge_left,
-            held,
-        } = self.step.clone()
-        else {
-            unreachable!()
-        };
-        let keep = |b: &mut Battle, left: Vec<UnitId>| {
-            b.step = Step::CounterInitiative {
-                charger,
-                target,
-                eligible: left,
-                charge_left,
-                held,
-            };
-        };
-        match action {
-            Action::Pass => {
-                // BPT "Counter-Charge": charged cavalry never receive a charge standing still;
-                // mounted cavalry that do not evade meet it.
-                let t = self.unit(target);
-                if t.row.arm == Arm::Cavalry && t.mounted() {
-                    self.counter_charging = Some(target);
-                }
-                self.complete_charge(charger, target, charge_left, held, ev);
-                Ok(())
-            }
-            Action::CounterFire { unit } => {
-                self.check_unit_id(*unit)?;
-                if !eligible.contains(unit) {
-                    return refuse(
-                        "BPT Counter-Initiative",
-                        "only units under charge or close to it may respond, once",
-                    );
-                }
-                let plan = self.check_fire(*unit, charger, FireContext::Counter)?;
-                self.resolve_fire(plan, FireContext::Counter, ev);
-                let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
-                // A charger knocked out or fallen back (no longer where it was held) does not
-                // contact: `complete_charge` says so and closes the window.
-                let c = self.unit(charger);
-                if !c.alive() || c.pose != held || left.is_empty() {
-                    self.complete_charge(charger, target, charge_left, held, ev);
-                } else {
-                    keep(self, left);
-                }
-                Ok(())
-            }
-            Action::CounterEvade { unit } => {
-                if !eligible.contains(unit) {
-                    return refuse(
-                        "BPT Counter-Initiative",
-                        "only units under charge or close to it may respond, once",
-                    );
-                }
-                self.check_evade(*unit)?;
-                if *unit != target && self.phase != Phase::Initiative {
-                    return refuse(
-                        "BPT Response",
-                        "units near a charge in the command phase may fire at the charger, not evade",
-                    );
-                }
-                if *unit != target {
-                    // BPT "Counter-Initiative": "any units within 5cm of units under charge may
-                    // fire at or evade charging units"; the charge goes on at its target.
-                    self.evade(*unit, charger, ev);
-                    let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
-                    if left.is_empty() {
-                        self.complete_charge(charger, target, charge_left, held, ev);
-                    } else {
-                        keep(self, left);
-                    }
-                    return Ok(());
-                }
-                self.evade(*unit, charger, ev);
-                self.step = Step::Open;
-                self.counter_charging = None;
-                self.pursue(charger, target, charge_left, true, ev);
-                ev.push(Event::ChargeFailed {
-                    unit: charger,
-                    target,
-                    why: ChargeFailure::TargetEvaded,
-                });
-                Ok(())
-            }
-            Action::CounterDeploy { unit, deploy } => {
-                self.check_counter_deploy(*unit, *deploy)?;
-                self.do_deploy(*unit, *deploy, ev);
-                let left: Vec<UnitId> = eligible.into_iter().filter(|u| u != unit).collect();
-                if left.is_empty() {
-                    self.complete_charge(charger, target, charge_left, held, ev);
-                } else {
-                    keep(self, left);
-                }
-                Ok(())
-            }
-            Action::CounterCharge { unit } => {
-                let u = self.unit(*unit);
-                if *unit != target || !eligible.contains(unit) || !(u.row.arm == Arm::Cavalry && u.mounted()) {
-                    return refuse("BPT Counter-Charge", "only charged mounted cavalry counter-charge");
-                }
-                self.counter_charging = Some(target);
-                self.complete_charge(charger, target, charge_left, held, ev);
-                Ok(())
-            }
-            other => refuse(
-                "BPT Counter-Initiative",
-                format!(
-                    "waiting for the charged side's counter-initiative, not a {}",
-                    other.name()
-                ),
-            ),
-        }
     }
 
     /// May `unit` answer the charge waiting for its counter-initiative with `deploy`? BPT

@@ -4,10 +4,12 @@
 pub mod action;
 pub mod apply;
 pub mod artillery;
+pub mod carry;
 pub mod charge;
 pub mod command;
 pub mod consolidate;
 pub mod constructions;
+pub mod decide;
 pub mod end;
 pub mod engineers;
 pub mod envelope;

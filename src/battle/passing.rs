@@ -25,7 +25,7 @@ use crate::rules::params::DMarkerPolicy;
 use crate::rules::switches::Switch;
 use crate::rules::terrain::AreaKind;
 
-const RULE: &str = "Glory Days Activation";
+pub(crate) const RULE: &str = "Glory Days Activation";
 
 /// A d6 roll worked out before the die: the target (roll at least this) and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -314,7 +314,7 @@ impl Battle {
     }
 
     /// May the activated unit take this action under its activation's purpose?
-    fn check_purpose(&self, id: UnitId, action: &Action) -> Result<(), Refusal> {
+    pub(crate) fn check_purpose(&self, id: UnitId, action: &Action) -> Result<(), Refusal> {
         if self.cmd.passing.activated != Some(id) {
             return Ok(()); // BPT's own checks refuse a unit without an activation
         }
@@ -508,44 +508,6 @@ impl Battle {
         }
     }
 
-    /// The command phase's actions with the switch on; `None` leaves the action to BPT's.
-    pub(crate) fn apply_passing(&mut self, action: &Action, ev: &mut Vec<Event>) -> Option<Result<(), Refusal>> {
-        Some(match action {
-            Action::Order { .. } | Action::SelfOrder { .. } => refuse(
-                RULE,
-                "with initiative passing, units are activated one by one, not ordered",
-            ),
-            Action::Activate { unit, purpose, into } => self.do_activate(*unit, *purpose, *into, ev),
-            Action::Rally { unit } => self.do_rally(*unit, ev),
-            Action::Fire { unit, target } => self.do_passing_fire(*unit, *target, ev),
-            Action::Charge { unit, target } => self.do_passing_charge(*unit, *target, action, ev),
-            Action::Move { unit, .. } | Action::Deploy { unit, .. } | Action::Support { unit, .. } => {
-                let unit = *unit;
-                if let Err(r) = self.check_unit_id(unit).and_then(|_| self.check_purpose(unit, action)) {
-                    return Some(Err(r));
-                }
-                if let Action::Move { to, .. } = action
-                    && let Some(o) = self.cmd.orders.get(&unit)
-                {
-                    let road = self.check_move(unit, *to, o.may_enter_dense).map(|c| c.road);
-                    if let Err(r) = road.and_then(|road| self.check_passing_move(unit, *to, road)) {
-                        return Some(Err(r));
-                    }
-                }
-                if let Err(r) = self.apply_command_bpt(action, ev) {
-                    return Some(Err(r));
-                }
-                // "If firer moved on this initiative": a move (or a move into support), not a
-                // deploy (Decision: a change of formation, loading, pivoting is no move).
-                if !matches!(action, Action::Deploy { .. }) {
-                    self.cmd.passing.moved.insert(unit);
-                }
-                Ok(())
-            }
-            _ => return None,
-        })
-    }
-
     /// The battle as it would be had `id`'s activation succeeded, with no die rolled: for an
     /// agent weighing what the unit would do with it before risking the roll.
     pub fn with_activation_granted(&self, id: UnitId, purpose: Purpose, into: Ground) -> Result<Battle, Refusal> {
@@ -578,8 +540,15 @@ impl Battle {
         o.fire_after_manhandle = false;
     }
 
-    fn do_activate(&mut self, id: UnitId, purpose: Purpose, into: Ground, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.activation_plan(id, purpose, into)?;
+    /// Carry out a decided activation: its roll (Glory Days "Activation").
+    pub(crate) fn do_activate(
+        &mut self,
+        id: UnitId,
+        purpose: Purpose,
+        into: Ground,
+        plan: RollPlan,
+        ev: &mut Vec<Event>,
+    ) {
         let ground = self.begin_activation(id, purpose, into);
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
@@ -592,7 +561,7 @@ impl Battle {
         });
         if success {
             self.grant_activation(id, purpose);
-            return Ok(());
+            return;
         }
         let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
         o.credits = 0;
@@ -606,30 +575,17 @@ impl Battle {
             self.add_d_markers(id, 1, DMarkerWhy::FailedActivation(ground), ev);
         }
         self.pass_initiative(PassReason::ActivationFailed { unit: id }, ev);
-        Ok(())
     }
 
     /// Glory Days "Melee": a unit activated to charge declares the charge, then takes the
-    /// charge test; on a failure it stops 2" from its target and the initiative passes.
-    fn do_passing_charge(
-        &mut self,
-        id: UnitId,
-        enemy: UnitId,
-        action: &Action,
-        ev: &mut Vec<Event>,
-    ) -> Result<(), Refusal> {
-        self.check_unit_id(id)?;
-        self.check_unit_id(enemy)?;
-        self.check_purpose(id, action)?;
-        match self.cmd.orders.get(&id) {
-            Some(o) if o.credits > 0 && !o.finished && o.may_charge => {}
-            _ => return refuse(RULE, format!("{} was not activated to charge", self.unit(id).name)),
-        }
-        let charge = self.check_charge(id, enemy)?;
-        self.check_passing_charge_ground(&charge)?;
-        self.charge_test_plan(id, enemy)?;
+    /// charge test; on a failure it stops 2" from its target and the initiative passes. The
+    /// charge as decided (every check made).
+    pub(crate) fn do_passing_charge(&mut self, charge: super::charge::ChargePlan, ev: &mut Vec<Event>) {
+        let (id, enemy) = (charge.unit, charge.target);
         if self.take_charge_test(&charge, ev) {
-            return self.apply_command_bpt(action, ev);
+            self.spend(id);
+            self.declare_charge(charge, false, ev);
+            return;
         }
         if let Some(o) = self.cmd.orders.get_mut(&id) {
             o.credits = 0;
@@ -641,7 +597,6 @@ impl Battle {
             },
             ev,
         );
-        Ok(())
     }
 
     /// "Moving in/into Difficult Terrain +1 … Godforsaken +2" is the activation's: a charge
@@ -724,8 +679,8 @@ impl Battle {
         false
     }
 
-    fn do_rally(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.rally_plan(id)?;
+    /// Carry out a decided rally: its roll (Glory Days "Rallying").
+    pub(crate) fn do_rally(&mut self, id: UnitId, plan: RollPlan, ev: &mut Vec<Event>) {
         self.interrupt(None);
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
@@ -749,11 +704,16 @@ impl Battle {
         } else {
             self.pass_initiative(PassReason::RallyFailed { unit: id }, ev);
         }
-        Ok(())
     }
 
-    fn do_passing_fire(&mut self, id: UnitId, target: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        let plan = self.check_passing_fire(id, target)?;
+    /// Carry out a decided fire of the activated unit (Glory Days "Firing").
+    pub(crate) fn do_passing_fire(
+        &mut self,
+        id: UnitId,
+        target: UnitId,
+        plan: super::fire::FirePlan,
+        ev: &mut Vec<Event>,
+    ) {
         self.interrupt(None);
         self.cmd.passing.fired.insert(id);
         self.unit_mut(id).gd_fired_at = Some((target, self.player_turn));
@@ -766,7 +726,6 @@ impl Battle {
             self.pass_initiative(PassReason::FireLanded { unit: id, hits: landed }, ev);
         }
         self.open_reaction(id, ev);
-        Ok(())
     }
 
     /// The legal command-phase actions with the switch on.

@@ -12,7 +12,6 @@
 //! acts (any action of its own gives it away) or when an enemy unit that sees it comes within
 //! spotting distance: scouts 30 cm in the open / 15 cm in cover, other troops 20 / 10 cm.
 
-use super::action::Action;
 use super::event::Event;
 use super::state::*;
 use crate::rules::params::Cover;
@@ -37,11 +36,11 @@ impl Battle {
 
     /// After every action: the actor gives itself away; enemies within spotting distance that
     /// see a hidden unit find it. Units in id order, spotters in id order.
-    pub(crate) fn reveal_hidden(&mut self, action: &Action, ev: &mut Vec<Event>) {
+    pub(crate) fn reveal_hidden(&mut self, actor: Option<UnitId>, ev: &mut Vec<Event>) {
         if !self.scouting_rule() {
             return;
         }
-        if let Some(id) = action.unit().filter(|&u| (u as usize) < self.units.len())
+        if let Some(id) = actor.filter(|&u| (u as usize) < self.units.len())
             && self.unit(id).hidden
         {
             self.unit_mut(id).hidden = false;

@@ -217,6 +217,11 @@ pub fn skirmish(seed: u64) -> Battle {
 /// Close quarters: four units a side 12–18 cm apart across open ground, so initiative fire,
 /// charges, fall-backs and knock-outs happen from the first turn.
 pub fn close_quarters() -> Battle {
+    close_quarters_switched(&[])
+}
+
+/// [`close_quarters`] with optional rules on.
+pub fn close_quarters_switched(switches: &[volley::rules::switches::Switch]) -> Battle {
     let mut units = Vec::new();
     let rows = [
         "regular_infantry_rifled",
@@ -232,11 +237,12 @@ pub fn close_quarters() -> Battle {
     units.push(u(1, "cs_cavalry", 4, 30.0, 110.0, 270.0));
     units.push(u(0, "rifled_cannon", 1, 100.0, 60.0, 90.0));
     units.push(u(1, "smoothbore_cannon", 1, 140.0, 120.0, 270.0));
-    battle_with(
+    battle_switched(
         &units,
         Terrain::default(),
         [(100.0, 40.0), (100.0, 140.0)],
         [(80.0, 72.0), (120.0, 104.0)],
+        switches,
     )
 }
 

@@ -6,6 +6,7 @@ mod charge;
 mod cli;
 mod command;
 mod consolidate;
+mod decide;
 mod determinism;
 mod ecs;
 #[cfg(feature = "gui")]

@@ -127,11 +127,10 @@ impl Battle {
         }
     }
 
-    pub(crate) fn do_draw_sabers(&mut self, id: UnitId, ev: &mut Vec<Event>) -> Result<(), Refusal> {
-        self.check_draw_sabers(id)?;
+    /// Carry out a decided draw of sabers.
+    pub(crate) fn do_draw_sabers(&mut self, id: UnitId, ev: &mut Vec<Event>) {
         self.optional.sabers.set(id, Some(self.player_turn));
         ev.push(Event::SabersDrawn { unit: id });
-        Ok(())
     }
 
     /// Saber charges on offer: one for every unit with a charge among `out`.
