@@ -291,7 +291,8 @@ impl Snapshot {
         }
     }
 
-    /// Every unit id the snapshot names: its units, the enemies, the step's, the orders'.
+    /// Every unit id the snapshot names: its units, the enemies, the step's, the orders', the
+    /// hand's, the initiative passing's, the combats', the markers', the bridges' builders.
     pub fn unit_ids(&self) -> BTreeSet<UnitId> {
         let mut ids: BTreeSet<UnitId> = self.units.iter().map(|u| u.id).collect();
         ids.extend(self.enemies.iter().map(|u| u.id));
