@@ -529,6 +529,72 @@ fn the_snapshot_keeps_what_a_side_may_know_of_works_combats_and_passing() {
     }
 }
 
+/// The engineers (side 0) 40 cm of `kind` before their front, the enemy infantry 90 cm off.
+fn engineers_at(kind: volley::rules::terrain::LinearKind, width: f64) -> Battle {
+    use volley::rules::terrain::{Linear, Terrain};
+    let units = [
+        u(0, "us_engineers", 2, 100.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 150.0, 270.0),
+    ];
+    let front = battle(&units)
+        .rects(0)
+        .iter()
+        .map(|r| r.front_edge().0.y)
+        .fold(f64::MIN, f64::max);
+    let y = front + width * 0.5 + 0.2;
+    let terrain = Terrain {
+        linears: vec![Linear {
+            kind,
+            name: "the obstacle".into(),
+            points: vec![V2::new(80.0, y), V2::new(120.0, y)],
+            width,
+        }],
+        ..Default::default()
+    };
+    battle_switched(
+        &units,
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::Engineers],
+    )
+}
+
+#[test]
+fn a_work_is_public_unless_a_unit_the_side_may_not_know_of_stands_at_it() {
+    // docs/rules.md "Player view" (works): the gap the engineers cut in a hedge is ground on
+    // the table, sent to both sides, with no unit named; while the engineers are a unit the
+    // enemy may not know of (here hidden, as at a hidden set-up; a dug-in unit unseen is the
+    // same), it is held back from the enemy, whose snapshot would else tell where they stand.
+    // A bridge begun is sent only with its builders known.
+    use volley::rules::terrain::LinearKind;
+    let mut b = engineers_at(LinearKind::Hedge, 0.5);
+    script(&mut b, &[3]);
+    b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("clears");
+    assert_eq!(b.works.done.len(), 1);
+    let seen = |b: &Battle, side| Snapshot::of(&PlayerView::side(b, side)).works;
+    for side in 0..2 {
+        assert_eq!(seen(&b, side).done, b.works.done, "side {side}");
+    }
+    b.unit_mut(0).hidden = true;
+    assert!(!may_know(&b, 1, 0));
+    assert_eq!(seen(&b, 0).done, b.works.done, "its own side knows");
+    assert!(seen(&b, 1).done.is_empty(), "held back from the enemy");
+    let all = Snapshot::of(&PlayerView::of(&b, Viewer::All)).works;
+    assert_eq!(all.done, b.works.done);
+    b.unit_mut(0).hidden = false;
+    assert_eq!(seen(&b, 1).done, b.works.done, "found: the work is sent");
+
+    // 8 cm of river: the first 5 cm are a bridge under construction, the builders' own.
+    let mut b = engineers_at(LinearKind::River, 8.0);
+    b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges");
+    assert_eq!(b.works.bridging.len(), 1);
+    assert_eq!(seen(&b, 1).bridging, b.works.bridging);
+    b.unit_mut(0).hidden = true;
+    assert_eq!(seen(&b, 0).bridging, b.works.bridging);
+    assert!(seen(&b, 1).bridging.is_empty());
+}
+
 #[test]
 fn a_side_sees_its_own_hand_and_not_the_other() {
     let b = skirmish(1);
