@@ -14,6 +14,7 @@
 //! the next) with its hash: it is the state before the next action only if the recording stands
 //! at that hash, and the battle handed over with an action is the state right after it only if
 //! its hash is the action's (several actions applied in one frame: only the last is known).
+
 use super::common::LegalCache;
 use crate::app::{ActionApplied, BattleState};
 use crate::battle::{Battle, Event};

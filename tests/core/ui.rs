@@ -499,6 +499,49 @@ fn undo_judges_an_action_by_the_real_battle_and_never_applies_it_again() {
 }
 
 #[test]
+fn two_actions_applied_in_one_frame_are_not_taken_back_blind() {
+    // The stack sees the battle only as it stands after the frame: of two actions applied in
+    // one frame the first is not judged on the state after it (it is not known), and the
+    // second has no known state before it. Nothing is undoable, and Ctrl+Z changes nothing.
+    use volley::ui::undo::TOGETHER;
+    let mut app = seated_in_command_phase();
+    let legal = battle(&app).legal_actions();
+    let moves: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::CommanderMove { .. }))
+        .cloned()
+        .collect();
+    let first = moves.first().cloned().expect("a commander may move");
+    let mut probe = battle(&app).clone();
+    probe.apply(&first).expect("legal");
+    let second = probe
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }) && *a != first)
+        .expect("another commander's move after it");
+    let actions = battle(&app).actions;
+    app.world_mut().write_message(volley::app::ActionRequest(first));
+    app.world_mut().write_message(volley::app::ActionRequest(second));
+    app.update();
+    app.update();
+    assert_eq!(battle(&app).actions, actions + 2, "both applied in one frame");
+    assert_eq!(app.world().resource::<UndoStack>().why_not(), Some(TOGETHER));
+    let both = battle(&app).state_hash();
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), both);
+    // The next action is judged again: the stack's copy is the battle after the frame.
+    let third = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }))
+        .expect("a commander may move");
+    request(&mut app, third);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 1);
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), both);
+}
+
+#[test]
 fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
     use volley::battle::Event;
     use volley::ui::undo::is_undoable;
