@@ -250,16 +250,7 @@ fn on_applied(
         any = true;
         let who = describe_actor(b, &ev.action);
         let heading = format!("{who}{}", ev.heading);
-        super::undo::track(
-            &mut undo,
-            &seats,
-            &log,
-            &record,
-            &ev.action,
-            &ev.events,
-            ev.state_hash,
-            &heading,
-        );
+        super::undo::track(&mut undo, &seats, &log, &record, ev, b, &heading);
         record.recording.push(b, &ev.action, &ev.events);
         log.push_action(b, ev.game_turn, heading, &ev.events);
         log.refusal = None;

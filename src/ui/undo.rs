@@ -6,10 +6,18 @@
 //! (with the lengths of the log and the recording) since the last roll, reveal, change of
 //! player or computer player's action; the recording drops the undone action, so saves and
 //! replays stay valid.
+//!
+//! Each action is judged from what it did to the real battle, never by applying it again: its
+//! events (`report::settles`: a die rolled, the game ended), the dice stream of the battle
+//! after it against the state before, and what each side knows of the enemy after it
+//! ([`reveals`]). The stack keeps a copy of the state after the last action (the state before
+//! the next) with its hash: it is the state before the next action only if the recording stands
+//! at that hash, and the battle handed over with an action is the state right after it only if
+//! its hash is the action's (several actions applied in one frame: only the last is known).
 
 use super::common::LegalCache;
-use crate::app::BattleState;
-use crate::battle::{Action, Battle, Event};
+use crate::app::{ActionApplied, BattleState};
+use crate::battle::{Battle, Event};
 use crate::replay::Recording;
 use crate::ui::common::{Preview, Selection};
 use crate::ui::session::{BattleLog, GameRecord, Seats};
@@ -21,6 +29,7 @@ pub const REVEALED: &str = "a hidden unit was revealed: what was seen stays seen
 pub const OTHER_PLAYER: &str = "the decision passed to the other player";
 pub const NOT_YOURS: &str = "the last action was not a player's at this table";
 pub const NOTHING_YET: &str = "nothing to undo yet";
+pub const TOGETHER: &str = "several actions were applied at once";
 
 /// Can an action with these events be taken back? Not if any of them settles it (a die was
 /// rolled or the game ended: `report::settles`).
@@ -53,8 +62,9 @@ struct Point {
 #[derive(Resource, Clone)]
 pub struct UndoStack {
     points: Vec<Point>,
-    /// The state after the last action seen (the state before the next one).
-    shadow: Option<Battle>,
+    /// The state after the last action seen (the state before the next one) and its hash, or
+    /// why it is not known (a computer player's action, several actions in one frame).
+    shadow: Result<(Battle, u64), &'static str>,
     /// Why nothing can be undone, when the stack is empty.
     why_not: &'static str,
 }
@@ -63,7 +73,7 @@ impl UndoStack {
     pub fn new(battle: &Battle) -> Self {
         UndoStack {
             points: Vec::new(),
-            shadow: Some(battle.clone()),
+            shadow: Ok((battle.clone(), battle.state_hash())),
             why_not: NOTHING_YET,
         }
     }
@@ -97,34 +107,40 @@ impl UndoStack {
         *self = UndoStack::new(battle);
     }
 
-    /// An action was applied (`state_hash` after it). `human` tells whether a side is played
-    /// at this table; the session's lengths are taken before the action is logged and
-    /// recorded.
+    /// An action was applied: `applied` tells what it did, `after` is the battle after it.
+    /// `human` tells whether a side is played at this table; the session's lengths are taken
+    /// before the action is logged and recorded.
     fn after_action(
         &mut self,
-        action: &Action,
-        events: &[Event],
-        state_hash: u64,
+        applied: &ActionApplied,
+        after: &Battle,
         human: impl Fn(usize) -> bool,
         session: (usize, &Recording, &Option<(String, Vec<String>)>),
         heading: String,
     ) {
-        let Some(before) = self.shadow.take() else {
-            return self.block(NOT_YOURS);
+        let (before, before_hash) = match std::mem::replace(&mut self.shadow, Err(NOT_YOURS)) {
+            Ok(b) => b,
+            Err(why) => return self.block(why),
         };
         if !human(before.actor()) {
             return self.block(NOT_YOURS);
         }
-        // Replay the action on the state before it: the same dice, the same result. If not,
-        // the state came from elsewhere and nothing is undoable.
-        let mut after = before.clone();
-        if after.apply(action).is_err() || after.state_hash() != state_hash {
+        let (log, rec, last) = session;
+        // The copy is the state before this action only if the recording stands at it (else
+        // the battle came from elsewhere), and `after` is the state right after the action
+        // only if its hash is the action's (else more actions followed in the same frame).
+        if before_hash != rec.final_hash {
+            self.shadow = Err(NOTHING_YET);
             return self.block(NOTHING_YET);
         }
+        if after.state_hash() != applied.state_hash {
+            self.shadow = Err(TOGETHER);
+            return self.block(TOGETHER);
+        }
         // The events say whether dice were rolled; the dice stream is the safety net.
-        let why = if !is_undoable(events) || after.dice.draws() != before.dice.draws() {
+        let why = if !is_undoable(&applied.events) || after.dice.draws() != before.dice.draws() {
             Some(DICE_ROLLED)
-        } else if reveals(&before, &after) {
+        } else if reveals(&before, after) {
             Some(REVEALED)
         } else if after.actor() != before.actor() {
             Some(OTHER_PLAYER)
@@ -133,20 +149,17 @@ impl UndoStack {
         };
         match why {
             Some(w) => self.block(w),
-            None => {
-                let (log, rec, last) = session;
-                self.points.push(Point {
-                    battle: before,
-                    log,
-                    actions: rec.actions.len(),
-                    checkpoints: rec.checkpoints.len(),
-                    final_hash: rec.final_hash,
-                    last: last.clone(),
-                    heading,
-                });
-            }
+            None => self.points.push(Point {
+                battle: before,
+                log,
+                actions: rec.actions.len(),
+                checkpoints: rec.checkpoints.len(),
+                final_hash: rec.final_hash,
+                last: last.clone(),
+                heading,
+            }),
         }
-        self.shadow = Some(after);
+        self.shadow = Ok((after.clone(), applied.state_hash));
     }
 }
 
@@ -199,22 +212,20 @@ pub fn button(ui: &mut bevy_egui::egui::Ui, stack: &UndoStack, asks: &mut crate:
     }
 }
 
-/// Keep the undo stack with the applied actions (before they are logged and recorded).
-#[allow(clippy::too_many_arguments)]
+/// Keep the undo stack with an applied action (before it is logged and recorded): `after` is
+/// the battle as it stands after it.
 pub(crate) fn track(
     undo: &mut UndoStack,
     seats: &Seats,
     log: &BattleLog,
     record: &GameRecord,
-    action: &Action,
-    events: &[Event],
-    state_hash: u64,
+    applied: &ActionApplied,
+    after: &Battle,
     heading: &str,
 ) {
     undo.after_action(
-        action,
-        events,
-        state_hash,
+        applied,
+        after,
         |s| seats.human(s),
         (log.lines.len(), &record.recording, &log.last),
         heading.to_string(),
@@ -222,11 +233,11 @@ pub(crate) fn track(
 }
 
 impl UndoStack {
-    /// At the end of a frame with actions: the shadow is the battle as it now stands, if the
+    /// At the end of a frame with actions: the copy is the battle as it now stands, if the
     /// actions did not leave one.
     pub(crate) fn settle(&mut self, battle: &Battle) {
-        if self.shadow.is_none() {
-            self.shadow = Some(battle.clone());
+        if self.shadow.is_err() {
+            self.shadow = Ok((battle.clone(), battle.state_hash()));
         }
     }
 }
@@ -240,7 +251,7 @@ pub fn undo_world(world: &mut World) -> bool {
         world.resource_mut::<BattleLog>().status = Some(format!("cannot undo: {why}"));
         return false;
     };
-    undo.shadow = Some(p.battle.clone());
+    undo.shadow = Ok((p.battle.clone(), p.final_hash));
     if undo.points.is_empty() {
         undo.why_not = NOTHING_YET;
     }

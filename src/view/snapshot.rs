@@ -4,18 +4,28 @@
 //! It holds nothing about a unit the viewer may not know of: not its id, key, name, place,
 //! count or state. Of the viewer's own side (every side, for [`Viewer::All`]) it holds the
 //! units and commanders in full ([`Unit`], [`Commander`]) with the side's hand (orders given,
-//! orders on their way); of the other side, the units the viewer knows of as the table shows
-//! them ([`SeenUnit`]: place, formation, stands and markers; not its commander, its last
-//! initiative or self-order, its loaded ammunition, its morale grade) and every commander as
-//! the table shows him ([`SeenCommander`]: place and markers, not his command value).
-//! The terrain is not copied: the scenario (its title and [`Snapshot::scenario_hash`]) has it.
-
+//! orders on their way, the command phase's book-keeping); of the other side, the units the
+//! viewer knows of as the table shows them ([`SeenUnit`]: place, formation, stands and
+//! markers; not its commander, its last initiative or self-order, its loaded ammunition, its
+//! morale grade) and every commander as the table shows him ([`SeenCommander`]: place and
+//! markers, not his command value). Of what stands between the sides: the combats waiting
+//! for the charge phase and the charge being counter-charged ([`SeenCombat`]), the initiative
+//! passing's state (*Glory Days!*, [`PassingSeen`]), the optional rules' markers (prone,
+//! sabers drawn), each naming only known units; and what the battle did to the table
+//! ([`WorksSeen`]: the engineers' works, the hits noted against buildings).
+//!
+//! The terrain is not copied: the scenario (its title and [`Snapshot::scenario_hash`]) has it,
+//! and [`WorksSeen::done`] the changes made to it since, in the order they were made.
+//! The dice stream is never in it (it would tell the rolls to come).
 use super::{PlayerView, Viewer};
+use crate::battle::reasons::PassReason;
 use crate::battle::state::{CmdId, Commander, OrderState, Outcome, PendingOrder, Phase, SideId, Step, Unit, UnitId};
+use crate::battle::works::{Bridging, Task};
+use crate::battle::{Ground, Purpose};
 use crate::data::army::TroopRow;
 use crate::data::scenario::{Grade, Objective, Weather};
 use crate::rules::formation::Formation;
-use crate::rules::geometry::Pose;
+use crate::rules::geometry::{Pose, V2};
 use crate::rules::switches::Switches;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,8 +69,91 @@ pub struct Snapshot {
     pub orders: BTreeMap<UnitId, OrderState>,
     pub commanders_done: BTreeSet<CmdId>,
     pub pending: Vec<PendingOrder>,
+    /// The rest of the viewer's hand in the command phase (empty for a side not active).
+    #[serde(default)]
+    pub command: CommandSeen,
+    /// *Glory Days!* initiative passing (switch `InitiativePassing`): who acted on this
+    /// initiative and whether it passed, as far as the viewer knows the units.
+    #[serde(default)]
+    pub passing: PassingSeen,
+    /// The combats waiting for the charge phase whose target and chargers the viewer knows of.
+    #[serde(default)]
+    pub combats: Vec<SeenCombat>,
+    /// The cavalry unit counter-charging now, if the viewer knows of it.
+    #[serde(default)]
+    pub counter_charging: Option<UnitId>,
+    /// The optional rules' markers on the units the viewer knows of: lying prone (BPT "Prone
+    /// Movement"), and the player turn each drew sabers in (BPT "Saber Charge").
+    #[serde(default)]
+    pub prone: BTreeSet<UnitId>,
+    #[serde(default)]
+    pub sabers: BTreeMap<UnitId, u32>,
+    /// What the battle did to the table, as far as the viewer may know it.
+    #[serde(default)]
+    pub works: WorksSeen,
     /// The result, once the battle is over (victory points, who won and why).
     pub outcome: Option<Outcome>,
+}
+
+/// The command phase's book-keeping that only the active side's player holds (besides its
+/// orders, [`Snapshot::orders`]), BPT "Command Phase".
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CommandSeen {
+    /// Units an HQ failed to order (the CO may try them at −1).
+    pub hq_failed: BTreeSet<UnitId>,
+    /// The army CO failed: no more orders this turn.
+    pub all_stopped: bool,
+    /// The commander whose order is current.
+    pub current: Option<CmdId>,
+    /// Commanders that have moved this phase.
+    pub moved: BTreeSet<CmdId>,
+    /// Order delay: units acting on an order that arrived this command phase, and the orders
+    /// held for each unit this phase (they count for the successive-order modifier).
+    pub arrived: BTreeSet<UnitId>,
+    pub held: BTreeMap<UnitId, u32>,
+}
+
+/// *Glory Days!* "Activation" as the viewer may know it: the units named are the ones it
+/// knows of. The running count of hits landed this phase is not in it (the hits stand on the
+/// units as markers, as far as the viewer knows the units).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PassingSeen {
+    /// The unit activated last (only it may be activated again), what for, and the worst
+    /// ground it may move in; none if the viewer does not know of it.
+    pub activated: Option<UnitId>,
+    pub purpose: Option<Purpose>,
+    pub ground: Option<Ground>,
+    /// Units that moved (or deployed) on this initiative, and units that fired on it.
+    pub moved: BTreeSet<UnitId>,
+    pub fired: BTreeSet<UnitId>,
+    /// The initiative has passed (the phase ends once no window is open), and why, if the
+    /// viewer knows of the units the reason names.
+    pub passed: bool,
+    pub reason: Option<PassReason>,
+}
+
+/// A combat waiting for the charge phase (BPT "Charge"): its chargers, its target, the
+/// supporting units of each side the viewer knows of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeenCombat {
+    pub chargers: Vec<UnitId>,
+    pub target: UnitId,
+    pub supports: [Vec<UnitId>; 2],
+    pub counter_charge: bool,
+}
+
+/// What the battle did to the table (BPT "Engineering", "Constructions"). See
+/// docs/rules.md "Player view": works done are ground on the table and public, unless a unit
+/// the viewer does not know of stands at one (its place would tell where that unit is).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorksSeen {
+    /// Finished works, in the order they were made: (task, linear terrain index, place).
+    pub done: Vec<(Task, u32, V2)>,
+    /// Bridges under construction begun by a unit the viewer knows of.
+    pub bridging: Vec<Bridging>,
+    /// Hits noted against each building, and the buildings that collapsed (public).
+    pub construction_hits: BTreeMap<u32, u32>,
+    pub collapsed: BTreeSet<u32>,
 }
 
 /// A side as every player knows it.
@@ -70,6 +163,12 @@ pub struct SideSeen {
     pub army: String,
     pub breakpoint: u32,
     pub broken: bool,
+    /// The player turn it broke in.
+    #[serde(default)]
+    pub broke_turn: Option<u32>,
+    /// BPT "Multi-National Armies": a nation → the nations whose HQs may also order it.
+    #[serde(default)]
+    pub obeys: BTreeMap<String, Vec<String>>,
     /// Its units lost that the viewer knows of.
     pub lost: u32,
 }
@@ -171,11 +270,29 @@ impl Snapshot {
                 .collect(),
             commanders_done: if hand { b.cmd.done.clone() } else { BTreeSet::new() },
             pending: b.pending.iter().filter(|p| mine(p.side)).cloned().collect(),
+            command: if hand { command_seen(v) } else { CommandSeen::default() },
+            passing: passing_seen(v),
+            combats: b.combats.iter().filter_map(|c| seen_combat(v, c)).collect(),
+            counter_charging: b.counter_charging.filter(|&u| v.knows(u)),
+            prone: b
+                .units
+                .iter()
+                .map(|u| u.id)
+                .filter(|&u| v.knows(u) && b.is_prone(u))
+                .collect(),
+            sabers: b
+                .units
+                .iter()
+                .filter(|u| v.knows(u.id))
+                .filter_map(|u| b.optional.sabers.drawn_in(u.id).map(|t| (u.id, t)))
+                .collect(),
+            works: works_seen(v),
             outcome: b.outcome.clone(),
         }
     }
 
-    /// Every unit id the snapshot names: its units, the enemies, the step's, the orders'.
+    /// Every unit id the snapshot names: its units, the enemies, the step's, the orders', the
+    /// hand's, the initiative passing's, the combats', the markers', the bridges' builders.
     pub fn unit_ids(&self) -> BTreeSet<UnitId> {
         let mut ids: BTreeSet<UnitId> = self.units.iter().map(|u| u.id).collect();
         ids.extend(self.enemies.iter().map(|u| u.id));
@@ -192,7 +309,131 @@ impl Snapshot {
             Step::Consolidate { unit, queue } => ids.extend(std::iter::once(unit).chain(queue)),
             Step::Open | Step::Support { .. } => {}
         }
+        let c = &self.command;
+        ids.extend(c.hq_failed.iter().chain(&c.arrived).chain(c.held.keys()));
+        let p = &self.passing;
+        ids.extend(p.activated.iter().chain(&p.moved).chain(&p.fired));
+        ids.extend(p.reason.iter().flat_map(pass_reason_units));
+        for cb in &self.combats {
+            ids.extend(
+                cb.chargers
+                    .iter()
+                    .chain([&cb.target])
+                    .chain(cb.supports.iter().flatten()),
+            );
+        }
+        ids.extend(self.counter_charging);
+        ids.extend(self.prone.iter().chain(self.sabers.keys()));
+        ids.extend(self.works.bridging.iter().map(|w| w.unit));
         ids
+    }
+
+    /// Every place of the table the snapshot names apart from its units and commanders: the
+    /// works done and the bridges under construction.
+    pub fn work_places(&self) -> Vec<V2> {
+        let w = &self.works;
+        w.done
+            .iter()
+            .map(|d| d.2)
+            .chain(w.bridging.iter().map(|b| b.at))
+            .collect()
+    }
+}
+
+/// The units a reason for passing the initiative names.
+pub fn pass_reason_units(r: &PassReason) -> Vec<UnitId> {
+    match *r {
+        PassReason::ActivationFailed { unit }
+        | PassReason::RallyFailed { unit }
+        | PassReason::FireLanded { unit, .. }
+        | PassReason::ReactionStopped { unit, .. } => vec![unit],
+        PassReason::ChargeTestFailed { unit, target } => vec![unit, target],
+    }
+}
+
+/// The hand's book-keeping; its sets hold the active side's units, all known to their player
+/// (the filter keeps it so should another unit ever be in them).
+fn command_seen(v: &PlayerView) -> CommandSeen {
+    let c = &v.battle().cmd;
+    let known = |s: &BTreeSet<UnitId>| s.iter().copied().filter(|&u| v.knows(u)).collect();
+    CommandSeen {
+        hq_failed: known(&c.hq_failed),
+        all_stopped: c.all_stopped,
+        current: c.current,
+        moved: c.moved.clone(),
+        arrived: known(&c.arrived),
+        held: c
+            .held
+            .iter()
+            .filter(|(u, _)| v.knows(**u))
+            .map(|(u, n)| (*u, *n))
+            .collect(),
+    }
+}
+
+fn passing_seen(v: &PlayerView) -> PassingSeen {
+    let p = &v.battle().cmd.passing;
+    let known = |s: &BTreeSet<UnitId>| s.iter().copied().filter(|&u| v.knows(u)).collect();
+    let activated = p.activated.filter(|&u| v.knows(u));
+    PassingSeen {
+        activated,
+        purpose: activated.and(p.purpose),
+        ground: activated.map(|_| p.ground),
+        moved: known(&p.moved),
+        fired: known(&p.fired),
+        passed: p.passed.is_some(),
+        reason: p.passed.filter(|r| pass_reason_units(r).iter().all(|&u| v.knows(u))),
+    }
+}
+
+/// A combat as the viewer may know it: none unless it knows of its target and every charger.
+fn seen_combat(v: &PlayerView, c: &crate::battle::state::Combat) -> Option<SeenCombat> {
+    if !v.knows(c.target) || !c.chargers.iter().all(|&u| v.knows(u)) {
+        return None;
+    }
+    Some(SeenCombat {
+        chargers: c.chargers.clone(),
+        target: c.target,
+        supports: c
+            .supports
+            .clone()
+            .map(|s| s.into_iter().filter(|&u| v.knows(u)).collect()),
+        counter_charge: c.counter_charge,
+    })
+}
+
+/// Does a living unit the viewer does not know of stand at `at` (a base within the rules'
+/// `engineers.same_crossing` of it: the distance at which units are at one work)?
+pub fn unknown_unit_at(v: &PlayerView, at: V2) -> bool {
+    let b = v.battle();
+    let reach = b.rules.engineers.same_crossing;
+    b.alive_units().filter(|u| !v.knows(u.id)).any(|u| {
+        b.rects(u.id)
+            .iter()
+            .any(|r| crate::rules::geometry::rect_segment_distance(r, at, at) <= reach)
+    })
+}
+
+/// The works as the viewer may know them (docs/rules.md "Player view", the works' decision).
+fn works_seen(v: &PlayerView) -> WorksSeen {
+    let b = v.battle();
+    WorksSeen {
+        done: b
+            .works
+            .done
+            .iter()
+            .filter(|w| !unknown_unit_at(v, w.2))
+            .copied()
+            .collect(),
+        bridging: b
+            .works
+            .bridging
+            .iter()
+            .filter(|w| v.knows(w.unit) && !unknown_unit_at(v, w.at))
+            .cloned()
+            .collect(),
+        construction_hits: b.constructions.hits.clone(),
+        collapsed: b.constructions.collapsed.clone(),
     }
 }
 
@@ -204,6 +445,8 @@ fn side_seen(v: &PlayerView, s: SideId) -> SideSeen {
         army: side.army.clone(),
         breakpoint: side.breakpoint,
         broken: side.broken,
+        broke_turn: side.broke_turn,
+        obeys: side.obeys.clone(),
         lost: b
             .units
             .iter()

@@ -457,6 +457,91 @@ fn undo_takes_back_a_step_without_dice_and_not_a_roll() {
 }
 
 #[test]
+fn undo_judges_an_action_by_the_real_battle_and_never_applies_it_again() {
+    // The undo stack judges an action from the battle after it (its events, its dice stream,
+    // what each side knows), never by applying the action a second time to its own copy of the
+    // state before. Here that copy cannot roll the game's dice (as a network client's copy
+    // could not): the table's battle rolls from a script, the stack's copy holds the same
+    // state (the same hash) with its script spent. Applying the order to the copy would panic
+    // ("scripted dice exhausted"); the stack reads from the real battle that dice were rolled.
+    use volley::rules::dice::Dice;
+    use volley::ui::undo::DICE_ROLLED;
+    let mut app = seated_in_command_phase();
+    let faces = vec![2, 5, 3, 3, 3, 3, 3, 3];
+    app.world_mut().resource_mut::<BattleState>().0.dice = Dice::scripted(faces.clone());
+    let mut spent = battle(&app).clone();
+    spent.dice = Dice::scripted(Vec::new());
+    assert_eq!(spent.state_hash(), battle(&app).state_hash(), "the same state");
+    let hash = battle(&app).state_hash();
+    app.world_mut().resource_mut::<GameRecord>().recording.final_hash = hash;
+    app.world_mut().resource_mut::<UndoStack>().reset(&spent);
+    let order = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Order { units, .. } if units.len() == 1))
+        .expect("an order for one unit");
+    request(&mut app, order);
+    let ordered = battle(&app).state_hash();
+    assert_ne!(ordered, hash, "the order was applied");
+    assert!(battle(&app).dice.draws() >= 2, "the order rolled");
+    assert_eq!(app.world().resource::<UndoStack>().why_not(), Some(DICE_ROLLED));
+    // A commander's move after it rolls nothing and is taken back to the ordered state: the
+    // stack's copy is now the real battle after the order.
+    let cmd_move = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }))
+        .expect("a commander may move");
+    request(&mut app, cmd_move);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 1);
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), ordered);
+}
+
+#[test]
+fn two_actions_applied_in_one_frame_are_not_taken_back_blind() {
+    // The stack sees the battle only as it stands after the frame: of two actions applied in
+    // one frame the first is not judged on the state after it (it is not known), and the
+    // second has no known state before it. Nothing is undoable, and Ctrl+Z changes nothing.
+    use volley::ui::undo::TOGETHER;
+    let mut app = seated_in_command_phase();
+    let legal = battle(&app).legal_actions();
+    let moves: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::CommanderMove { .. }))
+        .cloned()
+        .collect();
+    let first = moves.first().cloned().expect("a commander may move");
+    let mut probe = battle(&app).clone();
+    probe.apply(&first).expect("legal");
+    let second = probe
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }) && *a != first)
+        .expect("another commander's move after it");
+    let actions = battle(&app).actions;
+    app.world_mut().write_message(volley::app::ActionRequest(first));
+    app.world_mut().write_message(volley::app::ActionRequest(second));
+    app.update();
+    app.update();
+    assert_eq!(battle(&app).actions, actions + 2, "both applied in one frame");
+    assert_eq!(app.world().resource::<UndoStack>().why_not(), Some(TOGETHER));
+    let both = battle(&app).state_hash();
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), both);
+    // The next action is judged again: the stack's copy is the battle after the frame.
+    let third = battle(&app)
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::CommanderMove { .. }))
+        .expect("a commander may move");
+    request(&mut app, third);
+    assert_eq!(app.world().resource::<UndoStack>().len(), 1);
+    press_ctrl_z(&mut app);
+    assert_eq!(battle(&app).state_hash(), both);
+}
+
+#[test]
 fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
     use volley::battle::Event;
     use volley::ui::undo::is_undoable;

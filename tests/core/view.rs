@@ -2,13 +2,17 @@
 //! scenario with random optional rules, no unit a side may not know of reaches that side,
 //! neither through its `PlayerView` nor through the readers that show or act on it: the
 //! terminal's `units` and `map`, the window's tooltip, the agents' chosen actions, the
-//! owned snapshot a server would send ([`Snapshot`], serialised and read back) and the events
-//! a side may see ([`events::visible`]).
+//! owned snapshot a server would send ([`Snapshot`], serialised and read back; every field of
+//! it, on the states played and on the same states with every field it filters filled with
+//! every unit, [`decorate`]) and the events a side may see ([`events::visible`]).
 
 use super::common::*;
 use proptest::prelude::*;
-use volley::battle::state::{Step, UnitId};
-use volley::battle::{Action, Battle, Event};
+use volley::battle::reasons::PassReason;
+use volley::battle::state::{Combat, Step, UnitId};
+use volley::battle::works::{Bridging, Task};
+use volley::battle::{Action, Battle, Event, Purpose};
+use volley::rules::geometry::V2;
 use volley::rules::switches::{Switch, Switches};
 use volley::terminal::view as tview;
 use volley::terminal::words::cm;
@@ -170,6 +174,8 @@ fn check_snapshot(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), Test
     let text = ron::to_string(&snap).expect("a snapshot serialises");
     let back: Snapshot = ron::from_str(&text).expect("a snapshot reads back");
     prop_assert_eq!(&back, &snap, "side {}'s snapshot read back differs", side);
+    let leaks = leaks(b, side, &snap);
+    prop_assert!(leaks.is_empty(), "side {side}'s snapshot: {leaks:#?}");
     let named: Vec<UnitId> = snap
         .units
         .iter()
@@ -223,6 +229,117 @@ fn check_snapshot(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), Test
     Ok(())
 }
 
+/// Does a base of unit `id` lie within the distance at which units are at one work (the rules'
+/// `engineers.same_crossing`) of `at`?
+fn stands_at(b: &Battle, id: UnitId, at: V2) -> bool {
+    let reach = b.rules.engineers.same_crossing;
+    b.rects(id)
+        .iter()
+        .any(|r| volley::rules::geometry::rect_segment_distance(r, at, at) <= reach)
+}
+
+/// What the snapshot's fields beyond its units and commanders tell `side` of a living unit it
+/// may not know of, field by field: the unit's id, or its place (a work done or a bridge begun
+/// where it stands). All of them, so that a fault shows every field it reaches.
+fn leaks(b: &Battle, side: usize, snap: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut name = |field: &str, ids: Vec<UnitId>| {
+        for id in ids.into_iter().filter(|&id| !may_know(b, side, id)) {
+            out.push(format!("{field} names unit {id}"));
+        }
+    };
+    let c = &snap.command;
+    name("command.hq_failed", c.hq_failed.iter().copied().collect());
+    name("command.arrived", c.arrived.iter().copied().collect());
+    name("command.held", c.held.keys().copied().collect());
+    let p = &snap.passing;
+    name("passing.activated", p.activated.into_iter().collect());
+    name("passing.moved", p.moved.iter().copied().collect());
+    name("passing.fired", p.fired.iter().copied().collect());
+    name(
+        "passing.reason",
+        p.reason
+            .iter()
+            .flat_map(volley::view::snapshot::pass_reason_units)
+            .collect(),
+    );
+    for cb in &snap.combats {
+        name("combats.chargers", cb.chargers.clone());
+        name("combats.target", vec![cb.target]);
+        name("combats.supports", cb.supports.concat());
+    }
+    name("counter_charging", snap.counter_charging.into_iter().collect());
+    name("prone", snap.prone.iter().copied().collect());
+    name("sabers", snap.sabers.keys().copied().collect());
+    name("works.bridging", snap.works.bridging.iter().map(|w| w.unit).collect());
+    if p.activated.is_none() && (p.purpose.is_some() || p.ground.is_some()) {
+        out.push("passing: an activation's purpose without its unit".into());
+    }
+    for (field, at) in snap
+        .works
+        .done
+        .iter()
+        .map(|w| ("works.done", w.2))
+        .chain(snap.works.bridging.iter().map(|w| ("works.bridging", w.at)))
+    {
+        for u in b
+            .alive_units()
+            .filter(|u| !may_know(b, side, u.id) && stands_at(b, u.id, at))
+        {
+            out.push(format!("{field} has a place {at:?} where unit {} stands", u.id));
+        }
+    }
+    out
+}
+
+/// `b` with every field the snapshot filters filled with every living unit: each began a
+/// bridge and finished a work where it stands, charges the next unit (supported by the two
+/// after it), moved and fired on this initiative, lies prone, drew sabers, was failed by its HQ,
+/// acts on an order that arrived, holds one; a unit `side` may not know of (if any) was
+/// activated last, counter-charges and failed a charge test that passed the initiative. Not a
+/// state of the game: only the snapshot is made of it, and what it leaves out of it must be
+/// what hides the secrets.
+fn decorate(b: &Battle, side: usize) -> Battle {
+    let mut d = b.clone();
+    let ids: Vec<UnitId> = d.alive_units().map(|u| u.id).collect();
+    let n = ids.len();
+    for (i, &u) in ids.iter().enumerate() {
+        let at = d.unit(u).pose.pos;
+        d.works.done.push((Task::Clear, 0, at));
+        d.works.bridging.push(Bridging {
+            unit: u,
+            linear: 0,
+            at,
+            built: 5.0,
+        });
+        d.combats.push(Combat {
+            chargers: vec![u],
+            target: ids[(i + 1) % n],
+            supports: [vec![ids[(i + 2) % n]], vec![ids[(i + 3) % n]]],
+            counter_charge: false,
+        });
+        d.cmd.passing.moved.insert(u);
+        d.cmd.passing.fired.insert(u);
+        d.cmd.hq_failed.insert(u);
+        d.cmd.arrived.insert(u);
+        d.cmd.held.insert(u, 1);
+        d.optional.prone.set(u, true);
+        d.optional.sabers.set(u, Some(d.player_turn));
+    }
+    let secret = ids
+        .iter()
+        .copied()
+        .find(|&u| !may_know(b, side, u))
+        .or(ids.last().copied());
+    d.cmd.passing.activated = secret;
+    d.cmd.passing.purpose = Some(Purpose::Charge);
+    d.counter_charging = secret;
+    if let (Some(unit), Some(&target)) = (secret, ids.first()) {
+        d.cmd.passing.passed = Some(PassReason::ChargeTestFailed { unit, target });
+    }
+    d
+}
+
 /// The events each side may see of those of a step (on the battle after it) name no unit it
 /// may not know of, and their lines in the log name none either.
 fn check_events(b: &Battle, events: &[Event]) -> Result<(), TestCaseError> {
@@ -248,11 +365,13 @@ fn check_events(b: &Battle, events: &[Event]) -> Result<(), TestCaseError> {
 
 fn check_all(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
     for side in 0..2 {
+        let decorated = decorate(b, side);
         let secret = secrets(b, side);
         check_view(b, side)?;
         check_terminal(b, side, &secret)?;
         check_tooltip(b, side, &secret)?;
         check_snapshot(b, side, &secret)?;
+        check_snapshot(&decorated, side, &secrets(&decorated, side))?;
     }
     check_agents(b, seed)
 }
@@ -356,6 +475,127 @@ fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
 }
 
 #[test]
+fn the_snapshot_keeps_what_a_side_may_know_of_works_combats_and_passing() {
+    // The other side of the filters: what a side may know reaches its snapshot. At the hidden
+    // set-up of the scouting demo, with every filtered field filled with every unit
+    // (`decorate`): each side's snapshot has its own units' markers and works, everyone's
+    // has all, and a work done where no unit the side does not know of stands is public.
+    let mut switches = Switches::default();
+    switches.set(Switch::Scouting, true);
+    let map = maps()
+        .into_iter()
+        .find(|m| m.ends_with("scouting_demo.ron"))
+        .expect("the scouting demo");
+    let (b, _) = volley::load_battle_with(&map, 7, &switches).expect("it loads");
+    let d = decorate(&b, 0);
+    let all = Snapshot::of(&PlayerView::of(&d, Viewer::All));
+    let alive = d.alive_units().count();
+    assert_eq!(all.works.done.len(), alive);
+    assert_eq!(all.works.bridging.len(), alive);
+    assert_eq!(all.combats.len(), alive);
+    assert_eq!(all.prone.len(), alive);
+    assert!(all.passing.passed && all.passing.reason.is_some() && all.counter_charging.is_some());
+    for side in 0..2 {
+        let d = decorate(&b, side);
+        let snap = Snapshot::of(&PlayerView::side(&d, side));
+        let secret = secrets(&d, side);
+        assert!(!secret.is_empty());
+        let mine: Vec<UnitId> = d.side_units(side).map(|u| u.id).collect();
+        assert!(
+            mine.iter()
+                .all(|u| snap.prone.contains(u) && snap.sabers.contains_key(u))
+        );
+        assert!(snap.passing.passed, "that the initiative passed is public");
+        let hand = snap.active == side;
+        assert_eq!(!snap.command.hq_failed.is_empty(), hand, "the hand's book-keeping");
+        // Works: those where no secret stands are there, the rest are not.
+        let open: Vec<V2> = d
+            .works
+            .done
+            .iter()
+            .map(|w| w.2)
+            .filter(|&at| !secret.iter().any(|&u| stands_at(&d, u, at)))
+            .collect();
+        assert!(!open.is_empty() && open.len() < alive);
+        assert_eq!(snap.works.done.iter().map(|w| w.2).collect::<Vec<_>>(), open);
+        assert!(
+            snap.works
+                .bridging
+                .iter()
+                .all(|w| mine.contains(&w.unit) || !secret.contains(&w.unit))
+        );
+        assert!(!snap.combats.is_empty() && snap.combats.len() < alive);
+        assert!(leaks(&d, side, &snap).is_empty());
+    }
+}
+
+/// The engineers (side 0) 40 cm of `kind` before their front, the enemy infantry 90 cm off.
+fn engineers_at(kind: volley::rules::terrain::LinearKind, width: f64) -> Battle {
+    use volley::rules::terrain::{Linear, Terrain};
+    let units = [
+        u(0, "us_engineers", 2, 100.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 150.0, 270.0),
+    ];
+    let front = battle(&units)
+        .rects(0)
+        .iter()
+        .map(|r| r.front_edge().0.y)
+        .fold(f64::MIN, f64::max);
+    let y = front + width * 0.5 + 0.2;
+    let terrain = Terrain {
+        linears: vec![Linear {
+            kind,
+            name: "the obstacle".into(),
+            points: vec![V2::new(80.0, y), V2::new(120.0, y)],
+            width,
+        }],
+        ..Default::default()
+    };
+    battle_switched(
+        &units,
+        terrain,
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(40.0, 5.0), (200.0, 175.0)],
+        &[Switch::Engineers],
+    )
+}
+
+#[test]
+fn a_work_is_public_unless_a_unit_the_side_may_not_know_of_stands_at_it() {
+    // docs/rules.md "Player view" (works): the gap the engineers cut in a hedge is ground on
+    // the table, sent to both sides, with no unit named; while the engineers are a unit the
+    // enemy may not know of (here hidden, as at a hidden set-up; a dug-in unit unseen is the
+    // same), it is held back from the enemy, whose snapshot would else tell where they stand.
+    // A bridge begun is sent only with its builders known.
+    use volley::rules::terrain::LinearKind;
+    let mut b = engineers_at(LinearKind::Hedge, 0.5);
+    script(&mut b, &[3]);
+    b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("clears");
+    assert_eq!(b.works.done.len(), 1);
+    let seen = |b: &Battle, side| Snapshot::of(&PlayerView::side(b, side)).works;
+    for side in 0..2 {
+        assert_eq!(seen(&b, side).done, b.works.done, "side {side}");
+    }
+    b.unit_mut(0).hidden = true;
+    assert!(!may_know(&b, 1, 0));
+    assert_eq!(seen(&b, 0).done, b.works.done, "its own side knows");
+    assert!(seen(&b, 1).done.is_empty(), "held back from the enemy");
+    let all = Snapshot::of(&PlayerView::of(&b, Viewer::All)).works;
+    assert_eq!(all.done, b.works.done);
+    b.unit_mut(0).hidden = false;
+    assert_eq!(seen(&b, 1).done, b.works.done, "found: the work is sent");
+
+    // 8 cm of river: the first 5 cm are a bridge under construction, the builders' own.
+    let mut b = engineers_at(LinearKind::River, 8.0);
+    b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges");
+    assert_eq!(b.works.bridging.len(), 1);
+    assert_eq!(seen(&b, 1).bridging, b.works.bridging);
+    b.unit_mut(0).hidden = true;
+    assert_eq!(seen(&b, 0).bridging, b.works.bridging);
+    assert!(seen(&b, 1).bridging.is_empty());
+}
+
+#[test]
 fn a_side_sees_its_own_hand_and_not_the_other() {
     let b = skirmish(1);
     for side in 0..2 {
@@ -410,6 +650,16 @@ fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want = serde_json::to_string_pretty(&snap).expect("json") + "\n";
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    for field in [
+        "\"works\"",
+        "\"passing\"",
+        "\"combats\"",
+        "\"command\"",
+        "\"prone\"",
+        "\"sabers\"",
+    ] {
+        assert!(want.contains(field), "volley view prints {field}");
+    }
     let out = super::cli::volley(&["view", path, "--side", "1", "--at", "12", "--ron"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let back: Snapshot = ron::from_str(&String::from_utf8_lossy(&out.stdout)).expect("RON");
