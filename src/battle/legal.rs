@@ -325,7 +325,7 @@ impl Battle {
         }
     }
 
-    pub(crate) fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
+    pub fn candidate_deploys(&self, id: UnitId) -> Vec<Deploy> {
         let mut v: Vec<Deploy> = Formation::ALL.iter().map(|f| Deploy::Formation(*f)).collect();
         v.extend([Deploy::Dismount, Deploy::Mount, Deploy::Limber, Deploy::Unlimber]);
         v.extend([Ammo::Shot, Ammo::Canister, Ammo::Shell, Ammo::AirBurst].map(Deploy::Load));
@@ -343,21 +343,13 @@ impl Battle {
             v.extend([Deploy::Prone(true), Deploy::Prone(false)]);
         }
         let u = self.unit(id);
-        if let Some((e, _)) = self.nearest_enemy_any(id).filter(|_| u.is_artillery() && !u.limbered) {
+        if let Some((e, _)) = self.nearest_known_enemy(id).filter(|_| u.is_artillery() && !u.limbered) {
             let a = (self.unit(e).pose.pos - u.pose.pos).angle();
             if wrap_angle(a - u.pose.facing).abs() > 0.05 {
                 v.push(Deploy::Pivot(a));
             }
         }
         v
-    }
-
-    /// The nearest enemy unit, seen or not (for facing and advancing).
-    pub fn nearest_enemy_any(&self, id: UnitId) -> Option<(UnitId, f64)> {
-        let u = self.unit(id);
-        self.side_units(1 - u.side)
-            .map(|e| (e.id, e.pose.pos.dist(u.pose.pos)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
     }
 
     /// A representative set of destinations for an ordered move.
@@ -391,7 +383,7 @@ impl Battle {
         v.push(Pose::new(p.pos, wrap_angle(p.facing + PI)));
         // Towards the nearest enemy and towards the side's objective, turning to face.
         let mut goals: Vec<V2> = Vec::new();
-        if let Some((e, _)) = self.nearest_enemy_any(id) {
+        if let Some((e, _)) = self.nearest_known_enemy(id) {
             goals.push(self.unit(e).pose.pos);
         }
         for o in self.objectives.iter().filter(|o| o.side == self.sides[u.side].name) {

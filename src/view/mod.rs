@@ -93,8 +93,7 @@ impl<'a> PlayerView<'a> {
         };
         match self.viewer {
             Viewer::All => true,
-            Viewer::Side(s) if u.side == s => true,
-            Viewer::Side(s) => !u.hidden && (!u.dug_in || self.b.side_units(s).any(|m| self.b.sees(m.id, id))),
+            Viewer::Side(s) => self.b.known_to(s, u.id),
         }
     }
 

@@ -666,3 +666,36 @@ fn volley_view_prints_a_sides_snapshot_of_a_recorded_game() {
     assert_eq!(back, snap);
     assert!(!super::cli::volley(&["view", path, "--side", "2"]).status.success());
 }
+
+/// The core's listing for a side steers by what the side may know: the candidate moves
+/// "towards the nearest enemy" (and a gun's pivot to face it) never turn towards a hidden
+/// enemy, so an agent's or a client's list of choices cannot give one away.
+#[test]
+fn the_candidate_moves_never_steer_by_an_enemy_the_side_may_not_know() {
+    let mut b = close_quarters_switched(&[Switch::Scouting]);
+    let me = b.side_units(0).map(|u| u.id).next().unwrap();
+    let hidden = b.side_units(1).map(|u| u.id).last().unwrap();
+    b.units[hidden as usize].hidden = true;
+    let at = b.unit(me).pose.pos;
+    let mut lists = Vec::new();
+    // The hidden unit the nearest enemy by far, at two different places.
+    for dx in [-12.0, 12.0] {
+        let mut c = b.clone();
+        c.units[hidden as usize].pose.pos = V2::new(at.x + dx, at.y + 9.0);
+        c.refresh_geometry();
+        assert!(!c.known_to(0, hidden) && c.known_to(1, hidden));
+        assert_ne!(c.nearest_known_enemy(me).map(|(e, _)| e), Some(hidden));
+        lists.push((c.candidate_moves(me), c.candidate_deploys(me)));
+    }
+    assert_eq!(
+        lists[0], lists[1],
+        "the moves offered follow a unit the side may not know"
+    );
+    // Known, it is the nearest enemy and the moves follow it.
+    let mut c = b.clone();
+    c.units[hidden as usize].hidden = false;
+    c.units[hidden as usize].pose.pos = V2::new(at.x + 12.0, at.y + 9.0);
+    c.refresh_geometry();
+    assert_eq!(c.nearest_known_enemy(me).map(|(e, _)| e), Some(hidden));
+    assert_ne!(c.candidate_moves(me), lists[1].0);
+}
