@@ -61,5 +61,34 @@ fn per_action(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, per_action);
+/// Checking an action without taking it (`validate`, as the window checks a drag and the
+/// orders panel each button): every listed action of the states of a `random` Gettysburg
+/// game, validated one by one.
+fn validate(c: &mut Criterion) {
+    let mut g = c.benchmark_group("core");
+    g.sample_size(10);
+    let start = load("gettysburg.ron");
+    let actions = random_actions(&start, 120);
+    let mut b = start.clone();
+    let mut states = Vec::new();
+    for a in &actions {
+        let legal = b.legal_actions();
+        states.push((b.clone(), legal));
+        b.step(a).expect("replays");
+    }
+    let n: usize = states.iter().map(|(_, l)| l.len()).sum();
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(format!("validate_gettysburg_{n}_listed_actions"), |bench| {
+        bench.iter(|| {
+            let mut ok = 0;
+            for (b, legal) in &states {
+                ok += legal.iter().filter(|a| b.validate(a).is_ok()).count();
+            }
+            ok
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, per_action, validate);
 criterion_main!(benches);

@@ -6,6 +6,7 @@ use super::action::{Action, Refusal};
 use super::decide::Decided;
 use super::event::Event;
 use super::state::*;
+use crate::battle::event::families::*;
 
 /// What one action did: the game turn it was taken in, and its events (the words for them,
 /// and the action's heading read on the state before it, are the report's: `report::heading`).
@@ -54,7 +55,7 @@ impl Battle {
             if u.disordered_until.is_some_and(|t| t <= self.player_turn) {
                 u.disordered_until = None;
                 u.exhausted = false;
-                ev.push(Event::DisorderEnded { unit: u.id });
+                ev.push(Event::Morale(MoraleEvent::DisorderEnded { unit: u.id }));
             }
         }
         self.phase = Phase::Command;
@@ -75,11 +76,11 @@ impl Battle {
     }
 
     pub(crate) fn phase_event(&self) -> Event {
-        Event::PhaseStarted {
+        Event::Phase(PhaseEvent::PhaseStarted {
             phase: self.phase,
             active: self.active,
             game_turn: self.game_turn,
             player_turn: self.player_turn,
-        }
+        })
     }
 }

@@ -11,6 +11,7 @@
 use super::event::{Event, FireHow};
 use super::fire::{FireContext, FirePlan};
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::army::Trait;
 use crate::data::scenario::{Ammo, Grade, Weather};
 use crate::rules::artillery::{
@@ -218,11 +219,11 @@ impl Battle {
                 }
             }
         }
-        ev.push(Event::RoundShot {
+        ev.push(Event::Artillery(ArtilleryEvent::RoundShot {
             firer: plan.firer,
             trace,
             attacked: attacked.clone(),
-        });
+        }));
         for (u, k) in attacked {
             self.attack_unit(plan, ctx, u, k, gun, 0, Ammo::Shot, ev);
         }
@@ -298,7 +299,7 @@ impl Battle {
                 add_dice(&mut commanders, cids[s], dice + shrapnel);
             }
         }
-        ev.push(Event::ShellFired {
+        ev.push(Event::Artillery(ArtilleryEvent::ShellFired {
             firer: plan.firer,
             gun: gun.center,
             aim,
@@ -310,7 +311,7 @@ impl Battle {
             lost,
             attacked: attacked.clone(),
             air_burst: plan.air_burst,
-        });
+        }));
         for (u, k) in attacked {
             let ammo = if plan.air_burst { Ammo::AirBurst } else { Ammo::Shell };
             self.attack_unit(plan, ctx, u, k, gun, 0, ammo, ev);
@@ -424,13 +425,13 @@ impl Battle {
         }
         let order = self.canister_path(plan.firer, &corridor, muzzle(&gun));
         for (next, damaged, to_hit) in self.blast_behind(plan, &gun, &order) {
-            ev.push(Event::BlastThrough {
+            ev.push(Event::Artillery(ArtilleryEvent::BlastThrough {
                 firer: plan.firer,
                 corridor,
                 next,
                 damaged_in_front: damaged,
                 to_hit,
-            });
+            }));
             if to_hit.is_none() {
                 break;
             }
@@ -548,7 +549,7 @@ impl Battle {
         let rolls = self.dice.roll(dice, 6);
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
         let (save_rolls, saved) = self.roll_saves(target, hits, save);
-        ev.push(Event::Fired {
+        ev.push(Event::Fire(FireEvent::Fired {
             firers: vec![plan.firer],
             target,
             context: ctx.cause(how),
@@ -564,7 +565,7 @@ impl Battle {
             save,
             save_rolls,
             saved,
-        });
+        }));
         let net = hits - saved;
         self.take_fire_hits(target, net, to_hit, gun.center, ev);
         self.strike_construction(target, dice, ammo, ev);

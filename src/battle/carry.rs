@@ -6,6 +6,7 @@ use super::decide::Decision;
 use super::event::{ChargeFailure, Event, MoveKind};
 use super::fire::FireContext;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::army::Arm;
 
 impl Battle {
@@ -87,7 +88,7 @@ impl Battle {
                 self.commanders[c as usize].pos = to;
                 self.cmd.moved.insert(c);
                 self.cmd.done.insert(c);
-                ev.push(Event::CommanderMoved { commander: c, from, to });
+                ev.push(Event::Command(CommandEvent::CommanderMoved { commander: c, from, to }));
             }
             Decision::EndCommand => self.end_command(ev),
             Decision::Activate {
@@ -166,13 +167,13 @@ impl Battle {
         u.dug_in = false;
         u.refused = (false, false);
         self.refresh_geometry();
-        ev.push(Event::Moved {
+        ev.push(Event::Movement(MovementEvent::Moved {
             unit,
             from,
             to,
             kind: MoveKind::Order,
             cost,
-        });
+        }));
         self.overrun_along(unit, Some(from), ev);
         self.open_reaction(unit, ev);
     }
@@ -237,11 +238,11 @@ impl Battle {
                 self.step = Step::Open;
                 self.counter_charging = None;
                 self.pursue(charger, target, charge_left, true, ev);
-                ev.push(Event::ChargeFailed {
+                ev.push(Event::Melee(MeleeEvent::ChargeFailed {
                     unit: charger,
                     target,
                     why: ChargeFailure::TargetEvaded,
-                });
+                }));
             }
             Decision::CounterDeploy { unit, deploy } => {
                 self.do_deploy(unit, deploy, ev);

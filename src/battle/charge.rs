@@ -8,6 +8,7 @@ use super::event::{
 use super::fire::ForcedKind;
 use super::optional::Act;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::army::{Arm, Trait};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{self, Aspect, Pose, V2};
@@ -445,18 +446,18 @@ impl Battle {
         self.unit_mut(plan.unit).pose = plan.held;
         self.unit_mut(plan.unit).dug_in = false;
         self.refresh_geometry();
-        ev.push(Event::Moved {
+        ev.push(Event::Movement(MovementEvent::Moved {
             unit: plan.unit,
             from,
             to: plan.held,
             kind: MoveKind::Charge,
             cost: from.pos.dist(plan.held.pos),
-        });
-        ev.push(Event::ChargeDeclared {
+        }));
+        ev.push(Event::Melee(MeleeEvent::ChargeDeclared {
             unit: plan.unit,
             target: plan.target,
             held_at: plan.held,
-        });
+        }));
         self.overrun_along(plan.unit, Some(from), ev);
         let eligible = self.charge_responders(plan.unit, plan.target, initiative);
         if eligible.is_empty() {
@@ -515,11 +516,11 @@ impl Battle {
             None
         };
         if let Some(why) = failed {
-            ev.push(Event::ChargeFailed {
+            ev.push(Event::Melee(MeleeEvent::ChargeFailed {
                 unit: charger,
                 target,
                 why,
-            });
+            }));
             return;
         }
         // Where is the target now? The contact pose stands `EDGE_GAP` off: until rules `bpt-6`
@@ -536,18 +537,18 @@ impl Battle {
                 let from = self.unit(charger).pose;
                 self.unit_mut(charger).pose = pose;
                 self.refresh_geometry();
-                ev.push(Event::Moved {
+                ev.push(Event::Movement(MovementEvent::Moved {
                     unit: charger,
                     from,
                     to: pose,
                     kind: MoveKind::Charge,
                     cost: from.pos.dist(pose.pos),
-                });
-                ev.push(Event::ChargeContact {
+                }));
+                ev.push(Event::Melee(MeleeEvent::ChargeContact {
                     unit: charger,
                     target,
                     aspect,
-                });
+                }));
                 self.overrun_commanders(charger, ev);
                 if let Some(c) = self.combats.iter_mut().find(|c| c.target == target) {
                     c.chargers.push(charger);
@@ -563,11 +564,11 @@ impl Battle {
             }
             None => {
                 self.pursue(charger, target, left, false, ev);
-                ev.push(Event::ChargeFailed {
+                ev.push(Event::Melee(MeleeEvent::ChargeFailed {
                     unit: charger,
                     target,
                     why: ChargeFailure::DidNotClose,
-                });
+                }));
             }
         }
     }
@@ -594,7 +595,7 @@ impl Battle {
         if !closed && self.unit(charger).alive() {
             let pt = self.player_turn;
             self.unit_mut(charger).disorder(pt);
-            ev.push(Event::Disordered { unit: charger });
+            ev.push(Event::Morale(MoraleEvent::Disordered { unit: charger }));
         }
     }
 
@@ -677,14 +678,14 @@ impl Battle {
         let from = self.unit(unit).pose;
         self.unit_mut(unit).pose = pose;
         self.refresh_geometry();
-        ev.push(Event::Moved {
+        ev.push(Event::Movement(MovementEvent::Moved {
             unit,
             from,
             to: pose,
             kind: MoveKind::Support,
             cost: from.pos.dist(pose.pos),
-        });
-        ev.push(Event::Supporting { unit, friend });
+        }));
+        ev.push(Event::Melee(MeleeEvent::Supporting { unit, friend }));
         let side = self.unit(unit).side;
         if let Some(c) = self
             .combats
@@ -1040,15 +1041,15 @@ impl Battle {
                     let t = self.unit_mut(cs.struck);
                     t.hits += net;
                     let total = t.hits;
-                    ev.push(Event::HitsTaken {
+                    ev.push(Event::Morale(MoraleEvent::HitsTaken {
                         unit: cs.struck,
                         hits: net,
                         total,
                         value,
-                    });
+                    }));
                 }
             }
-            ev.push(Event::CombatRound { round, target, sides });
+            ev.push(Event::Melee(MeleeEvent::CombatRound { round, target, sides }));
             for id in contact.iter().flatten().chain(supports.iter().flatten()) {
                 let u = self.unit(*id);
                 if u.alive() && u.hits >= u.hits_value(&self.rules, self.player_turn) {
@@ -1147,12 +1148,12 @@ impl Battle {
     /// A drawn combat after the last round: break off, both sides consolidate, attacker first
     /// (the units that consolidate, in order).
     fn break_off(&mut self, target: UnitId, taken: [u32; 2], eng: &Engaged, ev: &mut Vec<Event>) -> Vec<UnitId> {
-        ev.push(Event::CombatResult {
+        ev.push(Event::Melee(MeleeEvent::CombatResult {
             target,
             winner: None,
             by_double: false,
             hits: taken,
-        });
+        }));
         // Break off: both consolidate, attacker first.
         [eng.attacker, 1 - eng.attacker]
             .iter()
@@ -1177,12 +1178,12 @@ impl Battle {
         // **Decision** (docs/rules.md): taken literally, so a win against a side
         // that scored no hits (1 v 0) is a win by double, as the odds count it.
         let by_double = taken[l] >= 2 * taken[w] || !alive[l];
-        ev.push(Event::CombatResult {
+        ev.push(Event::Melee(MeleeEvent::CombatResult {
             target,
             winner: Some(w),
             by_double,
             hits: taken,
-        });
+        }));
         for &id in &eng.contact[l] {
             if !self.unit(id).alive() {
                 continue;
@@ -1216,7 +1217,7 @@ impl Battle {
                 let u = self.unit_mut(id);
                 u.disorder(pt);
                 u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
-                ev.push(Event::Disordered { unit: id });
+                ev.push(Event::Morale(MoraleEvent::Disordered { unit: id }));
             }
             consolidating.push(id);
         }
@@ -1284,7 +1285,7 @@ impl Battle {
         };
         let half = u.move_rate().max(u.row.movement) / 2.0;
         let to = self.forced_move(id, away, half, None, ForcedKind::Retreat, ev);
-        ev.push(Event::Retreated { unit: id, from, to });
+        ev.push(Event::Melee(MeleeEvent::Retreated { unit: id, from, to }));
     }
 }
 

@@ -8,6 +8,7 @@ use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
 use super::optional::Act;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{self, Pose};
@@ -325,7 +326,7 @@ impl Battle {
         } else {
             CommandOutcome::Failure
         };
-        ev.push(Event::CommandRoll {
+        ev.push(Event::Command(CommandEvent::CommandRoll {
             commander: c,
             units: units.to_vec(),
             value,
@@ -333,7 +334,7 @@ impl Battle {
             target,
             dice,
             outcome,
-        });
+        }));
         outcome
     }
 
@@ -388,10 +389,10 @@ impl Battle {
                 if is_co {
                     self.cmd.all_stopped = true;
                 }
-                ev.push(Event::OrdersEnded {
+                ev.push(Event::Command(CommandEvent::OrdersEnded {
                     commander: c,
                     all: is_co,
-                });
+                }));
             }
         }
     }
@@ -400,11 +401,11 @@ impl Battle {
     pub(crate) fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
         let roll = self.dice.d6();
         let effect = self.rules.command.blunders[(roll - 1) as usize];
-        ev.push(Event::Blunder {
+        ev.push(Event::Command(CommandEvent::Blunder {
             commander: c,
             roll,
             effect,
-        });
+        }));
         let cpos = self.commander(c).pos;
         match effect {
             BlunderEffect::CeaseFiring => {
@@ -437,11 +438,11 @@ impl Battle {
                     to.y = to.y.clamp(1.0, self.table.height - 1.0);
                     if self.check_commander_move(c, to).is_ok() {
                         self.commanders[c as usize].pos = to;
-                        ev.push(Event::CommanderMoved {
+                        ev.push(Event::Command(CommandEvent::CommanderMoved {
                             commander: c,
                             from: cpos,
                             to,
-                        });
+                        }));
                     }
                 }
             }
@@ -475,13 +476,13 @@ impl Battle {
                         let from = u.pose;
                         self.unit_mut(id).pose.pos = from.pos + dir * dist;
                         self.refresh_geometry();
-                        ev.push(Event::Moved {
+                        ev.push(Event::Movement(MovementEvent::Moved {
                             unit: id,
                             from,
                             to: self.unit(id).pose,
                             kind: MoveKind::Blunder,
                             cost: dist,
-                        });
+                        }));
                         self.overrun_commanders(id, ev);
                     }
                 }
@@ -516,7 +517,7 @@ impl Battle {
             .save
             .map(|s| (u32::from(s) + self.rules.fire.flank_save_worse).min(6));
         let (save_rolls, saved) = self.roll_saves(id, hits, save);
-        ev.push(Event::Fired {
+        ev.push(Event::Fire(FireEvent::Fired {
             firers: vec![],
             target: id,
             context: super::event::FireCause::new(super::event::FireWhy::CrossFire, super::event::FireHow::Alone),
@@ -532,7 +533,7 @@ impl Battle {
             save,
             save_rolls,
             saved,
-        });
+        }));
         let from = self.unit(id).pose.pos - self.unit(id).pose.forward().perp() * 10.0;
         self.take_fire_hits(id, hits - saved, to_hit, from, ev);
     }
@@ -549,13 +550,13 @@ impl Battle {
         let cm = &mut self.commanders[c as usize];
         cm.hits += hits;
         let ko = cm.hits >= cm.row.hits;
-        ev.push(Event::CommanderAttacked {
+        ev.push(Event::Command(CommandEvent::CommanderAttacked {
             commander: c,
             dice: n,
             rolls,
             hits,
             knocked_out: ko,
-        });
+        }));
         if ko {
             self.knock_out_commander(c, super::event::KnockOut::Hits, ev);
         }
@@ -795,12 +796,12 @@ impl Battle {
         let dice = [self.dice.d6(), self.dice.d6()];
         let success = dice != [6, 6] && (dice == [1, 1] || (dice[0] + dice[1]) as i32 <= target);
         self.unit_mut(id).self_order_turn = Some(self.game_turn);
-        ev.push(Event::SelfOrderRoll {
+        ev.push(Event::Command(CommandEvent::SelfOrderRoll {
             unit: id,
             target,
             dice,
             success,
-        });
+        }));
         let o = OrderState {
             count: 1,
             credits: u32::from(success),
@@ -996,9 +997,9 @@ impl Battle {
             self.optional.prone.set(id, down);
         }
         self.refresh_geometry();
-        ev.push(Event::Deployed {
+        ev.push(Event::Movement(MovementEvent::Deployed {
             unit: id,
             what: super::event::Deployment::Ordered(d),
-        });
+        }));
     }
 }

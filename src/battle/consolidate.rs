@@ -12,6 +12,7 @@
 use super::action::{Action, Refusal, refuse};
 use super::event::Event;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::params::Cover;
 
@@ -126,7 +127,7 @@ impl Battle {
             self.unit_mut(unit).pose = to;
             self.refresh_geometry();
         }
-        ev.push(Event::Consolidated { unit, from, to });
+        ev.push(Event::Melee(MeleeEvent::Consolidated { unit, from, to }));
         if to != from {
             self.overrun_commanders(unit, ev);
         }

@@ -19,6 +19,7 @@ use crate::rules::switches::Switch;
 use crate::rules::terrain::Material;
 
 pub use super::works::Constructions;
+use crate::battle::event::families::*;
 
 /// Whether artillery ammunition damages a construction of `material`: round shot every one
 /// ("attacks all troops and fortifications"), shell and air burst wooden ones only, canister
@@ -102,7 +103,7 @@ impl Battle {
             *h += hits - saved;
             *h
         };
-        ev.push(Event::ConstructionHit {
+        ev.push(Event::Works(WorksEvent::ConstructionHit {
             building: i,
             rolls,
             need,
@@ -110,7 +111,7 @@ impl Battle {
             hits: hits - saved,
             total,
             value,
-        });
+        }));
         if total >= value {
             self.collapse(i, ev);
         }
@@ -142,11 +143,11 @@ impl Battle {
             })
             .collect();
         self.constructions.collapsed.insert(i);
-        ev.push(Event::ConstructionCollapsed {
+        ev.push(Event::Works(WorksEvent::ConstructionCollapsed {
             building: i,
             knocked_out: inside.clone(),
             suppressed: touching.clone(),
-        });
+        }));
         for u in inside {
             self.knock_out(u, KnockOut::Collapsed, ev);
         }

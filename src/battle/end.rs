@@ -4,6 +4,7 @@
 
 use super::event::{EndReason, Event};
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::scenario::ObjectiveLevel;
 
 impl Battle {
@@ -62,11 +63,11 @@ impl Battle {
             cm.placed_turn = Some(pt);
             cm.suppressed = None;
             cm.hits = 0;
-            ev.push(Event::CommanderReplaced {
+            ev.push(Event::Command(CommandEvent::CommanderReplaced {
                 commander: c,
                 pos,
                 command_value: cm.command_value,
-            });
+            }));
         }
     }
 
@@ -102,16 +103,16 @@ impl Battle {
         let dice = [self.dice.d6(), self.dice.d6()];
         let total = (dice[0] + dice[1]) as i32;
         let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();
-        ev.push(Event::BreakpointRoll {
+        ev.push(Event::Morale(MoraleEvent::BreakpointRoll {
             side,
             value: target,
             dice,
             broken,
-        });
+        }));
         if broken {
             self.sides[side].broken = true;
             self.sides[side].broke_turn = Some(self.player_turn);
-            ev.push(Event::SideBroken { side });
+            ev.push(Event::Morale(MoraleEvent::SideBroken { side }));
             if side == self.first_side {
                 // The opponent's turn of this game turn is outstanding: it is played.
                 self.player_turn += 1;
@@ -147,11 +148,11 @@ impl Battle {
             self.units[i].hits_before_disorder = 0;
             if removed > 0 {
                 self.units[i].stands = left;
-                ev.push(Event::StandsRemoved {
+                ev.push(Event::Morale(MoraleEvent::StandsRemoved {
                     unit: id,
                     removed,
                     left,
-                });
+                }));
                 if left == 0 {
                     self.knock_out(id, super::event::KnockOut::Hits, ev);
                 } else if self.units[i].refused != (false, false) {
@@ -171,7 +172,7 @@ impl Battle {
         for u in self.units.iter_mut().filter(|u| u.side == active && u.alive()) {
             if u.suppressed.is_some_and(|s| s.player_turn < pt) {
                 u.suppressed = None;
-                ev.push(Event::SuppressionCleared { unit: u.id });
+                ev.push(Event::Morale(MoraleEvent::SuppressionCleared { unit: u.id }));
             }
         }
         for c in self.commanders.iter_mut().filter(|c| c.side == active) {
@@ -315,12 +316,12 @@ impl Battle {
 
     pub(crate) fn game_over(&mut self, reason: EndReason, ev: &mut Vec<Event>) {
         let o = self.compute_outcome(reason);
-        ev.push(Event::GameOver {
+        ev.push(Event::Phase(PhaseEvent::GameOver {
             winner: o.winner,
             result: o.result,
             victory_points: o.victory_points,
             reason,
-        });
+        }));
         self.outcome = Some(o);
         self.phase = Phase::GameOver;
         self.step = Step::Open;

@@ -16,6 +16,7 @@ use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
 use std::sync::Arc;
 
 pub use super::works::{Bridging, Task, Works};
+use crate::battle::event::families::*;
 
 /// Is this unit an engineer unit (BPT "Engineers"; ACW note 17)?
 pub fn is_engineer(u: &super::state::Unit) -> bool {
@@ -127,14 +128,14 @@ impl Battle {
                     self.works.done.push((task, linear, at));
                     self.rebuild_los();
                 }
-                ev.push(Event::EngineerWork {
+                ev.push(Event::Works(WorksEvent::EngineerWork {
                     unit,
                     task,
                     linear,
                     roll: Some((roll, need)),
                     built: None,
                     done: success,
-                });
+                }));
             }
             Task::Bridge => {
                 // "A 5cm section will be constructed per bridging unit": units at one crossing
@@ -170,14 +171,14 @@ impl Battle {
                     self.works.done.push((task, linear, at));
                     self.rebuild_los();
                 }
-                ev.push(Event::EngineerWork {
+                ev.push(Event::Works(WorksEvent::EngineerWork {
                     unit,
                     task,
                     linear,
                     roll: None,
                     built: Some((built.min(l.width), l.width)),
                     done,
-                });
+                }));
             }
         }
     }

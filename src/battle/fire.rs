@@ -8,6 +8,7 @@ use super::event::{
 };
 use super::optional::Act;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::army::{Arm, Trait};
 use crate::data::scenario::Grade;
 use crate::rules::formation::Formation;
@@ -485,10 +486,10 @@ impl Battle {
             return false;
         }
         self.stand_in_square(id);
-        ev.push(Event::Deployed {
+        ev.push(Event::Movement(MovementEvent::Deployed {
             unit: id,
             what: Deployment::SquareAgainstCavalry,
-        });
+        }));
         true
     }
 
@@ -774,7 +775,7 @@ impl Battle {
             rolls.iter().filter(|&&r| r >= need).count() as u32
         };
         let (save_rolls, saved) = self.roll_saves(plan.target, hits, plan.save);
-        ev.push(Event::Fired {
+        ev.push(Event::Fire(FireEvent::Fired {
             firers: vec![plan.firer],
             target: plan.target,
             context,
@@ -790,7 +791,7 @@ impl Battle {
             save: plan.save,
             save_rolls,
             saved,
-        });
+        }));
         if jammed {
             self.knock_out(plan.firer, KnockOut::Jammed, ev);
             return 0;
@@ -838,12 +839,12 @@ impl Battle {
                 t.hits += as_hits;
                 t.hits
             };
-            ev.push(Event::HitsTaken {
+            ev.push(Event::Morale(MoraleEvent::HitsTaken {
                 unit: target,
                 hits: as_hits,
                 total,
                 value,
-            });
+            }));
             if total >= value {
                 self.knock_out(target, KnockOut::Hits, ev);
                 return;
@@ -859,12 +860,12 @@ impl Battle {
             let need = self.morale_grade(target).map_or(to_hit, |g| g.suppressed_on);
             let rolls = self.dice.roll(net, 6);
             let suppressed = rolls.iter().any(|&r| r >= need);
-            ev.push(Event::SuppressionTest {
+            ev.push(Event::Morale(MoraleEvent::SuppressionTest {
                 unit: target,
                 rolls,
                 need,
                 suppressed,
-            });
+            }));
             if suppressed && already.is_none() {
                 self.suppress(target, SuppressedWhy::Test, ev);
             }
@@ -893,37 +894,37 @@ impl Battle {
         };
         let from_pose = u.pose;
         if distance > limit {
-            ev.push(Event::FellBack {
+            ev.push(Event::Morale(MoraleEvent::FellBack {
                 unit: target,
                 rolls,
                 distance,
                 from: from_pose,
                 to: from_pose,
-            });
+            }));
             self.knock_out(target, KnockOut::FellBackTooFar, ev);
             return;
         }
         if stays {
-            ev.push(Event::FellBack {
+            ev.push(Event::Morale(MoraleEvent::FellBack {
                 unit: target,
                 rolls,
                 distance: 0.0,
                 from: from_pose,
                 to: from_pose,
-            });
+            }));
             return;
         }
         let away = (from_pose.pos - from).norm();
         let away = if away == V2::ZERO { -from_pose.forward() } else { away };
         let face = (-away).angle();
         let to = self.forced_move(target, away, distance, Some(face), ForcedKind::FallBack, ev);
-        ev.push(Event::FellBack {
+        ev.push(Event::Morale(MoraleEvent::FellBack {
             unit: target,
             rolls,
             distance,
             from: from_pose,
             to,
-        });
+        }));
     }
 
     /// BPT "Morale Grades": the unit's line of the table, with the `MoraleGrades` switch on.
@@ -943,14 +944,14 @@ impl Battle {
             order_seq: self.order_seq,
         };
         self.unit_mut(id).suppressed = Some(s);
-        ev.push(Event::Suppressed { unit: id, why });
+        ev.push(Event::Morale(MoraleEvent::Suppressed { unit: id, why }));
         // BPT "Command Units": a commander touching the unit suffers the same.
         if let Some(c) = self
             .touching_commander(id)
             .filter(|&c| self.commanders[c as usize].suppressed.is_none())
         {
             self.commanders[c as usize].suppressed = Some(s);
-            ev.push(Event::CommanderSuppressed { commander: c });
+            ev.push(Event::Command(CommandEvent::CommanderSuppressed { commander: c }));
         }
     }
 
@@ -968,7 +969,7 @@ impl Battle {
             }
         }
         self.combats.retain(|c| !c.chargers.is_empty());
-        ev.push(Event::KnockedOut { unit: id, why });
+        ev.push(Event::Morale(MoraleEvent::KnockedOut { unit: id, why }));
         if let Some(c) = touching {
             self.knock_out_commander(c, KnockOut::WithOther, ev);
         }
@@ -980,7 +981,7 @@ impl Battle {
             return;
         }
         cm.knocked_out = true;
-        ev.push(Event::CommanderKnockedOut { commander: c, why });
+        ev.push(Event::Command(CommandEvent::CommanderKnockedOut { commander: c, why }));
     }
 
     /// Is the unit in a charge waiting to be resolved?
@@ -1049,17 +1050,17 @@ impl Battle {
         }
         self.unit_mut(id).pose = last_ok;
         self.refresh_geometry();
-        ev.push(Event::Moved {
+        ev.push(Event::Movement(MovementEvent::Moved {
             unit: id,
             from: start,
             to: last_ok,
             kind: kind.move_kind(),
             cost: travelled,
-        });
+        }));
         if let Some(ko) = outcome {
             self.knock_out(id, ko, ev);
         } else if let Some(friend) = halted_by {
-            ev.push(Event::Halted { unit: id, by: friend });
+            ev.push(Event::Movement(MovementEvent::Halted { unit: id, by: friend }));
             // BPT "Retreat": into suppressed friends, both are knocked out.
             if kind == ForcedKind::Retreat && self.unit(friend).suppressed() {
                 self.knock_out(id, KnockOut::ForcedInto(ForcedInto::SuppressedFriend), ev);
@@ -1138,10 +1139,10 @@ impl Battle {
                 Some((fid, _)) => {
                     let spot = self.spot_behind(fid);
                     self.commanders[c as usize].pos = spot;
-                    ev.push(Event::CommanderJoined {
+                    ev.push(Event::Command(CommandEvent::CommanderJoined {
                         commander: c,
                         unit: fid,
-                    });
+                    }));
                 }
                 None => self.knock_out_commander(c, KnockOut::Overrun, ev),
             }

@@ -17,6 +17,7 @@ use super::action::{Action, Refusal, refuse};
 use super::event::CommandOutcome;
 use super::event::{Event, ModRule, Modifier, MoveKind};
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::switches::Switch;
 
@@ -212,10 +213,10 @@ impl Battle {
                 // A failed roll by the CO ends every order of the side (BPT).
                 self.cmd.done.insert(co);
                 self.cmd.all_stopped = true;
-                ev.push(Event::OrdersEnded {
+                ev.push(Event::Command(CommandEvent::OrdersEnded {
                     commander: co,
                     all: true,
-                });
+                }));
             }
         }
     }
@@ -240,14 +241,14 @@ impl Battle {
             },
         );
         self.refresh_geometry();
-        ev.push(Event::Moved {
+        ev.push(Event::Movement(MovementEvent::Moved {
             unit,
             from,
             to,
             kind: MoveKind::Order,
             cost: 0.0,
-        });
-        ev.push(Event::Attached { unit, co, hq });
+        }));
+        ev.push(Event::Formations(FormationsEvent::Attached { unit, co, hq }));
     }
 
     /// Order delay: an attachment on its way reaches `unit` at the start of its side's

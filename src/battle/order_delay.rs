@@ -15,6 +15,7 @@ use super::action::{Refusal, refuse};
 use super::command::OrderPlan;
 use super::event::{Event, Lapsed};
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::rules::params::OrderDelayRules;
 use crate::rules::switches::Switch;
 
@@ -88,12 +89,12 @@ impl Battle {
                 continue;
             }
             p.units.retain(|u| !units.contains(u));
-            ev.push(Event::OrderReplaced {
+            ev.push(Event::OrderDelay(OrderDelayEvent::OrderReplaced {
                 commander: p.commander,
                 units: withdrawn,
                 given_game_turn: p.given_game_turn,
                 by: c,
-            });
+            }));
         }
         self.pending.retain(|p| !p.units.is_empty());
     }
@@ -159,13 +160,13 @@ impl Battle {
             road,
             attach,
         };
-        ev.push(Event::OrderDelayed {
+        ev.push(Event::OrderDelay(OrderDelayEvent::OrderDelayed {
             commander: c,
             units: p.units.clone(),
             distance,
             delay,
             due_game_turn: p.due_game_turn,
-        });
+        }));
         self.pending.push(p);
     }
 
@@ -240,13 +241,13 @@ impl Battle {
                     self.units[id as usize].scout_free = true;
                 }
             }
-            ev.push(Event::OrderArrived {
+            ev.push(Event::OrderDelay(OrderDelayEvent::OrderArrived {
                 commander: p.commander,
                 units,
                 credits: p.credits,
                 given_game_turn: p.given_game_turn,
                 lapsed,
-            });
+            }));
         }
     }
 }

@@ -16,6 +16,7 @@ use super::action::{Action, Ground, Purpose, Refusal, refuse};
 use super::event::{DMarkerWhy, Event, ModRule, Modifier, PassReason};
 use super::fire::FireContext;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::data::army::Arm;
 use crate::data::army::Quality;
 use crate::data::scenario::Grade;
@@ -454,12 +455,12 @@ impl Battle {
         }
         u.d_markers += n;
         let total = u.d_markers;
-        ev.push(Event::DMarkers {
+        ev.push(Event::Passing(PassingEvent::DMarkers {
             unit: id,
             change: n as i32,
             total,
             why,
-        });
+        }));
     }
 
     /// The initiative passes (once): the command phase ends when no window is open.
@@ -467,10 +468,10 @@ impl Battle {
         if self.cmd.passing.passed.is_some() {
             return;
         }
-        ev.push(Event::InitiativePassed {
+        ev.push(Event::Passing(PassingEvent::InitiativePassed {
             side: self.active,
             reason,
-        });
+        }));
         self.cmd.passing.passed = Some(reason);
         self.cmd.passing.activated = None;
         for o in self.cmd.orders.values_mut() {
@@ -552,13 +553,13 @@ impl Battle {
         let ground = self.begin_activation(id, purpose, into);
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
-        ev.push(Event::ActivationRoll {
+        ev.push(Event::Passing(PassingEvent::ActivationRoll {
             unit: id,
             modifiers: plan.modifiers.clone(),
             target: plan.target,
             roll,
             success,
-        });
+        }));
         if success {
             self.grant_activation(id, purpose);
             return;
@@ -639,14 +640,14 @@ impl Battle {
         };
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
-        ev.push(Event::ChargeTest {
+        ev.push(Event::Passing(PassingEvent::ChargeTest {
             unit: id,
             enemy,
             modifiers: plan.modifiers,
             target: plan.target,
             roll,
             success,
-        });
+        }));
         if success {
             return true;
         }
@@ -665,13 +666,13 @@ impl Battle {
             self.unit_mut(id).pose = stop;
             self.unit_mut(id).dug_in = false;
             self.refresh_geometry();
-            ev.push(Event::Moved {
+            ev.push(Event::Movement(MovementEvent::Moved {
                 unit: id,
                 from,
                 to: stop,
                 kind: super::event::MoveKind::Charge,
                 cost: from.pos.dist(stop.pos),
-            });
+            }));
             if self.phase == Phase::Command {
                 self.cmd.passing.moved.insert(id);
             }
@@ -684,23 +685,23 @@ impl Battle {
         self.interrupt(None);
         let roll = self.dice.d6();
         let success = roll as i32 >= plan.target;
-        ev.push(Event::RallyRoll {
+        ev.push(Event::Passing(PassingEvent::RallyRoll {
             unit: id,
             modifiers: plan.modifiers,
             target: plan.target,
             roll,
             success,
-        });
+        }));
         if success {
             let u = self.unit_mut(id);
             u.d_markers -= 1;
             let total = u.d_markers;
-            ev.push(Event::DMarkers {
+            ev.push(Event::Passing(PassingEvent::DMarkers {
                 unit: id,
                 change: -1,
                 total,
                 why: DMarkerWhy::Rallied,
-            });
+            }));
         } else {
             self.pass_initiative(PassReason::RallyFailed { unit: id }, ev);
         }

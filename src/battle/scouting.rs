@@ -14,6 +14,7 @@
 
 use super::event::Event;
 use super::state::*;
+use crate::battle::event::families::*;
 use crate::rules::params::Cover;
 use crate::rules::switches::Switch;
 
@@ -44,11 +45,11 @@ impl Battle {
             && self.unit(id).hidden
         {
             self.unit_mut(id).hidden = false;
-            ev.push(Event::Revealed {
+            ev.push(Event::Scouting(ScoutingEvent::Revealed {
                 unit: id,
                 by: None,
                 distance: 0.0,
-            });
+            }));
         }
         let hidden: Vec<UnitId> = self
             .units
@@ -65,11 +66,11 @@ impl Battle {
             if let Some(e) = spotter {
                 let distance = self.unit_distance(e, h);
                 self.unit_mut(h).hidden = false;
-                ev.push(Event::Revealed {
+                ev.push(Event::Scouting(ScoutingEvent::Revealed {
                     unit: h,
                     by: Some(e),
                     distance,
-                });
+                }));
             }
         }
     }
@@ -84,7 +85,7 @@ impl Battle {
         let u = self.unit_mut(id);
         u.knocked_out = true;
         u.retired = true;
-        ev.push(Event::ScoutRetired { unit: id, why });
+        ev.push(Event::Scouting(ScoutingEvent::ScoutRetired { unit: id, why }));
         self.refresh_geometry();
         true
     }
@@ -111,7 +112,7 @@ impl Battle {
                     ..OrderState::new(u32::MAX)
                 },
             );
-            ev.push(Event::ScoutFree { unit: id });
+            ev.push(Event::Scouting(ScoutingEvent::ScoutFree { unit: id }));
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::event::Event;
 use super::state::Battle;
+use crate::battle::event::families::*;
 use crate::data::scenario::Weather;
 use crate::rules::params::{Visibility, WeatherRules};
 use crate::rules::switches::Switch;
@@ -67,12 +68,12 @@ impl Battle {
         let from = self.weather;
         let to = initial(&self.rules.weather, dice[0] + dice[1]);
         self.set_weather(to);
-        ev.push(Event::WeatherRoll {
+        ev.push(Event::Weather(WeatherEvent::WeatherRoll {
             dice,
             from,
             to,
             when: None,
-        });
+        }));
     }
 
     /// At the end of each game turn: test for a change (never at night).
@@ -84,11 +85,11 @@ impl Battle {
         let from = self.weather;
         let to = change(&self.rules.weather, from, dice);
         self.set_weather(to);
-        ev.push(Event::WeatherRoll {
+        ev.push(Event::Weather(WeatherEvent::WeatherRoll {
             dice,
             from,
             to,
             when: Some(self.game_turn),
-        });
+        }));
     }
 }

@@ -84,12 +84,13 @@ impl Throw {
 mod tests {
     use super::super::throws;
     use crate::battle::event::CombatSide;
+    use crate::battle::event::families::*;
     use crate::battle::event::{CommandOutcome, Event, FireCause, FireHow, FireWhy};
     use crate::rules::geometry::Aspect;
     use crate::rules::params::Cover;
 
     fn fired(to_hit: u32, roll_bonus: u32, rolls: &[u32], hits: u32, save: Option<u32>, save_rolls: &[u32]) -> Event {
-        Event::Fired {
+        Event::Fire(FireEvent::Fired {
             firers: vec![0],
             target: 1,
             context: FireCause::new(FireWhy::Order, FireHow::Alone),
@@ -105,7 +106,7 @@ mod tests {
             save,
             saved: save_rolls.iter().filter(|&&r| save.is_some_and(|s| r >= s)).count() as u32,
             save_rolls: save_rolls.to_vec(),
-        }
+        })
     }
 
     /// BPT "Shooting": 4+ hits in the open; the first fire adds 1 to each die (a 3 hits);
@@ -134,14 +135,16 @@ mod tests {
     /// BPT "Command Rolls": 2d6 ≤ the need issues the order; the whole roll passes or fails.
     #[test]
     fn a_command_roll_passes_or_fails_as_a_whole() {
-        let roll = |dice, outcome| Event::CommandRoll {
-            commander: 0,
-            units: vec![0],
-            value: 7,
-            modifiers: Vec::new(),
-            target: 6,
-            dice,
-            outcome,
+        let roll = |dice, outcome| {
+            Event::Command(CommandEvent::CommandRoll {
+                commander: 0,
+                units: vec![0],
+                value: 7,
+                modifiers: Vec::new(),
+                target: 6,
+                dice,
+                outcome,
+            })
         };
         let t = throws(&roll([4, 2], CommandOutcome::Success));
         assert_eq!(
@@ -158,7 +161,7 @@ mod tests {
     /// the save saved, so the highest dice are the saved ones.
     #[test]
     fn melee_marks_hits_at_the_score_and_the_highest_dice_as_saves() {
-        let e = Event::CombatRound {
+        let e = Event::Melee(MeleeEvent::CombatRound {
             round: 1,
             target: 1,
             sides: vec![CombatSide {
@@ -172,7 +175,7 @@ mod tests {
                 saved: 2,
                 struck: 1,
             }],
-        };
+        });
         let t = throws(&e);
         assert_eq!(t[0].scored, [false, true, true, true, false]);
         assert_eq!(
@@ -185,15 +188,15 @@ mod tests {
     /// no throws.
     #[test]
     fn counted_dice_score_nothing_and_events_without_dice_have_no_throws() {
-        let e = Event::FellBack {
+        let e = Event::Morale(MoraleEvent::FellBack {
             unit: 0,
             rolls: vec![3, 5],
             distance: 8.0,
             from: crate::rules::geometry::Pose::new(crate::rules::geometry::V2::new(0.0, 0.0), 0.0),
             to: crate::rules::geometry::Pose::new(crate::rules::geometry::V2::new(0.0, 8.0), 0.0),
-        };
+        });
         let t = throws(&e);
         assert_eq!((t[0].scored.clone(), t[0].passed), (vec![false, false], None));
-        assert!(throws(&Event::Disordered { unit: 0 }).is_empty());
+        assert!(throws(&Event::Morale(MoraleEvent::Disordered { unit: 0 })).is_empty());
     }
 }

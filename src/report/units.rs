@@ -2,72 +2,78 @@
 //! know whether a side may see it (`view::events`).
 
 use crate::battle::event::Event;
+use crate::battle::event::families::*;
 use crate::battle::state::UnitId;
 
 /// Every unit an event names, in any of its fields.
 pub fn named_units(e: &Event) -> Vec<UnitId> {
     use Event as E;
     match e {
-        E::PhaseStarted { .. }
-        | E::Blunder { .. }
-        | E::OrdersEnded { .. }
-        | E::CommanderMoved { .. }
-        | E::CommanderAttacked { .. }
-        | E::CommanderSuppressed { .. }
-        | E::CommanderKnockedOut { .. }
-        | E::CommanderReplaced { .. }
-        | E::BreakpointRoll { .. }
-        | E::SideBroken { .. }
-        | E::WeatherRoll { .. }
-        | E::ConstructionHit { .. }
-        | E::InitiativePassed { .. }
-        | E::GameOver { .. } => Vec::new(),
-        E::CommandRoll { units, .. } | E::OrderDelayed { units, .. } | E::OrderReplaced { units, .. } => units.clone(),
-        E::OrderArrived { units, lapsed, .. } => units.iter().copied().chain(lapsed.iter().map(|l| l.0)).collect(),
-        E::SelfOrderRoll { unit, .. }
-        | E::Moved { unit, .. }
-        | E::Deployed { unit, .. }
-        | E::HitsTaken { unit, .. }
-        | E::SuppressionTest { unit, .. }
-        | E::FellBack { unit, .. }
-        | E::Suppressed { unit, .. }
-        | E::KnockedOut { unit, .. }
-        | E::CommanderJoined { unit, .. }
-        | E::StandsRemoved { unit, .. }
-        | E::Retreated { unit, .. }
-        | E::Consolidated { unit, .. }
-        | E::Disordered { unit }
-        | E::DisorderEnded { unit }
-        | E::SuppressionCleared { unit }
-        | E::EngineerWork { unit, .. }
-        | E::ActivationRoll { unit, .. }
-        | E::RallyRoll { unit, .. }
-        | E::DMarkers { unit, .. }
-        | E::ScoutRetired { unit, .. }
-        | E::ScoutFree { unit }
-        | E::SabersDrawn { unit }
-        | E::Attached { unit, .. }
-        | E::ProneSaved { unit, .. } => vec![*unit],
-        E::Halted { unit, by } => vec![*unit, *by],
-        E::Revealed { unit, by, .. } => std::iter::once(*unit).chain(*by).collect(),
-        E::Fired { firers, target, .. } => firers.iter().copied().chain([*target]).collect(),
-        E::RoundShot { firer, attacked, .. } | E::ShellFired { firer, attacked, .. } => {
+        E::Phase(PhaseEvent::PhaseStarted { .. })
+        | E::Command(CommandEvent::Blunder { .. })
+        | E::Command(CommandEvent::OrdersEnded { .. })
+        | E::Command(CommandEvent::CommanderMoved { .. })
+        | E::Command(CommandEvent::CommanderAttacked { .. })
+        | E::Command(CommandEvent::CommanderSuppressed { .. })
+        | E::Command(CommandEvent::CommanderKnockedOut { .. })
+        | E::Command(CommandEvent::CommanderReplaced { .. })
+        | E::Morale(MoraleEvent::BreakpointRoll { .. })
+        | E::Morale(MoraleEvent::SideBroken { .. })
+        | E::Weather(WeatherEvent::WeatherRoll { .. })
+        | E::Works(WorksEvent::ConstructionHit { .. })
+        | E::Passing(PassingEvent::InitiativePassed { .. })
+        | E::Phase(PhaseEvent::GameOver { .. }) => Vec::new(),
+        E::Command(CommandEvent::CommandRoll { units, .. })
+        | E::OrderDelay(OrderDelayEvent::OrderDelayed { units, .. })
+        | E::OrderDelay(OrderDelayEvent::OrderReplaced { units, .. }) => units.clone(),
+        E::OrderDelay(OrderDelayEvent::OrderArrived { units, lapsed, .. }) => {
+            units.iter().copied().chain(lapsed.iter().map(|l| l.0)).collect()
+        }
+        E::Command(CommandEvent::SelfOrderRoll { unit, .. })
+        | E::Movement(MovementEvent::Moved { unit, .. })
+        | E::Movement(MovementEvent::Deployed { unit, .. })
+        | E::Morale(MoraleEvent::HitsTaken { unit, .. })
+        | E::Morale(MoraleEvent::SuppressionTest { unit, .. })
+        | E::Morale(MoraleEvent::FellBack { unit, .. })
+        | E::Morale(MoraleEvent::Suppressed { unit, .. })
+        | E::Morale(MoraleEvent::KnockedOut { unit, .. })
+        | E::Command(CommandEvent::CommanderJoined { unit, .. })
+        | E::Morale(MoraleEvent::StandsRemoved { unit, .. })
+        | E::Melee(MeleeEvent::Retreated { unit, .. })
+        | E::Melee(MeleeEvent::Consolidated { unit, .. })
+        | E::Morale(MoraleEvent::Disordered { unit })
+        | E::Morale(MoraleEvent::DisorderEnded { unit })
+        | E::Morale(MoraleEvent::SuppressionCleared { unit })
+        | E::Works(WorksEvent::EngineerWork { unit, .. })
+        | E::Passing(PassingEvent::ActivationRoll { unit, .. })
+        | E::Passing(PassingEvent::RallyRoll { unit, .. })
+        | E::Passing(PassingEvent::DMarkers { unit, .. })
+        | E::Scouting(ScoutingEvent::ScoutRetired { unit, .. })
+        | E::Scouting(ScoutingEvent::ScoutFree { unit })
+        | E::Saber(SaberEvent::SabersDrawn { unit })
+        | E::Formations(FormationsEvent::Attached { unit, .. })
+        | E::Prone(ProneEvent::ProneSaved { unit, .. }) => vec![*unit],
+        E::Movement(MovementEvent::Halted { unit, by }) => vec![*unit, *by],
+        E::Scouting(ScoutingEvent::Revealed { unit, by, .. }) => std::iter::once(*unit).chain(*by).collect(),
+        E::Fire(FireEvent::Fired { firers, target, .. }) => firers.iter().copied().chain([*target]).collect(),
+        E::Artillery(ArtilleryEvent::RoundShot { firer, attacked, .. })
+        | E::Artillery(ArtilleryEvent::ShellFired { firer, attacked, .. }) => {
             std::iter::once(*firer).chain(attacked.iter().map(|a| a.0)).collect()
         }
-        E::BlastThrough { firer, next, .. } => vec![*firer, *next],
-        E::ChargeDeclared { unit, target, .. }
-        | E::ChargeContact { unit, target, .. }
-        | E::ChargeFailed { unit, target, .. } => vec![*unit, *target],
-        E::ChargeTest { unit, enemy, .. } => vec![*unit, *enemy],
-        E::Supporting { unit, friend } => vec![*unit, *friend],
-        E::CombatRound { target, sides, .. } => {
+        E::Artillery(ArtilleryEvent::BlastThrough { firer, next, .. }) => vec![*firer, *next],
+        E::Melee(MeleeEvent::ChargeDeclared { unit, target, .. })
+        | E::Melee(MeleeEvent::ChargeContact { unit, target, .. })
+        | E::Melee(MeleeEvent::ChargeFailed { unit, target, .. }) => vec![*unit, *target],
+        E::Passing(PassingEvent::ChargeTest { unit, enemy, .. }) => vec![*unit, *enemy],
+        E::Melee(MeleeEvent::Supporting { unit, friend }) => vec![*unit, *friend],
+        E::Melee(MeleeEvent::CombatRound { target, sides, .. }) => {
             std::iter::once(*target).chain(sides.iter().map(|s| s.struck)).collect()
         }
-        E::CombatResult { target, .. } => vec![*target],
-        E::ConstructionCollapsed {
+        E::Melee(MeleeEvent::CombatResult { target, .. }) => vec![*target],
+        E::Works(WorksEvent::ConstructionCollapsed {
             knocked_out,
             suppressed,
             ..
-        } => knocked_out.iter().chain(suppressed).copied().collect(),
+        }) => knocked_out.iter().chain(suppressed).copied().collect(),
     }
 }

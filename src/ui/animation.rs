@@ -355,6 +355,7 @@ fn tick(
 mod tests {
     use super::*;
     use crate::battle::event::MoveKind;
+    use crate::battle::event::families::*;
 
     fn v(x: f64, y: f64) -> V2 {
         V2::new(x, y)
@@ -462,10 +463,12 @@ mod tests {
             let moves = events
                 .iter()
                 .filter(|e| match e {
-                    Event::Moved { from, to, kind, .. } => *kind != MoveKind::Deploy && from != to,
-                    Event::FellBack { from, to, .. }
-                    | Event::Retreated { from, to, .. }
-                    | Event::Consolidated { from, to, .. } => from != to,
+                    Event::Movement(MovementEvent::Moved { from, to, kind, .. }) => {
+                        *kind != MoveKind::Deploy && from != to
+                    }
+                    Event::Morale(MoraleEvent::FellBack { from, to, .. })
+                    | Event::Melee(MeleeEvent::Retreated { from, to, .. })
+                    | Event::Melee(MeleeEvent::Consolidated { from, to, .. }) => from != to,
                     _ => false,
                 })
                 .count();
@@ -474,7 +477,12 @@ mod tests {
             glides += g;
             fired += events
                 .iter()
-                .filter(|e| matches!(e, Event::Fired { .. } | Event::RoundShot { .. }))
+                .filter(|e| {
+                    matches!(
+                        e,
+                        Event::Fire(FireEvent::Fired { .. }) | Event::Artillery(ArtilleryEvent::RoundShot { .. })
+                    )
+                })
                 .count();
             hits += fx.iter().filter(|f| matches!(f.0, Fx::Hit { .. })).count();
             assert!(fx.iter().all(|f| f.1 > 0.0 && f.2 >= 0.0 && f.2 <= f.1));
@@ -487,11 +495,13 @@ mod tests {
         assert_eq!(hits > 0, fired > 0);
         // A unit that took hits flashes where it stands; no hits, no flash.
         let u = b.alive_units().next().expect("a unit").id;
-        let hit = |hits| Event::HitsTaken {
-            unit: u,
-            hits,
-            total: hits,
-            value: 0,
+        let hit = |hits| {
+            Event::Morale(MoraleEvent::HitsTaken {
+                unit: u,
+                hits,
+                total: hits,
+                value: 0,
+            })
         };
         assert_eq!(effects_of(&b, &[hit(0)]), vec![]);
         assert_eq!(

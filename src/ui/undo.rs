@@ -286,31 +286,32 @@ pub fn undo_world(world: &mut World) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::battle::event::families::*;
     use crate::battle::event::{CommandOutcome, MoveKind};
     use crate::rules::geometry::{Pose, V2};
 
     fn moved() -> Event {
         let p = Pose::new(V2::new(1.0, 2.0), 0.0);
-        Event::Moved {
+        Event::Movement(MovementEvent::Moved {
             unit: 0,
             from: p,
             to: p,
             kind: MoveKind::Order,
             cost: 3.0,
-        }
+        })
     }
 
     #[test]
     fn a_move_or_a_new_phase_is_undoable_a_roll_is_not() {
         assert!(is_undoable(&[]));
         assert!(is_undoable(&[moved()]));
-        assert!(is_undoable(&[Event::PhaseStarted {
+        assert!(is_undoable(&[Event::Phase(PhaseEvent::PhaseStarted {
             phase: crate::battle::Phase::Command,
             active: 0,
             game_turn: 1,
             player_turn: 1,
-        }]));
-        let roll = Event::CommandRoll {
+        })]));
+        let roll = Event::Command(CommandEvent::CommandRoll {
             commander: 0,
             units: vec![1],
             value: 8,
@@ -318,21 +319,21 @@ mod tests {
             target: 8,
             dice: [3, 4],
             outcome: CommandOutcome::Success,
-        };
+        });
         assert!(!is_undoable(std::slice::from_ref(&roll)));
         // One roll among moves is enough.
         assert!(!is_undoable(&[moved(), roll, moved()]));
-        assert!(!is_undoable(&[Event::SuppressionTest {
+        assert!(!is_undoable(&[Event::Morale(MoraleEvent::SuppressionTest {
             unit: 2,
             rolls: vec![5],
             need: 4,
             suppressed: false,
-        }]));
-        assert!(!is_undoable(&[Event::BreakpointRoll {
+        })]));
+        assert!(!is_undoable(&[Event::Morale(MoraleEvent::BreakpointRoll {
             side: 0,
             value: 6,
             dice: [1, 2],
             broken: false,
-        }]));
+        })]));
     }
 }

@@ -4,6 +4,7 @@
 //! square), and the square (BPT "Square") with the fire preview that foresees it.
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::event::{CombatSide, Event};
 use volley::battle::fire::FireContext;
 use volley::battle::state::Combat;
@@ -195,7 +196,7 @@ fn first_round_dice(cavalry: TroopRow) -> (Vec<u32>, Vec<CombatSide>) {
     let sides = ev
         .iter()
         .find_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.clone()),
             _ => None,
         })
         .expect("a combat round");
@@ -319,10 +320,10 @@ fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() 
         let sq = ev.iter().any(|e| {
             matches!(
                 e,
-                Event::Deployed {
+                Event::Movement(MovementEvent::Deployed {
                     what: volley::battle::event::Deployment::SquareAgainstCavalry,
                     ..
-                }
+                })
             )
         });
         assert_eq!(sq, b.unit(t).formation == volley::rules::formation::Formation::Square);
@@ -533,7 +534,10 @@ fn note_24_infantry_never_forms_square_and_defends_against_cavalry_as_in_the_ope
     assert!(!b.square_forced_on(t));
     script(&mut b, &[1; 40]);
     let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
-    assert!(!ev.iter().any(|e| matches!(e, Event::Deployed { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Movement(MovementEvent::Deployed { .. })))
+    );
     assert_eq!(b.unit(t).formation, Formation::Line);
     // In woods (soft cover): cavalry hits it on 4+, as in the open; infantry on 5+. A French
     // line there is hit by cavalry on 5+.
@@ -589,13 +593,13 @@ fn the_fire_preview_foresees_the_square_the_fire_forces() {
     let (dice, save, need) = ev
         .iter()
         .find_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 dice,
                 save,
                 to_hit,
                 roll_bonus,
                 ..
-            } => Some((*dice, *save, to_hit.saturating_sub(*roll_bonus).max(1))),
+            }) => Some((*dice, *save, to_hit.saturating_sub(*roll_bonus).max(1))),
             _ => None,
         })
         .expect("the fire");
@@ -656,14 +660,18 @@ fn a_charger_forced_into_square_by_the_fire_it_meets_halts() {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::ChargeFailed {
+            Event::Melee(MeleeEvent::ChargeFailed {
                 unit: 0,
                 why: ChargeFailure::FormedSquare,
                 ..
-            }
+            })
         )),
         "{ev:?}"
     );
-    assert!(!ev.iter().any(|e| matches!(e, Event::ChargeContact { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeContact { .. }))),
+        "{ev:?}"
+    );
     assert!(b.combats.is_empty());
 }

@@ -2,6 +2,7 @@
 
 use super::common::*;
 use volley::battle::Action;
+use volley::battle::event::families::*;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::state::Combat;
 
@@ -26,7 +27,9 @@ fn in_contact() -> volley::battle::Battle {
 fn round_dice(ev: &[Event]) -> Vec<u32> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => {
+                Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>())
+            }
             _ => None,
         })
         .next()
@@ -54,18 +57,18 @@ fn a_charge_won_by_double_knocks_the_losers_out() {
     assert!(!b.unit(1).alive());
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CombatResult {
+        Event::Melee(MeleeEvent::CombatResult {
             winner: Some(0),
             by_double: true,
             ..
-        }
+        })
     )));
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: 1,
             why: KnockOut::ChargeLost
-        }
+        })
     )));
     assert!(
         b.unit(0).disordered_until.is_some(),
@@ -85,11 +88,11 @@ fn one_hit_against_none_is_a_win_by_double() {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::CombatResult {
+            Event::Melee(MeleeEvent::CombatResult {
                 winner: Some(0),
                 by_double: true,
                 ..
-            }
+            })
         )),
         "{ev:#?}"
     );
@@ -113,11 +116,11 @@ fn a_charge_won_but_not_by_double_suppresses_and_retreats_the_losers_half_a_move
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::CombatResult {
+            Event::Melee(MeleeEvent::CombatResult {
                 winner: Some(0),
                 by_double: false,
                 ..
-            }
+            })
         )),
         "{ev:#?}"
     );
@@ -141,7 +144,7 @@ fn equal_hits_fight_another_round_without_the_charge_bonus() {
     let rounds: Vec<Vec<u32>> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.iter().map(|s| s.dice).collect()),
             _ => None,
         })
         .collect();
@@ -163,11 +166,11 @@ fn dug_in_losers_that_must_retreat_are_knocked_out() {
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CombatResult {
+        Event::Melee(MeleeEvent::CombatResult {
             winner: Some(0),
             by_double: false,
             ..
-        }
+        })
     )));
     assert!(!b.unit(1).alive(), "it could not retreat out of its works");
 }
@@ -203,7 +206,9 @@ fn counter_charging_cavalry_that_wins_is_disordered_and_exhausted() {
     let dice: Vec<u32> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => {
+                Some(sides.iter().map(|s| s.dice).collect::<Vec<_>>())
+            }
             _ => None,
         })
         .next()
@@ -214,11 +219,15 @@ fn counter_charging_cavalry_that_wins_is_disordered_and_exhausted() {
         "the charger's dice, then the counter-charging cavalry's"
     );
     assert!(
-        ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 1, .. })),
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::KnockedOut { unit: 1, .. }))),
         "the cavalry won by double: {ev:?}"
     );
     let pt = b.player_turn;
     assert!(b.unit(0).disordered(pt), "the counter-charging cavalry is disordered");
     assert!(b.unit(0).exhausted, "and its mounts exhausted");
-    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::Disordered { unit: 0 })))
+    );
 }

@@ -3,6 +3,7 @@
 use super::common::*;
 use volley::battle::Action;
 use volley::battle::command::distance_penalty;
+use volley::battle::event::families::*;
 use volley::battle::event::{CommandOutcome, Event};
 use volley::rules::odds;
 
@@ -62,10 +63,10 @@ fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact
         if ev.iter().any(|e| {
             matches!(
                 e,
-                Event::CommandRoll {
+                Event::Command(CommandEvent::CommandRoll {
                     outcome: CommandOutcome::Success | CommandOutcome::Bonus,
                     ..
-                }
+                })
             )
         }) {
             ok += 1;
@@ -98,10 +99,10 @@ fn successive_orders_cost_one_more_each_and_a_failure_ends_the_commanders_orders
     let ev = b.apply(&order).unwrap(); // 7 > 5: fails
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CommandRoll {
+        Event::Command(CommandEvent::CommandRoll {
             outcome: CommandOutcome::Failure,
             ..
-        }
+        })
     )));
     let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
     assert!(r.reason.contains("no further orders"), "{r}");
@@ -175,11 +176,11 @@ fn double_six_is_a_blunder_rolled_on_the_table() {
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Blunder {
+        Event::Command(CommandEvent::Blunder {
             roll: 3,
             effect: volley::rules::params::BlunderEffect::Relocate,
             ..
-        }
+        })
     )));
     let after = b.commanders[HQ0 as usize].pos;
     assert!((before.dist(after) - 15.0).abs() < 1e-6, "half of a 30 cm mounted move");

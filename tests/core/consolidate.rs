@@ -3,6 +3,7 @@
 //! direction they are facing."
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::state::{Phase, Step};
 use volley::battle::{Action, Battle};
@@ -47,10 +48,10 @@ fn defenders_win(terrain: Terrain) -> Battle {
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: 0,
             why: KnockOut::ChargeLost
-        }
+        })
     )));
     b
 }
@@ -79,10 +80,9 @@ fn a_winner_just_inside_a_wood_may_stay_in_it() {
     assert!(reach > 0.9, "{reach}");
     assert_eq!(b.ground_cover_at(ahead(&b, C, reach, 0.0).pos), Cover::Open);
     let ev = b.apply(&Action::Pass).unwrap();
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, Event::Consolidated { unit: C, from: f, to } if *f == from && *to == from))
-    );
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Melee(MeleeEvent::Consolidated { unit: C, from: f, to }) if *f == from && *to == from)
+    ));
     assert_eq!(b.unit(C).pose, from, "it stays");
     assert_eq!(b.ground_cover_at(b.unit(C).pose.pos), Cover::Soft, "still in the wood");
     // The phase went on: the end phase, and the Confederates' turn.
@@ -97,7 +97,10 @@ fn a_consolidation_may_turn_and_move_straight_ahead_up_to_5_cm() {
     // 2 cm ahead, then facing 90° left (east, for a line facing south).
     let to = ahead(&b, C, 2.0, 90.0);
     let ev = b.apply(&Action::Consolidate { unit: C, to }).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Consolidated { unit: C, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::Consolidated { unit: C, .. })))
+    );
     let now = b.unit(C).pose;
     assert!((now.pos.dist(from.pos) - 2.0).abs() < 1e-9);
     assert!((now.pos.y - (from.pos.y - 2.0)).abs() < 1e-9, "south, the way it faced");

@@ -2,6 +2,7 @@
 
 use super::common::*;
 use volley::battle::Action;
+use volley::battle::event::families::*;
 use volley::battle::event::{EndReason, Event};
 use volley::battle::state::{Phase, ResultKind, Suppression};
 use volley::data::scenario::{Objective, ObjectiveLevel};
@@ -28,11 +29,11 @@ fn three_hits_on_a_four_stand_regular_infantry_unit_remove_one_stand_at_the_end_
     assert_eq!((b.unit(0).hits, b.unit(1).hits), (0, 0));
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::StandsRemoved {
+        Event::Morale(MoraleEvent::StandsRemoved {
             unit: 1,
             removed: 1,
             left: 3
-        }
+        })
     )));
     // The next player's turn has begun.
     assert_eq!(b.active, 1);
@@ -96,12 +97,12 @@ fn a_command_past_its_breakpoint_tests_each_turn_and_breaks_on_a_failed_roll() {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::BreakpointRoll {
+            Event::Morale(MoraleEvent::BreakpointRoll {
                 side: 1,
                 value: 8,
                 broken: true,
                 ..
-            }
+            })
         )),
         "{ev:?}"
     );
@@ -281,16 +282,22 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
     // Side 1 ends its turn; game turn 2 opens with side 0's CO's roll (command 8): 6 + 4 fails.
     script(&mut b, &[6, 4]);
     let ev = b.apply(&Action::EndPhase).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::SideBroken { side: 0 })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::SideBroken { side: 0 }))),
+        "{ev:?}"
+    );
     assert!(!b.is_over(), "side 1's turn of game turn 2 is outstanding");
     // Side 0 withdrew at once: after its break no phase of its own started, only side 1's.
     let after: Vec<&Event> = ev
         .iter()
-        .skip_while(|e| !matches!(e, Event::SideBroken { .. }))
-        .filter(|e| matches!(e, Event::PhaseStarted { .. }))
+        .skip_while(|e| !matches!(e, Event::Morale(MoraleEvent::SideBroken { .. })))
+        .filter(|e| matches!(e, Event::Phase(PhaseEvent::PhaseStarted { .. })))
         .collect();
     assert!(
-        after.iter().all(|e| matches!(e, Event::PhaseStarted { active: 1, .. })),
+        after
+            .iter()
+            .all(|e| matches!(e, Event::Phase(PhaseEvent::PhaseStarted { active: 1, .. }))),
         "{after:?}"
     );
     assert_eq!((b.game_turn, b.active, b.phase), (2, 1, Phase::Initiative));
@@ -302,7 +309,10 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
     b.refresh_geometry();
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(b.is_over(), "the game ends after side 1's turn");
-    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Phase(PhaseEvent::GameOver { .. })))
+    );
     let o = b.outcome.clone().unwrap();
     assert_eq!(o.winner, Some(1));
     assert_eq!(o.objectives, [None, Some(ObjectiveLevel::Minor)]);

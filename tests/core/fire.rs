@@ -2,6 +2,7 @@
 
 use super::common::*;
 use volley::battle::Action;
+use volley::battle::event::families::*;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::fire::FireContext;
 use volley::rules::formation::Formation;
@@ -144,14 +145,18 @@ fn hits_then_a_suppression_test_that_any_die_at_the_score_to_hit_fails() {
     // 5 dice at 3+ (4+ with the first-fire bonus): 3 hits; suppression dice 1 2 4 → a 4 suppresses.
     script(&mut b, &[3, 2, 6, 1, 4, 1, 2, 4]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("legal fire");
-    assert!(ev.iter().any(|e| matches!(e, Event::Fired { hits: 3, .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Fire(FireEvent::Fired { hits: 3, .. }))),
+        "{ev:?}"
+    );
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::SuppressionTest {
+        Event::Morale(MoraleEvent::SuppressionTest {
             suppressed: true,
             need: 4,
             ..
-        }
+        })
     )));
     assert_eq!(b.unit(1).hits, 3);
     assert!(b.unit(1).suppressed());
@@ -192,7 +197,7 @@ fn an_already_suppressed_unit_falls_back_the_sum_of_its_dice() {
     let (b, ev) = suppressed_target_takes(&[6, 6, 6, 6, 1], &[6, 6, 5, 3]);
     assert!(b.unit(1).alive());
     let moved = ev.iter().find_map(|e| match e {
-        Event::FellBack { distance, from, to, .. } => Some((*distance, from.pos.dist(to.pos))),
+        Event::Morale(MoraleEvent::FellBack { distance, from, to, .. }) => Some((*distance, from.pos.dist(to.pos))),
         _ => None,
     });
     let (d, actual) = moved.expect("a fall-back");
@@ -208,10 +213,10 @@ fn falling_back_more_than_twenty_cm_knocks_out() {
     assert!(!b.unit(1).alive());
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             why: KnockOut::FellBackTooFar,
             ..
-        }
+        })
     )));
 }
 
@@ -225,5 +230,8 @@ fn hits_equal_to_the_hits_value_knock_out_with_no_suppression_test() {
     script(&mut b, &[6, 6, 6, 1, 1]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
     assert!(!b.unit(1).alive());
-    assert!(!ev.iter().any(|e| matches!(e, Event::SuppressionTest { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::SuppressionTest { .. })))
+    );
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use volley::app::BattleState;
 use volley::battle::Event;
 use volley::battle::event::KnockOut;
+use volley::battle::event::families::*;
 use volley::rules::geometry::{Pose, V2};
 use volley::ui::camera::on_table;
 use volley::ui::follow::{Float, Highlight, results};
@@ -32,33 +33,33 @@ fn the_follow_camera_keeps_the_view_on_the_table() {
 fn results_are_said_per_unit_in_plain_words() {
     let p = Pose::new(V2::new(0.0, 0.0), 0.0);
     let events = vec![
-        Event::HitsTaken {
+        Event::Morale(MoraleEvent::HitsTaken {
             unit: 3,
             hits: 1,
             total: 1,
             value: 3,
-        },
-        Event::HitsTaken {
+        }),
+        Event::Morale(MoraleEvent::HitsTaken {
             unit: 5,
             hits: 2,
             total: 2,
             value: 3,
-        },
-        Event::Suppressed {
+        }),
+        Event::Morale(MoraleEvent::Suppressed {
             unit: 3,
             why: volley::battle::event::SuppressedWhy::Test,
-        },
-        Event::FellBack {
+        }),
+        Event::Morale(MoraleEvent::FellBack {
             unit: 3,
             rolls: vec![3],
             distance: 3.0,
             from: p,
             to: p,
-        },
-        Event::KnockedOut {
+        }),
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: 5,
             why: KnockOut::Hits,
-        },
+        }),
     ];
     assert_eq!(
         results(&events),

@@ -3,6 +3,7 @@
 use super::common::*;
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 use volley::battle::event::Event;
+use volley::battle::event::families::*;
 use volley::battle::state::{Phase, Step};
 use volley::battle::{Action, Deploy};
 use volley::rules::geometry::Aspect;
@@ -52,7 +53,10 @@ fn suppressed_units_may_not_use_initiative() {
 fn evade_is_a_full_move_directly_away_turning_to_face_the_enemy() {
     let mut b = facing_off(8.0);
     let ev = b.apply(&Action::InitiativeEvade { unit: 0 }).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Moved { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Movement(MovementEvent::Moved { .. })))
+    );
     let p = b.unit(0).pose;
     assert!((p.pos.y - 40.0).abs() < 0.3, "10 cm back: {:?}", p.pos);
     assert!(
@@ -127,7 +131,7 @@ fn gun_charged_in_the_flank() -> volley::battle::Battle {
 
 fn contact_aspect(ev: &[Event]) -> Option<Aspect> {
     ev.iter().find_map(|e| match e {
-        Event::ChargeContact { aspect, .. } => Some(*aspect),
+        Event::Melee(MeleeEvent::ChargeContact { aspect, .. }) => Some(*aspect),
         _ => None,
     })
 }
@@ -154,7 +158,10 @@ fn a_gun_charged_in_the_flank_pivots_to_face_the_charger_and_meets_it_in_front()
             .any(|a| matches!(a, Action::Deploy { .. } | Action::InitiativeDeploy { .. }))
     );
     let ev = b.apply(&face_south).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Deployed { unit: 1, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Movement(MovementEvent::Deployed { unit: 1, .. })))
+    );
     assert!((b.unit(1).pose.facing + FRAC_PI_2).abs() < 1e-9);
     assert_eq!(contact_aspect(&ev), Some(Aspect::Front), "{ev:?}");
     assert_eq!(b.combats.len(), 1);

@@ -8,6 +8,7 @@ use super::common::*;
 use super::fire::order;
 use volley::battle::action::Deploy;
 use volley::battle::event::Event;
+use volley::battle::event::families::*;
 use volley::battle::fire::FireContext;
 use volley::battle::{Action, Battle};
 use volley::data::scenario::Ammo;
@@ -50,12 +51,12 @@ fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> Burst {
     let (attacked, at) = ev
         .iter()
         .find_map(|e| match e {
-            Event::ShellFired {
+            Event::Artillery(ArtilleryEvent::ShellFired {
                 attacked,
                 burst,
                 air_burst,
                 ..
-            } => {
+            }) => {
                 assert_eq!(*air_burst, ammo == Ammo::AirBurst);
                 Some((attacked.clone(), *burst))
             }
@@ -65,9 +66,9 @@ fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> Burst {
     let fired = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 target, dice, to_hit, ..
-            } => Some((*target, *dice, *to_hit)),
+            }) => Some((*target, *dice, *to_hit)),
             _ => None,
         })
         .collect();
@@ -177,7 +178,7 @@ fn the_scheduler_air_bursts_when_it_beats_round_shot_and_games_replay() {
         scheduler_game(map, seed, &on, |_b, _act, ev| {
             bursts += ev
                 .iter()
-                .filter(|e| matches!(e, Event::ShellFired { air_burst: true, .. }))
+                .filter(|e| matches!(e, Event::Artillery(ArtilleryEvent::ShellFired { air_burst: true, .. })))
                 .count();
         });
     }
@@ -227,9 +228,9 @@ fn resolved_mean(b: &Battle, n: u64) -> (f64, f64) {
         let net: u32 = ev
             .iter()
             .filter_map(|e| match e {
-                Event::Fired {
+                Event::Fire(FireEvent::Fired {
                     target: 1, hits, saved, ..
-                } => Some(hits - saved),
+                }) => Some(hits - saved),
                 _ => None,
             })
             .sum();

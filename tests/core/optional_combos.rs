@@ -5,6 +5,7 @@
 use super::cli::volley;
 use super::common::*;
 use std::path::Path;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Ground, Purpose};
 use volley::data::scenario::Weather;
 use volley::rules::switches::{Switch, Switches};
@@ -96,11 +97,11 @@ fn under_initiative_passing_poor_weather_makes_activation_1_harder_and_extreme_2
     let ev = b.apply(&act).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        volley::battle::Event::ActivationRoll {
+        volley::battle::Event::Passing(PassingEvent::ActivationRoll {
             target: 4,
             success: false,
             ..
-        }
+        })
     )));
 }
 
@@ -183,7 +184,7 @@ fn the_fire_log_names_the_d_marker_penalty() {
     let ev = b.apply(&Action::Fire { unit: 0, target: 2 }).expect("fires");
     let line = ev
         .iter()
-        .find(|e| matches!(e, volley::battle::Event::Fired { .. }))
+        .find(|e| matches!(e, volley::battle::Event::Fire(FireEvent::Fired { .. })))
         .map(|e| volley::report::line(&b, e))
         .expect("a fire");
     assert!(
@@ -196,7 +197,7 @@ fn the_fire_log_names_the_d_marker_penalty() {
     let ev = c.apply(&Action::Fire { unit: 0, target: 2 }).expect("fires");
     let line = ev
         .iter()
-        .find(|e| matches!(e, volley::battle::Event::Fired { .. }))
+        .find(|e| matches!(e, volley::battle::Event::Fire(FireEvent::Fired { .. })))
         .map(|e| volley::report::line(&c, e))
         .expect("a fire");
     assert!(!line.contains("Glory Days:"), "{line}");

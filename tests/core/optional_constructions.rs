@@ -7,6 +7,7 @@
 use super::common::*;
 use super::fire::order;
 use std::path::Path;
+use volley::battle::event::families::*;
 use volley::battle::fire::FireContext;
 use volley::battle::{Action, Battle, Event};
 use volley::data::scenario::Ammo;
@@ -88,7 +89,7 @@ type Struck = (Vec<u32>, u32, Vec<u32>, u32, u32, u32);
 
 fn construction_hit(ev: &[Event]) -> Option<Struck> {
     ev.iter().find_map(|e| match e {
-        Event::ConstructionHit {
+        Event::Works(WorksEvent::ConstructionHit {
             rolls,
             need,
             save_rolls,
@@ -96,7 +97,7 @@ fn construction_hit(ev: &[Event]) -> Option<Struck> {
             total,
             value,
             ..
-        } => Some((rolls.clone(), *need, save_rolls.clone(), *hits, *total, *value)),
+        }) => Some((rolls.clone(), *need, save_rolls.clone(), *hits, *total, *value)),
         _ => None,
     })
 }
@@ -112,7 +113,7 @@ fn fire_at_garrison(material: Material, ammo: Ammo, seed: u64) -> (Battle, Vec<u
     let dice = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { target: 0, dice, .. } => Some(*dice),
+            Event::Fire(FireEvent::Fired { target: 0, dice, .. }) => Some(*dice),
             _ => None,
         })
         .collect();
@@ -209,7 +210,7 @@ fn at_its_hits_value_the_building_collapses_on_its_occupants_and_suppresses_its_
     let attacks = ev
         .iter()
         .find_map(|e| match e {
-            Event::Fired { target: 0, dice, .. } => Some(*dice as usize),
+            Event::Fire(FireEvent::Fired { target: 0, dice, .. }) => Some(*dice as usize),
             _ => None,
         })
         .expect("the burst strikes the garrison");
@@ -220,11 +221,11 @@ fn at_its_hits_value_the_building_collapses_on_its_occupants_and_suppresses_its_
     script(&mut b, &faces);
     let ev = b.apply(&Action::Fire { unit: gun, target: 0 }).expect("shell");
     let collapsed = ev.iter().find_map(|e| match e {
-        Event::ConstructionCollapsed {
+        Event::Works(WorksEvent::ConstructionCollapsed {
             knocked_out,
             suppressed,
             ..
-        } => Some((knocked_out.clone(), suppressed.clone())),
+        }) => Some((knocked_out.clone(), suppressed.clone())),
         _ => None,
     });
     assert_eq!(collapsed, Some((vec![0], vec![1])), "{ev:?}");
@@ -247,7 +248,10 @@ fn the_demo_plays_to_the_end_and_replays() {
             seed,
             &volley::rules::switches::Switches::default(),
             |_b, _act, ev| {
-                struck += ev.iter().filter(|e| matches!(e, Event::ConstructionHit { .. })).count();
+                struck += ev
+                    .iter()
+                    .filter(|e| matches!(e, Event::Works(WorksEvent::ConstructionHit { .. })))
+                    .count();
             },
         );
     }

@@ -3,6 +3,7 @@
 
 use super::common::*;
 use volley::battle::engineers::Task;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Event, Phase};
 use volley::rules::geometry::V2;
 use volley::rules::switches::Switch;
@@ -54,13 +55,13 @@ type Work = (Task, Option<(u32, u32)>, Option<(f64, f64)>, bool);
 fn work(ev: &[Event]) -> Work {
     ev.iter()
         .find_map(|e| match e {
-            Event::EngineerWork {
+            Event::Works(WorksEvent::EngineerWork {
                 task,
                 roll,
                 built,
                 done,
                 ..
-            } => Some((*task, *roll, *built, *done)),
+            }) => Some((*task, *roll, *built, *done)),
             _ => None,
         })
         .expect("an engineer event")
@@ -220,11 +221,11 @@ fn the_scheduler_bridges_cedar_run_and_its_games_replay() {
                 .filter(|e| {
                     matches!(
                         e,
-                        Event::EngineerWork {
+                        Event::Works(WorksEvent::EngineerWork {
                             task: Task::Bridge,
                             done: true,
                             ..
-                        }
+                        })
                     )
                 })
                 .count();

@@ -6,6 +6,7 @@
 
 use super::common::*;
 use volley::battle::event::CommandOutcome;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::geometry::{self};
 use volley::rules::switches::{Switch, Switches};
@@ -190,7 +191,10 @@ fn engineers_that_cleared_a_fence_this_turn_cannot_be_attached() {
     let ev = b
         .apply(&Action::Engineer { unit: 0, linear: 0 })
         .expect("the engineers clear the fence");
-    assert!(ev.iter().any(|e| matches!(e, Event::EngineerWork { done: true, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Works(WorksEvent::EngineerWork { done: true, .. })))
+    );
     to_command(&mut b);
     let e = b.check_attach(0, HQ0).unwrap_err();
     assert_eq!(e.rule, "BPT Engineering", "{e:?}");
@@ -209,19 +213,19 @@ fn a_passed_roll_moves_the_unit_within_10_cm_of_the_hq_for_the_rest_of_the_battl
     let ev = b.apply(&Action::Attach { unit: 0, hq: HQ0 }).expect("legal");
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CommandRoll {
+        Event::Command(CommandEvent::CommandRoll {
             commander: CO0,
             outcome: CommandOutcome::Success,
             ..
-        }
+        })
     )));
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Attached {
+        Event::Formations(FormationsEvent::Attached {
             unit: 0,
             co: CO0,
             hq: HQ0
-        }
+        })
     )));
     assert_eq!(b.unit(0).hq, HQ0);
     assert_eq!(b.unit(0).pose, p.to);
@@ -242,7 +246,10 @@ fn a_failed_roll_ends_every_order_of_the_side() {
     let mut b = army(true, 60.0, &[], Terrain::default());
     script(&mut b, &[6, 5]);
     let ev = b.apply(&Action::Attach { unit: 0, hq: HQ0 }).expect("legal");
-    assert!(ev.iter().any(|e| matches!(e, Event::OrdersEnded { all: true, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Command(CommandEvent::OrdersEnded { all: true, .. })))
+    );
     assert_eq!(b.unit(0).hq, CO0);
     assert!(
         b.check_order(HQ0, &[1], false, false).is_err(),

@@ -3,6 +3,7 @@
 //! 10 cm, motivated 6 and 15 cm; the same scores to hit them in a charge; points −25 % / +25 %.
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::state::Suppression;
 use volley::battle::{Action, Battle, Event};
 use volley::data::scenario::Morale;
@@ -38,7 +39,7 @@ fn fire(b: &mut Battle, after: &[u32]) -> Vec<Event> {
 fn suppression_need(ev: &[Event]) -> (u32, bool) {
     ev.iter()
         .find_map(|e| match e {
-            Event::SuppressionTest { need, suppressed, .. } => Some((*need, *suppressed)),
+            Event::Morale(MoraleEvent::SuppressionTest { need, suppressed, .. }) => Some((*need, *suppressed)),
             _ => None,
         })
         .expect("a suppression test")
@@ -92,15 +93,18 @@ fn knocked_out_falling_back_further_than_5_10_15_cm() {
     ] {
         let (b, ev) = fall_back(grade, keep);
         assert!(b.unit(1).alive(), "{grade:?} {keep:?}: {ev:?}");
-        assert!(ev.iter().any(|e| matches!(e, Event::FellBack { .. })));
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, Event::Morale(MoraleEvent::FellBack { .. })))
+        );
         let (b, ev) = fall_back(grade, lose);
         assert!(!b.unit(1).alive(), "{grade:?} {lose:?}");
         assert!(ev.iter().any(|e| matches!(
             e,
-            Event::KnockedOut {
+            Event::Morale(MoraleEvent::KnockedOut {
                 unit: 1,
                 why: volley::battle::event::KnockOut::FellBackTooFar
-            }
+            })
         )));
     }
 }
@@ -147,7 +151,7 @@ fn a_charge_round_rolls_against_the_grade() {
     let sides = ev
         .iter()
         .find_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.clone()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no combat round: {ev:?}"));
@@ -189,7 +193,7 @@ fn the_scheduler_plays_the_morale_demo_to_the_end_and_the_grades_are_rolled_agai
             &volley::rules::switches::Switches::default(),
             |_b, _act, ev| {
                 for e in ev {
-                    if let Event::SuppressionTest { need, .. } = e {
+                    if let Event::Morale(MoraleEvent::SuppressionTest { need, .. }) = e {
                         needs.insert(*need);
                     }
                 }

@@ -7,6 +7,7 @@
 
 use super::common::{scheduler_game, to_command};
 use std::path::Path;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
 
@@ -142,7 +143,9 @@ fn the_scheduler_orders_the_cacadores_through_their_british_brigadiers_and_repla
         scheduler_game("peninsula.ron", seed, &on, |_b, act, ev| {
             if let Action::Order { commander, units, .. } = act
                 && units.iter().any(|u| cac.contains(u))
-                && ev.iter().any(|e| matches!(e, Event::CommandRoll { .. }))
+                && ev
+                    .iter()
+                    .any(|e| matches!(e, Event::Command(CommandEvent::CommandRoll { .. })))
             {
                 // The army HQ or a British HQ (the scenario's `obeys`).
                 assert!(british.contains(commander), "{act:?}");

@@ -8,6 +8,7 @@ use super::common::*;
 use std::path::Path;
 use volley::agents;
 use volley::battle::event::Lapsed;
+use volley::battle::event::families::*;
 use volley::battle::order_delay::{RULE, delay_for};
 use volley::battle::state::{Battle, Phase, Step};
 use volley::battle::{Action, Event};
@@ -111,7 +112,11 @@ fn apsof_within_12_inches_an_order_at_19_9_cm_takes_effect_at_once() {
     assert_eq!(plan.delay, 0);
     assert!((plan.distance - 19.9).abs() < 1e-9);
     let ev = b.apply(&order(vec![0])).expect("order");
-    assert!(!ev.iter().any(|e| matches!(e, Event::OrderDelayed { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderDelayed { .. }))),
+        "{ev:?}"
+    );
     assert!(b.pending_orders().is_empty());
     b.apply(&forward(&b, 0, 5.0)).expect("it moves at once");
 }
@@ -126,7 +131,7 @@ fn held(d: f64, delay: u32) -> Battle {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::OrderDelayed { delay: dl, due_game_turn, units, .. }
+            Event::OrderDelay(OrderDelayEvent::OrderDelayed { delay: dl, due_game_turn, units, .. })
                 if *dl == delay && *due_game_turn == 1 + delay && units == &vec![0]
         )),
         "{text:?}"
@@ -154,16 +159,22 @@ fn apsof_12_to_24_inches_an_order_at_20_1_cm_waits_one_turn_and_arrives_without_
     let draws = b.dice.draws();
     // The opponent's turn: nothing arrives.
     let ev = walk_to_command(&mut b, 2);
-    assert!(!ev.iter().any(|e| matches!(e, Event::OrderArrived { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderArrived { .. })))
+    );
     assert_eq!(b.pending_orders().len(), 1);
     // The Union's next command phase: it arrives, with no die rolled.
     let ev = walk_to_command(&mut b, 3);
     assert_eq!(b.dice.draws(), draws, "no dice for the order's arrival");
-    let arrived: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::OrderArrived { .. })).collect();
+    let arrived: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderArrived { .. })))
+        .collect();
     assert_eq!(arrived.len(), 1, "{ev:?}");
     assert!(matches!(
         arrived[0],
-        Event::OrderArrived { commander: HQ0, units, credits: 1, given_game_turn: 1, lapsed }
+        Event::OrderDelay(OrderDelayEvent::OrderArrived { commander: HQ0, units, credits: 1, given_game_turn: 1, lapsed })
             if units == &vec![0] && lapsed.is_empty()
     ));
     assert!(volley::report::line(&b, arrived[0]).contains("order of turn 1 reaches Union 0"));
@@ -186,11 +197,19 @@ fn apsof_12_to_24_inches_an_order_at_39_9_cm_waits_one_turn() {
 fn apsof_beyond_24_inches_an_order_at_40_1_cm_waits_two_turns() {
     let mut b = held(40.1, 2);
     let ev = walk_to_command(&mut b, 3);
-    assert!(!ev.iter().any(|e| matches!(e, Event::OrderArrived { .. })), "not yet");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderArrived { .. }))),
+        "not yet"
+    );
     assert!(b.apply(&forward(&b, 0, 5.0)).is_err(), "still on its way");
     assert_eq!(b.pending_orders().len(), 1);
     let ev = walk_to_command(&mut b, 5);
-    assert!(ev.iter().any(|e| matches!(e, Event::OrderArrived { .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderArrived { .. }))),
+        "{ev:?}"
+    );
     assert_eq!(b.game_turn, 3);
     b.apply(&forward(&b, 0, 5.0)).expect("arrived in game turn 3");
 }
@@ -200,8 +219,14 @@ fn the_command_roll_is_made_when_the_order_is_given_with_that_turns_modifiers() 
     // At 39.9 cm BPT's distance modifier is −1 (7 − 1 = 6): 3+4 = 7 fails at once.
     let mut b = ordering_at(39.9, &[Switch::OrderDelay], &[3, 4]);
     let ev = b.apply(&order(vec![0])).expect("order");
-    assert!(ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 6, .. })));
-    assert!(ev.iter().any(|e| matches!(e, Event::OrdersEnded { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Command(CommandEvent::CommandRoll { target: 6, .. })))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Command(CommandEvent::OrdersEnded { .. })))
+    );
     assert!(b.pending_orders().is_empty(), "a failed order is not held");
 }
 
@@ -226,7 +251,10 @@ fn an_arrived_order_keeps_its_action_when_the_commander_orders_other_units() {
     script(&mut b, &[2, 2, 3, 3, 3, 3]);
     assert!(hq_distance(&b, 1) > 40.0);
     let ev = b.apply(&order(vec![1])).expect("order to unit 1");
-    assert!(ev.iter().any(|e| matches!(e, Event::OrderDelayed { delay: 2, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderDelayed { delay: 2, .. })))
+    );
     b.apply(&forward(&b, 0, 5.0)).expect("the arrived order still stands");
 }
 
@@ -236,7 +264,7 @@ type Arrival = (Vec<u32>, Vec<(u32, Lapsed)>);
 /// The `OrderArrived` of `ev`: its units and lapsed units.
 fn arrival(ev: &[Event]) -> Option<Arrival> {
     ev.iter().find_map(|e| match e {
-        Event::OrderArrived { units, lapsed, .. } => Some((units.clone(), lapsed.clone())),
+        Event::OrderDelay(OrderDelayEvent::OrderArrived { units, lapsed, .. }) => Some((units.clone(), lapsed.clone())),
         _ => None,
     })
 }
@@ -287,7 +315,10 @@ fn with_the_variant_off_an_order_at_39_9_cm_takes_effect_at_once() {
     let mut b = ordering_at(39.9, &[], &[2, 3]);
     assert_eq!(b.check_order(HQ0, &[0], false, false).expect("plan").delay, 0);
     let ev = b.apply(&order(vec![0])).expect("order");
-    assert!(!ev.iter().any(|e| matches!(e, Event::OrderDelayed { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderDelayed { .. })))
+    );
     assert!(b.pending_orders().is_empty());
     b.apply(&forward(&b, 0, 5.0)).expect("moves at once");
 }
@@ -306,8 +337,14 @@ fn the_scheduler_plays_skirmish_with_order_delay_to_the_end_and_the_recordings_v
             agents::by_name(SCHEDULER, seed, 1).unwrap(),
         ];
         let done = volley::sim::play(b, &mut a, 200_000, |b, act, ev| {
-            delayed += ev.iter().filter(|e| matches!(e, Event::OrderDelayed { .. })).count();
-            arrived += ev.iter().filter(|e| matches!(e, Event::OrderArrived { .. })).count();
+            delayed += ev
+                .iter()
+                .filter(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderDelayed { .. })))
+                .count();
+            arrived += ev
+                .iter()
+                .filter(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderArrived { .. })))
+                .count();
             rec.push(b, act, ev)
         })
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -358,7 +395,7 @@ fn apsof_each_unit_waits_by_its_own_distance_from_the_officer() {
     assert_eq!(b.dice.draws(), draws + 2, "one command roll for both");
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::OrderDelayed { units, delay: 2, due_game_turn: 3, .. } if units == &vec![1]
+        Event::OrderDelay(OrderDelayEvent::OrderDelayed { units, delay: 2, due_game_turn: 3, .. }) if units == &vec![1]
     )));
     let held: Vec<Vec<u32>> = b.pending_orders().iter().map(|p| p.units.clone()).collect();
     assert_eq!(held, vec![vec![1]]);
@@ -383,11 +420,11 @@ fn apsof_a_new_order_replaces_the_pending_order() {
     let ev = b.apply(&order(vec![0])).expect("a new order");
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::OrderReplaced { commander: HQ0, units, given_game_turn: 1, by: HQ0 } if units == &vec![0]
+        Event::OrderDelay(OrderDelayEvent::OrderReplaced { commander: HQ0, units, given_game_turn: 1, by: HQ0 }) if units == &vec![0]
     )));
     let line = ev
         .iter()
-        .find(|e| matches!(e, Event::OrderReplaced { .. }))
+        .find(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderReplaced { .. })))
         .map(|e| volley::report::line(&b, e))
         .unwrap();
     assert!(line.contains("order of turn 1") && line.contains("removed"), "{line}");
@@ -406,20 +443,28 @@ fn a_second_order_in_the_turn_is_successive_and_replaces_the_held_one() {
     script(&mut b, &[2, 3]);
     let ev = b.apply(&order(vec![0])).expect("again");
     assert!(
-        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 5, .. })),
+        ev.iter()
+            .any(|e| matches!(e, Event::Command(CommandEvent::CommandRoll { target: 5, .. }))),
         "{ev:?}"
     );
-    assert!(ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderReplaced { .. })))
+    );
     assert_eq!(b.pending_orders().len(), 1, "the new order is on its way instead");
     assert_eq!(b.cmd.held[&0], 2);
     // A third order, at 7 − 2 − 1 = 4, fails with 6+5: the held one stays.
     script(&mut b, &[6, 5]);
     let ev = b.apply(&order(vec![0])).expect("a third");
     assert!(
-        ev.iter().any(|e| matches!(e, Event::CommandRoll { target: 4, .. })),
+        ev.iter()
+            .any(|e| matches!(e, Event::Command(CommandEvent::CommandRoll { target: 4, .. }))),
         "{ev:?}"
     );
-    assert!(!ev.iter().any(|e| matches!(e, Event::OrderReplaced { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderReplaced { .. })))
+    );
     assert_eq!(b.pending_orders().len(), 1);
     walk_to_command(&mut b, 3);
     b.apply(&forward(&b, 0, 5.0)).expect("the second order arrived");
@@ -439,7 +484,10 @@ fn a_delayed_order_frees_a_scout_when_it_arrives() {
     assert!(b.unit(0).scout_free, "freed by the order that arrived");
     assert_eq!(b.cmd.orders[&0].by, HQ0, "it acts on the arrived order this turn");
     let ev = walk_to_command(&mut b, 5);
-    assert!(ev.contains(&Event::ScoutFree { unit: 0 }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Scouting(ScoutingEvent::ScoutFree { unit: 0 })),
+        "{ev:?}"
+    );
     b.apply(&forward(&b, 0, 5.0)).expect("moves as the player wishes");
 }
 
@@ -460,23 +508,27 @@ fn an_attachment_waits_for_the_order_like_any_unit() {
     let plan = b.check_attach(0, HQ0).expect("attach");
     script(&mut b, &[1, 1]);
     let ev = b.apply(&Action::Attach { unit: 0, hq: HQ0 }).expect("legal");
-    assert!(!ev.iter().any(|e| matches!(e, Event::Attached { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Formations(FormationsEvent::Attached { .. }))),
+        "{ev:?}"
+    );
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::OrderDelayed {
+        Event::OrderDelay(OrderDelayEvent::OrderDelayed {
             commander: CO0,
             delay: 1,
             ..
-        }
+        })
     )));
     assert_eq!((b.unit(0).pose, b.unit(0).hq), (before, CO0), "not moved at once");
     let ev = walk_to_command(&mut b, 3);
     assert!(
-        ev.contains(&Event::Attached {
+        ev.contains(&Event::Formations(FormationsEvent::Attached {
             unit: 0,
             co: CO0,
             hq: HQ0
-        }),
+        })),
         "{ev:?}"
     );
     assert_eq!(b.unit(0).hq, HQ0);
@@ -494,7 +546,7 @@ fn the_wording_says_game_turns() {
     let ev = b.apply(&order(vec![0])).expect("held");
     let line = ev
         .iter()
-        .find(|e| matches!(e, Event::OrderDelayed { .. }))
+        .find(|e| matches!(e, Event::OrderDelay(OrderDelayEvent::OrderDelayed { .. })))
         .map(|e| volley::report::line(&b, e))
         .unwrap();
     assert!(line.contains("1 game turn later, in turn 2"), "{line}");

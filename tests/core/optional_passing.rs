@@ -4,6 +4,7 @@
 use super::common::*;
 use std::path::Path;
 use volley::agents;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Deploy, Event, Ground, Phase, Purpose, Step};
 use volley::data::scenario::Grade;
 use volley::replay::Recording;
@@ -67,7 +68,8 @@ const MOVE: Purpose = Purpose::Move;
 const OPEN: Ground = Ground::Open;
 
 fn passed(ev: &[Event]) -> bool {
-    ev.iter().any(|e| matches!(e, Event::InitiativePassed { .. }))
+    ev.iter()
+        .any(|e| matches!(e, Event::Passing(PassingEvent::InitiativePassed { .. })))
 }
 
 #[test]
@@ -80,12 +82,12 @@ fn activation_base_target_is_3_and_a_success_gives_one_action() {
     let ev = b.apply(&activate(0)).expect("activates");
     assert!(matches!(
         ev[0],
-        Event::ActivationRoll {
+        Event::Passing(PassingEvent::ActivationRoll {
             target: 3,
             roll: 3,
             success: true,
             ..
-        }
+        })
     ));
     let to = Pose::new(V2::new(100.0, 55.0), 90f64.to_radians());
     b.apply(&Action::Move { unit: 0, to }).expect("moves once");
@@ -152,12 +154,12 @@ fn failed_activation_passes_the_initiative_and_in_difficult_terrain_gains_a_d_ma
     assert!(passed(&ev), "{ev:?}");
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::DMarkers {
+        Event::Passing(PassingEvent::DMarkers {
             unit: 0,
             change: 1,
             total: 1,
             ..
-        }
+        })
     )));
     assert_eq!(b.units[0].d_markers, 1);
     assert_ne!(b.phase, Phase::Command, "the command phase ended");
@@ -175,7 +177,7 @@ fn hits_become_d_markers_at_most_3_the_rest_are_hits() {
     let landed: u32 = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { hits, saved, .. } => Some(hits - saved),
+            Event::Fire(FireEvent::Fired { hits, saved, .. }) => Some(hits - saved),
             _ => None,
         })
         .sum();
@@ -268,11 +270,11 @@ fn rally_3_plus_removes_one_d_marker_and_failure_passes_the_initiative() {
     let ev = b.apply(&Action::Rally { unit: 0 }).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::DMarkers {
+        Event::Passing(PassingEvent::DMarkers {
             change: -1,
             total: 1,
             ..
-        }
+        })
     )));
     assert_eq!(b.units[0].d_markers, 1);
     let ev = b.apply(&Action::Rally { unit: 0 }).unwrap();
@@ -309,10 +311,13 @@ fn scheduler_games_under_initiative_passing_finish_and_verify() {
         ];
         let (mut activations, mut passes) = (0, 0);
         let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
-            activations += ev.iter().filter(|e| matches!(e, Event::ActivationRoll { .. })).count();
+            activations += ev
+                .iter()
+                .filter(|e| matches!(e, Event::Passing(PassingEvent::ActivationRoll { .. })))
+                .count();
             passes += ev
                 .iter()
-                .filter(|e| matches!(e, Event::InitiativePassed { .. }))
+                .filter(|e| matches!(e, Event::Passing(PassingEvent::InitiativePassed { .. })))
                 .count();
             rec.push(b, act, ev)
         })
@@ -356,7 +361,7 @@ fn the_d_marker_penalty_worsens_a_guns_round_shot_too() {
     let struck: Vec<u32> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { target: 1, to_hit, .. } => Some(*to_hit),
+            Event::Fire(FireEvent::Fired { target: 1, to_hit, .. }) => Some(*to_hit),
             _ => None,
         })
         .collect();
@@ -550,9 +555,9 @@ fn cavalry_facing_infantry(charger: &'static str, stands: u32) -> Battle {
 fn charge_tests(ev: &[Event]) -> Vec<(i32, u32, bool)> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::ChargeTest {
+            Event::Passing(PassingEvent::ChargeTest {
                 target, roll, success, ..
-            } => Some((*target, *roll, *success)),
+            }) => Some((*target, *roll, *success)),
             _ => None,
         })
         .collect()
@@ -590,7 +595,11 @@ fn infantry_passing_the_charge_test_of_4_charges_home() {
     let ev = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap();
     assert_eq!(charge_tests(&ev), vec![(4, 4, true)]);
     assert!(!passed(&ev));
-    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeDeclared { .. }))),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -667,9 +676,9 @@ fn the_scheduler_uses_every_activation_it_rolls_for() {
                 unused.push((seed, u, act.clone()));
             }
             for e in ev {
-                if let Event::ActivationRoll {
+                if let Event::Passing(PassingEvent::ActivationRoll {
                     unit, success: true, ..
-                } = e
+                }) = e
                 {
                     activated += 1;
                     pending = Some(*unit);
@@ -759,7 +768,11 @@ fn an_initiative_phase_charge_takes_the_charge_test_too() {
     script(&mut b, &[2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
     assert_eq!(charge_tests(&ev), vec![(3, 2, false)]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeDeclared { .. }))),
+        "{ev:?}"
+    );
     let gap = b.unit_distance(0, 1);
     assert!((gap - 20.0 / 3.0).abs() < 0.05, "stops 2\" short: {gap}");
     assert!(b.combats.is_empty(), "no charge");
@@ -771,7 +784,11 @@ fn an_initiative_phase_charge_takes_the_charge_test_too() {
     script(&mut b, &faces);
     let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
     assert_eq!(charge_tests(&ev), vec![(3, 3, true)]);
-    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeDeclared { .. }))),
+        "{ev:?}"
+    );
 }
 
 /// Glory Days "Activation": "Moving in/into Difficult Terrain +1": a charge is a move into
@@ -806,7 +823,11 @@ fn a_charge_into_woods_pays_the_activations_terrain_modifier() {
     b.apply(&activate_for(0, Purpose::Charge, Ground::Difficult)).unwrap();
     let ev = b.apply(&Action::Charge { unit: 0, target: 1 }).unwrap();
     assert_eq!(charge_tests(&ev), vec![(5, 5, true)]);
-    assert!(ev.iter().any(|e| matches!(e, Event::ChargeDeclared { .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeDeclared { .. }))),
+        "{ev:?}"
+    );
 }
 
 /// Glory Days "Activation": "In column & on a road -1" (base 3, a friend within 6"): 2 in

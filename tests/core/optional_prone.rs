@@ -5,6 +5,7 @@
 
 use super::common::*;
 use super::fire::order;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Deploy, Event};
 use volley::rules::formation::Formation;
 use volley::rules::geometry::Pose;
@@ -62,10 +63,10 @@ fn going_prone_is_an_ordered_deploy_action_and_only_with_the_switch() {
     assert!(b.is_prone(0));
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Deployed {
+        Event::Movement(MovementEvent::Deployed {
             what: volley::battle::event::Deployment::Ordered(Deploy::Prone(true)),
             ..
-        }
+        })
     )));
     // Without an order it cannot stand up again: it has spent its one action.
     assert!(prone(&mut b, false).is_err());
@@ -103,7 +104,7 @@ fn a_prone_unit_takes_one_hit_fewer_per_unit_firing_at_it() {
     let fired_hits = |ev: &[Event]| {
         ev.iter()
             .find_map(|e| match e {
-                Event::Fired { hits, saved, .. } => Some(hits - saved),
+                Event::Fire(FireEvent::Fired { hits, saved, .. }) => Some(hits - saved),
                 _ => None,
             })
             .unwrap()
@@ -112,7 +113,7 @@ fn a_prone_unit_takes_one_hit_fewer_per_unit_firing_at_it() {
     assert!(net >= 2, "{ev:?}");
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::ProneSaved { unit: 0, hits, taken } if *hits == net && *taken == net - 1))
+            .any(|e| matches!(e, Event::Prone(ProneEvent::ProneSaved { unit: 0, hits, taken }) if *hits == net && *taken == net - 1))
     );
     assert_eq!(lying.unit(0).hits, standing.unit(0).hits - 1);
 }
@@ -148,9 +149,9 @@ fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_g
         let nets: Vec<u32> = ev
             .iter()
             .filter_map(|e| match e {
-                Event::Fired {
+                Event::Fire(FireEvent::Fired {
                     target: 0, hits, saved, ..
-                } => Some(hits - saved),
+                }) => Some(hits - saved),
                 _ => None,
             })
             .filter(|&n| n > 0)
@@ -162,7 +163,7 @@ fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_g
         let taken: u32 = ev
             .iter()
             .filter_map(|e| match e {
-                Event::HitsTaken { unit: 0, hits, .. } => Some(*hits),
+                Event::Morale(MoraleEvent::HitsTaken { unit: 0, hits, .. }) => Some(*hits),
                 _ => None,
             })
             .sum();
@@ -170,7 +171,7 @@ fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_g
         let saved: Vec<(u32, u32)> = ev
             .iter()
             .filter_map(|e| match e {
-                Event::ProneSaved { unit: 0, hits, taken } => Some((*hits, *taken)),
+                Event::Prone(ProneEvent::ProneSaved { unit: 0, hits, taken }) => Some((*hits, *taken)),
                 _ => None,
             })
             .collect();
@@ -222,14 +223,17 @@ fn the_scheduler_plays_skirmish_with_prone_movement_and_the_recordings_verify() 
                 .filter(|e| {
                     matches!(
                         e,
-                        Event::Deployed {
+                        Event::Movement(MovementEvent::Deployed {
                             what: volley::battle::event::Deployment::Ordered(Deploy::Prone(true)),
                             ..
-                        }
+                        })
                     )
                 })
                 .count();
-            saved += ev.iter().filter(|e| matches!(e, Event::ProneSaved { .. })).count();
+            saved += ev
+                .iter()
+                .filter(|e| matches!(e, Event::Prone(ProneEvent::ProneSaved { .. })))
+                .count();
         });
     }
     // The scheduler lies down only to hold an objective under fire it cannot answer (or as

@@ -5,6 +5,7 @@
 
 use super::common::*;
 use super::fire::order;
+use volley::battle::event::families::*;
 use volley::battle::state::Combat;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::switches::{Switch, Switches};
@@ -44,7 +45,7 @@ fn sabre_cavalry_fight_with_3_attacks_a_stand_unless_they_announce_a_saber_charg
     let ev = b
         .apply(&Action::DrawSabers { unit: 0 })
         .expect("an ordered charge may be a saber charge");
-    assert!(ev.contains(&Event::SabersDrawn { unit: 0 }));
+    assert!(ev.contains(&Event::Saber(SaberEvent::SabersDrawn { unit: 0 })));
     assert_eq!(b.contact_attacks(b.unit(0)), 4);
     // Free: the order's action is still there to charge with.
     b.apply(&Action::Charge { unit: 0, target: 1 })
@@ -105,7 +106,7 @@ fn combat_dice(row: &'static str, sabers: bool) -> (u32, u32) {
     let sides = ev
         .iter()
         .find_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.clone()),
             _ => None,
         })
         .expect("a combat round");
@@ -204,7 +205,7 @@ fn passing_charge_dice(sabers: bool) -> u32 {
         };
         let ev = b.apply(&next).expect("legal");
         rounds.extend(ev.into_iter().filter_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides),
             _ => None,
         }));
     }

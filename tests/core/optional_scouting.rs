@@ -6,6 +6,7 @@
 use super::common::*;
 use super::fire::order;
 use std::path::Path;
+use volley::battle::event::families::*;
 use volley::battle::state::Combat;
 use volley::battle::{Action, Battle, Event};
 use volley::rules::geometry::{Pose, V2};
@@ -100,11 +101,11 @@ fn a_hidden_unit_gives_itself_away_when_it_acts() {
     b.cmd.orders.insert(0, order(HQ0));
     let to = Pose::new(V2::new(100.0, 53.0), b.unit(0).pose.facing);
     let ev = b.apply(&Action::Move { unit: 0, to }).expect("move");
-    assert!(ev.contains(&Event::Revealed {
+    assert!(ev.contains(&Event::Scouting(ScoutingEvent::Revealed {
         unit: 0,
         by: None,
         distance: 0.0
-    }));
+    })));
     assert!(!b.unit(0).hidden);
 }
 
@@ -117,9 +118,12 @@ fn a_scout_fired_upon_retires_and_is_not_lost() {
     let ev = b
         .apply(&Action::Fire { unit: 1, target: 0 })
         .expect("fire at the scout");
-    assert!(ev.iter().any(|e| matches!(e, Event::ScoutRetired { unit: 0, .. })));
     assert!(
-        !ev.iter().any(|e| matches!(e, Event::Fired { .. })),
+        ev.iter()
+            .any(|e| matches!(e, Event::Scouting(ScoutingEvent::ScoutRetired { unit: 0, .. })))
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Fire(FireEvent::Fired { .. }))),
         "no dice: it has gone"
     );
     assert!(!b.unit(0).alive());
@@ -139,8 +143,14 @@ fn a_scout_contacted_retires_without_a_fight() {
         counter_charge: false,
     });
     let ev = b.apply(&Action::EndPhase).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::ScoutRetired { unit: 0, .. })));
-    assert!(!ev.iter().any(|e| matches!(e, Event::CombatRound { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Scouting(ScoutingEvent::ScoutRetired { unit: 0, .. })))
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::CombatRound { .. })))
+    );
     assert_eq!(b.units_lost(0), 0);
 }
 
@@ -164,7 +174,7 @@ fn after_one_passed_command_roll_a_scout_moves_without_orders() {
     ev.extend(end_phases_until(&mut b, |b| {
         b.phase == volley::battle::Phase::Command && b.active == 0
     }));
-    assert!(ev.contains(&Event::ScoutFree { unit: 0 }));
+    assert!(ev.contains(&Event::Scouting(ScoutingEvent::ScoutFree { unit: 0 })));
     assert!(
         b.legal_actions()
             .iter()
@@ -187,8 +197,10 @@ fn the_demo_plays_to_the_end_finds_the_enemy_and_replays() {
             |b, _act, ev| {
                 for e in ev {
                     match e {
-                        Event::Revealed { by: Some(s), .. } if b.unit(*s).scout => by_scouts += 1,
-                        Event::ScoutRetired { .. } => retired += 1,
+                        Event::Scouting(ScoutingEvent::Revealed { by: Some(s), .. }) if b.unit(*s).scout => {
+                            by_scouts += 1
+                        }
+                        Event::Scouting(ScoutingEvent::ScoutRetired { .. }) => retired += 1,
                         _ => {}
                     }
                 }

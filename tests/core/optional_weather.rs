@@ -5,6 +5,7 @@
 use super::common::*;
 use std::path::Path;
 use volley::agents;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Event};
 use volley::data::scenario::Weather;
 use volley::replay::Recording;
@@ -100,7 +101,7 @@ fn a_historical_scenario_keeps_its_weather_and_rolls_none_before_the_battle() {
     let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
     let before = |ev: &[Event]| {
         ev.iter()
-            .filter(|e| matches!(e, Event::WeatherRoll { when: None, .. }))
+            .filter(|e| matches!(e, Event::Weather(WeatherEvent::WeatherRoll { when: None, .. })))
             .count()
     };
     for map in ["gettysburg.ron", "peninsula.ron"] {
@@ -139,10 +140,13 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
     faces.extend(std::iter::repeat_n(3, 40));
     script(&mut b, &faces);
     let ev = to_next_game_turn(&mut b);
-    let rolls: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::WeatherRoll { .. })).collect();
+    let rolls: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Weather(WeatherEvent::WeatherRoll { .. })))
+        .collect();
     assert_eq!(rolls.len(), 1, "{ev:?}");
     match rolls[0] {
-        Event::WeatherRoll { dice, from, to, when } => {
+        Event::Weather(WeatherEvent::WeatherRoll { dice, from, to, when }) => {
             assert_eq!((*dice, *from, *to), ([6, 6], Weather::Normal, Weather::Poor));
             assert_eq!(*when, Some(1));
         }
@@ -168,7 +172,7 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
         })
         .expect("an order");
     let weather = ev.iter().find_map(|e| match e {
-        Event::CommandRoll { modifiers, .. } => modifiers
+        Event::Command(CommandEvent::CommandRoll { modifiers, .. }) => modifiers
             .iter()
             .find(|m| volley::report::words::rule_words(m.rule).contains("Weather"))
             .cloned(),
@@ -184,7 +188,10 @@ fn night_never_changes() {
     b.weather = Weather::Poor;
     script(&mut b, &[6; 40]);
     let ev = to_next_game_turn(&mut b);
-    assert!(!ev.iter().any(|e| matches!(e, Event::WeatherRoll { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Weather(WeatherEvent::WeatherRoll { .. })))
+    );
     assert_eq!(b.weather, Weather::Poor);
 }
 
@@ -203,7 +210,10 @@ fn a_recording_names_its_switches_and_replays_only_with_them() {
     ];
     let mut weather_rolls = 0;
     let done = volley::sim::play(b, &mut a, 100_000, |b, act, ev| {
-        weather_rolls += ev.iter().filter(|e| matches!(e, Event::WeatherRoll { .. })).count();
+        weather_rolls += ev
+            .iter()
+            .filter(|e| matches!(e, Event::Weather(WeatherEvent::WeatherRoll { .. })))
+            .count();
         rec.push(b, act, ev)
     })
     .expect("plays");
@@ -280,12 +290,12 @@ fn poor_weather_costs_the_breakpoint_roll_a_point_so_a_seven_breaks_at_six() {
         let roll = ev
             .iter()
             .find_map(|e| match e {
-                Event::BreakpointRoll {
+                Event::Morale(MoraleEvent::BreakpointRoll {
                     side: 1,
                     value,
                     dice,
                     broken,
-                } => Some((*value, *dice, *broken)),
+                }) => Some((*value, *dice, *broken)),
                 _ => None,
             })
             .expect("a breakpoint roll");
@@ -317,7 +327,7 @@ fn poor_weather_costs_a_self_order_a_point() {
         let ev = b.apply(&Action::SelfOrder { unit: 0 }).unwrap();
         ev.iter()
             .find_map(|e| match e {
-                Event::SelfOrderRoll { target, success, .. } => Some((*target, *success)),
+                Event::Command(CommandEvent::SelfOrderRoll { target, success, .. }) => Some((*target, *success)),
                 _ => None,
             })
             .unwrap()

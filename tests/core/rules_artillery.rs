@@ -8,6 +8,7 @@ use super::common::*;
 use super::fire::order;
 use volley::battle::action::Deploy;
 use volley::battle::event::Event;
+use volley::battle::event::families::*;
 use volley::battle::fire::FireContext;
 use volley::battle::{Action, Battle};
 use volley::data::scenario::Ammo;
@@ -48,9 +49,9 @@ fn shell_fired(
 ) {
     ev.iter()
         .find_map(|e| match e {
-            Event::ShellFired {
+            Event::Artillery(ArtilleryEvent::ShellFired {
                 lost, burst, attacked, ..
-            } => Some((*lost, *burst, attacked.clone())),
+            }) => Some((*lost, *burst, attacked.clone())),
             _ => None,
         })
         .expect("a shell event")
@@ -59,13 +60,13 @@ fn shell_fired(
 fn fired_at(ev: &[Event], unit: u32) -> Vec<(u32, u32, String)> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 target,
                 dice,
                 to_hit,
                 context,
                 ..
-            } if *target == unit => Some((*dice, *to_hit, volley::report::fire::cause_words(*context))),
+            }) if *target == unit => Some((*dice, *to_hit, volley::report::fire::cause_words(*context))),
             _ => None,
         })
         .collect()
@@ -143,7 +144,9 @@ fn round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend() {
     let (trace, attacked) = ev
         .iter()
         .find_map(|e| match e {
-            Event::RoundShot { trace, attacked, .. } => Some((trace.clone(), attacked.clone())),
+            Event::Artillery(ArtilleryEvent::RoundShot { trace, attacked, .. }) => {
+                Some((trace.clone(), attacked.clone()))
+            }
             _ => None,
         })
         .expect("a round-shot event with its flight");
@@ -186,12 +189,12 @@ fn canister_at(ys: &[f64], faces: &[u32]) -> (Battle, Vec<Event>) {
 fn blast_through(ev: &[Event]) -> Vec<(u32, u32, Option<u32>)> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::BlastThrough {
+            Event::Artillery(ArtilleryEvent::BlastThrough {
                 next,
                 damaged_in_front,
                 to_hit,
                 ..
-            } => Some((*next, *damaged_in_front, *to_hit)),
+            }) => Some((*next, *damaged_in_front, *to_hit)),
             _ => None,
         })
         .collect()
@@ -237,7 +240,7 @@ fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
     script(&mut b, &[6; 30]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("fired");
     let swept = ev.iter().find_map(|e| match e {
-        Event::BlastThrough { corridor, .. } => Some(*corridor),
+        Event::Artillery(ArtilleryEvent::BlastThrough { corridor, .. }) => Some(*corridor),
         _ => None,
     });
     assert_eq!(swept, Some(preview.corridor));
@@ -335,7 +338,7 @@ fn a_mortars_target_saves_4_or_better() {
     let saves: Vec<Option<u32>> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { target: 1, save, .. } => Some(*save),
+            Event::Fire(FireEvent::Fired { target: 1, save, .. }) => Some(*save),
             _ => None,
         })
         .collect();
@@ -394,10 +397,10 @@ fn gatlings_reach_10_cm_and_jam_on_any_double() {
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: 0,
             why: volley::battle::event::KnockOut::Jammed
-        }
+        })
     )));
     assert!(!b.unit(0).alive(), "jammed: knocked out");
     assert_eq!(b.unit(1).hits, 0, "no attacks completed");
@@ -475,11 +478,11 @@ fn a_bounce_off_the_table_logs_its_landing_dice() {
     let b = battery(&[]);
     let line = volley::report::line(
         &b,
-        &Event::RoundShot {
+        &Event::Artillery(ArtilleryEvent::RoundShot {
             firer: 0,
             trace,
             attacked: vec![],
-        },
+        }),
     );
     assert!(line.contains("bounce d6 [4] need 4+"), "{line}");
     assert!(
@@ -503,7 +506,7 @@ fn deviation_and_the_canister_corridor_are_measured_from_the_guns_front_edge() {
     let trace = ev
         .iter()
         .find_map(|e| match e {
-            Event::RoundShot { trace, .. } => Some(trace.clone()),
+            Event::Artillery(ArtilleryEvent::RoundShot { trace, .. }) => Some(trace.clone()),
             _ => None,
         })
         .expect("a round shot");
@@ -540,9 +543,9 @@ fn canister_takes_the_nearest_enemy_in_the_cone_first() {
 fn commanders_attacked(ev: &[Event]) -> Vec<(u32, u32, Vec<u32>)> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::CommanderAttacked {
+            Event::Command(CommandEvent::CommanderAttacked {
                 commander, dice, rolls, ..
-            } => Some((*commander, *dice, rolls.clone())),
+            }) => Some((*commander, *dice, rolls.clone())),
             _ => None,
         })
         .collect()
@@ -613,7 +616,7 @@ fn a_battery_shares_its_dice_over_its_guns_nearest_first_and_each_ball_flies_alo
     let balls: Vec<(f64, u32)> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::RoundShot { trace, .. } => Some((trace.gun.x, trace.impacts[0].attacks)),
+            Event::Artillery(ArtilleryEvent::RoundShot { trace, .. }) => Some((trace.gun.x, trace.impacts[0].attacks)),
             _ => None,
         })
         .collect();
@@ -656,7 +659,10 @@ fn one_shell_bursts_on_the_stands_of_two_units_and_a_battery_bursts_once_a_gun()
     faces.extend([1; 60]);
     script(&mut b, &faces);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
-    let bursts = ev.iter().filter(|e| matches!(e, Event::ShellFired { .. })).count();
+    let bursts = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Artillery(ArtilleryEvent::ShellFired { .. })))
+        .count();
     assert_eq!(bursts, 2);
 }
 
@@ -681,7 +687,9 @@ fn a_ball_that_deviates_into_woods_strikes_their_edge_not_the_unit_inside() {
     let (trace, attacked) = ev
         .iter()
         .find_map(|e| match e {
-            Event::RoundShot { trace, attacked, .. } => Some((trace.clone(), attacked.clone())),
+            Event::Artillery(ArtilleryEvent::RoundShot { trace, attacked, .. }) => {
+                Some((trace.clone(), attacked.clone()))
+            }
             _ => None,
         })
         .expect("a round shot");
@@ -794,7 +802,7 @@ fn a_charged_guns_canister_blasts_through_the_charger_to_the_unit_behind() {
     let blast = ev
         .iter()
         .find_map(|e| match e {
-            Event::BlastThrough { next, to_hit, .. } => Some((*next, *to_hit)),
+            Event::Artillery(ArtilleryEvent::BlastThrough { next, to_hit, .. }) => Some((*next, *to_hit)),
             _ => None,
         })
         .expect("the canister blasts through");

@@ -2,6 +2,7 @@
 //! "Retreat": the rules without a test elsewhere.
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::event::{CombatSide, Event, KnockOut};
 use volley::battle::state::{Combat, Step, Suppression};
 use volley::battle::{Action, Battle};
@@ -14,7 +15,7 @@ const SKIRMISHERS: &str = "skirmishing_infantry_rifled";
 fn rounds(ev: &[Event]) -> Vec<Vec<CombatSide>> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.clone()),
             _ => None,
         })
         .collect()
@@ -52,10 +53,10 @@ fn an_evader_ending_within_3_cm_of_the_charger_is_knocked_out() {
     let ev = b.apply(&Action::CounterEvade { unit: 1 }).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: 1,
             why: KnockOut::CaughtEvading
-        }
+        })
     )));
     assert!(!b.unit(1).alive());
     assert!(b.combats.is_empty());
@@ -69,8 +70,14 @@ fn an_evader_that_gets_clear_survives_and_the_charger_that_did_not_close_is_diso
     let ev = b.apply(&Action::CounterEvade { unit: 1 }).unwrap();
     assert!(b.unit(1).alive());
     assert!(b.unit_distance(0, 1) >= 3.0, "{}", b.unit_distance(0, 1));
-    assert!(ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })));
-    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeFailed { unit: 0, .. })))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::Disordered { unit: 0 })))
+    );
     assert!(b.unit(0).disordered(b.player_turn));
     assert!(b.combats.is_empty());
 }
@@ -93,13 +100,17 @@ fn a_charge_that_slants_to_the_edge_with_its_whole_distance_makes_contact() {
         "{moved} of 20 cm to the held pose"
     );
     let (_, ev) = fight_first_round(&mut b);
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { .. })), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::CombatResult { .. }))),
+        "{ev:?}"
+    );
     assert!(!ev.iter().any(|e| matches!(
         e,
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             why: KnockOut::CaughtEvading,
             ..
-        }
+        })
     )));
 }
 
@@ -122,7 +133,8 @@ fn a_charge_that_does_not_close_on_a_target_that_stood_knocks_nothing_out() {
     assert!((b.unit_distance(0, 1) - 2.5).abs() < 1e-9);
     let ev = b.apply(&Action::Pass).unwrap();
     assert!(
-        ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })),
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeFailed { unit: 0, .. }))),
         "{ev:?}"
     );
     assert!(b.unit(0).disordered(b.player_turn));
@@ -174,15 +186,15 @@ fn a_charger_that_falls_back_under_counter_fire_does_not_contact() {
     let ev = b.apply(&Action::CounterFire { unit: 2 }).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::FellBack { unit: 0, distance, .. } if *distance == 6.0))
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::FellBack { unit: 0, distance, .. }) if *distance == 6.0))
     );
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::ChargeFailed {
+        Event::Melee(MeleeEvent::ChargeFailed {
             unit: 0,
             why: volley::battle::event::ChargeFailure::FellBack,
             ..
-        }
+        })
     )));
     assert!((b.unit(0).pose.pos.dist(held.pos) - 6.0).abs() < 0.3);
     assert!(b.combats.is_empty());
@@ -196,7 +208,10 @@ fn a_charger_knocked_out_by_counter_fire_does_not_contact() {
     script(&mut b, &[6, 6, 6, 1, 1]);
     let ev = b.apply(&Action::CounterFire { unit: 1 }).unwrap();
     assert!(!b.unit(0).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::ChargeFailed { unit: 0, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeFailed { unit: 0, .. })))
+    );
     assert!(b.combats.is_empty());
 }
 
@@ -236,7 +251,10 @@ fn a_unit_within_10_cm_supports_lined_up_behind_its_friend_for_one_more_die() {
     b.apply(&Action::EndPhase).unwrap();
     assert_eq!(b.step, Step::Support { side: 0 }, "the active side's support window");
     let ev = b.apply(&Action::Support { unit: 1, friend: 0 }).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Supporting { unit: 1, friend: 0 })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::Supporting { unit: 1, friend: 0 })))
+    );
     assert_eq!(round_dice(&ev)[0], vec![10, 8]);
     let s = b.unit(1).pose;
     assert!((s.pos.x - 100.0).abs() < 1e-9, "lined up centre to centre: {s:?}");
@@ -411,15 +429,18 @@ fn retreating_into_a_suppressed_friend_knocks_both_out() {
     let (b, ev) = retreat_into_friend(true);
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CombatResult {
+        Event::Melee(MeleeEvent::CombatResult {
             winner: Some(0),
             by_double: false,
             ..
-        }
+        })
     )));
     assert!(!b.unit(1).alive());
     assert!(!b.unit(2).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::KnockedOut { unit: 2, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::KnockedOut { unit: 2, .. })))
+    );
 }
 
 #[test]
@@ -428,8 +449,14 @@ fn retreating_into_an_unsuppressed_friend_halts_and_suppresses_it() {
     // suppressing them.
     let (b, ev) = retreat_into_friend(false);
     assert!(b.unit(1).alive() && b.unit(2).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::Halted { unit: 1, by: 2 })));
-    assert!(ev.iter().any(|e| matches!(e, Event::Suppressed { unit: 2, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Movement(MovementEvent::Halted { unit: 1, by: 2 })))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::Suppressed { unit: 2, .. })))
+    );
     assert!(b.unit(1).pose.pos.y < 51.51 + 2.5, "halted short of 5 cm");
 }
 
@@ -585,15 +612,18 @@ fn a_charges_winner_loses_stands_for_its_earlier_hits_at_its_full_hits_value() {
     ev.extend(b.apply(&Action::Pass).unwrap());
     assert_eq!(round_dice(&ev)[0], vec![9, 8]);
     assert!(!b.unit(1).alive(), "lost by double");
-    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { unit: 0 })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::Disordered { unit: 0 })))
+    );
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::StandsRemoved {
+            Event::Morale(MoraleEvent::StandsRemoved {
                 unit: 0,
                 removed: 1,
                 left: 3
-            }
+            })
         )),
         "{ev:?}"
     );
@@ -616,7 +646,10 @@ fn in_the_charge_phase_the_active_side_supports_only_with_an_orders_action_left(
     let mut b = in_contact_with(&[near], Terrain::default());
     script(&mut b, &[1; 400]);
     let ev = b.apply(&Action::EndPhase).unwrap();
-    assert!(!ev.iter().any(|e| matches!(e, Event::Supporting { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::Supporting { .. })))
+    );
     assert_eq!(round_dice(&ev)[0], vec![9, 8]);
     // A Confederate 3 cm behind its line supports freely in the Union's turn.
     let behind = u(1, RIFLES, 4, 100.0, 57.51, 270.0);
@@ -713,11 +746,11 @@ fn the_charge_preview_counts_what_its_first_round_will() {
     assert_eq!(first[1].to_hit, confederates.to_hit);
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CombatResult {
+        Event::Melee(MeleeEvent::CombatResult {
             winner: Some(0),
             by_double: true,
             ..
-        }
+        })
     )));
 }
 
@@ -760,7 +793,10 @@ fn the_charge_odds_fight_drawn_rounds_again_as_the_resolution_does() {
             k + 1
         );
     }
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatResult { winner: None, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::CombatResult { winner: None, .. })))
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! replacement, the blunder table.
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::event::{Event, KnockOut};
 use volley::battle::fire::FireContext;
 use volley::battle::state::{Phase, Step};
@@ -40,7 +41,8 @@ fn end_phase(b: &mut Battle) -> Vec<Event> {
 }
 
 fn orders_ended(ev: &[Event]) -> bool {
-    ev.iter().any(|e| matches!(e, Event::OrdersEnded { .. }))
+    ev.iter()
+        .any(|e| matches!(e, Event::Command(CommandEvent::OrdersEnded { .. })))
 }
 
 /// Union line (id 0) facing north at (100, 50); two Confederate lines (ids 1, 2) facing it,
@@ -89,7 +91,7 @@ fn opportunity_fire_follows_a_move_in_sight_and_each_unit_fires_once_a_turn() {
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Fired { target: 0, context, dice: 5, hits: 0, .. } if volley::report::fire::cause_words(*context) == "opportunity fire"
+        Event::Fire(FireEvent::Fired { target: 0, context, dice: 5, hits: 0, .. }) if volley::report::fire::cause_words(*context) == "opportunity fire"
     )));
     // "Roll all the attacks together": the fire at the mover is made; unit 2, which did not
     // join it, may not add its own.
@@ -146,7 +148,7 @@ fn units_firing_at_one_target_roll_their_attacks_together() {
     let fired: Vec<u32> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired { hits, context, .. }
+            Event::Fire(FireEvent::Fired { hits, context, .. })
                 if volley::report::fire::cause_words(*context) == "opportunity fire: rolled together" =>
             {
                 Some(*hits)
@@ -158,7 +160,7 @@ fn units_firing_at_one_target_roll_their_attacks_together() {
     let tests: Vec<usize> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::SuppressionTest { rolls, .. } => Some(rolls.len()),
+            Event::Morale(MoraleEvent::SuppressionTest { rolls, .. }) => Some(rolls.len()),
             _ => None,
         })
         .collect();
@@ -185,7 +187,10 @@ fn opportunity_fire_follows_an_ordered_fire_but_not_a_deploy() {
     .unwrap();
     assert_eq!(b.step, Step::Open, "a deploy opens no opportunity fire");
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Fired { target: 1, dice: 3, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Fire(FireEvent::Fired { target: 1, dice: 3, .. })))
+    );
     assert!(
         matches!(&b.step, Step::Reaction { mover: 0, eligible } if eligible.contains(&1)),
         "{:?}",
@@ -308,7 +313,7 @@ fn a_commander_moves_once_up_to_its_move_and_then_issues_no_more_orders() {
         .expect("30 cm is its move");
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::CommanderMoved { commander: HQ0, .. }))
+            .any(|e| matches!(e, Event::Command(CommandEvent::CommanderMoved { commander: HQ0, .. })))
     );
     assert_eq!(b.commander(HQ0).pos, V2::new(107.5, 14.0));
     let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
@@ -356,7 +361,7 @@ fn a_commander_touching_a_unit_that_is_suppressed_is_suppressed_and_then_neither
     assert!(b.unit(0).suppressed());
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::CommanderSuppressed { commander: HQ0 }))
+            .any(|e| matches!(e, Event::Command(CommandEvent::CommanderSuppressed { commander: HQ0 })))
     );
     assert!(b.commander(HQ0).suppressed.is_some());
     let r = b.check_order(HQ0, &[1], false, false).unwrap_err();
@@ -412,10 +417,10 @@ fn a_commander_touching_a_unit_that_is_knocked_out_is_knocked_out_with_it() {
     assert!(!b.unit(1).alive());
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CommanderKnockedOut {
+        Event::Command(CommandEvent::CommanderKnockedOut {
             commander: HQ1,
             why: KnockOut::WithOther
-        }
+        })
     )));
     assert!(!b.commander(HQ1).alive());
     assert!(b.commander(CO0 + 2).alive(), "the Confederate CO was not touching");
@@ -449,10 +454,10 @@ fn an_overrun_commander_joins_a_friend_within_half_its_move_or_is_knocked_out() 
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::CommanderJoined {
+            Event::Command(CommandEvent::CommanderJoined {
                 commander: HQ1,
                 unit: 1
-            }
+            })
         )),
         "{ev:#?}"
     );
@@ -462,10 +467,10 @@ fn an_overrun_commander_joins_a_friend_within_half_its_move_or_is_knocked_out() 
     let (b, ev) = overrun(74.25);
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CommanderKnockedOut {
+        Event::Command(CommandEvent::CommanderKnockedOut {
             commander: HQ1,
             why: KnockOut::Overrun
-        }
+        })
     )));
     assert!(!b.commander(HQ1).alive());
 }
@@ -495,12 +500,12 @@ fn isolated_units_order_themselves_against_seven_only_to_move_towards_their_comm
     let ev = b.apply(&Action::SelfOrder { unit: 0 }).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::SelfOrderRoll {
+        Event::Command(CommandEvent::SelfOrderRoll {
             unit: 0,
             target: 7,
             success: true,
             ..
-        }
+        })
     )));
     // Away from the HQ (a retire: 2.5 + 7.5 = 10 cm of movement) is refused by the self-order.
     let away = Action::Move {
@@ -514,11 +519,11 @@ fn isolated_units_order_themselves_against_seven_only_to_move_towards_their_comm
     let ev = b.apply(&Action::SelfOrder { unit: 1 }).unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::SelfOrderRoll {
+        Event::Command(CommandEvent::SelfOrderRoll {
             unit: 1,
             success: false,
             ..
-        }
+        })
     )));
     let mv = Action::Move {
         unit: 1,
@@ -549,21 +554,21 @@ fn a_knocked_out_commander_is_replaced_next_turn_one_worse_and_cannot_order_or_m
     let ev = order_any(&mut b, HQ0, &[0]);
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Blunder {
+        Event::Command(CommandEvent::Blunder {
             roll: 1,
             effect: BlunderEffect::CeaseFiring,
             ..
-        }
+        })
     )));
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::CommanderAttacked {
+        Event::Command(CommandEvent::CommanderAttacked {
             commander: HQ0,
             dice: 6,
             hits: 6,
             knocked_out: true,
             ..
-        }
+        })
     )));
     assert!(!b.commander(HQ0).alive());
     // The Confederate turn: not yet.
@@ -576,11 +581,11 @@ fn a_knocked_out_commander_is_replaced_next_turn_one_worse_and_cannot_order_or_m
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::CommanderReplaced {
+            Event::Command(CommandEvent::CommanderReplaced {
                 commander: HQ0,
                 command_value: 6,
                 ..
-            }
+            })
         )),
         "{ev:#?}"
     );
@@ -644,7 +649,7 @@ fn blunder(gap: f64, effect_roll: u32) -> (Battle, Vec<Event>, Vec<u32>) {
     assert!(orders_ended(&ev), "a blunder fails the order");
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Blunder { roll, .. } if *roll == effect_roll))
+            .any(|e| matches!(e, Event::Command(CommandEvent::Blunder { roll, .. }) if *roll == effect_roll))
     );
     let left = b.dice.remaining_scripted().unwrap();
     let used: Vec<u32> = faces[3..faces.len() - left].to_vec();
@@ -659,13 +664,13 @@ fn blunder_two_cross_fire_hits_the_three_units_nearest_the_commander_in_the_flan
     let shots: Vec<(u32, u32)> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 target,
                 dice,
                 context,
                 aspect,
                 ..
-            } if volley::report::fire::cause_words(*context) == "blunder: cross-fire" => {
+            }) if volley::report::fire::cause_words(*context) == "blunder: cross-fire" => {
                 assert_eq!(*aspect, volley::rules::geometry::Aspect::Flank);
                 Some((*target, *dice))
             }
@@ -695,13 +700,13 @@ fn blunder_five_open_fire_makes_the_ordered_units_fire_at_the_nearest_enemy() {
     let firers: Vec<(Vec<u32>, u32, u32)> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 firers,
                 target,
                 dice,
                 context,
                 ..
-            } if volley::report::fire::cause_words(*context) == "blunder: open fire" => {
+            }) if volley::report::fire::cause_words(*context) == "blunder: open fire" => {
                 Some((firers.clone(), *target, *dice))
             }
             _ => None,
@@ -738,10 +743,10 @@ fn a_unit_moving_through_an_enemy_commander_overruns_it() {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            Event::CommanderKnockedOut {
+            Event::Command(CommandEvent::CommanderKnockedOut {
                 commander: HQ1,
                 why: KnockOut::Overrun
-            }
+            })
         )),
         "{ev:#?}"
     );

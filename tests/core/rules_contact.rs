@@ -2,6 +2,7 @@
 //! enemy stand's edge, not a corner), and several units charging one unit (issue 64).
 
 use super::common::*;
+use volley::battle::event::families::*;
 use volley::battle::event::{CombatSide, Event};
 use volley::battle::{Action, Battle};
 
@@ -10,7 +11,7 @@ const RIFLES: &str = "regular_infantry_rifled";
 fn first_round(ev: &[Event]) -> Vec<CombatSide> {
     ev.iter()
         .find_map(|e| match e {
-            Event::CombatRound { sides, .. } => Some(sides.clone()),
+            Event::Melee(MeleeEvent::CombatRound { sides, .. }) => Some(sides.clone()),
             _ => None,
         })
         .expect("a combat round")
@@ -21,7 +22,10 @@ fn charge_to_first_round(b: &mut Battle) -> Vec<CombatSide> {
     script(b, &[1; 400]);
     let mut ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
     for _ in 0..4 {
-        if ev.iter().any(|e| matches!(e, Event::CombatRound { .. })) {
+        if ev
+            .iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::CombatRound { .. })))
+        {
             break;
         }
         ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
@@ -93,22 +97,25 @@ fn a_square_charged_from_its_side_is_contacted_in_the_front() {
     let ev = b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
     let mut ev = ev;
     for _ in 0..4 {
-        if ev.iter().any(|e| matches!(e, Event::ChargeContact { .. })) {
+        if ev
+            .iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::ChargeContact { .. })))
+        {
             break;
         }
         ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();
     }
     let contact = ev
         .iter()
-        .find(|e| matches!(e, Event::ChargeContact { .. }))
+        .find(|e| matches!(e, Event::Melee(MeleeEvent::ChargeContact { .. })))
         .expect("contact");
     assert!(
         matches!(
             contact,
-            Event::ChargeContact {
+            Event::Melee(MeleeEvent::ChargeContact {
                 aspect: volley::rules::geometry::Aspect::Front,
                 ..
-            }
+            })
         ),
         "{contact:?}"
     );
@@ -155,7 +162,10 @@ fn two_units_charge_two_parts_of_one_front_and_both_fight() {
     assert_eq!(b.combats[0].chargers, vec![0, 1]);
     let mut ev = Vec::new();
     for _ in 0..6 {
-        if ev.iter().any(|e| matches!(e, Event::CombatRound { .. })) {
+        if ev
+            .iter()
+            .any(|e| matches!(e, Event::Melee(MeleeEvent::CombatRound { .. })))
+        {
             break;
         }
         ev = b.apply(&Action::Pass).or_else(|_| b.apply(&Action::EndPhase)).unwrap();

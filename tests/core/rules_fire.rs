@@ -3,6 +3,7 @@
 
 use super::common::*;
 use super::fire::order;
+use volley::battle::event::families::*;
 use volley::battle::event::{Event, ForcedInto, KnockOut};
 use volley::battle::fire::FireContext;
 use volley::battle::state::{Step, Suppression};
@@ -39,17 +40,17 @@ fn fall_back_into(y0: f64, extra: &[U], terrain: Terrain) -> (Battle, Vec<Event>
     let ev = b.apply(&Action::Fire { unit: 0, target }).expect("legal fire");
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::FellBack { unit, distance, .. } if *unit == target && *distance == 10.0))
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::FellBack { unit, distance, .. }) if *unit == target && *distance == 10.0))
     );
     (b, ev)
 }
 
 fn forced_into(ev: &[Event], unit: u32, what: volley::battle::event::ForcedInto) -> bool {
     ev.iter().any(|e| match e {
-        Event::KnockedOut {
+        Event::Morale(MoraleEvent::KnockedOut {
             unit: u,
             why: KnockOut::ForcedInto(w),
-        } => *u == unit && *w == what,
+        }) => *u == unit && *w == what,
         _ => false,
     })
 }
@@ -61,8 +62,14 @@ fn falling_back_into_a_friendly_unit_halts_on_contact_and_suppresses_it() {
     let friend = u(1, RIFLES, 4, 100.0, 66.0, 270.0);
     let (b, ev) = fall_back_into(50.0, &[friend], Terrain::default());
     assert!(b.unit(1).alive() && b.unit(2).alive());
-    assert!(ev.iter().any(|e| matches!(e, Event::Halted { unit: 1, by: 2 })));
-    assert!(ev.iter().any(|e| matches!(e, Event::Suppressed { unit: 2, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Movement(MovementEvent::Halted { unit: 1, by: 2 })))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::Suppressed { unit: 2, .. })))
+    );
     assert!(b.unit(2).suppressed());
     let moved = b.unit(1).pose.pos.y - 60.0;
     assert!(moved > 2.0 && moved <= 3.0, "halted on contact after {moved} cm");
@@ -132,14 +139,14 @@ fn canister_shot(row: &'static str) -> (u32, i32, u32, String) {
     let (dice, base, to_hit, context) = ev
         .iter()
         .find_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 firers,
                 dice,
                 base_dice,
                 to_hit,
                 context,
                 ..
-            } if firers == &vec![1] => Some((*dice, *base_dice, *to_hit, volley::report::fire::cause_words(*context))),
+            }) if firers == &vec![1] => Some((*dice, *base_dice, *to_hit, volley::report::fire::cause_words(*context))),
             _ => None,
         })
         .expect("the gun fired");
@@ -323,13 +330,13 @@ fn units_of_one_order_firing_at_one_target_roll_together_and_it_falls_back_once(
     let fired: Vec<u32> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::Fired {
+            Event::Fire(FireEvent::Fired {
                 firers,
                 context,
                 hits,
                 saved,
                 ..
-            } => {
+            }) => {
                 assert_eq!(context.how, volley::battle::event::FireHow::Together);
                 assert_eq!(firers.len(), 1);
                 Some(hits - saved)
@@ -343,7 +350,7 @@ fn units_of_one_order_firing_at_one_target_roll_together_and_it_falls_back_once(
     let falls: Vec<usize> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::FellBack { unit: 2, rolls, .. } => Some(rolls.len()),
+            Event::Morale(MoraleEvent::FellBack { unit: 2, rolls, .. }) => Some(rolls.len()),
             _ => None,
         })
         .collect();
@@ -352,7 +359,10 @@ fn units_of_one_order_firing_at_one_target_roll_together_and_it_falls_back_once(
         vec![net as usize],
         "one fall-back, a die per hit of both: {ev:?}"
     );
-    assert!(!ev.iter().any(|e| matches!(e, Event::SuppressionTest { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Morale(MoraleEvent::SuppressionTest { .. })))
+    );
     // Both spent their action.
     assert!(b.validate(&Action::Fire { unit: 0, target: 2 }).is_err());
     assert!(b.validate(&Action::Fire { unit: 1, target: 2 }).is_err());

@@ -7,6 +7,7 @@ use super::common::*;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::Buttonlike;
 use volley::app::BattleState;
+use volley::battle::event::families::*;
 use volley::battle::{Action, Battle, Phase};
 use volley::rules::geometry::V2;
 use volley::ui::undo::UndoStack;
@@ -561,7 +562,7 @@ fn every_action_that_draws_dice_is_judged_not_undoable_from_its_events() {
                 rolled += 1;
                 assert!(!is_undoable(ev), "{} drew dice: {ev:?}", volley::report::heading(b, a));
             }
-            if ev.iter().any(|e| matches!(e, Event::Fired { .. })) {
+            if ev.iter().any(|e| matches!(e, Event::Fire(FireEvent::Fired { .. }))) {
                 fired += 1;
                 assert!(!is_undoable(ev));
             }

@@ -8,6 +8,7 @@
 
 use super::common::*;
 use proptest::prelude::*;
+use volley::battle::event::families::*;
 use volley::battle::reasons::PassReason;
 use volley::battle::state::{Combat, Step, UnitId};
 use volley::battle::works::{Bridging, Task};
@@ -462,12 +463,12 @@ fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
         );
         let mine = b.side_units(side).next().expect("a unit").id;
         let told = [
-            Event::Disordered { unit: secret[0] },
-            Event::Disordered { unit: mine },
-            Event::Halted {
+            Event::Morale(MoraleEvent::Disordered { unit: secret[0] }),
+            Event::Morale(MoraleEvent::Disordered { unit: mine }),
+            Event::Movement(MovementEvent::Halted {
                 unit: mine,
                 by: secret[0],
-            },
+            }),
         ];
         assert_eq!(events::visible(&v, &told), vec![told[1].clone()]);
         assert_eq!(events::visible(&PlayerView::of(&b, Viewer::All), &told).len(), 3);

@@ -12,6 +12,7 @@
 use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Deploy, Refusal, refuse};
 use crate::battle::event::Event;
+use crate::battle::event::families::*;
 use crate::battle::state::*;
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;
@@ -67,11 +68,11 @@ impl OptionalRule for ProneMovement {
         }
         b.optional.prone.spent.push(target);
         let taken = net - b.rules.fire.prone_fewer_hits.min(net);
-        ev.push(Event::ProneSaved {
+        ev.push(Event::Prone(ProneEvent::ProneSaved {
             unit: target,
             hits: net,
             taken,
-        });
+        }));
         taken
     }
 

@@ -15,6 +15,7 @@
 
 use super::hooks::{Act, OptionalRule};
 use crate::battle::action::{Action, Refusal, refuse};
+use crate::battle::event::families::*;
 use crate::battle::event::{Event, ModRule, Modifier};
 use crate::battle::state::*;
 use crate::data::army::{Arm, Trait};
@@ -130,7 +131,7 @@ impl Battle {
     /// Carry out a decided draw of sabers.
     pub(crate) fn do_draw_sabers(&mut self, id: UnitId, ev: &mut Vec<Event>) {
         self.optional.sabers.set(id, Some(self.player_turn));
-        ev.push(Event::SabersDrawn { unit: id });
+        ev.push(Event::Saber(SaberEvent::SabersDrawn { unit: id }));
     }
 
     /// Saber charges on offer: one for every unit with a charge among `out`.

@@ -1,0 +1,9 @@
+//! Optional rule "Saber Charge".
+
+use super::*;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SaberEvent {
+    /// BPT "Saber Charge": the unit announced a saber charge.
+    SabersDrawn { unit: UnitId },
+}
