@@ -4,6 +4,7 @@
 use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{count, dice as faces, unit};
+use crate::battle::event::ArtilleryEvent;
 use crate::battle::event::ShellLost;
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::artillery::ShotTrace;
@@ -148,4 +149,35 @@ pub(crate) fn blast(b: &Battle, firer: UnitId, next: UnitId, damaged_in_front: u
 /// Its dice are the next `Fired`'s; the blast's corridor shows.
 pub(crate) fn blast_facts<'a>(corridor: [V2; 4]) -> Facts<'a> {
     Facts::rolled(Vec::new()).clip(Clip::Corridor { pts: corridor })
+}
+
+/// What a artillery event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &ArtilleryEvent) -> Facts<'_> {
+    use ArtilleryEvent as E;
+    match e {
+        E::RoundShot { firer, trace, .. } => round_shot_facts(*firer, trace),
+        E::ShellFired {
+            firer,
+            gun,
+            accuracy_roll,
+            accuracy_need,
+            deviation,
+            burst,
+            ..
+        } => shell_facts(*firer, (*gun, *burst), (*accuracy_roll, *accuracy_need), deviation),
+        E::BlastThrough { corridor, .. } => blast_facts(*corridor),
+    }
+}
+
+/// A artillery event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &ArtilleryEvent) -> String {
+    use ArtilleryEvent as E;
+    match e {
+        E::RoundShot { firer, trace, attacked } => round_shot(b, *firer, trace, attacked),
+        E::ShellFired { firer, high_angle, accuracy_roll, accuracy_need, deviation, burst, lost, attacked, air_burst, .. } => {
+            shell(b, *firer, (*high_angle, *air_burst), (*accuracy_roll, *accuracy_need, deviation), (*burst, lost, attacked))
+        }
+        E::BlastThrough { firer, next, damaged_in_front, to_hit, .. } => blast(b, *firer, *next, *damaged_in_front, *to_hit),
+    }
 }

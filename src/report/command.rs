@@ -5,6 +5,7 @@
 use super::aspects::{Caption, Deed, Facts};
 use super::dice::Throw;
 use super::words::{blunder_words, commander, count, dice as faces, knock_out_words, modifier_words, unit, units};
+use crate::battle::event::CommandEvent;
 use crate::battle::event::{CommandOutcome, KnockOut, Modifier};
 use crate::battle::state::{Battle, CmdId, UnitId};
 use crate::rules::geometry::V2;
@@ -112,4 +113,54 @@ pub(crate) fn joined(b: &Battle, c: CmdId, u: UnitId) -> String {
 
 pub(crate) fn replaced(b: &Battle, c: CmdId, command_value: i32) -> String {
     format!("{} is replaced (command {command_value})", commander(b, c))
+}
+
+/// What a command event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &CommandEvent) -> Facts<'_> {
+    use CommandEvent as E;
+    match e {
+        E::CommandRoll {
+            commander,
+            target,
+            dice,
+            outcome,
+            ..
+        } => roll_facts(*commander, *target, dice, *outcome),
+        E::SelfOrderRoll {
+            unit,
+            target,
+            dice,
+            success,
+        } => self_order_facts(*unit, *target, dice, *success),
+        E::Blunder { roll, .. } => blunder_facts(*roll),
+        E::CommanderMoved { from, .. } => rode_facts(*from),
+        E::CommanderAttacked { rolls, .. } => attacked_facts(rolls),
+        E::OrdersEnded { .. }
+        | E::CommanderSuppressed { .. }
+        | E::CommanderKnockedOut { .. }
+        | E::CommanderJoined { .. }
+        | E::CommanderReplaced { .. } => Facts::none(),
+    }
+}
+
+/// A command event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &CommandEvent) -> String {
+    use CommandEvent as E;
+    match e {
+        E::CommandRoll { commander, units, value, modifiers, target, dice, outcome } => {
+            roll(b, (*commander, units), (*value, modifiers, *target), dice, *outcome)
+        }
+        E::SelfOrderRoll { unit, target, dice, success } => self_order(b, *unit, *target, dice, *success),
+        E::Blunder { commander, roll, effect } => blunder(b, *commander, *roll, effect),
+        E::OrdersEnded { commander, all } => orders_ended(b, *commander, *all),
+        E::CommanderMoved { commander, to, .. } => rode(b, *commander, *to),
+        E::CommanderAttacked { commander, dice, rolls, hits, knocked_out } => {
+            attacked(b, *commander, *dice, rolls, (*hits, *knocked_out))
+        }
+        E::CommanderSuppressed { commander } => suppressed(b, *commander),
+        E::CommanderKnockedOut { commander, why } => knocked_out(b, *commander, why),
+        E::CommanderJoined { commander, unit } => joined(b, *commander, *unit),
+        E::CommanderReplaced { commander, command_value, .. } => replaced(b, *commander, *command_value),
+    }
 }

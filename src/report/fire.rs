@@ -5,6 +5,7 @@
 use super::aspects::{Caption, Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{aspect_word, count, cover_words, dice as faces, modifier_words, unit};
+use crate::battle::event::FireEvent;
 use crate::battle::event::{FireCause, FireHow, FireWhy, Modifier};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Aspect;
@@ -156,4 +157,40 @@ pub(crate) fn fired_facts<'a>(
         target,
         canister: context.how == FireHow::Canister,
     })
+}
+
+/// What a fire event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &FireEvent) -> Facts<'_> {
+    use FireEvent as E;
+    match e {
+        E::Fired {
+            firers,
+            target,
+            context,
+            to_hit,
+            roll_bonus,
+            rolls,
+            hits,
+            save,
+            save_rolls,
+            ..
+        } => fired_facts(
+            firers,
+            *target,
+            *context,
+            (*to_hit, *roll_bonus, rolls, *hits),
+            (*save, save_rolls),
+        ),
+    }
+}
+
+/// A fire event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &FireEvent) -> String {
+    use FireEvent as E;
+    match e {
+        E::Fired { firers, target, context, base_dice, modifiers, dice, aspect, cover, to_hit, roll_bonus, rolls, hits, save, save_rolls, saved } => {
+            fired(b, &Fire { firers, target: *target, context: *context, base_dice: *base_dice, modifiers, dice: *dice, aspect: *aspect, cover: *cover, to_hit: *to_hit, roll_bonus: *roll_bonus, rolls, hits: *hits, save: *save, save_rolls, saved: *saved })
+        }
+    }
 }

@@ -4,6 +4,7 @@
 use super::aspects::{Clip, Facts, Mark};
 use super::dice::Throw;
 use super::words::{aspect_word, count, dice as faces, modifier_words, side, unit};
+use crate::battle::event::MeleeEvent;
 use crate::battle::event::{ChargeFailure, CombatSide};
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::{Aspect, Pose};
@@ -140,4 +141,33 @@ pub(crate) fn consolidated_facts<'a>(unit: UnitId, from: Pose, to: Pose) -> Fact
     Facts::none()
         .clip(Clip::Glide { unit, from, to })
         .mark(Mark::Consolidated)
+}
+
+/// What a melee event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &MeleeEvent) -> Facts<'_> {
+    use MeleeEvent as E;
+    match e {
+        E::ChargeFailed { unit, .. } => failed_facts(*unit),
+        E::CombatRound { sides, .. } => round_facts(sides),
+        E::CombatResult { target, .. } => result_facts(*target),
+        E::Retreated { unit, from, to } => retreated_facts(*unit, *from, *to),
+        E::Consolidated { unit, from, to } => consolidated_facts(*unit, *from, *to),
+        E::ChargeDeclared { .. } | E::ChargeContact { .. } | E::Supporting { .. } => Facts::none(),
+    }
+}
+
+/// A melee event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &MeleeEvent) -> String {
+    use MeleeEvent as E;
+    match e {
+        E::ChargeDeclared { unit, target, .. } => declared(b, *unit, *target),
+        E::ChargeContact { unit, target, aspect } => contact(b, *unit, *target, aspect),
+        E::ChargeFailed { unit, target, why } => failed(b, *unit, *target, *why),
+        E::Supporting { unit, friend } => supporting(b, *unit, *friend),
+        E::CombatRound { round, target, sides } => self::round(b, *round, *target, sides),
+        E::CombatResult { target, winner, by_double, hits } => result(b, *target, *winner, *by_double, hits),
+        E::Retreated { unit, from, to } => retreated(b, *unit, from, to),
+        E::Consolidated { unit, from, to } => consolidated(b, *unit, from, to),
+    }
 }

@@ -4,6 +4,7 @@
 use super::aspects::{Clip, Deed, Facts};
 use super::dice::Throw;
 use super::words::{cm, count, dice as faces, knock_out_words, side, unit};
+use crate::battle::event::MoraleEvent;
 use crate::battle::event::{KnockOut, SuppressedWhy};
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::Pose;
@@ -117,4 +118,48 @@ pub(crate) fn breakpoint_facts<'a>(value: i32, d: &[u32; 2], broken: bool) -> Fa
 
 pub(crate) fn side_broken(b: &Battle, s: SideId) -> String {
     format!("{} withdraws from the field", side(b, s))
+}
+
+/// What a morale event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &MoraleEvent) -> Facts<'_> {
+    use MoraleEvent as E;
+    match e {
+        E::HitsTaken { unit, hits, .. } => hits_facts(*unit, *hits),
+        E::SuppressionTest { rolls, need, .. } => suppression_test_facts(rolls, *need),
+        E::FellBack {
+            unit,
+            rolls,
+            distance,
+            from,
+            to,
+        } => fell_back_facts(*unit, rolls, *distance, (*from, *to)),
+        E::Suppressed { unit, .. } => suppressed_facts(*unit),
+        E::KnockedOut { unit, .. } => knocked_out_facts(*unit),
+        E::StandsRemoved { unit, removed, .. } => stands_facts(*unit, *removed),
+        E::Disordered { unit } => disordered_facts(*unit),
+        E::BreakpointRoll {
+            value, dice, broken, ..
+        } => breakpoint_facts(*value, dice, *broken),
+        E::SideBroken { .. } => Facts::none().result(),
+        E::DisorderEnded { .. } | E::SuppressionCleared { .. } => Facts::none(),
+    }
+}
+
+/// A morale event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &MoraleEvent) -> String {
+    use MoraleEvent as E;
+    match e {
+        E::HitsTaken { unit, hits, total, value } => self::hits(b, *unit, *hits, *total, *value),
+        E::SuppressionTest { unit, rolls, need, suppressed } => suppression_test(b, *unit, rolls, *need, *suppressed),
+        E::FellBack { unit, rolls, distance, .. } => fell_back(b, *unit, rolls, *distance),
+        E::Suppressed { unit, why } => suppressed(b, *unit, *why),
+        E::KnockedOut { unit, why } => knocked_out(b, *unit, why),
+        E::StandsRemoved { unit, removed, left } => stands_removed(b, *unit, *removed, *left),
+        E::Disordered { unit } => disordered(b, *unit),
+        E::DisorderEnded { unit } => disorder_ended(b, *unit),
+        E::SuppressionCleared { unit } => suppression_cleared(b, *unit),
+        E::BreakpointRoll { side, value, dice, broken } => breakpoint(b, *side, *value, dice, *broken),
+        E::SideBroken { side } => side_broken(b, *side),
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::aspects::{Caption, Clip, Deed, Facts};
 use super::words::{degrees, move_verb, unit};
+use crate::battle::event::MovementEvent;
 use crate::battle::event::{Deployment, MoveKind};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Pose;
@@ -52,4 +53,26 @@ pub(crate) fn deployed(b: &Battle, u: UnitId, what: &Deployment) -> String {
 
 pub(crate) fn halted(b: &Battle, u: UnitId, by: UnitId) -> String {
     format!("{} halts against {}", unit(b, u), unit(b, by))
+}
+
+/// What a movement event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &MovementEvent) -> Facts<'_> {
+    use MovementEvent as E;
+    match e {
+        E::Moved {
+            unit, from, to, kind, ..
+        } => moved_facts(*unit, *from, *to, *kind),
+        E::Deployed { .. } | E::Halted { .. } => Facts::none(),
+    }
+}
+
+/// A movement event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &MovementEvent) -> String {
+    use MovementEvent as E;
+    match e {
+        E::Moved { unit, from, to, kind, cost } => moved(b, *unit, (from, to), kind, *cost),
+        E::Deployed { unit, what } => deployed(b, *unit, what),
+        E::Halted { unit, by } => halted(b, *unit, *by),
+    }
 }

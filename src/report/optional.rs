@@ -6,6 +6,9 @@ use super::aspects::Facts;
 use super::dice::Throw;
 use super::words::{commander, d6_line, pass_reason_words, plural, side, unit, units};
 use crate::battle::event::{DMarkerWhy, Lapsed, Modifier, PassReason, RetiredWhy};
+use crate::battle::event::{
+    FormationsEvent, OrderDelayEvent, PassingEvent, ProneEvent, SaberEvent, ScoutingEvent, WeatherEvent,
+};
 use crate::battle::state::{Battle, CmdId, SideId, UnitId};
 use crate::data::scenario::Weather;
 
@@ -201,4 +204,149 @@ pub(crate) fn order_arrived(
         line.push_str(&format!("; {} lets it lapse: {why}", unit(b, *u)));
     }
     line
+}
+
+/// What a weather event means, but its words (`report::facts`).
+pub(super) fn weather_facts_of(e: &WeatherEvent) -> Facts<'_> {
+    use WeatherEvent as E;
+    match e {
+        E::WeatherRoll { dice, .. } => weather_facts(dice),
+    }
+}
+
+/// A weather event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn weather_line_of(_b: &Battle, e: &WeatherEvent) -> String {
+    use WeatherEvent as E;
+    match e {
+        E::WeatherRoll { dice, from, to, when } => weather(dice, from, to, *when),
+    }
+}
+
+/// What a passing event means, but its words (`report::facts`).
+pub(super) fn passing_facts_of(e: &PassingEvent) -> Facts<'_> {
+    use PassingEvent as E;
+    match e {
+        E::ActivationRoll {
+            target, roll, success, ..
+        } => d6_facts("activation", *target, *roll, *success),
+        E::ChargeTest {
+            target, roll, success, ..
+        } => d6_facts("charge test", *target, *roll, *success),
+        E::RallyRoll {
+            target, roll, success, ..
+        } => d6_facts("rally", *target, *roll, *success),
+        E::DMarkers { .. } | E::InitiativePassed { .. } => Facts::none(),
+    }
+}
+
+/// A passing event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn passing_line_of(b: &Battle, e: &PassingEvent) -> String {
+    use PassingEvent as E;
+    match e {
+        E::ActivationRoll { unit, modifiers, target, roll, success } => activation(b, *unit, (modifiers, *target), *roll, *success),
+        E::ChargeTest { unit, enemy, modifiers, target, roll, success } => {
+            charge_test(b, (*unit, *enemy), (modifiers, *target), *roll, *success)
+        }
+        E::RallyRoll { unit, modifiers, target, roll, success } => rally(b, *unit, (modifiers, *target), *roll, *success),
+        E::DMarkers { unit, change, total, why } => d_markers(b, *unit, *change, *total, *why),
+        E::InitiativePassed { side, reason } => initiative_passed(b, *side, reason),
+    }
+}
+
+/// What a scouting event means, but its words (`report::facts`).
+pub(super) fn scouting_facts_of(e: &ScoutingEvent) -> Facts<'_> {
+    use ScoutingEvent as E;
+    match e {
+        E::Revealed { .. } | E::ScoutRetired { .. } | E::ScoutFree { .. } => Facts::none(),
+    }
+}
+
+/// A scouting event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn scouting_line_of(b: &Battle, e: &ScoutingEvent) -> String {
+    use ScoutingEvent as E;
+    match e {
+        E::Revealed { unit, by, distance } => revealed(b, *unit, *by, *distance),
+        E::ScoutRetired { unit, why } => scout_retired(b, *unit, *why),
+        E::ScoutFree { unit } => scout_free(b, *unit),
+    }
+}
+
+/// What a saber event means, but its words (`report::facts`).
+pub(super) fn saber_facts_of(e: &SaberEvent) -> Facts<'_> {
+    use SaberEvent as E;
+    match e {
+        E::SabersDrawn { .. } => Facts::none(),
+    }
+}
+
+/// A saber event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn saber_line_of(b: &Battle, e: &SaberEvent) -> String {
+    use SaberEvent as E;
+    match e {
+        E::SabersDrawn { unit } => sabers_drawn(b, *unit),
+    }
+}
+
+/// What a formations event means, but its words (`report::facts`).
+pub(super) fn formations_facts_of(e: &FormationsEvent) -> Facts<'_> {
+    use FormationsEvent as E;
+    match e {
+        E::Attached { .. } => Facts::none(),
+    }
+}
+
+/// A formations event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn formations_line_of(b: &Battle, e: &FormationsEvent) -> String {
+    use FormationsEvent as E;
+    match e {
+        E::Attached { unit, co, hq } => attached(b, *unit, *co, *hq),
+    }
+}
+
+/// What a prone event means, but its words (`report::facts`).
+pub(super) fn prone_facts_of(e: &ProneEvent) -> Facts<'_> {
+    use ProneEvent as E;
+    match e {
+        E::ProneSaved { .. } => Facts::none(),
+    }
+}
+
+/// A prone event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn prone_line_of(b: &Battle, e: &ProneEvent) -> String {
+    use ProneEvent as E;
+    match e {
+        E::ProneSaved { unit, hits, taken } => prone_saved(b, *unit, *hits, *taken),
+    }
+}
+
+/// What a order delay event means, but its words (`report::facts`).
+pub(super) fn order_delay_facts_of(e: &OrderDelayEvent) -> Facts<'_> {
+    use OrderDelayEvent as E;
+    match e {
+        E::OrderDelayed { .. } | E::OrderArrived { .. } | E::OrderReplaced { .. } => Facts::none(),
+    }
+}
+
+/// A order delay event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn order_delay_line_of(b: &Battle, e: &OrderDelayEvent) -> String {
+    use OrderDelayEvent as E;
+    match e {
+        E::OrderDelayed { commander, units, distance, delay, due_game_turn } => {
+            order_delayed(b, (*commander, units), *distance, *delay, *due_game_turn)
+        }
+        E::OrderArrived { commander, units, credits, given_game_turn, lapsed } => {
+            order_arrived(b, (*commander, units), *credits, *given_game_turn, lapsed)
+        }
+        E::OrderReplaced { commander, units, given_game_turn, by } => {
+            order_replaced(b, (*commander, units), *given_game_turn, *by)
+        }
+    
+    }
 }

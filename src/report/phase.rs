@@ -3,6 +3,7 @@
 use super::aspects::{Facts, Mark};
 use super::words::{end_reason_words, phase_word, result_word, side};
 use crate::battle::event::EndReason;
+use crate::battle::event::PhaseEvent;
 use crate::battle::state::{Battle, Phase, ResultKind, SideId};
 
 /// "— Turn 2, Union: command phase —".
@@ -46,4 +47,28 @@ pub(crate) fn game_over_facts<'a>() -> Facts<'a> {
         ..Facts::none()
     }
     .mark(Mark::GameOver)
+}
+
+/// What a phase event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &PhaseEvent) -> Facts<'_> {
+    use PhaseEvent as E;
+    match e {
+        E::PhaseStarted {
+            phase,
+            active,
+            game_turn,
+            ..
+        } => started_facts(*phase, *active, *game_turn),
+        E::GameOver { .. } => game_over_facts(),
+    }
+}
+
+/// A phase event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &PhaseEvent) -> String {
+    use PhaseEvent as E;
+    match e {
+        E::PhaseStarted { phase, active, game_turn, .. } => started(b, *phase, *active, *game_turn),
+        E::GameOver { winner, result, victory_points, reason } => game_over(b, *winner, result, victory_points, *reason),
+    }
 }

@@ -4,6 +4,7 @@
 use super::aspects::Facts;
 use super::dice::Throw;
 use super::words::{building, dice as faces, plural, unit, units};
+use crate::battle::event::WorksEvent;
 use crate::battle::state::{Battle, UnitId};
 use crate::battle::works::Task;
 
@@ -78,4 +79,26 @@ pub(crate) fn collapsed(b: &Battle, i: u32, knocked_out: &[UnitId], suppressed: 
             format!("; {} suppressed", units(b, suppressed))
         }
     )
+}
+
+/// What a works event means, but its words (`report::facts`).
+pub(super) fn facts_of(e: &WorksEvent) -> Facts<'_> {
+    use WorksEvent as E;
+    match e {
+        E::EngineerWork { roll, done, .. } => engineer_facts(*roll, *done),
+        E::ConstructionHit { .. } | E::ConstructionCollapsed { .. } => Facts::none(),
+    }
+}
+
+/// A works event's line in the log (`report::line`).
+#[rustfmt::skip]
+pub(super) fn line_of(b: &Battle, e: &WorksEvent) -> String {
+    use WorksEvent as E;
+    match e {
+        E::EngineerWork { unit, task, linear, roll, built, done } => engineer(b, (*unit, *task, *linear), *roll, *built, *done),
+        E::ConstructionHit { building, rolls, need, save_rolls, hits, total, value } => {
+            construction_hit(b, *building, (rolls, *need, save_rolls), *hits, (*total, *value))
+        }
+        E::ConstructionCollapsed { building, knocked_out, suppressed } => collapsed(b, *building, knocked_out, suppressed),
+    }
 }
