@@ -15,6 +15,14 @@ use crate::rules::geometry::{self, Pose};
 use crate::rules::params::BlunderEffect;
 
 /// A command roll worked out before the dice.
+/// What an order allows: a charge, dense terrain, the road (BPT "Command Modifiers" notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderFlags {
+    pub charge: bool,
+    pub dense: bool,
+    pub road: bool,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderPlan {
     pub value: i32,
@@ -344,10 +352,10 @@ impl Battle {
         c: CmdId,
         units: &[UnitId],
         plan: OrderPlan,
-        flags: super::decide::OrderFlags,
+        flags: OrderFlags,
         ev: &mut Vec<Event>,
     ) {
-        let super::decide::OrderFlags { charge, dense, road } = flags;
+        let OrderFlags { charge, dense, road } = flags;
         self.start_order(c, units);
         let outcome = self.command_roll(c, units, plan.value, &plan.modifiers, plan.target, ev);
         match outcome {

@@ -7,7 +7,7 @@
 
 use super::action::{Action, Deploy, Ground, Purpose, Refusal, refuse};
 use super::charge::ChargePlan;
-use super::command::OrderPlan;
+use super::command::{OrderFlags, OrderPlan};
 use super::fire::{FireContext, FirePlan};
 use super::formations::AttachPlan;
 use super::movement::MoveCheck;
@@ -184,14 +184,6 @@ impl Decided {
     pub fn unit(&self) -> Option<UnitId> {
         self.unit
     }
-}
-
-/// What an order allows: a charge, dense terrain, the road (BPT "Command Modifiers" notes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OrderFlags {
-    pub charge: bool,
-    pub dense: bool,
-    pub road: bool,
 }
 
 impl Battle {

@@ -149,8 +149,9 @@ fn every_listed_action_is_decided_legal_and_carrying_out_the_decision_is_the_ste
     }
     assert!(checked > 50_000, "only {checked} listed actions decided");
     // The games reach these kinds of decision (the rarest, a gun's pivot to face a charge, a
-    // counter-charge, firing together, a support in the command phase or its window and
-    // Glory Days' charge, are each stepped by their own rule tests).
+    // counter-charge, firing together, a support in the command phase or its window, Glory
+    // Days' charge, an attachment and a saber charge, are reached by some seeds and not
+    // others, and each is stepped by its own rule tests).
     let reached = [
         "Activate",
         "Attach",

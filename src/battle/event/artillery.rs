@@ -1,6 +1,6 @@
 //! Hardtack's artillery: round shot that bounces, shell, canister that blasts through.
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ArtilleryEvent {

@@ -1,6 +1,6 @@
 //! Orders and commanders: command rolls, blunders, commanders moving, attacked, replaced (BPT "Command Phase").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CommandEvent {

@@ -1,6 +1,6 @@
 //! Small-arms and BPT artillery fire (BPT "Firing").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FireEvent {

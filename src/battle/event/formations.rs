@@ -1,6 +1,6 @@
 //! Optional rule "Fixed Formations": units attached to another formation.
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FormationsEvent {

@@ -1,6 +1,6 @@
 //! Charges and the combats they start (BPT "Charge Phase", "Resolution", "Consolidate").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum MeleeEvent {

@@ -1,6 +1,6 @@
 //! Hits, suppression, fall-backs, disorder, knock-outs and breakpoints (BPT "Attacks, Hits & Saves", "Suppression", "Breakpoints").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum MoraleEvent {

@@ -1,6 +1,6 @@
 //! Units moving and changing formation (BPT "Movement", "Deploying").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum MovementEvent {

@@ -1,6 +1,6 @@
 //! Optional rule "Order Delay" (*A Perfect Sheet of Flame*).
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum OrderDelayEvent {

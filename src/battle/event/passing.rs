@@ -1,6 +1,6 @@
 //! Optional rule "Initiative Passing" (*Glory Days!*): activations, charge tests, rallies, D-markers.
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PassingEvent {

@@ -1,6 +1,6 @@
 //! The sequence of play: a phase begins, the battle ends (BPT "Sequence of Play", "End of the Battle").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PhaseEvent {

@@ -1,6 +1,6 @@
 //! Optional rule "Saber Charge".
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum SaberEvent {

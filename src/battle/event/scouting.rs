@@ -1,6 +1,6 @@
 //! Optional rule "Scouting Cavalry" and hidden set-up.
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ScoutingEvent {

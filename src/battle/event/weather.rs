@@ -1,6 +1,6 @@
 //! Optional rule "Weather".
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WeatherEvent {

@@ -1,6 +1,6 @@
 //! Engineers' works and constructions (BPT "Engineering", "Constructions").
 
-use super::*;
+use super::parts::*;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WorksEvent {
