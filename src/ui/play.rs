@@ -20,7 +20,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                follow_turn.after(BattleSystems::Follow),
+                follow_turn.in_set(BattleSystems::Follow),
                 agent_turn.run_if(in_state(Screen::Battle).and_then(computers_turn)),
             ),
         )

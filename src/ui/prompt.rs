@@ -83,7 +83,7 @@ pub fn window_prompt(b: &Battle, deeds: &[Deed], key: &str) -> Option<String> {
                 (Some(c), Some(t)) => format!("{c} charges {t}"),
                 _ => "A charge is declared".into(),
             };
-            format!("{what}: your counter-initiative (fire at the charger, evade or face it), or Pass ({key})")
+            format!("{what}: your counter-initiative (fire at the charger, evade, face it or counter-charge), or Pass ({key})")
         }
         Step::Support { .. } => format!("Charges to fight: move your units in support, or Pass ({key})"),
         Step::Consolidate { unit, .. } => {

@@ -22,12 +22,8 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Menu), forget_pieces)
         .add_systems(PreUpdate, table_hits.in_set(PickingSystems::Backend))
         .add_systems(PreUpdate, hover.after(PickingSystems::Hover))
-        .add_systems(Update, fog.in_set(Fog).after(crate::app::BattleSystems::Sync));
+        .add_systems(Update, fog.in_set(crate::app::BattleSystems::Derive));
 }
-
-/// Hidden set-up's fog of war, applied to the pieces' visibility.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fog;
 
 /// Depth of a hit: commanders above stands.
 const COMMANDER_DEPTH: f32 = 1.0;
