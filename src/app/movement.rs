@@ -60,8 +60,11 @@ pub(super) fn plugin(app: &mut App) {
     .add_systems(OnExit(GamePhase::Command), drop_envelopes);
 }
 
+/// A unit with an envelope, or one being worked out.
+type WithEnvelope = Or<(With<MoveEnvelope>, With<EnvelopeTask>)>;
+
 /// The command phase ends: every envelope (and one being worked out) goes.
-fn drop_envelopes(mut commands: Commands, units: Query<Entity, Or<(With<MoveEnvelope>, With<EnvelopeTask>)>>) {
+fn drop_envelopes(mut commands: Commands, units: Query<Entity, WithEnvelope>) {
     for e in &units {
         commands.entity(e).remove::<(MoveEnvelope, EnvelopeTask)>();
     }

@@ -25,20 +25,22 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// A unit's piece or stand whose place, size, status or side changed (or that is new).
+type PieceChanged = (
+    Or<(With<UnitPiece>, With<Stand>)>,
+    Or<(
+        Changed<Transform>,
+        Changed<BaseShape>,
+        Changed<UnitStatus>,
+        Changed<SideOf>,
+    )>,
+);
+
 /// What sight reads, changed since sight was last derived: the pieces that moved or changed
 /// (spawned ones too), those gone, and the table's terrain revision and visibility as last seen.
 #[derive(SystemParam)]
 struct SightInputs<'w, 's> {
-    #[allow(clippy::type_complexity)]
-    changed: Query<
-        'w,
-        's,
-        (),
-        (
-            Or<(With<UnitPiece>, With<Stand>)>,
-            Or<(Changed<Transform>, Changed<BaseShape>, Changed<UnitStatus>, Changed<SideOf>)>,
-        ),
-    >,
+    changed: Query<'w, 's, (), PieceChanged>,
     gone_units: RemovedComponents<'w, 's, UnitPiece>,
     gone_stands: RemovedComponents<'w, 's, Stand>,
     table: Local<'s, Option<(u64, u64)>>,
@@ -80,4 +82,3 @@ fn derive_sight(
         }
     }
 }
-

@@ -18,9 +18,7 @@ use std::f64::consts::{PI, TAU};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Anim>().init_resource::<AnimHidden>().add_systems(
         Update,
-        (enqueue, tick)
-            .chain()
-            .in_set(crate::ui::common::TableSystems::Animate),
+        (enqueue, tick).chain().in_set(crate::ui::common::TableSystems::Animate),
     );
 }
 

@@ -45,10 +45,11 @@ fn enter_window(
         .flat_map(|a| a.events.iter())
         .filter_map(|e| crate::report::facts(e).summary.deed)
         .collect();
-    let key = crate::ui::settings::key_label(settings.map_or(
-        crate::ui::settings::Binding::EndPhase.default_key(),
-        |s| s.key(crate::ui::settings::Binding::EndPhase),
-    ));
+    let key = crate::ui::settings::key_label(
+        settings.map_or(crate::ui::settings::Binding::EndPhase.default_key(), |s| {
+            s.key(crate::ui::settings::Binding::EndPhase)
+        }),
+    );
     let human = seats.is_some_and(|s| s.human(b.actor()));
     prompt.0 = human.then(|| window_prompt(b, &deeds, &key)).flatten();
 }
@@ -83,7 +84,9 @@ pub fn window_prompt(b: &Battle, deeds: &[Deed], key: &str) -> Option<String> {
                 (Some(c), Some(t)) => format!("{c} charges {t}"),
                 _ => "A charge is declared".into(),
             };
-            format!("{what}: your counter-initiative (fire at the charger, evade, face it or counter-charge), or Pass ({key})")
+            format!(
+                "{what}: your counter-initiative (fire at the charger, evade, face it or counter-charge), or Pass ({key})"
+            )
         }
         Step::Support { .. } => format!("Charges to fight: move your units in support, or Pass ({key})"),
         Step::Consolidate { unit, .. } => {

@@ -44,11 +44,9 @@ fn new_piece(add: On<Add, UnitPiece>, mut commands: Commands) {
 }
 
 fn new_commander(add: On<Add, CommanderBase>, mut commands: Commands) {
-    commands.entity(add.entity).insert((
-        Pickable::default(),
-        Visibility::Inherited,
-        DespawnOnEnter(Screen::Menu),
-    ));
+    commands
+        .entity(add.entity)
+        .insert((Pickable::default(), Visibility::Inherited, DespawnOnEnter(Screen::Menu)));
 }
 
 /// Back at the menu the pieces are gone (`DespawnOnEnter`): the index of them goes too.

@@ -18,15 +18,13 @@ use bevy::prelude::*;
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        draw_stands
-            .in_set(crate::ui::common::TableSystems::Draw)
-            .run_if(
-                pieces_changed
-                    .or_else(resource_changed::<BattleState>)
-                    .or_else(resource_changed::<AnimHidden>)
-                    .or_else(resource_changed::<Settings>)
-                    .or_else(resource_changed::<crate::ui::session::Seats>),
-            ),
+        draw_stands.in_set(crate::ui::common::TableSystems::Draw).run_if(
+            pieces_changed
+                .or_else(resource_changed::<BattleState>)
+                .or_else(resource_changed::<AnimHidden>)
+                .or_else(resource_changed::<Settings>)
+                .or_else(resource_changed::<crate::ui::session::Seats>),
+        ),
     );
 }
 
