@@ -25,6 +25,11 @@ pub struct ActionApplied {
     pub game_turn: u32,
     pub events: Vec<Event>,
     pub state_hash: u64,
+    /// The action was applied to the state the battle's systems last saw: nothing replaced or
+    /// changed the battle since they did (a load, an undo, a replay's seek, a new battle, the
+    /// editor's document do), so what follows from the state before it is still in place and
+    /// only what its events name need be brought up to date (`pieces`).
+    pub continues: bool,
 }
 
 /// An action the rules refused; nothing changed.
@@ -49,6 +54,9 @@ fn apply_requests(
     mut refused: MessageWriter<ActionRefused>,
     mut queue: ResMut<PhaseQueue>,
 ) {
+    // Changed since this system last ran (it does not see its own changes): by somebody
+    // else, outside the one door.
+    let continues = !battle.is_changed();
     for ActionRequest(action) in requests.read() {
         // How the action is said, read on the state before it (the report layer's).
         let heading = crate::report::heading(&battle.0, action);
@@ -61,6 +69,7 @@ fn apply_requests(
                     action: action.clone(),
                     events,
                     state_hash: battle.0.state_hash(),
+                    continues,
                 });
             }
             Err(refusal) => {

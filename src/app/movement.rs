@@ -4,6 +4,7 @@
 //! the selected unit by the window) and kept as a component until the battle changes.
 
 use super::base::{BattleState, BattleSystems};
+use super::phase::GamePhase;
 use super::pieces::UnitPiece;
 use crate::battle::envelope::{envelope_outline, move_envelope};
 use crate::battle::state::{Battle, Phase, UnitId};
@@ -47,12 +48,26 @@ pub fn may_move(b: &Battle, u: UnitId) -> bool {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    // A unit moves only in its side's command phase: no envelope is worked out outside it,
+    // and those left are dropped as it ends.
     app.add_systems(
         Update,
         (start_envelopes, finish_envelopes)
             .chain()
-            .in_set(BattleSystems::Derive),
-    );
+            .in_set(BattleSystems::Derive)
+            .run_if(in_state(GamePhase::Command)),
+    )
+    .add_systems(OnExit(GamePhase::Command), drop_envelopes);
+}
+
+/// A unit with an envelope, or one being worked out.
+type WithEnvelope = Or<(With<MoveEnvelope>, With<EnvelopeTask>)>;
+
+/// The command phase ends: every envelope (and one being worked out) goes.
+fn drop_envelopes(mut commands: Commands, units: Query<Entity, WithEnvelope>) {
+    for e in &units {
+        commands.entity(e).remove::<(MoveEnvelope, EnvelopeTask)>();
+    }
 }
 
 /// Start (or drop) the envelopes the battle as it now stands calls for.

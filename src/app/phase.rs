@@ -58,6 +58,26 @@ impl From<&Step> for DecisionWindow {
     }
 }
 
+impl DecisionWindow {
+    /// Who or what the window at `s` is about: its mover, its charger and target, its side, its
+    /// consolidating unit. A window of the same kind about another subject (a second charge
+    /// declared, the next winner's consolidation) is entered afresh.
+    fn subject(s: &Step) -> Option<(u32, u32)> {
+        match s {
+            Step::Open => None,
+            Step::CounterInitiative { charger, target, .. } => Some((*charger, *target)),
+            Step::Reaction { mover, .. } => Some((*mover, u32::MAX)),
+            Step::Support { side } => Some((*side as u32, u32::MAX)),
+            Step::Consolidate { unit, .. } => Some((*unit, u32::MAX)),
+        }
+    }
+}
+
+/// The subject of the decision window the state machine last entered (see
+/// `DecisionWindow::subject`).
+#[derive(Resource, Default, Debug)]
+struct WindowSubject(Option<(u32, u32)>);
+
 /// Phases the battle has passed through since the state machine last caught up, in order.
 #[derive(Resource, Default, Debug)]
 pub struct PhaseQueue(pub Vec<GamePhase>);
@@ -77,12 +97,14 @@ pub(super) fn plugin(app: &mut App) {
     app.init_state::<GamePhase>()
         .add_sub_state::<DecisionWindow>()
         .init_resource::<PhaseQueue>()
+        .init_resource::<WindowSubject>()
         .add_systems(Update, walk_phases.in_set(BattleSystems::Follow));
 }
 
 /// Walk the state machine, within this frame, through every phase the battle passed since the
 /// last frame, in order (each transition runs its `OnExit` / `OnEnter`), then the decision
-/// window to the battle's step.
+/// window to the battle's step (entered afresh when a window of the same kind opens about
+/// another unit, so its `OnEnter` runs for each).
 fn walk_phases(world: &mut World) {
     loop {
         let next = {
@@ -102,9 +124,17 @@ fn walk_phases(world: &mut World) {
             break;
         }
     }
-    let target = DecisionWindow::from(&world.resource::<BattleState>().0.step);
-    let now = world.get_resource::<State<DecisionWindow>>().map(|w| *w.get());
-    if now.is_some_and(|w| w != target) {
+    let step = &world.resource::<BattleState>().0.step;
+    let (target, subject) = (DecisionWindow::from(step), DecisionWindow::subject(step));
+    let Some(now) = world.get_resource::<State<DecisionWindow>>().map(|w| *w.get()) else {
+        world.resource_mut::<WindowSubject>().0 = None;
+        return;
+    };
+    let same = now == target && world.resource::<WindowSubject>().0 == subject;
+    world.resource_mut::<WindowSubject>().0 = subject;
+    if !same {
+        // `set`, not `set_if_neq`: the same kind of window about another subject runs its
+        // `OnExit` and `OnEnter` again.
         world.resource_mut::<NextState<DecisionWindow>>().set(target);
         world.run_schedule(StateTransition);
     }

@@ -1,16 +1,21 @@
 //! The pieces on the table as entities: every unit a parent entity at its pose, its stands
 //! children with a `Transform` (relative to the unit) and a base shape, every commander an
-//! entity with a round base. After each action only what changed is written (`set_if_neq`),
-//! so `Changed<Transform>` and `Changed<UnitStatus>` mean a move or a change of status. The
-//! window draws and picks from these entities; the core never reads them.
+//! entity with a round base. After an ordinary action only the units its events name are
+//! placed again (`ActionApplied`), the whole table when the battle was replaced (a load, an
+//! undo, a replay's seek, a new battle) or a phase began; either way only what changed is
+//! written (`set_if_neq`), so `Changed<Transform>` and `Changed<UnitStatus>` mean a move or a
+//! change of status. The window draws and picks from these entities; the core never reads
+//! them.
 
 use super::base::{BattleState, BattleSystems};
+use super::messages::ActionApplied;
 use crate::battle::state::{Battle, CmdId, SideId, Unit, UnitId};
 use crate::data::army::Arm;
 use crate::rules::formation::Formation;
 use crate::rules::geometry::{Rect, V2};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A unit: the parent of its stands, placed at the unit's pose.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +39,9 @@ pub struct UnitStatus {
     pub d_markers: u32,
     /// Fighting stands (the rest are the command stand or the limber).
     pub fighting: usize,
+    /// BPT "Dug In" (what sight reads besides the places: `sight`).
+    pub dug_in: bool,
+    pub limbered: bool,
 }
 
 impl UnitStatus {
@@ -50,6 +58,8 @@ impl UnitStatus {
             prone: b.is_prone(u.id),
             d_markers: u.d_markers,
             fighting: b.geom[u.id as usize].fighting,
+            dug_in: u.dug_in,
+            limbered: u.limbered,
         }
     }
 }
@@ -139,13 +149,24 @@ impl PieceIndex {
     }
 }
 
+/// How often the pieces were brought up to the battle: wholly (the battle replaced: a load,
+/// an undo, a replay's seek, a new battle; and as a phase begins, when statuses turn over
+/// across the table) or by the events of the actions applied (only the units they name).
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceSyncs {
+    pub whole: u64,
+    pub by_events: u64,
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PieceIndex>().add_systems(
-        Update,
-        sync_pieces
-            .run_if(resource_changed::<BattleState>)
-            .in_set(BattleSystems::Sync),
-    );
+    app.init_resource::<PieceIndex>()
+        .init_resource::<PieceSyncs>()
+        .add_systems(
+            Update,
+            sync_pieces
+                .run_if(resource_changed::<BattleState>)
+                .in_set(BattleSystems::Sync),
+        );
 }
 
 type UnitQuery<'w, 's> = Query<
@@ -185,26 +206,86 @@ fn keep_name(n: &mut Mut<Name>, name: &str) {
     }
 }
 
-/// Bring the pieces up to the battle: spawn what is new, move what moved, despawn what is gone.
-/// A piece kept by id takes every property from the battle it now belongs to (its side and
-/// name too: unit ids repeat from one scenario to the next).
+/// The pieces on the table, their index and the commands that spawn and despawn them.
+#[derive(SystemParam)]
+struct Pieces<'w, 's> {
+    commands: Commands<'w, 's>,
+    index: ResMut<'w, PieceIndex>,
+    units: UnitQuery<'w, 's>,
+    stands: StandQuery<'w, 's>,
+    commanders: CommanderQuery<'w, 's>,
+}
+
+/// Bring the pieces up to the battle. After ordinary actions applied to the state the pieces
+/// show, only the units their events (and the actions) name are placed again; otherwise (the
+/// battle replaced, or a phase begun) every piece is.
 fn sync_pieces(
-    mut commands: Commands,
     battle: Res<BattleState>,
-    mut index: ResMut<PieceIndex>,
-    mut units: UnitQuery,
-    mut stands: StandQuery,
-    mut commanders: CommanderQuery,
+    mut applied: MessageReader<ActionApplied>,
+    mut pieces: Pieces,
+    mut syncs: ResMut<PieceSyncs>,
 ) {
     let b = &battle.0;
-    let mut keep = BTreeMap::new();
-    for u in b.alive_units() {
+    let (mut any, mut whole) = (false, false);
+    let mut named = BTreeSet::new();
+    for a in applied.read() {
+        any = true;
+        whole |= !a.continues || !crate::report::flow::started_phases(&a.events).is_empty();
+        named.extend(a.action.unit());
+        named.extend(a.events.iter().flat_map(crate::report::named_units));
+    }
+    if whole || !any {
+        pieces.all_units(b);
+        syncs.whole += 1;
+    } else {
+        for u in named {
+            pieces.unit(b, u);
+        }
+        syncs.by_events += 1;
+    }
+    pieces.commanders(b);
+}
+
+impl Pieces<'_, '_> {
+    /// Every unit: spawn what is new, move what moved, despawn what is gone. A piece kept by id
+    /// takes every property from the battle it now belongs to (its side and name too: unit
+    /// ids repeat from one scenario to the next).
+    fn all_units(&mut self, b: &Battle) {
+        let mut keep = BTreeMap::new();
+        for u in b.alive_units() {
+            let found = self.index.units.remove(&u.id);
+            keep.insert(u.id, self.place(b, u, found));
+        }
+        for (_, (e, _)) in std::mem::take(&mut self.index.units) {
+            self.commands.entity(e).despawn();
+        }
+        self.index.units = keep;
+    }
+
+    /// Unit `id` alone: placed, or gone if it is.
+    fn unit(&mut self, b: &Battle, id: UnitId) {
+        let found = self.index.units.remove(&id);
+        match b.units.get(id as usize).filter(|u| u.alive()) {
+            Some(u) => {
+                let placed = self.place(b, u, found);
+                self.index.units.insert(id, placed);
+            }
+            None => {
+                if let Some((e, _)) = found {
+                    self.commands.entity(e).despawn();
+                }
+            }
+        }
+    }
+
+    /// Unit `u`'s piece (`found`, or a new one) and its stands, as the battle has them.
+    fn place(&mut self, b: &Battle, u: &Unit, found: Option<(Entity, Vec<Entity>)>) -> (Entity, Vec<Entity>) {
         let g = &b.geom[u.id as usize];
         let tf = table_transform(u.pose.pos, u.pose.facing);
         let status = UnitStatus::of(b, u);
-        let (parent, mut children) = match index.units.remove(&u.id) {
+        let (parent, mut children) = match found {
             Some((e, children)) => {
-                if let Ok((mut t, mut s, mut side, mut name)) = units.get_mut(e) {
+                if let Ok((mut t, mut s, mut side, mut name)) = self.units.get_mut(e) {
                     t.set_if_neq(tf);
                     s.set_if_neq(status);
                     side.set_if_neq(SideOf(u.side));
@@ -213,7 +294,8 @@ fn sync_pieces(
                 (e, children)
             }
             None => {
-                let e = commands
+                let e = self
+                    .commands
                     .spawn((
                         UnitPiece { unit: u.id },
                         SideOf(u.side),
@@ -232,7 +314,7 @@ fn sync_pieces(
                 index: i,
                 command_stand: i >= g.fighting,
             };
-            match children.get(i).and_then(|&e| stands.get_mut(e).ok()) {
+            match children.get(i).and_then(|&e| self.stands.get_mut(e).ok()) {
                 Some((mut t, mut shape, mut s, mut side)) => {
                     t.set_if_neq(local);
                     shape.set_if_neq(BaseShape::rect(r));
@@ -240,7 +322,8 @@ fn sync_pieces(
                     side.set_if_neq(SideOf(u.side));
                 }
                 None => {
-                    let e = commands
+                    let e = self
+                        .commands
                         .spawn((stand, SideOf(u.side), BaseShape::rect(r), local, ChildOf(parent)))
                         .id();
                     children.push(e);
@@ -248,49 +331,49 @@ fn sync_pieces(
             }
         }
         for e in children.drain(g.rects.len()..) {
-            commands.entity(e).despawn();
+            self.commands.entity(e).despawn();
         }
-        keep.insert(u.id, (parent, children));
+        (parent, children)
     }
-    for (_, (e, _)) in std::mem::take(&mut index.units) {
-        commands.entity(e).despawn();
-    }
-    index.units = keep;
-    let d = b.rules.footprints.commander_diameter as f32;
-    let mut kept = BTreeMap::new();
-    for c in b.commanders.iter().filter(|c| c.alive()) {
-        let tf = table_transform(c.pos, 0.0);
-        let e = match index.commanders.remove(&c.id) {
-            Some(e) => {
-                if let Ok((mut t, mut side, mut name)) = commanders.get_mut(e) {
-                    t.set_if_neq(tf);
-                    side.set_if_neq(SideOf(c.side));
-                    keep_name(&mut name, &c.name);
+
+    /// Every commander (a handful: placed again after every action).
+    fn commanders(&mut self, b: &Battle) {
+        let d = b.rules.footprints.commander_diameter as f32;
+        let mut kept = BTreeMap::new();
+        for c in b.commanders.iter().filter(|c| c.alive()) {
+            let tf = table_transform(c.pos, 0.0);
+            let e = match self.index.commanders.remove(&c.id) {
+                Some(e) => {
+                    if let Ok((mut t, mut side, mut name)) = self.commanders.get_mut(e) {
+                        t.set_if_neq(tf);
+                        side.set_if_neq(SideOf(c.side));
+                        keep_name(&mut name, &c.name);
+                    }
+                    e
                 }
-                e
-            }
-            None => {
-                let shape = BaseShape {
-                    width: d,
-                    depth: d,
-                    round: true,
-                };
-                commands
-                    .spawn((
-                        CommanderBase { commander: c.id },
-                        SideOf(c.side),
-                        Name::new(c.name.clone()),
-                        shape,
-                        tf,
-                    ))
-                    .id()
-            }
-        };
-        kept.insert(c.id, e);
-    }
-    // Commanders lost, and those of another battle (the one before had more).
-    for (_, e) in std::mem::replace(&mut index.commanders, kept) {
-        commands.entity(e).despawn();
+                None => {
+                    let shape = BaseShape {
+                        width: d,
+                        depth: d,
+                        round: true,
+                    };
+                    self.commands
+                        .spawn((
+                            CommanderBase { commander: c.id },
+                            SideOf(c.side),
+                            Name::new(c.name.clone()),
+                            shape,
+                            tf,
+                        ))
+                        .id()
+                }
+            };
+            kept.insert(c.id, e);
+        }
+        // Commanders lost, and those of another battle (the one before had more).
+        for (_, e) in std::mem::replace(&mut self.index.commanders, kept) {
+            self.commands.entity(e).despawn();
+        }
     }
 }
 

@@ -8,7 +8,7 @@
 //! (`table::animate`). Agents wait until no effect is left, so a person sees each action.
 //! The clock runs at the player's animation speed; speed 0 turns animation off.
 
-use crate::app::{ActionApplied, BattleSystems};
+use crate::app::ActionApplied;
 use crate::battle::{Battle, Event, UnitId};
 use crate::report::Clip as EventClip;
 use crate::rules::geometry::{Pose, V2};
@@ -18,18 +18,9 @@ use std::f64::consts::{PI, TAU};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Anim>().init_resource::<AnimHidden>().add_systems(
         Update,
-        (enqueue, tick)
-            .chain()
-            .in_set(AnimSet)
-            .in_set(crate::ui::common::TableSystems::Animate)
-            .after(BattleSystems::Derive),
+        (enqueue, tick).chain().in_set(crate::ui::common::TableSystems::Animate),
     );
 }
-
-/// The animation systems: after the battle applied this frame's actions, before the table
-/// draws.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AnimSet;
 
 /// One thing to show.
 #[derive(Clone, Debug, PartialEq)]

@@ -16,6 +16,7 @@ use crate::report::{Caption, capital};
 use crate::rules::geometry::V2;
 use crate::terminal::words::{cm, relative_move};
 use crate::ui::camera::{TableCamera, TableViewport};
+use crate::ui::common::Screen;
 use crate::ui::session::Seats;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -47,7 +48,9 @@ pub struct FollowCamera {
 }
 
 /// A computer's acting unit or commander, ringed: where, how wide, and what it did and why.
+/// Gone when the battle screen is left (as `Float`).
 #[derive(Component, Clone, Debug, PartialEq)]
+#[require(DespawnOnExit<Screen> = DespawnOnExit(Screen::Battle))]
 pub struct Highlight {
     pub at: V2,
     pub radius: f32,
@@ -55,8 +58,11 @@ pub struct Highlight {
     pub age: f32,
 }
 
-/// Results floating over a unit they struck.
+/// Results floating over a unit they struck. Gone when the battle screen is left: what was
+/// shown to one player (worked out in their view) never floats on for the next after a
+/// hand-over.
 #[derive(Component, Clone, Debug, PartialEq)]
+#[require(DespawnOnExit<Screen> = DespawnOnExit(Screen::Battle))]
 pub struct Float {
     pub unit: UnitId,
     pub text: String,

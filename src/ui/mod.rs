@@ -13,6 +13,7 @@ pub mod palette;
 pub mod panels;
 pub mod play;
 pub mod probe;
+pub mod prompt;
 pub mod replay;
 pub mod screens;
 pub mod screenshot;
@@ -270,5 +271,5 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
-    app.add_plugins((animation::plugin, settings::plugin, follow::plugin));
+    app.add_plugins((animation::plugin, settings::plugin, follow::plugin, prompt::plugin));
 }

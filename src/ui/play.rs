@@ -20,6 +20,9 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                // After the phase walk, not in its set: the walk runs the state transitions
+                // within the frame, and the seat's (with its hand-over, which reads the log
+                // written after the frame's systems) must wait for the next frame's.
                 follow_turn.after(BattleSystems::Follow),
                 agent_turn.run_if(in_state(Screen::Battle).and_then(computers_turn)),
             ),

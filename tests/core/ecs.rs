@@ -188,6 +188,50 @@ fn only_what_an_action_moved_is_marked_changed() {
     assert_eq!(moved, vec![mover]);
 }
 
+/// Issue 63, entities updated per event: an ordinary move through the app places the mover's
+/// piece and stands from its events (no whole resync of the table), and who sees whom, the
+/// arcs and the rest follow it; a battle replaced outside the door (as a load or an undo
+/// does) is placed again whole.
+#[test]
+fn an_ordinary_move_is_placed_from_its_events_and_a_replaced_battle_whole() {
+    use volley::app::pieces::PieceSyncs;
+    let mut agents = eager_pair(5);
+    let mut app = headless_app(skirmish(5));
+    let (mover, to) = loop {
+        let b = &app.world().resource::<BattleState>().0;
+        let legal = b.legal_actions();
+        if let Some(m) = legal.iter().find_map(|a| match a {
+            Action::Move { unit, to } => Some((*unit, *to)),
+            _ => None,
+        }) {
+            break m;
+        }
+        assert!(b.actions < 300, "no move offered in 300 actions");
+        let a = legal[agents[b.actor()].choose(b, &legal)].clone();
+        app.world_mut().write_message(ActionRequest(a));
+        app.update();
+    };
+    app.update();
+    let before = *app.world().resource::<PieceSyncs>();
+    app.world_mut()
+        .write_message(ActionRequest(Action::Move { unit: mover, to }));
+    app.update();
+    let after = *app.world().resource::<PieceSyncs>();
+    assert_eq!(after.whole, before.whole, "no whole resync for an ordinary move");
+    assert_eq!(after.by_events, before.by_events + 1);
+    let pose = app.world().resource::<BattleState>().0.unit(mover).pose;
+    assert!((pose.pos.x - to.pos.x).abs() < 1e-9 && (pose.pos.y - to.pos.y).abs() < 1e-9);
+    view_equals_core(&mut app).expect("the moved piece, sight and arcs follow the move");
+    // The battle put back as it was before the move, outside the door: placed whole.
+    let mut b = app.world().resource::<BattleState>().0.clone();
+    b.units[mover as usize].pose.pos.x -= 3.0;
+    b.refresh_geometry();
+    app.world_mut().resource_mut::<BattleState>().0 = b;
+    app.update();
+    assert_eq!(app.world().resource::<PieceSyncs>().whole, after.whole + 1);
+    view_equals_core(&mut app).expect("the replaced battle");
+}
+
 /// Issue 15: one action that passes several phases walks the state machine through each of
 /// them in order within the frame, so `OnEnter` runs for the automatic charge and end phases.
 #[test]

@@ -1696,3 +1696,91 @@ fn a_click_on_a_window_over_the_table_never_sets_a_sight_point() {
     let los = app.world().resource::<Overlays>().los.clone();
     assert!(los.from.is_some_and(|(at, _)| at.dist(p) < 0.5), "{los:?}");
 }
+
+// ---- The decision windows as states (issue 63) ----
+
+/// Union 0 (ordered, id 0) facing north at (100, 50), two Confederate lines (ids 1, 2) facing
+/// it 12 cm off, in the Union command phase: an advance of 2.1 cm brings it within their
+/// opportunity fire (as `rules_command::opportunity`), with the seats `sides`.
+fn before_opportunity_fire(sides: [&str; 2]) -> App {
+    const RIFLES: &str = "regular_infantry_rifled";
+    let mut b = battle_with(
+        &[
+            u(0, RIFLES, 4, 100.0, 50.0, 90.0),
+            u(1, RIFLES, 4, 100.0, 63.5, 270.0),
+            u(1, RIFLES, 4, 111.0, 63.5, 270.0),
+        ],
+        Default::default(),
+        [(20.0, 5.0), (220.0, 175.0)],
+        [(90.0, 45.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    let mut app = app_with(b, sides);
+    app.world_mut().resource_mut::<Seats>().viewer = Some(0);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    app
+}
+
+fn advance_into_their_fire(app: &mut App) {
+    let facing = battle(app).unit(0).pose.facing;
+    let to = volley::rules::geometry::Pose::new(V2::new(100.0, 52.1), facing);
+    request(app, Action::Move { unit: 0, to });
+}
+
+fn window(app: &App) -> Option<volley::app::DecisionWindow> {
+    app.world()
+        .get_resource::<State<volley::app::DecisionWindow>>()
+        .map(|s| *s.get())
+}
+
+fn prompt(app: &App) -> Option<String> {
+    app.world().resource::<volley::ui::prompt::WindowPrompt>().0.clone()
+}
+
+/// Issue 63, the decision window drives what it names: the move opens BPT "Opportunity
+/// Fire" for the Confederates (`DecisionWindow::Reaction`); in hot-seat the table is handed
+/// to their player, and entering the window put its prompt in the phase bar, naming the unit
+/// that moved. Passing (Enter) closes the window and the prompt goes with it.
+#[test]
+fn an_opportunity_fire_window_prompts_the_player_who_decides_it() {
+    use volley::app::DecisionWindow;
+    let mut app = before_opportunity_fire(["human", "human"]);
+    assert_eq!((window(&app), prompt(&app)), (Some(DecisionWindow::Open), None));
+    advance_into_their_fire(&mut app);
+    let b = battle(&app);
+    assert!(
+        matches!(&b.step, volley::battle::Step::Reaction { mover: 0, .. }),
+        "{:?}",
+        b.step
+    );
+    assert_eq!(window(&app), Some(DecisionWindow::Reaction));
+    // The turn, then the screen, follow a frame each.
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Handover);
+    assert_eq!(
+        prompt(&app).as_deref(),
+        Some("Union 0 moved: your opportunity fire, or Pass (Enter)")
+    );
+    // The Confederate player takes the seat and passes.
+    app.world_mut().resource_mut::<Seats>().viewer = Some(1);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).step, volley::battle::Step::Open);
+    assert_eq!((window(&app), prompt(&app)), (Some(DecisionWindow::Open), None));
+}
+
+/// A window a computer player decides prompts nobody at the table.
+#[test]
+fn a_window_the_computer_decides_has_no_prompt() {
+    let mut app = before_opportunity_fire(["human", "scheduler-easy"]);
+    advance_into_their_fire(&mut app);
+    assert!(matches!(
+        window(&app),
+        Some(volley::app::DecisionWindow::Reaction | volley::app::DecisionWindow::Open)
+    ));
+    assert_eq!(prompt(&app), None);
+}

@@ -16,12 +16,12 @@ pub(super) fn plugin(app: &mut App) {
         draw_editor
             .in_set(crate::ui::common::TableSystems::Draw)
             .run_if(in_state(Screen::Editor)),
-    )
-    .add_systems(OnExit(Screen::Editor), clear);
+    );
 }
 
-/// Marks the editor's shapes.
+/// Marks the editor's shapes, which go when the editor is left.
 #[derive(Component)]
+#[require(DespawnOnExit<Screen> = DespawnOnExit(Screen::Editor))]
 pub struct EditorLayer;
 
 /// The colour of a side's deployment zone.
@@ -36,12 +36,6 @@ pub fn zone_colour(side: usize, alpha: f32) -> Color {
 const SELECTED: Color = Color::srgb(1.0, 0.85, 0.1);
 const PROBLEM: Color = Color::srgb(0.95, 0.1, 0.1);
 const DRAWING: Color = Color::srgb(1.0, 1.0, 1.0);
-
-fn clear(mut commands: Commands, old: Query<Entity, With<EditorLayer>>) {
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-}
 
 /// The outline of a piece as polygons (closed) and polylines (open), in world points.
 fn outlines(editor: &Editor, piece: Piece) -> (Vec<Vec<Vec2>>, Vec<Vec<Vec2>>) {
@@ -117,7 +111,8 @@ fn draw_editor(
         }
         h.finish()
     };
-    if *last == Some(key) {
+    // (Drawn again on coming back to the editor: leaving it took the shapes.)
+    if *last == Some(key) && !old.is_empty() {
         return;
     }
     *last = Some(key);

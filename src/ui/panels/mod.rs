@@ -56,6 +56,7 @@ struct PanelGame<'w> {
     record: Res<'w, GameRecord>,
     undo: Res<'w, UndoStack>,
     thinking: Option<Res<'w, crate::ui::play::Thinking>>,
+    prompt: Option<Res<'w, crate::ui::prompt::WindowPrompt>>,
 }
 
 /// What the panels share with the table: the selection, the previewed action (and the one
@@ -204,6 +205,7 @@ fn show_panels(
             end_key: crate::ui::settings::key_label(
                 settings.map_or(Binding::EndPhase.default_key(), |s| s.key(Binding::EndPhase)),
             ),
+            prompt: game.prompt.as_ref().and_then(|p| p.0.as_deref()),
         };
         phase_bar::show(ui, b, bar, legal, may_act, asks);
     });

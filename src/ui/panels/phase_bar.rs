@@ -17,6 +17,8 @@ pub struct BarGame<'a> {
     pub thinking: bool,
     /// The end-phase key as people say it ("Enter", or what the settings put on it).
     pub end_key: String,
+    /// What the open decision window asks of the player at the table (`ui::prompt`).
+    pub prompt: Option<&'a str>,
 }
 
 pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_act: bool, asks: &mut Asks) {
@@ -105,6 +107,13 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
             }
         });
     });
+    if let Some(p) = game.prompt.filter(|_| may_act && !b.is_over()) {
+        ui.label(
+            egui::RichText::new(crate::ui::common::plain(p))
+                .color(side_colour(b.actor()))
+                .strong(),
+        );
+    }
     if let Some((action, refusal)) = &game.log.refusal {
         ui.horizontal_wrapped(|ui| {
             ui.label(

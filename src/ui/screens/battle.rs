@@ -3,7 +3,7 @@
 //! unit at the enemy unit under the pointer. Each sends an `ActionRequest` as the orders panel
 //! does: the rules apply it, or refuse it and the phase bar shows the rule and the reason.
 
-use crate::app::{ActionRequest, BattleState};
+use crate::app::{ActionRequest, BattleState, GamePhase};
 use crate::battle::{Action, Battle, Ground, Phase, Purpose, Step, UnitId};
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
@@ -18,7 +18,7 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         (end_phase_key, order_key, fire_key)
             .in_set(crate::ui::common::TableSystems::Request)
-            .run_if(in_state(Screen::Battle)),
+            .run_if(in_state(Screen::Battle).and_then(not(in_state(GamePhase::GameOver)))),
     );
 }
 
@@ -35,6 +35,7 @@ struct HumanKeys<'w, 's> {
 
 impl HumanKeys<'_, '_> {
     /// Is `action` freshly pressed, for the human side to act, with egui not taking the keys?
+    /// (The keys run only while the game is not over: `GamePhase::GameOver`.)
     fn pressed(&self, action: TableAction) -> bool {
         let Some(controls) = &self.controls else { return false };
         if !controls.just_pressed(&action) {
@@ -44,7 +45,7 @@ impl HumanKeys<'_, '_> {
         if self.egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
             return false;
         }
-        !self.battle.0.is_over() && crate::ui::session::at_table(self.turn.get(), &self.seats)
+        crate::ui::session::at_table(self.turn.get(), &self.seats)
     }
 }
 

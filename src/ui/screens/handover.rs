@@ -196,15 +196,24 @@ pub fn summary(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::Side
     out
 }
 
+/// What the player taking the seat is told: the battle, the log since the last hand-over and
+/// what an open decision window asks of them (`ui::prompt`).
+#[derive(bevy::ecs::system::SystemParam)]
+struct Told<'w> {
+    battle: Res<'w, BattleState>,
+    log: Res<'w, BattleLog>,
+    prompt: Option<Res<'w, crate::ui::prompt::WindowPrompt>>,
+}
+
 fn handover(
     mut contexts: EguiContexts,
-    battle: Res<BattleState>,
+    told: Told,
     mut seats: ResMut<Seats>,
     mut selection: ResMut<Selection>,
     mut next: ResMut<NextState<Screen>>,
-    log: Res<BattleLog>,
     mut mark: ResMut<HandoverMark>,
 ) -> Result {
+    let (battle, log) = (&told.battle, &told.log);
     if mark.0 > log.lines.len() {
         // A new game, an undo or a replay's seek: the log is shorter than it was.
         mark.0 = 0;
@@ -236,6 +245,11 @@ fn handover(
                     b.game_turn,
                     crate::report::phase_word(b.phase)
                 ));
+                // The decision the rules ask of them (an opportunity fire, a counter-charge...).
+                if let Some(p) = told.prompt.as_ref().and_then(|p| p.0.as_deref()) {
+                    ui.add_space(6.0);
+                    ui.label(egui::RichText::new(crate::ui::common::plain(p)).color(side_colour(actor)));
+                }
                 ui.add_space(16.0);
                 ui.label(egui::RichText::new("Since the last hand-over").strong());
                 for line in summary(b, &log.lines[mark.0..], Some(actor)) {

@@ -10,7 +10,7 @@ use crate::app::BattleState;
 use crate::battle::UnitId;
 use crate::rules::geometry::{Pose, V2};
 use crate::ui::animation::{
-    Anim, AnimHidden, AnimSet, BALL_FLIGHT, Effect, Fx, along, ease, in_order, pose_of, vertex_fractions,
+    Anim, AnimHidden, BALL_FLIGHT, Effect, Fx, along, ease, in_order, pose_of, vertex_fractions,
 };
 use crate::ui::settings::Settings;
 use bevy::prelude::*;
@@ -28,7 +28,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_fx.run_if(resource_changed::<Anim>),
         )
             .chain()
-            .after(AnimSet),
+            .in_set(crate::ui::common::TableSystems::Draw),
     );
 }
 

@@ -5,7 +5,7 @@
 
 use super::pen::{Pen, spawn_layer, t, w, z};
 use crate::app::arcs::Arcs;
-use crate::app::{BattleState, BattleSystems, PieceIndex};
+use crate::app::{BattleState, PieceIndex};
 use crate::ui::camera::TablePointer;
 use crate::ui::common::{Screen, Selection};
 use crate::ui::input::{Controls, TableAction};
@@ -20,7 +20,7 @@ pub fn plugin(app: &mut App) {
             tool_clicks
                 .after(crate::ui::table::input::PickSystems)
                 .run_if(in_state(Screen::Battle)),
-            draw_measures.after(BattleSystems::Derive).run_if(
+            draw_measures.in_set(crate::ui::common::TableSystems::Draw).run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<Selection>)
                     .or_else(resource_changed::<Overlays>),

@@ -19,15 +19,11 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_observer(new_stand)
         .add_observer(new_piece)
         .add_observer(new_commander)
-        .add_systems(OnEnter(Screen::Menu), clear_pieces)
+        .add_systems(OnEnter(Screen::Menu), forget_pieces)
         .add_systems(PreUpdate, table_hits.in_set(PickingSystems::Backend))
         .add_systems(PreUpdate, hover.after(PickingSystems::Hover))
-        .add_systems(Update, fog.in_set(Fog).after(crate::app::BattleSystems::Sync));
+        .add_systems(Update, fog.in_set(crate::app::BattleSystems::Derive));
 }
-
-/// Hidden set-up's fog of war, applied to the pieces' visibility.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fog;
 
 /// Depth of a hit: commanders above stands.
 const COMMANDER_DEPTH: f32 = 1.0;
@@ -39,26 +35,22 @@ fn new_stand(add: On<Add, Stand>, mut commands: Commands) {
         .insert((Pickable::default(), Visibility::Inherited));
 }
 
+/// The table's pieces (units with their stands, commanders) go when the window goes back to
+/// the menu: a new battle, or the editor's, brings its own.
 fn new_piece(add: On<Add, UnitPiece>, mut commands: Commands) {
-    commands.entity(add.entity).insert(Visibility::Inherited);
+    commands
+        .entity(add.entity)
+        .insert((Visibility::Inherited, DespawnOnEnter(Screen::Menu)));
 }
 
 fn new_commander(add: On<Add, CommanderBase>, mut commands: Commands) {
     commands
         .entity(add.entity)
-        .insert((Pickable::default(), Visibility::Inherited));
+        .insert((Pickable::default(), Visibility::Inherited, DespawnOnEnter(Screen::Menu)));
 }
 
-/// Leaving the battle for the menu: the pieces go with it (a new battle brings its own).
-#[allow(clippy::type_complexity)]
-fn clear_pieces(
-    mut commands: Commands,
-    pieces: Query<Entity, Or<(With<UnitPiece>, With<CommanderBase>)>>,
-    mut index: ResMut<crate::app::PieceIndex>,
-) {
-    for e in &pieces {
-        commands.entity(e).despawn();
-    }
+/// Back at the menu the pieces are gone (`DespawnOnEnter`): the index of them goes too.
+fn forget_pieces(mut index: ResMut<crate::app::PieceIndex>) {
     *index = Default::default();
 }
 

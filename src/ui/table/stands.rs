@@ -6,11 +6,11 @@
 //! the frame it did (an undo, a replay's seek, a new game).
 
 use super::pen::{Pen, in_rect, rect_corners, spawn_layer, w, z};
-use crate::app::{BaseShape, BattleState, BattleSystems, SideOf, Stand, UnitPiece, UnitStatus};
+use crate::app::{BaseShape, BattleState, SideOf, Stand, UnitPiece, UnitStatus};
 use crate::battle::{Battle, SideId, UnitId};
 use crate::data::army::Arm;
 use crate::rules::geometry::{Rect, V2};
-use crate::ui::animation::{AnimHidden, AnimSet};
+use crate::ui::animation::AnimHidden;
 use crate::ui::palette as pal;
 use crate::ui::settings::Settings;
 use bevy::prelude::*;
@@ -18,17 +18,13 @@ use bevy::prelude::*;
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        draw_stands
-            .after(AnimSet)
-            .after(BattleSystems::Derive)
-            .after(super::picking::Fog)
-            .run_if(
-                pieces_changed
-                    .or_else(resource_changed::<BattleState>)
-                    .or_else(resource_changed::<AnimHidden>)
-                    .or_else(resource_changed::<Settings>)
-                    .or_else(resource_changed::<crate::ui::session::Seats>),
-            ),
+        draw_stands.in_set(crate::ui::common::TableSystems::Draw).run_if(
+            pieces_changed
+                .or_else(resource_changed::<BattleState>)
+                .or_else(resource_changed::<AnimHidden>)
+                .or_else(resource_changed::<Settings>)
+                .or_else(resource_changed::<crate::ui::session::Seats>),
+        ),
     );
 }
 
