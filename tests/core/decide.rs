@@ -154,7 +154,6 @@ fn every_listed_action_is_decided_legal_and_carrying_out_the_decision_is_the_ste
     // others, and each is stepped by its own rule tests).
     let reached = [
         "Activate",
-        "Attach",
         "Charge",
         "CommanderMove",
         "Consolidate",
@@ -162,7 +161,6 @@ fn every_listed_action_is_decided_legal_and_carrying_out_the_decision_is_the_ste
         "CounterFire",
         "CounterPass",
         "Deploy",
-        "DrawSabers",
         "EndCommand",
         "EndInitiative",
         "Engineer",
