@@ -482,3 +482,19 @@ pub fn in_contact_with(extra: &[U], terrain: Terrain) -> Battle {
     });
     b
 }
+
+/// A fixed generator for property tests: the same "random" choices every run (xorshift64).
+pub struct Gen(pub u64);
+
+impl Gen {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

@@ -4,24 +4,10 @@
 //! lists is decided legal, and a decided action carried out is exactly what `step` does; the
 //! other side's and stale actions are refused citing a rule.
 
+use super::common::Gen;
 use std::collections::BTreeSet;
 use volley::battle::{Action, Battle};
 use volley::rules::switches::{Switch, Switches};
-
-/// A fixed generator: the same "random" games every run (xorshift64).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Actions that are not legal now but were a moment ago or would be for the other side: the
 /// last state's legal actions that this state does not list.

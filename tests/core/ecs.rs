@@ -148,25 +148,32 @@ fn a_game_through_the_app_hashes_equal_to_simulate() {
     assert_eq!(played, sent);
 }
 
-#[test]
-fn only_what_an_action_moved_is_marked_changed() {
-    let mut agents = eager_pair(5);
-    let mut app = headless_app(skirmish(5));
-    // Play on until a unit may move.
-    let (mover, to) = loop {
+/// Play the agents on in the app until a unit may move: that unit and the first move offered.
+fn play_until_a_move(
+    app: &mut bevy::prelude::App,
+    agents: &mut [Box<dyn volley::agents::Agent>; 2],
+) -> (u32, volley::rules::geometry::Pose) {
+    loop {
         let b = &app.world().resource::<BattleState>().0;
         let legal = b.legal_actions();
         if let Some(m) = legal.iter().find_map(|a| match a {
             Action::Move { unit, to } => Some((*unit, *to)),
             _ => None,
         }) {
-            break m;
+            return m;
         }
         assert!(b.actions < 300, "no move offered in 300 actions");
         let a = legal[agents[b.actor()].choose(b, &legal)].clone();
         app.world_mut().write_message(ActionRequest(a));
         app.update();
-    };
+    }
+}
+
+#[test]
+fn only_what_an_action_moved_is_marked_changed() {
+    let mut agents = eager_pair(5);
+    let mut app = headless_app(skirmish(5));
+    let (mover, to) = play_until_a_move(&mut app, &mut agents);
     // The pieces each frame marks moved, seen from inside the schedule as the table sees them.
     #[derive(Resource, Default)]
     struct Moved(Vec<Vec<u32>>);
@@ -197,20 +204,7 @@ fn an_ordinary_move_is_placed_from_its_events_and_a_replaced_battle_whole() {
     use volley::app::pieces::PieceSyncs;
     let mut agents = eager_pair(5);
     let mut app = headless_app(skirmish(5));
-    let (mover, to) = loop {
-        let b = &app.world().resource::<BattleState>().0;
-        let legal = b.legal_actions();
-        if let Some(m) = legal.iter().find_map(|a| match a {
-            Action::Move { unit, to } => Some((*unit, *to)),
-            _ => None,
-        }) {
-            break m;
-        }
-        assert!(b.actions < 300, "no move offered in 300 actions");
-        let a = legal[agents[b.actor()].choose(b, &legal)].clone();
-        app.world_mut().write_message(ActionRequest(a));
-        app.update();
-    };
+    let (mover, to) = play_until_a_move(&mut app, &mut agents);
     app.update();
     let before = *app.world().resource::<PieceSyncs>();
     app.world_mut()

@@ -4,7 +4,7 @@
 //! nothing starts; every other set plays to the end without a panic, its recording names
 //! every switch, and the recording re-plays to the same final state.
 
-use super::common::agent_game;
+use super::common::{Gen, agent_game};
 use volley::rules::switches::{Switch, Switches};
 
 /// The games to play: `VOLLEY_PROPERTY_GAMES` (200 by default) divided by 8.
@@ -14,18 +14,6 @@ fn games() -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
     (n / 8).max(4)
-}
-
-/// A fixed generator: the same "random" sets every run (xorshift64).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 const MAPS: [&str; 6] = [

@@ -427,17 +427,22 @@ proptest! {
     }
 }
 
-#[test]
-fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
-    // The checks above are not empty: at the set-up of a scouting game each side has secrets,
-    // its view and terminal keep them, and everyone's view has them all.
+/// The scouting demo at its hidden set-up (seed 7).
+fn scouting_demo_hidden() -> Battle {
     let mut switches = Switches::default();
     switches.set(Switch::Scouting, true);
     let map = maps()
         .into_iter()
         .find(|m| m.ends_with("scouting_demo.ron"))
         .expect("the scouting demo");
-    let (b, _) = volley::load_battle_with(&map, 7, &switches).expect("it loads");
+    volley::load_battle_with(&map, 7, &switches).expect("it loads").0
+}
+
+#[test]
+fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
+    // The checks above are not empty: at the set-up of a scouting game each side has secrets,
+    // its view and terminal keep them, and everyone's view has them all.
+    let b = scouting_demo_hidden();
     for side in 0..2 {
         let secret = secrets(&b, side);
         assert!(
@@ -481,13 +486,7 @@ fn the_snapshot_keeps_what_a_side_may_know_of_works_combats_and_passing() {
     // set-up of the scouting demo, with every filtered field filled with every unit
     // (`decorate`): each side's snapshot has its own units' markers and works, everyone's
     // has all, and a work done where no unit the side does not know of stands is public.
-    let mut switches = Switches::default();
-    switches.set(Switch::Scouting, true);
-    let map = maps()
-        .into_iter()
-        .find(|m| m.ends_with("scouting_demo.ron"))
-        .expect("the scouting demo");
-    let (b, _) = volley::load_battle_with(&map, 7, &switches).expect("it loads");
+    let b = scouting_demo_hidden();
     let d = decorate(&b, 0);
     let all = Snapshot::of(&PlayerView::of(&d, Viewer::All));
     let alive = d.alive_units().count();
