@@ -69,6 +69,8 @@ pub struct Probe {
     pub pointer_order: Vec<String>,
     pub status: Option<String>,
     pub refusal: Option<String>,
+    /// What the open decision window asks of the player at the table (`prompt::WindowPrompt`).
+    pub prompt: Option<String>,
     /// The actions recorded so far, as the recording holds them.
     pub recorded: Vec<crate::battle::Action>,
     pub units: Vec<PieceAt>,
@@ -126,6 +128,7 @@ struct ProbeGame<'w> {
     editor: Option<Res<'w, crate::ui::editor::Editor>>,
     thinking: Option<Res<'w, crate::ui::play::Thinking>>,
     menu: Option<Res<'w, crate::ui::screens::menu::MenuState>>,
+    prompt: Option<Res<'w, crate::ui::prompt::WindowPrompt>>,
 }
 
 /// The pieces where the window shows them: the window, the table's camera, the stands, the
@@ -154,6 +157,7 @@ fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mu
         editor,
         thinking,
         menu,
+        prompt,
     } = game;
     let ProbePieces {
         window,
@@ -250,6 +254,7 @@ fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mu
         pointer: window.cursor_position().map(|c| [c.x, c.y]),
         pointer_order: pointer.lines.clone(),
         status: log.status.clone(),
+        prompt: prompt.as_ref().and_then(|p| p.0.clone()),
         refusal: log
             .refusal
             .as_ref()

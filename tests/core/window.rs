@@ -990,3 +990,72 @@ fn the_main_menu_fits_the_window_with_the_longest_brief_chosen() {
     );
     g.wait("the battle begun from the menu", 120, |p| p["screen"] != "Menu");
 }
+
+/// Issue 63, "the decision-window states drive what they name": in the real window, playing
+/// the Union against the computer's Confederates (First Battle, seed 1), the Union player
+/// ends phases with Enter until a Confederate move opens the Union's opportunity-fire window;
+/// entering it, the phase bar asks the Union player ("… moved: your opportunity fire, or
+/// Pass"); Enter passes, and the prompt is gone with the window.
+#[test]
+fn the_opportunity_fire_window_asks_the_player_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(&x, "prompt", &scenario, 1, &["Confederate=scheduler"]);
+    let start = Instant::now();
+    let asked = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "no opportunity-fire window in 10 minutes"
+        );
+        let p = g.wait("the Union to decide", 300, |p| {
+            p["actor"] == 0 && p["at_table"] == true && p["thinking"].is_null()
+        });
+        if p["window_open"] == true {
+            break p;
+        }
+        assert!(p["over"] == false, "the game ended without a window");
+        // The Union's own phases: end them.
+        let n = g.actions();
+        key(&x, &g, "Return");
+        g.wait("the phase ended", 120, |p| {
+            p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
+        });
+        if g.probe()["end_phase_asked"] == true {
+            key(&x, &g, "Return");
+        }
+        g.wait("the computer's turn or the next phase", 120, |p| {
+            p["actions"].as_u64() > Some(n)
+        });
+    };
+    let prompt = asked["prompt"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no prompt: {asked:#}"));
+    assert!(
+        prompt.contains("your opportunity fire") && prompt.contains("Pass"),
+        "{prompt}"
+    );
+    // It names the unit that moved, as the Union may know it.
+    assert!(
+        ["12th Virginia", "21st Georgia", "Purcell"]
+            .iter()
+            .any(|n| prompt.contains(n)),
+        "{prompt}"
+    );
+    let n = g.actions();
+    key(&x, &g, "Return");
+    g.wait("the pass", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(
+        matches!(g.last_action(), Action::Pass),
+        "Enter passes the window: {:?}",
+        g.last_action()
+    );
+    g.wait("the prompt gone with the window", 120, |p| {
+        p["window_open"] == false || p["actor"] != 0
+    });
+    let p = g.probe();
+    if p["window_open"] == false {
+        assert!(p["prompt"].is_null(), "the prompt outlives its window: {p:#}");
+    }
+}
