@@ -1236,10 +1236,13 @@ fn a_loaded_game_brings_back_its_battle_log_and_the_saves_are_listed() {
     assert_eq!(saves.len(), 1);
     assert_eq!(saves[0].title, "Skirmish at Miller's Crossroads");
     assert!(
-        saves[0].progress.contains("turn") && saves[0].progress.contains("actions"),
+        saves[0].progress.contains("turn") && saves[0].progress.contains("action"),
         "{:?}",
         saves[0]
     );
+    // One "phase" in the words, and the actions counted in good English.
+    assert_eq!(saves[0].progress.matches("phase").count(), 1, "{:?}", saves[0]);
+    assert!(!saves[0].progress.contains(" 1 actions"), "{:?}", saves[0]);
     assert!(
         saves[0].date.starts_with("20") && saves[0].date.len() == 16,
         "{}",

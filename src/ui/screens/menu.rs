@@ -113,7 +113,8 @@ pub struct SaveEntry {
     pub path: PathBuf,
     /// The scenario's title, or the file's name when the scenario cannot be read.
     pub title: String,
-    /// "turn 3, Union command phase ended", or why the file cannot be read.
+    /// "start of turn 3 Union Command phase, 41 actions" (the last checkpoint the recording
+    /// keeps), or why the file cannot be read.
     pub progress: String,
     /// The file's date (UTC), "2025-06-01 14:03".
     pub date: String,
@@ -141,9 +142,13 @@ pub fn list_saves(dir: &Path) -> Vec<SaveEntry> {
                         .map(|s| s.title)
                         .unwrap_or_else(|_| rec.scenario.clone());
                     let progress = match rec.checkpoints.last() {
-                        Some(c) => format!("{} phase ended, {} actions", c.phase, rec.actions.len()),
+                        Some(c) => format!(
+                            "{}, {}",
+                            c.phase,
+                            crate::report::words::count(rec.actions.len() as i64, "action")
+                        ),
                         None if rec.actions.is_empty() => "not begun".to_string(),
-                        None => format!("{} actions", rec.actions.len()),
+                        None => crate::report::words::count(rec.actions.len() as i64, "action"),
                     };
                     (title, progress)
                 }
