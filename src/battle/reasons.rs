@@ -29,6 +29,19 @@ pub enum PassReason {
     },
 }
 
+impl PassReason {
+    /// The units the reason names.
+    pub fn units(&self) -> Vec<UnitId> {
+        match *self {
+            PassReason::ActivationFailed { unit }
+            | PassReason::RallyFailed { unit }
+            | PassReason::FireLanded { unit, .. }
+            | PassReason::ReactionStopped { unit, .. } => vec![unit],
+            PassReason::ChargeTestFailed { unit, target } => vec![unit, target],
+        }
+    }
+}
+
 /// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {

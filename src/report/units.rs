@@ -21,8 +21,8 @@ pub fn named_units(e: &Event) -> Vec<UnitId> {
         | E::Morale(MoraleEvent::SideBroken { .. })
         | E::Weather(WeatherEvent::WeatherRoll { .. })
         | E::Works(WorksEvent::ConstructionHit { .. })
-        | E::Passing(PassingEvent::InitiativePassed { .. })
         | E::Phase(PhaseEvent::GameOver { .. }) => Vec::new(),
+        E::Passing(PassingEvent::InitiativePassed { reason, .. }) => reason.units(),
         E::Command(CommandEvent::CommandRoll { units, .. })
         | E::OrderDelay(OrderDelayEvent::OrderDelayed { units, .. })
         | E::OrderDelay(OrderDelayEvent::OrderReplaced { units, .. }) => units.clone(),

@@ -313,7 +313,7 @@ impl Snapshot {
         ids.extend(c.hq_failed.iter().chain(&c.arrived).chain(c.held.keys()));
         let p = &self.passing;
         ids.extend(p.activated.iter().chain(&p.moved).chain(&p.fired));
-        ids.extend(p.reason.iter().flat_map(pass_reason_units));
+        ids.extend(p.reason.iter().flat_map(PassReason::units));
         for cb in &self.combats {
             ids.extend(
                 cb.chargers
@@ -337,17 +337,6 @@ impl Snapshot {
             .map(|d| d.2)
             .chain(w.bridging.iter().map(|b| b.at))
             .collect()
-    }
-}
-
-/// The units a reason for passing the initiative names.
-pub fn pass_reason_units(r: &PassReason) -> Vec<UnitId> {
-    match *r {
-        PassReason::ActivationFailed { unit }
-        | PassReason::RallyFailed { unit }
-        | PassReason::FireLanded { unit, .. }
-        | PassReason::ReactionStopped { unit, .. } => vec![unit],
-        PassReason::ChargeTestFailed { unit, target } => vec![unit, target],
     }
 }
 
@@ -382,7 +371,7 @@ fn passing_seen(v: &PlayerView) -> PassingSeen {
         moved: known(&p.moved),
         fired: known(&p.fired),
         passed: p.passed.is_some(),
-        reason: p.passed.filter(|r| pass_reason_units(r).iter().all(|&u| v.knows(u))),
+        reason: p.passed.filter(|r| r.units().iter().all(|&u| v.knows(u))),
     }
 }
 

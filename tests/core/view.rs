@@ -257,13 +257,7 @@ fn leaks(b: &Battle, side: usize, snap: &Snapshot) -> Vec<String> {
     name("passing.activated", p.activated.into_iter().collect());
     name("passing.moved", p.moved.iter().copied().collect());
     name("passing.fired", p.fired.iter().copied().collect());
-    name(
-        "passing.reason",
-        p.reason
-            .iter()
-            .flat_map(volley::view::snapshot::pass_reason_units)
-            .collect(),
-    );
+    name("passing.reason", p.reason.iter().flat_map(PassReason::units).collect());
     for cb in &snap.combats {
         name("combats.chargers", cb.chargers.clone());
         name("combats.target", vec![cb.target]);
@@ -474,9 +468,17 @@ fn hidden_set_up_hides_the_enemy_from_each_side_and_the_checks_see_it() {
                 unit: mine,
                 by: secret[0],
             }),
+            // A reason for passing the initiative names its units too.
+            Event::Passing(PassingEvent::InitiativePassed {
+                side,
+                reason: PassReason::ChargeTestFailed {
+                    unit: mine,
+                    target: secret[0],
+                },
+            }),
         ];
         assert_eq!(events::visible(&v, &told), vec![told[1].clone()]);
-        assert_eq!(events::visible(&PlayerView::of(&b, Viewer::All), &told).len(), 3);
+        assert_eq!(events::visible(&PlayerView::of(&b, Viewer::All), &told).len(), 4);
     }
 }
 
