@@ -452,11 +452,10 @@ impl Battle {
         let charge = self.check_charge(id, enemy)?;
         self.check_passing_charge_ground(&charge)?;
         self.charge_test_plan(id, enemy)?;
-        // BPT's own checks of the charge, should the test be passed.
-        match self.decide_command(action)? {
-            Decision::Charge { plan } => Ok(Decision::PassingCharge { charge: plan }),
-            other => unreachable!("a charge decided as {other:?}"),
-        }
+        // BPT's own check of a charge that the above has not made, should the test be passed:
+        // not under a road order (the order, its action and its charge are checked above).
+        self.not_on_road_order(id)?;
+        Ok(Decision::PassingCharge { charge })
     }
 
     /// The activated unit's move, deploy or support: its purpose, then BPT's checks.

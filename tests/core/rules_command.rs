@@ -47,7 +47,7 @@ fn orders_ended(ev: &[Event]) -> bool {
 
 /// Union line (id 0) facing north at (100, 50); two Confederate lines (ids 1, 2) facing it,
 /// 12 cm of open ground between the fronts; the Union HQ 4 cm off the unit (not touching).
-fn opportunity() -> Battle {
+pub(super) fn opportunity() -> Battle {
     let mut b = battle_with(
         &[
             u(0, RIFLES, 4, 100.0, 50.0, 90.0),

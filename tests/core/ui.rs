@@ -1706,18 +1706,7 @@ fn a_click_on_a_window_over_the_table_never_sets_a_sight_point() {
 /// it 12 cm off, in the Union command phase: an advance of 2.1 cm brings it within their
 /// opportunity fire (as `rules_command::opportunity`), with the seats `sides`.
 fn before_opportunity_fire(sides: [&str; 2]) -> App {
-    const RIFLES: &str = "regular_infantry_rifled";
-    let mut b = battle_with(
-        &[
-            u(0, RIFLES, 4, 100.0, 50.0, 90.0),
-            u(1, RIFLES, 4, 100.0, 63.5, 270.0),
-            u(1, RIFLES, 4, 111.0, 63.5, 270.0),
-        ],
-        Default::default(),
-        [(20.0, 5.0), (220.0, 175.0)],
-        [(90.0, 45.0), (200.0, 175.0)],
-    );
-    to_command(&mut b);
+    let mut b = super::rules_command::opportunity();
     b.cmd.orders.insert(0, super::fire::order(HQ0));
     let mut app = app_with(b, sides);
     app.world_mut().resource_mut::<Seats>().viewer = Some(0);
