@@ -19,6 +19,7 @@ pub mod editor;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod sim;
 pub mod terminal;
 #[cfg(feature = "gui")]

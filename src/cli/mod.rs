@@ -13,6 +13,7 @@ macro_rules! out {
 
 mod args;
 mod balance;
+mod bot;
 mod check;
 mod game;
 mod r#match;
@@ -20,6 +21,7 @@ mod odds;
 mod out;
 mod play;
 mod refusal;
+mod serve;
 mod simulate;
 mod verify;
 mod view;
@@ -68,6 +70,10 @@ enum Command {
     Odds(odds::Odds),
     /// A recorded game as one side may know it (what a server would send it), as JSON or RON.
     View(view::View),
+    /// Run the game server: games between machines, live or a turn at a time.
+    Serve(serve::Serve),
+    /// A bot that plays one seat of a game on a server (host one, or join by code).
+    Bot(bot::Bot),
 }
 
 impl Cli {
@@ -87,6 +93,8 @@ impl Cli {
             Some(Command::Check(c)) => c.run(),
             Some(Command::Odds(c)) => c.run(),
             Some(Command::View(c)) => c.run(),
+            Some(Command::Serve(c)) => c.run(),
+            Some(Command::Bot(c)) => c.run(),
         }
     }
 

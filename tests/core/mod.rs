@@ -52,6 +52,7 @@ mod rules_contact;
 mod rules_fire;
 mod scenarios;
 mod scheduler;
+mod server;
 #[cfg(feature = "gui")]
 mod shown_true;
 mod terminal;

@@ -1,0 +1,384 @@
+//! The game server over the network (loopback): two bot clients play whole games; what each
+//! was sent is checked against the authoritative battle re-played from the downloaded
+//! recording; refusals; a server killed with SIGKILL and restarted.
+//!
+//! The database is SQLite in a temporary file, and also PostgreSQL when
+//! `VOLLEY_TEST_POSTGRES` names one (`.ci/run` starts a server and sets it).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use volley::battle::Battle;
+use volley::replay::Recording;
+use volley::server::client::{BotLog, Client, play_bot};
+use volley::server::protocol::{NewGame, Opponent, Seat};
+use volley::server::{Limits, Store};
+use volley::view::PlayerView;
+use volley::view::events::visible;
+use volley::view::snapshot::Snapshot;
+
+fn temp_db(name: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("volley-server-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    (dir, url)
+}
+
+/// The databases to test on: SQLite always, PostgreSQL when one is given.
+fn databases(name: &str) -> Vec<String> {
+    let mut dbs = vec![temp_db(name).1];
+    if let Ok(pg) = std::env::var("VOLLEY_TEST_POSTGRES") {
+        dbs.push(pg);
+    }
+    dbs
+}
+
+/// A server in this process on a loopback port: its base URL.
+async fn start(db: &str, limits: Limits) -> String {
+    let store = Store::open(db).await.expect("the database opens");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(volley::server::serve(listener, store, limits));
+    base
+}
+
+fn new_game(scenario: &str, rules: &[&str]) -> NewGame {
+    NewGame {
+        scenario: scenario.into(),
+        host_side: 0,
+        opponent: Opponent::Human,
+        rules: rules.iter().map(|s| s.to_string()).collect(),
+        max_turns: None,
+    }
+}
+
+/// Host a game and join it: the two seats.
+async fn seats(base: &str, game: &NewGame) -> (Seat, Seat) {
+    let c = Client::new(base);
+    let host = c.host(game).await.expect("hosted");
+    let guest = c.join(host.invite.as_deref().unwrap()).await.expect("joined");
+    (host, guest)
+}
+
+/// The battle of `rec` after its first `n` actions.
+fn replayed(rec: &Recording, n: u64) -> Battle {
+    let (mut b, _) = volley::load_battle_with(Path::new(&rec.scenario), rec.seed, &rec.switches).unwrap();
+    b.cap_turns(rec.max_turns);
+    for a in &rec.actions[..n as usize] {
+        b.step(a).unwrap();
+    }
+    b
+}
+
+/// Everything `side`'s client was sent is exactly its side's view of the real battle at that
+/// point (states, actions offered, events); how many enemy units it was spared the sight of.
+fn check_sent(rec: &Recording, side: usize, log: &BotLog) -> usize {
+    let mut hidden = 0;
+    let mut b = replayed(rec, 0);
+    let mut at = 0u64;
+    let mut states: Vec<_> = log.states.iter().collect();
+    states.sort_by_key(|s| s.seq);
+    for s in states {
+        while at < s.seq {
+            b.step(&rec.actions[at as usize]).unwrap();
+            at += 1;
+        }
+        let view = PlayerView::side(&b, side);
+        assert_eq!(
+            s.snapshot,
+            Snapshot::of(&view),
+            "side {side} at action {}: sent a snapshot not its view",
+            s.seq
+        );
+        let mine = b.actor() == side && !b.is_over();
+        assert_eq!(s.your_decision, mine);
+        if mine {
+            assert_eq!(s.legal, b.legal_actions(), "the actions offered are the battle's");
+        } else {
+            assert!(
+                s.legal.is_empty(),
+                "side {side} was offered actions on the other side's decision"
+            );
+        }
+        hidden += b
+            .units
+            .iter()
+            .filter(|u| u.side != side && u.alive() && !view.knows(u.id))
+            .count();
+    }
+    let mut b = replayed(rec, 0);
+    for (i, a) in rec.actions.iter().enumerate() {
+        let events = b.step(a).unwrap().events;
+        if let Some(batch) = log.batches.iter().find(|x| x.action == i as u64) {
+            assert_eq!(
+                batch.events,
+                visible(&PlayerView::side(&b, side), &events),
+                "side {side}, action {i}: events"
+            );
+        }
+    }
+    hidden
+}
+
+/// Two bots play `game` to its end: their logs, and the downloaded recording (verified).
+async fn bot_game(base: &str, game: &NewGame, dir: &Path) -> ([BotLog; 2], Recording, String, String) {
+    let (host, guest) = seats(base, game).await;
+    let c = Client::new(base);
+    let (a, b) = (c.seated(&host.token), c.seated(&guest.token));
+    let patience = Duration::from_secs(120);
+    let (la, lb) = tokio::join!(
+        play_bot(&a, &host.game, 11, patience),
+        play_bot(&b, &guest.game, 12, patience)
+    );
+    let text = a.recording(&host.game).await.expect("the recording of a finished game");
+    let path = dir.join(format!("{}.ron", host.game));
+    std::fs::write(&path, &text).unwrap();
+    volley::replay::verify::verify_file(&path).expect("the downloaded recording verifies");
+    (
+        [
+            la.expect("the host's bot finished"),
+            lb.expect("the guest's bot finished"),
+        ],
+        Recording::load(&path).unwrap(),
+        host.token,
+        host.watch,
+    )
+}
+
+#[test]
+fn two_bot_clients_play_a_whole_first_battle_each_sent_only_its_view_and_the_recording_verifies() {
+    let rt = volley::server::runtime().unwrap();
+    rt.block_on(async {
+        for db in databases("whole") {
+            let base = start(&db, Limits::default()).await;
+            let dir = temp_db("whole-rec").0;
+            for (scenario, rules) in [("first_battle", vec![]), ("scouting_demo", vec!["scouting"])] {
+                let ([host, guest], rec, host_token, watch) = bot_game(&base, &new_game(scenario, &rules), &dir).await;
+                assert!(
+                    rec.actions.len() > 20,
+                    "{scenario}: a whole game, {} actions",
+                    rec.actions.len()
+                );
+                let acted: usize = host.accepted.len() + guest.accepted.len();
+                assert_eq!(acted, rec.actions.len(), "every action was a bot's, and each was kept");
+                for (seq, action) in host.accepted.iter().chain(&guest.accepted) {
+                    assert_eq!(
+                        &rec.actions[*seq as usize], action,
+                        "acknowledged action {seq} kept as sent"
+                    );
+                }
+                let mine = Client::new(&base)
+                    .my_games(std::slice::from_ref(&host_token))
+                    .await
+                    .unwrap();
+                assert!(
+                    mine.len() == 1 && mine[0].over && !mine[0].your_decision,
+                    "my games: {mine:?}"
+                );
+                let watched = Client::new(&base).watch(&watch).await.unwrap();
+                assert!(
+                    watched.over && watched.views.len() == 1,
+                    "a finished game shows everything"
+                );
+                assert_eq!(
+                    watched.views[0].enemies.len(),
+                    0,
+                    "everything: every unit is the viewer's own"
+                );
+                let spared = check_sent(&rec, 0, &host) + check_sent(&rec, 1, &guest);
+                if scenario == "scouting_demo" {
+                    // Not a check that nothing could fail: there were hidden units to leak.
+                    assert!(spared > 0, "hidden set-up hid units from the clients");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn refused_with_a_reason_and_nothing_applied_the_server_stays_up() {
+    let rt = volley::server::runtime().unwrap();
+    rt.block_on(async {
+        let db = temp_db("refusals").1;
+        let limits = Limits {
+            actions_per_second: 2.0,
+            burst: 3.0,
+            max_games: 2,
+            ..Limits::default()
+        };
+        let base = start(&db, limits).await;
+        let c = Client::new(&base);
+        let (host, guest) = seats(&base, &new_game("first_battle", &[])).await;
+        let (a, b) = (c.seated(&host.token), c.seated(&guest.token));
+        let s = a.state(&host.game).await.unwrap();
+        let waiting = if s.your_decision { (&a, &b) } else { (&b, &a) };
+        let (mover, other) = waiting;
+        let st = mover.state(&host.game).await.unwrap();
+        let action = st.legal[0].clone();
+        // The other side acting on this side's decision, with an action it was never offered.
+        assert_eq!(
+            code(other.act(&host.game, st.seq, &action).await).as_deref(),
+            Some("not_your_decision")
+        );
+        // A forged token, none, and a token of another game.
+        assert_eq!(
+            code(c.seated("00000000000000000000000000000000").state(&host.game).await).as_deref(),
+            Some("bad_token")
+        );
+        assert_eq!(code(c.state(&host.game).await).as_deref(), Some("no_token"));
+        let (host2, _) = seats(&base, &new_game("skirmish", &[])).await;
+        assert_eq!(
+            code(c.seated(&host2.token).act(&host.game, 0, &action).await).as_deref(),
+            Some("other_game")
+        );
+        // The server holds its two games: a third is refused.
+        assert_eq!(code(c.host(&new_game("skirmish", &[])).await).as_deref(), Some("full"));
+        // An invite used twice, an unknown game, a finished game's recording asked too soon.
+        assert_eq!(
+            code(c.join(host.invite.as_deref().unwrap()).await).as_deref(),
+            Some("bad_invite")
+        );
+        assert_eq!(code(mover.state("NOSUCHGAME").await).as_deref(), Some("other_game"));
+        assert_eq!(code(mover.recording(&host.game).await).as_deref(), Some("not_over"));
+        // The right action goes through once; sent again (a replayed message) it is stale.
+        mover
+            .act(&host.game, st.seq, &action)
+            .await
+            .expect("the action is accepted");
+        assert_eq!(
+            code(mover.act(&host.game, st.seq, &action).await).as_deref(),
+            Some("stale")
+        );
+        let seq = a.state(&host.game).await.unwrap().seq;
+        assert_eq!(seq, st.seq + 1, "one action applied, the refused ones none");
+        // Malformed and oversized messages.
+        let http = reqwest::Client::new();
+        let url = format!("{base}/games/{}/actions", host.game);
+        let r = http
+            .post(&url)
+            .bearer_auth(&host.token)
+            .body("{\"seq\": 1, \"action\": \"FlyAway\"}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400);
+        assert!(r.text().await.unwrap().contains("malformed"));
+        let big = format!("{{\"seq\": 1, \"action\": \"{}\"}}", "x".repeat(200_000));
+        let r = http.post(&url).bearer_auth(&host.token).body(big).send().await.unwrap();
+        assert_eq!(r.status(), 413, "a body over the limit");
+        // A flood: past the burst, refused for speed.
+        let mut codes = Vec::new();
+        for _ in 0..8 {
+            codes.push(code(mover.act(&host.game, 0, &action).await));
+        }
+        assert!(codes.iter().any(|c| c.as_deref() == Some("too_fast")), "{codes:?}");
+        assert_eq!(
+            a.state(&host.game).await.unwrap().seq,
+            seq,
+            "nothing applied by any refusal"
+        );
+        assert_eq!(
+            http.get(format!("{base}/health"))
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap(),
+            "ok"
+        );
+    });
+}
+
+/// The code of a refusal (`None` for an answer or no answer).
+fn code<T>(r: Result<T, volley::server::client::ClientError>) -> Option<String> {
+    r.err().and_then(|e| e.code().map(str::to_string))
+}
+
+/// A `volley serve` process on `port` with `db`, up and answering.
+fn spawn_server(port: u16, db: &str) -> std::process::Child {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the server did not come up on port {port}");
+}
+
+#[test]
+fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_action() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let (dir, db) = temp_db("sigkill");
+    let server = spawn_server(port, &db);
+    let base = format!("http://127.0.0.1:{port}");
+    let rt = volley::server::runtime().unwrap();
+    rt.block_on(async {
+        let (host, guest) = seats(&base, &new_game("first_battle", &[])).await;
+        let c = Client::new(&base);
+        let (a, b) = (c.seated(&host.token), c.seated(&guest.token));
+        // The killer: SIGKILL when the game reaches actions drawn from a fixed seed, then a
+        // new server on the same database and port.
+        let killer = {
+            let (db, watcher, game) = (db.clone(), c.seated(&host.token), host.game.clone());
+            tokio::spawn(async move {
+                let mut server = server;
+                let mut x = 0x9e37_79b9_u64;
+                let mut at = 0;
+                let mut kills = Vec::new();
+                for _ in 0..3 {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    at += 3 + (x >> 33) % 10;
+                    loop {
+                        match watcher.state(&game).await {
+                            Ok(s) if s.over => return (server, kills),
+                            Ok(s) if s.seq >= at => break,
+                            _ => tokio::time::sleep(Duration::from_millis(2)).await,
+                        }
+                    }
+                    server.kill().unwrap();
+                    server.wait().unwrap();
+                    kills.push(at);
+                    server = spawn_server(port, &db);
+                }
+                (server, kills)
+            })
+        };
+        let patience = Duration::from_secs(120);
+        let (la, lb) = tokio::join!(
+            play_bot(&a, &host.game, 21, patience),
+            play_bot(&b, &guest.game, 22, patience)
+        );
+        let (la, lb) = (
+            la.expect("the host's bot finished"),
+            lb.expect("the guest's bot finished"),
+        );
+        let (mut server, kills) = killer.await.unwrap();
+        assert!(!kills.is_empty(), "the server was killed during the game");
+        assert!(
+            la.retries + lb.retries > 0,
+            "the bots met the dead server and tried again"
+        );
+        let text = a.recording(&host.game).await.expect("the recording");
+        server.kill().unwrap();
+        server.wait().unwrap();
+        let path = dir.join("killed.ron");
+        std::fs::write(&path, &text).unwrap();
+        volley::replay::verify::verify_file(&path).expect("the game finished after the kills verifies");
+        let rec = Recording::load(&path).unwrap();
+        for (seq, action) in la.accepted.iter().chain(&lb.accepted) {
+            assert_eq!(&rec.actions[*seq as usize], action, "acknowledged action {seq} kept");
+        }
+        eprintln!("killed at actions {kills:?}; {} actions in all", rec.actions.len());
+    });
+}
