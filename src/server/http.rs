@@ -393,9 +393,17 @@ async fn events(
     let side = s.seat(&headers, &id).await?;
     let held = s.held(&id).await?;
     let mut seq = held.seq.subscribe();
-    if since.wait > 0 && *seq.borrow() <= since.after {
-        let wait = std::time::Duration::from_secs(since.wait.min(30));
-        let _ = tokio::time::timeout(wait, seq.wait_for(|&n| n > since.after)).await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(since.wait.min(30));
+    // Woken by this process's actions at once; another process's are read from the database
+    // every quarter of a second.
+    while *seq.borrow() <= since.after && tokio::time::Instant::now() < deadline {
+        let tick = std::time::Duration::from_millis(250);
+        let _ = tokio::time::timeout(tick, seq.wait_for(|&n| n > since.after)).await;
+        if *seq.borrow() <= since.after {
+            let mut live = held.live.lock().await;
+            s.catch_up(&mut live).await?;
+            held.seq.send_replace(live.seq());
+        }
     }
     let live = held.live.lock().await;
     Ok(Json(Updates {

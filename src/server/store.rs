@@ -91,8 +91,21 @@ impl Store {
             // it is committed.
             sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
         }
-        for s in SCHEMA {
-            sqlx::query(s).execute(&pool).await?;
+        // Two processes making the tables at once on PostgreSQL may collide on its catalogue:
+        // the one that lost tries again and finds them made.
+        for attempt in 0.. {
+            let mut made = Ok(());
+            for s in SCHEMA {
+                made = sqlx::query(s).execute(&pool).await.map(|_| ());
+                if made.is_err() {
+                    break;
+                }
+            }
+            match made {
+                Ok(()) => break,
+                Err(_) if attempt < 5 => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+                Err(e) => return Err(e.into()),
+            }
         }
         Ok(Store { pool })
     }

@@ -313,12 +313,66 @@ fn spawn_server(port: u16, db: &str) -> std::process::Child {
     panic!("the server did not come up on port {port}");
 }
 
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+fn stop(mut server: std::process::Child) {
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn two_server_processes_on_one_database_play_one_game_between_them() {
+    let rt = volley::server::runtime().unwrap();
+    for db in databases("two") {
+        let (pa, pb) = (free_port(), free_port());
+        let (sa, sb) = (spawn_server(pa, &db), spawn_server(pb, &db));
+        let (a, b) = (format!("http://127.0.0.1:{pa}"), format!("http://127.0.0.1:{pb}"));
+        rt.block_on(async {
+            // Hosted on one process, joined on the other; each player stays on its own.
+            let host = Client::new(&a).host(&new_game("first_battle", &[])).await.unwrap();
+            let guest = Client::new(&b).join(host.invite.as_deref().unwrap()).await.unwrap();
+            let (ca, cb) = (
+                Client::new(&a).seated(&host.token),
+                Client::new(&b).seated(&guest.token),
+            );
+            let patience = Duration::from_secs(120);
+            let (la, lb) = tokio::join!(
+                play_bot(&ca, &host.game, 31, patience),
+                play_bot(&cb, &guest.game, 32, patience)
+            );
+            let (la, lb) = (la.unwrap(), lb.unwrap());
+            let text = cb
+                .recording(&guest.game)
+                .await
+                .expect("the recording, from the other process");
+            let path = temp_db("two-rec").0.join("two.ron");
+            std::fs::write(&path, &text).unwrap();
+            volley::replay::verify::verify_file(&path).expect("the game played across two processes verifies");
+            let rec = Recording::load(&path).unwrap();
+            assert_eq!(
+                la.accepted.len() + lb.accepted.len(),
+                rec.actions.len(),
+                "{db}: every action kept once"
+            );
+            for (seq, action) in la.accepted.iter().chain(&lb.accepted) {
+                assert_eq!(&rec.actions[*seq as usize], action);
+            }
+            assert!(
+                !la.accepted.is_empty() && !lb.accepted.is_empty(),
+                "both processes took actions"
+            );
+        });
+        stop(sa);
+        stop(sb);
+    }
+}
+
 #[test]
 fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_action() {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = free_port();
     let (dir, db) = temp_db("sigkill");
     let server = spawn_server(port, &db);
     let base = format!("http://127.0.0.1:{port}");
