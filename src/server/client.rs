@@ -161,6 +161,8 @@ pub struct BotLog {
     pub accepted: Vec<(u64, Action)>,
     /// Requests that got no answer (and were tried again).
     pub retries: u32,
+    /// How long each accepted action took, sent to answered.
+    pub latencies: Vec<Duration>,
 }
 
 /// Play `game` as the client's seat to the end, choosing at random (seeded) among the actions
@@ -197,9 +199,17 @@ pub async fn play_bot(client: &Client, game: &str, seed: u64, patience: Duration
             let seq = state.seq;
             let action = state.legal[i].clone();
             log.states.push(state);
+            let sent = std::time::Instant::now();
             match client.act(game, seq, &action).await {
-                Ok(_) => log.accepted.push((seq, action)),
+                Ok(_) => {
+                    log.latencies.push(sent.elapsed());
+                    log.accepted.push((seq, action));
+                }
                 Err(ClientError::Refused(_, r)) if r.code == "stale" => {}
+                // Faster than the server lets one seat act: wait a little.
+                Err(ClientError::Refused(_, r)) if r.code == "too_fast" => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
                 Err(e) => {
                     again(e, &mut log)?;
                     tokio::time::sleep(Duration::from_millis(100)).await;

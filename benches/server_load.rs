@@ -1,0 +1,126 @@
+//! A load test of the game server, on loopback only, bounded and stopping by itself: 200
+//! games of *First Battle* played at once by bot clients (two a game) against one `volley
+//! serve` process on SQLite; then, given a PostgreSQL URL in `VOLLEY_TEST_POSTGRES`, the same
+//! against two server processes sharing it (each game's seats on different processes). It
+//! prints actions a second, the median and 95th-percentile latency of an action (sent to
+//! answered, stored first), and each server process's peak memory.
+//!
+//! `cargo bench --bench server_load` (release). Not criterion: one figure is a whole run.
+
+use std::time::{Duration, Instant};
+use volley::server::client::{Client, play_bot};
+use volley::server::protocol::{NewGame, Opponent};
+
+const GAMES: usize = 200;
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+fn spawn_server(port: u16, db: &str) -> std::process::Child {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db, "--max-games", "100000"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    for _ in 0..400 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the server did not come up on port {port}");
+}
+
+/// A process's peak resident memory in MiB (Linux `VmHWM`).
+fn peak_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// `GAMES` games at once, hosted on `hosts[i % n]` and joined on `guests[i % n]`.
+fn load(label: &str, hosts: &[String], guests: &[String], pids: &[u32]) {
+    let rt = volley::server::runtime().unwrap();
+    let started = Instant::now();
+    let results = rt.block_on(async {
+        let mut tasks = Vec::new();
+        for i in 0..GAMES {
+            let (h, g) = (hosts[i % hosts.len()].clone(), guests[i % guests.len()].clone());
+            tasks.push(tokio::spawn(async move {
+                let game = NewGame {
+                    scenario: "first_battle".into(),
+                    host_side: i % 2,
+                    opponent: Opponent::Human,
+                    rules: Vec::new(),
+                    max_turns: None,
+                };
+                let host = Client::new(&h).host(&game).await.expect("hosted");
+                let guest = Client::new(&g).join(host.invite.as_deref().unwrap()).await.expect("joined");
+                let (a, b) = (Client::new(&h).seated(&host.token), Client::new(&g).seated(&guest.token));
+                let patience = Duration::from_secs(600);
+                let (la, lb) = tokio::join!(
+                    play_bot(&a, &host.game, 2 * i as u64, patience),
+                    play_bot(&b, &guest.game, 2 * i as u64 + 1, patience)
+                );
+                let mut lat = la.expect("host bot").latencies;
+                lat.extend(lb.expect("guest bot").latencies);
+                lat
+            }));
+        }
+        let mut all = Vec::new();
+        for t in tasks {
+            all.extend(t.await.expect("a game"));
+        }
+        all
+    });
+    let took = started.elapsed().as_secs_f64();
+    let mut lat = results;
+    lat.sort();
+    let pick = |q: f64| lat[((lat.len() - 1) as f64 * q) as usize].as_secs_f64() * 1000.0;
+    let mem: Vec<String> = pids.iter().map(|&p| format!("{:.0} MiB", peak_mib(p))).collect();
+    println!(
+        "{label}: {GAMES} games, {} actions in {took:.1} s: {:.0} actions a second; latency median {:.1} ms, 95th percentile {:.1} ms; server peak memory {}",
+        lat.len(),
+        lat.len() as f64 / took,
+        pick(0.5),
+        pick(0.95),
+        mem.join(" + ")
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a filter that is not ours skips the run.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    if filter.is_some_and(|f| !"server_load".contains(&f)) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("volley-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("games.db").display());
+    let port = free_port();
+    let mut server = spawn_server(port, &db);
+    let base = format!("http://127.0.0.1:{port}");
+    load("one process, SQLite", std::slice::from_ref(&base), std::slice::from_ref(&base), &[server.id()]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Ok(pg) = std::env::var("VOLLEY_TEST_POSTGRES") {
+        let (pa, pb) = (free_port(), free_port());
+        let (mut a, mut b) = (spawn_server(pa, &pg), spawn_server(pb, &pg));
+        let (ua, ub) = (format!("http://127.0.0.1:{pa}"), format!("http://127.0.0.1:{pb}"));
+        load("two processes, PostgreSQL", &[ua.clone(), ub.clone()], &[ub, ua], &[a.id(), b.id()]);
+        for s in [&mut a, &mut b] {
+            s.kill().unwrap();
+            s.wait().unwrap();
+        }
+    } else {
+        println!("(no VOLLEY_TEST_POSTGRES: the PostgreSQL run skipped; `.ci/setup-postgres` prints one)");
+    }
+}
