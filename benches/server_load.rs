@@ -20,7 +20,15 @@ fn free_port() -> u16 {
 
 fn spawn_server(port: u16, db: &str) -> std::process::Child {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db, "--max-games", "100000"])
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--db",
+            db,
+            "--max-games",
+            "100000",
+        ])
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("the server starts");
@@ -62,8 +70,14 @@ fn load(label: &str, hosts: &[String], guests: &[String], pids: &[u32]) {
                     max_turns: None,
                 };
                 let host = Client::new(&h).host(&game).await.expect("hosted");
-                let guest = Client::new(&g).join(host.invite.as_deref().unwrap()).await.expect("joined");
-                let (a, b) = (Client::new(&h).seated(&host.token), Client::new(&g).seated(&guest.token));
+                let guest = Client::new(&g)
+                    .join(host.invite.as_deref().unwrap())
+                    .await
+                    .expect("joined");
+                let (a, b) = (
+                    Client::new(&h).seated(&host.token),
+                    Client::new(&g).seated(&guest.token),
+                );
                 let patience = Duration::from_secs(600);
                 let (la, lb) = tokio::join!(
                     play_bot(&a, &host.game, 2 * i as u64, patience),
@@ -107,7 +121,12 @@ fn main() {
     let port = free_port();
     let mut server = spawn_server(port, &db);
     let base = format!("http://127.0.0.1:{port}");
-    load("one process, SQLite", std::slice::from_ref(&base), std::slice::from_ref(&base), &[server.id()]);
+    load(
+        "one process, SQLite",
+        std::slice::from_ref(&base),
+        std::slice::from_ref(&base),
+        &[server.id()],
+    );
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
@@ -115,7 +134,12 @@ fn main() {
         let (pa, pb) = (free_port(), free_port());
         let (mut a, mut b) = (spawn_server(pa, &pg), spawn_server(pb, &pg));
         let (ua, ub) = (format!("http://127.0.0.1:{pa}"), format!("http://127.0.0.1:{pb}"));
-        load("two processes, PostgreSQL", &[ua.clone(), ub.clone()], &[ub, ua], &[a.id(), b.id()]);
+        load(
+            "two processes, PostgreSQL",
+            &[ua.clone(), ub.clone()],
+            &[ub, ua],
+            &[a.id(), b.id()],
+        );
         for s in [&mut a, &mut b] {
             s.kill().unwrap();
             s.wait().unwrap();

@@ -10,6 +10,7 @@ use super::action::{Refusal, refuse};
 use super::event::Event;
 use super::state::{Battle, UnitId};
 use crate::data::army::{Arm, Trait};
+use crate::rules::geometry::V2;
 use crate::rules::los::LosWorld;
 use crate::rules::switches::Switch;
 use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
@@ -118,15 +119,7 @@ impl Battle {
                 let roll = self.dice.d6();
                 let success = roll >= need;
                 if success {
-                    let (before, after) = polyline_cut(&l.points, s - er.gap * 0.5, s + er.gap * 0.5);
-                    Arc::make_mut(&mut self.terrain).linears[linear as usize].points = before;
-                    if !after.is_empty() {
-                        Arc::make_mut(&mut self.terrain)
-                            .linears
-                            .push(Linear { points: after, ..l });
-                    }
-                    self.works.done.push((task, linear, at));
-                    self.rebuild_los();
+                    self.lay_work(task, linear, (s, at, dir));
                 }
                 ev.push(Event::Works(WorksEvent::EngineerWork {
                     unit,
@@ -160,16 +153,7 @@ impl Battle {
                 let done = built + 1e-9 >= l.width;
                 if done {
                     self.works.bridging.remove(i);
-                    let across = dir.perp();
-                    let half = l.width * 0.5 + 1.0;
-                    Arc::make_mut(&mut self.terrain).linears.push(Linear {
-                        kind: LinearKind::Road,
-                        name: "pontoon bridge".into(),
-                        points: vec![at - across * half, at + across * half],
-                        width: er.bridge_width,
-                    });
-                    self.works.done.push((task, linear, at));
-                    self.rebuild_los();
+                    self.lay_work(task, linear, (s, at, dir));
                 }
                 ev.push(Event::Works(WorksEvent::EngineerWork {
                     unit,
@@ -181,6 +165,38 @@ impl Battle {
                 }));
             }
         }
+    }
+
+    /// A finished work changes the table: a gap `gap` wide cut in linear `linear` (clear,
+    /// demolish), or a pontoon bridge across it (a road), at `at`, `s` along it, where it runs
+    /// along `dir`. Noted in the works done; the line of sight follows. Also how a client's
+    /// mirror of the battle lays the works its snapshot lists (`view::mirror`).
+    pub fn lay_work(&mut self, task: Task, linear: u32, (s, at, dir): (f64, V2, V2)) {
+        let er = self.rules.engineers.clone();
+        let l = self.terrain.linears[linear as usize].clone();
+        match task {
+            Task::Clear | Task::Demolish => {
+                let (before, after) = polyline_cut(&l.points, s - er.gap * 0.5, s + er.gap * 0.5);
+                Arc::make_mut(&mut self.terrain).linears[linear as usize].points = before;
+                if !after.is_empty() {
+                    Arc::make_mut(&mut self.terrain)
+                        .linears
+                        .push(Linear { points: after, ..l });
+                }
+            }
+            Task::Bridge => {
+                let across = dir.perp();
+                let half = l.width * 0.5 + 1.0;
+                Arc::make_mut(&mut self.terrain).linears.push(Linear {
+                    kind: LinearKind::Road,
+                    name: "pontoon bridge".into(),
+                    points: vec![at - across * half, at + across * half],
+                    width: er.bridge_width,
+                });
+            }
+        }
+        self.works.done.push((task, linear, at));
+        self.rebuild_los();
     }
 
     /// The line-of-sight world again after the terrain changed (same distances).

@@ -21,6 +21,7 @@
 //! build one for every choice); what a unit may know is worked out when asked.
 
 pub mod events;
+pub mod mirror;
 pub mod snapshot;
 
 use crate::battle::Battle;

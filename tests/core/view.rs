@@ -358,6 +358,26 @@ fn check_events(b: &Battle, events: &[Event]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A client's mirror of the battle made from `side`'s snapshot (on `start`, the scenario at
+/// its set-up with another seed) gives the same snapshot back, and knows no unit the side may
+/// not know of.
+fn check_mirror(b: &Battle, start: &Battle, side: usize) -> Result<(), TestCaseError> {
+    let snap = Snapshot::of(&PlayerView::side(b, side));
+    let m = volley::view::mirror::mirror(start, &snap).expect("a snapshot of the scenario mirrors");
+    let again = Snapshot::of(&PlayerView::side(&m, side));
+    prop_assert_eq!(&again, &snap, "side {}: the mirror's snapshot", side);
+    for u in &m.units {
+        if !may_know(b, side, u.id) {
+            prop_assert!(
+                u.hidden && u.pose.pos.x < -1000.0,
+                "side {side}: the mirror shows unit {}",
+                u.id
+            );
+        }
+    }
+    Ok(())
+}
+
 fn check_all(b: &Battle, seed: u64) -> Result<(), TestCaseError> {
     for side in 0..2 {
         let decorated = decorate(b, side);
@@ -406,6 +426,8 @@ proptest! {
         for map in maps() {
             // A combination the game refuses is no state of the game.
             let Ok((b, set_up)) = volley::load_battle_with(&map, seed, &switches) else { continue };
+            // What a client sets its mirror on: the scenario with the game's rules, another seed.
+            let start = volley::load_battle_with(&map, 0, &switches).expect("it loaded with another seed").0;
             // At the set-up (everything hidden under hidden set-up) and after some play.
             check_events(&b, &set_up)?;
             check_all(&b, seed)?;
@@ -417,6 +439,9 @@ proptest! {
                 }
             }
             check_all(&b, seed)?;
+            for side in 0..2 {
+                check_mirror(&b, &start, side)?;
+            }
         }
     }
 }
@@ -700,4 +725,31 @@ fn the_candidate_moves_never_steer_by_an_enemy_the_side_may_not_know() {
     c.refresh_geometry();
     assert_eq!(c.nearest_known_enemy(me).map(|(e, _)| e), Some(hidden));
     assert_ne!(c.candidate_moves(me), lists[1].0);
+}
+
+/// At every step of a `random` game on every bundled scenario (the scouting demo with its
+/// hidden set-up), each side's mirror gives its snapshot back.
+#[test]
+fn a_clients_mirror_gives_its_snapshot_back_at_every_step_of_a_game() {
+    let mut checked = 0;
+    for map in maps() {
+        let (mut b, _) = volley::load_battle_with(&map, 3, &Switches::default()).expect("it loads");
+        let start = volley::load_battle_with(&map, 0, &Switches::default())
+            .expect("it loads")
+            .0;
+        let mut agents = [0, 1].map(|s| volley::agents::by_name("random", 3, s).expect("random"));
+        for _ in 0..150 {
+            if b.is_over() {
+                break;
+            }
+            for side in 0..2 {
+                check_mirror(&b, &start, side).unwrap();
+                checked += 1;
+            }
+            let legal = b.legal_actions();
+            let pick = agents[b.actor()].choose(&b, &legal);
+            b.step(&legal[pick]).expect("a legal action");
+        }
+    }
+    assert!(checked > 1000, "{checked} views mirrored");
 }
