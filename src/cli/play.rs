@@ -27,6 +27,29 @@ pub(super) struct Play {
     load: Option<PathBuf>,
     #[command(flatten)]
     rules: Rules,
+    /// Play online on this game server (`volley serve`), in the terminal: with --host, --join,
+    /// --game or --my-games.
+    #[arg(long, requires = "terminal", requires = "online", conflicts_with_all = ["scenario", "load", "seed", "sides"])]
+    server: Option<String>,
+    /// Host a game of this bundled scenario (`first_battle`) on the server; the other seat's
+    /// invite code is printed (or, with --opponent AGENT, the server plays it).
+    #[arg(long, group = "online", requires = "server")]
+    host: Option<String>,
+    /// With --host: the side you play (0 or 1).
+    #[arg(long = "as", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1), requires = "host")]
+    as_side: u8,
+    /// With --host: `human` (joins with the code) or an agent the server plays.
+    #[arg(long, default_value = "human", requires = "host")]
+    opponent: String,
+    /// Join a game on the server by its invite code.
+    #[arg(long, group = "online", requires = "server")]
+    join: Option<String>,
+    /// Come back to a game you host or joined from here (its seat is kept in saves/online/).
+    #[arg(long, group = "online", requires = "server")]
+    game: Option<String>,
+    /// List the games you play on the server from here, and whose decision each waits for.
+    #[arg(long, group = "online", requires = "server")]
+    my_games: bool,
 }
 
 /// Why `--load` goes with none of the scenario, `--seed` and `--rule`.
@@ -50,6 +73,9 @@ pub(super) const REFUSALS: &[Refusal] = &[
 
 impl Play {
     pub fn run(self) -> Result<(), String> {
+        if let Some(server) = self.server.clone() {
+            return self.online(&server);
+        }
         let start = Start {
             scenario: self.scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into()),
             sides: self.sides,
@@ -62,5 +88,71 @@ impl Play {
         } else {
             window::play(start, false)
         }
+    }
+}
+
+impl Play {
+    /// `--server`: host, join, come back to or list online games (the terminal's client).
+    fn online(self, server: &str) -> Result<(), String> {
+        use crate::server::client::Client;
+        use crate::server::protocol::{NewGame, Opponent};
+        use crate::terminal::online;
+        let rt = crate::server::runtime()?;
+        let client = Client::new(server);
+        if self.my_games {
+            let seats: Vec<_> = online::kept_seats()
+                .into_iter()
+                .filter(|k| k.server == server)
+                .collect();
+            let tokens: Vec<String> = seats.iter().map(|k| k.seat.token.clone()).collect();
+            let games = rt.block_on(client.my_games(&tokens)).map_err(|e| e.to_string())?;
+            if games.is_empty() {
+                println!("No games on {server} kept here (saves/online/).");
+            }
+            for g in games {
+                let state = if g.over {
+                    "over".to_string()
+                } else if g.your_decision {
+                    "your decision".to_string()
+                } else {
+                    "waiting for the other side".to_string()
+                };
+                println!("{}  {} as side {}, {} actions: {state}", g.game, g.title, g.side, g.seq);
+            }
+            return Ok(());
+        }
+        let seat = match (&self.host, &self.join, &self.game) {
+            (Some(scenario), _, _) => {
+                let opponent = match self.opponent.as_str() {
+                    "human" => Opponent::Human,
+                    agent => Opponent::Agent(agent.to_string()),
+                };
+                let game = NewGame {
+                    scenario: scenario.clone(),
+                    host_side: usize::from(self.as_side),
+                    opponent,
+                    rules: self.rules.rules.clone(),
+                    max_turns: None,
+                };
+                rt.block_on(client.host(&game)).map_err(|e| e.to_string())?
+            }
+            (_, Some(code), _) => rt.block_on(client.join(code)).map_err(|e| e.to_string())?,
+            (_, _, Some(id)) => online::kept_seat(id)?.seat,
+            _ => return Err("--server needs --host, --join, --game or --my-games".into()),
+        };
+        drop(rt);
+        let kept = online::keep_seat(server, &seat)?;
+        println!(
+            "Your seat is kept in {} (its token is your key to the game).",
+            kept.display()
+        );
+        crate::terminal::catch_interrupt();
+        online::run_online(
+            server,
+            seat,
+            std::path::Path::new("saves"),
+            std::io::stdin().lock(),
+            std::io::stdout(),
+        )
     }
 }

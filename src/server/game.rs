@@ -15,6 +15,29 @@ use std::path::PathBuf;
 /// How many actions a spectator's view of a game in progress is behind it.
 pub const WATCH_DELAY: u64 = 10;
 
+/// The folder of the bundled scenarios: `maps/` here, else the source tree's.
+fn maps_dir() -> PathBuf {
+    let local = PathBuf::from("maps");
+    if local.is_dir() {
+        local
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("maps")
+    }
+}
+
+/// Every bundled scenario file, by name.
+pub fn bundled_scenarios() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(maps_dir())
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// Where the server finds a bundled scenario by name; `None` for a name that is not one
 /// (only letters, digits and `_`, and a file in `maps/`: no path reaches elsewhere).
 pub fn scenario_path(name: &str) -> Option<PathBuf> {
@@ -22,13 +45,7 @@ pub fn scenario_path(name: &str) -> Option<PathBuf> {
     if !ok {
         return None;
     }
-    let local = PathBuf::from("maps");
-    let dir = if local.is_dir() {
-        local
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("maps")
-    };
-    let path = dir.join(format!("{name}.ron"));
+    let path = maps_dir().join(format!("{name}.ron"));
     path.is_file().then_some(path)
 }
 

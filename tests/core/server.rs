@@ -436,3 +436,82 @@ fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_acti
         eprintln!("killed at actions {kills:?}; {} actions in all", rec.actions.len());
     });
 }
+
+/// The terminal's online client (`volley play --server … --terminal`) on `seat`, fed `input`:
+/// what it printed.
+fn terminal_client(base: &str, seat: Seat, saves: &Path, input: String) -> String {
+    let (base, saves) = (base.to_string(), saves.to_path_buf());
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        volley::terminal::online::run_online(&base, seat, &saves, std::io::Cursor::new(input), &mut out)
+            .expect("the client ends well");
+        String::from_utf8(out).unwrap()
+    })
+    .join()
+    .unwrap()
+}
+
+#[test]
+fn the_terminal_client_plays_a_whole_game_against_the_servers_agent_and_keeps_its_recording() {
+    let rt = volley::server::runtime().unwrap();
+    let (dir, db) = temp_db("terminal");
+    let base = rt.block_on(start(&db, Limits::default()));
+    let game = NewGame {
+        opponent: Opponent::Agent("random".into()),
+        ..new_game("first_battle", &[])
+    };
+    let seat = rt.block_on(Client::new(&base).host(&game)).unwrap();
+    let id = seat.game.clone();
+    // The first action offered, every time: the game goes on to its end.
+    let input = "units\n".to_string() + &"0\n".repeat(5000);
+    let out = terminal_client(&base, seat, &dir, input);
+    assert!(out.contains("Union to act"), "{out}");
+    assert!(out.contains("Confederate units you know of"), "the units command");
+    assert!(
+        out.contains("Game over"),
+        "the game went to its end: {}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    let rec = dir.join(format!("online-{id}.ron"));
+    volley::replay::verify::verify_file(&rec).expect("the recording the client saved verifies");
+}
+
+#[test]
+fn the_terminal_client_names_no_unit_its_side_may_not_know() {
+    let rt = volley::server::runtime().unwrap();
+    let (dir, db) = temp_db("terminal-hidden");
+    let base = rt.block_on(start(&db, Limits::default()));
+    // The scouting demo's hidden set-up: the side to act first sees only the enemy's scouts.
+    let map = PathBuf::from("maps/scouting_demo.ron");
+    let (b, _) = volley::load_battle_with(&map, 1, &Default::default()).unwrap();
+    let me = b.actor();
+    let hidden: Vec<String> = b
+        .units
+        .iter()
+        .filter(|u| u.side != me && !b.known_to(me, u.id))
+        .map(|u| u.name.clone())
+        .collect();
+    let known: Vec<String> = b
+        .units
+        .iter()
+        .filter(|u| u.side != me && b.known_to(me, u.id))
+        .map(|u| u.name.clone())
+        .collect();
+    assert!(!hidden.is_empty() && !known.is_empty(), "hidden regiments, scouts seen");
+    let game = NewGame {
+        host_side: me,
+        ..new_game("scouting_demo", &[])
+    };
+    let seat = rt.block_on(Client::new(&base).host(&game)).unwrap();
+    let out = terminal_client(&base, seat, &dir, "units\nmap\nl\nhelp\nq\n".into());
+    assert!(out.contains("come back to it with"), "{out}");
+    for name in &known {
+        assert!(out.contains(name.as_str()), "the seen scout {name} is listed: {out}");
+    }
+    for name in &hidden {
+        assert!(
+            !out.contains(name.as_str()),
+            "the client named the hidden {name}: {out}"
+        );
+    }
+}
