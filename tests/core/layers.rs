@@ -161,7 +161,7 @@ fn no_module_imports_from_a_layer_above_it() {
         "view" => 3,
         "report" => 3,
         "agents" | "replay" | "editor" => 3,
-        "sim" | "terminal" | "ui" => 4,
+        "sim" | "terminal" | "ui" | "server" => 4,
         "app" => 4,
         _ => 5,
     };
