@@ -515,3 +515,26 @@ fn the_terminal_client_names_no_unit_its_side_may_not_know() {
         );
     }
 }
+
+#[test]
+fn two_connections_on_one_seat_sending_the_same_action_at_once_apply_it_once() {
+    let rt = volley::server::runtime().unwrap();
+    rt.block_on(async {
+        let base = start(&temp_db("twins").1, Limits::default()).await;
+        let (host, guest) = seats(&base, &new_game("first_battle", &[])).await;
+        for _ in 0..10 {
+            let c = Client::new(&base);
+            let (a, b) = (c.seated(&host.token), c.seated(&guest.token));
+            let st = a.state(&host.game).await.unwrap();
+            let token = if st.your_decision { &host.token } else { &guest.token };
+            let (one, two) = (c.seated(token), Client::new(&base).seated(token));
+            let st = one.state(&host.game).await.unwrap();
+            let act = st.legal[st.legal.len() - 1].clone();
+            let (r1, r2) = tokio::join!(one.act(&host.game, st.seq, &act), two.act(&host.game, st.seq, &act));
+            let codes = [code(r1.clone()), code(r2.clone())];
+            assert!(r1.is_ok() != r2.is_ok(), "one applied, the other refused: {codes:?}");
+            assert!(codes.contains(&Some("stale".to_string())), "{codes:?}");
+            assert_eq!(b.state(&guest.game).await.unwrap().seq, st.seq + 1, "applied once");
+        }
+    });
+}
