@@ -121,6 +121,10 @@ impl Server {
                         seq: watch::channel(0).0,
                         live: Mutex::new(live),
                     });
+                    if games.len() >= self.limits.in_memory {
+                        // Let go of the games no request holds (the database has them).
+                        games.retain(|_, g| Arc::strong_count(g) > 1);
+                    }
                     games.insert(id.to_string(), h.clone());
                     h
                 }

@@ -17,6 +17,9 @@ pub struct Limits {
     pub max_games: u64,
     /// A game with no action for this many seconds expires.
     pub idle_expiry: u64,
+    /// Games kept in memory; past this, those no request is using are let go (they are set
+    /// up again from the database when next asked for).
+    pub in_memory: usize,
 }
 
 impl Default for Limits {
@@ -27,6 +30,7 @@ impl Default for Limits {
             burst: 100.0,
             max_games: 10_000,
             idle_expiry: 30 * 24 * 3600,
+            in_memory: 1000,
         }
     }
 }

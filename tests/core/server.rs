@@ -538,3 +538,35 @@ fn two_connections_on_one_seat_sending_the_same_action_at_once_apply_it_once() {
         }
     });
 }
+
+#[test]
+fn a_game_let_go_from_memory_is_set_up_again_from_the_database() {
+    let rt = volley::server::runtime().unwrap();
+    rt.block_on(async {
+        let limits = Limits {
+            in_memory: 1,
+            ..Limits::default()
+        };
+        let base = start(&temp_db("memory").1, limits).await;
+        let c = Client::new(&base);
+        let games = [
+            seats(&base, &new_game("first_battle", &[])).await,
+            seats(&base, &new_game("skirmish", &[])).await,
+        ];
+        // Each game in turn, three rounds: each request sets the other game aside.
+        for _ in 0..3 {
+            for (host, guest) in &games {
+                let st = c.seated(&host.token).state(&host.game).await.unwrap();
+                let me = if st.your_decision { &host.token } else { &guest.token };
+                let st = c.seated(me).state(&host.game).await.unwrap();
+                let act = st.legal[0].clone();
+                c.seated(me).act(&host.game, st.seq, &act).await.expect("accepted");
+                let again = c.seated(&guest.token).state(&guest.game).await.unwrap();
+                assert_eq!(again.seq, st.seq + 1);
+            }
+        }
+        for (host, _) in &games {
+            assert!(c.seated(&host.token).state(&host.game).await.unwrap().seq >= 3);
+        }
+    });
+}
