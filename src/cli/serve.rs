@@ -20,6 +20,9 @@ pub(super) struct Serve {
     /// Days a game may stay without an action before it expires.
     #[arg(long, default_value_t = 30)]
     expire_days: u64,
+    /// Games kept in memory (the rest are set up again from the database when asked for).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    in_memory: u64,
 }
 
 impl Serve {
@@ -29,6 +32,7 @@ impl Serve {
             actions_per_second: self.rate,
             burst: (self.rate * 2.0).max(1.0),
             idle_expiry: self.expire_days * 24 * 3600,
+            in_memory: self.in_memory as usize,
             ..Limits::default()
         };
         server::runtime()?.block_on(async {
