@@ -9,39 +9,10 @@
 
 use std::time::{Duration, Instant};
 use volley::server::client::{Client, play_bot};
+use volley::server::process::ServerProcess;
 use volley::server::protocol::{NewGame, Opponent};
 
 const GAMES: usize = 200;
-
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
-}
-
-fn spawn_server(port: u16, db: &str) -> std::process::Child {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--db",
-            db,
-            "--max-games",
-            "100000",
-        ])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    for _ in 0..400 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return child;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the server did not come up on port {port}");
-}
 
 /// A process's peak resident memory in MiB (Linux `VmHWM`).
 fn peak_mib(pid: u32) -> f64 {
@@ -118,32 +89,28 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("volley-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("games.db").display());
-    let port = free_port();
-    let mut server = spawn_server(port, &db);
-    let base = format!("http://127.0.0.1:{port}");
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_volley"));
+    let big = ["--max-games", "100000"];
+    let server = ServerProcess::start(exe, &db, &big).expect("a server");
+    let base = server.url();
     load(
         "one process, SQLite",
         std::slice::from_ref(&base),
         std::slice::from_ref(&base),
-        &[server.id()],
+        &[server.pid().unwrap()],
     );
-    server.kill().unwrap();
-    server.wait().unwrap();
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
     if let Ok(pg) = std::env::var("VOLLEY_TEST_POSTGRES") {
-        let (pa, pb) = (free_port(), free_port());
-        let (mut a, mut b) = (spawn_server(pa, &pg), spawn_server(pb, &pg));
-        let (ua, ub) = (format!("http://127.0.0.1:{pa}"), format!("http://127.0.0.1:{pb}"));
+        let a = ServerProcess::start(exe, &pg, &big).expect("a server");
+        let b = ServerProcess::start(exe, &pg, &big).expect("a server");
+        let (ua, ub) = (a.url(), b.url());
         load(
             "two processes, PostgreSQL",
             &[ua.clone(), ub.clone()],
             &[ub, ua],
-            &[a.id(), b.id()],
+            &[a.pid().unwrap(), b.pid().unwrap()],
         );
-        for s in [&mut a, &mut b] {
-            s.kill().unwrap();
-            s.wait().unwrap();
-        }
     } else {
         println!("(no VOLLEY_TEST_POSTGRES: the PostgreSQL run skipped; `.ci/setup-postgres` prints one)");
     }

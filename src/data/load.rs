@@ -582,6 +582,19 @@ impl SpanParser<'_> {
     }
 }
 
+/// The `.ron` files in folder `dir`, sorted by path (none if it cannot be read).
+pub fn ron_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 #[cfg(test)]
 mod tests {
 

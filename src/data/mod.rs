@@ -18,7 +18,7 @@ pub mod text;
 pub mod validate;
 
 pub use error::DataError;
-pub use load::{content_hash, load_ron, locate, parse_ron};
+pub use load::{content_hash, load_ron, locate, parse_ron, ron_files};
 pub use validate::{
     Footprints, LoadedScenario, load_army, load_scenario, unit_rects, validate_army, validate_scenario,
 };

@@ -27,15 +27,7 @@ fn maps_dir() -> PathBuf {
 
 /// Every bundled scenario file, by name.
 pub fn bundled_scenarios() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(maps_dir())
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
+    crate::data::ron_files(&maps_dir())
 }
 
 /// Where the server finds a bundled scenario by name; `None` for a name that is not one

@@ -14,6 +14,7 @@ pub mod client;
 pub mod game;
 pub mod http;
 pub mod limits;
+pub mod process;
 pub mod protocol;
 pub mod secret;
 pub mod store;

@@ -10,6 +10,7 @@ use std::time::Duration;
 use volley::battle::Battle;
 use volley::replay::Recording;
 use volley::server::client::{BotLog, Client, play_bot};
+use volley::server::process::ServerProcess;
 use volley::server::protocol::{NewGame, Opponent, Seat};
 use volley::server::{Limits, Store};
 use volley::view::PlayerView;
@@ -295,41 +296,16 @@ fn code<T>(r: Result<T, volley::server::client::ClientError>) -> Option<String> 
     r.err().and_then(|e| e.code().map(str::to_string))
 }
 
-/// A `volley serve` process on `port` with `db`, up and answering.
-fn spawn_server(port: u16, db: &str) -> std::process::Child {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return child;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the server did not come up on port {port}");
-}
-
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
-}
-
-fn stop(mut server: std::process::Child) {
-    server.kill().unwrap();
-    server.wait().unwrap();
-}
-
 #[test]
 fn two_server_processes_on_one_database_play_one_game_between_them() {
     let rt = volley::server::runtime().unwrap();
     for db in databases("two") {
-        let (pa, pb) = (free_port(), free_port());
-        let (sa, sb) = (spawn_server(pa, &db), spawn_server(pb, &db));
-        let (a, b) = (format!("http://127.0.0.1:{pa}"), format!("http://127.0.0.1:{pb}"));
+        let exe = Path::new(env!("CARGO_BIN_EXE_volley"));
+        let (sa, sb) = (
+            ServerProcess::start(exe, &db, &[]).unwrap(),
+            ServerProcess::start(exe, &db, &[]).unwrap(),
+        );
+        let (a, b) = (sa.url(), sb.url());
         rt.block_on(async {
             // Hosted on one process, joined on the other; each player stays on its own.
             let host = Client::new(&a).host(&new_game("first_battle", &[])).await.unwrap();
@@ -365,17 +341,15 @@ fn two_server_processes_on_one_database_play_one_game_between_them() {
                 "both processes took actions"
             );
         });
-        stop(sa);
-        stop(sb);
+        drop((sa, sb));
     }
 }
 
 #[test]
 fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_action() {
-    let port = free_port();
     let (dir, db) = temp_db("sigkill");
-    let server = spawn_server(port, &db);
-    let base = format!("http://127.0.0.1:{port}");
+    let server = ServerProcess::start(Path::new(env!("CARGO_BIN_EXE_volley")), &db, &[]).unwrap();
+    let base = server.url();
     let rt = volley::server::runtime().unwrap();
     rt.block_on(async {
         let (host, guest) = seats(&base, &new_game("first_battle", &[])).await;
@@ -384,7 +358,7 @@ fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_acti
         // The killer: SIGKILL when the game reaches actions drawn from a fixed seed, then a
         // new server on the same database and port.
         let killer = {
-            let (db, watcher, game) = (db.clone(), c.seated(&host.token), host.game.clone());
+            let (watcher, game) = (c.seated(&host.token), host.game.clone());
             tokio::spawn(async move {
                 let mut server = server;
                 let mut x = 0x9e37_79b9_u64;
@@ -400,10 +374,9 @@ fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_acti
                             _ => tokio::time::sleep(Duration::from_millis(2)).await,
                         }
                     }
-                    server.kill().unwrap();
-                    server.wait().unwrap();
+                    server.kill();
                     kills.push(at);
-                    server = spawn_server(port, &db);
+                    server.restart().unwrap();
                 }
                 (server, kills)
             })
@@ -424,8 +397,7 @@ fn a_server_killed_at_random_moments_and_restarted_keeps_every_acknowledged_acti
             "the bots met the dead server and tried again"
         );
         let text = a.recording(&host.game).await.expect("the recording");
-        server.kill().unwrap();
-        server.wait().unwrap();
+        server.kill();
         let path = dir.join("killed.ron");
         std::fs::write(&path, &text).unwrap();
         volley::replay::verify::verify_file(&path).expect("the game finished after the kills verifies");

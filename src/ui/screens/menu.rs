@@ -69,14 +69,7 @@ pub const TUTORIAL: &str = "first_battle";
 /// The scenarios in `maps/`: the tutorial first, then the default skirmish, then the rest by
 /// title.
 pub fn list_scenarios(dir: &Path) -> Vec<ScenarioEntry> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
+    let files = crate::data::ron_files(dir);
     let mut list: Vec<ScenarioEntry> = files
         .into_iter()
         .map(
