@@ -14,6 +14,10 @@ pub(super) struct Start {
     pub seed: u64,
     pub load: Option<PathBuf>,
     pub rules: Rules,
+    /// Play by file: the file, the key, and for a new game the side played here.
+    pub turn_file: Option<(PathBuf, String, usize)>,
+    /// The scenario was named (not the default).
+    pub named: bool,
 }
 
 impl Start {
@@ -25,6 +29,8 @@ impl Start {
             seed: 1,
             load: None,
             rules: Rules::default(),
+            turn_file: None,
+            named: false,
         }
     }
 }
@@ -37,11 +43,55 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
         seed,
         load,
         rules,
+        turn_file,
+        named,
     } = start;
+    // Play by file: go on with the file (it must be signed with the key), or start a game.
+    let mut load = load;
+    let mut by_file = None;
+    if let Some((path, key, side)) = &turn_file {
+        let exists = path.exists();
+        match (exists, named) {
+            (true, true) => {
+                return Err(format!(
+                    "{} exists: leave out the scenario to go on with it, or name another file for a new game",
+                    path.display()
+                ));
+            }
+            (false, false) => {
+                return Err(format!(
+                    "{} does not exist: name the scenario to start a game by file",
+                    path.display()
+                ));
+            }
+            (true, false) => {
+                let rec = crate::replay::turn_file::read(path, key)?;
+                let (b, _) =
+                    crate::replay::verify::verify(&rec, path).map_err(|e| format!("{}: {e}", path.display()))?;
+                by_file = Some(crate::terminal::TurnFile {
+                    path: path.clone(),
+                    key: key.clone(),
+                    side: b.actor(),
+                });
+                load = Some(path.clone());
+            }
+            (false, true) => {
+                by_file = Some(crate::terminal::TurnFile {
+                    path: path.clone(),
+                    key: key.clone(),
+                    side: *side,
+                })
+            }
+        }
+    }
     let (b, events, rec, scenario_path, history) = match &load {
         Some(save) => {
-            // A save is a recording: re-play it to the moment it was saved.
-            let rec = Recording::load(save).map_err(|e| e.to_string())?;
+            // A save is a recording: re-play it to the moment it was saved (a turn file was
+            // checked against its key above).
+            let rec = match &turn_file {
+                Some((_, key, _)) => crate::replay::turn_file::read(save, key)?,
+                None => Recording::load(save).map_err(|e| e.to_string())?,
+            };
             let (b, _) = crate::replay::verify::verify(&rec, save).map_err(|e| format!("{}: {e}", save.display()))?;
             // An error here shows again, and is handled, at the game's first line.
             let _ = writeln!(
@@ -76,8 +126,10 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
         recording: rec,
         brief: crate::terminal::brief_of(&scenario_path),
         history,
-        loaded: load,
+        // A turn file is written back only signed: `s` and `q` save elsewhere.
+        loaded: if by_file.is_some() { None } else { load },
         autosave,
+        turn_file: by_file,
     };
     // The game saves before it ends, whether the output goes away or Ctrl-C is pressed.
     out::keep_going_on_closed_pipe();

@@ -35,8 +35,8 @@ pub(super) struct Play {
     /// invite code is printed (or, with --opponent AGENT, the server plays it).
     #[arg(long, group = "online", requires = "server")]
     host: Option<String>,
-    /// With --host: the side you play (0 or 1).
-    #[arg(long = "as", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1), requires = "host")]
+    /// With --host, or a new game by --turn-file: the side you play (0 or 1).
+    #[arg(long = "as", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
     as_side: u8,
     /// With --host: `human` (joins with the code) or an agent the server plays.
     #[arg(long, default_value = "human", requires = "host")]
@@ -50,6 +50,15 @@ pub(super) struct Play {
     /// List the games you play on the server from here, and whose decision each waits for.
     #[arg(long, group = "online", requires = "server")]
     my_games: bool,
+    /// Play by file, in the terminal: start a game of the scenario into FILE (with --as), or
+    /// go on with the game in FILE; it is written back, signed, when the other side is to
+    /// decide. See docs/online.md.
+    #[arg(long, requires = "terminal", requires = "key", conflicts_with_all = ["load", "server", "sides"])]
+    turn_file: Option<PathBuf>,
+    /// The key both players agreed on that signs the turn file (or the environment's
+    /// VOLLEY_TURN_KEY).
+    #[arg(long, env = "VOLLEY_TURN_KEY", hide_env_values = true)]
+    key: Option<String>,
 }
 
 /// Why `--load` goes with none of the scenario, `--seed` and `--rule`.
@@ -76,7 +85,13 @@ impl Play {
         if let Some(server) = self.server.clone() {
             return self.online(&server);
         }
+        let turn_file = self
+            .turn_file
+            .clone()
+            .map(|f| (f, self.key.clone().unwrap_or_default(), usize::from(self.as_side)));
         let start = Start {
+            named: self.scenario.is_some(),
+            turn_file,
             scenario: self.scenario.unwrap_or_else(|| DEFAULT_SCENARIO.into()),
             sides: self.sides,
             seed: self.seed.unwrap_or(1),

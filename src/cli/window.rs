@@ -142,12 +142,14 @@ mod open {
     }
 
     pub(super) fn play(start: Start, menu: bool) -> Result<(), String> {
+        // `--turn-file` needs `--terminal` (clap): the window plays no game by file.
         let Start {
             scenario,
             sides,
             seed,
             load,
             rules,
+            ..
         } = start;
         let (battle, events, recording, seed) = match load {
             Some(save) => {

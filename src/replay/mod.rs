@@ -4,6 +4,7 @@
 
 pub mod strength;
 pub mod timeline;
+pub mod turn_file;
 pub mod verify;
 
 use crate::battle::{Action, Battle, Event};

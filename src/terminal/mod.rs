@@ -50,6 +50,18 @@ pub struct Game {
     pub loaded: Option<PathBuf>,
     /// Where the game autosaves ([`autosave_for`] its scenario).
     pub autosave: PathBuf,
+    /// Play by file: the file, its key and the side played here; the game stops and writes
+    /// the file when the other side is to decide.
+    pub turn_file: Option<TurnFile>,
+}
+
+/// A game played by file (`replay::turn_file`): where it goes, the key that signs it, the
+/// side played at this terminal.
+#[derive(Clone, Debug)]
+pub struct TurnFile {
+    pub path: PathBuf,
+    pub key: String,
+    pub side: usize,
 }
 
 /// The autosave of a game of `scenario`: `saves/autosave-<its file stem>.ron`, so games of
@@ -374,6 +386,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         history,
         loaded,
         autosave,
+        turn_file,
     } = game;
     let out = Out {
         w: output,
@@ -416,6 +429,9 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         }
         let legal = g.b.legal_actions();
         let side = g.b.actor();
+        if let Some(tf) = turn_file.as_ref().filter(|tf| tf.side != side) {
+            return g.pass_file(tf);
+        }
         let choice = match g.bot_choice(side, &legal) {
             Some(i) => i,
             None => match g.human_choice(&mut input, side, &legal) {
@@ -425,6 +441,15 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
             },
         };
         g.apply(&legal, choice);
+    }
+    if let Some(tf) = &turn_file {
+        // The other player reads the end too.
+        crate::replay::turn_file::write(&tf.path, &g.rec, &tf.key)?;
+        say!(
+            g.out,
+            "The game is over; {} holds its end: send it to the other player.",
+            shown(&tf.path)
+        );
     }
     g.finish()
 }
@@ -456,6 +481,23 @@ enum Next {
 }
 
 impl<W: Write> Session<W> {
+    /// The other side is to decide: the game is written to the turn file, signed, for the
+    /// other player.
+    fn pass_file(&mut self, tf: &TurnFile) -> Result<(), String> {
+        crate::replay::turn_file::write(&tf.path, &self.rec, &tf.key)?;
+        let other = &self.b.sides[1 - tf.side].name;
+        say!(
+            self.out,
+            "\n{other} is to decide: the game is written to {}, signed. Send it to the other player, who goes on with: volley play --turn-file {} --terminal (with the same key).",
+            shown(&tf.path),
+            shown(&tf.path)
+        );
+        match self.out.failed.take() {
+            Some(e) => Err(format!("cannot write the output: {}", io_reason(&e))),
+            None => Ok(()),
+        }
+    }
+
     /// Saves to the autosave and says how it went, for a game that ends without `q`.
     fn keep(&self) -> String {
         let auto = &self.auto;

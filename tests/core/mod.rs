@@ -56,6 +56,7 @@ mod server;
 #[cfg(feature = "gui")]
 mod shown_true;
 mod terminal;
+mod turn_file;
 #[cfg(feature = "gui")]
 mod ui;
 mod view;
