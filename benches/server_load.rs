@@ -24,13 +24,13 @@ fn peak_mib(pid: u32) -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
-/// `GAMES` games at once, hosted on `hosts[i % n]` and joined on `guests[i % n]`.
-fn load(label: &str, hosts: &[String], guests: &[String], pids: &[u32]) {
+/// `games` games at once, hosted on `hosts[i % n]` and joined on `guests[i % n]`.
+fn load(label: &str, games: usize, hosts: &[String], guests: &[String], pids: &[u32]) {
     let rt = volley::server::runtime().unwrap();
     let started = Instant::now();
     let results = rt.block_on(async {
         let mut tasks = Vec::new();
-        for i in 0..GAMES {
+        for i in 0..games {
             let (h, g) = (hosts[i % hosts.len()].clone(), guests[i % guests.len()].clone());
             tasks.push(tokio::spawn(async move {
                 let game = NewGame {
@@ -71,7 +71,7 @@ fn load(label: &str, hosts: &[String], guests: &[String], pids: &[u32]) {
     let pick = |q: f64| lat[((lat.len() - 1) as f64 * q) as usize].as_secs_f64() * 1000.0;
     let mem: Vec<String> = pids.iter().map(|&p| format!("{:.0} MiB", peak_mib(p))).collect();
     println!(
-        "{label}: {GAMES} games, {} actions in {took:.1} s: {:.0} actions a second; latency median {:.1} ms, 95th percentile {:.1} ms; server peak memory {}",
+        "{label}: {games} games, {} actions in {took:.1} s: {:.0} actions a second; latency median {:.1} ms, 95th percentile {:.1} ms; server peak memory {}",
         lat.len(),
         lat.len() as f64 / took,
         pick(0.5),
@@ -93,8 +93,11 @@ fn main() {
     let big = ["--max-games", "100000"];
     let server = ServerProcess::start(exe, &db, &big).expect("a server");
     let base = server.url();
+    let one = std::slice::from_ref(&base);
+    load("one game alone, SQLite", 1, one, one, &[server.pid().unwrap()]);
     load(
         "one process, SQLite",
+        GAMES,
         std::slice::from_ref(&base),
         std::slice::from_ref(&base),
         &[server.pid().unwrap()],
@@ -107,6 +110,7 @@ fn main() {
         let (ua, ub) = (a.url(), b.url());
         load(
             "two processes, PostgreSQL",
+            GAMES,
             &[ua.clone(), ub.clone()],
             &[ub, ua],
             &[a.pid().unwrap(), b.pid().unwrap()],
