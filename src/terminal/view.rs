@@ -37,8 +37,10 @@ pub fn label(b: &Battle, me: SideId, id: UnitId) -> String {
 }
 
 /// The unit's state beyond position: "suppressed, disordered, limbered…", or "steady" (the
-/// terminal's `units` and the window's tooltip).
-pub fn status(b: &Battle, u: &Unit) -> String {
+/// terminal's `units` and the window's tooltip). `hand`: the viewer may know the unit's side's
+/// hand (its own unit, or a spectator): a gun's loaded ammunition is said only then (the
+/// player view keeps it from the other side).
+pub fn status(b: &Battle, u: &Unit, hand: bool) -> String {
     let pt = b.player_turn;
     let mut s = Vec::new();
     if u.suppressed() {
@@ -53,6 +55,7 @@ pub fn status(b: &Battle, u: &Unit) -> String {
     if u.is_artillery() {
         s.push(if u.limbered { "limbered" } else { "unlimbered" }.into());
         match u.loaded {
+            _ if !hand => {}
             Some(a) => s.push(format!("loaded with {}", format!("{a:?}").to_lowercase())),
             None => s.push("not loaded".into()),
         }
@@ -157,7 +160,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
             facing_text(u.pose.facing),
             u.formation,
             strength(b, u),
-            status(b, u)
+            status(b, u, true)
         );
         if let Some(o) = orders(b, u) {
             line.push_str(&format!("; {o}"));
@@ -224,7 +227,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
             u.formation,
             u.stands,
             u.start_stands,
-            status(b, u),
+            status(b, u, false),
             from_nearest(b, me, u.pose.pos)
                 .map(|(_, t)| format!("; {t}"))
                 .unwrap_or_default(),

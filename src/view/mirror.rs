@@ -155,9 +155,14 @@ fn seen_unit(b: &mut Battle, e: &SeenUnit) {
 }
 
 fn seen_commander(b: &mut Battle, c: &SeenCommander) {
+    let penalty = b.rules.command.replacement_penalty;
     let Some(m) = b.commanders.get_mut(c.id as usize) else {
         return;
     };
+    // A replacement commands at one less (public: the army list and the replacement are).
+    if c.replaced && !m.replaced {
+        m.command_value += penalty;
+    }
     m.pos = c.pos;
     m.mounted = c.mounted;
     m.suppressed = c.suppressed.then_some(Suppression {

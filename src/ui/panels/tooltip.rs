@@ -65,7 +65,7 @@ fn unit_lines(b: &Battle, view: &PlayerView, id: UnitId) -> Vec<String> {
     ));
     out.push(format!("Formation: {}", u.formation));
     out.push(format!("Strength: {}", view::strength(b, u)));
-    out.push(format!("Status: {}", view::status(b, u)));
+    out.push(format!("Status: {}", view::status(b, u, !enemy)));
     if !enemy {
         let brigade = b.commander(u.hq);
         out.push(format!(

@@ -12,7 +12,7 @@ use bevy_egui::egui;
 /// or dug in and unseen since it was selected) shows as nothing selected.
 pub fn show(ui: &mut egui::Ui, b: &Battle, view: &PlayerView, sel: &Selection) {
     if let Some(id) = sel.unit.filter(|&u| view.unit(u).is_some()) {
-        unit_card(ui, b, id);
+        unit_card(ui, b, id, view.sees_hand_of(b.unit(id).side));
     } else if let Some(id) = sel.commander.filter(|c| (*c as usize) < b.commanders.len()) {
         commander_card(ui, b, id);
     } else {
@@ -21,8 +21,9 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, view: &PlayerView, sel: &Selection) {
     }
 }
 
-/// The selected unit's card.
-fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId) {
+/// The selected unit's card; `hand`: the viewer may know its side's hand (a gun's loaded
+/// ammunition is shown only then).
+fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId, hand: bool) {
     let u = b.unit(id);
     heading(ui, &u.name);
     ui.label(egui::RichText::new(&b.sides[u.side].name).color(side_colour(u.side)));
@@ -53,7 +54,7 @@ fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId) {
         u.stand_hits(&b.rules, b.player_turn),
         u.hits_value(&b.rules, b.player_turn)
     ));
-    let status = unit_status(b, u);
+    let status = unit_status(b, u, hand);
     ui.label(format!(
         "Status: {}",
         if status.is_empty() {
@@ -108,7 +109,7 @@ fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId) {
 }
 
 /// What the unit's state is, in words ("suppressed", "limbered", "prone (…)"); none is steady.
-fn unit_status(b: &Battle, u: &crate::battle::state::Unit) -> Vec<String> {
+fn unit_status(b: &Battle, u: &crate::battle::state::Unit, hand: bool) -> Vec<String> {
     let mut status = Vec::new();
     if !u.alive() {
         status.push("lost".to_string());
@@ -128,7 +129,7 @@ fn unit_status(b: &Battle, u: &crate::battle::state::Unit) -> Vec<String> {
         } else {
             "unlimbered".into()
         });
-        if let Some(ammo) = u.loaded {
+        if let Some(ammo) = u.loaded.filter(|_| hand) {
             status.push(format!("loaded: {}", crate::report::words_of(&format!("{ammo:?}"))));
         }
     }
