@@ -753,3 +753,17 @@ fn a_clients_mirror_gives_its_snapshot_back_at_every_step_of_a_game() {
     }
     assert!(checked > 1000, "{checked} views mirrored");
 }
+
+/// The terminal's `units` says a gun's loaded ammunition for the side's own guns only (the
+/// player view withholds the enemy's).
+#[test]
+fn the_units_list_says_the_loaded_ammunition_of_ones_own_guns_only() {
+    let map = maps().into_iter().find(|m| m.ends_with("first_battle.ron")).unwrap();
+    let (b, _) = volley::load_battle_with(&map, 1, &Switches::default()).unwrap();
+    let lines = volley::terminal::view::units(&b, 0);
+    let gun = |name: &str| lines.iter().find(|l| l.contains(name)).cloned().unwrap();
+    let own = gun("Battery A, 4th US");
+    let enemy = gun("Purcell Battery");
+    assert!(own.contains("loaded with shot"), "{own}");
+    assert!(enemy.contains("unlimbered") && !enemy.contains("loaded"), "{enemy}");
+}
