@@ -81,7 +81,7 @@ fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId, hand: boo
             g.charge_to_hit
         ));
     }
-    if let Some(p) = b.pending_order_of(u.id) {
+    if let Some(p) = b.pending_order_of(u.id).filter(|_| hand) {
         ui.label(format!(
             "Order on its way from {}: takes effect in turn {} ({:.0} cm away)",
             b.commander(p.commander).name,
@@ -89,11 +89,15 @@ fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId, hand: boo
             p.distance
         ));
     }
-    ui.label(format!("Brigade: {}", b.commander(u.hq).name));
+    // Its brigade is its side's hand (the player view withholds an enemy unit's commander,
+    // which an attachment may change).
+    if hand {
+        ui.label(format!("Brigade: {}", b.commander(u.hq).name));
+    }
     if let Some(n) = &u.nation {
         ui.label(format!("Nation: {n} (orders only from the army HQ or {n} HQs)"));
     }
-    if let Some(o) = b.cmd.orders.get(&u.id) {
+    if let Some(o) = b.cmd.orders.get(&u.id).filter(|_| hand) {
         ui.label(format!(
             "Orders: {} this turn {}, {} action(s) left{}",
             o.count,
