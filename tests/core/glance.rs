@@ -66,6 +66,11 @@ fn a_units_tooltip_names_it_and_says_its_formation_strength_status_orders_and_si
     let text = lines.join("\n");
     assert!(lines[1].starts_with("Confederate, enemy: "), "{text}");
     assert!(!text.contains("Orders:") && !text.contains("Brigade:"), "{text}");
+    // A gun's loaded ammunition: told of one's own, not of the enemy's.
+    let gun = |name: &str| tooltip_lines(&b, unit(unit_named(&b, name)), Some(0)).join("\n");
+    assert!(gun("Section, Battery A, 4th US").contains("loaded with shot"));
+    let theirs = gun("Section, Purcell Battery");
+    assert!(theirs.contains("unlimbered") && !theirs.contains("loaded"), "{theirs}");
     // A lost unit and nothing at all say nothing.
     let mut gone = b.clone();
     gone.unit_mut(id).knocked_out = true;
