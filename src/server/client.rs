@@ -64,7 +64,8 @@ impl Client {
         }
     }
 
-    async fn send<T: serde::de::DeserializeOwned>(&self, req: reqwest::RequestBuilder) -> Result<T, ClientError> {
+    /// The answer to `req` (with the seat's token): its body, or the server's refusal.
+    async fn answer(&self, req: reqwest::RequestBuilder) -> Result<Vec<u8>, ClientError> {
         let req = match &self.token {
             Some(t) => req.bearer_auth(t),
             None => req,
@@ -73,14 +74,18 @@ impl Client {
         let status = res.status();
         let bytes = res.bytes().await.map_err(|e| ClientError::Network(e.to_string()))?;
         if status == StatusCode::OK {
-            return serde_json::from_slice(&bytes)
-                .map_err(|e| ClientError::Network(format!("an answer not understood: {e}")));
+            return Ok(bytes.to_vec());
         }
         let refused = serde_json::from_slice(&bytes).unwrap_or_else(|_| Refused {
             code: "http".into(),
             reason: String::from_utf8_lossy(&bytes).into_owned(),
         });
         Err(ClientError::Refused(status.as_u16(), refused))
+    }
+
+    async fn send<T: serde::de::DeserializeOwned>(&self, req: reqwest::RequestBuilder) -> Result<T, ClientError> {
+        let bytes = self.answer(req).await?;
+        serde_json::from_slice(&bytes).map_err(|e| ClientError::Network(format!("an answer not understood: {e}")))
     }
 
     fn url(&self, path: &str) -> String {
@@ -131,22 +136,10 @@ impl Client {
 
     /// The finished game's recording (RON text, as `volley verify` reads it).
     pub async fn recording(&self, game: &str) -> Result<String, ClientError> {
-        let req = self.http.get(self.url(&format!("/games/{game}/recording")));
-        let req = match &self.token {
-            Some(t) => req.bearer_auth(t),
-            None => req,
-        };
-        let res = req.send().await.map_err(|e| ClientError::Network(e.to_string()))?;
-        let status = res.status();
-        let text = res.text().await.map_err(|e| ClientError::Network(e.to_string()))?;
-        if status != StatusCode::OK {
-            let refused = serde_json::from_str(&text).unwrap_or(Refused {
-                code: "http".into(),
-                reason: text,
-            });
-            return Err(ClientError::Refused(status.as_u16(), refused));
-        }
-        Ok(text)
+        let bytes = self
+            .answer(self.http.get(self.url(&format!("/games/{game}/recording"))))
+            .await?;
+        String::from_utf8(bytes).map_err(|e| ClientError::Network(format!("a recording not text: {e}")))
     }
 }
 
