@@ -46,12 +46,11 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
         turn_file,
         named,
     } = start;
-    // Play by file: go on with the file (it must be signed with the key), or start a game.
+    // Play by file: go on with the file (loaded below, checked against its key), or start a
+    // game into it.
     let mut load = load;
-    let mut by_file = None;
-    if let Some((path, key, side)) = &turn_file {
-        let exists = path.exists();
-        match (exists, named) {
+    if let Some((path, _, _)) = &turn_file {
+        match (path.exists(), named) {
             (true, true) => {
                 return Err(format!(
                     "{} exists: leave out the scenario to go on with it, or name another file for a new game",
@@ -64,30 +63,14 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
                     path.display()
                 ));
             }
-            (true, false) => {
-                let rec = crate::replay::turn_file::read(path, key)?;
-                let (b, _) =
-                    crate::replay::verify::verify(&rec, path).map_err(|e| format!("{}: {e}", path.display()))?;
-                by_file = Some(crate::terminal::TurnFile {
-                    path: path.clone(),
-                    key: key.clone(),
-                    side: b.actor(),
-                });
-                load = Some(path.clone());
-            }
-            (false, true) => {
-                by_file = Some(crate::terminal::TurnFile {
-                    path: path.clone(),
-                    key: key.clone(),
-                    side: *side,
-                })
-            }
+            (true, false) => load = Some(path.clone()),
+            (false, true) => {}
         }
     }
     let (b, events, rec, scenario_path, history) = match &load {
         Some(save) => {
-            // A save is a recording: re-play it to the moment it was saved (a turn file was
-            // checked against its key above).
+            // A save is a recording: re-play it to the moment it was saved (a turn file must
+            // be signed with the key).
             let rec = match &turn_file {
                 Some((_, key, _)) => crate::replay::turn_file::read(save, key)?,
                 None => Recording::load(save).map_err(|e| e.to_string())?,
@@ -118,6 +101,13 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
     };
     let seed = rec.seed;
     let autosave = crate::terminal::autosave_for(&rec.scenario);
+    // By file, this terminal plays the side to decide: the one named for a new game, the one
+    // the battle waits for in a game gone on with.
+    let by_file = turn_file.map(|(path, key, side)| crate::terminal::TurnFile {
+        side: if load.is_some() { b.actor() } else { side },
+        path,
+        key,
+    });
     let game = crate::terminal::Game {
         battle: b,
         events,

@@ -127,18 +127,17 @@ impl<W: Write> Online<W> {
     fn mirror(&mut self, st: &State) -> Result<Battle, String> {
         if self.start.is_none() {
             let name = st.snapshot.title.clone();
-            let scenario = crate::server::game::bundled_scenarios()
+            // The bundled scenario the game is of: the one whose hash is the snapshot's.
+            let start = crate::server::game::bundled_scenarios()
                 .into_iter()
-                .find(|p| {
-                    crate::load_battle_with(p, 0, &st.snapshot.switches)
-                        .is_ok_and(|(b, _)| b.scenario_hash == st.snapshot.scenario_hash)
+                .find_map(|p| {
+                    crate::load_battle_with(&p, 0, &st.snapshot.switches)
+                        .ok()
+                        .map(|(b, _)| b)
+                        .filter(|b| b.scenario_hash == st.snapshot.scenario_hash)
                 })
                 .ok_or_else(|| format!("this game's scenario, {name}, is not among the scenarios here (maps/): a different version of the game?"))?;
-            self.start = Some(
-                crate::load_battle_with(&scenario, 0, &st.snapshot.switches)
-                    .map_err(|e| e.to_string())?
-                    .0,
-            );
+            self.start = Some(start);
         }
         let start = self.start.as_ref().expect("set above");
         crate::view::mirror::mirror(start, &st.snapshot).map_err(|e| e.to_string())
