@@ -21,10 +21,15 @@ pub struct KeptSeat {
     pub seat: Seat,
 }
 
+/// A game's id as part of a file's name: its letters and digits (the server's ids are
+/// nothing else; a server that sent others could not name a path elsewhere).
+fn file_id(id: &str) -> String {
+    id.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
+}
+
 /// Where a seat of game `id` is kept.
 pub fn seat_file(id: &str) -> PathBuf {
-    let safe: String = id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-    Path::new("saves").join("online").join(format!("{safe}.json"))
+    Path::new("saves").join("online").join(format!("{}.json", file_id(id)))
 }
 
 /// Keep a seat (its token is the only key to it).
@@ -306,10 +311,7 @@ impl<W: Write> Online<W> {
         let text = self
             .ask(async |c| c.recording(&game).await)
             .map_err(|e| e.to_string())?;
-        let path = self.saves.join(format!(
-            "online-{}.ron",
-            game.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>()
-        ));
+        let path = self.saves.join(format!("online-{}.ron", file_id(&game)));
         std::fs::create_dir_all(&self.saves).map_err(|e| format!("{}: {e}", self.saves.display()))?;
         crate::replay::save_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         say!(
