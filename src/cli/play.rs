@@ -110,15 +110,13 @@ impl Play {
     /// `--server`: host, join, come back to or list online games (the terminal's client).
     fn online(self, server: &str) -> Result<(), String> {
         use crate::server::client::Client;
+        use crate::server::kept;
         use crate::server::protocol::{NewGame, Opponent};
         use crate::terminal::online;
         let rt = crate::server::runtime()?;
         let client = Client::new(server);
         if self.my_games {
-            let seats: Vec<_> = online::kept_seats()
-                .into_iter()
-                .filter(|k| k.server == server)
-                .collect();
+            let seats: Vec<_> = kept::kept_seats().into_iter().filter(|k| k.server == server).collect();
             let tokens: Vec<String> = seats.iter().map(|k| k.seat.token.clone()).collect();
             let games = rt.block_on(client.my_games(&tokens)).map_err(|e| e.to_string())?;
             if games.is_empty() {
@@ -152,11 +150,11 @@ impl Play {
                 rt.block_on(client.host(&game)).map_err(|e| e.to_string())?
             }
             (_, Some(code), _) => rt.block_on(client.join(code)).map_err(|e| e.to_string())?,
-            (_, _, Some(id)) => online::kept_seat(id)?.seat,
+            (_, _, Some(id)) => kept::kept_seat(id)?.seat,
             _ => return Err("--server needs --host, --join, --game or --my-games".into()),
         };
         drop(rt);
-        let kept = online::keep_seat(server, &seat)?;
+        let kept = kept::keep_seat(server, &seat)?;
         println!(
             "Your seat is kept in {} (its token is your key to the game).",
             kept.display()

@@ -143,6 +143,29 @@ impl Client {
     }
 }
 
+/// The battle a snapshot's game began as: the bundled scenario (`maps/`) whose hash is the
+/// snapshot's, set up with its optional rules: the ground a client mirrors each snapshot on
+/// (`view::mirror`).
+pub fn scenario_for(
+    snap: &crate::view::snapshot::Snapshot,
+) -> Result<(std::path::PathBuf, crate::battle::Battle), String> {
+    super::game::bundled_scenarios()
+        .into_iter()
+        .find_map(|p| {
+            crate::load_battle_with(&p, 0, &snap.switches)
+                .ok()
+                .map(|(b, _)| b)
+                .filter(|b| b.scenario_hash == snap.scenario_hash)
+                .map(|b| (p, b))
+        })
+        .ok_or_else(|| {
+            format!(
+                "this game's scenario, {}, is not among the scenarios here (maps/): a different version of the game?",
+                snap.title
+            )
+        })
+}
+
 /// What a bot saw and did in its game.
 #[derive(Clone, Debug, Default)]
 pub struct BotLog {
@@ -209,9 +232,9 @@ pub async fn play_bot(client: &Client, game: &str, seed: u64, patience: Duration
                 }
             }
         } else {
-            let after = state.seq;
+            // From the last action whose events it has (its own included).
             log.states.push(state);
-            match client.events(game, after, 5).await {
+            match client.events(game, seen, 5).await {
                 Ok(u) => {
                     for b in u.batches {
                         if b.action >= seen {

@@ -2,6 +2,7 @@
 //! server's agents, and what each side may see of every action. Plain, synchronous code: the
 //! HTTP layer (`http.rs`) stores an action before [`Live::commit`] makes it count.
 
+use super::protocol::Batch;
 use super::store::GameRow;
 use crate::agents::{self, Agent};
 use crate::battle::{Action, Battle, Event};
@@ -47,8 +48,8 @@ pub struct Live {
     pub battle: Battle,
     pub rec: Recording,
     agents: [Option<Box<dyn Agent>>; 2],
-    /// For every action, the events each side may see.
-    seen: Vec<[Vec<Event>; 2]>,
+    /// For every action, the side that took it and the events each side may see.
+    seen: Vec<(usize, [Vec<Event>; 2])>,
     /// The battle [`WATCH_DELAY`] actions behind, for spectators.
     lag: Battle,
     /// Actions applied to `lag`.
@@ -108,10 +109,11 @@ impl Live {
 
     /// Make a tried action count (after it was stored): the battle becomes `next`.
     pub fn commit(&mut self, action: Action, next: Battle, events: Vec<Event>) {
+        let actor = self.battle.actor();
         self.rec.push(&next, &action, &events);
         self.battle = next;
         let seen = [0, 1].map(|s| visible(&PlayerView::side(&self.battle, s), &events));
-        self.seen.push(seen);
+        self.seen.push((actor, seen));
         while self.lag_seq + WATCH_DELAY < self.seq() {
             let a = &self.rec.actions[self.lag_seq as usize];
             // The same actions from the same start: legal there as they were here.
@@ -150,10 +152,19 @@ impl Live {
         }
     }
 
-    /// The events `side` may see of the actions after the first `after`, by action.
-    pub fn seen_after(&self, side: usize, after: u64) -> Vec<(u64, Vec<Event>)> {
+    /// What `side` may see of the actions after the first `after`: who took each, the
+    /// action itself when it was `side`'s own, and the events it may see.
+    pub fn seen_after(&self, side: usize, after: u64) -> Vec<Batch> {
         (after as usize..self.seen.len())
-            .map(|i| (i as u64, self.seen[i][side].clone()))
+            .map(|i| {
+                let (actor, events) = &self.seen[i];
+                Batch {
+                    action: i as u64,
+                    side: *actor,
+                    act: (*actor == side).then(|| self.rec.actions[i].clone()),
+                    events: events[side].clone(),
+                }
+            })
             .collect()
     }
 

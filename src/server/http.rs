@@ -412,11 +412,7 @@ async fn events(
     let live = held.live.lock().await;
     Ok(Json(Updates {
         seq: live.seq(),
-        batches: live
-            .seen_after(side, since.after)
-            .into_iter()
-            .map(|(action, events)| Batch { action, events })
-            .collect(),
+        batches: live.seen_after(side, since.after),
         over: live.over(),
     }))
 }

@@ -13,6 +13,7 @@
 pub mod client;
 pub mod game;
 pub mod http;
+pub mod kept;
 pub mod limits;
 pub mod process;
 pub mod protocol;

@@ -93,6 +93,13 @@ pub struct Accepted {
 pub struct Batch {
     /// The action's number, from 0.
     pub action: u64,
+    /// The side that took it (whose decision it was: both sides know whose turn it is).
+    #[serde(default)]
+    pub side: usize,
+    /// The action itself, sent only to the side that took it: the other side's action may
+    /// name units it does not know of (their events, filtered, tell it what it may see).
+    #[serde(default)]
+    pub act: Option<Action>,
     pub events: Vec<Event>,
 }
 

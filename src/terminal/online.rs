@@ -7,63 +7,11 @@
 use super::{Line, Out, list_lines, read_line, view};
 use crate::battle::{Action, Battle};
 use crate::server::client::{Client, ClientError};
+use crate::server::kept::recording_file;
 use crate::server::protocol::{Seat, State};
-use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// A seat as the client keeps it between sessions (`saves/online/<game>.json`): enough to
-/// come back to the game with `volley play --server URL --game ID --terminal`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KeptSeat {
-    pub server: String,
-    pub seat: Seat,
-}
-
-/// A game's id as part of a file's name: its letters and digits (the server's ids are
-/// nothing else; a server that sent others could not name a path elsewhere).
-fn file_id(id: &str) -> String {
-    id.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
-}
-
-/// Where a seat of game `id` is kept.
-pub fn seat_file(id: &str) -> PathBuf {
-    Path::new("saves").join("online").join(format!("{}.json", file_id(id)))
-}
-
-/// Keep a seat (its token is the only key to it).
-pub fn keep_seat(server: &str, seat: &Seat) -> Result<PathBuf, String> {
-    let path = seat_file(&seat.game);
-    std::fs::create_dir_all(path.parent().expect("a folder")).map_err(|e| format!("saves/online: {e}"))?;
-    let kept = KeptSeat {
-        server: server.to_string(),
-        seat: seat.clone(),
-    };
-    let text = serde_json::to_string_pretty(&kept).expect("a seat serialises");
-    crate::replay::save_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(path)
-}
-
-/// The seat kept for game `id`.
-pub fn kept_seat(id: &str) -> Result<KeptSeat, String> {
-    let path = seat_file(id);
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("no seat kept for game {id} ({}: {e})", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Every seat kept here, in file order.
-pub fn kept_seats() -> Vec<KeptSeat> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new("saves").join("online"))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
-        .iter()
-        .filter_map(|p| serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok())
-        .collect()
-}
 
 /// The client's side of the game: the server, the seat, the scenario at its set-up (the
 /// mirror's ground), and the actions whose events were shown.
@@ -131,18 +79,7 @@ impl<W: Write> Online<W> {
     /// The mirror of the battle the snapshot describes, on the scenario set up here.
     fn mirror(&mut self, st: &State) -> Result<Battle, String> {
         if self.start.is_none() {
-            let name = st.snapshot.title.clone();
-            // The bundled scenario the game is of: the one whose hash is the snapshot's.
-            let start = crate::server::game::bundled_scenarios()
-                .into_iter()
-                .find_map(|p| {
-                    crate::load_battle_with(&p, 0, &st.snapshot.switches)
-                        .ok()
-                        .map(|(b, _)| b)
-                        .filter(|b| b.scenario_hash == st.snapshot.scenario_hash)
-                })
-                .ok_or_else(|| format!("this game's scenario, {name}, is not among the scenarios here (maps/): a different version of the game?"))?;
-            self.start = Some(start);
+            self.start = Some(crate::server::client::scenario_for(&st.snapshot)?.1);
         }
         let start = self.start.as_ref().expect("set above");
         crate::view::mirror::mirror(start, &st.snapshot).map_err(|e| e.to_string())
@@ -311,7 +248,7 @@ impl<W: Write> Online<W> {
         let text = self
             .ask(async |c| c.recording(&game).await)
             .map_err(|e| e.to_string())?;
-        let path = self.saves.join(format!("online-{}.ron", file_id(&game)));
+        let path = recording_file(&self.saves, &game);
         std::fs::create_dir_all(&self.saves).map_err(|e| format!("{}: {e}", self.saves.display()))?;
         crate::replay::save_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         say!(

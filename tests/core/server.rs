@@ -109,8 +109,15 @@ fn check_sent(rec: &Recording, side: usize, log: &BotLog) -> usize {
     }
     let mut b = replayed(rec, 0);
     for (i, a) in rec.actions.iter().enumerate() {
+        let actor = b.actor();
         let events = b.step(a).unwrap().events;
         if let Some(batch) = log.batches.iter().find(|x| x.action == i as u64) {
+            assert_eq!(batch.side, actor, "side {side}, action {i}: who took it");
+            assert_eq!(
+                batch.act.as_ref(),
+                (actor == side).then_some(a),
+                "side {side}, action {i}: the action is sent to the side that took it only"
+            );
             assert_eq!(
                 batch.events,
                 visible(&PlayerView::side(&b, side), &events),
