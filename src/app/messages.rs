@@ -16,7 +16,10 @@ pub struct ActionRequest(pub Action);
 /// An action that was applied, with what happened.
 #[derive(Message, Clone, Debug)]
 pub struct ActionApplied {
-    pub action: Action,
+    /// The action, when this table knows it: an online game's client is not told the other
+    /// side's actions (they may name units it does not know of), only what it may see of
+    /// their events.
+    pub action: Option<Action>,
     /// The action described on the state it was applied to (an order's "need ≤ N" is the
     /// one it was rolled against, not the one a next order would need).
     pub heading: String,
@@ -39,11 +42,22 @@ pub struct ActionRefused {
     pub refusal: Refusal,
 }
 
+/// The battle is held elsewhere (an online game's server): requests are not applied here,
+/// but taken by whoever holds it (`ui::online`), and what it applied comes back as
+/// `ActionApplied`.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct HeldElsewhere;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ActionRequest>()
         .add_message::<ActionApplied>()
         .add_message::<ActionRefused>()
-        .add_systems(Update, apply_requests.in_set(BattleSystems::Apply));
+        .add_systems(
+            Update,
+            apply_requests
+                .in_set(BattleSystems::Apply)
+                .run_if(not(resource_exists::<HeldElsewhere>)),
+        );
 }
 
 /// The one door, as a system: apply requests in arrival order.
@@ -66,7 +80,7 @@ fn apply_requests(
                 applied.write(ActionApplied {
                     heading,
                     game_turn,
-                    action: action.clone(),
+                    action: Some(action.clone()),
                     events,
                     state_hash: battle.0.state_hash(),
                     continues,

@@ -27,7 +27,7 @@ pub mod pieces;
 pub mod sight;
 
 pub use base::{BattleState, BattleSystems};
-pub use messages::{ActionApplied, ActionRefused, ActionRequest};
+pub use messages::{ActionApplied, ActionRefused, ActionRequest, HeldElsewhere};
 pub use phase::{DecisionWindow, GamePhase};
 pub use pieces::{BaseShape, CommanderBase, PieceIndex, SideOf, Stand, UnitPiece, UnitStatus};
 

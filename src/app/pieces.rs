@@ -231,7 +231,7 @@ fn sync_pieces(
     for a in applied.read() {
         any = true;
         whole |= !a.continues || !crate::report::flow::started_phases(&a.events).is_empty();
-        named.extend(a.action.unit());
+        named.extend(a.action.as_ref().and_then(crate::battle::Action::unit));
         named.extend(a.events.iter().flat_map(crate::report::named_units));
     }
     if whole || !any {

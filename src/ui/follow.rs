@@ -237,7 +237,8 @@ fn on_applied(
                 Visibility::default(),
             ));
         }
-        let Some((side, unit, commander)) = actor(b, &ev.action) else {
+        let Some(action) = ev.action.as_ref() else { continue };
+        let Some((side, unit, commander)) = actor(b, action) else {
             continue;
         };
         if seats.human(side) {
@@ -268,7 +269,7 @@ fn on_applied(
             }
             _ => continue,
         };
-        let mut text = format!("{name}: {}", did(b, &ev.action, &ev.events));
+        let mut text = format!("{name}: {}", did(b, action, &ev.events));
         if let Some(why) = why {
             text.push('\n');
             text.push_str(&why);

@@ -9,6 +9,7 @@ pub mod editor;
 pub mod follow;
 pub mod input;
 pub mod measure;
+pub mod online;
 pub mod palette;
 pub mod panels;
 pub mod play;
@@ -238,6 +239,7 @@ pub fn plugin(app: &mut App) {
         probe::plugin,
         follow::draw_plugin,
         editor::plugin,
+        online::plugin,
     ));
 }
 

@@ -251,10 +251,16 @@ fn on_applied(
     let mut any = false;
     for ev in applied.read() {
         any = true;
-        let who = describe_actor(b, &ev.action);
+        let who = ev.action.as_ref().map(|a| describe_actor(b, a)).unwrap_or_default();
         let heading = format!("{who}{}", ev.heading);
-        super::undo::track(&mut undo, &seats, &log, &record, ev, b, &heading);
-        record.recording.push(b, &ev.action, &ev.events);
+        match &ev.action {
+            // An online game's record is the server's (downloaded when it is over).
+            Some(action) if !seats.online() => {
+                super::undo::track(&mut undo, &seats, &log, &record, ev, b, &heading);
+                record.recording.push(b, action, &ev.events);
+            }
+            _ => undo.refuse(super::undo::ONLINE),
+        }
         log.push_action(b, ev.game_turn, heading, &ev.events);
         log.refusal = None;
     }
@@ -284,7 +290,11 @@ fn autosave(
     if screen.is_some_and(|s| *s.get() == Screen::Editor) {
         return;
     }
-    if shot.is_some() || record.recording.actions.is_empty() || seats.sides.iter().any(|s| s == "replay") {
+    if shot.is_some()
+        || record.recording.actions.is_empty()
+        || seats.sides.iter().any(|s| s == "replay")
+        || seats.online()
+    {
         return;
     }
     if let Err(e) = record.recording.save(Path::new(AUTOSAVE)) {

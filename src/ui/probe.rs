@@ -80,10 +80,82 @@ pub struct Probe {
     /// The main menu's buttons as last drawn (label, window rect [x0, y0, x1, y1]), on its
     /// screen.
     pub menu: Vec<(String, [f32; 4])>,
+    /// The "Play online" window, while it is open on the menu screen.
+    pub online_menu: Option<OnlineMenuProbe>,
+    /// The online game at the table, if the table's game is one.
+    pub online: Option<OnlineProbe>,
     /// The side whose computer player is thinking, and how many choices computer players
     /// have made off the frame so far (`play::Thinking`).
     pub thinking: Option<usize>,
     pub thought: u64,
+}
+
+/// What the probe tells of the "Play online" window.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct OnlineMenuProbe {
+    /// Its buttons and fields: label and window rect [x0, y0, x1, y1] in pixels.
+    pub buttons: Vec<(String, [f32; 4])>,
+    pub server: String,
+    /// The scenario "Host the game" would host (the menu's choice).
+    pub scenario: Option<String>,
+    pub busy: Option<String>,
+    pub error: Option<String>,
+}
+
+/// What the probe tells of an online game at the table.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct OnlineProbe {
+    pub server: String,
+    pub game: String,
+    pub side: usize,
+    pub invite: Option<String>,
+    /// Actions the server has applied, as last told.
+    pub seq: u64,
+    pub your_decision: bool,
+    pub connected: bool,
+    /// An action sent and not answered yet.
+    pub sent: bool,
+    pub over: bool,
+    pub recording: Option<String>,
+}
+
+/// The online parts the probe reads: the "Play online" window and the settings (its server),
+/// and the online game with its link.
+#[derive(SystemParam)]
+struct ProbeOnline<'w> {
+    menu: Option<Res<'w, crate::ui::online::OnlineMenu>>,
+    settings: Option<Res<'w, crate::ui::settings::Settings>>,
+    game: Option<Res<'w, crate::ui::online::OnlineGame>>,
+    link: Option<Res<'w, crate::ui::online::Link>>,
+}
+
+impl ProbeOnline<'_> {
+    fn menu(&self, screen: &Screen, scenario: Option<String>) -> Option<OnlineMenuProbe> {
+        let m = self.menu.as_ref().filter(|m| m.open && *screen == Screen::Menu)?;
+        Some(OnlineMenuProbe {
+            buttons: m.buttons.clone(),
+            server: self.settings.as_ref().map(|s| s.server.clone()).unwrap_or_default(),
+            scenario,
+            busy: m.busy().map(str::to_string),
+            error: m.error.clone(),
+        })
+    }
+
+    fn game(&self) -> Option<OnlineProbe> {
+        let (g, l) = (self.game.as_ref()?, self.link.as_ref()?);
+        Some(OnlineProbe {
+            server: l.server.clone(),
+            game: l.seat.game.clone(),
+            side: l.seat.side,
+            invite: l.seat.invite.clone(),
+            seq: g.seq,
+            your_decision: g.your_decision,
+            connected: g.connected,
+            sent: g.sent.is_some(),
+            over: g.over,
+            recording: g.recording.as_ref().map(|p| p.display().to_string()),
+        })
+    }
 }
 
 /// What the probe tells of the scenario editor.
@@ -142,7 +214,13 @@ struct ProbePieces<'w, 's> {
     pieces: Query<'w, 's, &'static UnitPiece>,
 }
 
-fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mut last: Local<Option<Probe>>) {
+fn write_probe(
+    file: Res<ProbeFile>,
+    game: ProbeGame,
+    on_screen: ProbePieces,
+    online: ProbeOnline,
+    mut last: Local<Option<Probe>>,
+) {
     let ProbeGame {
         battle,
         screen,
@@ -224,6 +302,10 @@ fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mu
         })
         .collect();
     cmds.sort_by_key(|c| c.id);
+    let hosting = menu
+        .as_ref()
+        .and_then(|m| m.scenarios.get(m.chosen))
+        .map(|s| s.title.clone());
     let probe = Probe {
         screen: format!("{:?}", screen.get()),
         // The turn state follows the battle a frame later: not yet at the table till it has.
@@ -271,6 +353,8 @@ fn write_probe(file: Res<ProbeFile>, game: ProbeGame, on_screen: ProbePieces, mu
             .filter(|_| *screen.get() == Screen::Menu)
             .map(|m| m.buttons.clone())
             .unwrap_or_default(),
+        online_menu: online.menu(screen.get(), hosting),
+        online: online.game(),
     };
     if last.as_ref() == Some(&probe) {
         return;

@@ -52,10 +52,13 @@ impl LogLine {
     }
 }
 
+/// The seat of the side played on another machine (an online game: `ui::online`).
+pub const REMOTE: &str = "online";
+
 /// Who plays each side and who sits at the table.
 #[derive(Resource, Clone, Debug)]
 pub struct Seats {
-    /// `human` or an agent's name, by side.
+    /// `human`, an agent's name, `replay` (nobody: a replay watched) or [`REMOTE`], by side.
     pub sides: [String; 2],
     /// The side whose player sits at the table (hot-seat).
     pub viewer: Option<SideId>,
@@ -94,6 +97,11 @@ impl Seats {
         self.sides[side] == "human"
     }
 
+    /// An online game: the other side is played elsewhere, the battle held by a server.
+    pub fn online(&self) -> bool {
+        self.sides.iter().any(|s| s == REMOTE)
+    }
+
     /// Is `side`'s hand (its units to act, its orders) hidden from the table? In hot-seat, while
     /// the other side's player still sits at it: the melee shown to the player who charged,
     /// before the hand-over.
@@ -108,7 +116,8 @@ impl Seats {
 }
 
 /// Whose decision the table waits for: a player at this table, a computer player, nobody
-/// (a replay being watched), or nobody any more (the game is over).
+/// here (a replay being watched, the other side of an online game), or nobody any more (the
+/// game is over).
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Turn {
     #[default]
@@ -125,7 +134,7 @@ impl Turn {
             Turn::Over
         } else if seats.human(actor) {
             Turn::Player(actor)
-        } else if seats.sides[actor] == "replay" {
+        } else if seats.sides[actor] == "replay" || seats.sides[actor] == REMOTE {
             Turn::Nobody
         } else {
             Turn::Computer(actor)
@@ -209,7 +218,7 @@ impl Agents {
         let mut out: [Option<Box<dyn Agent>>; 2] = [None, None];
         for s in 0..2 {
             // `replay`: the replay viewer moves the table, nobody plays.
-            if sides[s] != "human" && sides[s] != "replay" {
+            if !["human", "replay", REMOTE].contains(&sides[s].as_str()) {
                 out[s] = Some(agents::by_name(&sides[s], seed, s)?);
             }
         }

@@ -305,7 +305,12 @@ pub struct Settings {
     /// The size of the panels' text and buttons: 0 follows the window's size (`ui_scale`),
     /// else a fixed factor (0.5 to 2).
     pub ui_scale: f32,
+    /// The game server "Play online" connects to (`volley serve`'s address).
+    pub server: String,
 }
+
+/// The server "Play online" offers first: `volley serve` on this machine.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:7878";
 
 /// The panels' scale for a window of `width` × `height` logical pixels: 1 at 1600 × 1000, in
 /// proportion to the smaller of the two ratios, kept between 0.75 (1280 × 720 still shows the
@@ -326,6 +331,7 @@ impl Default for Settings {
             confirm_end_phase: true,
             follow_computer: true,
             ui_scale: 0.0,
+            server: DEFAULT_SERVER.into(),
         }
     }
 }

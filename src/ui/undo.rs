@@ -30,6 +30,7 @@ pub const OTHER_PLAYER: &str = "the decision passed to the other player";
 pub const NOT_YOURS: &str = "the last action was not a player's at this table";
 pub const NOTHING_YET: &str = "nothing to undo yet";
 pub const TOGETHER: &str = "several actions were applied at once";
+pub const ONLINE: &str = "an online game: what the server took stands";
 
 /// Can an action with these events be taken back? Not if any of them settles it (a die was
 /// rolled or the game ended: `report::settles`).
@@ -100,6 +101,12 @@ impl UndoStack {
     fn block(&mut self, why: &'static str) {
         self.points.clear();
         self.why_not = why;
+    }
+
+    /// Nothing can be undone, for `why` (the battle's next state comes from elsewhere).
+    pub(crate) fn refuse(&mut self, why: &'static str) {
+        self.shadow = Err(why);
+        self.block(why);
     }
 
     /// Forget everything (a new battle state from elsewhere: a replay, taking command).

@@ -239,6 +239,13 @@ impl Game {
         }
     }
 
+    /// Stops the game and leaves its folder as it is, for a game started there again.
+    fn close(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.dir = PathBuf::new(); // nothing for `drop` to remove
+    }
+
     fn probe(&self) -> Value {
         read(&self.probe).expect("the probe")
     }
@@ -1057,5 +1064,245 @@ fn the_opportunity_fire_window_asks_the_player_in_the_real_window() {
     let p = g.probe();
     if p["window_open"] == false {
         assert!(p["prompt"].is_null(), "the prompt outlives its window: {p:#}");
+    }
+}
+
+/// The middle of the "Play online" window's button or field `label`, if drawn.
+fn online_button(p: &Value, label: &str) -> Option<(i64, i64)> {
+    let b = p["online_menu"]["buttons"]
+        .as_array()?
+        .iter()
+        .find(|b| b[0] == label)?
+        .clone();
+    let r = |i: usize| b[1][i].as_f64().unwrap();
+    Some((
+        ((r(0) + r(2)) / 2.0).round() as i64,
+        ((r(1) + r(3)) / 2.0).round() as i64,
+    ))
+}
+
+/// `volley` in `dir` (the bundled maps and assets beside it), at its main menu: "Play online"
+/// opened, and First Battle chosen, by clicks: the probe once the online window would host
+/// it.
+fn online_menu(x: &Display, dir: &Path) -> (Game, Value) {
+    let mut g = Game::launch(x, dir, &[]);
+    g.wait("the menu", 600, |p| {
+        p["screen"] == "Menu" && menu_button(p, "Play online").is_some() && menu_button(p, "Start the battle").is_some()
+    });
+    g.focus(x);
+    // The menu laid out with the chosen scenario's brief: where its buttons come to rest.
+    std::thread::sleep(Duration::from_secs(2));
+    let middle = |label: &'static str| {
+        move |p: &Value| menu_button(p, label).map(|r| (((r[0] + r[2]) / 2.0) as i64, ((r[1] + r[3]) / 2.0) as i64))
+    };
+    click_until(x, &mut g, middle("Play online"), "the Play online window", |p| {
+        online_button(p, "Host the game").is_some()
+    });
+    // egui sizes a new window in its first frames: where its buttons come to rest.
+    std::thread::sleep(Duration::from_secs(2));
+    // First Battle, clicked in the menu's list above the window (the window says what it
+    // would host).
+    let first = "First Battle: Hickory Lane";
+    let p = click_until(x, &mut g, middle(first), "First Battle chosen", |p| {
+        p["online_menu"]["scenario"] == first
+    });
+    (g, p)
+}
+
+/// Click where `locate` finds it on the probe until the probe satisfies `done` (three clicks at
+/// most, 20 s apart): egui's menu may still be settling its layout in a window just started
+/// (its buttons move as the scroll area takes its height), so the place is read each time.
+fn click_until(
+    x: &Display,
+    g: &mut Game,
+    locate: impl Fn(&Value) -> Option<(i64, i64)>,
+    what: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let at = |g: &Game| locate(&g.probe()).unwrap_or_else(|| panic!("where to click for {what}"));
+    for _ in 0..2 {
+        let here = at(g);
+        click(x, g, here);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if let Some(p) = read(&g.probe)
+                && done(&p)
+            {
+                return p;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    let here = at(g);
+    click(x, g, here);
+    g.wait(what, 60, done)
+}
+
+/// Issue 67, "a real-input test plays an online turn in the window against a bot client":
+/// a server (`volley serve`, SQLite) on a loopback port; the game from its main menu, "Play
+/// online", the server's address typed into its field, "Host the game" (First Battle, the
+/// Union, against a person). The invite code the window shows is given to a bot client
+/// (`volley bot --join CODE`), which plays the Confederates. In the window the Union player
+/// ends the initiative phase with Enter, clicks the colonel and drags a box round his three
+/// units (an order, its dice rolled by the server). The server is then killed (SIGKILL): the
+/// window says it has lost it; the player ends the command phase meanwhile (Enter, and Enter
+/// again to the question if the order passed), and the action waits; the server is started
+/// again, the window reconnects on its own, the action is taken and the table catches up. The
+/// bot's turn comes to the table as it is played; once the Union's decision is back, the server's
+/// account of the game (the host's events, each of its own actions with it) holds the
+/// window's actions, and the table stands at the server's count. The window is then closed
+/// and the game started again (the player coming back later): "Play online", "My games",
+/// Play: the same game at the table. The server's address was remembered in the settings.
+#[test]
+fn an_online_turn_is_played_in_the_real_window_against_a_bot_client() {
+    use volley::server::client::Client;
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("online");
+    for d in ["maps", "assets"] {
+        std::os::unix::fs::symlink(Path::new(env!("CARGO_MANIFEST_DIR")).join(d), dir.join(d))
+            .expect("the bundled files beside the game");
+    }
+    let exe = Path::new(env!("CARGO_BIN_EXE_volley"));
+    let db = format!("sqlite://{}?mode=rwc", dir.join("server.db").display());
+    let mut server = volley::server::process::ServerProcess::start(exe, &db, &[]).expect("the server");
+    let url = server.url();
+
+    // From the menu: Play online, the address typed, Host the game.
+    let (mut g, p) = online_menu(&x, &dir);
+    let field = online_button(&p, "server field").unwrap();
+    click(&x, &mut g, field);
+    std::thread::sleep(Duration::from_millis(500));
+    // Emptied, and the address typed as a player would, without "http://" (made a URL when
+    // used; xdotool's typing of "/" is not reliable under Xvfb).
+    key(&x, &g, "End");
+    x.xdo(&["key", "--delay", "30", "--repeat", "40", "BackSpace"]);
+    let typed = url.trim_start_matches("http://");
+    x.xdo(&["type", "--delay", "120", typed]);
+    g.wait("the address typed", 60, |p| p["online_menu"]["server"] == typed);
+    let p = g.probe();
+    assert_eq!(p["online_menu"]["scenario"], "First Battle: Hickory Lane");
+    let host = online_button(&p, "Host the game").unwrap();
+    click(&x, &mut g, host);
+    let p = g.wait("the online game at the table", 300, |p| {
+        p["screen"] == "Battle" && p["online"]["invite"].is_string()
+    });
+    let game = p["online"]["game"].as_str().unwrap().to_string();
+    let code = p["online"]["invite"].as_str().unwrap().to_string();
+    assert_eq!(p["online"]["side"], 0, "the host plays the Union");
+
+    // The bot joins with the code the window shows.
+    struct Kill(Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _bot = Kill(
+        Command::new(exe)
+            .args(["bot", "--server", &url, "--join", &code, "--seed", "5"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the bot"),
+    );
+
+    // The Union's turn: Enter ends the initiative phase (sent, applied by the server, back).
+    let p = g.wait("the Union's initiative phase", 180, |p| {
+        p["at_table"] == true && p["online"]["your_decision"] == true && p["phase"] == "Initiative"
+    });
+    let seq = p["online"]["seq"].as_u64().unwrap();
+    x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
+    key(&x, &g, "Return");
+    g.wait("the command phase, from the server", 120, |p| {
+        p["phase"] == "Command" && p["online"]["seq"].as_u64() > Some(seq) && p["online"]["your_decision"] == true
+    });
+    // The colonel, then a box round his three units: an order, rolled on the server.
+    let at = g.at("commanders", REED);
+    click(&x, &mut g, at);
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    let (from, to) = around(&g, &[UNION_5NH, UNION_7WI, UNION_GUNS]);
+    let said = box_order(&x, &mut g, from, to, false, "Let go");
+    assert!(said.contains("need ≤"), "{said}");
+    let p = g.wait("the order's answer", 120, |p| p["online"]["sent"] == false);
+    assert!(p["refusal"].is_null(), "{}", p["refusal"]);
+    std::thread::sleep(Duration::from_secs(2));
+    let shot = screenshot(&x, &g, "online.png");
+    // The server killed (SIGKILL): the window says it has lost it.
+    server.kill();
+    g.wait("the lost server said", 120, |p| p["online"]["connected"] == false);
+    // Enter ends the command phase meanwhile: if the order passed (the server's dice) the
+    // units hold it, so it asks first, and Enter again ends it. The action waits in the link.
+    key(&x, &g, "Escape");
+    x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
+    let p = g.probe();
+    let seq = p["online"]["seq"].as_u64().unwrap();
+    let holding = !p["holding"].as_array().unwrap().is_empty();
+    key(&x, &g, "Return");
+    if holding {
+        g.wait("the question", 60, |p| p["end_phase_asked"] == true);
+        key(&x, &g, "Return");
+    }
+    g.wait("the end of the phase sent", 60, |p| p["online"]["sent"] == true);
+    // The server started again: the window finds it on its own, the action is taken, and
+    // the bot's turn comes to the table (at least its phases ended); then the decision is
+    // the Union's again, in the next turn's initiative phase.
+    server.restart().expect("the server again");
+    g.wait("the server found again", 120, |p| p["online"]["connected"] == true);
+    let p = g.wait("the bot's turn, and the Union's decision again", 600, |p| {
+        p["active"] == 0
+            && p["phase"] == "Initiative"
+            && p["online"]["your_decision"] == true
+            && p["online"]["seq"].as_u64() > Some(seq + 1)
+    });
+    let seq = p["online"]["seq"].as_u64().unwrap();
+    assert_eq!(
+        p["actions"].as_u64(),
+        Some(seq),
+        "the table stands at the server's count"
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let after = screenshot(&x, &g, "online-after.png");
+
+    // The server's account, read with the seat the window kept.
+    let kept: Value = read(&dir.join(format!("saves/online/{game}.json"))).expect("the seat kept");
+    let token = kept["seat"]["token"].as_str().unwrap().to_string();
+    let rt = volley::server::runtime().unwrap();
+    let updates = rt
+        .block_on(Client::new(&url).seated(&token).events(&game, 0, 0))
+        .expect("the host's events");
+    assert_eq!(updates.seq, seq);
+    let mine: Vec<&Action> = updates.batches.iter().filter_map(|b| b.act.as_ref()).collect();
+    assert!(
+        mine.iter().any(
+            |a| matches!(a, Action::Order { commander: 0, units, .. } if [0, 1, 2].iter().all(|u| units.contains(u)))
+        ),
+        "the window's order is the server's: {mine:?}"
+    );
+    assert!(
+        mine.iter().filter(|a| matches!(a, Action::EndPhase)).count() >= 2,
+        "{mine:?}"
+    );
+    assert!(
+        updates.batches.iter().any(|b| b.side == 1 && b.act.is_none()),
+        "the bot's actions came, without the actions themselves"
+    );
+    let settings = std::fs::read_to_string(dir.join("config/settings.ron")).expect("the settings saved");
+    assert!(settings.contains(&url), "the server remembered: {settings}");
+
+    // Closed, and back later: Play online, My games, Play.
+    g.close();
+    let (mut g, p) = online_menu(&x, &dir);
+    assert_eq!(p["online_menu"]["server"], url.as_str(), "the address remembered");
+    let play = online_button(&p, &format!("Play {game}")).expect("the game among My games");
+    click(&x, &mut g, play);
+    let p = g.wait("the same game at the table", 300, |p| {
+        p["screen"] == "Battle" && p["online"]["game"] == game.as_str()
+    });
+    assert!(p["online"]["seq"].as_u64() >= Some(seq));
+    for shot in [shot, after].into_iter().flatten() {
+        drawn(&shot);
     }
 }

@@ -152,7 +152,11 @@ fn battle_panels(
         *shared.selection = s;
     }
     if asks.save {
-        game.log.status = Some(game.record.save(&save_path(&game.record)));
+        game.log.status = Some(if game.seats.online() {
+            "an online game is kept by its server (come back to it from Play online, My games); its recording is saved when it is over".into()
+        } else {
+            game.record.save(&save_path(&game.record))
+        });
     }
     // Leaving for the menu asks first; a finished game (the result screen) goes at once.
     if asks.menu {

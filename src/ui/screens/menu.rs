@@ -213,6 +213,8 @@ struct MenuAsks {
     edit: Option<Option<PathBuf>>,
     /// The buttons' labels and rects (egui points), for the probe.
     shown: Vec<(String, egui::Rect)>,
+    /// "Play online".
+    online: bool,
 }
 
 fn menu(
@@ -269,6 +271,9 @@ fn menu(
             None => crate::ui::common::EditWhat::New,
         });
         next.set(Screen::Editor);
+    }
+    if asks.online {
+        commands.queue(|world: &mut World| world.resource_mut::<crate::ui::online::OnlineMenu>().open = true);
     }
     if let Some(s) = asks.start {
         let players = state.players.clone();
@@ -401,6 +406,13 @@ fn footer(
         if r.clicked() {
             store.open = true;
         }
+        let r = ui
+            .button("Play online")
+            .on_hover_text("host or join a game on a server (volley serve), or go back to one of yours");
+        asks.shown.push(("Play online".into(), r.rect));
+        if r.clicked() {
+            asks.online = true;
+        }
         let r = ui.button("Scenario editor").on_hover_text("make a new battle");
         asks.shown.push(("Scenario editor".into(), r.rect));
         if r.clicked() {
@@ -445,7 +457,7 @@ pub fn start_game_now(world: &mut World, start: Start, players: [String; 2]) -> 
 
 /// A begun game into the world: the battle, the game's resources and agents; the selection,
 /// preview and phase queue cleared; then the battle screen.
-fn enter_game(world: &mut World, (battle, game, agents): (crate::battle::Battle, NewGame, Agents)) {
+pub(crate) fn enter_game(world: &mut World, (battle, game, agents): (crate::battle::Battle, NewGame, Agents)) {
     world.insert_resource(BattleState(battle));
     game.insert(world);
     world.insert_non_send(agents);

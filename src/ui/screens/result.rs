@@ -183,6 +183,8 @@ fn watch_replay(world: &mut World) {
     let path = record.scenario.clone();
     match crate::replay::timeline::Timeline::build(rec, &path) {
         Ok(t) => {
+            // An online game's replay is watched here, from the server's recording.
+            crate::ui::online::menu::leave(world);
             world.insert_resource(crate::ui::replay::Viewer::new(t));
             world.insert_non_send(crate::ui::session::Agents([None, None], 0));
             world.resource_mut::<Seats>().sides = ["replay".into(), "replay".into()];

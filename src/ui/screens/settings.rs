@@ -50,6 +50,10 @@ fn settings_window(
                 &mut edit.follow_computer,
                 "Follow the computer: the camera pans to each piece it acts with",
             );
+            ui.horizontal(|ui| {
+                ui.label("Online server");
+                ui.text_edit_singleline(&mut edit.server);
+            });
             ui.separator();
             ui.label(egui::RichText::new("Palette").strong());
             for p in PaletteChoice::ALL {
