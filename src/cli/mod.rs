@@ -25,6 +25,7 @@ mod serve;
 mod simulate;
 mod verify;
 mod view;
+mod watch;
 mod window;
 
 pub use out::{clean_exit_on_output_errors, quiet_on_closed_pipe};
@@ -74,6 +75,9 @@ enum Command {
     Serve(serve::Serve),
     /// A bot that plays one seat of a game on a server (host one, or join by code).
     Bot(bot::Bot),
+    /// Follow a game on a server as a spectator: each side's view some actions behind,
+    /// everything once it is over.
+    Watch(watch::Watch),
 }
 
 impl Cli {
@@ -95,6 +99,7 @@ impl Cli {
             Some(Command::View(c)) => c.run(),
             Some(Command::Serve(c)) => c.run(),
             Some(Command::Bot(c)) => c.run(),
+            Some(Command::Watch(c)) => c.run(),
         }
     }
 

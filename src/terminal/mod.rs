@@ -358,6 +358,7 @@ macro_rules! say {
 
 // After `say!`, which it uses (a macro is seen below its definition).
 pub mod online;
+pub mod watch;
 
 /// The reason of an I/O error without its number: "No space left on device".
 pub fn io_reason(e: &std::io::Error) -> String {

@@ -109,6 +109,12 @@ impl<W: Write> Online<W> {
         }
         say!(
             self.out,
+            "Spectators follow it with: volley watch --server {} --code {}",
+            self.server,
+            self.seat.watch
+        );
+        say!(
+            self.out,
             "Type a number to act, or a command: units, map, l WORD, help, q (leave)."
         );
         loop {

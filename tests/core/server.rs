@@ -455,27 +455,30 @@ fn the_terminal_client_plays_a_whole_game_against_the_servers_agent_and_keeps_it
     volley::replay::verify::verify_file(&rec).expect("the recording the client saved verifies");
 }
 
+/// The scouting demo's hidden set-up: the side to act first sees only the enemy's scouts.
+/// The battle, and the names of the enemy units that side does not know and does.
+fn scouting_start() -> (Battle, Vec<String>, Vec<String>) {
+    let map = PathBuf::from("maps/scouting_demo.ron");
+    let (b, _) = volley::load_battle_with(&map, 1, &Default::default()).unwrap();
+    let me = b.actor();
+    let names = |known: bool| -> Vec<String> {
+        b.units
+            .iter()
+            .filter(|u| u.side != me && b.known_to(me, u.id) == known)
+            .map(|u| u.name.clone())
+            .collect()
+    };
+    let (hidden, known) = (names(false), names(true));
+    (b, hidden, known)
+}
+
 #[test]
 fn the_terminal_client_names_no_unit_its_side_may_not_know() {
     let rt = volley::server::runtime().unwrap();
     let (dir, db) = temp_db("terminal-hidden");
     let base = rt.block_on(start(&db, Limits::default()));
-    // The scouting demo's hidden set-up: the side to act first sees only the enemy's scouts.
-    let map = PathBuf::from("maps/scouting_demo.ron");
-    let (b, _) = volley::load_battle_with(&map, 1, &Default::default()).unwrap();
+    let (b, hidden, known) = scouting_start();
     let me = b.actor();
-    let hidden: Vec<String> = b
-        .units
-        .iter()
-        .filter(|u| u.side != me && !b.known_to(me, u.id))
-        .map(|u| u.name.clone())
-        .collect();
-    let known: Vec<String> = b
-        .units
-        .iter()
-        .filter(|u| u.side != me && b.known_to(me, u.id))
-        .map(|u| u.name.clone())
-        .collect();
     assert!(!hidden.is_empty() && !known.is_empty(), "hidden regiments, scouts seen");
     let game = NewGame {
         host_side: me,
@@ -548,4 +551,57 @@ fn a_game_let_go_from_memory_is_set_up_again_from_the_database() {
             assert!(c.seated(&host.token).state(&host.game).await.unwrap().seq >= 3);
         }
     });
+}
+
+/// Issue 67's observers: `volley watch` (the terminal's spectator) on the scouting demo's
+/// hidden set-up shows each side's view through its own fog (the regiments hidden from the
+/// side to act are not named in its part), and once a game is over, the whole battle and
+/// its result.
+#[test]
+fn a_spectator_sees_each_side_through_its_own_fog_and_everything_once_over() {
+    let rt = volley::server::runtime().unwrap();
+    let (dir, db) = temp_db("watch");
+    let base = rt.block_on(start(&db, Limits::default()));
+    let (b, hidden, _) = scouting_start();
+    let me = b.actor();
+    assert!(!hidden.is_empty(), "hidden regiments to hide");
+    let seat = rt
+        .block_on(Client::new(&base).host(&new_game("scouting_demo", &[])))
+        .unwrap();
+    let mut out = Vec::new();
+    volley::terminal::watch::run_watch(&base, &seat.watch, true, &mut out).expect("the spectator");
+    let out = String::from_utf8(out).unwrap();
+    let parts: Vec<&str> = out.split("— as ").collect();
+    assert_eq!(parts.len(), 3, "a part for each side's view: {out}");
+    let mine = parts[1 + me];
+    assert!(mine.starts_with(b.sides[me].name.as_str()), "{mine}");
+    for name in &hidden {
+        assert!(
+            !mine.contains(name.as_str()),
+            "the {} view names the hidden {name}: {mine}",
+            b.sides[me].name
+        );
+        assert!(parts[2 - me].contains(name.as_str()), "its own side lists {name}");
+    }
+    // A short game played out by two bots: the spectator sees it whole, and its result.
+    let game = NewGame {
+        max_turns: Some(1),
+        ..new_game("first_battle", &[])
+    };
+    let (_, rec, _, watch) = rt.block_on(bot_game(&base, &game, &dir));
+    let mut out = Vec::new();
+    volley::terminal::watch::run_watch(&base, &watch, false, &mut out).expect("the spectator of a finished game");
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(&format!("The battle is over after {} actions", rec.actions.len())),
+        "{out}"
+    );
+    let (fb, _) = volley::load_battle_with(Path::new("maps/first_battle.ron"), 1, &Default::default()).unwrap();
+    for u in &fb.units {
+        assert!(
+            out.contains(u.name.as_str()),
+            "the whole battle names {}: {out}",
+            u.name
+        );
+    }
 }

@@ -255,33 +255,6 @@ fn start_request(om: &mut OnlineMenu, server: &str, ask: Ask) {
     om.error = None;
     let server = server.to_string();
     let (what, job): (String, Box<dyn FnOnce() -> Result<Reply, String> + Send>) = match ask {
-        Ask::Host(game) => (
-            "hosting the game".into(),
-            Box::new(move || {
-                let rt = crate::server::runtime()?;
-                let seat = rt
-                    .block_on(Client::new(&server).host(&game))
-                    .map_err(|e| e.to_string())?;
-                open_seat(&rt, server, seat).map(|o| Reply::Opened(Box::new(o)))
-            }),
-        ),
-        Ask::Join(code) => (
-            "joining the game".into(),
-            Box::new(move || {
-                let rt = crate::server::runtime()?;
-                let seat = rt
-                    .block_on(Client::new(&server).join(&code))
-                    .map_err(|e| e.to_string())?;
-                open_seat(&rt, server, seat).map(|o| Reply::Opened(Box::new(o)))
-            }),
-        ),
-        Ask::Resume(kept) => (
-            format!("opening game {}", kept.seat.game),
-            Box::new(move || {
-                let rt = crate::server::runtime()?;
-                open_seat(&rt, kept.server, kept.seat).map(|o| Reply::Opened(Box::new(o)))
-            }),
-        ),
         Ask::Refresh => {
             om.games = kept_seats().into_iter().map(|k| (k, None)).collect();
             let tokens: Vec<String> = om
@@ -300,8 +273,33 @@ fn start_request(om: &mut OnlineMenu, server: &str, ask: Ask) {
                 }),
             )
         }
+        seat => (
+            match &seat {
+                Ask::Host(_) => "hosting the game".to_string(),
+                Ask::Join(_) => "joining the game".to_string(),
+                Ask::Resume(k) => format!("opening game {}", k.seat.game),
+                Ask::Refresh => String::new(),
+            },
+            Box::new(move || {
+                let rt = crate::server::runtime()?;
+                let (server, seat) = take_seat(&rt, server, seat)?;
+                open_seat(&rt, server, seat).map(|o| Reply::Opened(Box::new(o)))
+            }),
+        ),
     };
     om.busy = Some((what, std::thread::spawn(job)));
+}
+
+/// The seat asked for: a game hosted, an invite taken, or a seat kept here; with its server.
+fn take_seat(rt: &tokio::runtime::Runtime, server: String, ask: Ask) -> Result<(String, Seat), String> {
+    let client = Client::new(&server);
+    let seat = match ask {
+        Ask::Host(game) => rt.block_on(client.host(&game)),
+        Ask::Join(code) => rt.block_on(client.join(&code)),
+        Ask::Resume(kept) => return Ok((kept.server, kept.seat)),
+        Ask::Refresh => return Err("not a seat".into()),
+    };
+    Ok((server, seat.map_err(|e| e.to_string())?))
 }
 
 /// A seat taken (hosted, joined or kept): kept in `saves/online/`, its state read, and the
@@ -380,6 +378,14 @@ pub fn leave(world: &mut World) {
     world.remove_resource::<Link>();
     world.remove_resource::<OnlineGame>();
     world.remove_resource::<HeldElsewhere>();
+}
+
+/// "Play online" clicked in the menu: the window opens.
+pub(super) fn open_when_asked(mut menu: ResMut<MenuState>, mut om: ResMut<OnlineMenu>) {
+    if menu.online_asked {
+        menu.online_asked = false;
+        om.open = true;
+    }
 }
 
 /// The menu opens: the kept seats listed (what the server says of them comes with Refresh).

@@ -35,6 +35,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                menu::open_when_asked.run_if(in_state(Screen::Menu)),
                 menu::online_window.run_if(in_state(Screen::Menu).and_then(|m: Res<OnlineMenu>| m.open)),
                 online_panel.run_if(
                     resource_exists::<OnlineGame>.and_then(in_state(Screen::Battle).or_else(in_state(Screen::Result))),
@@ -77,6 +78,14 @@ fn online_panel(
                     }
                 });
             }
+            ui.label(
+                egui::RichText::new(format!(
+                    "Spectators: volley watch --server {} --code {}",
+                    link.server, link.seat.watch
+                ))
+                .small()
+                .weak(),
+            );
             let (text, colour) = if !game.connected {
                 (
                     "no answer from the server: trying again…".to_string(),

@@ -45,6 +45,8 @@ pub struct MenuState {
     /// The scenario list's and the menu's buttons as last drawn: label and window rect
     /// [x0, y0, x1, y1] in pixels (the window's probe tells them to a test that drives it).
     pub buttons: Vec<(String, [f32; 4])>,
+    /// "Play online" was clicked: `ui::online` opens its window.
+    pub online_asked: bool,
 }
 
 impl Default for MenuState {
@@ -59,6 +61,7 @@ impl Default for MenuState {
             saves: Vec::new(),
             error: None,
             buttons: Vec::new(),
+            online_asked: false,
         }
     }
 }
@@ -273,7 +276,7 @@ fn menu(
         next.set(Screen::Editor);
     }
     if asks.online {
-        commands.queue(|world: &mut World| world.resource_mut::<crate::ui::online::OnlineMenu>().open = true);
+        state.online_asked = true;
     }
     if let Some(s) = asks.start {
         let players = state.players.clone();
