@@ -31,17 +31,25 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
-/// [`QuickPresses`] for the keyboard (key repeats are not presses).
+/// [`QuickPresses`] for the keyboard (key repeats are not presses). A key pressed while a
+/// text field has the keyboard (a menu's address or code, the log's filter) is the field's:
+/// no binding is shown it, and it does not wait its turn to reach the table once the field
+/// is gone (forty Backspaces typed into the menu came out as Undo on the battle screen).
 fn hold_quick_keys(
     mut input: ResMut<ButtonInput<KeyCode>>,
     mut raw: MessageReader<bevy::input::keyboard::KeyboardInput>,
     mut held: Local<QuickPresses<KeyCode>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    let events: Vec<(KeyCode, bool)> = raw
-        .read()
-        .filter(|e| !e.repeat)
-        .map(|e| (e.key_code, e.state.is_pressed()))
-        .collect();
+    let typing = egui.is_some_and(|e| e.wants_any_keyboard_input());
+    let mut events: Vec<(KeyCode, bool)> = Vec::new();
+    for e in raw.read().filter(|e| !e.repeat) {
+        if typing && e.state.is_pressed() {
+            input.reset(e.key_code);
+        } else {
+            events.push((e.key_code, e.state.is_pressed()));
+        }
+    }
     held.frame(&mut input, &events);
 }
 

@@ -1214,6 +1214,14 @@ fn an_online_turn_is_played_in_the_real_window_against_a_bot_client() {
         p["at_table"] == true && p["online"]["your_decision"] == true && p["phase"] == "Initiative"
     });
     let seq = p["online"]["seq"].as_u64().unwrap();
+    // The Backspaces typed into the menu's field were the field's: none reaches the table
+    // later as Undo (they used to wait their turn and come out here).
+    std::thread::sleep(Duration::from_secs(5));
+    let status = g.probe()["status"].to_string();
+    assert!(
+        !status.contains("cannot undo"),
+        "a key typed into the menu reached the table: {status}"
+    );
     x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
     key(&x, &g, "Return");
     g.wait("the command phase, from the server", 120, |p| {
