@@ -167,7 +167,7 @@ fn take_batches(game: &mut OnlineGame, table: &mut Table, next: &Battle, batches
         let heading = match (&batch.act, &game.sent) {
             (Some(_), Some((n, said))) if *n == batch.action => said.clone(),
             (Some(a), _) => crate::report::heading(&table.battle.0, a),
-            (None, _) => format!("{}:", next.sides[batch.side.min(1)].name),
+            (None, _) => their_heading(&next.sides[batch.side.min(1)].name, &batch.events),
         };
         if earlier {
             table.log.push_action(next, turn, heading, &batch.events);
@@ -193,10 +193,44 @@ pub fn mirror(start: &Battle, state: &crate::server::protocol::State) -> Result<
     Ok(b)
 }
 
+/// The log's heading of an action of the other side, which this table is not told: its
+/// side, and, when the server let none of its events through, that this side saw nothing
+/// of it (so an empty heading does not look like a fault).
+pub fn their_heading(side: &str, events: &[crate::battle::Event]) -> String {
+    if events.is_empty() {
+        format!("{side}: an action your side did not see")
+    } else {
+        format!("{side}:")
+    }
+}
+
 /// The status line while the other side decides (or the game is over).
 fn waiting(b: &Battle, game: &OnlineGame) -> Option<String> {
     if game.over {
         return Some("the game is over".into());
     }
     (!game.your_decision).then(|| format!("{} to decide: waiting for them on the server", b.sides[b.actor()].name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::their_heading;
+    use crate::battle::Event;
+    use crate::battle::event::PhaseEvent;
+    use crate::battle::state::Phase;
+
+    #[test]
+    fn an_unseen_action_of_the_other_side_is_said_unseen() {
+        assert_eq!(
+            their_heading("Confederate", &[]),
+            "Confederate: an action your side did not see"
+        );
+        let seen = [Event::Phase(PhaseEvent::PhaseStarted {
+            phase: Phase::Command,
+            active: 1,
+            game_turn: 1,
+            player_turn: 2,
+        })];
+        assert_eq!(their_heading("Confederate", &seen), "Confederate:");
+    }
 }
