@@ -62,3 +62,12 @@ pub fn kept_seats() -> Vec<KeptSeat> {
 pub fn recording_file(saves: &Path, id: &str) -> PathBuf {
     saves.join(format!("online-{}.ron", file_id(id)))
 }
+
+/// Save finished game `id`'s recording `text` (as the server gave it) in `saves`, made if
+/// missing, atomically: where it went.
+pub fn save_recording(saves: &Path, id: &str, text: &str) -> Result<PathBuf, String> {
+    let path = recording_file(saves, id);
+    std::fs::create_dir_all(saves).map_err(|e| format!("{}: {e}", saves.display()))?;
+    crate::replay::save_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}

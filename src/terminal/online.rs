@@ -7,7 +7,7 @@
 use super::{Line, Out, list_lines, read_line, view};
 use crate::battle::{Action, Battle};
 use crate::server::client::{Client, ClientError};
-use crate::server::kept::recording_file;
+use crate::server::kept::save_recording;
 use crate::server::protocol::{Seat, State};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -254,9 +254,7 @@ impl<W: Write> Online<W> {
         let text = self
             .ask(async |c| c.recording(&game).await)
             .map_err(|e| e.to_string())?;
-        let path = recording_file(&self.saves, &game);
-        std::fs::create_dir_all(&self.saves).map_err(|e| format!("{}: {e}", self.saves.display()))?;
-        crate::replay::save_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = save_recording(&self.saves, &game, &text)?;
         say!(
             self.out,
             "The game's recording is saved to {} (volley verify checks it; volley replay shows it).",

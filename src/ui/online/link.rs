@@ -197,8 +197,8 @@ async fn work(
             let rec = loop {
                 match w.client.recording(&w.game).await {
                     Ok(text) => break Ok(text),
-                    Err(ClientError::Network(e)) => {
-                        if !w.failed(ClientError::Network(e)).await {
+                    Err(e @ ClientError::Network(_)) => {
+                        if !w.failed(e).await {
                             return;
                         }
                     }

@@ -60,12 +60,18 @@ enum Reply {
     Games(Vec<MyGame>),
 }
 
-/// What the player asked of the window this frame.
+/// What the player asked of the window this frame: a seat, or what the server says of the
+/// games kept here.
 enum Ask {
+    Seat(SeatAsk),
+    Refresh,
+}
+
+/// A seat to take: a game hosted, an invite taken, or a seat kept here.
+enum SeatAsk {
     Host(NewGame),
     Join(String),
     Resume(KeptSeat),
-    Refresh,
 }
 
 /// The window, on the menu screen while it is open.
@@ -172,7 +178,7 @@ fn host_section(
     let r = ui.button("Host the game");
     shown.push(("Host the game".into(), r.rect));
     r.clicked().then(|| {
-        Ask::Host(NewGame {
+        Ask::Seat(SeatAsk::Host(NewGame {
             scenario: entry
                 .path
                 .file_stem()
@@ -186,7 +192,7 @@ fn host_section(
             },
             rules: menu.switches.iter().map(|s| s.key().to_string()).collect(),
             max_turns: None,
-        })
+        }))
     })
 }
 
@@ -201,7 +207,7 @@ fn join_section(ui: &mut egui::Ui, om: &mut OnlineMenu, shown: &mut Vec<(String,
         let r = ui.add_enabled(!om.code.trim().is_empty(), egui::Button::new("Join"));
         shown.push(("Join".into(), r.rect));
         if r.clicked() {
-            ask = Some(Ask::Join(om.code.trim().to_string()));
+            ask = Some(Ask::Seat(SeatAsk::Join(om.code.trim().to_string())));
         }
     });
     ask
@@ -242,7 +248,7 @@ fn games_section(
             let r = ui.button("Play");
             shown.push((label, r.rect));
             if r.clicked() {
-                ask = Some(Ask::Resume(kept.clone()));
+                ask = Some(Ask::Seat(SeatAsk::Resume(kept.clone())));
             }
             ui.end_row();
         }
@@ -256,7 +262,7 @@ fn start_request(om: &mut OnlineMenu, server: &str, ask: Ask) {
     let server = server.to_string();
     let (what, job): (String, Box<dyn FnOnce() -> Result<Reply, String> + Send>) = match ask {
         Ask::Refresh => {
-            om.games = kept_seats().into_iter().map(|k| (k, None)).collect();
+            om.games = kept_games();
             let tokens: Vec<String> = om
                 .games
                 .iter()
@@ -273,12 +279,11 @@ fn start_request(om: &mut OnlineMenu, server: &str, ask: Ask) {
                 }),
             )
         }
-        seat => (
+        Ask::Seat(seat) => (
             match &seat {
-                Ask::Host(_) => "hosting the game".to_string(),
-                Ask::Join(_) => "joining the game".to_string(),
-                Ask::Resume(k) => format!("opening game {}", k.seat.game),
-                Ask::Refresh => String::new(),
+                SeatAsk::Host(_) => "hosting the game".to_string(),
+                SeatAsk::Join(_) => "joining the game".to_string(),
+                SeatAsk::Resume(k) => format!("opening game {}", k.seat.game),
             },
             Box::new(move || {
                 let rt = crate::server::runtime()?;
@@ -290,14 +295,13 @@ fn start_request(om: &mut OnlineMenu, server: &str, ask: Ask) {
     om.busy = Some((what, std::thread::spawn(job)));
 }
 
-/// The seat asked for: a game hosted, an invite taken, or a seat kept here; with its server.
-fn take_seat(rt: &tokio::runtime::Runtime, server: String, ask: Ask) -> Result<(String, Seat), String> {
+/// The seat asked for, with its server.
+fn take_seat(rt: &tokio::runtime::Runtime, server: String, ask: SeatAsk) -> Result<(String, Seat), String> {
     let client = Client::new(&server);
     let seat = match ask {
-        Ask::Host(game) => rt.block_on(client.host(&game)),
-        Ask::Join(code) => rt.block_on(client.join(&code)),
-        Ask::Resume(kept) => return Ok((kept.server, kept.seat)),
-        Ask::Refresh => return Err("not a seat".into()),
+        SeatAsk::Host(game) => rt.block_on(client.host(&game)),
+        SeatAsk::Join(code) => rt.block_on(client.join(&code)),
+        SeatAsk::Resume(kept) => return Ok((kept.server, kept.seat)),
     };
     Ok((server, seat.map_err(|e| e.to_string())?))
 }
@@ -351,14 +355,8 @@ pub fn enter_online(world: &mut World, o: Opened) -> Result<(), String> {
     let mut sides = [REMOTE.to_string(), REMOTE.to_string()];
     sides[o.seat.side.min(1)] = "human".into();
     let agents = Agents::new(&sides, 0)?;
-    let mut game = crate::ui::play::NewGame::new(&battle, &[], o.scenario, 0, sides, None, false);
-    game.log.status = Some(match &o.seat.invite {
-        Some(code) => format!(
-            "online game {}: the other player joins with the code {code}",
-            o.seat.game
-        ),
-        None => format!("online game {}: you play {}", o.seat.game, o.seat.side_name),
-    });
+    // The game, the seat and the invite code are in the table's online corner (`online_panel`).
+    let game = crate::ui::play::NewGame::new(&battle, &[], o.scenario, 0, sides, None, false);
     let link = Link::open(&o.server, o.seat)?;
     world.insert_resource(link);
     world.insert_resource(OnlineGame::new(o.start, o.state.seq));
@@ -390,7 +388,12 @@ pub(super) fn open_when_asked(mut menu: ResMut<MenuState>, mut om: ResMut<Online
 
 /// The menu opens: the kept seats listed (what the server says of them comes with Refresh).
 pub(super) fn list_kept(mut om: ResMut<OnlineMenu>) {
-    om.games = kept_seats().into_iter().map(|k| (k, None)).collect();
+    om.games = kept_games();
+}
+
+/// The seats kept here, nothing yet known of their games.
+fn kept_games() -> Vec<(KeptSeat, Option<MyGame>)> {
+    kept_seats().into_iter().map(|k| (k, None)).collect()
 }
 
 #[cfg(test)]

@@ -133,20 +133,19 @@ pub(super) fn receive(link: Res<Link>, mut game: ResMut<OnlineGame>, mut table: 
                 });
             }
             News::Recording(Ok(text)) => {
-                let path = crate::server::kept::recording_file(std::path::Path::new("saves"), &link.seat.game);
-                let saved = std::fs::create_dir_all("saves")
-                    .and_then(|()| crate::replay::save_atomically(&path, text.as_bytes()));
+                let saved = crate::server::kept::save_recording(std::path::Path::new("saves"), &link.seat.game, &text);
                 table.log.status = Some(match saved {
-                    Ok(()) => {
-                        game.recording = Some(path.clone());
+                    Ok(path) => {
                         // The game's record is now the server's whole recording: the result
                         // screen's chart and replay read it.
-                        if let Ok(rec) = crate::replay::Recording::load(&path) {
+                        if let Ok(rec) = crate::replay::Recording::parse(&text, &path) {
                             table.record.recording = rec;
                         }
-                        format!("the game's recording is saved to {}", path.display())
+                        let said = format!("the game's recording is saved to {}", path.display());
+                        game.recording = Some(path);
+                        said
                     }
-                    Err(e) => format!("could not save the recording to {}: {e}", path.display()),
+                    Err(e) => format!("could not save the recording: {e}"),
                 });
             }
             News::Recording(Err(e)) => table.log.status = Some(format!("no recording from the server: {e}")),
