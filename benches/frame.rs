@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
         .into_iter()
         .find(|x| matches!(x, volley::battle::Action::Order { .. }))
         .expect("an order");
-    ordered.dice = volley::rules::dice::Dice::scripted(vec![1, 1]);
+    ordered.set_dice(volley::rules::dice::Dice::scripted(vec![1, 1]));
     ordered.apply(&order).expect("a roll of 2 passes");
     let unit = *ordered.cmd.orders.keys().next().expect("an ordered unit");
     g.bench_function("move_envelope", |b| {

@@ -38,12 +38,13 @@ impl Battle {
     pub fn apply_decision(&mut self, decided: Decided) -> Vec<Event> {
         let unit = decided.unit();
         let mut ev = Vec::new();
+        self.clear_journal();
         self.carry_out(decided.decision, &mut ev);
         if self.initiative_passing() {
             self.settle_passing(&mut ev);
         }
         self.reveal_hidden(unit, &mut ev);
-        self.actions += 1;
+        self.change_turn(TurnChange::Counted);
         self.refresh_geometry();
         ev
     }
@@ -51,16 +52,19 @@ impl Battle {
     /// Close the initiative phase and open the command phase.
     pub(crate) fn end_initiative(&mut self, ev: &mut Vec<Event>) {
         // BPT "Disordered": lasts until the end of the initiative phase of the next turn.
-        for u in self.units.iter_mut().filter(|u| u.alive()) {
-            if u.disordered_until.is_some_and(|t| t <= self.player_turn) {
-                u.disordered_until = None;
-                u.exhausted = false;
-                ev.push(Event::Morale(MoraleEvent::DisorderEnded { unit: u.id }));
-            }
+        let pt = self.player_turn;
+        let ended: Vec<UnitId> = self
+            .alive_units()
+            .filter(|u| u.disordered_until.is_some_and(|t| t <= pt))
+            .map(|u| u.id)
+            .collect();
+        for unit in ended {
+            self.change_unit(unit, UnitChange::DisorderedUntil(None));
+            self.change_unit(unit, UnitChange::Exhausted(false));
+            ev.push(Event::Morale(MoraleEvent::DisorderEnded { unit }));
         }
-        self.phase = Phase::Command;
-        self.step = Step::Open;
-        self.cmd = CommandState::default();
+        self.change_turn(TurnChange::PhaseOpen(Phase::Command));
+        self.change_command(CommandChange::Reset);
         ev.push(self.phase_event());
         // Order delay: orders given in earlier turns reach their units now.
         self.deliver_orders(ev);
@@ -69,8 +73,7 @@ impl Battle {
 
     /// Close the command phase: the charge phase resolves every contact, then the end phase.
     pub(crate) fn end_command(&mut self, ev: &mut Vec<Event>) {
-        self.phase = Phase::Charge;
-        self.step = Step::Open;
+        self.change_turn(TurnChange::PhaseOpen(Phase::Charge));
         ev.push(self.phase_event());
         self.open_support_window(self.inactive(), ev);
     }

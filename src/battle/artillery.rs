@@ -154,10 +154,9 @@ impl Battle {
     /// Resolve a planned artillery fire with `ammo`; the load is spent.
     pub(crate) fn resolve_artillery(&mut self, plan: FirePlan, ctx: FireContext, ammo: Ammo, ev: &mut Vec<Event>) {
         {
-            let f = self.unit_mut(plan.firer);
-            f.has_fired = true;
-            f.dug_in = false;
-            f.loaded = None;
+            self.change_unit(plan.firer, UnitChange::HasFired(true));
+            self.change_unit(plan.firer, UnitChange::DugIn(false));
+            self.change_unit(plan.firer, UnitChange::Loaded(None));
         }
         match ammo {
             Ammo::Canister => self.fire_canister(&plan, ctx, ev),
@@ -192,15 +191,18 @@ impl Battle {
         let need = self.crew_accuracy(plan.firer);
         let p: ArtilleryParams = self.rules.artillery.clone();
         let smoothbore = !self.unit(plan.firer).row.has(Trait::Rifled);
-        let ground = TerrainGround {
-            terrain: self.los.terrain(),
-            width: self.table.width,
-            height: self.table.height,
-            wet: self.ground_is_wet(),
-        };
+        let wet = self.ground_is_wet();
         // Flight and deviation dice from the muzzle: distances are base edge to base edge
         // (DECISIONS "Scale"), so a gun's range to the aim point is from its front edge.
-        let mut trace = round_shot(muzzle(&gun), aim, dice, need, &p, &ground, &mut self.dice);
+        let mut trace = self.rolling(|s, stream| {
+            let ground = TerrainGround {
+                terrain: s.los.terrain(),
+                width: s.table.width,
+                height: s.table.height,
+                wet,
+            };
+            round_shot(muzzle(&gun), aim, dice, need, &p, &ground, stream)
+        });
         let pen = p.penetration(smoothbore);
         trace.restrip(pen, p.strip_width);
         // Commanders in a strip are struck "just like any other unit" (BPT "Command Units"):
@@ -247,7 +249,7 @@ impl Battle {
         let need = self.crew_accuracy(plan.firer);
         let high_angle = self.high_angle(plan.firer);
         let p = self.rules.artillery.clone();
-        let accuracy_roll = self.dice.d6();
+        let accuracy_roll = self.dice_mut().d6();
         let deviation = if accuracy_roll >= need {
             None
         } else {
@@ -257,8 +259,8 @@ impl Battle {
             } else {
                 p.deviation_dice(range)
             };
-            let clock = self.dice.d(12);
-            let d6s = self.dice.roll(n, 6);
+            let clock = self.dice_mut().d(12);
+            let d6s = self.dice_mut().roll(n, 6);
             let cm = f64::from(d6s.iter().sum::<u32>());
             Some((clock, d6s, cm))
         };
@@ -546,7 +548,7 @@ impl Battle {
         else {
             return 0;
         };
-        let rolls = self.dice.roll(dice, 6);
+        let rolls = self.dice_mut().roll(dice, 6);
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
         let (save_rolls, saved) = self.roll_saves(target, hits, save);
         ev.push(Event::Fire(FireEvent::Fired {

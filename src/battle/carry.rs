@@ -14,20 +14,20 @@ impl Battle {
     pub(crate) fn carry_out(&mut self, decision: Decision, ev: &mut Vec<Event>) {
         match decision {
             Decision::InitiativeFire { unit, plan } => {
-                self.unit_mut(unit).initiative_turn = Some(self.player_turn);
+                self.change_unit(unit, UnitChange::InitiativeTurn(Some(self.player_turn)));
                 self.resolve_fire(plan, FireContext::Initiative, ev);
             }
             Decision::Engineer { unit, linear, task } => self.engineer_work(unit, linear, task, ev),
             Decision::InitiativeEvade { unit, enemy } => {
-                self.unit_mut(unit).initiative_turn = Some(self.player_turn);
+                self.change_unit(unit, UnitChange::InitiativeTurn(Some(self.player_turn)));
                 self.evade(unit, enemy, ev);
             }
             Decision::InitiativeDeploy { unit, deploy } => {
-                self.unit_mut(unit).initiative_turn = Some(self.player_turn);
+                self.change_unit(unit, UnitChange::InitiativeTurn(Some(self.player_turn)));
                 self.do_deploy(unit, deploy, ev);
             }
             Decision::InitiativeCharge { plan } => {
-                self.unit_mut(plan.unit).initiative_turn = Some(self.player_turn);
+                self.change_unit(plan.unit, UnitChange::InitiativeTurn(Some(self.player_turn)));
                 // Glory Days "Melee" (switch InitiativePassing): every charge takes the charge
                 // test; a failure stops it 2" short (the initiative passes in the command
                 // phase only).
@@ -36,7 +36,7 @@ impl Battle {
                 }
             }
             Decision::InitiativeSupport { unit, friend, pose } => {
-                self.unit_mut(unit).initiative_turn = Some(self.player_turn);
+                self.change_unit(unit, UnitChange::InitiativeTurn(Some(self.player_turn)));
                 self.do_support(unit, friend, pose, ev);
             }
             Decision::EndInitiative => self.end_initiative(ev),
@@ -56,9 +56,7 @@ impl Battle {
             }
             Decision::Fire { unit, plan, manhandled } => {
                 if manhandled {
-                    if let Some(o) = self.cmd.orders.get_mut(&unit) {
-                        o.fire_after_manhandle = false;
-                    }
+                    self.change_order(unit, |o| o.fire_after_manhandle = false);
                 } else {
                     self.spend(unit);
                 }
@@ -85,9 +83,9 @@ impl Battle {
             }
             Decision::CommanderMove { commander: c, to } => {
                 let from = self.commander(c).pos;
-                self.commanders[c as usize].pos = to;
-                self.cmd.moved.insert(c);
-                self.cmd.done.insert(c);
+                self.change_commander(c, CommanderChange::Pos(to));
+                self.change_command(CommandChange::Moved(c));
+                self.change_command(CommandChange::Done(c));
                 ev.push(Event::Command(CommandEvent::CommanderMoved { commander: c, from, to }));
             }
             Decision::EndCommand => self.end_command(ev),
@@ -103,7 +101,7 @@ impl Battle {
             Decision::PassingAct { unit, bpt, moved } => {
                 self.carry_out(*bpt, ev);
                 if moved {
-                    self.cmd.passing.moved.insert(unit);
+                    self.change_passing(PassingChange::Moved(unit));
                 }
             }
             decision @ (Decision::CounterPass
@@ -111,17 +109,17 @@ impl Battle {
             | Decision::CounterEvade { .. }
             | Decision::CounterDeploy { .. }
             | Decision::CounterCharge) => self.carry_counter(decision, ev),
-            Decision::ReactionPass => self.step = Step::Open,
+            Decision::ReactionPass => self.change_turn(TurnChange::Step(Step::Open)),
             Decision::OpportunityFire { mover, firers, plans } => {
                 for &f in &firers {
-                    self.unit_mut(f).opportunity_turn = Some(self.player_turn);
+                    self.change_unit(f, UnitChange::OpportunityTurn(Some(self.player_turn)));
                 }
                 let landed = self.cmd.passing.landed;
                 self.resolve_volley(plans, FireContext::Opportunity, ev);
                 self.reaction_stops(mover, landed, ev);
                 // "Roll all the attacks together": the fire at the mover is made; the units that
                 // did not join it may not add a fire of their own (**Decision**).
-                self.step = Step::Open;
+                self.change_turn(TurnChange::Step(Step::Open));
             }
             Decision::WindowSupport {
                 side,
@@ -129,10 +127,8 @@ impl Battle {
                 friend,
                 pose,
             } => {
-                if side == self.active
-                    && let Some(o) = self.cmd.orders.get_mut(&unit)
-                {
-                    o.credits -= 1;
+                if side == self.active {
+                    self.change_order(unit, |o| o.credits -= 1);
                 }
                 self.do_support(unit, friend, pose, ev);
                 if self.possible_supports(side).is_empty() {
@@ -155,17 +151,12 @@ impl Battle {
         let from = self.unit(unit).pose;
         self.spend(unit);
         let gun = self.unit(unit);
-        if gun.is_artillery()
-            && !gun.limbered
-            && !self_order
-            && let Some(o) = self.cmd.orders.get_mut(&unit)
-        {
-            o.fire_after_manhandle = true;
+        if gun.is_artillery() && !gun.limbered && !self_order {
+            self.change_order(unit, |o| o.fire_after_manhandle = true);
         }
-        let u = self.unit_mut(unit);
-        u.pose = to;
-        u.dug_in = false;
-        u.refused = (false, false);
+        self.change_unit(unit, UnitChange::Pose(to));
+        self.change_unit(unit, UnitChange::DugIn(false));
+        self.change_unit(unit, UnitChange::Refused((false, false)));
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Moved {
             unit,
@@ -197,13 +188,13 @@ impl Battle {
             if left.is_empty() {
                 b.complete_charge(charger, target, charge_left, held, ev);
             } else {
-                b.step = Step::CounterInitiative {
+                b.change_turn(TurnChange::Step(Step::CounterInitiative {
                     charger,
                     target,
                     eligible: left,
                     charge_left,
                     held,
-                };
+                }));
             }
         };
         match decision {
@@ -212,7 +203,7 @@ impl Battle {
                 // mounted cavalry that do not evade meet it.
                 let t = self.unit(target);
                 if t.row.arm == Arm::Cavalry && t.mounted() {
-                    self.counter_charging = Some(target);
+                    self.apply_change(Change::Charge(ChargeChange::CounterCharging(Some(target))));
                 }
                 self.complete_charge(charger, target, charge_left, held, ev);
             }
@@ -235,8 +226,8 @@ impl Battle {
             }
             Decision::CounterEvade { unit } => {
                 self.evade(unit, charger, ev);
-                self.step = Step::Open;
-                self.counter_charging = None;
+                self.change_turn(TurnChange::Step(Step::Open));
+                self.apply_change(Change::Charge(ChargeChange::CounterCharging(None)));
                 self.pursue(charger, target, charge_left, true, ev);
                 ev.push(Event::Melee(MeleeEvent::ChargeFailed {
                     unit: charger,
@@ -249,7 +240,7 @@ impl Battle {
                 next(self, unit, ev);
             }
             Decision::CounterCharge => {
-                self.counter_charging = Some(target);
+                self.apply_change(Change::Charge(ChargeChange::CounterCharging(Some(target))));
                 self.complete_charge(charger, target, charge_left, held, ev);
             }
             other => unreachable!("{other:?} is no counter-initiative"),

@@ -443,8 +443,8 @@ impl Battle {
         let from = self.unit(plan.unit).pose;
         // The charge may carry the unit up to the charge distance in all (BPT "Counter-Initiative").
         let left = (self.rules.charge.distance - from.pos.dist(plan.held.pos)).max(plan.left);
-        self.unit_mut(plan.unit).pose = plan.held;
-        self.unit_mut(plan.unit).dug_in = false;
+        self.change_unit(plan.unit, UnitChange::Pose(plan.held));
+        self.change_unit(plan.unit, UnitChange::DugIn(false));
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Moved {
             unit: plan.unit,
@@ -463,13 +463,13 @@ impl Battle {
         if eligible.is_empty() {
             self.complete_charge(plan.unit, plan.target, left, plan.held, ev);
         } else {
-            self.step = Step::CounterInitiative {
+            self.change_turn(TurnChange::Step(Step::CounterInitiative {
                 charger: plan.unit,
                 target: plan.target,
                 eligible,
                 charge_left: left,
                 held: plan.held,
-            };
+            }));
         }
     }
 
@@ -500,8 +500,11 @@ impl Battle {
         held: Pose,
         ev: &mut Vec<Event>,
     ) {
-        self.step = Step::Open;
-        let counter = self.counter_charging.take() == Some(target);
+        self.change_turn(TurnChange::Step(Step::Open));
+        let counter = self.counter_charging == Some(target);
+        if self.counter_charging.is_some() {
+            self.apply_change(Change::Charge(ChargeChange::CounterCharging(None)));
+        }
         let failed = if !self.unit(charger).alive() {
             Some(ChargeFailure::KnockedOut)
         } else if self.unit(charger).formation == Formation::Square {
@@ -535,7 +538,7 @@ impl Battle {
         match plan {
             Some((pose, aspect)) => {
                 let from = self.unit(charger).pose;
-                self.unit_mut(charger).pose = pose;
+                self.change_unit(charger, UnitChange::Pose(pose));
                 self.refresh_geometry();
                 ev.push(Event::Movement(MovementEvent::Moved {
                     unit: charger,
@@ -550,17 +553,19 @@ impl Battle {
                     aspect,
                 }));
                 self.overrun_commanders(charger, ev);
-                if let Some(c) = self.combats.iter_mut().find(|c| c.target == target) {
+                let mut combats = self.combats.clone();
+                if let Some(c) = combats.iter_mut().find(|c| c.target == target) {
                     c.chargers.push(charger);
                     c.counter_charge |= counter;
                 } else {
-                    self.combats.push(Combat {
+                    combats.push(Combat {
                         chargers: vec![charger],
                         target,
                         supports: [Vec::new(), Vec::new()],
                         counter_charge: counter,
                     });
                 }
+                self.set_combats(combats);
             }
             None => {
                 self.pursue(charger, target, left, false, ev);
@@ -593,8 +598,7 @@ impl Battle {
             self.check_evader_caught(target, charger, ev);
         }
         if !closed && self.unit(charger).alive() {
-            let pt = self.player_turn;
-            self.unit_mut(charger).disorder(pt);
+            self.change_unit(charger, UnitChange::Disordered(self.player_turn));
             ev.push(Event::Morale(MoraleEvent::Disordered { unit: charger }));
         }
     }
@@ -676,7 +680,7 @@ impl Battle {
 
     pub(crate) fn do_support(&mut self, unit: UnitId, friend: UnitId, pose: Pose, ev: &mut Vec<Event>) {
         let from = self.unit(unit).pose;
-        self.unit_mut(unit).pose = pose;
+        self.change_unit(unit, UnitChange::Pose(pose));
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Moved {
             unit,
@@ -687,12 +691,13 @@ impl Battle {
         }));
         ev.push(Event::Melee(MeleeEvent::Supporting { unit, friend }));
         let side = self.unit(unit).side;
-        if let Some(c) = self
-            .combats
+        let mut combats = self.combats.clone();
+        if let Some(c) = combats
             .iter_mut()
             .find(|c| c.target == friend || c.chargers.contains(&friend))
         {
             c.supports[side].push(unit);
+            self.set_combats(combats);
         }
     }
 
@@ -733,13 +738,13 @@ impl Battle {
     /// Open the charge phase's support window for `side`, or resolve.
     pub(crate) fn open_support_window(&mut self, side: SideId, ev: &mut Vec<Event>) {
         if !self.combats.is_empty() && !self.possible_supports(side).is_empty() {
-            self.step = Step::Support { side };
+            self.change_turn(TurnChange::Step(Step::Support { side }));
             return;
         }
         if side == self.inactive() {
             self.open_support_window(self.active, ev);
         } else {
-            self.step = Step::Open;
+            self.change_turn(TurnChange::Step(Step::Open));
             self.resolve_combats(ev);
         }
     }
@@ -749,7 +754,7 @@ impl Battle {
         if side == self.inactive() {
             self.open_support_window(self.active, ev);
         } else {
-            self.step = Step::Open;
+            self.change_turn(TurnChange::Step(Step::Open));
             self.resolve_combats(ev);
         }
     }
@@ -975,15 +980,16 @@ impl Battle {
     /// to fight; after the last, the end phase.
     pub(crate) fn resolve_combats(&mut self, ev: &mut Vec<Event>) {
         while !self.combats.is_empty() {
-            let combat = self.combats.remove(0);
-            let rest = std::mem::replace(&mut self.combats, vec![combat.clone()]);
+            let mut rest = self.combats.clone();
+            let combat = rest.remove(0);
+            self.set_combats(vec![combat.clone()]);
             let consolidating = self.resolve_one(combat, ev);
-            self.combats = rest;
+            self.set_combats(rest);
             if self.open_consolidation(consolidating) {
                 return;
             }
         }
-        self.step = Step::Open;
+        self.change_turn(TurnChange::Step(Step::Open));
         self.end_phase(ev);
     }
 
@@ -1038,9 +1044,8 @@ impl Battle {
                 let net = dealt[cs.side];
                 if net > 0 {
                     let value = self.unit(cs.struck).hits_value(&self.rules, self.player_turn);
-                    let t = self.unit_mut(cs.struck);
-                    t.hits += net;
-                    let total = t.hits;
+                    let total = self.unit(cs.struck).hits + net;
+                    self.change_unit(cs.struck, UnitChange::Hits(total));
                     ev.push(Event::Morale(MoraleEvent::HitsTaken {
                         unit: cs.struck,
                         hits: net,
@@ -1122,7 +1127,7 @@ impl Battle {
             .iter()
             .any(|&e| self.unit(e).is_cavalry() && self.unit(e).mounted());
         let to_hit = self.charge_to_hit(struck, from, cavalry);
-        let rolls = self.dice.roll(n, 6);
+        let rolls = self.dice_mut().roll(n, 6);
         let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
         // BPT "Saves": "Hits against the flank or rear of a unit reduce the save by
         // one" (a 6 stays 6); in a charge, when an enemy in contact fights it there.
@@ -1213,10 +1218,10 @@ impl Battle {
                 // BPT "Disordered": troops that concluded a charge successfully (a
                 // counter-charge is a charge: "Cavalry who charge will become both
                 // disordered and their mounts will face Exhaustion").
-                let pt = self.player_turn;
-                let u = self.unit_mut(id);
-                u.disorder(pt);
-                u.exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
+                self.change_unit(id, UnitChange::Disordered(self.player_turn));
+                let u = self.unit(id);
+                let exhausted = u.row.arm == Arm::Cavalry && u.row.has(Trait::Mounted);
+                self.change_unit(id, UnitChange::Exhausted(exhausted));
                 ev.push(Event::Morale(MoraleEvent::Disordered { unit: id }));
             }
             consolidating.push(id);
@@ -1254,7 +1259,7 @@ impl Battle {
             let across = |v: UnitId| (self.unit(v).pose.pos - t.pos).dot(left);
             flank.sort_by(|a, b| across(*a).total_cmp(&across(*b)).then(a.cmp(b)));
             let (right, left) = (flank[0], flank[flank.len() - 1]);
-            let d = self.dice.d6();
+            let d = self.dice_mut().d6();
             return if d % 2 == 1 { right } else { left };
         }
         by_aspect[0].1

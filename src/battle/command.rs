@@ -299,16 +299,27 @@ impl Battle {
     /// order that arrived this phase under the order delay keep theirs).
     pub(crate) fn start_order(&mut self, c: CmdId, units: &[UnitId]) {
         if let Some(prev) = self.cmd.current.filter(|&p| p != c) {
-            self.cmd.done.insert(prev);
+            self.change_command(CommandChange::Done(prev));
         }
-        self.cmd.current = Some(c);
-        self.order_seq += 1;
+        self.change_command(CommandChange::Current(Some(c)));
+        self.change_turn(TurnChange::OrderSeq(self.order_seq + 1));
         let arrived = &self.cmd.arrived;
-        for (id, o) in self.cmd.orders.iter_mut().filter(|(id, _)| !arrived.contains(*id)) {
-            if o.by == c && !units.contains(id) {
-                o.finished = true;
-            }
-            o.credits = 0;
+        let changed: Vec<(UnitId, OrderState)> = self
+            .cmd
+            .orders
+            .iter()
+            .filter(|(id, _)| !arrived.contains(*id))
+            .filter_map(|(id, o)| {
+                let mut n = o.clone();
+                if n.by == c && !units.contains(id) {
+                    n.finished = true;
+                }
+                n.credits = 0;
+                (n != *o).then_some((*id, n))
+            })
+            .collect();
+        for (id, o) in changed {
+            self.change_command(CommandChange::Order(id, o));
         }
     }
 
@@ -323,7 +334,7 @@ impl Battle {
         target: i32,
         ev: &mut Vec<Event>,
     ) -> CommandOutcome {
-        let dice = [self.dice.d6(), self.dice.d6()];
+        let dice = [self.dice_mut().d6(), self.dice_mut().d6()];
         let total = (dice[0] + dice[1]) as i32;
         let outcome = if dice == [1, 1] {
             CommandOutcome::Bonus
@@ -367,35 +378,40 @@ impl Battle {
                 self.withdraw_pending(c, units, ev);
                 self.hold_order(c, units, &plan, credits, [charge || bonus, dense || bonus, road], ev);
                 for (&id, _) in units.iter().zip(&plan.delays).filter(|(_, d)| **d == 0) {
-                    self.cmd.arrived.remove(&id);
-                    let e = self.cmd.orders.entry(id).or_insert(OrderState::new(c));
+                    if self.cmd.arrived.contains(&id) {
+                        self.change_command(CommandChange::Arrived(id, false));
+                    }
+                    let mut e = self.cmd.orders.get(&id).cloned().unwrap_or(OrderState::new(c));
                     e.count += 1;
                     e.credits = credits;
                     e.may_charge = charge || bonus;
                     e.may_enter_dense = dense || bonus;
                     e.road = road;
+                    self.change_command(CommandChange::Order(id, e));
                     // BPT "Scouting Cavalry": the initial command roll frees a scout.
-                    if self.units[id as usize].scout {
-                        self.units[id as usize].scout_free = true;
+                    if self.unit(id).scout && !self.unit(id).scout_free {
+                        self.change_unit(id, UnitChange::ScoutFree(true));
                     }
                 }
                 for &id in units {
-                    self.cmd.hq_failed.remove(&id);
+                    if self.cmd.hq_failed.contains(&id) {
+                        self.change_command(CommandChange::HqFailed(id, false));
+                    }
                 }
             }
             CommandOutcome::Failure | CommandOutcome::Blunder => {
                 let is_co = self.commander(c).is_co();
                 for &id in units {
                     if !self.cmd.orders.contains_key(&id) && !is_co {
-                        self.cmd.hq_failed.insert(id);
+                        self.change_command(CommandChange::HqFailed(id, true));
                     }
                 }
                 if outcome == CommandOutcome::Blunder {
                     self.blunder(c, units, ev);
                 }
-                self.cmd.done.insert(c);
+                self.change_command(CommandChange::Done(c));
                 if is_co {
-                    self.cmd.all_stopped = true;
+                    self.change_command(CommandChange::AllStopped);
                 }
                 ev.push(Event::Command(CommandEvent::OrdersEnded {
                     commander: c,
@@ -407,7 +423,7 @@ impl Battle {
 
     /// BPT "Command Blunder": roll a die and apply the table.
     pub(crate) fn blunder(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
-        let roll = self.dice.d6();
+        let roll = self.dice_mut().d6();
         let effect = self.rules.command.blunders[(roll - 1) as usize];
         ev.push(Event::Command(CommandEvent::Blunder {
             commander: c,
@@ -417,7 +433,7 @@ impl Battle {
         let cpos = self.commander(c).pos;
         match effect {
             BlunderEffect::CeaseFiring => {
-                let n = self.dice.d6();
+                let n = self.dice_mut().d6();
                 self.attack_commander(c, n, ev);
             }
             BlunderEffect::CrossFire => {
@@ -445,7 +461,7 @@ impl Battle {
                     to.x = to.x.clamp(1.0, self.table.width - 1.0);
                     to.y = to.y.clamp(1.0, self.table.height - 1.0);
                     if self.check_commander_move(c, to).is_ok() {
-                        self.commanders[c as usize].pos = to;
+                        self.change_commander(c, CommanderChange::Pos(to));
                         ev.push(Event::Command(CommandEvent::CommanderMoved {
                             commander: c,
                             from: cpos,
@@ -482,7 +498,11 @@ impl Battle {
                     let dist = self.travel_limit(id, dir, half, facing, gap);
                     if dist > 0.0 {
                         let from = u.pose;
-                        self.unit_mut(id).pose.pos = from.pos + dir * dist;
+                        let to = Pose {
+                            pos: from.pos + dir * dist,
+                            ..from
+                        };
+                        self.change_unit(id, UnitChange::Pose(to));
                         self.refresh_geometry();
                         ev.push(Event::Movement(MovementEvent::Moved {
                             unit: id,
@@ -517,7 +537,7 @@ impl Battle {
         self.optional_fire_begins();
         let n = self.rules.command.crossfire_attacks;
         let to_hit = self.rules.fire.to_hit_open;
-        let rolls = self.dice.roll(n, 6);
+        let rolls = self.dice_mut().roll(n, 6);
         let hits = rolls.iter().filter(|&&r| r >= to_hit).count() as u32;
         let save = self
             .unit(id)
@@ -548,16 +568,16 @@ impl Battle {
 
     /// A commander takes `n` attacks (hit on 6 in all situations, BPT "Scoring Hits").
     pub(crate) fn attack_commander(&mut self, c: CmdId, n: u32, ev: &mut Vec<Event>) {
-        let rolls = self.dice.roll(n, 6);
+        let rolls = self.dice_mut().roll(n, 6);
         let need = self.rules.fire.to_hit_commander;
         let mut hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
         if let Some(s) = self.commander(c).row.save {
-            let saves = self.dice.roll(hits, 6);
+            let saves = self.dice_mut().roll(hits, 6);
             hits -= saves.iter().filter(|&&r| r >= u32::from(s)).count() as u32;
         }
-        let cm = &mut self.commanders[c as usize];
-        cm.hits += hits;
-        let ko = cm.hits >= cm.row.hits;
+        let total = self.commander(c).hits + hits;
+        self.change_commander(c, CommanderChange::Hits(total));
+        let ko = total >= self.commander(c).row.hits;
         ev.push(Event::Command(CommandEvent::CommanderAttacked {
             commander: c,
             dice: n,
@@ -692,9 +712,7 @@ impl Battle {
 
     /// An action of the unit's order is used.
     pub(crate) fn spend(&mut self, id: UnitId) {
-        if let Some(o) = self.cmd.orders.get_mut(&id) {
-            o.credits = o.credits.saturating_sub(1);
-        }
+        self.change_order(id, |o| o.credits = o.credits.saturating_sub(1));
     }
 
     /// May commander `c` make its command move now (BPT "Command Movement")?
@@ -801,9 +819,9 @@ impl Battle {
         // applies (BPT "Weather").
         let weather = self.weather_modifier().map_or(0, |m| m.amount);
         let target = self.rules.command.self_order_value + weather;
-        let dice = [self.dice.d6(), self.dice.d6()];
+        let dice = [self.dice_mut().d6(), self.dice_mut().d6()];
         let success = dice != [6, 6] && (dice == [1, 1] || (dice[0] + dice[1]) as i32 <= target);
-        self.unit_mut(id).self_order_turn = Some(self.game_turn);
+        self.change_unit(id, UnitChange::SelfOrderTurn(Some(self.game_turn)));
         ev.push(Event::Command(CommandEvent::SelfOrderRoll {
             unit: id,
             target,
@@ -817,7 +835,7 @@ impl Battle {
             self_order: true,
             ..OrderState::new(u32::MAX)
         };
-        self.cmd.orders.insert(id, o);
+        self.change_command(CommandChange::Order(id, o));
     }
 
     /// After an active unit moves or fires, the inactive player may opportunity-fire at it.
@@ -832,7 +850,7 @@ impl Battle {
             .filter(|&id| self.check_fire(id, mover, FireContext::Opportunity).is_ok())
             .collect();
         if !eligible.is_empty() {
-            self.step = Step::Reaction { mover, eligible };
+            self.change_turn(TurnChange::Step(Step::Reaction { mover, eligible }));
         }
     }
 
@@ -1000,9 +1018,9 @@ impl Battle {
     pub(crate) fn do_deploy(&mut self, id: UnitId, d: Deploy, ev: &mut Vec<Event>) {
         let mut u = self.unit(id).clone();
         self.deployed_unit(&mut u, d);
-        self.units[id as usize] = u;
+        self.change_unit_to(&u);
         if let Deploy::Prone(down) = d {
-            self.optional.prone.set(id, down);
+            self.apply_change(Change::Prone(ProneChange::Lying(id, down)));
         }
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Deployed {

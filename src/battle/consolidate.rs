@@ -27,7 +27,7 @@ impl Battle {
             return false;
         }
         let unit = queue.remove(0);
-        self.step = Step::Consolidate { unit, queue };
+        self.change_turn(TurnChange::Step(Step::Consolidate { unit, queue }));
         true
     }
 
@@ -124,7 +124,7 @@ impl Battle {
     pub(crate) fn consolidate_to(&mut self, unit: UnitId, to: Pose, ev: &mut Vec<Event>) {
         let from = self.unit(unit).pose;
         if to != from {
-            self.unit_mut(unit).pose = to;
+            self.change_unit(unit, UnitChange::Pose(to));
             self.refresh_geometry();
         }
         ev.push(Event::Melee(MeleeEvent::Consolidated { unit, from, to }));

@@ -91,18 +91,15 @@ impl Battle {
         }
         let (value, save) = self.construction_value(i);
         let need = self.rules.constructions.to_hit;
-        let rolls = self.dice.roll(dice, 6);
+        let rolls = self.dice_mut().roll(dice, 6);
         let hits = rolls.iter().filter(|&&r| r >= need).count() as u32;
         let save_rolls = match save {
-            Some(_) => self.dice.roll(hits, 6),
+            Some(_) => self.dice_mut().roll(hits, 6),
             None => Vec::new(),
         };
         let saved = save.map_or(0, |s| save_rolls.iter().filter(|&&r| r >= s).count() as u32);
-        let total = {
-            let h = self.constructions.hits.entry(i).or_insert(0);
-            *h += hits - saved;
-            *h
-        };
+        let total = self.constructions.hits.get(&i).copied().unwrap_or(0) + hits - saved;
+        self.apply_change(Change::Works(WorksChange::ConstructionHits(i, total)));
         ev.push(Event::Works(WorksEvent::ConstructionHit {
             building: i,
             rolls,
@@ -142,7 +139,7 @@ impl Battle {
                 })
             })
             .collect();
-        self.constructions.collapsed.insert(i);
+        self.apply_change(Change::Works(WorksChange::Collapsed(i)));
         ev.push(Event::Works(WorksEvent::ConstructionCollapsed {
             building: i,
             knocked_out: inside.clone(),

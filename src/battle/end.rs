@@ -8,13 +8,6 @@ use crate::battle::event::families::*;
 use crate::data::scenario::ObjectiveLevel;
 
 impl Battle {
-    /// Cap the turn limit (`--max-turns`, a recording's `max_turns`): never below one turn.
-    pub fn cap_turns(&mut self, max_turns: Option<u32>) {
-        if let Some(t) = max_turns {
-            self.turn_limit = self.turn_limit.min(t.max(1));
-        }
-    }
-
     /// Units of `side` knocked out so far.
     pub fn units_lost(&self, side: SideId) -> u32 {
         self.units
@@ -25,9 +18,8 @@ impl Battle {
 
     /// Start the active player's turn: replacements, breakpoint test, initiative phase.
     pub(crate) fn start_player_turn(&mut self, ev: &mut Vec<Event>) {
-        self.phase = Phase::Initiative;
-        self.step = Step::Open;
-        self.cmd = CommandState::default();
+        self.change_turn(TurnChange::PhaseOpen(Phase::Initiative));
+        self.change_command(CommandChange::Reset);
         ev.push(self.phase_event());
         self.replace_commanders(ev);
         self.breakpoint_test(ev);
@@ -55,18 +47,22 @@ impl Battle {
             let Some(pos) = spot else { continue };
             let pen = self.rules.command.replacement_penalty;
             let pt = self.player_turn;
-            let cm = &mut self.commanders[c as usize];
-            cm.knocked_out = false;
-            cm.replaced = true;
-            cm.pos = pos;
-            cm.command_value += pen;
-            cm.placed_turn = Some(pt);
-            cm.suppressed = None;
-            cm.hits = 0;
+            let command_value = self.commander(c).command_value + pen;
+            for change in [
+                CommanderChange::KnockedOut(false),
+                CommanderChange::Replaced(true),
+                CommanderChange::Pos(pos),
+                CommanderChange::CommandValue(command_value),
+                CommanderChange::PlacedTurn(Some(pt)),
+                CommanderChange::Suppressed(None),
+                CommanderChange::Hits(0),
+            ] {
+                self.change_commander(c, change);
+            }
             ev.push(Event::Command(CommandEvent::CommanderReplaced {
                 commander: c,
                 pos,
-                command_value: cm.command_value,
+                command_value,
             }));
         }
     }
@@ -100,7 +96,7 @@ impl Battle {
         let Some(target) = self.breakpoint_value(side) else {
             return;
         };
-        let dice = [self.dice.d6(), self.dice.d6()];
+        let dice = [self.dice_mut().d6(), self.dice_mut().d6()];
         let total = (dice[0] + dice[1]) as i32;
         let broken = dice == [6, 6] || (dice != [1, 1] && total > target) || self.side_units(side).next().is_none();
         ev.push(Event::Morale(MoraleEvent::BreakpointRoll {
@@ -110,13 +106,13 @@ impl Battle {
             broken,
         }));
         if broken {
-            self.sides[side].broken = true;
-            self.sides[side].broke_turn = Some(self.player_turn);
+            self.change_side(side, SideChange::Broken(true));
+            self.change_side(side, SideChange::BrokeTurn(Some(self.player_turn)));
             ev.push(Event::Morale(MoraleEvent::SideBroken { side }));
             if side == self.first_side {
                 // The opponent's turn of this game turn is outstanding: it is played.
-                self.player_turn += 1;
-                self.active = 1 - side;
+                self.change_turn(TurnChange::PlayerTurn(self.player_turn + 1));
+                self.change_turn(TurnChange::Active(1 - side));
                 self.start_player_turn(ev);
             } else {
                 self.game_over(EndReason::Breakpoint, ev);
@@ -130,24 +126,30 @@ impl Battle {
         if self.phase == Phase::GameOver {
             return;
         }
-        self.phase = Phase::End;
-        self.step = Step::Open;
+        self.change_turn(TurnChange::PhaseOpen(Phase::End));
         ev.push(self.phase_event());
         let pt = self.player_turn;
         for i in 0..self.units.len() {
             let u = &self.units[i];
-            if !u.alive() || u.hits == 0 {
-                self.units[i].hits = 0;
-                self.units[i].hits_before_disorder = 0;
+            let id = u.id;
+            let (hits, before) = (u.hits, u.hits_before_disorder);
+            if hits != 0 {
+                self.change_unit(id, UnitChange::Hits(0));
+            }
+            if before != 0 {
+                self.change_unit(id, UnitChange::HitsBeforeDisorder(0));
+            }
+            let u = &self.units[i];
+            if !u.alive() || hits == 0 {
                 continue;
             }
-            let removed = u.stands_lost(&self.rules, pt);
-            let id = u.id;
-            let left = u.stands - removed;
-            self.units[i].hits = 0;
-            self.units[i].hits_before_disorder = 0;
+            let mut was = u.clone();
+            was.hits = hits;
+            was.hits_before_disorder = before;
+            let removed = was.stands_lost(&self.rules, pt);
+            let left = was.stands - removed;
             if removed > 0 {
-                self.units[i].stands = left;
+                self.change_unit(id, UnitChange::Stands(left));
                 ev.push(Event::Morale(MoraleEvent::StandsRemoved {
                     unit: id,
                     removed,
@@ -160,25 +162,33 @@ impl Battle {
                     // now stand on another unit (or it is too short to refuse), it dresses.
                     let rects = self.compute_geom(&self.units[i]).rects;
                     if left < 3 || self.overlapping_unit(id, &rects).is_some() {
-                        self.units[i].refused = (false, false);
+                        self.change_unit(id, UnitChange::Refused((false, false)));
                     }
                 }
             }
         }
-        for c in self.commanders.iter_mut() {
-            c.hits = 0;
+        let hit: Vec<CmdId> = self.commanders.iter().filter(|c| c.hits != 0).map(|c| c.id).collect();
+        for c in hit {
+            self.change_commander(c, CommanderChange::Hits(0));
         }
         let active = self.active;
-        for u in self.units.iter_mut().filter(|u| u.side == active && u.alive()) {
-            if u.suppressed.is_some_and(|s| s.player_turn < pt) {
-                u.suppressed = None;
-                ev.push(Event::Morale(MoraleEvent::SuppressionCleared { unit: u.id }));
-            }
+        let recovered: Vec<UnitId> = self
+            .side_units(active)
+            .filter(|u| u.suppressed.is_some_and(|s| s.player_turn < pt))
+            .map(|u| u.id)
+            .collect();
+        for unit in recovered {
+            self.change_unit(unit, UnitChange::Suppressed(None));
+            ev.push(Event::Morale(MoraleEvent::SuppressionCleared { unit }));
         }
-        for c in self.commanders.iter_mut().filter(|c| c.side == active) {
-            if c.suppressed.is_some_and(|s| s.player_turn < pt) {
-                c.suppressed = None;
-            }
+        let recovered: Vec<CmdId> = self
+            .commanders
+            .iter()
+            .filter(|c| c.side == active && c.suppressed.is_some_and(|s| s.player_turn < pt))
+            .map(|c| c.id)
+            .collect();
+        for c in recovered {
+            self.change_commander(c, CommanderChange::Suppressed(None));
         }
         self.refresh_geometry();
         // The end of the battle.
@@ -189,7 +199,7 @@ impl Battle {
         }
         for s in 0..2 {
             if self.side_units(s).next().is_none() {
-                self.sides[s].broken = true;
+                self.change_side(s, SideChange::Broken(true));
                 self.game_over(EndReason::CommandDestroyed, ev);
                 return;
             }
@@ -204,10 +214,10 @@ impl Battle {
                 return;
             }
             self.weather_end_of_game_turn(ev);
-            self.game_turn += 1;
+            self.change_turn(TurnChange::GameTurn(self.game_turn + 1));
         }
-        self.player_turn += 1;
-        self.active = 1 - self.active;
+        self.change_turn(TurnChange::PlayerTurn(self.player_turn + 1));
+        self.change_turn(TurnChange::Active(1 - self.active));
         self.start_player_turn(ev);
     }
 
@@ -322,9 +332,7 @@ impl Battle {
             victory_points: o.victory_points,
             reason,
         }));
-        self.outcome = Some(o);
-        self.phase = Phase::GameOver;
-        self.step = Step::Open;
+        self.change_turn(TurnChange::Over(Box::new(o)));
     }
 }
 

@@ -8,10 +8,9 @@
 
 use super::action::{Refusal, refuse};
 use super::event::Event;
-use super::state::{Battle, UnitId};
+use super::state::{Battle, Change, UnitChange, UnitId, WorksChange};
 use crate::data::army::{Arm, Trait};
 use crate::rules::geometry::V2;
-use crate::rules::los::LosWorld;
 use crate::rules::switches::Switch;
 use crate::rules::terrain::{Linear, LinearKind, polyline_cut, polyline_project};
 use std::sync::Arc;
@@ -101,9 +100,8 @@ impl Battle {
     pub(crate) fn engineer_work(&mut self, unit: UnitId, linear: u32, task: Task, ev: &mut Vec<Event>) {
         let er = self.rules.engineers.clone();
         let turn = self.player_turn;
-        let u = self.unit_mut(unit);
-        u.initiative_turn = Some(turn);
-        u.engineer_turn = Some(turn);
+        self.change_unit(unit, UnitChange::InitiativeTurn(Some(turn)));
+        self.change_unit(unit, UnitChange::EngineerTurn(Some(turn)));
         let centre = self.unit(unit).pose.pos;
         let l = self.terrain.linears[linear as usize].clone();
         let Some((s, at, dir)) = polyline_project(&l.points, centre) else {
@@ -116,7 +114,7 @@ impl Battle {
                 } else {
                     er.demolish_score
                 };
-                let roll = self.dice.d6();
+                let roll = self.dice_mut().d6();
                 let success = roll >= need;
                 if success {
                     self.lay_work(task, linear, (s, at, dir));
@@ -134,25 +132,27 @@ impl Battle {
                 // "A 5cm section will be constructed per bridging unit": units at one crossing
                 // build one bridge together (**Decision**: the same river, the points of it
                 // nearest the units within `same_crossing`).
-                let slot = self
-                    .works
-                    .bridging
+                let mut bridging = self.works.bridging.clone();
+                let slot = bridging
                     .iter()
                     .position(|b| b.linear == linear && b.at.dist(at) <= er.same_crossing + 1e-9);
                 let i = slot.unwrap_or_else(|| {
-                    self.works.bridging.push(Bridging {
+                    bridging.push(Bridging {
                         unit,
                         linear,
                         at,
                         built: 0.0,
                     });
-                    self.works.bridging.len() - 1
+                    bridging.len() - 1
                 });
-                self.works.bridging[i].built += er.bridge_section;
-                let (built, at) = (self.works.bridging[i].built, self.works.bridging[i].at);
+                bridging[i].built += er.bridge_section;
+                let (built, at) = (bridging[i].built, bridging[i].at);
                 let done = built + 1e-9 >= l.width;
                 if done {
-                    self.works.bridging.remove(i);
+                    bridging.remove(i);
+                }
+                self.apply_change(Change::Works(WorksChange::Bridging(bridging)));
+                if done {
                     self.lay_work(task, linear, (s, at, dir));
                 }
                 ev.push(Event::Works(WorksEvent::EngineerWork {
@@ -174,20 +174,19 @@ impl Battle {
     pub fn lay_work(&mut self, task: Task, linear: u32, (s, at, dir): (f64, V2, V2)) {
         let er = self.rules.engineers.clone();
         let l = self.terrain.linears[linear as usize].clone();
+        let mut terrain = self.terrain.clone();
         match task {
             Task::Clear | Task::Demolish => {
                 let (before, after) = polyline_cut(&l.points, s - er.gap * 0.5, s + er.gap * 0.5);
-                Arc::make_mut(&mut self.terrain).linears[linear as usize].points = before;
+                Arc::make_mut(&mut terrain).linears[linear as usize].points = before;
                 if !after.is_empty() {
-                    Arc::make_mut(&mut self.terrain)
-                        .linears
-                        .push(Linear { points: after, ..l });
+                    Arc::make_mut(&mut terrain).linears.push(Linear { points: after, ..l });
                 }
             }
             Task::Bridge => {
                 let across = dir.perp();
                 let half = l.width * 0.5 + 1.0;
-                Arc::make_mut(&mut self.terrain).linears.push(Linear {
+                Arc::make_mut(&mut terrain).linears.push(Linear {
                     kind: LinearKind::Road,
                     name: "pontoon bridge".into(),
                     points: vec![at - across * half, at + across * half],
@@ -195,13 +194,6 @@ impl Battle {
                 });
             }
         }
-        self.works.done.push((task, linear, at));
-        self.rebuild_los();
-    }
-
-    /// The line-of-sight world again after the terrain changed (same distances).
-    fn rebuild_los(&mut self) {
-        let params = self.los.params().clone();
-        self.los = LosWorld::new(&self.terrain, self.table.width, self.table.height, params);
+        self.apply_change(Change::Works(WorksChange::Laid(task, linear, at, terrain)));
     }
 }

@@ -518,9 +518,8 @@ impl Battle {
     }
 
     fn stand_in_square(&mut self, id: UnitId) {
-        let u = self.unit_mut(id);
-        u.formation = Formation::Square;
-        u.refused = (false, false);
+        self.change_unit(id, UnitChange::Formation(Formation::Square));
+        self.change_unit(id, UnitChange::Refused((false, false)));
         self.refresh_geometry();
     }
 
@@ -700,11 +699,10 @@ impl Battle {
         // BPT "Scouting Cavalry": a scout fired upon leaves the table before any die is rolled.
         if self.retire_scout(target, RetiredWhy::FiredUpon, ev) {
             for p in &plans {
-                let f = self.unit_mut(p.firer);
-                f.has_fired = true;
-                f.dug_in = false;
+                self.change_unit(p.firer, UnitChange::HasFired(true));
+                self.change_unit(p.firer, UnitChange::DugIn(false));
                 if self.uses_ammo(p.firer) && ctx != FireContext::Counter {
-                    self.unit_mut(p.firer).loaded = None;
+                    self.change_unit(p.firer, UnitChange::Loaded(None));
                 }
             }
             return;
@@ -729,9 +727,8 @@ impl Battle {
         });
         let mut net = 0;
         for p in &plans {
-            let f = self.unit_mut(p.firer);
-            f.has_fired = true;
-            f.dug_in = false; // BPT "Dug In": firing gives the position away
+            self.change_unit(p.firer, UnitChange::HasFired(true));
+            self.change_unit(p.firer, UnitChange::DugIn(false)); // BPT "Dug In": firing gives the position away
             net += self.roll_plan_hits(p, context, ev);
         }
         // One hit fewer per unit firing (then take_fire_hits takes none more).
@@ -763,7 +760,7 @@ impl Battle {
     /// Roll a plan's attack dice and the target's saves and record them: the hits after saves
     /// (none from a jammed Gatling, which is knocked out), not yet taken.
     fn roll_plan_hits(&mut self, plan: &FirePlan, context: FireCause, ev: &mut Vec<Event>) -> u32 {
-        let rolls = self.dice.roll(plan.dice, 6);
+        let rolls = self.dice_mut().roll(plan.dice, 6);
         let need = plan.effective_to_hit();
         // ACW note 12: Gatlings "jam on rolling attack dice with any doubles. Jammed Gatling
         // guns do not complete any attacks and the model is knocked out right away."
@@ -806,12 +803,12 @@ impl Battle {
         if hits == 0 {
             return (Vec::new(), 0);
         }
-        let mut rolls = self.dice.roll(hits, 6);
+        let mut rolls = self.dice_mut().roll(hits, 6);
         let mut saved = rolls.iter().filter(|&&r| r >= s).count() as u32;
         if self.unit(target).formation == Formation::Line {
             let rerolls = self.rules.fire.line_save_rerolls.min(hits - saved);
             for _ in 0..rerolls {
-                let r = self.dice.d6();
+                let r = self.dice_mut().d6();
                 rolls.push(r);
                 if r >= s {
                     saved += 1;
@@ -834,11 +831,8 @@ impl Battle {
         // Glory Days "Effect of Hits" (switch InitiativePassing): hits may become D-markers.
         let as_hits = net - self.hits_as_d_markers(target, net, ev);
         if as_hits > 0 {
-            let total = {
-                let t = self.unit_mut(target);
-                t.hits += as_hits;
-                t.hits
-            };
+            let total = self.unit(target).hits + as_hits;
+            self.change_unit(target, UnitChange::Hits(total));
             ev.push(Event::Morale(MoraleEvent::HitsTaken {
                 unit: target,
                 hits: as_hits,
@@ -858,7 +852,7 @@ impl Battle {
             // BPT "Suppression": a die per hit; any ≥ the score to hit suppresses
             // (BPT "Morale Grades": ≥ the grade's score instead).
             let need = self.morale_grade(target).map_or(to_hit, |g| g.suppressed_on);
-            let rolls = self.dice.roll(net, 6);
+            let rolls = self.dice_mut().roll(net, 6);
             let suppressed = rolls.iter().any(|&r| r >= need);
             ev.push(Event::Morale(MoraleEvent::SuppressionTest {
                 unit: target,
@@ -879,7 +873,7 @@ impl Battle {
             Grade::Regular => 0,
         };
         let n = (net as i32 + adj).max(0) as u32;
-        let rolls = self.dice.roll(n, 6);
+        let rolls = self.dice_mut().roll(n, 6);
         let distance: f64 = rolls.iter().sum::<u32>() as f64;
         let u = self.unit(target);
         let stays = u.dug_in || (u.is_artillery() && !u.limbered);
@@ -943,14 +937,14 @@ impl Battle {
             player_turn: self.player_turn,
             order_seq: self.order_seq,
         };
-        self.unit_mut(id).suppressed = Some(s);
+        self.change_unit(id, UnitChange::Suppressed(Some(s)));
         ev.push(Event::Morale(MoraleEvent::Suppressed { unit: id, why }));
         // BPT "Command Units": a commander touching the unit suffers the same.
         if let Some(c) = self
             .touching_commander(id)
             .filter(|&c| self.commanders[c as usize].suppressed.is_none())
         {
-            self.commanders[c as usize].suppressed = Some(s);
+            self.change_commander(c, CommanderChange::Suppressed(Some(s)));
             ev.push(Event::Command(CommandEvent::CommanderSuppressed { commander: c }));
         }
     }
@@ -960,15 +954,19 @@ impl Battle {
             return;
         }
         let touching = self.touching_commander(id);
-        self.unit_mut(id).knocked_out = true;
-        self.combats.retain(|c| c.target != id);
-        for c in &mut self.combats {
+        self.change_unit(id, UnitChange::KnockedOut(true));
+        let mut combats = self.combats.clone();
+        combats.retain(|c| c.target != id);
+        for c in &mut combats {
             c.chargers.retain(|&u| u != id);
             for s in &mut c.supports {
                 s.retain(|&u| u != id);
             }
         }
-        self.combats.retain(|c| !c.chargers.is_empty());
+        combats.retain(|c| !c.chargers.is_empty());
+        if combats != self.combats {
+            self.set_combats(combats);
+        }
         ev.push(Event::Morale(MoraleEvent::KnockedOut { unit: id, why }));
         if let Some(c) = touching {
             self.knock_out_commander(c, KnockOut::WithOther, ev);
@@ -976,11 +974,10 @@ impl Battle {
     }
 
     pub(crate) fn knock_out_commander(&mut self, c: CmdId, why: KnockOut, ev: &mut Vec<Event>) {
-        let cm = &mut self.commanders[c as usize];
-        if cm.knocked_out {
+        if self.commander(c).knocked_out {
             return;
         }
-        cm.knocked_out = true;
+        self.change_commander(c, CommanderChange::KnockedOut(true));
         ev.push(Event::Command(CommandEvent::CommanderKnockedOut { commander: c, why }));
     }
 
@@ -1048,7 +1045,7 @@ impl Battle {
             last_ok = pose;
             travelled = s;
         }
-        self.unit_mut(id).pose = last_ok;
+        self.change_unit(id, UnitChange::Pose(last_ok));
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Moved {
             unit: id,
@@ -1138,7 +1135,7 @@ impl Battle {
             match friend {
                 Some((fid, _)) => {
                     let spot = self.spot_behind(fid);
-                    self.commanders[c as usize].pos = spot;
+                    self.change_commander(c, CommanderChange::Pos(spot));
                     ev.push(Event::Command(CommandEvent::CommanderJoined {
                         commander: c,
                         unit: fid,

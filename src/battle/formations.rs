@@ -211,8 +211,8 @@ impl Battle {
                     self.blunder(co, &[unit], ev);
                 }
                 // A failed roll by the CO ends every order of the side (BPT).
-                self.cmd.done.insert(co);
-                self.cmd.all_stopped = true;
+                self.change_command(CommandChange::Done(co));
+                self.change_command(CommandChange::AllStopped);
                 ev.push(Event::Command(CommandEvent::OrdersEnded {
                     commander: co,
                     all: true,
@@ -225,21 +225,18 @@ impl Battle {
     /// orders that turn": unit `unit` joins `hq`'s formation at `to`.
     fn join_formation(&mut self, unit: UnitId, co: CmdId, hq: CmdId, to: Pose, ev: &mut Vec<Event>) {
         let from = self.unit(unit).pose;
-        {
-            let u = self.unit_mut(unit);
-            u.hq = hq;
-            u.pose = to;
-            u.dug_in = false;
-            u.refused = (false, false);
-        }
-        self.cmd.orders.insert(
+        self.change_unit(unit, UnitChange::Hq(hq));
+        self.change_unit(unit, UnitChange::Pose(to));
+        self.change_unit(unit, UnitChange::DugIn(false));
+        self.change_unit(unit, UnitChange::Refused((false, false)));
+        self.change_command(CommandChange::Order(
             unit,
             OrderState {
                 finished: true,
                 credits: 0,
                 ..OrderState::new(co)
             },
-        );
+        ));
         self.refresh_geometry();
         ev.push(Event::Movement(MovementEvent::Moved {
             unit,

@@ -322,7 +322,7 @@ mod tests {
             "maps/initiative_demo.ron",
         ] {
             let (b, _) = crate::load_battle(&root.join(map), 1).expect("a bundled scenario");
-            out.extend(b.units);
+            out.extend(b.units.iter().cloned());
         }
         out
     }
@@ -359,13 +359,13 @@ mod tests {
     fn the_command_state_hashes_as_it_serialises_with_the_old_words() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let (mut b, _) = crate::load_battle(&root.join("maps/initiative_demo.ron"), 1).expect("a bundled scenario");
-        b.cmd.passing.landed = 3;
-        b.cmd.passing.moved.insert(2);
-        b.cmd.passing.activated = Some(2);
-        b.cmd.held.insert(1, 2);
+        b.arranging().cmd.passing.landed = 3;
+        b.arranging().cmd.passing.moved.insert(2);
+        b.arranging().cmd.passing.activated = Some(2);
+        b.arranging().cmd.held.insert(1, 2);
         let plain = serde_json::to_string(&b.cmd).unwrap();
         assert_eq!(serde_json::to_string(&HashCmd::of(&b)).unwrap(), plain);
-        b.cmd.passing = Passing::default();
+        b.arranging().cmd.passing = Passing::default();
         let plain = serde_json::to_string(&b.cmd).unwrap();
         assert!(!plain.contains("passing"), "{plain}");
         assert_eq!(serde_json::to_string(&HashCmd::of(&b)).unwrap(), plain);
@@ -380,7 +380,7 @@ mod tests {
                 format!("{name}'s fire landed 1 hit"),
             ),
         ] {
-            b.cmd.passing.passed = Some(reason);
+            b.arranging().cmd.passing.passed = Some(reason);
             let hashed = serde_json::to_string(&HashCmd::of(&b)).unwrap();
             assert!(hashed.contains(&format!(r#""passed":"{words}""#)), "{hashed}");
         }

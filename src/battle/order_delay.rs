@@ -83,11 +83,14 @@ impl Battle {
     /// passed order from `c` to `units` takes them out of every order on its way to them
     /// (an order left with no unit is dropped).
     pub(crate) fn withdraw_pending(&mut self, c: CmdId, units: &[UnitId], ev: &mut Vec<Event>) {
-        for p in &mut self.pending {
+        let mut pending = self.pending.clone();
+        let mut changed = false;
+        for p in &mut pending {
             let withdrawn: Vec<UnitId> = p.units.iter().copied().filter(|u| units.contains(u)).collect();
             if withdrawn.is_empty() {
                 continue;
             }
+            changed = true;
             p.units.retain(|u| !units.contains(u));
             ev.push(Event::OrderDelay(OrderDelayEvent::OrderReplaced {
                 commander: p.commander,
@@ -96,7 +99,10 @@ impl Battle {
                 by: c,
             }));
         }
-        self.pending.retain(|p| !p.units.is_empty());
+        if changed {
+            pending.retain(|p| !p.units.is_empty());
+            self.apply_change(Change::OrderDelay(OrderDelayChange::Pending(pending)));
+        }
     }
 
     /// A passed order: the units of `units` beyond command distance (their `plan.delays`
@@ -141,7 +147,7 @@ impl Battle {
     ) {
         let [may_charge, may_enter_dense, road] = flags;
         for &u in &units {
-            *self.cmd.held.entry(u).or_insert(0) += 1;
+            self.change_command(CommandChange::Held(u));
         }
         let p = PendingOrder {
             commander: c,
@@ -167,7 +173,9 @@ impl Battle {
             delay,
             due_game_turn: p.due_game_turn,
         }));
-        self.pending.push(p);
+        let mut pending = self.pending.clone();
+        pending.push(p);
+        self.apply_change(Change::OrderDelay(OrderDelayChange::Pending(pending)));
     }
 
     /// At the start of the active side's command phase: its orders that are due reach their
@@ -178,10 +186,15 @@ impl Battle {
         if self.pending.is_empty() {
             return;
         }
-        let (due, later): (Vec<PendingOrder>, Vec<PendingOrder>) = std::mem::take(&mut self.pending)
-            .into_iter()
-            .partition(|p| p.side == self.active && p.due_player_turn <= self.player_turn);
-        self.pending = later;
+        let (active, pt) = (self.active, self.player_turn);
+        let (due, later): (Vec<PendingOrder>, Vec<PendingOrder>) = self
+            .pending
+            .iter()
+            .cloned()
+            .partition(|p| p.side == active && p.due_player_turn <= pt);
+        if !due.is_empty() {
+            self.apply_change(Change::OrderDelay(OrderDelayChange::Pending(later)));
+        }
         for p in due {
             let commander_lost = !self.commander(p.commander).alive();
             let mut units = Vec::new();
@@ -223,7 +236,7 @@ impl Battle {
                 if p.attach.is_some() {
                     break;
                 }
-                self.cmd.orders.insert(
+                self.change_command(CommandChange::Order(
                     id,
                     OrderState {
                         count: 1,
@@ -233,12 +246,12 @@ impl Battle {
                         road: p.road,
                         ..OrderState::new(p.commander)
                     },
-                );
-                self.cmd.arrived.insert(id);
+                ));
+                self.change_command(CommandChange::Arrived(id, true));
                 // BPT "Scouting Cavalry": "after passing an initial command roll they may move
                 // as the player wishes": the order that arrives frees a scout as one at once.
-                if self.units[id as usize].scout {
-                    self.units[id as usize].scout_free = true;
+                if self.unit(id).scout && !self.unit(id).scout_free {
+                    self.change_unit(id, UnitChange::ScoutFree(true));
                 }
             }
             ev.push(Event::OrderDelay(OrderDelayEvent::OrderArrived {

@@ -436,7 +436,7 @@ impl Battle {
         if !self.initiative_passing() {
             return 0;
         }
-        self.cmd.passing.landed += net;
+        self.change_passing(PassingChange::Landed(self.cmd.passing.landed + net));
         let p = &self.rules.initiative_passing;
         let m = match p.d_marker_policy {
             DMarkerPolicy::MarkersFirst => net.min(p.max_d_markers.saturating_sub(self.unit(id).d_markers)),
@@ -448,13 +448,13 @@ impl Battle {
 
     fn add_d_markers(&mut self, id: UnitId, n: u32, why: DMarkerWhy, ev: &mut Vec<Event>) {
         let max = self.rules.initiative_passing.max_d_markers;
-        let u = self.unit_mut(id);
-        let n = n.min(max.saturating_sub(u.d_markers));
+        let had = self.unit(id).d_markers;
+        let n = n.min(max.saturating_sub(had));
         if n == 0 {
             return;
         }
-        u.d_markers += n;
-        let total = u.d_markers;
+        let total = had + n;
+        self.change_unit(id, UnitChange::DMarkers(total));
         ev.push(Event::Passing(PassingEvent::DMarkers {
             unit: id,
             change: n as i32,
@@ -472,11 +472,9 @@ impl Battle {
             side: self.active,
             reason,
         }));
-        self.cmd.passing.passed = Some(reason);
-        self.cmd.passing.activated = None;
-        for o in self.cmd.orders.values_mut() {
-            o.finished = true;
-        }
+        self.change_passing(PassingChange::Passed(reason));
+        self.change_passing(PassingChange::Activated(None));
+        self.finish_orders_but(None);
     }
 
     /// After every action: a passed initiative ends the command phase once the windows close.
@@ -488,12 +486,8 @@ impl Battle {
 
     /// Another unit acts: the one activated before may not be activated again this initiative.
     fn interrupt(&mut self, id: Option<UnitId>) {
-        for (u, o) in self.cmd.orders.iter_mut() {
-            if Some(*u) != id {
-                o.finished = true;
-            }
-        }
-        self.cmd.passing.activated = id;
+        self.finish_orders_but(id);
+        self.change_passing(PassingChange::Activated(id));
     }
 
     /// The reaction (opportunity) fire at a unit that moved on this initiative: two hits stop
@@ -524,21 +518,21 @@ impl Battle {
     fn begin_activation(&mut self, id: UnitId, purpose: Purpose, into: Ground) -> Ground {
         self.interrupt(Some(id));
         let ground = self.passing_terrain(id).max(into);
-        self.cmd.passing.purpose = Some(purpose);
-        self.cmd.passing.ground = ground;
-        self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX)).count += 1;
+        self.change_passing(PassingChange::Purpose(purpose, ground));
+        self.change_order_or_new(id, u32::MAX, |o| o.count += 1);
         ground
     }
 
     /// The activation succeeded: one action of its purpose in hand.
     fn grant_activation(&mut self, id: UnitId, purpose: Purpose) {
         let ground = self.cmd.passing.ground;
-        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
-        o.credits = 1;
-        o.may_charge = purpose == Purpose::Charge;
-        // BPT's dense terrain (its own permission) follows from the terrain counted.
-        o.may_enter_dense = ground > Ground::Open;
-        o.fire_after_manhandle = false;
+        self.change_order_or_new(id, u32::MAX, |o| {
+            o.credits = 1;
+            o.may_charge = purpose == Purpose::Charge;
+            // BPT's dense terrain (its own permission) follows from the terrain counted.
+            o.may_enter_dense = ground > Ground::Open;
+            o.fire_after_manhandle = false;
+        });
     }
 
     /// Carry out a decided activation: its roll (Glory Days "Activation").
@@ -551,7 +545,7 @@ impl Battle {
         ev: &mut Vec<Event>,
     ) {
         let ground = self.begin_activation(id, purpose, into);
-        let roll = self.dice.d6();
+        let roll = self.dice_mut().d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::Passing(PassingEvent::ActivationRoll {
             unit: id,
@@ -564,9 +558,10 @@ impl Battle {
             self.grant_activation(id, purpose);
             return;
         }
-        let o = self.cmd.orders.entry(id).or_insert(OrderState::new(u32::MAX));
-        o.credits = 0;
-        o.finished = true;
+        self.change_order_or_new(id, u32::MAX, |o| {
+            o.credits = 0;
+            o.finished = true;
+        });
         // "Failure to activate a unit to move into or in difficult or godforsaken terrain
         // gains the unit a D-marker" (a move or charge; not a change of formation).
         if self.rules.initiative_passing.failed_in_terrain_marker
@@ -588,9 +583,7 @@ impl Battle {
             self.declare_charge(charge, false, ev);
             return;
         }
-        if let Some(o) = self.cmd.orders.get_mut(&id) {
-            o.credits = 0;
-        }
+        self.change_order(id, |o| o.credits = 0);
         self.pass_initiative(
             PassReason::ChargeTestFailed {
                 unit: id,
@@ -638,7 +631,7 @@ impl Battle {
         let Ok(plan) = self.charge_test_plan(id, enemy) else {
             return false;
         };
-        let roll = self.dice.d6();
+        let roll = self.dice_mut().d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::Passing(PassingEvent::ChargeTest {
             unit: id,
@@ -663,8 +656,8 @@ impl Battle {
         };
         let stop = Pose::new(charge.contact.pos + back * gap, charge.contact.facing);
         if self.unit_distance(id, enemy) > gap + 1e-6 && self.check_placement(id, stop, None, true).is_ok() {
-            self.unit_mut(id).pose = stop;
-            self.unit_mut(id).dug_in = false;
+            self.change_unit(id, UnitChange::Pose(stop));
+            self.change_unit(id, UnitChange::DugIn(false));
             self.refresh_geometry();
             ev.push(Event::Movement(MovementEvent::Moved {
                 unit: id,
@@ -674,7 +667,7 @@ impl Battle {
                 cost: from.pos.dist(stop.pos),
             }));
             if self.phase == Phase::Command {
-                self.cmd.passing.moved.insert(id);
+                self.change_passing(PassingChange::Moved(id));
             }
         }
         false
@@ -683,7 +676,7 @@ impl Battle {
     /// Carry out a decided rally: its roll (Glory Days "Rallying").
     pub(crate) fn do_rally(&mut self, id: UnitId, plan: RollPlan, ev: &mut Vec<Event>) {
         self.interrupt(None);
-        let roll = self.dice.d6();
+        let roll = self.dice_mut().d6();
         let success = roll as i32 >= plan.target;
         ev.push(Event::Passing(PassingEvent::RallyRoll {
             unit: id,
@@ -693,9 +686,8 @@ impl Battle {
             success,
         }));
         if success {
-            let u = self.unit_mut(id);
-            u.d_markers -= 1;
-            let total = u.d_markers;
+            let total = self.unit(id).d_markers - 1;
+            self.change_unit(id, UnitChange::DMarkers(total));
             ev.push(Event::Passing(PassingEvent::DMarkers {
                 unit: id,
                 change: -1,
@@ -716,11 +708,11 @@ impl Battle {
         ev: &mut Vec<Event>,
     ) {
         self.interrupt(None);
-        self.cmd.passing.fired.insert(id);
-        self.unit_mut(id).gd_fired_at = Some((target, self.player_turn));
+        self.change_passing(PassingChange::Fired(id));
+        self.change_unit(id, UnitChange::GdFiredAt(Some((target, self.player_turn))));
         let before = self.cmd.passing.landed;
         // The order sequence keeps BPT's "not suppressed and made to fall back by one fire".
-        self.order_seq += 1;
+        self.change_turn(TurnChange::OrderSeq(self.order_seq + 1));
         self.resolve_fire(plan, FireContext::Order, ev);
         let landed = self.cmd.passing.landed - before;
         if landed < self.rules.initiative_passing.fire_keep_hits {

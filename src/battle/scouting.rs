@@ -44,7 +44,7 @@ impl Battle {
         if let Some(id) = actor.filter(|&u| (u as usize) < self.units.len())
             && self.unit(id).hidden
         {
-            self.unit_mut(id).hidden = false;
+            self.change_unit(id, UnitChange::Hidden(false));
             ev.push(Event::Scouting(ScoutingEvent::Revealed {
                 unit: id,
                 by: None,
@@ -65,7 +65,7 @@ impl Battle {
             });
             if let Some(e) = spotter {
                 let distance = self.unit_distance(e, h);
-                self.unit_mut(h).hidden = false;
+                self.change_unit(h, UnitChange::Hidden(false));
                 ev.push(Event::Scouting(ScoutingEvent::Revealed {
                     unit: h,
                     by: Some(e),
@@ -82,9 +82,8 @@ impl Battle {
         if !u.scout || !u.alive() {
             return false;
         }
-        let u = self.unit_mut(id);
-        u.knocked_out = true;
-        u.retired = true;
+        self.change_unit(id, UnitChange::KnockedOut(true));
+        self.change_unit(id, UnitChange::Retired(true));
         ev.push(Event::Scouting(ScoutingEvent::ScoutRetired { unit: id, why }));
         self.refresh_geometry();
         true
@@ -104,14 +103,14 @@ impl Battle {
             .map(|u| u.id)
             .collect();
         for id in free {
-            self.cmd.orders.insert(
+            self.change_command(CommandChange::Order(
                 id,
                 OrderState {
                     count: 1,
                     credits: 1,
                     ..OrderState::new(u32::MAX)
                 },
-            );
+            ));
             ev.push(Event::Scouting(ScoutingEvent::ScoutFree { unit: id }));
         }
     }

@@ -23,7 +23,7 @@ impl Battle {
         let units = units_of(loaded, &cmd_ids, nations, scouting);
         let sides = sides_of(loaded, &units, &rules, nations);
         let los = los_world(sc, &rules);
-        let mut b = Battle {
+        let mut b = Battle::from_state(State {
             title: sc.title.clone(),
             scenario_hash: loaded.content_hash,
             table: sc.table,
@@ -62,12 +62,19 @@ impl Battle {
             constructions: Default::default(),
             pending: Vec::new(),
             optional: Default::default(),
-        };
-        b.refresh_geometry();
+        });
         let mut events = Vec::new();
         b.weather_before_battle(sc.historical, &mut events);
         b.start_player_turn(&mut events);
         (b, events)
+    }
+
+    /// Cap the turn limit before play (`--max-turns`, a recording's `max_turns`): never below
+    /// one turn.
+    pub fn cap_turns(&mut self, max_turns: Option<u32>) {
+        if let Some(t) = max_turns {
+            self.arrange(|s| s.turn_limit = s.turn_limit.min(t.max(1)));
+        }
     }
 }
 

@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 pub use super::ids::{CmdId, SideId, UnitId};
 
+mod change;
+pub use change::*;
+
 /// The phases of a player turn (BPT "Sequence of Play"). The app's state machine walks them as
 /// `app::GamePhase` (the core has no Bevy state of its own).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -541,8 +544,11 @@ impl UnitGeom {
     }
 }
 
+/// Everything a battle is, to read: `Battle` derefs to it. Nothing outside this module can
+/// change it in play: every change is a [`Change`] through [`Battle::apply_change`]
+/// (change.rs), and the dice only roll. A position is set up with [`Battle::arrange`].
 #[derive(Clone)]
-pub struct Battle {
+pub struct State {
     pub title: String,
     pub scenario_hash: u64,
     pub table: TableSize,
@@ -593,16 +599,127 @@ pub struct Battle {
     pub optional: super::optional::tables::Tables,
 }
 
-impl Battle {
+impl State {
     pub fn unit(&self, id: UnitId) -> &Unit {
         &self.units[id as usize]
     }
+    /// A unit to set up ([`Battle::arrange`]).
     pub fn unit_mut(&mut self, id: UnitId) -> &mut Unit {
         &mut self.units[id as usize]
     }
     pub fn commander(&self, id: CmdId) -> &Commander {
         &self.commanders[id as usize]
     }
+}
+
+/// A battle being set up ([`Battle::arranging`]): its state to change; the geometry is
+/// derived again when it is dropped.
+pub struct Arranging<'a>(&'a mut Battle);
+
+impl std::ops::Deref for Arranging<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.0.state
+    }
+}
+
+impl std::ops::DerefMut for Arranging<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.0.state
+    }
+}
+
+impl Drop for Arranging<'_> {
+    fn drop(&mut self) {
+        self.0.refresh_geometry();
+    }
+}
+
+/// The battle: a [`State`] to read (by `Deref`) and one door that changes it,
+/// [`Battle::apply_change`]. Its state is private to this module.
+pub struct Battle {
+    state: State,
+    /// The changes of the action being carried out, in order (cleared as each action starts).
+    journal: Vec<Change>,
+}
+
+/// A copy has made no action yet: its journal starts empty (the look-ahead copies battles by
+/// the thousand).
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        Battle {
+            state: self.state.clone(),
+            journal: Vec::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for Battle {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+impl Battle {
+    /// A battle in the given state (its geometry derived).
+    pub fn from_state(state: State) -> Battle {
+        let mut b = Battle {
+            state,
+            journal: Vec::new(),
+        };
+        b.refresh_geometry();
+        b
+    }
+
+    /// Set a position up outside play: a scenario's deployment, a side's mirror of what it
+    /// knows, a test's position. Never called by the action pipeline or the table (the
+    /// layers test lists its callers).
+    pub fn arrange<R>(&mut self, f: impl FnOnce(&mut State) -> R) -> R {
+        let r = f(&mut self.state);
+        self.refresh_geometry();
+        r
+    }
+
+    /// [`Battle::arrange`] as a guard: `b.arranging().unit_mut(id).pose = p;`.
+    pub fn arranging(&mut self) -> Arranging<'_> {
+        Arranging(self)
+    }
+
+    /// [`Battle::arrange`] without deriving the geometry again: for a copy the caller sets
+    /// back or arranges again before it reads sight or distances (an agent's scratch copy).
+    pub fn arrange_lazily(&mut self, f: impl FnOnce(&mut State)) {
+        f(&mut self.state);
+    }
+
+    /// The dice stream to roll (carrying out an action rolls it).
+    pub(crate) fn dice_mut(&mut self) -> &mut Dice {
+        &mut self.state.dice
+    }
+
+    /// Roll the dice stream while reading the state (`f` gets both): a shot's flight reads
+    /// the ground it rolls over.
+    pub(crate) fn rolling<R>(&mut self, f: impl FnOnce(&State, &mut Dice) -> R) -> R {
+        let mut dice = std::mem::replace(&mut self.state.dice, Dice::scripted(Vec::new()));
+        let r = f(&self.state, &mut dice);
+        self.state.dice = dice;
+        r
+    }
+
+    /// Replace the dice stream: a look-ahead deals a copy's future afresh; a test scripts it.
+    pub fn set_dice(&mut self, dice: Dice) {
+        self.state.dice = dice;
+    }
+
+    /// The changes the last action this copy carried out made, in order.
+    pub fn last_changes(&self) -> &[Change] {
+        &self.journal
+    }
+
+    pub(crate) fn clear_journal(&mut self) {
+        self.journal.clear();
+    }
+
     pub fn inactive(&self) -> SideId {
         1 - self.active
     }
@@ -690,7 +807,7 @@ impl Battle {
     pub fn refresh_geometry(&mut self) {
         // Only units whose layout inputs changed are laid out again; when none did, the
         // blockers are as they were too.
-        let mut geom = std::mem::take(&mut self.geom);
+        let mut geom = std::mem::take(&mut self.state.geom);
         geom.resize_with(self.units.len(), UnitGeom::default);
         let mut changed = false;
         for (u, g) in self.units.iter().zip(geom.iter_mut()) {
@@ -706,10 +823,14 @@ impl Battle {
             g.key = Some(key);
             changed = true;
         }
-        self.geom = geom;
-        if !changed {
-            return;
+        self.state.geom = geom;
+        if changed {
+            self.set_blockers();
         }
+    }
+
+    /// The line-of-sight blockers from the units' geometry.
+    pub(super) fn set_blockers(&mut self) {
         let mut blockers = Vec::new();
         for u in self.units.iter().filter(|u| u.alive()) {
             // DECISIONS "Line of sight": commanders, skirmishers and unlimbered guns do not block.
@@ -720,7 +841,7 @@ impl Battle {
                 blockers.push(Blocker { id: u.id, rect: *r });
             }
         }
-        self.los.set_blockers(blockers);
+        self.state.los.set_blockers(blockers);
     }
 
     pub fn rects(&self, id: UnitId) -> &[Rect] {

@@ -3,7 +3,7 @@
 //! troops see and the command penalty (`command.rs`). Night is poor weather that never changes.
 
 use super::event::Event;
-use super::state::Battle;
+use super::state::{Battle, TurnChange};
 use crate::battle::event::families::*;
 use crate::data::scenario::Weather;
 use crate::rules::params::{Visibility, WeatherRules};
@@ -51,9 +51,8 @@ pub fn change(rules: &WeatherRules, now: Weather, dice: [u32; 2]) -> Weather {
 
 impl Battle {
     fn set_weather(&mut self, w: Weather) {
-        self.weather = w;
         let v = visibility(&self.rules.visibility, w, self.night);
-        self.los.set_visibility(v);
+        self.change_turn(TurnChange::Weather(w, v));
     }
 
     /// Before the first turn: roll the weather, unless it is night or the scenario is a
@@ -64,7 +63,7 @@ impl Battle {
         if !self.rules.switches.on(Switch::Weather) || self.night || keep {
             return;
         }
-        let dice = [self.dice.d6(), self.dice.d6()];
+        let dice = [self.dice_mut().d6(), self.dice_mut().d6()];
         let from = self.weather;
         let to = initial(&self.rules.weather, dice[0] + dice[1]);
         self.set_weather(to);
@@ -81,7 +80,7 @@ impl Battle {
         if !self.rules.switches.on(Switch::Weather) || self.night {
             return;
         }
-        let dice = [self.dice.d6(), self.dice.d6()];
+        let dice = [self.dice_mut().d6(), self.dice_mut().d6()];
         let from = self.weather;
         let to = change(&self.rules.weather, from, dice);
         self.set_weather(to);

@@ -112,11 +112,11 @@ mod tests {
             .find(|u| u.side == 1 && u.stands > 1)
             .expect("a unit")
             .id;
-        b.units[u as usize].stands -= 1;
+        b.arranging().units[u as usize].stands -= 1;
         chart.see(&b);
         assert_eq!(chart.points.len(), 1, "same turn: one point, updated");
         assert_eq!(chart.points[0].stands, [before[0], before[1] - 1]);
-        b.game_turn += 1;
+        b.arranging().game_turn += 1;
         chart.see(&b);
         assert_eq!(chart.points.len(), 2);
     }

@@ -12,7 +12,7 @@
 use super::snapshot::{SeenCommander, SeenUnit, Snapshot};
 use crate::battle::Battle;
 use crate::battle::reasons::PassReason;
-use crate::battle::state::{Combat, CommandState, Passing, Suppression};
+use crate::battle::state::{Combat, CommandState, Passing, State, Suppression};
 use crate::rules::geometry::{Pose, V2};
 use crate::rules::terrain::polyline_project;
 
@@ -38,7 +38,27 @@ pub fn mirror(start: &Battle, snap: &Snapshot) -> Result<Battle, MirrorError> {
             snap.title
         )));
     }
+    let count = start.units.len();
+    let fits = |id: u32| (id as usize) < count;
+    if let Some(id) = snap
+        .units
+        .iter()
+        .map(|u| u.id)
+        .chain(snap.enemies.iter().map(|e| e.id))
+        .find(|&id| !fits(id))
+    {
+        return Err(MirrorError(format!(
+            "the snapshot names unit {id}, not in the scenario"
+        )));
+    }
     let mut b = start.clone();
+    b.arrange(|s| set(s, snap));
+    works(&mut b, snap);
+    Ok(b)
+}
+
+/// The state set to what the snapshot says (its units checked to be the scenario's).
+fn set(b: &mut State, snap: &Snapshot) {
     b.weather = snap.weather;
     b.night = snap.night;
     b.wet_ground = snap.wet_ground;
@@ -57,7 +77,6 @@ pub fn mirror(start: &Battle, snap: &Snapshot) -> Result<Battle, MirrorError> {
         side.obeys = seen.obeys.clone();
     }
     let count = b.units.len();
-    let fits = |id: u32| (id as usize) < count;
     // Every unit not the viewer's own is unknown until the snapshot names it.
     let own: Vec<u32> = snap.units.iter().map(|u| u.id).collect();
     for u in b.units.iter_mut().filter(|u| !own.contains(&u.id)) {
@@ -65,22 +84,10 @@ pub fn mirror(start: &Battle, snap: &Snapshot) -> Result<Battle, MirrorError> {
         u.pose = Pose { pos: NOWHERE, ..u.pose };
     }
     for u in &snap.units {
-        if !fits(u.id) {
-            return Err(MirrorError(format!(
-                "the snapshot names unit {}, not in the scenario",
-                u.id
-            )));
-        }
         b.units[u.id as usize] = u.clone();
     }
     for e in &snap.enemies {
-        if !fits(e.id) {
-            return Err(MirrorError(format!(
-                "the snapshot names unit {}, not in the scenario",
-                e.id
-            )));
-        }
-        seen_unit(&mut b, e);
+        seen_unit(b, e);
     }
     let own_cmds: Vec<u32> = snap.commanders.iter().map(|c| c.id).collect();
     for c in &snap.commanders {
@@ -89,7 +96,7 @@ pub fn mirror(start: &Battle, snap: &Snapshot) -> Result<Battle, MirrorError> {
         }
     }
     for c in snap.enemy_commanders.iter().filter(|c| !own_cmds.contains(&c.id)) {
-        seen_commander(&mut b, c);
+        seen_commander(b, c);
     }
     let hand = &snap.command;
     b.cmd = CommandState {
@@ -119,12 +126,9 @@ pub fn mirror(start: &Battle, snap: &Snapshot) -> Result<Battle, MirrorError> {
         b.optional.prone.set(id, snap.prone.contains(&id));
         b.optional.sabers.set(id, snap.sabers.get(&id).copied());
     }
-    works(&mut b, snap);
-    b.refresh_geometry();
-    Ok(b)
 }
 
-fn seen_unit(b: &mut Battle, e: &SeenUnit) {
+fn seen_unit(b: &mut State, e: &SeenUnit) {
     let pt = b.player_turn;
     let u = &mut b.units[e.id as usize];
     u.hidden = false;
@@ -154,7 +158,7 @@ fn seen_unit(b: &mut Battle, e: &SeenUnit) {
     u.retired = e.retired;
 }
 
-fn seen_commander(b: &mut Battle, c: &SeenCommander) {
+fn seen_commander(b: &mut State, c: &SeenCommander) {
     let penalty = b.rules.command.replacement_penalty;
     let Some(m) = b.commanders.get_mut(c.id as usize) else {
         return;
@@ -209,8 +213,10 @@ fn works(b: &mut Battle, snap: &Snapshot) {
         }
     }
     // The list as the snapshot gives it (laying a work notes it where it falls on the line).
-    b.works.done = snap.works.done.clone();
-    b.works.bridging = snap.works.bridging.clone();
-    b.constructions.hits = snap.works.construction_hits.clone();
-    b.constructions.collapsed = snap.works.collapsed.clone();
+    b.arrange(|s| {
+        s.works.done = snap.works.done.clone();
+        s.works.bridging = snap.works.bridging.clone();
+        s.constructions.hits = snap.works.construction_hits.clone();
+        s.constructions.collapsed = snap.works.collapsed.clone();
+    });
 }

@@ -160,7 +160,7 @@ fn note_22_adds_one_fire_die() {
             u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
             u(1, "regular_infantry_rifled", 4, 100.0, 60.0, 270.0),
         ]);
-        b.units[0].row = row(stem, id);
+        b.arranging().units[0].row = row(stem, id);
         let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
         let note = p
             .modifiers
@@ -181,9 +181,9 @@ fn first_round_dice(cavalry: TroopRow) -> (Vec<u32>, Vec<CombatSide>) {
         u(0, "us_cavalry_1862", 4, 100.0, 50.0, 90.0),
         u(1, "regular_infantry_rifled", 4, 100.0, 51.76, 270.0),
     ]);
-    b.units[0].row = cavalry;
+    b.arranging().units[0].row = cavalry;
     to_command(&mut b);
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0],
         target: 1,
         supports: [vec![], vec![]],
@@ -227,12 +227,12 @@ fn napoleonic_units_get_the_first_fire_bonus_once() {
         u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0),
         u(1, "regular_infantry_rifled", 4, 100.0, 60.0, 270.0),
     ]);
-    b.sides[0].army = army("nap_french").name.clone();
+    b.arranging().sides[0].army = army("nap_french").name.clone();
     assert!(!b.sides[0].army.starts_with("ACW"), "{}", b.sides[0].army);
-    b.units[0].row = row("nap_french", "line_infantry_08_12");
+    b.arranging().units[0].row = row("nap_french", "line_infantry_08_12");
     let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
     assert_eq!(p.roll_bonus, 1, "the first fire of the game");
-    b.units[0].has_fired = true;
+    b.arranging().units[0].has_fired = true;
     let p = b.check_fire(0, 1, FireContext::Order).expect("in range, in the cone");
     assert_eq!(p.roll_bonus, 0, "only the first time it fires");
 }
@@ -247,17 +247,17 @@ fn at_a_square(firer: &'static str, n: u32, x: f64, y: f64, facing: f64, more: &
     ];
     units.extend_from_slice(more);
     let mut b = battle(&units);
-    b.sides[0].army = army("nap_british").name.clone();
-    b.sides[1].army = army("nap_french").name.clone();
+    b.arranging().sides[0].army = army("nap_british").name.clone();
+    b.arranging().sides[1].army = army("nap_french").name.clone();
     let t = b.units.iter().position(|x| x.side == 1).unwrap();
-    b.units[t].row = row("nap_french", "line_infantry_08_12");
+    b.arranging().units[t].row = row("nap_french", "line_infantry_08_12");
     to_command(&mut b);
-    b.unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
+    b.arranging().unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
     b
 }
 
 fn squared(mut b: Battle, t: u32) -> Battle {
-    b.unit_mut(t).formation = Formation::Square;
+    b.arranging().unit_mut(t).formation = Formation::Square;
     b.refresh_geometry();
     b
 }
@@ -337,11 +337,11 @@ fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() 
         90.0,
         std::slice::from_ref(&cav),
     );
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     assert!(formed(&mut b), "British cavalry 20 cm off, no French cavalry");
     // No enemy cavalry near: it stays in line.
     let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     assert!(!formed(&mut b));
     // French cavalry within 30 cm too: no need.
     let mut b = at_a_square(
@@ -352,13 +352,13 @@ fn infantry_fired_on_with_enemy_cavalry_near_and_none_of_its_own_forms_square() 
         90.0,
         &[cav.clone(), u(1, "cs_cavalry", 3, 75.0, 80.0, 270.0)],
     );
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     assert!(!formed(&mut b));
     // Poor troops may not form square.
     let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     let t = b.units.iter().position(|x| x.side == 1).unwrap();
-    b.units[t].grade = volley::data::scenario::Grade::Poor;
+    b.arranging().units[t].grade = volley::data::scenario::Grade::Poor;
     assert!(!formed(&mut b));
     let r = b.check_deploy(
         t as u32,
@@ -450,16 +450,16 @@ fn charge_of(row: TroopRow, formation: Formation, target_square: bool) -> Result
         },
         u(1, "regular_infantry_rifled", 4, 100.0, 64.0, 270.0),
     ]);
-    b.sides[0].army = army("nap_british").name.clone();
-    b.sides[1].army = army("nap_french").name.clone();
-    b.units[0].row = row;
-    b.units[1].row = self::row("nap_french", "line_infantry_08_12");
+    b.arranging().sides[0].army = army("nap_british").name.clone();
+    b.arranging().sides[1].army = army("nap_french").name.clone();
+    b.arranging().units[0].row = row;
+    b.arranging().units[1].row = self::row("nap_french", "line_infantry_08_12");
     if target_square {
-        b.unit_mut(1).formation = Formation::Square;
+        b.arranging().unit_mut(1).formation = Formation::Square;
     }
     b.refresh_geometry();
     to_command(&mut b);
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     let listed = b.legal_actions().contains(&Action::Charge { unit: 0, target: 1 });
     let r = b
         .check_charge(0, 1)
@@ -518,19 +518,19 @@ fn note_24_infantry_never_forms_square_and_defends_against_cavalry_as_in_the_ope
     use volley::battle::Deploy;
     // By order: refused citing the note; a French line of the same numbers may.
     let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[]);
-    b.units[1].row = spanish_line();
+    b.arranging().units[1].row = spanish_line();
     let r = b
         .check_deploy(1, Deploy::Formation(Formation::Square), false)
         .expect_err("no square");
     assert_eq!(r.rule, "BPT Napoleonic Special Rules note 24");
-    b.units[1].row = row("nap_french", "line_infantry_08_12");
+    b.arranging().units[1].row = row("nap_french", "line_infantry_08_12");
     assert!(b.check_deploy(1, Deploy::Formation(Formation::Square), false).is_ok());
     // Fired on with British cavalry 20 cm off and no Spanish cavalry near: it stays in line.
     let cav = u(0, "us_cavalry_1862", 3, 130.0, 60.0, 90.0);
     let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
     let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
-    b.units[t as usize].row = spanish_line();
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().units[t as usize].row = spanish_line();
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     assert!(!b.square_forced_on(t));
     script(&mut b, &[1; 40]);
     let ev = b.apply(&Action::Fire { unit: 0, target: t }).expect("legal fire");
@@ -551,15 +551,15 @@ fn note_24_infantry_never_forms_square_and_defends_against_cavalry_as_in_the_ope
         [(20.0, 5.0), (220.0, 175.0)],
         [(40.0, 5.0), (200.0, 175.0)],
     );
-    b.sides[1].army = army("nap_french").name.clone();
+    b.arranging().sides[1].army = army("nap_french").name.clone();
     let from = Some(b.unit(0).pose.pos);
-    b.units[1].row = row("nap_french", "line_infantry_08_12");
+    b.arranging().units[1].row = row("nap_french", "line_infantry_08_12");
     assert_eq!(
         b.charge_to_hit(1, from, true),
         5,
         "a French line in woods against cavalry"
     );
-    b.units[1].row = spanish_line();
+    b.arranging().units[1].row = spanish_line();
     assert_eq!(b.charge_to_hit(1, from, true), 4, "note 24: as in open ground");
     assert_eq!(b.charge_to_hit(1, from, false), 5, "against infantry its cover counts");
 }
@@ -580,7 +580,7 @@ fn the_fire_preview_foresees_the_square_the_fire_forces() {
     assert_eq!(line.save, Some(6));
     let cav = u(0, "us_cavalry_1862", 3, 130.0, 60.0, 90.0);
     let mut b = at_a_square("regular_infantry_rifled", 4, 100.0, 50.0, 90.0, &[cav]);
-    b.cmd.orders.insert(0, super::fire::order(1));
+    b.arranging().cmd.orders.insert(0, super::fire::order(1));
     let t = b.units.iter().position(|x| x.side == 1).unwrap() as u32;
     let fire = Action::Fire { unit: 0, target: t };
     let odds = volley::terminal::view::odds_lines(&b, &fire);
@@ -631,11 +631,11 @@ fn a_charger_forced_into_square_by_the_fire_it_meets_halts() {
         u(1, "regular_infantry_rifled", 4, 100.0, 62.0, 270.0),
         u(1, "cs_cavalry", 3, 128.0, 48.0, 180.0),
     ]);
-    b.sides[0].army = army("nap_british").name.clone();
-    b.sides[1].army = army("nap_french").name.clone();
-    b.units[0].row = row("nap_british", "line_infantry");
-    b.units[1].row = row("nap_french", "line_infantry_08_12");
-    b.units[2].row = row("nap_french", "light_cavalry_05_12");
+    b.arranging().sides[0].army = army("nap_british").name.clone();
+    b.arranging().sides[1].army = army("nap_french").name.clone();
+    b.arranging().units[0].row = row("nap_british", "line_infantry");
+    b.arranging().units[1].row = row("nap_french", "line_infantry_08_12");
+    b.arranging().units[2].row = row("nap_french", "light_cavalry_05_12");
     b.refresh_geometry();
     assert_eq!(b.phase, Phase::Initiative);
     // The scheduler foresees it: the charge is worth nothing.

@@ -15,7 +15,7 @@ fn in_contact() -> volley::battle::Battle {
     let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 51.51, 270.0)]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 1) < 0.6, "in contact: {}", b.unit_distance(0, 1));
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0],
         target: 1,
         supports: [vec![], vec![]],
@@ -158,7 +158,7 @@ fn dug_in_losers_that_must_retreat_are_knocked_out() {
     // fortifications". Decision: dug-in units are in fortifications. The same dice as a win
     // not by double (3 v 2; a 6 hits the dug-in defenders' hard cover).
     let mut b = in_contact();
-    b.unit_mut(1).dug_in = true;
+    b.arranging().unit_mut(1).dug_in = true;
     let mut faces = vec![6, 6, 6, 1, 1, 1, 1, 1, 1];
     faces.extend([6, 6, 1, 1, 1, 1, 1, 1]);
     faces.extend([1; 10]);
@@ -190,7 +190,7 @@ fn counter_charging_cavalry_that_wins_is_disordered_and_exhausted() {
     ]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 1) < 0.05, "in contact: {}", b.unit_distance(0, 1));
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![1],
         target: 0,
         supports: [vec![], vec![]],

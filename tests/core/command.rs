@@ -39,7 +39,7 @@ fn hq_and_unit(d: f64) -> volley::battle::Battle {
 fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact_2d6_odds() {
     // Division HQ average: command 8. Its unit 30 cm away: −1 → roll 7 or less: 21/36.
     let mut b = hq_and_unit(100.0);
-    b.commanders[0].pos = volley::rules::geometry::V2::new(100.0, 50.75 + 30.0 + 1.0);
+    b.arranging().commanders[0].pos = volley::rules::geometry::V2::new(100.0, 50.75 + 30.0 + 1.0);
     let plan = b.check_order(0, &[0], false, false).expect("legal order");
     assert_eq!(plan.value, 8);
     assert_eq!(plan.target, 7, "{:?}", plan.modifiers);
@@ -50,7 +50,7 @@ fn a_command_roll_at_value_eight_with_a_distance_penalty_succeeds_with_the_exact
     let mut ok = 0;
     for seed in 0..n {
         let mut t = b.clone();
-        t.dice = volley::rules::dice::Dice::new(seed);
+        t.set_dice(volley::rules::dice::Dice::new(seed));
         let ev = t
             .apply(&Action::Order {
                 commander: 0,
@@ -126,7 +126,7 @@ fn double_one_gives_two_actions() {
 #[test]
 fn the_co_may_order_units_an_hq_failed_on_at_minus_one_and_a_co_failure_ends_all_orders() {
     let mut b = hq_and_unit(2.0);
-    b.commanders[CO0 as usize].pos = volley::rules::geometry::V2::new(100.0, 54.0);
+    b.arranging().commanders[CO0 as usize].pos = volley::rules::geometry::V2::new(100.0, 54.0);
     script(&mut b, &[5, 5, 6, 5]);
     b.apply(&Action::Order {
         commander: HQ0,
@@ -312,7 +312,7 @@ fn a_commander_touching_its_march_column_gets_plus_one() {
             .any(|m| volley::report::words::rule_words(m.rule).contains("March Column"))
     );
     // The HQ (2 cm across) touching the column's flank: the column is 2.5 cm wide at x = 100.
-    b.commanders[1].pos = volley::rules::geometry::V2::new(102.25 + 0.2, 50.0);
+    b.arranging().commanders[1].pos = volley::rules::geometry::V2::new(102.25 + 0.2, 50.0);
     let near = b.check_order(1, &[0], false, false).unwrap();
     assert!(
         near.modifiers
@@ -324,7 +324,7 @@ fn a_commander_touching_its_march_column_gets_plus_one() {
     assert_eq!(near.target, near.value + 1, "touching: no distance modifier, +1");
     // Not in march column: no +1 though touching.
     let mut b = column_on_a_road(Formation::Line);
-    b.commanders[1].pos = volley::rules::geometry::V2::new(100.0, 46.55); // touching the command stand
+    b.arranging().commanders[1].pos = volley::rules::geometry::V2::new(100.0, 46.55); // touching the command stand
     let line = b.check_order(1, &[0], false, false).unwrap();
     assert!(
         !line

@@ -158,9 +158,9 @@ pub fn battle(units: &[U]) -> Battle {
 
 /// Jump to the active player's command phase (no rolls spent).
 pub fn to_command(b: &mut Battle) {
-    b.phase = Phase::Command;
-    b.step = Step::Open;
-    b.cmd = Default::default();
+    b.arranging().phase = Phase::Command;
+    b.arranging().step = Step::Open;
+    b.arranging().cmd = Default::default();
 }
 
 /// `scheduler-easy` (seed 1) plays the first side's command phase from here: its choices,
@@ -205,7 +205,7 @@ pub fn wall_south_of(b: &Battle, unit: u32, x0: f64, x1: f64) -> Terrain {
 
 /// Script the dice from now on.
 pub fn script(b: &mut Battle, faces: &[u32]) {
-    b.dice = Dice::scripted(faces.to_vec());
+    b.set_dice(Dice::scripted(faces.to_vec()));
 }
 
 /// The skirmish scenario, started with `seed`.
@@ -474,7 +474,7 @@ pub fn in_contact_with(extra: &[U], terrain: Terrain) -> Battle {
     );
     to_command(&mut b);
     assert!(b.unit_distance(0, target) < 0.6);
-    b.combats.push(volley::battle::state::Combat {
+    b.arranging().combats.push(volley::battle::state::Combat {
         chargers: vec![0],
         target,
         supports: [vec![], vec![]],

@@ -144,8 +144,8 @@ fn a_consolidation_stops_3_cm_from_an_enemy() {
     // Another Union line 5 cm south of the Confederates' front: the way ahead ends 3 cm from it.
     let mut b = defenders_win(Terrain::default());
     let front = b.unit(C).pose.pos.y - 0.75;
-    b.unit_mut(0).knocked_out = false;
-    b.unit_mut(0).pose = Pose::new(V2::new(100.0, front - 5.0 - 0.75), 90.0f64.to_radians());
+    b.arranging().unit_mut(0).knocked_out = false;
+    b.arranging().unit_mut(0).pose = Pose::new(V2::new(100.0, front - 5.0 - 0.75), 90.0f64.to_radians());
     b.refresh_geometry();
     assert!((b.unit_distance(0, C) - 5.0).abs() < 1e-6, "{}", b.unit_distance(0, C));
     let reach = b.consolidation_reach(C);

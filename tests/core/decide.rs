@@ -2,7 +2,9 @@
 //! (`Battle::decide`, which `validate` is), and only what was decided is carried out. Random
 //! games on every bundled scenario under random switch sets: every action `legal_actions`
 //! lists is decided legal, and a decided action carried out is exactly what `step` does; the
-//! other side's and stale actions are refused citing a rule.
+//! other side's and stale actions are refused citing a rule. And the one mutator: the changes
+//! each action made (`Battle::last_changes`), applied to the battle before it, give the battle
+//! after it.
 
 use super::common::Gen;
 use std::collections::BTreeSet;
@@ -87,6 +89,16 @@ fn play(mut b: Battle, name: &str, seed: u64, steps: usize, g: &mut Gen, kinds: 
             "{name}: {a:?}: the decision carried out gives the step's events"
         );
         assert_eq!(by_hand.state_hash(), by_step.state_hash(), "{name}: {a:?}");
+        // The one mutator: the changes the action made, applied to the battle before it, give
+        // the battle after it (the dice set as they were left: rolling is not a change).
+        let mut followed = b.clone();
+        followed.apply_changes(by_step.last_changes());
+        followed.set_dice(by_step.dice.clone());
+        assert_eq!(
+            followed.state_hash(),
+            by_step.state_hash(),
+            "{name}: {a:?}: its changes do not make the battle after it"
+        );
         b = by_step;
         old = legal;
     }
@@ -129,7 +141,7 @@ fn every_listed_action_is_decided_legal_and_carrying_out_the_decision_is_the_ste
     {
         for seed in 1..=3 {
             let mut b = super::common::close_quarters_switched(set);
-            b.dice = volley::rules::dice::Dice::new(seed + 10 * k as u64);
+            b.set_dice(volley::rules::dice::Dice::new(seed + 10 * k as u64));
             checked += play(b, &format!("close quarters {set:?}"), seed, 300, &mut g, &mut kinds);
         }
     }

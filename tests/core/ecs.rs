@@ -218,7 +218,7 @@ fn an_ordinary_move_is_placed_from_its_events_and_a_replaced_battle_whole() {
     view_equals_core(&mut app).expect("the moved piece, sight and arcs follow the move");
     // The battle put back as it was before the move, outside the door: placed whole.
     let mut b = app.world().resource::<BattleState>().0.clone();
-    b.units[mover as usize].pose.pos.x -= 3.0;
+    b.arranging().units[mover as usize].pose.pos.x -= 3.0;
     b.refresh_geometry();
     app.world_mut().resource_mut::<BattleState>().0 = b;
     app.update();

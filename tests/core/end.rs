@@ -21,8 +21,8 @@ fn three_hits_on_a_four_stand_regular_infantry_unit_remove_one_stand_at_the_end_
     // Regular infantry: 3 hits a stand (ACW troop chart). Hits are removed as whole stands,
     // rounding down, then cleared.
     let mut b = two_lines();
-    b.unit_mut(1).hits = 3;
-    b.unit_mut(0).hits = 5;
+    b.arranging().unit_mut(1).hits = 3;
+    b.arranging().unit_mut(0).hits = 5;
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert_eq!(b.unit(1).stands, 3);
     assert_eq!(b.unit(0).stands, 3, "5 hits remove one stand (rounded down)");
@@ -48,15 +48,15 @@ fn the_active_player_recovers_only_from_suppression_placed_before_this_turn() {
     ]);
     to_command(&mut b);
     let pt = b.player_turn;
-    b.unit_mut(0).suppressed = Some(Suppression {
+    b.arranging().unit_mut(0).suppressed = Some(Suppression {
         player_turn: pt - 1,
         order_seq: 0,
     });
-    b.unit_mut(1).suppressed = Some(Suppression {
+    b.arranging().unit_mut(1).suppressed = Some(Suppression {
         player_turn: pt,
         order_seq: 0,
     });
-    b.unit_mut(2).suppressed = Some(Suppression {
+    b.arranging().unit_mut(2).suppressed = Some(Suppression {
         player_turn: pt - 1,
         order_seq: 0,
     });
@@ -89,8 +89,8 @@ fn a_command_past_its_breakpoint_tests_each_turn_and_breaks_on_a_failed_roll() {
         u(1, RIFLES, 4, 160.0, 150.0, 270.0),
     ]);
     to_command(&mut b);
-    b.unit_mut(1).knocked_out = true;
-    b.unit_mut(2).knocked_out = true;
+    b.arranging().unit_mut(1).knocked_out = true;
+    b.arranging().unit_mut(2).knocked_out = true;
     // End side 0's turn; side 1's turn starts with the CO's roll (command 8): 5 + 5 = 10 fails.
     script(&mut b, &[5, 5]);
     let ev = b.apply(&Action::EndPhase).unwrap();
@@ -115,7 +115,7 @@ fn a_command_past_its_breakpoint_tests_each_turn_and_breaks_on_a_failed_roll() {
 #[test]
 fn objectives_outcome_table_and_double_victory_points() {
     let mut b = two_lines();
-    b.objectives = vec![
+    b.arranging().objectives = vec![
         Objective {
             name: "farm".into(),
             side: "Union".into(),
@@ -136,13 +136,13 @@ fn objectives_outcome_table_and_double_victory_points() {
     assert_eq!(o.objectives, [Some(ObjectiveLevel::Major), Some(ObjectiveLevel::Minor)]);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
     // Major against nothing: decisive.
-    b.objectives[1].pos = V2::new(10.0, 10.0);
+    b.arranging().objectives[1].pos = V2::new(10.0, 10.0);
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Decisive));
     // Neither: draw; twice the VPs improves a draw to a minor victory.
-    b.objectives.clear();
+    b.arranging().objectives.clear();
     assert_eq!(b.compute_outcome(EndReason::TurnLimit).result, ResultKind::Draw);
-    b.unit_mut(1).knocked_out = true;
+    b.arranging().unit_mut(1).knocked_out = true;
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.victory_points, [240, 0], "60 points a stand × 4 stands");
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
@@ -169,7 +169,7 @@ fn twice_the_victory_points_improves_a_side_that_lost_on_objectives_one_step() {
     };
     // The Confederates hold a major objective, the Union a minor one: a Confederate minor
     // victory on objectives.
-    b.objectives = vec![
+    b.arranging().objectives = vec![
         objective("farm", "Union", ObjectiveLevel::Minor, 100.0, 53.0),
         objective("ridge", "Confederate", ObjectiveLevel::Major, 100.0, 146.0),
     ];
@@ -177,16 +177,16 @@ fn twice_the_victory_points_improves_a_side_that_lost_on_objectives_one_step() {
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
     // The Union knocked out a whole regiment and lost nothing: 240 points to 0, so its minor
     // defeat becomes a draw.
-    b.unit_mut(2).knocked_out = true;
+    b.arranging().unit_mut(2).knocked_out = true;
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(o.victory_points, [240, 0]);
     assert_eq!((o.winner, o.result), (None, ResultKind::Draw));
     // The Union holds nothing: a Confederate decisive victory on objectives, one step less
     // with the Union's twice the points: a Confederate minor victory.
-    b.objectives[0].pos = V2::new(10.0, 10.0);
+    b.arranging().objectives[0].pos = V2::new(10.0, 10.0);
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Minor));
-    b.unit_mut(2).knocked_out = false;
+    b.arranging().unit_mut(2).knocked_out = false;
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(1), ResultKind::Decisive));
 }
@@ -202,28 +202,28 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
         u(1, RIFLES, 6, 140.0, 150.0, 270.0),
     ]);
     to_command(&mut b);
-    b.objectives.clear();
+    b.arranging().objectives.clear();
     // One unit lost each: 240 points each (60 a stand × 4), a draw either way.
-    b.unit_mut(0).knocked_out = true;
-    b.unit_mut(2).knocked_out = true;
+    b.arranging().unit_mut(0).knocked_out = true;
+    b.arranging().unit_mut(2).knocked_out = true;
     assert_eq!(b.compute_outcome(EndReason::TurnLimit).victory_points, [240, 240]);
     assert_eq!(b.compute_outcome(EndReason::TurnLimit).winner, None);
-    b.decide_on_points = true;
+    b.arranging().decide_on_points = true;
     assert_eq!(
         b.compute_outcome(EndReason::TurnLimit).winner,
         None,
         "equal points stay a draw"
     );
     // The six-stand unit lost instead: 360 to 240, half as many again, short of twice.
-    b.unit_mut(2).knocked_out = false;
-    b.unit_mut(3).knocked_out = true;
-    b.decide_on_points = false;
+    b.arranging().unit_mut(2).knocked_out = false;
+    b.arranging().unit_mut(3).knocked_out = true;
+    b.arranging().decide_on_points = false;
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!(
         (o.victory_points, o.winner, o.result),
         ([360, 240], None, ResultKind::Draw)
     );
-    b.decide_on_points = true;
+    b.arranging().decide_on_points = true;
     let o = b.compute_outcome(EndReason::TurnLimit);
     assert_eq!((o.winner, o.result), (Some(0), ResultKind::Minor));
     // The result screen says what decided it, and the rule.
@@ -231,12 +231,12 @@ fn a_scenario_decided_on_points_gives_a_draw_to_the_side_with_more_victory_point
         volley::terminal::view::decided_by(&b, &o),
         "Decided by: victory points, 360 to 240, with no better objective on either side."
     );
-    b.outcome = Some(o);
+    b.arranging().outcome = Some(o);
     let told = volley::terminal::view::result(&b).join("\n");
     assert!(told.contains(volley::terminal::view::ON_POINTS), "{told}");
-    b.outcome = None;
+    b.arranging().outcome = None;
     // Objectives still come first: a side holding the better one wins on fewer points.
-    b.objectives = vec![Objective {
+    b.arranging().objectives = vec![Objective {
         name: "ridge".into(),
         side: "Confederate".into(),
         level: ObjectiveLevel::Minor,
@@ -264,7 +264,7 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
     ]);
     assert_eq!(b.first_side, 0);
     // A Confederate minor objective 20 cm ahead of its line, held by no one yet.
-    b.objectives = vec![Objective {
+    b.arranging().objectives = vec![Objective {
         name: "crossroads".into(),
         side: "Confederate".into(),
         level: ObjectiveLevel::Minor,
@@ -272,8 +272,8 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
         radius: 5.0,
     }];
     to_command(&mut b);
-    b.unit_mut(1).knocked_out = true;
-    b.unit_mut(2).knocked_out = true;
+    b.arranging().unit_mut(1).knocked_out = true;
+    b.arranging().unit_mut(2).knocked_out = true;
     // Side 0 ends its turn (no roll: the test is at the start of its turns), side 1 plays.
     script(&mut b, &[]);
     b.apply(&Action::EndPhase).unwrap();
@@ -305,7 +305,7 @@ fn a_first_side_that_breaks_withdraws_and_its_opponent_plays_out_the_game_turn()
     // in the result, decided after).
     b.apply(&Action::EndPhase).unwrap();
     assert_eq!(b.phase, Phase::Command);
-    b.unit_mut(3).pose.pos = V2::new(100.0, 131.0);
+    b.arranging().unit_mut(3).pose.pos = V2::new(100.0, 131.0);
     b.refresh_geometry();
     let ev = b.apply(&Action::EndPhase).unwrap();
     assert!(b.is_over(), "the game ends after side 1's turn");
@@ -338,7 +338,7 @@ fn hits_count_at_the_value_the_unit_had_when_it_took_them() {
     assert_eq!(lost(&b, 5, 4), 1, "4/3 + 1/2 = 1.83");
     assert_eq!(lost(&b, 20, 0), 4, "never more than it has");
     // Not disordered: the full value whatever was recorded.
-    b.unit_mut(0).hits = 6;
-    b.unit_mut(0).hits_before_disorder = 2;
+    b.arranging().unit_mut(0).hits = 6;
+    b.arranging().unit_mut(0).hits_before_disorder = 2;
     assert_eq!(b.unit(0).stands_lost(&b.rules, pt), 2);
 }

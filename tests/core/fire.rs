@@ -141,7 +141,7 @@ fn cover_sets_the_score_to_hit_and_artillery_treats_soft_as_open() {
 fn hits_then_a_suppression_test_that_any_die_at_the_score_to_hit_fails() {
     let mut b = duel(8.5);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     // 5 dice at 3+ (4+ with the first-fire bonus): 3 hits; suppression dice 1 2 4 → a 4 suppresses.
     script(&mut b, &[3, 2, 6, 1, 4, 1, 2, 4]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).expect("legal fire");
@@ -179,8 +179,8 @@ pub fn order(by: u32) -> volley::battle::state::OrderState {
 fn suppressed_target_takes(hits_faces: &[u32], fall_back: &[u32]) -> (volley::battle::Battle, Vec<Event>) {
     let mut b = duel(8.5);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
-    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().cmd.orders.insert(0, order(HQ0));
+    b.arranging().unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: 0,
         order_seq: 0,
     });
@@ -225,8 +225,8 @@ fn hits_equal_to_the_hits_value_knock_out_with_no_suppression_test() {
     // Regular infantry: 3 hits a stand; a 2-stand unit has a hits value of 6.
     let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 2, 100.0, 60.0, 270.0)]);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
-    b.unit_mut(1).hits = 3;
+    b.arranging().cmd.orders.insert(0, order(HQ0));
+    b.arranging().unit_mut(1).hits = 3;
     script(&mut b, &[6, 6, 6, 1, 1]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
     assert!(!b.unit(1).alive());

@@ -73,7 +73,7 @@ fn a_units_tooltip_names_it_and_says_its_formation_strength_status_orders_and_si
     assert!(theirs.contains("unlimbered") && !theirs.contains("loaded"), "{theirs}");
     // A lost unit and nothing at all say nothing.
     let mut gone = b.clone();
-    gone.unit_mut(id).knocked_out = true;
+    gone.arranging().unit_mut(id).knocked_out = true;
     assert!(tooltip_lines(&gone, unit(id), Some(0)).is_empty());
     assert!(tooltip_lines(&b, Selection::default(), Some(0)).is_empty());
 }
@@ -82,8 +82,8 @@ fn a_units_tooltip_names_it_and_says_its_formation_strength_status_orders_and_si
 fn a_suppressed_units_tooltip_and_roster_say_so() {
     let mut b = at_command(load("maps/first_battle.ron"));
     let id = unit_named(&b, "7th Wisconsin");
-    b.unit_mut(id).hits = 2;
-    b.unit_mut(id).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().unit_mut(id).hits = 2;
+    b.arranging().unit_mut(id).suppressed = Some(volley::battle::state::Suppression {
         player_turn: b.player_turn,
         order_seq: 0,
     });
@@ -156,9 +156,9 @@ fn hidden_enemies_are_never_described() {
     // them (and without the enemy's commanders).
     let mut without = b.clone();
     for &h in &hidden {
-        without.unit_mut(h).knocked_out = true;
+        without.arranging().unit_mut(h).knocked_out = true;
     }
-    for c in without.commanders.iter_mut().filter(|c| c.side == 1) {
+    for c in without.arranging().commanders.iter_mut().filter(|c| c.side == 1) {
         c.knocked_out = true;
     }
     assert_eq!(fit_box(&b, Some(0)), fit_box(&without, None));
@@ -192,7 +192,7 @@ fn the_roster_groups_a_sides_units_by_their_brigade() {
     // A lost unit leaves the roster.
     let mut b = b;
     let id = b.side_units(0).next().expect("a unit").id;
-    b.unit_mut(id).knocked_out = true;
+    b.arranging().unit_mut(id).knocked_out = true;
     assert!(roster(&b, 0).iter().all(|g| g.units.iter().all(|u| u.unit != id)));
 }
 
@@ -264,8 +264,8 @@ fn the_first_view_fits_every_unit_and_commander_but_not_the_empty_table() {
     // armies keep their places, near the table's south-west corner), not on the empty table.
     let mut b = load("maps/gettysburg.ron");
     let before = fit_box(&b, None);
-    b.table.width *= 3.0;
-    b.table.height *= 3.0;
+    b.arranging().table.width *= 3.0;
+    b.arranging().table.height *= 3.0;
     let (lo, hi) = fit_box(&b, None);
     let fitted = ((hi.x - lo.x) * (hi.y - lo.y)) as f64;
     assert!(fitted < b.table.width * b.table.height / 4.0, "{lo} {hi}");

@@ -42,7 +42,7 @@ fn initiative_fire_is_at_the_nearest_visible_enemy_only() {
 #[test]
 fn suppressed_units_may_not_use_initiative() {
     let mut b = facing_off(8.0);
-    b.unit_mut(0).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().unit_mut(0).suppressed = Some(volley::battle::state::Suppression {
         player_turn: 0,
         order_seq: 0,
     });

@@ -172,3 +172,57 @@ fn no_module_imports_from_a_layer_above_it() {
         .collect();
     assert_eq!(up, Vec::<(String, String)>::new());
 }
+
+/// The modules (test code left out) that call one of the battle's doors outside play.
+fn callers_of_set_up_doors(modules: &BTreeMap<String, String>) -> BTreeSet<String> {
+    const DOORS: [&str; 5] = [
+        ".arrange(",
+        ".arranging()",
+        ".arrange_lazily(",
+        ".apply_changes(",
+        ".set_dice(",
+    ];
+    modules
+        .iter()
+        .filter(|(m, src)| m.as_str() != "battle::state" && DOORS.iter().any(|d| src.contains(d)))
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
+#[test]
+fn only_set_up_code_changes_a_battle_outside_the_one_mutator() {
+    // Issue 63: in play the battle changes only through `Battle::apply_change` (its state is
+    // private to `battle::state`); the doors that set a position up outside play are called
+    // only by the code that sets positions up: cutting the turn limit before play, a side's
+    // mirror of a snapshot, the online table's count of actions, and the scheduler's
+    // hypothetical copies. Never the action pipeline, the table or the app.
+    let allowed: BTreeSet<String> = [
+        "battle::setup",
+        "view::mirror",
+        "ui::online::table",
+        "agents::scheduler::evaluate",
+        "agents::scheduler::lookahead",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(callers_of_set_up_doors(&modules()), allowed);
+}
+
+#[test]
+fn the_set_up_door_finder_finds_a_call() {
+    let mut m = BTreeMap::new();
+    m.insert(
+        "ui::table".to_string(),
+        "fn f(b: &mut Battle) { b.arranging().phase = Phase::End; }".to_string(),
+    );
+    m.insert(
+        "ui::panel".to_string(),
+        "fn g(b: &Battle) -> u32 { b.player_turn }".to_string(),
+    );
+    m.insert(
+        "battle::state".to_string(),
+        "pub fn arrange(&mut self) { self.arrange(|s| ()) }".to_string(),
+    );
+    assert_eq!(callers_of_set_up_doors(&m), ["ui::table".to_string()].into());
+}

@@ -235,7 +235,7 @@ fn a_refused_flank_stand_fires_and_fronts_to_the_flank_and_the_unit_cannot_charg
         false,
     )
     .expect("a line may refuse");
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     b.apply(&volley::battle::Action::Deploy {
         unit: 0,
         deploy: Deploy::RefuseFlank {
@@ -270,7 +270,7 @@ fn an_ordered_move_is_checked_with_the_line_dressed_as_it_will_stand() {
         u(0, "regular_infantry_rifled", 1, 200.0, 20.0, 90.0),
     ]);
     to_command(&mut b);
-    b.units[0].refused = (true, true);
+    b.arranging().units[0].refused = (true, true);
     b.refresh_geometry();
     let pose = b.unit(0).pose;
     let dressed = b.rects_at_dressed(0, pose);
@@ -279,14 +279,14 @@ fn an_ordered_move_is_checked_with_the_line_dressed_as_it_will_stand() {
     let end = dressed[0];
     let corner = end.center + end.forward() * (end.depth * 0.5) + end.left() * (end.width * 0.5);
     let spot = corner + end.forward() * 0.65 + end.left() * 1.15;
-    b.units[1].pose = Pose::new(spot, end.facing);
+    b.arranging().units[1].pose = Pose::new(spot, end.facing);
     b.refresh_geometry();
     let friend = b.rects(1).to_vec();
     let now = b.rects(0).to_vec();
     let touches = |a: &[volley::rules::geometry::Rect]| a.iter().any(|r| friend.iter().any(|f| r.overlaps(f)));
     assert!(!touches(&now), "the friend clears the refused line");
     assert!(touches(&dressed), "but not the dressed one");
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     assert!(b.check_move(0, pose, false).is_err());
 }
 

@@ -33,7 +33,7 @@ fn battery(on: bool, others: &[U], terrain: Terrain) -> Battle {
         switches,
     );
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     b
 }
 
@@ -43,7 +43,7 @@ fn battery(on: bool, others: &[U], terrain: Terrain) -> Battle {
 type Burst = (Vec<(u32, u32)>, Vec<(u32, u32, u32)>, V2);
 
 fn burst(b: &mut Battle, ammo: Ammo, rest: u32) -> Burst {
-    b.units[0].loaded = Some(ammo);
+    b.arranging().units[0].loaded = Some(ammo);
     let mut faces = vec![6];
     faces.extend([rest; 80]);
     script(b, &faces);
@@ -82,7 +82,7 @@ fn an_air_burst_attacks_the_stands_within_2_cm_with_one_die_fewer() {
     // zone, 2 cm the air burst's).
     let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
     let mut shell = battery(true, &line, Terrain::default());
-    shell.units[0].loaded = Some(Ammo::Shell);
+    shell.arranging().units[0].loaded = Some(Ammo::Shell);
     let per_gun = shell.check_fire(0, 1, FireContext::Order).unwrap().dice;
     let (attacked, _, at) = burst(&mut shell, Ammo::Shell, 1);
     let within = |r: f64| shell.rects(1).iter().filter(|s| s.distance_to_point(at) <= r).count() as u32;
@@ -125,7 +125,7 @@ fn only_with_the_switch_and_only_into_troops_in_the_open() {
     // A target in the wood: refused.
     let wood = area(AreaKind::Woods, 80.0, 70.0, 120.0, 95.0);
     let mut b = battery(true, &line, wood);
-    b.units[0].loaded = Some(Ammo::AirBurst);
+    b.arranging().units[0].loaded = Some(Ammo::AirBurst);
     if let Err(e) = b.check_fire(0, 1, FireContext::Order) {
         assert!(
             e.rule.contains("Air Burst") || e.rule.contains("Line of Sight"),
@@ -194,26 +194,26 @@ fn a_target_behind_a_wall_or_in_scrub_is_shelled_but_not_air_burst() {
     let near_y = south_edge(&open, 1);
     let wall = wall_south_of(&open, 1, 80.0, 120.0);
     let mut b = battery(true, &line, wall);
-    b.units[0].loaded = Some(Ammo::Shell);
+    b.arranging().units[0].loaded = Some(Ammo::Shell);
     b.check_fire(0, 1, FireContext::Order).expect("shell over the wall");
     assert_eq!(b.cover_of(1, b.units[0].pose.pos), Cover::Soft, "the wall gives cover");
-    b.units[0].loaded = Some(Ammo::AirBurst);
+    b.arranging().units[0].loaded = Some(Ammo::AirBurst);
     let e = b.check_fire(0, 1, FireContext::Order).unwrap_err();
     assert!(e.rule.contains("Air Burst"), "{e:?}");
     // Soft-cover areas seen into (artillery hits them as open, so only the air-burst check
     // keeps them out): scrub and an orchard over the line.
     for kind in [AreaKind::Scrub, AreaKind::Orchard] {
         let mut b = battery(true, &line, area(kind, 80.0, near_y + 0.5, 120.0, 95.0));
-        b.units[0].loaded = Some(Ammo::Shell);
+        b.arranging().units[0].loaded = Some(Ammo::Shell);
         b.check_fire(0, 1, FireContext::Order)
             .unwrap_or_else(|e| panic!("shell into {kind:?}: {e:?}"));
-        b.units[0].loaded = Some(Ammo::AirBurst);
+        b.arranging().units[0].loaded = Some(Ammo::AirBurst);
         let e = b.check_fire(0, 1, FireContext::Order).unwrap_err();
         assert!(e.rule.contains("Air Burst"), "{kind:?}: {e:?}");
     }
     // The same line without the wall may be air-burst.
     let mut open = open;
-    open.units[0].loaded = Some(Ammo::AirBurst);
+    open.arranging().units[0].loaded = Some(Ammo::AirBurst);
     assert!(open.check_fire(0, 1, FireContext::Order).unwrap().air_burst);
 }
 
@@ -223,7 +223,7 @@ fn resolved_mean(b: &Battle, n: u64) -> (f64, f64) {
     let mut xs = Vec::new();
     for seed in 0..n {
         let mut c = b.clone();
-        c.dice = volley::rules::dice::Dice::new(seed);
+        c.set_dice(volley::rules::dice::Dice::new(seed));
         let ev = c.apply(&Action::Fire { unit: 0, target: 1 }).expect("legal shell fire");
         let net: u32 = ev
             .iter()
@@ -251,7 +251,7 @@ fn the_shell_preview_expects_what_the_resolution_lands_every_stand_in_the_burst_
     let line = [u(1, RIFLES, 4, 101.0, 80.0, 270.0)];
     for ammo in [Ammo::Shell, Ammo::AirBurst] {
         let mut b = battery(true, &line, Terrain::default());
-        b.units[0].loaded = Some(ammo);
+        b.arranging().units[0].loaded = Some(ammo);
         let ctx = FireContext::Order;
         let preview = b.shell_expected_hits(0, 1, ctx).expect("a shell");
         assert_eq!(b.fire_expected_hits(0, 1, ctx), preview);

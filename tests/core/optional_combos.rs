@@ -82,12 +82,12 @@ fn under_initiative_passing_poor_weather_makes_activation_1_harder_and_extreme_2
     );
     to_command(&mut b);
     for (weather, target) in [(Weather::Normal, 3), (Weather::Poor, 4), (Weather::Extreme, 5)] {
-        b.weather = weather;
+        b.arranging().weather = weather;
         let plan = b.activation_plan(0, Purpose::Move, Ground::Open).unwrap();
         assert_eq!(plan.target, target, "{weather:?}: {:?}", plan.modifiers);
     }
     // The roll is made against it.
-    b.weather = Weather::Poor;
+    b.arranging().weather = Weather::Poor;
     script(&mut b, &[3]);
     let act = Action::Activate {
         unit: 0,
@@ -126,8 +126,8 @@ fn pair(enemy_y: f64, switches: &[Switch]) -> volley::battle::Battle {
 #[test]
 fn the_terminal_says_it_is_night_and_which_optional_rules_are_on() {
     let mut b = pair(150.0, &[Switch::InitiativePassing, Switch::SaberCharge]);
-    b.night = true;
-    b.weather = Weather::Poor;
+    b.arranging().night = true;
+    b.arranging().weather = Weather::Poor;
     let said = volley::terminal::view::conditions(&b);
     assert_eq!(
         said,
@@ -179,7 +179,7 @@ fn the_fire_log_names_the_d_marker_penalty() {
     // Glory Days: each D-marker +1 to the score to hit (Decision in docs/rules.md); the log
     // said "hit on 6+" with no reason.
     let mut b = pair(65.0, &[Switch::InitiativePassing]);
-    b.units[0].d_markers = 2;
+    b.arranging().units[0].d_markers = 2;
     script(&mut b, &[6; 40]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 2 }).expect("fires");
     let line = ev

@@ -45,10 +45,10 @@ fn garrison(on: bool, material: Material, extra: &[U]) -> Battle {
         switches,
     );
     let gun = b.units.len() as u32 - 1;
-    b.units[gun as usize].loaded = Some(Ammo::Canister);
+    b.arranging().units[gun as usize].loaded = Some(Ammo::Canister);
     to_command(&mut b);
-    b.active = 1;
-    b.cmd.orders.insert(gun, order(2 + HQ0));
+    b.arranging().active = 1;
+    b.arranging().cmd.orders.insert(gun, order(2 + HQ0));
     b
 }
 
@@ -62,13 +62,13 @@ fn hits_and_saves_per_5_cm_of_the_longest_side() {
         (Material::Stone, (27, Some(4))),
         (Material::Fortification, (36, Some(3))),
     ] {
-        std::sync::Arc::make_mut(&mut b.terrain).buildings[0].material = m;
+        std::sync::Arc::make_mut(&mut b.arranging().terrain).buildings[0].material = m;
         assert_eq!(b.construction_value(0), v, "{m:?}");
     }
     // A 5 × 5 cm house is one section; 5.1 cm is two.
-    std::sync::Arc::make_mut(&mut b.terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.0, 5.0);
+    std::sync::Arc::make_mut(&mut b.arranging().terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.0, 5.0);
     assert_eq!(b.construction_value(0).0, 3);
-    std::sync::Arc::make_mut(&mut b.terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.1, 5.0);
+    std::sync::Arc::make_mut(&mut b.arranging().terrain).buildings[0] = house(Material::Wooden, 0.0, 0.0, 5.1, 5.0);
     assert_eq!(b.construction_value(0).0, 6);
 }
 
@@ -107,8 +107,8 @@ fn construction_hit(ev: &[Event]) -> Option<Struck> {
 fn fire_at_garrison(material: Material, ammo: Ammo, seed: u64) -> (Battle, Vec<u32>, Option<Struck>) {
     let mut b = garrison(true, material, &[]);
     let gun = b.units.len() as u32 - 1;
-    b.units[gun as usize].loaded = Some(ammo);
-    b.dice = volley::rules::dice::Dice::new(seed);
+    b.arranging().units[gun as usize].loaded = Some(ammo);
+    b.set_dice(volley::rules::dice::Dice::new(seed));
     let ev = b.apply(&Action::Fire { unit: gun, target: 0 }).expect("the gun fires");
     let dice = ev
         .iter()
@@ -154,7 +154,7 @@ fn artillery_fire_at_the_garrison_rolls_the_same_dice_at_the_building_on_sixes()
     assert!(struck >= 5, "the ball struck the garrison in only {struck} of 39 seeds");
     // Musket fire does not touch the building.
     let mut b = garrison(true, Material::Brick, &[u(1, RIFLES, 4, 80.0, 58.0, 300.0)]);
-    b.cmd.orders.insert(1, order(2 + HQ0));
+    b.arranging().cmd.orders.insert(1, order(2 + HQ0));
     let ev = b.apply(&Action::Fire { unit: 1, target: 0 }).expect("musketry");
     assert!(construction_hit(&ev).is_none());
 }
@@ -200,9 +200,9 @@ fn at_its_hits_value_the_building_collapses_on_its_occupants_and_suppresses_its_
     let neighbour = u(0, RIFLES, 4, 111.2, 50.0, 90.0);
     let mut b = garrison(true, Material::Wooden, &[neighbour]);
     let gun = 2;
-    b.constructions.hits.insert(0, 8); // 9 to collapse
+    b.arranging().constructions.hits.insert(0, 8); // 9 to collapse
     // Shell (canister has no effect on constructions; shell attacks wooden ones).
-    b.units[gun as usize].loaded = Some(Ammo::Shell);
+    b.arranging().units[gun as usize].loaded = Some(Ammo::Shell);
     // How many dice the burst throws at the garrison (a dry run).
     let mut dry = b.clone();
     script(&mut dry, &[6; 200]);

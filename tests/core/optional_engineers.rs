@@ -191,7 +191,7 @@ fn without_the_switch_or_when_suppressed_there_is_no_task() {
     let r = off.apply(&Action::Engineer { unit: 0, linear: 0 }).unwrap_err();
     assert_eq!(r.rule, "BPT Engineering");
     let mut b = with(LinearKind::Fence, 0.5, &[Switch::Engineers]);
-    b.unit_mut(0).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().unit_mut(0).suppressed = Some(volley::battle::state::Suppression {
         player_turn: b.player_turn,
         order_seq: 0,
     });

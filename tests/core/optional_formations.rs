@@ -31,7 +31,7 @@ fn army(on: bool, hq_x: f64, extra: &[U], terrain: Terrain) -> Battle {
         [(hq_x, 5.0), (200.0, 175.0)],
         switches,
     );
-    b.unit_mut(0).hq = CO0;
+    b.arranging().unit_mut(0).hq = CO0;
     to_command(&mut b);
     b
 }
@@ -182,7 +182,7 @@ fn engineers_that_cleared_a_fence_this_turn_cannot_be_attached() {
             [(60.0, 5.0), (200.0, 175.0)],
             &switches,
         );
-        b.unit_mut(0).hq = CO0;
+        b.arranging().unit_mut(0).hq = CO0;
         b
     };
     let mut b = make(true);
@@ -235,7 +235,7 @@ fn a_passed_roll_moves_the_unit_within_10_cm_of_the_hq_for_the_rest_of_the_battl
     assert!(b.check_order(HQ0, &[0], false, false).is_err());
     assert!(b.check_attach(0, HQ0).is_err());
     // Next turn it is the HQ's to order, not the CO's.
-    b.cmd = Default::default();
+    b.arranging().cmd = Default::default();
     b.check_order(HQ0, &[0, 1], false, false)
         .expect("the HQ's formation now");
     assert!(b.check_order(CO0, &[0], false, false).is_err());
@@ -272,7 +272,7 @@ fn the_scheduler_feeds_a_reserve_forward_and_games_replay() {
         [(29.0, 30.0), (200.0, 175.0)],
         &[Switch::FixedFormations],
     );
-    b.unit_mut(0).hq = CO0;
+    b.arranging().unit_mut(0).hq = CO0;
     to_command(&mut b);
     let mut s = volley::agents::by_name("scheduler-easy", 1, 0).unwrap();
     let mut picks = Vec::new();

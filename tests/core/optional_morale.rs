@@ -22,9 +22,9 @@ fn duel(morale: Option<Morale>, on: bool) -> Battle {
         [(40.0, 5.0), (200.0, 175.0)],
         switches,
     );
-    b.unit_mut(1).morale = morale;
+    b.arranging().unit_mut(1).morale = morale;
     to_command(&mut b);
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     b
 }
 
@@ -75,7 +75,7 @@ fn with_the_switch_off_the_grade_is_ignored_and_the_score_to_hit_suppresses() {
 /// The target already suppressed: three hits give three fall-back dice.
 fn fall_back(grade: Morale, dice: [u32; 3]) -> (Battle, Vec<Event>) {
     let mut b = duel(Some(grade), true);
-    b.unit_mut(1).suppressed = Some(Suppression {
+    b.arranging().unit_mut(1).suppressed = Some(Suppression {
         player_turn: 0,
         order_seq: 0,
     });
@@ -133,9 +133,9 @@ fn a_charge_round_rolls_against_the_grade() {
         [(40.0, 5.0), (200.0, 175.0)],
         &[Switch::MoraleGrades],
     );
-    b.unit_mut(1).morale = Some(Morale::Unmotivated);
+    b.arranging().unit_mut(1).morale = Some(Morale::Unmotivated);
     to_command(&mut b);
-    b.combats.push(volley::battle::state::Combat {
+    b.arranging().combats.push(volley::battle::state::Combat {
         chargers: vec![0],
         target: 1,
         supports: [vec![], vec![]],
@@ -166,7 +166,7 @@ fn victory_points_are_the_units_points_less_or_more_a_quarter() {
     let mut points = Vec::new();
     for grade in [Morale::Unmotivated, Morale::Regular, Morale::Motivated] {
         let mut b = duel(Some(grade), true);
-        b.unit_mut(1).knocked_out = true;
+        b.arranging().unit_mut(1).knocked_out = true;
         points.push(b.victory_points()[0]);
     }
     let regular = points[1];
@@ -213,7 +213,7 @@ fn with_the_switch_on_an_ungraded_unit_is_regular_suppressed_on_5_and_lost_beyon
     assert_eq!(suppression_need(&ev), (5, false), "a 4 does not suppress a regular");
     for (dice, lost) in [([3, 3, 4], false), ([3, 4, 4], true)] {
         let mut b = duel(None, true);
-        b.unit_mut(1).suppressed = Some(Suppression {
+        b.arranging().unit_mut(1).suppressed = Some(Suppression {
             player_turn: 0,
             order_seq: 0,
         });

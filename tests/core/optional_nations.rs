@@ -20,7 +20,7 @@ fn sabugal(on: bool) -> Battle {
     };
     let (mut b, _) = volley::load_battle_with(&path, 1, &switches).expect("Sabugal loads");
     to_command(&mut b);
-    b.active = 0;
+    b.arranging().active = 0;
     b
 }
 
@@ -47,7 +47,7 @@ fn beckwiths_brigade(b: &Battle) -> Vec<u32> {
 fn a_brigade_of_several_nations_takes_no_orders_from_a_hq_who_cannot_command_all_of_it() {
     let mut b = sabugal(true);
     // Without the book's exception for British-led Portuguese (the map has it).
-    b.sides[0].obeys.clear();
+    b.arranging().sides[0].obeys.clear();
     let (cac, rifles) = (unit(&b, "gb_3cac"), unit(&b, "gb_95a"));
     let (beckwith, erskine) = (cmd(&b, "gb_bde1"), cmd(&b, "gb_div"));
     assert_eq!(b.unit(cac).nation.as_deref(), Some("Portuguese"));
@@ -83,7 +83,7 @@ fn a_brigade_of_several_nations_takes_no_orders_from_a_hq_who_cannot_command_all
         assert!(!b.legal_actions().contains(&order));
     }
     // Once the Cacadores are knocked out the brigade is British again.
-    b.unit_mut(cac).knocked_out = true;
+    b.arranging().unit_mut(cac).knocked_out = true;
     b.check_order(beckwith, &[rifles], false, false)
         .expect("a British brigade takes a British brigadier's orders");
 }
@@ -122,7 +122,7 @@ fn the_scenario_may_let_portuguese_take_orders_from_british_hqs() {
     b.check_order(beckwith, &brigade, false, false)
         .expect("the whole brigade");
     // The exception is one way: a Portuguese HQ would still not order British troops.
-    b.commanders[beckwith as usize].nation = Some("Portuguese".into());
+    b.arranging().commanders[beckwith as usize].nation = Some("Portuguese".into());
     assert!(b.check_order(beckwith, &[unit(&b, "gb_95a")], false, false).is_err());
 }
 

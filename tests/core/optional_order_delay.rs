@@ -44,11 +44,11 @@ fn hq_distance(b: &Battle, id: u32) -> f64 {
 /// Put the Union HQ straight behind unit 0, `d` cm from it base edge to base edge.
 fn place_hq(b: &mut Battle, d: f64) {
     let x = b.unit(0).pose.pos.x;
-    b.commanders[HQ0 as usize].pos = V2::new(x, 40.0);
+    b.arranging().commanders[HQ0 as usize].pos = V2::new(x, 40.0);
     for _ in 0..3 {
         let now = hq_distance(b, 0);
         let y = b.commander(HQ0).pos.y + (now - d);
-        b.commanders[HQ0 as usize].pos = V2::new(x, y);
+        b.arranging().commanders[HQ0 as usize].pos = V2::new(x, y);
     }
     assert!((hq_distance(b, 0) - d).abs() < 1e-9, "placed at {}", hq_distance(b, 0));
 }
@@ -278,12 +278,12 @@ fn a_unit_suppressed_or_knocked_out_meanwhile_lets_the_order_lapse() {
     let held: Vec<(Vec<u32>, u32)> = b.pending_orders().iter().map(|p| (p.units.clone(), p.delay)).collect();
     assert_eq!(held, vec![(vec![0], 1), (vec![1], 2)], "each unit by its own distance");
     walk_to_command(&mut b, 2);
-    b.unit_mut(0).knocked_out = true;
+    b.arranging().unit_mut(0).knocked_out = true;
     b.refresh_geometry();
     let ev = walk_to_command(&mut b, 3);
     assert_eq!(arrival(&ev), Some((vec![], vec![(0, Lapsed::KnockedOut)])));
     walk_to_command(&mut b, 4);
-    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: 4,
         order_seq: 0,
     });
@@ -304,7 +304,7 @@ fn an_order_arriving_at_engineers_that_worked_this_turn_lapses() {
     assert_eq!(arrival(&ev), Some((vec![0], vec![])), "unit 0, 30 cm away, one turn");
     walk_to_command(&mut b, 4);
     // Unit 1 carried out a task in the initiative phase of player turn 5.
-    b.unit_mut(1).engineer_turn = Some(5);
+    b.arranging().unit_mut(1).engineer_turn = Some(5);
     let ev = walk_to_command(&mut b, 5);
     assert_eq!(arrival(&ev), Some((vec![], vec![(1, Lapsed::EngineeringTask)])));
     assert!(!b.cmd.orders.contains_key(&1));
@@ -476,7 +476,7 @@ fn a_second_order_in_the_turn_is_successive_and_replaces_the_held_one() {
 #[test]
 fn a_delayed_order_frees_a_scout_when_it_arrives() {
     let mut b = ordering_at(30.0, &[Switch::OrderDelay, Switch::Scouting], &[2, 3]);
-    b.unit_mut(0).scout = true;
+    b.arranging().unit_mut(0).scout = true;
     b.apply(&order(vec![0])).expect("held");
     assert!(!b.unit(0).scout_free, "not before it arrives");
     let ev = walk_to_command(&mut b, 3);
@@ -497,11 +497,11 @@ fn a_delayed_order_frees_a_scout_when_it_arrives() {
 #[test]
 fn an_attachment_waits_for_the_order_like_any_unit() {
     let mut b = delay_battle(&[Switch::OrderDelay, Switch::FixedFormations]);
-    b.unit_mut(0).hq = CO0;
+    b.arranging().unit_mut(0).hq = CO0;
     walk_to_command(&mut b, 1);
     let x = b.unit(0).pose.pos.x;
-    b.commanders[CO0 as usize].pos = V2::new(x, 50.0);
-    b.commanders[HQ0 as usize].pos = V2::new(x - 20.0, 45.0);
+    b.arranging().commanders[CO0 as usize].pos = V2::new(x, 50.0);
+    b.arranging().commanders[HQ0 as usize].pos = V2::new(x - 20.0, 45.0);
     let co = geometry::rects_distance(&[b.commander_rect(b.commander(CO0))], b.rects(0));
     assert!(co > 20.0 && co <= 40.0, "CO {co} cm from the unit");
     let before = b.unit(0).pose;

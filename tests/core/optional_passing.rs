@@ -124,7 +124,7 @@ fn activation_modifiers_alone_plus_1_general_minus_1() {
         "no friend within 6\""
     );
     // The brigade HQ rides to the unit's rear edge: general with unit −1.
-    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.arranging().commanders[1].pos = V2::new(100.0, 47.5);
     b.refresh_geometry();
     assert!(b.touching_commander(0).is_some());
     assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3);
@@ -135,8 +135,8 @@ fn activation_modifiers_alone_plus_1_general_minus_1() {
 #[test]
 fn glory_days_example_raw_unit_in_open_woodland_with_1_d_marker_needs_6() {
     let mut b = pair(woods(), 150.0);
-    b.units[0].grade = Grade::Poor;
-    b.units[0].d_markers = 1;
+    b.arranging().units[0].grade = Grade::Poor;
+    b.arranging().units[0].d_markers = 1;
     let p = b.activation_plan(0, MOVE, OPEN).unwrap();
     assert_eq!(p.target, 6, "{:?}", p.modifiers);
     // Into godforsaken terrain it could not move at all.
@@ -194,10 +194,10 @@ fn hits_become_d_markers_at_most_3_the_rest_are_hits() {
 fn each_d_marker_raises_activation_and_the_score_to_hit_by_1() {
     let mut b = pair(Terrain::default(), 65.0);
     let plain = b.check_passing_fire(0, 2).unwrap().effective_to_hit();
-    b.units[0].d_markers = 2;
+    b.arranging().units[0].d_markers = 2;
     assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 5);
     assert_eq!(b.check_passing_fire(0, 2).unwrap().effective_to_hit(), plain + 2);
-    b.units[0].d_markers = 3;
+    b.arranging().units[0].d_markers = 3;
     assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 6);
 }
 
@@ -259,11 +259,11 @@ fn reaction_fire_of_1_hit_does_not_stop_the_move() {
 #[test]
 fn rally_3_plus_removes_one_d_marker_and_failure_passes_the_initiative() {
     let mut b = open();
-    b.units[0].d_markers = 2;
+    b.arranging().units[0].d_markers = 2;
     // Base 3, outside movement range of any enemy −1.
     let p = b.rally_plan(0).unwrap();
     assert_eq!(p.target, 2, "{:?}", p.modifiers);
-    b.units[2].pose.pos = V2::new(100.0, 60.0);
+    b.arranging().units[2].pose.pos = V2::new(100.0, 60.0);
     b.refresh_geometry();
     assert_eq!(b.rally_plan(0).unwrap().target, 3, "an enemy within its move");
     script(&mut b, &[3, 2]);
@@ -349,8 +349,8 @@ fn the_d_marker_penalty_worsens_a_guns_round_shot_too() {
         &[Switch::InitiativePassing],
     );
     to_command(&mut b);
-    b.units[0].loaded = Some(volley::data::scenario::Ammo::Shot);
-    b.units[0].d_markers = 1;
+    b.arranging().units[0].loaded = Some(volley::data::scenario::Ammo::Shot);
+    b.arranging().units[0].d_markers = 1;
     let plan = b.check_passing_fire(0, 1).expect("in range and seen");
     assert_eq!((plan.to_hit, plan.penalty, plan.score()), (4, 1, 5));
     // Accuracy 6 (on the aim point), bounce 1 (fails), then the strike dice.
@@ -520,7 +520,7 @@ fn a_gun_that_loads_has_not_moved_and_fires_at_4_with_no_penalty() {
         &[Switch::InitiativePassing],
     );
     to_command(&mut b);
-    b.units[0].loaded = None;
+    b.arranging().units[0].loaded = None;
     let act = activate_for(0, Purpose::Formation, OPEN);
     assert_eq!(b.activation_plan(0, Purpose::Formation, OPEN).unwrap().target, 3);
     assert!(b.legal_actions().contains(&act));
@@ -617,7 +617,7 @@ fn fired_on_same_target_last_initiative_is_one_easier() {
     assert_eq!(again.roll_bonus, 1, "same target: one easier");
     assert_eq!(again.effective_to_hit(), plain.score() - 1);
     // Not at another target, and not if it did not fire at it last initiative.
-    b.units[0].gd_fired_at = Some((1, turn));
+    b.arranging().units[0].gd_fired_at = Some((1, turn));
     assert_eq!(b.check_passing_fire(0, 2).unwrap().roll_bonus, 0);
 }
 
@@ -627,7 +627,7 @@ fn a_unit_that_carried_out_an_engineering_task_this_turn_is_not_activated() {
     // carry out a task"; under initiative passing an activation is the unit's order.
     let mut b = open();
     let pt = b.player_turn;
-    b.unit_mut(0).engineer_turn = Some(pt);
+    b.arranging().unit_mut(0).engineer_turn = Some(pt);
     assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap_err().rule, "BPT Engineering");
     assert!(!b.legal_actions().contains(&activate(0)));
     assert!(b.activation_plan(1, MOVE, OPEN).is_ok());
@@ -709,7 +709,7 @@ fn the_scheduler_takes_a_likely_activation_before_a_long_shot_fire() {
         &[Switch::InitiativePassing],
     );
     to_command(&mut b);
-    b.unit_mut(0).d_markers = 1;
+    b.arranging().unit_mut(0).d_markers = 1;
     let fire = Action::Fire { unit: 0, target: 2 };
     assert!(b.legal_actions().contains(&fire), "the one-stand unit may fire");
     let picks = easy_command_phase(&mut b, 10);
@@ -855,7 +855,7 @@ fn activation_in_column_on_a_road_is_one_easier() {
             .any(|m| m.amount == -1 && volley::report::words::rule_words(m.rule).contains("column on a road"))
     );
     assert_eq!(b.activation_plan(1, MOVE, OPEN).unwrap().target, 3, "off the road");
-    b.units[0].formation = Formation::Line;
+    b.arranging().units[0].formation = Formation::Line;
     b.refresh_geometry();
     assert_eq!(b.activation_plan(0, MOVE, OPEN).unwrap().target, 3, "in line");
 }
@@ -866,20 +866,20 @@ fn activation_in_column_on_a_road_is_one_easier() {
 fn rally_modifiers_for_generals_and_for_no_friend_within_6_inches() {
     use volley::data::army::Quality;
     let mut b = open();
-    b.units[0].d_markers = 1;
+    b.arranging().units[0].d_markers = 1;
     assert_eq!(b.rally_plan(0).unwrap().target, 2, "out of the enemy's reach −1");
     // The brigade HQ (seasoned: BPT average) rides to the unit's rear edge.
-    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.arranging().commanders[1].pos = V2::new(100.0, 47.5);
     b.refresh_geometry();
     assert!(b.touching_commander(0).is_some());
     assert_eq!(b.rally_plan(0).unwrap().target, 1, "seasoned general −1");
-    b.commanders[1].row.quality = Quality::Exceptional;
+    b.arranging().commanders[1].row.quality = Quality::Exceptional;
     assert_eq!(b.rally_plan(0).unwrap().target, 0, "veteran general −2");
-    b.commanders[1].row.quality = Quality::Uninspiring;
+    b.arranging().commanders[1].row.quality = Quality::Uninspiring;
     assert_eq!(b.rally_plan(0).unwrap().target, 2, "raw general: no modifier");
     // Unit 1 marches off: no friendly unit within 6" (20 cm), +1.
-    b.commanders[1].pos = V2::new(40.0, 5.0);
-    b.units[1].pose.pos = V2::new(200.0, 50.0);
+    b.arranging().commanders[1].pos = V2::new(40.0, 5.0);
+    b.arranging().units[1].pose.pos = V2::new(200.0, 50.0);
     b.refresh_geometry();
     let p = b.rally_plan(0).unwrap();
     assert_eq!(p.target, 3, "{:?}", p.modifiers);
@@ -891,7 +891,7 @@ fn rally_modifiers_for_generals_and_for_no_friend_within_6_inches() {
 fn the_charge_test_general_minus_1_and_terrain_plus_1_or_2() {
     let mut b = cavalry_facing_infantry(ROW, 4);
     assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 4);
-    b.commanders[1].pos = V2::new(100.0, 47.5);
+    b.arranging().commanders[1].pos = V2::new(100.0, 47.5);
     b.refresh_geometry();
     assert!(b.touching_commander(0).is_some());
     assert_eq!(b.charge_test_plan(0, 1).unwrap().target, 3, "general with unit");

@@ -30,7 +30,7 @@ fn duel(on: bool, row: &'static str, formation: Formation, credits: u32) -> Batt
     to_command(&mut b);
     let mut o = order(HQ0);
     o.credits = credits;
-    b.cmd.orders.insert(0, o);
+    b.arranging().cmd.orders.insert(0, o);
     b
 }
 
@@ -87,9 +87,9 @@ fn mounted_cavalry_and_guns_do_not_go_prone() {
 /// Confederate unit 1 fires at the Union unit 0 with three hits (dice 6 6 6 1, at 4+ with the
 /// first-fire bonus 3+), no save; then its suppression dice.
 fn fired_at(b: &mut Battle) -> Vec<Event> {
-    b.active = 1;
-    b.cmd.orders.clear();
-    b.cmd.orders.insert(1, order(2 + HQ0));
+    b.arranging().active = 1;
+    b.arranging().cmd.orders.clear();
+    b.arranging().cmd.orders.insert(1, order(2 + HQ0));
     script(b, &[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1]);
     b.apply(&Action::Fire { unit: 1, target: 0 }).expect("legal fire")
 }
@@ -135,14 +135,14 @@ fn a_battery_firing_at_a_prone_line_is_one_unit_firing_one_hit_off_not_one_per_g
         &[Switch::Prone],
     );
     to_command(&mut base);
-    base.active = 1;
-    base.optional.prone.set(0, true);
-    base.unit_mut(1).loaded = Some(Ammo::Shot);
-    base.cmd.orders.insert(1, order(2 + HQ0));
+    base.arranging().active = 1;
+    base.arranging().optional.prone.set(0, true);
+    base.arranging().unit_mut(1).loaded = Some(Ammo::Shot);
+    base.arranging().cmd.orders.insert(1, order(2 + HQ0));
     let mut found = false;
     for seed in 1..2000 {
         let mut b = base.clone();
-        b.dice = volley::rules::dice::Dice::new(seed);
+        b.set_dice(volley::rules::dice::Dice::new(seed));
         let Ok(ev) = b.apply(&Action::Fire { unit: 1, target: 0 }) else {
             panic!("the battery may fire round shot at the line");
         };
@@ -257,15 +257,16 @@ fn the_scheduler_lies_down_on_its_objective_under_guns_it_cannot_answer() {
         [(96.0, 44.0), (200.0, 175.0)],
         &[Switch::Prone],
     );
-    b.objectives.push(Objective {
+    let pos = b.unit(0).pose.pos;
+    b.arranging().objectives.push(Objective {
         name: "Crossroads".into(),
         side: "Union".into(),
         level: ObjectiveLevel::Major,
-        pos: b.unit(0).pose.pos,
+        pos,
         radius: 8.0,
     });
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     let (pick, why) = scheduler_first_pick(&b);
     assert_eq!(
         pick,

@@ -31,7 +31,7 @@ fn field(on: bool, cav: &'static str, row: &'static str, gap: f64) -> Battle {
         switches,
     );
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     b
 }
 
@@ -60,14 +60,14 @@ fn only_sabre_cavalry_that_may_charge_now_announce_it() {
     let off = field(false, CAVALRY, RIFLES, 8.0);
     assert!(off.check_draw_sabers(0).unwrap_err().rule.contains("Saber Charge"));
     let mut no_order = field(true, CAVALRY, RIFLES, 8.0);
-    no_order.cmd.orders.clear();
+    no_order.arranging().cmd.orders.clear();
     assert!(no_order.check_draw_sabers(0).is_err());
     assert!(!no_order.legal_actions().contains(&Action::DrawSabers { unit: 0 }));
     // Inferior 1861 cavalry have no sabres; infantry are not cavalry.
     let inferior = field(true, "us_cavalry_1861", RIFLES, 8.0);
     assert!(inferior.check_draw_sabers(0).is_err());
     let mut foot = field(true, RIFLES, RIFLES, 8.0);
-    foot.cmd.orders.insert(0, order(HQ0));
+    foot.arranging().cmd.orders.insert(0, order(HQ0));
     assert!(foot.check_draw_sabers(0).is_err());
 }
 
@@ -76,13 +76,13 @@ fn cavalry_that_drew_sabers_may_not_fire_that_turn() {
     let mut b = field(true, CAVALRY, RIFLES, 1.5);
     let mut o = order(HQ0);
     o.credits = 2;
-    b.cmd.orders.insert(0, o);
+    b.arranging().cmd.orders.insert(0, o);
     assert!(b.check_fire(0, 1, volley::battle::fire::FireContext::Order).is_ok());
     b.apply(&Action::DrawSabers { unit: 0 }).unwrap();
     let e = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err();
     assert_eq!(e.rule, "BPT Saber Charge");
     // The announcement lasts the player turn.
-    b.player_turn += 1;
+    b.arranging().player_turn += 1;
     assert!(!b.sabers_drawn(0));
 }
 
@@ -92,7 +92,7 @@ fn combat_dice(row: &'static str, sabers: bool) -> (u32, u32) {
     if sabers {
         b.apply(&Action::DrawSabers { unit: 0 }).unwrap();
     }
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0],
         target: 1,
         supports: [vec![], vec![]],
@@ -132,10 +132,10 @@ fn a_saber_charge_adds_an_attack_a_stand_and_rifled_infantry_one_back() {
 #[test]
 fn the_scheduler_announces_before_it_charges_and_games_replay() {
     let mut b = field(true, CAVALRY, "regular_infantry_smoothbore", 8.0);
-    b.cmd.orders.clear();
+    b.arranging().cmd.orders.clear();
     // The infantry already suppressed, so it cannot fire at the charge before contact (a
     // fresh line's volley makes the charge not worth it: `closing_fire_odds`).
-    b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+    b.arranging().unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: b.player_turn,
         order_seq: 0,
     });

@@ -31,8 +31,8 @@ fn watch(row: &'static str, scout: bool, gap: f64, terrain: Terrain) -> Battle {
         [(40.0, 5.0), (200.0, 175.0)],
         &[Switch::Scouting],
     );
-    b.unit_mut(0).scout = scout;
-    b.unit_mut(0).hidden = false;
+    b.arranging().unit_mut(0).scout = scout;
+    b.arranging().unit_mut(0).hidden = false;
     assert!(b.unit(1).hidden, "hidden set-up");
     to_command(&mut b);
     b
@@ -85,7 +85,7 @@ fn a_hidden_unit_is_neither_seen_nor_fired_at_nor_charged_until_found() {
     let mut b = watch(RIFLES, false, 8.0, Terrain::default());
     // Still hidden at the start (no action yet): the line 8 cm off is not an enemy in sight.
     assert!(b.visible_enemies(0).is_empty());
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     let e = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err();
     assert!(e.rule.contains("hidden set-up"), "{e:?}");
     assert!(b.check_charge(0, 1).is_err());
@@ -97,8 +97,8 @@ fn a_hidden_unit_is_neither_seen_nor_fired_at_nor_charged_until_found() {
 #[test]
 fn a_hidden_unit_gives_itself_away_when_it_acts() {
     let mut b = watch(RIFLES, false, 60.0, Terrain::default());
-    b.unit_mut(0).hidden = true;
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().unit_mut(0).hidden = true;
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     let to = Pose::new(V2::new(100.0, 53.0), b.unit(0).pose.facing);
     let ev = b.apply(&Action::Move { unit: 0, to }).expect("move");
     assert!(ev.contains(&Event::Scouting(ScoutingEvent::Revealed {
@@ -112,9 +112,9 @@ fn a_hidden_unit_gives_itself_away_when_it_acts() {
 #[test]
 fn a_scout_fired_upon_retires_and_is_not_lost() {
     let mut b = watch(SCOUT, true, 8.0, Terrain::default());
-    b.unit_mut(1).hidden = false;
-    b.active = 1;
-    b.cmd.orders.insert(1, order(2 + HQ0));
+    b.arranging().unit_mut(1).hidden = false;
+    b.arranging().active = 1;
+    b.arranging().cmd.orders.insert(1, order(2 + HQ0));
     let ev = b
         .apply(&Action::Fire { unit: 1, target: 0 })
         .expect("fire at the scout");
@@ -134,9 +134,9 @@ fn a_scout_fired_upon_retires_and_is_not_lost() {
 #[test]
 fn a_scout_contacted_retires_without_a_fight() {
     let mut b = watch(SCOUT, true, 0.05, Terrain::default());
-    b.unit_mut(1).hidden = false;
-    b.active = 1;
-    b.combats.push(Combat {
+    b.arranging().unit_mut(1).hidden = false;
+    b.arranging().active = 1;
+    b.arranging().combats.push(Combat {
         chargers: vec![1],
         target: 0,
         supports: [vec![], vec![]],
@@ -157,7 +157,7 @@ fn a_scout_contacted_retires_without_a_fight() {
 #[test]
 fn after_one_passed_command_roll_a_scout_moves_without_orders() {
     let mut b = watch(SCOUT, true, 60.0, Terrain::default());
-    b.commanders[HQ0 as usize].pos = V2::new(100.0, 45.0);
+    b.arranging().commanders[HQ0 as usize].pos = V2::new(100.0, 45.0);
     assert!(!b.unit(0).scout_free);
     script(&mut b, &[1, 2]);
     b.apply(&Action::Order {

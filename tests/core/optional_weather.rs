@@ -134,7 +134,7 @@ fn to_next_game_turn(b: &mut volley::battle::Battle) -> Vec<Event> {
 #[test]
 fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_a_command_point() {
     let mut b = weather_battle();
-    b.weather = Weather::Normal;
+    b.arranging().weather = Weather::Normal;
     // Ending every phase of both player turns rolls no die but the weather test's.
     let mut faces = vec![6, 6];
     faces.extend(std::iter::repeat_n(3, 40));
@@ -184,8 +184,8 @@ fn a_double_six_at_the_end_of_the_game_turn_turns_normal_weather_poor_and_costs_
 #[test]
 fn night_never_changes() {
     let mut b = weather_battle();
-    b.night = true;
-    b.weather = Weather::Poor;
+    b.arranging().night = true;
+    b.arranging().weather = Weather::Poor;
     script(&mut b, &[6; 40]);
     let ev = to_next_game_turn(&mut b);
     assert!(
@@ -277,12 +277,12 @@ fn poor_weather_costs_the_breakpoint_roll_a_point_so_a_seven_breaks_at_six() {
             [(40.0, 5.0), (200.0, 175.0)],
             &[Switch::Weather],
         );
-        b.weather = weather;
+        b.arranging().weather = weather;
         to_command(&mut b);
         // Four units, breakpoint 2; three lost: one beyond it.
         assert_eq!(b.sides[1].breakpoint, 2);
         for id in [1, 2, 3] {
-            b.unit_mut(id).knocked_out = true;
+            b.arranging().unit_mut(id).knocked_out = true;
         }
         assert_eq!(b.commander(2).command_value, 8);
         script(&mut b, &[3, 4]);
@@ -321,7 +321,7 @@ fn poor_weather_costs_a_self_order_a_point() {
             [(40.0, 5.0), (200.0, 175.0)],
             &[Switch::Weather],
         );
-        b.weather = weather;
+        b.arranging().weather = weather;
         to_command(&mut b);
         script(&mut b, faces);
         let ev = b.apply(&Action::SelfOrder { unit: 0 }).unwrap();

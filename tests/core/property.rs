@@ -127,7 +127,7 @@ fn eager_random_games_at_close_quarters_finish_with_every_invariant_holding() {
     let mut knocked_out = 0;
     for seed in seeds(n) {
         let mut b = close_quarters();
-        b.dice = volley::rules::dice::Dice::new(seed);
+        b.set_dice(volley::rules::dice::Dice::new(seed));
         let done = play_checked(b, seed, "eager");
         knocked_out += done.units.iter().filter(|u| u.knocked_out).count();
     }

@@ -35,7 +35,7 @@ fn ordered(units: &[U], terrain: volley::rules::terrain::Terrain) -> Battle {
         [(40.0, 5.0), (200.0, 165.0)],
     );
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     b
 }
 
@@ -87,12 +87,12 @@ fn a_gun_fires_only_when_loaded_and_firing_spends_the_load() {
     assert_eq!(b.unit(0).loaded, Some(Ammo::Shot));
     // Loading the same again is no action at all.
     assert!(b.check_deploy(0, Deploy::Load(Ammo::Shot), false).is_err());
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     script(&mut b, &[6, 1, 1, 1, 1, 1, 1, 1]);
     b.apply(&Action::Fire { unit: 0, target: 1 })
         .expect("a loaded gun fires");
     assert_eq!(b.unit(0).loaded, None);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     assert_eq!(
         b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err().rule,
         "Hardtack: loading"
@@ -111,7 +111,7 @@ fn howitzers_load_shell_only_and_limbered_guns_do_not_load() {
         "BPT Howitzers / Mortars"
     );
     assert!(b.check_deploy(0, Deploy::Load(Ammo::Shell), false).is_ok());
-    b.units[0].limbered = true;
+    b.arranging().units[0].limbered = true;
     assert_eq!(
         b.check_deploy(0, Deploy::Load(Ammo::Shell), false).unwrap_err().rule,
         "Hardtack: loading"
@@ -133,7 +133,7 @@ fn round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend() {
         u(1, RIFLES, 4, 100.0, 89.0, 270.0),
     ]);
     // Ids: gun 0, Union line 1, Confederate lines 2 (front) and 3 (behind).
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let plan = b.check_fire(0, 2, FireContext::Order).expect("in range and seen");
     let dice = plan.dice;
     assert_eq!(dice, 3, "2 attacks, +1 within half range (60 cm guns): {plan:?}");
@@ -178,7 +178,7 @@ fn round_shot_strikes_the_first_stand_then_bounces_over_a_unit_into_a_friend() {
 fn canister_at(ys: &[f64], faces: &[u32]) -> (Battle, Vec<Event>) {
     let others: Vec<U> = ys.iter().map(|&y| u(1, RIFLES, 2, 101.0, y, 270.0)).collect();
     let mut b = battery(&others);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     script(&mut b, faces);
     let ev = b
         .apply(&Action::Fire { unit: 0, target: 1 })
@@ -231,7 +231,7 @@ fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
         .map(|&y| u(1, RIFLES, 2, 101.0, y, 270.0))
         .collect();
     let mut b = battery(&others);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let preview = b
         .canister_preview(0, 1, volley::battle::fire::FireContext::Order)
         .expect("canister at 10 cm");
@@ -248,7 +248,7 @@ fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
     assert_eq!(rolled, preview.units[1..].to_vec());
     // The battle's artillery system gives an aimed gun the same preview, as a component.
     let mut b = battery(&others);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let mut app = volley::app::headless_app(b);
     let gun = app
         .world()
@@ -269,7 +269,7 @@ fn the_canister_preview_names_the_units_and_scores_the_fire_rolls() {
     assert_eq!(aim.sweep, preview);
     // Round shot has no canister preview.
     let mut b = battery(&others);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     assert_eq!(b.canister_preview(0, 1, volley::battle::fire::FireContext::Order), None);
 }
 
@@ -291,11 +291,11 @@ fn a_friend_in_the_canister_corridor_forbids_canister() {
     // DECISIONS: "Friendly units inside the corridor below block canister: the gun may not
     // fire it." A Union line behind the Confederate target, inside the corridor.
     let mut b = battery(&[u(0, RIFLES, 2, 101.0, 58.0, 270.0), u(1, RIFLES, 2, 101.0, 54.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let e = b.check_fire(0, 2, FireContext::Order).unwrap_err();
     assert_eq!(e.rule, "DECISIONS Artillery: canister");
     // Round shot at the same target is allowed (the friend is behind, in harm's way).
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     assert!(b.check_fire(0, 2, FireContext::Order).is_ok());
 }
 
@@ -305,7 +305,7 @@ fn shell_bursts_on_every_stand_within_3_cm_with_a_shrapnel_die() {
     // attack as shrapnel (ACW, after 1845). Accuracy 6: on the aim point (the nearest stand's
     // nearest point); a unit 7 cm behind is out of reach.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0), u(1, RIFLES, 4, 101.0, 87.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Shell);
+    b.arranging().units[0].loaded = Some(Ammo::Shell);
     let per_stand = b.check_fire(0, 1, FireContext::Order).unwrap().dice + 1;
     let mut faces = vec![6];
     faces.extend([1; 40]);
@@ -328,9 +328,9 @@ fn a_mortars_target_saves_4_or_better() {
         u(1, RIFLES, 4, 100.0, 62.0, 270.0),
     ]);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     assert!(b.check_deploy(0, Deploy::Load(Ammo::Canister), false).is_err());
-    b.units[0].loaded = Some(Ammo::Shell);
+    b.arranging().units[0].loaded = Some(Ammo::Shell);
     let mut faces = vec![6];
     faces.extend([6; 60]);
     script(&mut b, &faces);
@@ -350,7 +350,7 @@ fn an_unlimbered_gun_man_handled_under_an_order_fires_in_the_same_order() {
     // DECISIONS "Artillery handling": "an unlimbered gun may be man-handled (3 cm) and fire in
     // the same order". One order: move 2 cm, then fire; a second fire needs another order.
     let mut b = battery(&[u(1, RIFLES, 4, 100.0, 80.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let mut to = b.unit(0).pose;
     to.pos.y += 2.0;
     b.apply(&Action::Move { unit: 0, to }).expect("man-handled 2 cm");
@@ -360,7 +360,7 @@ fn an_unlimbered_gun_man_handled_under_an_order_fires_in_the_same_order() {
     script(&mut b, &faces);
     b.apply(&Action::Fire { unit: 0, target: 1 })
         .expect("and fires in the same order");
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     assert_eq!(
         b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap_err().rule,
         "BPT Actions"
@@ -432,21 +432,21 @@ fn a_gun_prolonges_back_at_its_second_rate_and_still_fires() {
     assert!(b.check_move(0, Pose::new(V2::new(101.0, 53.0), n), false).is_ok());
     // Without its limber it only man-handles.
     let mut nolimber = b.clone();
-    nolimber.unit_mut(0).has_limber = false;
+    nolimber.arranging().unit_mut(0).has_limber = false;
     assert!(
         nolimber
             .check_move(0, Pose::new(V2::new(101.0, 42.0), n), false)
             .is_err()
     );
     // Moved back and fired in the same order, still unlimbered.
-    b.unit_mut(0).loaded = Some(Ammo::Shot);
+    b.arranging().unit_mut(0).loaded = Some(Ammo::Shot);
     b.apply(&Action::Move {
         unit: 0,
         to: Pose::new(V2::new(101.0, 42.0), n),
     })
     .expect("prolonge");
     assert!(!b.unit(0).limbered);
-    b.dice = volley::rules::dice::Dice::new(7);
+    b.set_dice(volley::rules::dice::Dice::new(7));
     b.apply(&Action::Fire { unit: 0, target: 1 }).expect("and fires");
 }
 
@@ -498,7 +498,7 @@ fn deviation_and_the_canister_corridor_are_measured_from_the_guns_front_edge() {
     // Round shot: the aim point 29.5 cm from the front edge (30.75 from the centre) is under
     // 30 cm, so a miss deviates by 1d6, not 2d6.
     let mut b = battery(&[u(1, RIFLES, 4, 100.0, 51.25 + 29.5 + 0.75, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let mut faces = vec![1, 12, 3, 1];
     faces.extend([1; 60]);
     script(&mut b, &faces);
@@ -526,12 +526,12 @@ fn canister_takes_the_nearest_enemy_in_the_cone_first() {
     // one 1.5 cm off to the left; both seen.
     let mut b = battery(&[u(1, RIFLES, 2, 105.5, 56.5, 270.0), u(1, RIFLES, 2, 98.0, 53.5, 270.0)]);
     assert!(b.sees(0, 1) && b.sees(0, 2));
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let r = b.check_fire(0, 1, FireContext::Order).unwrap_err();
     assert!(r.rule.contains("nearest enemy"), "{r}");
     assert!(b.check_fire(0, 2, FireContext::Order).is_ok());
     // Round shot is not bound to the nearest.
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     assert!(
         b.check_fire(0, 1, FireContext::Order)
             .map(|p| !p.canister)
@@ -560,8 +560,8 @@ fn a_ball_that_lands_on_a_commander_strikes_him_like_any_stand() {
     // colonel's base (2 cm across at (107.5, 80)): he is the first base in the strip and takes
     // the gun's full 3 dice; the bounce roll of 1 fails.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0)]);
-    b.commanders[3].pos = volley::rules::geometry::V2::new(107.5, 80.0);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().commanders[3].pos = volley::rules::geometry::V2::new(107.5, 80.0);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     assert_eq!(b.check_fire(0, 1, FireContext::Order).unwrap().dice, 3);
     script(&mut b, &[1, 3, 6, 1, 6, 6, 2, 1, 1, 1]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
@@ -576,9 +576,9 @@ fn canister_catches_an_enemy_commander_in_its_corridor_not_a_friend() {
     // edge): the Confederate colonel 2 cm behind the line in front of the gun takes the
     // canister's dice on 6s; the Union colonel beside the gun, out of the corridor, does not.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 58.0, 270.0)]);
-    b.commanders[3].pos = volley::rules::geometry::V2::new(101.0, 61.5);
-    b.commanders[1].pos = volley::rules::geometry::V2::new(105.0, 50.0);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().commanders[3].pos = volley::rules::geometry::V2::new(101.0, 61.5);
+    b.arranging().commanders[1].pos = volley::rules::geometry::V2::new(105.0, 50.0);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let dice = b.check_fire(0, 1, FireContext::Order).expect("canister at 6 cm").dice;
     assert_eq!(dice, 3, "3 canister attacks a smoothbore gun (BPT ACW note 6)");
     // The line: all misses (no blast-through); the colonel: one 6.
@@ -605,7 +605,7 @@ fn a_battery_shares_its_dice_over_its_guns_nearest_first_and_each_ball_flies_alo
         ],
         Default::default(),
     );
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let plan = b.check_fire(0, 1, FireContext::Order).unwrap();
     assert_eq!(plan.dice, 5);
     // Each ball: accuracy 6 (on its aim), bounce 1 (fails); then the attack dice.
@@ -635,7 +635,7 @@ fn one_shell_bursts_on_the_stands_of_two_units_and_a_battery_bursts_once_a_gun()
     // 103.5) is aimed at (101, 79.25); the next unit's left stand starts 2.7 cm to the right:
     // both are attacked, each with the gun's dice + 1 shrapnel per stand within reach.
     let mut b = battery(&[u(1, RIFLES, 2, 101.0, 80.0, 270.0), u(1, RIFLES, 2, 106.2, 80.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Shell);
+    b.arranging().units[0].loaded = Some(Ammo::Shell);
     let per_stand = b.check_fire(0, 1, FireContext::Order).unwrap().dice + 1;
     let mut faces = vec![6];
     faces.extend([1; 40]);
@@ -654,7 +654,7 @@ fn one_shell_bursts_on_the_stands_of_two_units_and_a_battery_bursts_once_a_gun()
         ],
         Default::default(),
     );
-    b.units[0].loaded = Some(Ammo::Shell);
+    b.arranging().units[0].loaded = Some(Ammo::Shell);
     let mut faces = vec![6; 2];
     faces.extend([1; 60]);
     script(&mut b, &faces);
@@ -681,7 +681,7 @@ fn a_ball_that_deviates_into_woods_strikes_their_edge_not_the_unit_inside() {
         ],
         area(volley::rules::terrain::AreaKind::Woods, 85.0, 80.0, 117.0, 95.0),
     );
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     script(&mut b, &[1, 12, 6, 6, 1, 1, 1, 1]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
     let (trace, attacked) = ev
@@ -715,7 +715,7 @@ fn howitzers_harm_troops_in_the_open_only() {
     let woods = area(volley::rules::terrain::AreaKind::Woods, 90.0, 62.0, 112.0, 70.0);
     for (terrain, open) in [(woods, false), (Default::default(), true)] {
         let mut b = ordered(&units, terrain);
-        b.units[0].loaded = Some(Ammo::Shell);
+        b.arranging().units[0].loaded = Some(Ammo::Shell);
         match b.check_fire(0, 1, FireContext::Order) {
             Ok(_) => assert!(open),
             Err(e) => {
@@ -747,7 +747,7 @@ fn guns_on_initiative_may_fire_at_the_nearest_enemy_artillery_instead() {
         dist(0, 3)
     );
     assert_eq!(b.phase, volley::battle::state::Phase::Initiative);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let legal = b.legal_actions();
     assert!(
         legal.contains(&Action::InitiativeFire { unit: 0, target: 3 }),
@@ -767,7 +767,7 @@ fn the_orders_preview_of_a_ball_counts_the_crews_accuracy() {
     // lands on its aim, times the chance it does (a regular crew's 4+: 1/2). 3 dice at 4+, +1
     // the first time the gun fires (so 3+), on a line with no save: 2 if it lands, 1 expected.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 80.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let text = volley::report::heading(&b, &Action::Fire { unit: 0, target: 1 });
     assert!(
         text.contains("3 dice, 3+, lands on its aim 50%, expect 1.00 hits"),
@@ -775,7 +775,7 @@ fn the_orders_preview_of_a_ball_counts_the_crews_accuracy() {
     );
     // Canister needs no accuracy roll: 3 dice at 3+, 2 expected.
     let mut b = battery(&[u(1, RIFLES, 4, 101.0, 58.0, 270.0)]);
-    b.units[0].loaded = Some(Ammo::Canister);
+    b.arranging().units[0].loaded = Some(Ammo::Canister);
     let text = volley::report::heading(&b, &Action::Fire { unit: 0, target: 1 });
     assert!(
         !text.contains("lands on its aim") && text.contains("expect 2.00 hits"),
@@ -827,7 +827,7 @@ fn an_aimed_guns_preview_lands_on_its_aim_and_bounces_straight_on() {
         u(1, RIFLES, 4, 100.0, 80.0, 270.0),
         u(1, RIFLES, 4, 100.0, 89.0, 270.0),
     ]);
-    b.units[0].loaded = Some(Ammo::Shot);
+    b.arranging().units[0].loaded = Some(Ammo::Shot);
     let mut app = headless_app(b);
     let e = app.world().resource::<PieceIndex>().unit(0).expect("the gun's entity");
     app.world_mut().entity_mut(e).insert(WantsAim {

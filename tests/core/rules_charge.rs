@@ -124,9 +124,9 @@ fn a_charge_that_does_not_close_on_a_target_that_stood_knocks_nothing_out() {
     let Step::CounterInitiative { held, .. } = b.step.clone() else {
         unreachable!("the counter-initiative window is open")
     };
-    b.unit_mut(1).pose.pos.y = b.unit(0).pose.pos.y + 1.5 + 2.5;
+    b.arranging().unit_mut(1).pose.pos.y = b.unit(0).pose.pos.y + 1.5 + 2.5;
     b.refresh_geometry();
-    if let Step::CounterInitiative { charge_left, .. } = &mut b.step {
+    if let Step::CounterInitiative { charge_left, .. } = &mut b.arranging().step {
         *charge_left = 0.5;
     }
     assert_eq!(b.unit(0).pose, held);
@@ -220,7 +220,7 @@ fn a_commander_touching_a_unit_in_a_charge_adds_its_attack_bonus() {
     // BPT "Command Presence": brigade HQ average, +1 die. Union 4 × 2 + 1 (charging) + 1.
     let mut b = in_contact_with(&[], Terrain::default());
     // The Union command stand's rear edge is at y = 47.75; the HQ (2 cm across) touches it.
-    b.commanders[HQ0 as usize].pos = V2::new(100.0, 46.55);
+    b.arranging().commanders[HQ0 as usize].pos = V2::new(100.0, 46.55);
     let mut faces = vec![6; 10];
     faces.extend([1; 8]);
     script(&mut b, &faces);
@@ -243,7 +243,7 @@ fn a_unit_within_10_cm_supports_lined_up_behind_its_friend_for_one_more_die() {
     assert!(r.reason.contains("more than 10 cm"), "{r}");
     let near = u(0, RIFLES, 4, 100.0, 44.0, 90.0); // 3 cm behind
     let mut b = in_contact_with(&[near], Terrain::default());
-    b.cmd.orders.insert(1, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(1, super::fire::order(HQ0));
     let mut faces = vec![6; 10];
     faces.extend([1; 8]);
     faces.extend([1, 1]); // the Confederate breakpoint roll next turn
@@ -272,7 +272,7 @@ fn only_mounted_cavalry_support_mounted_cavalry() {
         u(0, "us_cavalry_1862", 4, 120.0, 50.0, 90.0),
     ]);
     to_command(&mut b);
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0],
         target: 3,
         supports: [vec![], vec![]],
@@ -354,7 +354,7 @@ fn two_chargers(a: (f64, f64, f64, u32), c: (f64, f64, f64, u32)) -> Battle {
     ]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 2) < 0.5 && b.unit_distance(1, 2) < 0.5);
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0, 1],
         target: 2,
         supports: [vec![], vec![]],
@@ -410,7 +410,7 @@ fn retreat_into_friend(suppressed: bool) -> (Battle, Vec<Event>) {
     let friend = u(1, RIFLES, 4, 100.0, 56.51, 270.0);
     let mut b = in_contact_with(&[friend], Terrain::default());
     if suppressed {
-        b.unit_mut(2).suppressed = suppressed_marker();
+        b.arranging().unit_mut(2).suppressed = suppressed_marker();
     }
     let mut faces = vec![6, 6, 6, 1, 1, 1, 1, 1, 1];
     faces.extend([6, 6, 1, 1, 1, 1, 1, 1]);
@@ -508,7 +508,7 @@ fn charged_row(row: &'static str, x: f64, y: f64, facing: f64) -> Battle {
     let mut b = battle(&[u(0, RIFLES, 4, x, y, facing), u(1, row, 4, 100.0, 60.0, 270.0)]);
     to_command(&mut b);
     assert!(b.unit_distance(0, 1) < 0.6, "in contact");
-    b.combats.push(Combat {
+    b.arranging().combats.push(Combat {
         chargers: vec![0],
         target: 1,
         supports: [vec![], vec![]],
@@ -638,9 +638,9 @@ fn in_the_charge_phase_the_active_side_supports_only_with_an_orders_action_left(
     let near = u(0, RIFLES, 4, 100.0, 44.0, 90.0); // 3 cm behind the Union charger
     let mut b = in_contact_with(std::slice::from_ref(&near), Terrain::default());
     assert!(!b.may_support_in_window(0, 1), "no order");
-    b.cmd.orders.insert(1, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(1, super::fire::order(HQ0));
     assert!(b.may_support_in_window(0, 1), "an order's action left");
-    b.cmd.orders.get_mut(&1).unwrap().credits = 0;
+    b.arranging().cmd.orders.get_mut(&1).unwrap().credits = 0;
     assert!(!b.may_support_in_window(0, 1), "its action spent");
     // No order: the window does not open for it; the charge resolves without it.
     let mut b = in_contact_with(&[near], Terrain::default());
@@ -707,8 +707,8 @@ fn the_charge_preview_counts_what_its_first_round_will() {
         u(0, RIFLES, 4, 115.76, 60.0, 180.0),
         u(1, RIFLES, 4, 100.0, 60.0, 270.0),
     ]);
-    b.unit_mut(1).suppressed = suppressed_marker();
-    b.unit_mut(1).hits = 1;
+    b.arranging().unit_mut(1).suppressed = suppressed_marker();
+    b.arranging().unit_mut(1).hits = 1;
     let [union, confederates] = b.charge_fighters(0, 1);
     assert_eq!((union.dice, confederates.dice), (5, 0));
     assert_eq!((union.had, confederates.had), (0, 1));
@@ -920,11 +920,11 @@ fn a_disordered_unit_may_not_charge_again() {
     // until "the end of the initiative phase of the next turn".
     let mut b = battle(&[u(0, RIFLES, 4, 100.0, 50.0, 90.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
     to_command(&mut b);
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     let charge = Action::Charge { unit: 0, target: 1 };
     assert!(b.validate(&charge).is_ok());
     let pt = b.player_turn;
-    b.unit_mut(0).disorder(pt);
+    b.arranging().unit_mut(0).disorder(pt);
     let r = b.validate(&charge).unwrap_err();
     assert_eq!(r.rule, "BPT Charge");
     assert!(r.reason.contains("disordered"), "{r}");

@@ -286,7 +286,7 @@ fn a_commander_orders_only_units_of_its_own_chain_of_command() {
     let mut b = two_units();
     assert!(b.check_order(HQ0, &[0], false, false).is_ok());
     // Put unit 0 directly under the CO: the brigade HQ is not above it any more.
-    b.unit_mut(0).hq = CO0;
+    b.arranging().unit_mut(0).hq = CO0;
     let r = b.check_order(HQ0, &[0], false, false).unwrap_err();
     assert!(r.reason.contains("is not under"), "{r}");
     assert!(b.check_order(CO0, &[0], false, false).is_ok());
@@ -394,7 +394,7 @@ fn command_presence_adds_the_attack_bonus_to_a_touching_units_fire() {
             .any(|m| volley::report::words::rule_words(m.rule).contains("Command Presence") && m.amount == 1)
     );
     // Two cm further back it no longer touches.
-    b.commanders[HQ0 as usize].pos = V2::new(100.0, 44.55);
+    b.arranging().commanders[HQ0 as usize].pos = V2::new(100.0, 44.55);
     b.refresh_geometry();
     assert_eq!(b.fire_plan(0, 1, FireContext::Order).dice, 5);
 }
@@ -410,8 +410,8 @@ fn a_commander_touching_a_unit_that_is_knocked_out_is_knocked_out_with_it() {
     );
     to_command(&mut b);
     assert_eq!(b.touching_commander(1), Some(HQ1));
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
-    b.unit_mut(1).hits = 3;
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().unit_mut(1).hits = 3;
     script(&mut b, &[6, 6, 6, 1, 1]);
     let ev = b.apply(&Action::Fire { unit: 0, target: 1 }).unwrap();
     assert!(!b.unit(1).alive());

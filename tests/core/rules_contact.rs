@@ -89,7 +89,7 @@ fn a_square_charged_from_its_side_is_contacted_in_the_front() {
     // BPT "Square": "an all round defence": a square has no flank. The Union line charges the
     // east face of a Confederate square: the contact is logged, and fought, as front (no −2).
     let mut b = battle(&[u(0, RIFLES, 4, 120.0, 60.0, 180.0), u(1, RIFLES, 4, 100.0, 60.0, 270.0)]);
-    b.unit_mut(1).formation = volley::rules::formation::Formation::Square;
+    b.arranging().unit_mut(1).formation = volley::rules::formation::Formation::Square;
     b.refresh_geometry();
     let plan = b.check_charge(0, 1).expect("a legal charge");
     assert_eq!(plan.aspect, volley::rules::geometry::Aspect::Front);

@@ -31,8 +31,8 @@ fn fall_back_into(y0: f64, extra: &[U], terrain: Terrain) -> (Battle, Vec<Event>
         [(40.0, 5.0), (200.0, 165.0)],
     );
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
-    b.unit_mut(target).suppressed = Some(Suppression {
+    b.arranging().cmd.orders.insert(0, order(HQ0));
+    b.arranging().unit_mut(target).suppressed = Some(Suppression {
         player_turn: 0,
         order_seq: 0,
     });
@@ -175,7 +175,7 @@ fn canister_range_is_10_cm() {
             u(1, "smoothbore_cannon", 1, 100.0, 50.75 + gap + 1.25, 270.0),
         ]);
         // The gun is the unit under charge (canister is only for the charged gun).
-        b.step = volley::battle::state::Step::CounterInitiative {
+        b.arranging().step = volley::battle::state::Step::CounterInitiative {
             charger: 0,
             target: 1,
             eligible: vec![1],
@@ -187,8 +187,8 @@ fn canister_range_is_10_cm() {
         if let Err(r) = canister {
             assert!(r.rule.contains("range"), "{r}");
         }
-        b.step = volley::battle::state::Step::Open;
-        b.units[1].loaded = Some(volley::data::scenario::Ammo::Shot);
+        b.arranging().step = volley::battle::state::Step::Open;
+        b.arranging().units[1].loaded = Some(volley::data::scenario::Ammo::Shot);
         let shot = b
             .check_fire(1, 0, FireContext::Order)
             .expect("round shot reaches 60 cm");
@@ -211,7 +211,7 @@ fn screened(firer: &'static str, sx: f64, terrain: Terrain) -> Battle {
         [(40.0, 5.0), (200.0, 165.0)],
     );
     to_command(&mut b);
-    b.unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
+    b.arranging().unit_mut(0).loaded = Some(volley::data::scenario::Ammo::Shot);
     b
 }
 
@@ -268,7 +268,7 @@ fn dismounted_cavalry_leave_a_stand_holding_the_horses_and_mount_to_evade() {
         u(1, RIFLES, 4, 100.0, 62.0, 270.0),
     ]);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
     b.apply(&Action::Deploy {
         unit: 0,
         deploy: volley::battle::Deploy::Dismount,
@@ -278,9 +278,9 @@ fn dismounted_cavalry_leave_a_stand_holding_the_horses_and_mount_to_evade() {
     assert_eq!(b.firing_stands(b.unit(0)), 3, "4 stands, one holding the horses");
     assert_eq!(b.fire_plan(0, 1, FireContext::Order).base_dice, 3);
     // Evading on initiative: mounted, half of 30 cm = 15 (on foot it would be 12).
-    b.phase = volley::battle::state::Phase::Initiative;
-    b.step = Step::Open;
-    b.cmd = Default::default();
+    b.arranging().phase = volley::battle::state::Phase::Initiative;
+    b.arranging().step = Step::Open;
+    b.arranging().cmd = Default::default();
     let y0 = b.unit(0).pose.pos.y;
     b.apply(&Action::InitiativeEvade { unit: 0 }).expect("evades");
     assert!(b.unit(0).mounted(), "it mounted");
@@ -298,15 +298,15 @@ fn two_firers_before(enemies: &[U]) -> Battle {
     units.extend_from_slice(enemies);
     let mut b = battle(&units);
     to_command(&mut b);
-    b.cmd.orders.insert(0, order(HQ0));
-    b.cmd.orders.insert(1, order(HQ0));
+    b.arranging().cmd.orders.insert(0, order(HQ0));
+    b.arranging().cmd.orders.insert(1, order(HQ0));
     b
 }
 
 /// [`two_firers_before`] an already suppressed Confederate line (id 2) 8 cm before them.
 fn two_firers_one_target() -> Battle {
     let mut b = two_firers_before(&[u(1, RIFLES, 4, 100.0, 59.5, 270.0)]);
-    b.unit_mut(2).suppressed = Some(Suppression {
+    b.arranging().unit_mut(2).suppressed = Some(Suppression {
         player_turn: 0,
         order_seq: 0,
     });
@@ -384,7 +384,7 @@ fn fire_together_needs_two_units_of_the_order_in_hand() {
     };
     assert_eq!(b.validate(&twice).unwrap_err().rule, "BPT Firing");
     let mut b = two_firers_one_target();
-    b.cmd.orders.remove(&1);
+    b.arranging().cmd.orders.remove(&1);
     let unordered = Action::FireTogether {
         unit: 0,
         target: 2,

@@ -90,10 +90,10 @@ fn the_scheduler_knows_only_what_its_side_can_see() {
     ]);
     // 140 cm off (beyond sight) but not dug in: a unit on the table is known.
     assert_eq!(known_enemies(&b, 0), vec![1]);
-    b.units[1].dug_in = true;
+    b.arranging().units[1].dug_in = true;
     assert!(!b.sees(0, 1));
     assert!(known_enemies(&b, 0).is_empty(), "dug in and unseen: unknown");
-    b.units[1].pose.pos.y = 60.0;
+    b.arranging().units[1].pose.pos.y = 60.0;
     b.refresh_geometry();
     assert!(b.sees(0, 1));
     assert_eq!(known_enemies(&b, 0), vec![1], "seen: known");
@@ -147,10 +147,10 @@ fn the_look_ahead_does_not_change_its_choice_for_what_it_cannot_see() {
         .id;
     let search = |hidden: bool, hurt: bool| {
         let mut v = b.clone();
-        v.unit_mut(far).hidden = hidden;
+        v.arranging().unit_mut(far).hidden = hidden;
         if hurt {
-            v.unit_mut(far).stands -= 1;
-            v.unit_mut(far).hits += 1;
+            v.arranging().unit_mut(far).stands -= 1;
+            v.arranging().unit_mut(far).hits += 1;
             v.refresh_geometry();
         }
         let legal = v.legal_actions();
@@ -368,7 +368,7 @@ fn gun_orders(enemy_at: (f64, f64)) -> Vec<volley::battle::Action> {
         [(95.0, 40.0), (200.0, 175.0)],
     );
     to_command(&mut b);
-    b.unit_mut(0).loaded = Some(Ammo::Shot);
+    b.arranging().unit_mut(0).loaded = Some(Ammo::Shot);
     let mut faces = vec![1, 1];
     faces.extend([4; 40]); // good for a d4 too (a ball's bounce)
     script(&mut b, &faces);
@@ -409,7 +409,7 @@ fn flank_threats(row: &'static str, at: (f64, f64), facing: f64, suppressed: boo
         u(1, row, if row.contains("cannon") { 1 } else { 4 }, at.0, at.1, facing),
     ]);
     if suppressed {
-        b.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+        b.arranging().unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
             player_turn: b.player_turn,
             order_seq: 0,
         });
@@ -535,7 +535,7 @@ fn the_judge_values_a_charge_at_even_odds_and_not_a_hopeless_one() {
     assert!(!ordered(&b), "no charge order at a fresh regiment's front");
     // The regiment suppressed: it cannot answer the charge.
     let mut quiet = b.clone();
-    quiet.unit_mut(2).suppressed = Some(Suppression {
+    quiet.arranging().unit_mut(2).suppressed = Some(Suppression {
         player_turn: quiet.player_turn,
         order_seq: 0,
     });
@@ -565,7 +565,7 @@ fn the_judge_counts_the_opportunity_fire_a_move_walks_into() {
     let mut ready = battle(&[u(0, inf, 4, 100.0, 60.0, 90.0), u(1, inf, 4, 100.0, 86.0, 270.0)]);
     to_command(&mut ready);
     let mut fired = ready.clone();
-    fired.unit_mut(1).opportunity_turn = Some(fired.player_turn);
+    fired.arranging().unit_mut(1).opportunity_turn = Some(fired.player_turn);
     let score = |b: &Battle, to| {
         let legal = b.legal_actions();
         let ctx = Ctx::new(b, 0, &legal);
@@ -577,7 +577,7 @@ fn the_judge_counts_the_opportunity_fire_a_move_walks_into() {
         .find(|p| p.pos.dist(volley::rules::geometry::V2::new(100.0, 70.0)) < 0.5)
         .expect("a 10 cm step forward");
     let mut there = ready.clone();
-    there.unit_mut(0).pose = forward;
+    there.arranging().unit_mut(0).pose = forward;
     there.refresh_geometry();
     let (volley, _, why) = fire_value(&there, 1, 0, FireContext::Opportunity).expect("in its range and sight");
     assert!(volley > 1.0, "{why}");
@@ -616,7 +616,7 @@ fn the_judge_weighs_a_charge_by_the_fire_it_meets_first() {
     let plan = b.check_charge(0, 1).expect("a legal charge");
     let (o, stopped) = closing_fire_odds(&b, &plan, &ctx);
     let mut held = b.clone();
-    held.unit_mut(0).pose = plan.held;
+    held.arranging().unit_mut(0).pose = plan.held;
     held.refresh_geometry();
     let volley = held.check_fire(1, 0, FireContext::Counter).expect("the target fires");
     let dist = odds::hits_distribution(volley.dice, volley.effective_to_hit(), volley.save);
@@ -652,7 +652,7 @@ fn the_judge_weighs_a_charge_by_the_fire_it_meets_first() {
     );
     // A suppressed target does not fire: the fight's odds alone.
     let mut quiet = b.clone();
-    quiet.unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
+    quiet.arranging().unit_mut(1).suppressed = Some(volley::battle::state::Suppression {
         player_turn: quiet.player_turn,
         order_seq: 0,
     });

@@ -469,9 +469,12 @@ fn undo_judges_an_action_by_the_real_battle_and_never_applies_it_again() {
     use volley::ui::undo::DICE_ROLLED;
     let mut app = seated_in_command_phase();
     let faces = vec![2, 5, 3, 3, 3, 3, 3, 3];
-    app.world_mut().resource_mut::<BattleState>().0.dice = Dice::scripted(faces.clone());
+    app.world_mut()
+        .resource_mut::<BattleState>()
+        .0
+        .set_dice(Dice::scripted(faces.clone()));
     let mut spent = battle(&app).clone();
-    spent.dice = Dice::scripted(Vec::new());
+    spent.set_dice(Dice::scripted(Vec::new()));
     assert_eq!(spent.state_hash(), battle(&app).state_hash(), "the same state");
     let hash = battle(&app).state_hash();
     app.world_mut().resource_mut::<GameRecord>().recording.final_hash = hash;
@@ -694,7 +697,7 @@ fn firing_line() -> Battle {
         [(80.0, 40.0), (150.0, 170.0)],
         [(112.0, 52.0), (150.0, 160.0)],
     );
-    b.dice = volley::rules::dice::Dice::new(7);
+    b.set_dice(volley::rules::dice::Dice::new(7));
     b
 }
 
@@ -1096,7 +1099,7 @@ fn holding_an_order() -> (App, String) {
     let mut o = volley::battle::state::OrderState::new(b.unit(u).hq);
     o.count = 1;
     o.credits = 1;
-    b.cmd.orders.insert(u, o);
+    b.arranging().cmd.orders.insert(u, o);
     let name = b.unit(u).name.clone();
     let mut app = app_with(b, ["human", "human"]);
     app.world_mut().resource_mut::<Seats>().viewer = Some(0);
@@ -1707,7 +1710,7 @@ fn a_click_on_a_window_over_the_table_never_sets_a_sight_point() {
 /// opportunity fire (as `rules_command::opportunity`), with the seats `sides`.
 fn before_opportunity_fire(sides: [&str; 2]) -> App {
     let mut b = super::rules_command::opportunity();
-    b.cmd.orders.insert(0, super::fire::order(HQ0));
+    b.arranging().cmd.orders.insert(0, super::fire::order(HQ0));
     let mut app = app_with(b, sides);
     app.world_mut().resource_mut::<Seats>().viewer = Some(0);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);

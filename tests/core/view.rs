@@ -300,37 +300,38 @@ fn decorate(b: &Battle, side: usize) -> Battle {
     let n = ids.len();
     for (i, &u) in ids.iter().enumerate() {
         let at = d.unit(u).pose.pos;
-        d.works.done.push((Task::Clear, 0, at));
-        d.works.bridging.push(Bridging {
+        d.arranging().works.done.push((Task::Clear, 0, at));
+        d.arranging().works.bridging.push(Bridging {
             unit: u,
             linear: 0,
             at,
             built: 5.0,
         });
-        d.combats.push(Combat {
+        d.arranging().combats.push(Combat {
             chargers: vec![u],
             target: ids[(i + 1) % n],
             supports: [vec![ids[(i + 2) % n]], vec![ids[(i + 3) % n]]],
             counter_charge: false,
         });
-        d.cmd.passing.moved.insert(u);
-        d.cmd.passing.fired.insert(u);
-        d.cmd.hq_failed.insert(u);
-        d.cmd.arrived.insert(u);
-        d.cmd.held.insert(u, 1);
-        d.optional.prone.set(u, true);
-        d.optional.sabers.set(u, Some(d.player_turn));
+        d.arranging().cmd.passing.moved.insert(u);
+        d.arranging().cmd.passing.fired.insert(u);
+        d.arranging().cmd.hq_failed.insert(u);
+        d.arranging().cmd.arrived.insert(u);
+        d.arranging().cmd.held.insert(u, 1);
+        d.arranging().optional.prone.set(u, true);
+        let pt = d.player_turn;
+        d.arranging().optional.sabers.set(u, Some(pt));
     }
     let secret = ids
         .iter()
         .copied()
         .find(|&u| !may_know(b, side, u))
         .or(ids.last().copied());
-    d.cmd.passing.activated = secret;
-    d.cmd.passing.purpose = Some(Purpose::Charge);
-    d.counter_charging = secret;
+    d.arranging().cmd.passing.activated = secret;
+    d.arranging().cmd.passing.purpose = Some(Purpose::Charge);
+    d.arranging().counter_charging = secret;
     if let (Some(unit), Some(&target)) = (secret, ids.first()) {
-        d.cmd.passing.passed = Some(PassReason::ChargeTestFailed { unit, target });
+        d.arranging().cmd.passing.passed = Some(PassReason::ChargeTestFailed { unit, target });
     }
     d
 }
@@ -433,7 +434,7 @@ proptest! {
             check_all(&b, seed)?;
             let mut b = play(b, seed, steps)?;
             // Some units dug in (BPT "Dug In"), a few of them where no enemy sees them.
-            for u in &mut b.units {
+            for u in &mut b.arranging().units {
                 if (dig >> (u.id % 64)) & 7 == 0 {
                     u.dug_in = true;
                 }
@@ -603,13 +604,13 @@ fn a_work_is_public_unless_a_unit_the_side_may_not_know_of_stands_at_it() {
     for side in 0..2 {
         assert_eq!(seen(&b, side).done, b.works.done, "side {side}");
     }
-    b.unit_mut(0).hidden = true;
+    b.arranging().unit_mut(0).hidden = true;
     assert!(!may_know(&b, 1, 0));
     assert_eq!(seen(&b, 0).done, b.works.done, "its own side knows");
     assert!(seen(&b, 1).done.is_empty(), "held back from the enemy");
     let all = Snapshot::of(&PlayerView::of(&b, Viewer::All)).works;
     assert_eq!(all.done, b.works.done);
-    b.unit_mut(0).hidden = false;
+    b.arranging().unit_mut(0).hidden = false;
     assert_eq!(seen(&b, 1).done, b.works.done, "found: the work is sent");
 
     // 8 cm of river: the first 5 cm are a bridge under construction, the builders' own.
@@ -617,7 +618,7 @@ fn a_work_is_public_unless_a_unit_the_side_may_not_know_of_stands_at_it() {
     b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("bridges");
     assert_eq!(b.works.bridging.len(), 1);
     assert_eq!(seen(&b, 1).bridging, b.works.bridging);
-    b.unit_mut(0).hidden = true;
+    b.arranging().unit_mut(0).hidden = true;
     assert_eq!(seen(&b, 0).bridging, b.works.bridging);
     assert!(seen(&b, 1).bridging.is_empty());
 }
@@ -641,7 +642,7 @@ fn enemy_labels_count_only_the_units_a_side_knows() {
     let mut b = skirmish(1);
     let enemy: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
     assert!(enemy.len() >= 3);
-    b.unit_mut(enemy[0]).hidden = true;
+    b.arranging().unit_mut(enemy[0]).hidden = true;
     let units = tview::units(&b, 0).join("\n");
     let map = tview::map(&b, 0, 100).join("\n");
     for (i, &id) in enemy[1..].iter().enumerate() {
@@ -702,13 +703,13 @@ fn the_candidate_moves_never_steer_by_an_enemy_the_side_may_not_know() {
     let mut b = close_quarters_switched(&[Switch::Scouting]);
     let me = b.side_units(0).map(|u| u.id).next().unwrap();
     let hidden = b.side_units(1).map(|u| u.id).last().unwrap();
-    b.units[hidden as usize].hidden = true;
+    b.arranging().units[hidden as usize].hidden = true;
     let at = b.unit(me).pose.pos;
     let mut lists = Vec::new();
     // The hidden unit the nearest enemy by far, at two different places.
     for dx in [-12.0, 12.0] {
         let mut c = b.clone();
-        c.units[hidden as usize].pose.pos = V2::new(at.x + dx, at.y + 9.0);
+        c.arranging().units[hidden as usize].pose.pos = V2::new(at.x + dx, at.y + 9.0);
         c.refresh_geometry();
         assert!(!c.known_to(0, hidden) && c.known_to(1, hidden));
         assert_ne!(c.nearest_known_enemy(me).map(|(e, _)| e), Some(hidden));
@@ -720,8 +721,8 @@ fn the_candidate_moves_never_steer_by_an_enemy_the_side_may_not_know() {
     );
     // Known, it is the nearest enemy and the moves follow it.
     let mut c = b.clone();
-    c.units[hidden as usize].hidden = false;
-    c.units[hidden as usize].pose.pos = V2::new(at.x + 12.0, at.y + 9.0);
+    c.arranging().units[hidden as usize].hidden = false;
+    c.arranging().units[hidden as usize].pose.pos = V2::new(at.x + 12.0, at.y + 9.0);
     c.refresh_geometry();
     assert_eq!(c.nearest_known_enemy(me).map(|(e, _)| e), Some(hidden));
     assert_ne!(c.candidate_moves(me), lists[1].0);

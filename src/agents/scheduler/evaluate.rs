@@ -133,8 +133,7 @@ pub fn closing_fire_odds(
     let mut scratch = ctx.scratch.borrow_mut();
     let copy = scratch.get_or_insert_with(|| b.clone());
     let c = b.unit(charger);
-    copy.unit_mut(charger).pose = plan.held;
-    copy.refresh_geometry();
+    copy.arrange(|s| s.units[charger as usize].pose = plan.held);
     let initiative = b.phase == crate::battle::state::Phase::Initiative;
     let able: Vec<UnitId> = copy
         .charge_responders(charger, plan.target, initiative)
@@ -156,7 +155,7 @@ pub fn closing_fire_odds(
             })
             .collect()
     };
-    copy.unit_mut(charger).pose = c.pose;
+    copy.arrange_lazily(|s| s.units[charger as usize].pose = c.pose);
     if squared {
         let halts = odds::ChargeOdds {
             a_double: 0.0,
@@ -211,16 +210,15 @@ pub fn closing_fire_odds(
     };
     let mut stopped = fell_back + knocked_out;
     for (&(h, sup), &p) in &states {
-        let u = copy.unit_mut(charger);
-        u.hits = h;
-        u.suppressed = if sup {
-            Some(crate::battle::state::Suppression {
-                player_turn: b.player_turn,
-                order_seq: b.order_seq,
-            })
-        } else {
-            None
-        };
+        let suppressed = sup.then_some(crate::battle::state::Suppression {
+            player_turn: b.player_turn,
+            order_seq: b.order_seq,
+        });
+        copy.arrange_lazily(|s| {
+            let u = &mut s.units[charger as usize];
+            u.hits = h;
+            u.suppressed = suppressed;
+        });
         if sup && !c.suppressed() {
             stopped += p;
         }
@@ -231,9 +229,11 @@ pub fn closing_fire_odds(
         o.b_wins += p * e.b_wins;
         o.b_double += p * e.b_double;
     }
-    let u = copy.unit_mut(charger);
-    u.hits = c.hits;
-    u.suppressed = c.suppressed;
+    copy.arrange_lazily(|s| {
+        let u = &mut s.units[charger as usize];
+        u.hits = c.hits;
+        u.suppressed = c.suppressed;
+    });
     (o, Some(stopped))
 }
 
@@ -477,13 +477,13 @@ fn opportunity_exposure(b: &Battle, unit: UnitId, to: crate::rules::geometry::Po
     }
     let mut scratch = ctx.scratch.borrow_mut();
     let moved = scratch.get_or_insert_with(|| b.clone());
-    moved.unit_mut(unit).pose = to;
-    moved.refresh_geometry();
+    moved.arrange(|s| s.units[unit as usize].pose = to);
     let cost = near
         .into_iter()
         .filter_map(|e| fire_value(moved, e, unit, FireContext::Opportunity).map(|(s, _, _)| s))
         .sum();
-    moved.unit_mut(unit).pose = b.unit(unit).pose;
+    let back = b.unit(unit).pose;
+    moved.arrange_lazily(|s| s.units[unit as usize].pose = back);
     cost
 }
 
@@ -605,7 +605,7 @@ fn deploy_value(b: &Battle, unit: UnitId, d: Deploy, ctx: &Ctx) -> Judged {
         // known enemy into it, worth a little less than the fire it then has (a further action).
         Deploy::Pivot(a) if !ctx.can_fire.contains(&unit) => {
             let mut turned = b.clone();
-            turned.unit_mut(unit).pose.facing = a;
+            turned.arrange(|s| s.units[unit as usize].pose.facing = a);
             let best = ctx
                 .enemies
                 .iter()
@@ -833,16 +833,14 @@ fn counter_pivot_value(b: &Battle, gun: UnitId) -> Judged {
 /// making; a little above that charge, so the announcement comes first and the charge next.
 fn saber_value(b: &Battle, unit: UnitId, ctx: &Ctx) -> Judged {
     let mut drawn = b.clone();
-    drawn.optional.sabers.set(unit, Some(b.player_turn));
+    drawn.arrange_lazily(|s| s.optional.sabers.set(unit, Some(s.player_turn)));
     // The charge with sabers drawn, after the fire it meets ([`closing_fire_odds`] fights it
     // on the context's scratch copy: sabers drawn there too while it is judged).
     let set = |sabers| {
         let mut scratch = ctx.scratch.borrow_mut();
         scratch
             .get_or_insert_with(|| b.clone())
-            .optional
-            .sabers
-            .set(unit, sabers);
+            .arrange_lazily(|s| s.optional.sabers.set(unit, sabers));
     };
     set(Some(b.player_turn));
     let best = ctx

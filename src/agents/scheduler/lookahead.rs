@@ -568,7 +568,7 @@ impl Lookahead {
         side: SideId,
     ) -> (Battle, u64) {
         let mut b = base.clone();
-        b.dice = Dice::new(seed);
+        b.set_dice(Dice::new(seed));
         let mut players = [self.policy.clone(), self.policy.clone()];
         players[1 - side] = Scheduler::new(seed.rotate_left(17));
         match choice {
@@ -681,12 +681,13 @@ pub fn determinized(b: &Battle, side: SideId, known: &[UnitId]) -> Battle {
         .filter(|id| !known.contains(id))
         .collect();
     if !unknown.is_empty() {
-        for id in unknown {
-            let u = copy.unit_mut(id);
-            u.knocked_out = true;
-            u.retired = true;
-        }
-        copy.refresh_geometry();
+        copy.arrange(|s| {
+            for id in unknown {
+                let u = &mut s.units[id as usize];
+                u.knocked_out = true;
+                u.retired = true;
+            }
+        });
     }
     copy
 }
@@ -1005,7 +1006,7 @@ mod tests {
             let mut found = false;
             for seed in 1..40 {
                 let mut real = b.clone();
-                real.dice = Dice::new(seed);
+                real.set_dice(Dice::new(seed));
                 real.step(&legal[*i]).expect("the activation is legal");
                 if real.actor() != side || real.phase != Phase::Command {
                     continue; // failed: the initiative passed

@@ -542,9 +542,9 @@ mod tests {
         let c = b.commanders.iter().find(|c| c.side == side).expect("a colonel").id;
         let units: Vec<UnitId> = b.side_units(side).map(|u| u.id).collect();
         let far = units[1];
-        b.commanders[c as usize].pos = V2::new(62.0, 30.0);
+        b.arranging().commanders[c as usize].pos = V2::new(62.0, 30.0);
         let facing = b.units[far as usize].pose.facing;
-        b.units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), facing);
+        b.arranging().units[far as usize].pose = Pose::new(V2::new(90.0, 45.0), facing);
         b.refresh_geometry();
         let worst = |b: &Battle, at: V2| {
             units

@@ -173,11 +173,11 @@ mod tests {
         let start = value(&b, side, &known, &WEIGHTS);
         let enemy = known[0];
         let mut hit = b.clone();
-        hit.unit_mut(enemy).stands -= 1;
+        hit.arranging().unit_mut(enemy).stands -= 1;
         assert!((value(&hit, side, &known, &WEIGHTS) - start - 1.0).abs() < 1e-9);
         let mut gone = b.clone();
         let stands = f64::from(gone.unit(enemy).stands);
-        gone.unit_mut(enemy).knocked_out = true;
+        gone.arranging().unit_mut(enemy).knocked_out = true;
         // Knocked out: no longer counted for where it stands either, so compare troops only.
         let w = Weights {
             per_cm_off: 0.0,
@@ -190,7 +190,7 @@ mod tests {
         let mine = b.side_units(side).next().expect("a unit").id;
         let mut lost = b.clone();
         let own = f64::from(lost.unit(mine).stands);
-        lost.unit_mut(mine).knocked_out = true;
+        lost.arranging().unit_mut(mine).knocked_out = true;
         let cost = value(&b, side, &known, &w) - value(&lost, side, &known, &w);
         assert!((cost - own - WEIGHTS.unit_lost).abs() < 1e-9, "{cost}");
     }
@@ -205,13 +205,13 @@ mod tests {
         let known: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
         let mine = b.side_units(side).next().expect("a unit").id;
         let mut lost = b.clone();
-        lost.unit_mut(mine).knocked_out = true;
+        lost.arranging().unit_mut(mine).knocked_out = true;
         let without = Weights {
             result_now: 0.0,
             ..WEIGHTS
         };
         for (left, share) in [(0, 1.0), (1, 0.5), (2, 1.0 / 3.0)] {
-            lost.game_turn = lost.turn_limit - left;
+            lost.arranging().game_turn = lost.turn_limit - left;
             assert_eq!(
                 lost.compute_outcome(crate::battle::event::EndReason::Unfinished).winner,
                 Some(1),
@@ -242,7 +242,7 @@ mod tests {
         let theirs: Vec<UnitId> = b.side_units(confed).map(|u| u.id).collect();
         assert_eq!(theirs.len(), 3);
         for &u in &theirs[..2] {
-            b.unit_mut(u).knocked_out = true;
+            b.arranging().unit_mut(u).knocked_out = true;
         }
         let p = break_chance(&b, confed);
         assert!((p - (1.0 - (21.0f64 / 36.0).powi(12))).abs() < 1e-12, "{p}");
@@ -260,18 +260,18 @@ mod tests {
         assert!((loss - WEIGHTS.won * p).abs() < 1e-9, "{loss}");
         // The last game turn, the Confederates still to move: one test left; in their turn
         // (this turn's test taken), none.
-        b.game_turn = 12;
+        b.arranging().game_turn = 12;
         let p = break_chance(&b, confed);
         assert!((p - 15.0 / 36.0).abs() < 1e-12, "{p}");
-        b.active = confed;
+        b.arranging().active = confed;
         assert_eq!(break_chance(&b, confed), 0.0);
         // A unit lost beyond the breakpoint: −1, held on 2d6 ≤ 6 (15 rolls of 36).
-        b.active = union;
-        b.unit_mut(theirs[2]).knocked_out = true;
+        b.arranging().active = union;
+        b.arranging().unit_mut(theirs[2]).knocked_out = true;
         let p = break_chance(&b, confed);
         assert!((p - 21.0 / 36.0).abs() < 1e-12, "{p}");
         // A side already broken breaks no more.
-        b.sides[confed].broken = true;
+        b.arranging().sides[confed].broken = true;
         assert_eq!(break_chance(&b, confed), 0.0);
     }
 
@@ -284,11 +284,11 @@ mod tests {
         use crate::rules::geometry::V2;
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/engineers.ron");
         let mut b = crate::load_battle(&path, 1).expect("engineers loads").0;
-        b.objectives.clear();
+        b.arranging().objectives.clear();
         let find = |b: &Battle, name: &str| b.units.iter().find(|u| u.name == name).expect(name).id;
         let (mi, ms) = (find(&b, "7th Michigan"), find(&b, "17th Mississippi"));
         let to = V2::new(44.0, 62.0);
-        b.unit_mut(ms).pose.pos = to;
+        b.arranging().unit_mut(ms).pose.pos = to;
         let range = b.weapon_range(b.unit(mi));
         let from = b.unit(mi).pose.pos;
         assert_eq!(from, V2::new(45.0, 40.0));
@@ -297,13 +297,15 @@ mod tests {
         let mill = V2::new(10.0, 45.0);
         assert!((off_place(&b, b.unit(mi), &[ms]) - by(mill)).abs() < 1e-9);
         // The pontoon bridge where the engineers build it (a road across the river).
-        let terrain = std::sync::Arc::make_mut(&mut b.terrain);
+        let mut arranged = b.arranging();
+        let terrain = std::sync::Arc::make_mut(&mut arranged.terrain);
         terrain.linears.push(crate::rules::terrain::Linear {
             kind: crate::rules::terrain::LinearKind::Road,
             name: "pontoon bridge".into(),
             points: vec![V2::new(60.0, 41.0), V2::new(60.0, 49.0)],
             width: 5.0,
         });
+        drop(arranged);
         let pontoon = V2::new(60.0, 45.0);
         assert!(by(pontoon) < by(mill) - 30.0);
         assert!((off_place(&b, b.unit(mi), &[ms]) - by(pontoon)).abs() < 1e-9);
@@ -315,8 +317,8 @@ mod tests {
         let all: Vec<UnitId> = b.side_units(1).map(|u| u.id).collect();
         let known = &all[1..];
         let mut other = b.clone();
-        other.unit_mut(all[0]).stands = 1;
-        other.unit_mut(all[0]).hits = 2;
+        other.arranging().unit_mut(all[0]).stands = 1;
+        other.arranging().unit_mut(all[0]).hits = 2;
         assert_eq!(value(&b, 0, known, &WEIGHTS), value(&other, 0, known, &WEIGHTS));
         assert_ne!(value(&b, 0, &all, &WEIGHTS), value(&other, 0, &all, &WEIGHTS));
     }

@@ -55,7 +55,7 @@ impl OptionalRule for ProneMovement {
     }
 
     fn fire_begins(&self, b: &mut Battle) {
-        b.optional.prone.spent.clear();
+        b.apply_change(Change::Prone(ProneChange::FireBegins));
     }
 
     /// "One less hit per unit firing at them": the hits after saves of the first resolution of
@@ -66,7 +66,7 @@ impl OptionalRule for ProneMovement {
         if !b.is_prone(target) || net == 0 || b.optional.prone.spent.contains(&target) {
             return net;
         }
-        b.optional.prone.spent.push(target);
+        b.apply_change(Change::Prone(ProneChange::Spent(target)));
         let taken = net - b.rules.fire.prone_fewer_hits.min(net);
         ev.push(Event::Prone(ProneEvent::ProneSaved {
             unit: target,
@@ -78,7 +78,7 @@ impl OptionalRule for ProneMovement {
 
     /// **Decision**: a unit forced to move gets up.
     fn forced_move(&self, b: &mut Battle, unit: UnitId) {
-        b.optional.prone.set(unit, false);
+        b.apply_change(Change::Prone(ProneChange::Lying(unit, false)));
     }
 }
 

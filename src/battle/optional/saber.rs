@@ -130,7 +130,8 @@ impl Battle {
 
     /// Carry out a decided draw of sabers.
     pub(crate) fn do_draw_sabers(&mut self, id: UnitId, ev: &mut Vec<Event>) {
-        self.optional.sabers.set(id, Some(self.player_turn));
+        let turn = self.player_turn;
+        self.apply_change(Change::Saber(SaberChange(id, Some(turn))));
         ev.push(Event::Saber(SaberEvent::SabersDrawn { unit: id }));
     }
 

@@ -54,3 +54,35 @@ impl Sabers {
         };
     }
 }
+
+/// A change to this rule's table (applied by [`Battle::apply_change`] alone).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProneChange {
+    /// The unit lies down (`true`) or stands up.
+    Lying(UnitId, bool),
+    /// A fire begins: no target has had its hit taken off yet.
+    FireBegins,
+    /// The target has had its one hit taken off in this fire.
+    Spent(UnitId),
+}
+
+impl ProneChange {
+    pub(crate) fn apply(&self, t: &mut Prone) {
+        match self {
+            ProneChange::Lying(u, down) => t.set(*u, *down),
+            ProneChange::FireBegins => t.spent.clear(),
+            ProneChange::Spent(u) => t.spent.push(*u),
+        }
+    }
+}
+
+/// A change to this rule's table (applied by [`Battle::apply_change`] alone): the player
+/// turn the unit drew sabers in, or none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SaberChange(pub UnitId, pub Option<u32>);
+
+impl SaberChange {
+    pub(crate) fn apply(&self, t: &mut Sabers) {
+        t.set(self.0, self.1);
+    }
+}

@@ -188,7 +188,7 @@ fn take_batches(game: &mut OnlineGame, table: &mut Table, next: &Battle, batches
 /// actions the server has applied.
 pub fn mirror(start: &Battle, state: &crate::server::protocol::State) -> Result<Battle, String> {
     let mut b = crate::view::mirror::mirror(start, &state.snapshot).map_err(|e| e.to_string())?;
-    b.actions = state.seq;
+    b.arrange_lazily(|s| s.actions = state.seq);
     Ok(b)
 }
 
