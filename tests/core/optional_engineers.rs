@@ -238,3 +238,31 @@ fn the_scheduler_bridges_cedar_run_and_its_games_replay() {
     }
     assert!(bridges >= 1, "the scheduler builds the bridge in some game");
 }
+
+#[test]
+fn a_unit_still_blocks_sight_once_a_work_changes_the_table() {
+    // Laying a work builds the line-of-sight world again on the new terrain; the units must
+    // still stand in it as blockers (before, they were lost until some unit moved).
+    let y = front_y() + 0.5;
+    let terrain = Terrain {
+        linears: vec![line(LinearKind::Fence, y, 0.5)],
+        ..Default::default()
+    };
+    let mut units = vec![
+        u(0, "us_engineers", 2, 100.0, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 110.0, 270.0),
+    ];
+    // The enemy regiment: the side's last unit (the fixture numbers side 0's units first).
+    let enemy = |b: &Battle| b.side_units(1).last().expect("the regiment").id;
+    let sees = |b: &Battle| b.los.sees(&b.sighting(enemy(b)), &b.sighting(0)).is_ok();
+    let open = battle_switched(&units, terrain.clone(), CO, HQ, &[Switch::Engineers]);
+    assert!(sees(&open), "with nothing between them the regiment sees the engineers");
+    units.push(u(0, "regular_infantry_rifled", 4, 100.0, 85.0, 90.0));
+    let mut b = battle_switched(&units, terrain, CO, HQ, &[Switch::Engineers]);
+    assert!(!sees(&b), "the regiment between them hides the engineers");
+    script(&mut b, &[3]);
+    let ev = b.apply(&Action::Engineer { unit: 0, linear: 0 }).expect("clears");
+    assert_eq!(work(&ev).0, Task::Clear);
+    assert_eq!(b.terrain.linears.len(), 2, "the fence is cut");
+    assert!(!sees(&b), "the regiment between them still hides the engineers");
+}
