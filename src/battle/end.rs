@@ -133,21 +133,18 @@ impl Battle {
             let u = &self.units[i];
             let id = u.id;
             let (hits, before) = (u.hits, u.hits_before_disorder);
+            let removed = if u.alive() && hits > 0 {
+                u.stands_lost(&self.rules, pt)
+            } else {
+                0
+            };
+            let left = u.stands - removed;
             if hits != 0 {
                 self.change_unit(id, UnitChange::Hits(0));
             }
             if before != 0 {
                 self.change_unit(id, UnitChange::HitsBeforeDisorder(0));
             }
-            let u = &self.units[i];
-            if !u.alive() || hits == 0 {
-                continue;
-            }
-            let mut was = u.clone();
-            was.hits = hits;
-            was.hits_before_disorder = before;
-            let removed = was.stands_lost(&self.rules, pt);
-            let left = was.stands - removed;
             if removed > 0 {
                 self.change_unit(id, UnitChange::Stands(left));
                 ev.push(Event::Morale(MoraleEvent::StandsRemoved {

@@ -10,6 +10,10 @@ macro_rules! unit_changes {
         #[derive(Clone, Debug, PartialEq)]
         pub enum UnitChange {
             $($(#[$doc])* $variant($ty),)*
+            /// The row in force (mounting or dismounting; boxed: a row is large).
+            Row(Box<TroopRow>),
+            /// The mounted row of dismounted cavalry.
+            MountedRow(Option<Box<TroopRow>>),
             /// BPT "Disordered": disordered in this player turn, until the end of the next
             /// initiative phase ([`Unit::disorder`]).
             Disordered(u32),
@@ -19,6 +23,8 @@ macro_rules! unit_changes {
             pub(super) fn apply(&self, u: &mut Unit) {
                 match self {
                     $(UnitChange::$variant(v) => u.$field = v.clone(),)*
+                    UnitChange::Row(r) => u.row = (**r).clone(),
+                    UnitChange::MountedRow(r) => u.mounted_row = r.as_deref().cloned(),
                     UnitChange::Disordered(pt) => u.disorder(*pt),
                 }
             }
@@ -27,6 +33,12 @@ macro_rules! unit_changes {
             /// new formation out on a copy of the unit).
             pub fn between(was: &Unit, now: &Unit) -> Vec<UnitChange> {
                 let mut out = Vec::new();
+                if was.row != now.row {
+                    out.push(UnitChange::Row(Box::new(now.row.clone())));
+                }
+                if was.mounted_row != now.mounted_row {
+                    out.push(UnitChange::MountedRow(now.mounted_row.clone().map(Box::new)));
+                }
                 $(if was.$field != now.$field {
                     out.push(UnitChange::$variant(now.$field.clone()));
                 })*
@@ -37,8 +49,6 @@ macro_rules! unit_changes {
 }
 
 unit_changes! {
-    Row(row: TroopRow),
-    MountedRow(mounted_row: Option<TroopRow>),
     Hq(hq: CmdId),
     Pose(pose: Pose),
     Formation(formation: Formation),
