@@ -31,6 +31,7 @@ pub mod scouting;
 pub mod setup;
 pub mod state;
 pub mod weather;
+pub mod why;
 pub mod works;
 
 pub use action::{Action, Deploy, Ground, Purpose, Refusal};

@@ -117,6 +117,8 @@ Commands (type one and press Enter):
   l, list     show the whole list of actions again
   l WORD      list only the actions of units or commanders whose name contains WORD
               (or whose label is WORD), e.g. `l 21st`, `l A`, `l Reed`
+  why WORD    why a unit of yours has no action now (suppressed, its order used, out of its
+              commander's reach...), e.g. `why 7th`
   units, u    your units (position, facing, formation, stands, hits, status, orders left,
               nearest enemy), your commanders, the enemy units you know of, losses, objectives
   map, m      a map of the table in characters, with its legend
@@ -691,6 +693,11 @@ impl<W: Write> Session<W> {
                     legal.len() - 1
                 ),
             },
+            ("why", word) => {
+                for l in why_lines(b, legal, side, word) {
+                    say!(self.out, "{l}");
+                }
+            }
             ("l" | "list", filter) => {
                 let f = (!filter.is_empty()).then_some(filter);
                 for l in list_lines(b, legal, f, true) {
@@ -870,6 +877,53 @@ impl<W: Write> Session<W> {
 /// The list of actions, numbered as `legal` is, grouped by the unit or commander acting.
 /// `filter` keeps the groups whose name contains it (or whose label it is); unless `full`, a
 /// long list sums up each group of many actions in one line.
+/// `why WORD`: for each of `side`'s units named by WORD (its label, or a word of its name),
+/// why it has no action in `legal` now, or how many it has.
+pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<String> {
+    const SHOWN: usize = 8;
+    let word = word.trim();
+    if word.is_empty() {
+        return vec!["  `why WORD` says why a unit of yours has no action now, e.g. `why 7th`.".into()];
+    }
+    let lower = word.to_lowercase();
+    let named: Vec<&crate::battle::state::Unit> = b
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .filter(|u| view::label(b, side, u.id) == word || u.name.to_lowercase().contains(&lower))
+        .collect();
+    if named.is_empty() {
+        return vec![format!("  None of your units is named `{}`.", echo(word))];
+    }
+    let mut out = Vec::new();
+    if named.len() > 1 {
+        out.push(format!("  {} of your units match `{}`:", named.len(), echo(word)));
+    }
+    for u in named.iter().take(SHOWN) {
+        let label = view::label(b, side, u.id);
+        out.push(match b.why_idle(u.id, legal) {
+            // "A 5th New Hampshire sees no enemy ...", not its name twice.
+            Some(r) if r.reason.starts_with(&u.name) => format!("  {label} {} ({}).", r.reason, r.rule),
+            Some(r) => format!("  {label} {}: {} ({}).", u.name, r.reason, r.rule),
+            None => {
+                let n = legal.iter().filter(|a| a.references().0.contains(&u.id)).count();
+                format!(
+                    "  {label} {} has {}: type `l {label}`.",
+                    u.name,
+                    crate::report::count(n as i64, "action")
+                )
+            }
+        });
+    }
+    if named.len() > SHOWN {
+        out.push(format!(
+            "  ... and {} more: type more of the name.",
+            named.len() - SHOWN
+        ));
+    }
+    out
+}
+
 pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool) -> Vec<String> {
     // Groups in the order they first appear; the phase's own actions (end phase, pass) last.
     let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();

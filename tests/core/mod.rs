@@ -60,6 +60,7 @@ mod turn_file;
 #[cfg(feature = "gui")]
 mod ui;
 mod view;
+mod why;
 #[cfg(feature = "gui")]
 mod window;
 mod words;

@@ -649,6 +649,23 @@ pub fn say(b: &Battle, sel: &Selection, a: &Action) -> String {
     plain(&text)
 }
 
+/// What the panel says when the selection has no action: for a unit of the side to act, the
+/// rule that stops it (issue 65: an action never vanishes without a reason).
+pub fn nothing_to_do(b: &Battle, sel: &Selection, legal: &[Action], anything: bool) -> String {
+    let why = sel
+        .unit
+        .filter(|&u| (u as usize) < b.units.len() && b.unit(u).side == b.actor())
+        .and_then(|u| b.why_idle(u, legal));
+    match why {
+        Some(r) => format!(
+            "No action now: {} ({}). Select another, or end the phase.",
+            r.reason, r.rule
+        ),
+        None if anything => "Nothing this one can do now. Select another, or end the phase.".into(),
+        None => "No actions but ending the phase.".into(),
+    }
+}
+
 pub fn show(
     ui: &mut egui::Ui,
     b: &Battle,
@@ -688,14 +705,7 @@ pub fn show(
     heading(ui, &title);
     let groups = entries(b, sel, legal);
     if groups.is_empty() {
-        ui.label(
-            egui::RichText::new(if anything {
-                "Nothing this one can do now. Select another, or end the phase."
-            } else {
-                "No actions but ending the phase."
-            })
-            .weak(),
-        );
+        ui.label(egui::RichText::new(nothing_to_do(b, sel, legal, anything)).weak());
     }
     for (k, g) in groups.iter().enumerate() {
         // The salt is the group's name without its count, so a group keeps its folding.
