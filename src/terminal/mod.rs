@@ -115,8 +115,9 @@ fn help(file: &str, autosave: &str) -> String {
 Commands (type one and press Enter):
   NUMBER      do the action with that number in the list
   l, list     show the whole list of actions again
-  l WORD      list only the actions of units or commanders whose name contains WORD
-              (or whose label is WORD), e.g. `l 21st`, `l A`, `l Reed`
+  l WORD      list only the actions of the unit whose label is WORD, or of the units and
+              commanders with a word of their name beginning WORD, e.g. `l 21st`, `l A`,
+              `l Reed`, `l new hamp`
   why WORD    why a unit of yours has no action now (suppressed, its order used, out of its
               commander's reach...), e.g. `why 7th`
   units, u    your units (position, facing, formation, stands, hits, status, orders left,
@@ -547,7 +548,7 @@ impl<W: Write> Session<W> {
         }
         say!(
             out,
-            "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, s (save), q (quit). The game autosaves to {auto}."
+            "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, why WORD, s (save), q (quit). The game autosaves to {auto}."
         );
         None
     }
@@ -877,6 +878,22 @@ impl<W: Write> Session<W> {
 /// The list of actions, numbered as `legal` is, grouped by the unit or commander acting.
 /// `filter` keeps the groups whose name contains it (or whose label it is); unless `full`, a
 /// long list sums up each group of many actions in one line.
+/// Whether what was typed after `l` or `why` names `name`: a word of the name begins with it
+/// ("l Hamp", "l 21st", "l Reed"), or, several words typed, the name holds them; case aside.
+/// Not any name that merely contains its letters ("l h" is not every name with an h).
+pub fn name_matches(name: &str, typed: &str) -> bool {
+    let typed = typed.trim().to_lowercase();
+    if typed.is_empty() {
+        return false;
+    }
+    let name = name.to_lowercase();
+    if typed.contains(char::is_whitespace) {
+        return name.contains(&typed);
+    }
+    name.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.starts_with(&typed))
+}
+
 /// `why WORD`: for each of `side`'s units named by WORD (its label, or a word of its name),
 /// why it has no action in `legal` now, or how many it has.
 pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<String> {
@@ -885,13 +902,13 @@ pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<S
     if word.is_empty() {
         return vec!["  `why WORD` says why a unit of yours has no action now, e.g. `why 7th`.".into()];
     }
-    let lower = word.to_lowercase();
-    let named: Vec<&crate::battle::state::Unit> = b
-        .units
-        .iter()
-        .filter(|u| u.side == side)
-        .filter(|u| view::label(b, side, u.id) == word || u.name.to_lowercase().contains(&lower))
-        .collect();
+    let mine = || b.units.iter().filter(|u| u.side == side);
+    let by_label: Vec<&crate::battle::state::Unit> = mine().filter(|u| view::label(b, side, u.id) == word).collect();
+    let named: Vec<&crate::battle::state::Unit> = if by_label.is_empty() {
+        mine().filter(|u| name_matches(&u.name, word)).collect()
+    } else {
+        by_label
+    };
     if named.is_empty() {
         return vec![format!("  None of your units is named `{}`.", echo(word))];
     }
@@ -906,12 +923,24 @@ pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<S
             Some(r) if r.reason.starts_with(&u.name) => format!("  {label} {} ({}).", r.reason, r.rule),
             Some(r) => format!("  {label} {}: {} ({}).", u.name, r.reason, r.rule),
             None => {
-                let n = legal.iter().filter(|a| a.references().0.contains(&u.id)).count();
-                format!(
-                    "  {label} {} has {}: type `l {label}`.",
-                    u.name,
-                    crate::report::count(n as i64, "action")
-                )
+                let own: Vec<&Action> = legal.iter().filter(|a| a.references().0.contains(&u.id)).collect();
+                // Only orders naming it: they are its commanders' actions, listed under them.
+                let by = own.iter().find_map(|a| match a {
+                    Action::Order { commander, .. } => Some(*commander),
+                    _ => None,
+                });
+                match by {
+                    Some(c) if own.iter().all(|a| matches!(a, Action::Order { .. })) => {
+                        let name = &b.commander(c).name;
+                        let word = name.rsplit(' ').next().unwrap_or(name);
+                        format!("  {label} {} may be ordered by {name}: type `l {word}`.", u.name)
+                    }
+                    _ => format!(
+                        "  {label} {} has {}: type `l {label}`.",
+                        u.name,
+                        crate::report::count(own.len() as i64, "action")
+                    ),
+                }
             }
         });
     }
@@ -971,18 +1000,26 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
             },
         }
     };
-    let matches = |key: &Option<String>, v: &[usize]| -> bool {
-        let Some(f) = filter else { return true };
-        let Some(name) = key else { return false };
-        let label_is = legal[v[0]]
-            .references()
-            .0
-            .first()
-            .filter(|u| (**u as usize) < b.units.len())
-            .is_some_and(|&u| view::label(b, b.actor(), u) == f && !matches!(legal[v[0]], Action::Order { .. }));
-        label_is || name.to_lowercase().contains(&f.to_lowercase())
+    let label_is = |key: &Option<String>, v: &[usize], f: &str| -> bool {
+        key.is_some()
+            && legal[v[0]]
+                .references()
+                .0
+                .first()
+                .filter(|u| (**u as usize) < b.units.len())
+                .is_some_and(|&u| view::label(b, b.actor(), u) == f && !matches!(legal[v[0]], Action::Order { .. }))
     };
-    let kept: Vec<&(Option<String>, Vec<usize>)> = groups.iter().filter(|(k, v)| matches(k, v)).collect();
+    // A unit's label names it alone; else a word of a name that begins with what was typed.
+    let kept: Vec<&(Option<String>, Vec<usize>)> = match filter {
+        None => groups.iter().collect(),
+        Some(f) if groups.iter().any(|(k, v)| label_is(k, v, f)) => {
+            groups.iter().filter(|(k, v)| label_is(k, v, f)).collect()
+        }
+        Some(f) => groups
+            .iter()
+            .filter(|(k, _)| k.as_deref().is_some_and(|name| name_matches(name, f)))
+            .collect(),
+    };
     if kept.is_empty() {
         return vec![format!(
             "  No unit or commander in the list matches `{}`. Type `l` for the whole list.",
@@ -992,6 +1029,9 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
     let total: usize = kept.iter().map(|(_, v)| v.len() + 1).sum();
     let collapse = !full && total > LONG_LIST;
     let mut out = Vec::new();
+    if let Some(f) = filter.filter(|_| kept.len() > 1) {
+        out.push(format!("  `{}` matches {} units and commanders:", echo(f), kept.len()));
+    }
     let commanders = b.commanders.iter().filter(|c| c.side == b.actor()).count();
     let mut last_hq = None;
     for (key, v) in kept {

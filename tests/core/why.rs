@@ -98,13 +98,15 @@ fn why_in_the_terminal_answers_for_the_players_units_by_name_or_label() {
         lines[0].ends_with(" 5th New Hampshire sees no enemy within 20 cm (BPT Initiative Phase)."),
         "{lines:?}"
     );
-    // Several match: each is answered, under a count.
-    let lines = volley::terminal::why_lines(&b, &legal, side, "th");
-    assert!(lines[0].contains("of your units match `th`"), "{lines:?}");
-    assert!(
-        lines[1..].iter().all(|l| l.ends_with("(BPT Initiative Phase).")),
-        "{lines:?}"
-    );
+    // Several match: each is answered, under a count (the Iron Brigade's Wisconsin regiments).
+    let path = std::path::Path::new(ROOT).join("maps/gettysburg.ron");
+    let g = volley::load_battle(&path, 1).expect("Gettysburg loads").0;
+    let wisconsin = g.unit(unit(&g, "2nd Wisconsin")).side;
+    let lines = volley::terminal::why_lines(&g, &g.legal_actions(), wisconsin, "wiscon");
+    assert!(lines[0].ends_with("of your units match `wiscon`:"), "{lines:?}");
+    for regiment in ["2nd Wisconsin", "6th Wisconsin", "7th Wisconsin"] {
+        assert!(lines[1..].iter().any(|l| l.contains(regiment)), "{regiment}: {lines:?}");
+    }
     // A knocked-out unit is said to be, not listed as acting.
     let mut gone = b.clone();
     let id = gone.side_units(side).next().unwrap().id;
@@ -150,4 +152,48 @@ fn the_orders_panel_says_why_the_selected_unit_has_no_action() {
     // Nothing selected: as before.
     let none = nothing_to_do(&b, &Selection::default(), &b.legal_actions(), false);
     assert_eq!(none, "No actions but ending the phase.");
+}
+
+#[test]
+fn a_word_names_a_unit_by_its_label_or_the_start_of_a_word_of_its_name() {
+    use volley::terminal::name_matches;
+    assert!(name_matches("5th New Hampshire", "hamp"));
+    assert!(name_matches("5th New Hampshire", "5th"));
+    assert!(name_matches("5th New Hampshire", "New Hamp"));
+    assert!(name_matches("Col. Thomas Reed", "reed"));
+    // Not any name holding the letters: `l h` was every name with an h in it.
+    assert!(!name_matches("5th New Hampshire", "ew"));
+    assert!(!name_matches("7th Wisconsin", "h"));
+    assert!(!name_matches("7th Wisconsin", ""));
+    // In the list: a label names its unit alone; a word names every unit it begins a word of,
+    // under a count.
+    let mut b = first_battle();
+    b.apply(&Action::EndPhase).expect("to the command phase");
+    let legal = b.legal_actions();
+    // In the command phase a unit's actions are its commander's orders, listed under him: `why`
+    // by its label says whom to list.
+    let label = volley::terminal::view::label(&b, b.active, unit(&b, "7th Wisconsin"));
+    let why = volley::terminal::why_lines(&b, &legal, b.active, &label);
+    assert_eq!(
+        why,
+        vec![format!(
+            "  {label} 7th Wisconsin may be ordered by Col. Thomas Reed: type `l Reed`."
+        )]
+    );
+    let lines = volley::terminal::list_lines(&b, &legal, Some("Reed"), true);
+    assert!(lines.iter().any(|l| l.contains("Col. Thomas Reed")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("7th Wisconsin")), "{lines:?}");
+    // Several groups match: said first (Gettysburg's brigadiers, not its colonels).
+    let path = std::path::Path::new(ROOT).join("maps/gettysburg.ron");
+    let mut g = volley::load_battle(&path, 1).expect("Gettysburg loads").0;
+    while g.phase != Phase::Command || g.unit(unit(&g, "2nd Wisconsin")).side != g.active {
+        g.apply(&Action::EndPhase).expect("on to the Union's command phase");
+    }
+    let lines = volley::terminal::list_lines(&g, &g.legal_actions(), Some("brig"), true);
+    assert!(lines[0].starts_with("  `brig` matches "), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("Brig. Gen. Solomon Meredith")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("@ Col. ")), "{lines:?}");
 }
