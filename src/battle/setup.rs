@@ -57,6 +57,7 @@ impl Battle {
             geom: Vec::new(),
             los,
             rows: Arc::new(loaded.armies.iter().map(|a| a.troops.clone()).collect()),
+            notes: Arc::new(loaded.armies.iter().map(|a| a.notes.clone()).collect()),
             counter_charging: None,
             works: Default::default(),
             constructions: Default::default(),

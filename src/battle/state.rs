@@ -587,6 +587,8 @@ pub struct State {
     pub los: LosWorld,
     /// Each side's troop chart (for dismounting to another row).
     pub rows: Arc<Vec<Vec<TroopRow>>>,
+    /// Each side's army list notes (the special rules by note number), for the unit card.
+    pub notes: Arc<Vec<Vec<(u32, String)>>>,
     /// Set while a charged cavalry unit is counter-charging.
     pub counter_charging: Option<UnitId>,
     /// Engineer work done to the table (gaps, bridges) and bridges under construction.

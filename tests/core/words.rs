@@ -161,3 +161,26 @@ fn the_check_catches_the_old_texts() {
         assert!(text_problems(fine).is_empty(), "{fine}: {:?}", text_problems(fine));
     }
 }
+
+#[test]
+fn the_unit_card_words_its_army_list_notes() {
+    // Issue 65's plain words: the card said "Notes: 1, 14"; it now gives each note's rule.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let (b, _) = volley::load_battle(&path, 1).expect("First Battle loads");
+    let u = b
+        .units
+        .iter()
+        .find(|u| u.name == "5th New Hampshire")
+        .expect("the regiment");
+    assert_eq!(u.row.notes, vec![1, 14]);
+    let lines = volley::ui::panels::unit_card::note_lines(&b, u);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("Note 1: Regular infantry may be graded Elite"),
+        "{lines:?}"
+    );
+    assert!(lines[1].starts_with("Note 14: ") && lines[1].len() > 20, "{lines:?}");
+    for l in &lines {
+        assert!(word_problems(&b, l).is_empty(), "{l}: {:?}", word_problems(&b, l));
+    }
+}

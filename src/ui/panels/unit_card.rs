@@ -99,17 +99,30 @@ fn unit_card(ui: &mut egui::Ui, b: &Battle, id: crate::battle::UnitId, hand: boo
     }
     if let Some(o) = b.cmd.orders.get(&u.id).filter(|_| hand) {
         ui.label(format!(
-            "Orders: {} this turn {}, {} action(s) left{}",
+            "Orders: {} this turn {}, {} left{}",
             o.count,
             order_source(b, o),
-            o.credits,
+            crate::report::count(o.credits, "action"),
             if o.finished { ", finished" } else { "" }
         ));
     }
-    if !r.notes.is_empty() {
-        let notes: Vec<String> = r.notes.iter().map(|n| n.to_string()).collect();
-        ui.label(egui::RichText::new(format!("Notes: {}", notes.join(", "))).small());
+    for line in note_lines(b, u) {
+        ui.label(egui::RichText::new(line).small());
     }
+}
+
+/// The army list's special rules for the unit's row, in words ("Note 1: Regular infantry may
+/// be graded Elite …"); a note the list does not word is given by its number.
+pub fn note_lines(b: &Battle, u: &crate::battle::state::Unit) -> Vec<String> {
+    let worded = b.notes.get(u.side);
+    u.row
+        .notes
+        .iter()
+        .map(|n| match worded.and_then(|w| w.iter().find(|(k, _)| k == n)) {
+            Some((_, text)) => format!("Note {n}: {text}"),
+            None => format!("Note {n} of the army list"),
+        })
+        .collect()
 }
 
 /// What the unit's state is, in words ("suppressed", "limbered", "prone (…)"); none is steady.
