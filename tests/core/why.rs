@@ -125,6 +125,7 @@ fn why_in_the_terminal_answers_for_the_players_units_by_name_or_label() {
     assert!(lines[0].contains("`why WORD`"), "{lines:?}");
 }
 
+#[cfg(feature = "gui")]
 #[test]
 fn the_orders_panel_says_why_the_selected_unit_has_no_action() {
     use volley::ui::common::Selection;

@@ -162,6 +162,7 @@ fn the_check_catches_the_old_texts() {
     }
 }
 
+#[cfg(feature = "gui")]
 #[test]
 fn the_unit_card_words_its_army_list_notes() {
     // Issue 65's plain words: the card said "Notes: 1, 14"; it now gives each note's rule.
