@@ -34,8 +34,8 @@ pub use aspects::{Caption, Clip, Deed, Facts, Mark, Summary};
 pub use dice::Throw;
 pub use units::named_units;
 pub use words::{
-    aspect_word, capital, count, cover_words, degrees, end_reason_words, pass_reason_words, phase_word, result_word,
-    words_of,
+    aspect_word, capital, computer_says, count, cover_words, degrees, end_reason_words, pass_reason_words, phase_word,
+    result_word, words_of,
 };
 
 use crate::battle::event::Event;

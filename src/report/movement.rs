@@ -8,7 +8,8 @@ use crate::battle::event::{Deployment, MoveKind};
 use crate::battle::state::{Battle, UnitId};
 use crate::rules::geometry::Pose;
 
-/// "5th NH moves 10.0 cm to (45.0, 26.0), facing 90° (counts as 12.0 cm of its move)".
+/// "5th NH moves 10.0 cm to (45.0, 26.0), facing 90° (12.0 cm of its move used, its wheel,
+/// turn and ground counted)".
 pub(crate) fn moved(b: &Battle, u: UnitId, (from, to): (&Pose, &Pose), kind: &MoveKind, cost: f64) -> String {
     let dist = from.pos.dist(to.pos);
     let turned = (to.facing - from.facing).abs() > 1e-6;
@@ -20,7 +21,9 @@ pub(crate) fn moved(b: &Battle, u: UnitId, (from, to): (&Pose, &Pose), kind: &Mo
     }
     t.push_str(&format!(", facing {}", degrees(to.facing)));
     if (cost - dist).abs() > 0.05 {
-        t.push_str(&format!(" (counts as {cost:.1} cm of its move)"));
+        t.push_str(&format!(
+            " ({cost:.1} cm of its move used, its wheel, turn and ground counted)"
+        ));
     }
     t
 }

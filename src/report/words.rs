@@ -263,3 +263,10 @@ pub(crate) fn building(b: &Battle, i: u32) -> String {
         _ => format!("building {i}"),
     }
 }
+
+/// The computer player's reason for its choice, as the log gives it: "Confederate, played by
+/// the computer (scheduler): 7th Wisconsin: move 3 cm towards its objective …" (until issue
+/// 65, "[scheduler] …").
+pub fn computer_says(side: &str, agent: &str, why: &str) -> String {
+    format!("{side}, played by the computer ({agent}): {why}")
+}

@@ -559,7 +559,7 @@ impl<W: Write> Session<W> {
         let bot = self.bots[side].as_mut()?;
         let i = bot.choose(&self.b, legal);
         if let Some(why) = bot.reason() {
-            let line = format!("[{}] {why}", bot.name());
+            let line = crate::report::computer_says(&self.b.sides[side].name, bot.name(), &why);
             say!(self.out, "  {line}");
             self.history.push(line);
         }

@@ -166,8 +166,11 @@ fn agent_turn(
             r.0 = agent.reason();
         }
         if let Some(why) = agent.reason() {
-            log.lines
-                .push(LogLine::text(b.game_turn, false, format!("[{}] {why}", agent.name())));
+            log.lines.push(LogLine::text(
+                b.game_turn,
+                false,
+                crate::report::computer_says(&b.sides[p.side].name, agent.name(), &why),
+            ));
         }
         requests.write(ActionRequest(p.legal[i.min(p.legal.len() - 1)].clone()));
         *waiting = Some(b.actions);

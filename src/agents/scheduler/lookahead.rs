@@ -477,7 +477,7 @@ impl Lookahead {
         if let Some(r) = runner_up {
             line += &format!(" against {:+.1} for {}", worth(r), self.label(b, legal, r, ctx));
             if worth(r) > worth(chosen) {
-                line += " (within the play-outs' luck)";
+                line += " (closer than the luck of so few games can tell apart)";
             }
         }
         self.last = Some(found);
