@@ -197,3 +197,16 @@ fn the_unit_card_words_its_army_list_notes() {
         assert!(word_problems(&b, l).is_empty(), "{l}: {:?}", word_problems(&b, l));
     }
 }
+
+#[cfg(feature = "gui")]
+#[test]
+fn the_legend_names_the_sides_by_their_colours() {
+    // Issue 65's plain words: the legend said "blue side (the first side)".
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let (b, _) = volley::load_battle(&path, 1).expect("First Battle loads");
+    let first = b.first_side;
+    let words = volley::ui::panels::legend::side_words("blue", &b, first);
+    assert_eq!(words, format!("blue: the {}, moves first", b.sides[first].name));
+    let other = volley::ui::panels::legend::side_words("grey", &b, 1 - first);
+    assert_eq!(other, format!("grey: the {}", b.sides[1 - first].name));
+}

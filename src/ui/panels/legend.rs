@@ -89,7 +89,7 @@ fn base(ui: &mut egui::Ui, g: Glyph, text: &str) {
     });
 }
 
-pub fn show(ui: &mut egui::Ui) {
+pub fn show(ui: &mut egui::Ui, b: &crate::battle::Battle) {
     egui::CollapsingHeader::new("Legend: what the table shows")
         .id_salt("legend")
         .default_open(false).show(ui, |ui| {
@@ -98,8 +98,9 @@ pub fn show(ui: &mut egui::Ui) {
             crate::ui::settings::PaletteChoice::ColourBlindSafe => ["blue", "vermillion"],
             crate::ui::settings::PaletteChoice::BlueAndGrey => ["blue", "grey"],
         };
-        swatch(ui, fill[0], edge[0], &format!("{} side (the first side)", names[0]));
-        swatch(ui, fill[1], edge[1], &format!("{} side (the second side)", names[1]));
+        for side in 0..2 {
+            swatch(ui, fill[side], edge[side], &side_words(names[side], b, side));
+        }
         base(ui, Glyph::Infantry, "infantry (light line = front edge)");
         base(ui, Glyph::Cavalry, "cavalry");
         base(ui, Glyph::Gun, "gun");
@@ -139,4 +140,11 @@ pub fn show(ui: &mut egui::Ui) {
             "objective (★, dashed ring = holding radius)",
         );
     });
+}
+
+/// A side's swatch in the legend: its colour and its name, and which moves first ("blue: the
+/// Union, moves first"; until issue 65 "blue side (the first side)").
+pub fn side_words(colour: &str, b: &crate::battle::Battle, side: usize) -> String {
+    let first = if b.first_side == side { ", moves first" } else { "" };
+    format!("{colour}: the {}{first}", b.sides[side].name)
 }

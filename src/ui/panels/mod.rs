@@ -241,7 +241,7 @@ fn show_panels(
             ui.separator();
             victory::show(ui, b);
             ui.separator();
-            legend::show(ui);
+            legend::show(ui, b);
             ui.separator();
             log::show(ui, log);
         });
