@@ -191,18 +191,18 @@ impl Battle {
         let need = self.crew_accuracy(plan.firer);
         let p: ArtilleryParams = self.rules.artillery.clone();
         let smoothbore = !self.unit(plan.firer).row.has(Trait::Rifled);
-        let wet = self.ground_is_wet();
+        // The ground the shot rolls over, held apart from the battle while the dice roll (the
+        // terrain is shared, and the line of sight is prepared on the same).
+        let terrain = self.terrain.clone();
+        let ground = TerrainGround {
+            terrain: &terrain,
+            width: self.table.width,
+            height: self.table.height,
+            wet: self.ground_is_wet(),
+        };
         // Flight and deviation dice from the muzzle: distances are base edge to base edge
         // (DECISIONS "Scale"), so a gun's range to the aim point is from its front edge.
-        let mut trace = self.rolling(|s, stream| {
-            let ground = TerrainGround {
-                terrain: s.los.terrain(),
-                width: s.table.width,
-                height: s.table.height,
-                wet,
-            };
-            round_shot(muzzle(&gun), aim, dice, need, &p, &ground, stream)
-        });
+        let mut trace = round_shot(muzzle(&gun), aim, dice, need, &p, &ground, self.dice_mut());
         let pen = p.penetration(smoothbore);
         trace.restrip(pen, p.strip_width);
         // Commanders in a strip are struck "just like any other unit" (BPT "Command Units"):

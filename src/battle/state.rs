@@ -699,15 +699,6 @@ impl Battle {
         &mut self.state.dice
     }
 
-    /// Roll the dice stream while reading the state (`f` gets both): a shot's flight reads
-    /// the ground it rolls over.
-    pub(crate) fn rolling<R>(&mut self, f: impl FnOnce(&State, &mut Dice) -> R) -> R {
-        let mut dice = std::mem::replace(&mut self.state.dice, Dice::scripted(Vec::new()));
-        let r = f(&self.state, &mut dice);
-        self.state.dice = dice;
-        r
-    }
-
     /// Replace the dice stream: a look-ahead deals a copy's future afresh; a test scripts it.
     pub fn set_dice(&mut self, dice: Dice) {
         self.state.dice = dice;
@@ -826,13 +817,9 @@ impl Battle {
             changed = true;
         }
         self.state.geom = geom;
-        if changed {
-            self.set_blockers();
+        if !changed {
+            return;
         }
-    }
-
-    /// The line-of-sight blockers from the units' geometry.
-    pub(super) fn set_blockers(&mut self) {
         let mut blockers = Vec::new();
         for u in self.units.iter().filter(|u| u.alive()) {
             // DECISIONS "Line of sight": commanders, skirmishers and unlimbered guns do not block.

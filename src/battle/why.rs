@@ -7,6 +7,9 @@ use super::action::{Action, Refusal};
 use super::fire::FireContext;
 use super::state::*;
 
+/// The rule that says who acts when.
+const RULE: &str = "BPT Sequence of Play";
+
 impl Battle {
     /// Why unit `id` has none of the actions in `legal` (the actions listed now), or `None`
     /// when it has some (an order naming it counts). The first rule that stops it.
@@ -33,7 +36,7 @@ impl Battle {
         }
         if u.side != self.active {
             return no(
-                "BPT Sequence of Play",
+                RULE,
                 format!(
                     "{} acts in its own side's turn, or when a rule opens a window for it",
                     u.name
@@ -43,16 +46,14 @@ impl Battle {
         let why = match self.phase {
             Phase::Initiative => self.check_initiative(id).err(),
             Phase::Command => self.command_stops(id),
-            Phase::Charge | Phase::End | Phase::Deployment | Phase::GameOver => {
-                return no(
-                    "BPT Sequence of Play",
-                    format!("nobody acts in the {} phase: the rules carry it out", self.phase_name()),
-                );
-            }
+            // The automatic phases (the battle's start and end are not played).
+            Phase::Charge => return no(RULE, "nobody acts in the charge phase: the rules carry it out".into()),
+            Phase::End => return no(RULE, "nobody acts in the end phase: the rules carry it out".into()),
+            Phase::Deployment | Phase::GameOver => return no(RULE, "nobody acts now".into()),
         };
         why.or_else(|| {
             no(
-                "BPT Sequence of Play",
+                RULE,
                 format!("{} has no move, fire or change of formation open to it now", u.name),
             )
         })
@@ -116,16 +117,5 @@ impl Battle {
             .filter_map(|&c| self.check_order(c, &[id], false, false).err())
             .next()
             .or_else(|| self.check_self_order(id).err())
-    }
-
-    fn phase_name(&self) -> &'static str {
-        match self.phase {
-            Phase::Deployment => "deployment",
-            Phase::Initiative => "initiative",
-            Phase::Command => "command",
-            Phase::Charge => "charge",
-            Phase::End => "end",
-            Phase::GameOver => "last",
-        }
     }
 }

@@ -525,8 +525,10 @@ fn target_point(s: &Sighting, i: usize) -> Option<V2> {
     }
 }
 
-impl LosWorld {
-    pub fn new(terrain: &Terrain, table_width: f64, table_height: f64, params: LosParams) -> Self {
+impl LosTerrain {
+    /// What the terrain alone decides of sight, prepared once (`contact`: the distance an
+    /// obstacle's edge reaches beyond its line).
+    fn prepare(terrain: &Terrain, contact: f64) -> Arc<LosTerrain> {
         let areas = terrain
             .area_polys()
             .filter(|(_, k, p, _)| (k.is_high() || k.is_low()) && p.0.len() >= 3)
@@ -555,7 +557,7 @@ impl LosWorld {
                     lo,
                     hi,
                     points: l.points.clone(),
-                    reach: l.width * 0.5 + params.contact,
+                    reach: l.width * 0.5 + contact,
                     label: if l.name.is_empty() {
                         format!("{:?}", l.kind)
                     } else {
@@ -601,6 +603,18 @@ impl LosWorld {
                 })
             })
             .collect();
+        Arc::new(LosTerrain {
+            revision: TERRAIN_REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            terrain: terrain.clone(),
+            areas,
+            obstacles,
+            hills,
+        })
+    }
+}
+
+impl LosWorld {
+    pub fn new(terrain: &Terrain, table_width: f64, table_height: f64, params: LosParams) -> Self {
         let margin = 50.0;
         let grid = Grid::new(
             V2::new(-margin, -margin),
@@ -611,17 +625,17 @@ impl LosWorld {
             10.0,
         );
         LosWorld {
-            fixed: Arc::new(LosTerrain {
-                revision: TERRAIN_REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-                terrain: terrain.clone(),
-                areas,
-                obstacles,
-                hills,
-            }),
+            fixed: LosTerrain::prepare(terrain, params.contact),
             params,
             blockers: Vec::new(),
             grid,
         }
+    }
+
+    /// The terrain changed (the engineers cleared a hedge or bridged a river): it is prepared
+    /// again; the stands that block sight and the distances stay.
+    pub fn set_terrain(&mut self, terrain: &Terrain) {
+        self.fixed = LosTerrain::prepare(terrain, self.params.contact);
     }
 
     /// The terrain this world was built from.

@@ -875,9 +875,6 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// The list of actions, numbered as `legal` is, grouped by the unit or commander acting.
-/// `filter` keeps the groups whose name contains it (or whose label it is); unless `full`, a
-/// long list sums up each group of many actions in one line.
 /// Whether what was typed after `l` or `why` names `name`: a word of the name begins with it
 /// ("l Hamp", "l 21st", "l Reed"), or, several words typed, the name holds them; case aside.
 /// Not any name that merely contains its letters ("l h" is not every name with an h).
@@ -932,8 +929,8 @@ pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<S
                 match by {
                     Some(c) if own.iter().all(|a| matches!(a, Action::Order { .. })) => {
                         let name = &b.commander(c).name;
-                        let word = name.rsplit(' ').next().unwrap_or(name);
-                        format!("  {label} {} may be ordered by {name}: type `l {word}`.", u.name)
+                        let surname = name.rsplit(' ').next().unwrap_or(name);
+                        format!("  {label} {} may be ordered by {name}: type `l {surname}`.", u.name)
                     }
                     _ => format!(
                         "  {label} {} has {}: type `l {label}`.",
@@ -953,6 +950,10 @@ pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<S
     out
 }
 
+/// The list of actions, numbered as `legal` is, grouped by the unit or commander acting.
+/// `filter` keeps the group of the unit whose label it is, else the groups it names
+/// ([`name_matches`]); unless `full`, a long list sums up each group of many actions in one
+/// line.
 pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool) -> Vec<String> {
     // Groups in the order they first appear; the phase's own actions (end phase, pass) last.
     let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();

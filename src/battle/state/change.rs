@@ -54,10 +54,6 @@ impl Battle {
             Change::Prone(c) => c.apply(&mut s.optional.prone),
             Change::Saber(c) => c.apply(&mut s.optional.sabers),
         }
-        if let Change::Works(WorksChange::Laid(..)) = change {
-            // The line of sight is built again on the new terrain: the units still block it.
-            self.set_blockers();
-        }
         self.journal.push(change);
     }
 

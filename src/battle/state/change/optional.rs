@@ -7,7 +7,7 @@ use crate::battle::works::Bridging;
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorksChange {
     /// A work finished: its task, its linear feature, where, and the terrain as it leaves
-    /// it (the line of sight is built again on it).
+    /// it (the line of sight is prepared again on it, the units still blocking it).
     Laid(crate::battle::works::Task, u32, V2, Arc<Terrain>),
     /// The bridges under construction, as they now stand.
     Bridging(Vec<Bridging>),
@@ -23,8 +23,7 @@ impl WorksChange {
             WorksChange::Laid(task, linear, at, terrain) => {
                 s.terrain = terrain.clone();
                 s.works.done.push((*task, *linear, *at));
-                let params = s.los.params().clone();
-                s.los = LosWorld::new(&s.terrain, s.table.width, s.table.height, params);
+                s.los.set_terrain(terrain);
             }
             WorksChange::Bridging(b) => s.works.bridging = b.clone(),
             WorksChange::ConstructionHits(i, h) => {
