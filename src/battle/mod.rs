@@ -19,6 +19,7 @@ pub mod formations;
 pub mod hash;
 pub mod ids;
 pub mod initiative;
+pub mod intent;
 pub mod knowledge;
 pub mod legal;
 pub mod movement;

@@ -3,12 +3,16 @@
 //! table, save and load at any moment, an autosave at the end of every player turn, and the
 //! result explained at the end. Plain lines only: a screen reader reads all of it.
 
+pub mod intent;
 pub mod view;
 pub mod words;
 
 use crate::agents::{self, Agent};
+use crate::battle::event::MovementEvent;
+use crate::battle::intent::{IntentRun, RunStep};
 use crate::battle::{Action, Battle, Event, Phase};
 use crate::replay::Recording;
+use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -118,6 +122,10 @@ Commands (type one and press Enter):
   l WORD      list only the actions of the unit whose label is WORD, or of the units and
               commanders with a word of their name beginning WORD, e.g. `l 21st`, `l A`,
               `l Reed`, `l new hamp`
+  WHO: INTENT  in the command phase, order a unit or a commander's whole formation by
+              what you want done; the order is rolled and each unit's best legal move made
+              and said: `7th: to Hickory farm`, `Reed: range 12th Virginia`, `5th: reach b`,
+              `Reed: face 21st`, `7th: behind orchard`, `A: beside 7th`, `Meredith: hold`
   why WORD    why a unit of yours has no action now (suppressed, its order used, out of its
               commander's reach...), e.g. `why 7th`
   units, u    your units (position, facing, formation, stands, hits, status, orders left,
@@ -605,6 +613,10 @@ impl<W: Write> Session<W> {
         if let Some(next) = self.command(&cmd, arg, input, side, legal) {
             return next;
         }
+        if line.contains(':') {
+            self.intent(&line, side);
+            return Next::Again;
+        }
         self.number(&line, side, legal)
     }
 
@@ -822,6 +834,12 @@ impl<W: Write> Session<W> {
     /// Play `legal[choice]`: record it, print and log its events, autosave at a new turn or
     /// the game's end; or say why the rules refuse it.
     fn apply(&mut self, legal: &[Action], choice: usize) {
+        self.apply_action(&legal[choice], false);
+    }
+
+    /// Play `a` as [`Session::apply`] does; `quiet_moves` leaves out the line of a unit's
+    /// ordered move (an intent has said it). Whether the rules took it.
+    fn apply_action(&mut self, a: &Action, quiet_moves: bool) -> bool {
         let Self {
             b,
             rec,
@@ -831,10 +849,18 @@ impl<W: Write> Session<W> {
             auto,
             ..
         } = self;
-        match b.apply(&legal[choice]) {
+        match b.apply(a) {
             Ok(evs) => {
-                rec.push(b, &legal[choice], &evs);
+                rec.push(b, a, &evs);
                 for e in &evs {
+                    if quiet_moves
+                        && matches!(
+                            e,
+                            Event::Movement(MovementEvent::Moved { .. } | MovementEvent::Deployed { .. })
+                        )
+                    {
+                        continue;
+                    }
                     let line = crate::report::line(b, e);
                     say!(out, "  {line}");
                     history.push(line);
@@ -853,8 +879,82 @@ impl<W: Write> Session<W> {
                 if new_turn && let Err(e) = save(rec, autosave) {
                     say!(out, "  (autosave to {auto} failed: {e})");
                 }
+                true
             }
-            Err(r) => say!(out, "  refused: {r}"),
+            Err(r) => {
+                say!(out, "  refused: {r}");
+                false
+            }
+        }
+    }
+
+    /// `WHO: INTENT`: the intent played out, the order and each unit's move through the
+    /// rules as a numbered action would be, each said in a line.
+    fn intent(&mut self, line: &str, side: usize) {
+        let typed = match intent::parse(&self.b, side, line) {
+            Ok(t) => t,
+            Err(why) => {
+                say!(self.out, "  {why}.");
+                return;
+            }
+        };
+        let head = format!("{}: {}", typed.who, typed.intent.words(&self.b));
+        say!(self.out, "  {head}");
+        self.history.push(head);
+        let mut run = match IntentRun::new(&self.b, side, &typed.units, typed.intent) {
+            Ok(r) => r,
+            Err(why) => {
+                say!(self.out, "  {why}.");
+                return;
+            }
+        };
+        self.show_list = !matches!(run.intent, crate::battle::intent::Intent::Hold);
+        let (mut moved, mut met) = (BTreeSet::new(), BTreeSet::new());
+        loop {
+            match run.next(&self.b) {
+                RunStep::Order(a) => {
+                    if !self.apply_action(&a, true) {
+                        run.refused();
+                    }
+                }
+                RunStep::Act(a, m) => {
+                    let line = crate::report::intent::intent_line(&self.b, &run.intent, &m);
+                    say!(self.out, "  {line}");
+                    self.history.push(line);
+                    if self.apply_action(&a, true) {
+                        moved.insert(m.unit);
+                        if m.met() {
+                            met.insert(m.unit);
+                        }
+                    } else {
+                        run.refused();
+                    }
+                }
+                RunStep::Stays(m) => {
+                    if m.met() {
+                        met.insert(m.unit);
+                    }
+                    let line = crate::report::intent::intent_line(&self.b, &run.intent, &m);
+                    say!(self.out, "  {line}");
+                }
+                RunStep::Unordered(why) => say!(self.out, "  {why}."),
+                RunStep::Over(why) => {
+                    let n = typed.units.len();
+                    let count = |k: usize, what: &str| format!("{k} of {n} {what}");
+                    if matches!(run.intent, crate::battle::intent::Intent::Hold) {
+                        say!(self.out, "  {}: {why}.", typed.who);
+                    } else {
+                        say!(
+                            self.out,
+                            "  {}: {}, {}.",
+                            typed.who,
+                            count(moved.len(), "moved"),
+                            count(met.len(), "there")
+                        );
+                    }
+                    break;
+                }
+            }
         }
     }
 
@@ -875,21 +975,7 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// Whether what was typed after `l` or `why` names `name`: a word of the name begins with it
-/// ("l Hamp", "l 21st", "l Reed"), or, several words typed, the name holds them; case aside.
-/// Not any name that merely contains its letters ("l h" is not every name with an h).
-pub fn name_matches(name: &str, typed: &str) -> bool {
-    let typed = typed.trim().to_lowercase();
-    if typed.is_empty() {
-        return false;
-    }
-    let name = name.to_lowercase();
-    if typed.contains(char::is_whitespace) {
-        return name.contains(&typed);
-    }
-    name.split(|c: char| !c.is_alphanumeric())
-        .any(|w| w.starts_with(&typed))
-}
+pub use crate::battle::intent::name_matches;
 
 /// `why WORD`: for each of `side`'s units named by WORD (its label, or a word of its name),
 /// why it has no action in `legal` now, or how many it has.

@@ -23,6 +23,7 @@ mod fuzz;
 mod glance;
 mod hardening;
 mod initiative;
+mod intent;
 mod layers;
 mod movement;
 mod optional_air_burst;

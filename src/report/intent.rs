@@ -1,0 +1,79 @@
+//! An intent's step as a player reads it: what the unit does and where that leaves it:
+//! "7th Wisconsin: advance 10 cm, 14 cm short of Hickory farm; 12th Virginia 32 cm away, in
+//! sight, out of range (24 cm)". One line a step, facts only the side may know (its own
+//! unit, an enemy its side knows of).
+
+use super::direction::relative_move;
+use super::words::cm;
+use crate::battle::Battle;
+use crate::battle::action::Action;
+use crate::battle::intent::{Intent, IntentMove};
+
+/// The line for one step of `intent`.
+pub fn intent_line(b: &Battle, intent: &Intent, m: &IntentMove) -> String {
+    let u = b.unit(m.unit);
+    let did = match &m.action {
+        Some(Action::Move { to, .. }) => relative_move(&u.pose, to),
+        Some(Action::Deploy { deploy, .. }) => deploy.to_string(),
+        Some(other) => crate::report::heading(b, other),
+        None if m.met() => "is there: stays".into(),
+        None => "stays: no legal move serves it better".into(),
+    };
+    let mut facts: Vec<String> = Vec::new();
+    if let Some((name, off)) = &m.place {
+        facts.push(if *off <= 0.5 {
+            match intent {
+                Intent::Beside(_) => format!("beside {name}"),
+                Intent::Behind(_) => format!("behind {name}"),
+                _ => format!("on {name}"),
+            }
+        } else {
+            format!("{} cm short of {name}", cm(*off))
+        });
+    }
+    if let Some(e) = &m.enemy {
+        let name = &b.unit(e.unit).name;
+        let sight = if e.sees { "in sight" } else { "out of sight" };
+        let range = if e.in_range {
+            format!("in its fire cone and range ({} cm)", cm(e.range))
+        } else if e.range > 0.0 && e.distance > e.range {
+            format!("{} cm beyond its range ({} cm)", cm(e.distance - e.range), cm(e.range))
+        } else if e.range > 0.0 {
+            format!("outside its fire cone (range {} cm)", cm(e.range))
+        } else {
+            "it does not fire".into()
+        };
+        let reach = match intent {
+            Intent::ChargeReach(_) if e.distance <= b.rules.charge.distance => {
+                format!(", within charge reach ({} cm)", cm(b.rules.charge.distance))
+            }
+            Intent::ChargeReach(_) => format!(
+                ", {} cm beyond charge reach ({} cm)",
+                cm(e.distance - b.rules.charge.distance),
+                cm(b.rules.charge.distance)
+            ),
+            _ => String::new(),
+        };
+        facts.push(format!("{name} {} cm away, {sight}, {range}{reach}", cm(e.distance)));
+    }
+    let tail = if facts.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", facts.join("; "))
+    };
+    format!("{}: {did}{tail}", u.name)
+}
+
+/// A commander's formation as players name it: "Davis's brigade", "Heth's division",
+/// "Reynolds's corps" (by his surname and his level of command).
+pub fn formation_words(c: &crate::battle::state::Commander) -> String {
+    use crate::data::army::CommandLevel;
+    let surname = c.name.rsplit(' ').next().unwrap_or(&c.name);
+    let level = match c.row.level {
+        CommandLevel::Brigade => "brigade",
+        CommandLevel::Division => "division",
+        CommandLevel::Corps => "corps",
+        CommandLevel::Army => "army",
+    };
+    format!("{surname}'s {level}")
+}
