@@ -13,7 +13,7 @@ use crate::battle::intent::{Intent, IntentMove};
 pub fn intent_line(b: &Battle, intent: &Intent, m: &IntentMove) -> String {
     let u = b.unit(m.unit);
     let did = match &m.action {
-        Some(Action::Move { to, .. }) => relative_move(&u.pose, to),
+        Some(Action::Move { to, .. }) => relative_move(&m.from, to),
         Some(Action::Deploy { deploy, .. }) => deploy.to_string(),
         Some(other) => crate::report::heading(b, other),
         None if m.met() => "is there: stays".into(),

@@ -10,7 +10,7 @@ pub mod words;
 use crate::agents::{self, Agent};
 use crate::battle::event::MovementEvent;
 use crate::battle::intent::{IntentRun, RunStep};
-use crate::battle::{Action, Battle, Event, Phase};
+use crate::battle::{Action, Battle, Event, Phase, UnitId};
 use crate::replay::Recording;
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
@@ -424,6 +424,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         autosave,
         auto,
         show_list: true,
+        pending: None,
         out,
     };
     if let Some(over) = g.open(&sides, &events, loaded.is_none()) {
@@ -443,6 +444,10 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         let side = g.b.actor();
         if let Some(tf) = turn_file.as_ref().filter(|tf| tf.side != side) {
             return g.pass_file(tf);
+        }
+        if g.pending.as_ref().is_some_and(|p| p.run.side == side) {
+            g.drive_intent();
+            continue;
         }
         let choice = match g.bot_choice(side, &legal) {
             Some(i) => i,
@@ -479,7 +484,19 @@ struct Session<W: Write> {
     autosave: PathBuf,
     auto: String,
     show_list: bool,
+    /// An intent in play that waits for the other side's opportunity fire.
+    pending: Option<Pending>,
     out: Out<W>,
+}
+
+/// An intent in play (`WHO: INTENT`): the run, who acts in words, and the tally for its
+/// closing line.
+struct Pending {
+    run: IntentRun,
+    who: String,
+    units: usize,
+    moved: BTreeSet<UnitId>,
+    met: BTreeSet<UnitId>,
 }
 
 /// What the player's line comes to.
@@ -901,7 +918,7 @@ impl<W: Write> Session<W> {
         let head = format!("{}: {}", typed.who, typed.intent.words(&self.b));
         say!(self.out, "  {head}");
         self.history.push(head);
-        let mut run = match IntentRun::new(&self.b, side, &typed.units, typed.intent) {
+        let run = match IntentRun::new(&self.b, side, &typed.units, typed.intent) {
             Ok(r) => r,
             Err(why) => {
                 say!(self.out, "  {why}.");
@@ -909,50 +926,73 @@ impl<W: Write> Session<W> {
             }
         };
         self.show_list = !matches!(run.intent, crate::battle::intent::Intent::Hold);
-        let (mut moved, mut met) = (BTreeSet::new(), BTreeSet::new());
+        self.pending = Some(Pending {
+            run,
+            who: typed.who,
+            units: typed.units.len(),
+            moved: BTreeSet::new(),
+            met: BTreeSet::new(),
+        });
+        self.drive_intent();
+    }
+
+    /// Plays the intent in hand on: to its end, or until the other side acts first (its
+    /// opportunity fire), when it waits in `pending` and goes on at the next turn to act.
+    fn drive_intent(&mut self) {
+        let Some(mut p) = self.pending.take() else {
+            return;
+        };
         loop {
-            match run.next(&self.b) {
+            match p.run.next(&self.b) {
                 RunStep::Order(a) => {
                     if !self.apply_action(&a, true) {
-                        run.refused();
+                        p.run.refused();
                     }
                 }
                 RunStep::Act(a, m) => {
-                    let line = crate::report::intent::intent_line(&self.b, &run.intent, &m);
+                    let line = crate::report::intent::intent_line(&self.b, &p.run.intent, &m);
                     say!(self.out, "  {line}");
                     self.history.push(line);
                     if self.apply_action(&a, true) {
-                        moved.insert(m.unit);
+                        p.moved.insert(m.unit);
                         if m.met() {
-                            met.insert(m.unit);
+                            p.met.insert(m.unit);
                         }
                     } else {
-                        run.refused();
+                        p.run.refused();
                     }
                 }
                 RunStep::Stays(m) => {
                     if m.met() {
-                        met.insert(m.unit);
+                        p.met.insert(m.unit);
                     }
-                    let line = crate::report::intent::intent_line(&self.b, &run.intent, &m);
+                    let line = crate::report::intent::intent_line(&self.b, &p.run.intent, &m);
                     say!(self.out, "  {line}");
                 }
                 RunStep::Unordered(why) => say!(self.out, "  {why}."),
+                RunStep::Wait => {
+                    say!(
+                        self.out,
+                        "  ({}'s intent waits while the enemy may fire on the unit that moved.)",
+                        p.who
+                    );
+                    self.pending = Some(p);
+                    return;
+                }
                 RunStep::Over(why) => {
-                    let n = typed.units.len();
-                    let count = |k: usize, what: &str| format!("{k} of {n} {what}");
-                    if matches!(run.intent, crate::battle::intent::Intent::Hold) {
-                        say!(self.out, "  {}: {why}.", typed.who);
+                    let n = p.units;
+                    if matches!(p.run.intent, crate::battle::intent::Intent::Hold) {
+                        say!(self.out, "  {}: {why}.", p.who);
                     } else {
                         say!(
                             self.out,
-                            "  {}: {}, {}.",
-                            typed.who,
-                            count(moved.len(), "moved"),
-                            count(met.len(), "there")
+                            "  {}: {} of {n} moved, {} of {n} there.",
+                            p.who,
+                            p.moved.len(),
+                            p.met.len()
                         );
                     }
-                    break;
+                    return;
                 }
             }
         }

@@ -2,8 +2,10 @@
 //! range of 12th Virginia", "form line facing", "retire behind", "hold") is given the legal
 //! moves that best serve it, each through the one action pipeline, and told what it came to.
 
-use volley::battle::intent::{Aim, Intent, IntentRun, RunStep};
+use volley::battle::intent::{Aim, Intent, IntentRun, Keep, RunStep};
+use volley::battle::state::OrderState;
 use volley::battle::{Action, Battle, Phase};
+use volley::rules::geometry::{Pose, V2};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -23,27 +25,27 @@ fn command_phase(b: &mut Battle) {
     }
 }
 
-/// Plays `run` to its end: every action through `Battle::apply`; the lines it said.
+/// Plays `run` to its end: every action through `Battle::apply`, which must take it (an
+/// intent proposes only legal actions); the lines it said.
 fn play(b: &mut Battle, run: &mut IntentRun) -> Vec<String> {
     let mut said = Vec::new();
     for _ in 0..200 {
         match run.next(b) {
-            RunStep::Order(a) => match b.apply(&a) {
-                Ok(evs) => said.extend(evs.iter().map(|e| volley::report::line(b, e))),
-                Err(r) => {
-                    said.push(format!("refused: {r}"));
-                    run.refused();
-                }
-            },
+            RunStep::Order(a) => {
+                let evs = b.apply(&a).unwrap_or_else(|r| panic!("{a:?} refused: {r}"));
+                said.extend(evs.iter().map(|e| volley::report::line(b, e)));
+            }
             RunStep::Act(a, m) => {
                 said.push(volley::report::intent::intent_line(b, &run.intent, &m));
-                if let Err(r) = b.apply(&a) {
-                    said.push(format!("refused: {r}"));
-                    run.refused();
-                }
+                b.apply(&a).unwrap_or_else(|r| panic!("{a:?} refused: {r}"));
             }
             RunStep::Unordered(why) => said.push(why),
             RunStep::Stays(m) => said.push(volley::report::intent::intent_line(b, &run.intent, &m)),
+            RunStep::Wait => {
+                // The other side's opportunity fire: it passes.
+                said.push("(the enemy passes its opportunity fire)".into());
+                b.apply(&Action::Pass).expect("a window to pass");
+            }
             RunStep::Over(why) => {
                 said.push(why);
                 return said;
@@ -53,26 +55,278 @@ fn play(b: &mut Battle, run: &mut IntentRun) -> Vec<String> {
     panic!("the run did not end: {said:#?}");
 }
 
-#[test]
-fn explore() {
-    for seed in 1..6 {
-        println!("seed {seed}");
-        let mut b = load("first_battle.ron", seed);
-        command_phase(&mut b);
-        let side = b.active;
-        let wi = unit(&b, "7th Wisconsin");
-        let farm = b.find_places(side, "Hickory farm");
-        println!("{:?}", farm);
-        let mut run = IntentRun::new(&b, side, &[wi], Intent::To(farm[0].clone())).unwrap();
-        for l in play(&mut b, &mut run) {
-            println!("{l}");
-        }
-        let nh = unit(&b, "5th New Hampshire");
-        let va = unit(&b, "12th Virginia");
-        let mut run = IntentRun::new(&b, side, &[nh], Intent::IntoRange(va)).unwrap();
-        for l in play(&mut b, &mut run) {
-            println!("{l}");
-        }
-        let _ = Aim::Unit(va);
+/// Plays `a`, then the other side passes any window it opens (its opportunity fire).
+fn act(b: &mut Battle, a: &Action) {
+    b.apply(a).unwrap_or_else(|r| panic!("{a:?} refused: {r}"));
+    while b.actor() != b.active && !b.is_over() {
+        b.apply(&Action::Pass).expect("a window to pass");
     }
+}
+
+/// First Battle in the Union's command phase, the 5th New Hampshire with an order of `credits`
+/// actions in hand, facing north at (40, 20), and the 12th Virginia facing south `gap` cm in
+/// front of it (base edge to base edge), the rest out of the way.
+fn facing_off(gap: f64, credits: u32) -> (Battle, u32, u32) {
+    let mut b = load("first_battle.ron", 7);
+    command_phase(&mut b);
+    let nh = unit(&b, "5th New Hampshire");
+    let va = unit(&b, "12th Virginia");
+    let north = std::f64::consts::FRAC_PI_2;
+    let place = |b: &mut Battle, y: f64| {
+        let mut a = b.arranging();
+        a.unit_mut(nh).pose = Pose::new(V2::new(30.0, 20.0), north);
+        a.unit_mut(va).pose = Pose::new(V2::new(30.0, y), -north);
+    };
+    place(&mut b, 20.0 + gap + 10.0);
+    // The poses are the units' own points: set the edge-to-edge gap by measuring it.
+    let off = b.unit_distance(nh, va) - gap;
+    place(&mut b, 20.0 + gap + 10.0 - off);
+    assert!((b.unit_distance(nh, va) - gap).abs() < 1e-6);
+    {
+        let mut a = b.arranging();
+        let hq = a.unit(nh).hq;
+        a.cmd.orders.insert(
+            nh,
+            OrderState {
+                count: 1,
+                credits,
+                ..OrderState::new(hq)
+            },
+        );
+    }
+    (b, nh, va)
+}
+
+#[test]
+fn into_range_moves_a_unit_until_the_rules_let_it_fire() {
+    // The army list's rifled musket reaches 20 cm; the enemy 26 cm off is 6 cm beyond it.
+    let (mut b, nh, va) = facing_off(26.0, 1);
+    assert_eq!(b.weapon_range(b.unit(nh)), 20.0);
+    assert!(b.check_fire(nh, va, volley::battle::fire::FireContext::Order).is_err());
+    let m = b
+        .intent_move(nh, &Intent::IntoRange(va), &Keep::alone())
+        .expect("an intent");
+    let Some(Action::Move { to, .. }) = m.action.clone() else {
+        panic!("a move: {m:?}")
+    };
+    assert!(m.met(), "{m:?}");
+    let e = m.enemy.clone().expect("the enemy said");
+    assert!(e.in_range && e.sees && e.distance <= 20.0, "{e:?}");
+    // Not farther than it needs: it stops within 2 cm of its range, no closer.
+    assert!(e.distance >= 17.9, "{e:?}");
+    b.apply(&Action::Move { unit: nh, to }).expect("a legal move");
+    // The order gave one action; with a second the rules' own fire check now passes.
+    b.arranging().cmd.orders.get_mut(&nh).expect("its order").credits = 1;
+    b.check_fire(nh, va, volley::battle::fire::FireContext::Order)
+        .expect("in range now");
+    let line = volley::report::intent::intent_line(&b, &Intent::IntoRange(va), &m);
+    assert!(line.starts_with("5th New Hampshire: advance "), "{line}");
+    assert!(
+        line.contains("12th Virginia") && line.contains("in sight, in its fire cone and range (20 cm)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn an_enemy_out_of_reach_this_move_is_closed_on_as_far_as_the_move_goes() {
+    // 40 cm off: a 10 cm move (the row's line move) leaves it 30 cm off, 10 cm beyond range.
+    let (b, nh, va) = facing_off(40.0, 1);
+    let m = b
+        .intent_move(nh, &Intent::IntoRange(va), &Keep::alone())
+        .expect("an intent");
+    assert!(!m.met());
+    let e = m.enemy.clone().expect("the enemy");
+    assert!((e.distance - 30.0).abs() < 0.2, "{e:?}");
+    let line = volley::report::intent::intent_line(&b, &Intent::IntoRange(va), &m);
+    assert!(line.contains("10 cm beyond its range (20 cm)"), "{line}");
+}
+
+#[test]
+fn charge_reach_closes_to_the_charge_distance_without_contact_and_the_charge_is_then_legal() {
+    // DECISIONS/rules file: charge distance 20 cm. 28 cm off, a move of 10 brings it within.
+    let (mut b, nh, va) = facing_off(28.0, 2);
+    assert_eq!(b.rules.charge.distance, 20.0);
+    let m = b
+        .intent_move(nh, &Intent::ChargeReach(va), &Keep::alone())
+        .expect("an intent");
+    let e = m.enemy.clone().expect("the enemy");
+    assert!(m.met() && e.distance <= 20.0 && e.distance > 1.0, "{m:?}");
+    let a = m.action.clone().expect("a move");
+    b.apply(&a).expect("legal");
+    let o = b.cmd.orders.get(&nh).cloned().expect("order");
+    b.arranging()
+        .cmd
+        .orders
+        .insert(nh, OrderState { may_charge: true, ..o });
+    b.check_charge(nh, va).expect("within charge reach now");
+}
+
+#[test]
+fn to_a_place_steers_for_it_and_stops_on_it() {
+    let (mut b, nh, _) = facing_off(60.0, 3);
+    let side = b.active;
+    let farm = b.find_places(side, "Hickory farm").pop().expect("the objective");
+    assert!(matches!(farm.kind, volley::battle::intent::PlaceKind::Objective(_)));
+    // Put the unit 16 cm south-west of the objective's edge (radius 10, from the map).
+    let r = 10.0;
+    let start = farm.pos + V2::new(-1.0, -1.0).norm() * (r + 16.0);
+    b.arranging().unit_mut(nh).pose = Pose::new(start, std::f64::consts::FRAC_PI_4);
+    let before = b.off_place(&farm, b.unit(nh).pose.pos);
+    assert!((before - 16.0).abs() < 1e-6);
+    let m = b
+        .intent_move(nh, &Intent::To(farm.clone()), &Keep::alone())
+        .expect("an intent");
+    let a = m.action.clone().expect("a move");
+    act(&mut b, &a);
+    let after = b.off_place(&farm, b.unit(nh).pose.pos);
+    assert!((after - 6.0).abs() < 0.3, "a full 10 cm move towards it: {after}");
+    let m = b
+        .intent_move(nh, &Intent::To(farm.clone()), &Keep::alone())
+        .expect("again");
+    act(&mut b, &m.action.clone().expect("a second move"));
+    assert!(m.met() && b.off_place(&farm, b.unit(nh).pose.pos) < 0.5);
+    // There: at most turns in place to face the nearest enemy (45° an action, as a line
+    // wheels), then nothing more to do.
+    for _ in 0..4 {
+        b.arranging().cmd.orders.get_mut(&nh).expect("its order").credits = 1;
+        let m = b
+            .intent_move(nh, &Intent::To(farm.clone()), &Keep::alone())
+            .expect("again");
+        assert!(m.met(), "{m:?}");
+        let Some(a) = m.action.clone() else {
+            return;
+        };
+        let Action::Move { to, .. } = a else { panic!("{a:?}") };
+        assert!(to.pos.dist(b.unit(nh).pose.pos) < 1e-9, "a turn in place: {to:?}");
+        act(&mut b, &a);
+    }
+    panic!("still turning after four actions");
+}
+
+#[test]
+fn form_line_facing_deploys_a_column_into_line_then_turns_it() {
+    let (mut b, nh, va) = facing_off(40.0, 3);
+    {
+        let mut a = b.arranging();
+        a.unit_mut(nh).formation = volley::rules::formation::Formation::MarchColumn;
+        a.unit_mut(nh).pose.facing = 0.0;
+    }
+    let face = Intent::Face(Aim::Unit(va));
+    let m = b.intent_move(nh, &face, &Keep::alone()).expect("an intent");
+    assert_eq!(
+        m.action,
+        Some(Action::Deploy {
+            unit: nh,
+            deploy: volley::battle::Deploy::Formation(volley::rules::formation::Formation::Line)
+        })
+    );
+    b.apply(&m.action.clone().unwrap()).expect("legal");
+    let m = b.intent_move(nh, &face, &Keep::alone()).expect("then");
+    let Some(Action::Move { to, .. }) = m.action.clone() else {
+        panic!("a turn: {m:?}")
+    };
+    // A turn towards the enemy due north (it faced east), as far as the move allows: a
+    // line's wheel is paid for by its frontage, so it may take more than one action.
+    assert!(to.pos.dist(b.unit(nh).pose.pos) < 3.0, "{to:?}");
+    assert!(to.facing >= std::f64::consts::FRAC_PI_4 - 1e-9, "{to:?}");
+    assert!(m.need_after < m.need_before, "{m:?}");
+}
+
+#[test]
+fn hold_does_nothing_and_an_unknown_or_friendly_target_is_refused() {
+    let (mut b, nh, va) = facing_off(40.0, 1);
+    let m = b.intent_move(nh, &Intent::Hold, &Keep::alone()).expect("hold");
+    assert_eq!(m.action, None);
+    let friend = unit(&b, "7th Wisconsin");
+    let r = b
+        .intent_move(nh, &Intent::IntoRange(friend), &Keep::alone())
+        .unwrap_err();
+    assert_eq!(r.reason, "7th Wisconsin is not an enemy");
+    // An enemy the side may not know of (hidden set-up) is never steered by.
+    b.arranging().unit_mut(va).hidden = true;
+    let r = b.intent_move(nh, &Intent::IntoRange(va), &Keep::alone()).unwrap_err();
+    assert_eq!(r.reason, "no such enemy is known");
+}
+
+#[test]
+fn a_hidden_enemy_changes_nothing_an_intent_does() {
+    // Where an enemy the side may not know of stands changes no intent's move.
+    let (b, nh, _) = facing_off(40.0, 1);
+    let side = b.active;
+    let farm = b.find_places(side, "Hickory farm").pop().expect("the objective");
+    let ga = unit(&b, "21st Georgia");
+    let mut hidden_a = b.clone();
+    let mut hidden_b = b.clone();
+    hidden_a.arranging().unit_mut(ga).hidden = true;
+    {
+        let mut a = hidden_b.arranging();
+        a.unit_mut(ga).hidden = true;
+        a.unit_mut(ga).pose = Pose::new(V2::new(20.0, 30.0), 0.0);
+    }
+    for intent in [Intent::To(farm.clone()), Intent::Behind(farm)] {
+        let x = hidden_a.intent_move(nh, &intent, &Keep::alone()).expect("a");
+        let y = hidden_b.intent_move(nh, &intent, &Keep::alone()).expect("b");
+        assert_eq!(x.action, y.action, "{intent:?}");
+    }
+}
+
+#[test]
+fn retire_behind_ends_on_the_far_side_of_the_feature_from_the_enemy() {
+    let (mut b, nh, va) = facing_off(30.0, 3);
+    let side = b.active;
+    let fence = b.find_places(side, "fence").pop().expect("the farm fence");
+    assert!(matches!(fence.kind, volley::battle::intent::PlaceKind::Linear(_)));
+    // The fence runs east-west at y = 42; the unit just north of it facing the enemy north.
+    {
+        let mut a = b.arranging();
+        a.unit_mut(nh).pose = Pose::new(V2::new(48.0, 47.0), std::f64::consts::FRAC_PI_2);
+        a.unit_mut(va).pose = Pose::new(V2::new(48.0, 75.0), -std::f64::consts::FRAC_PI_2);
+    }
+    let mut run = IntentRun::new(&b, side, &[nh], Intent::Behind(fence)).expect("a run");
+    let said = play(&mut b, &mut run);
+    let end = b.unit(nh).pose;
+    assert!(end.pos.y < 42.0, "south of the fence: {end:?} {said:#?}");
+    // Still facing the enemy's way (within 20°: it turns to face the nearest), and said so.
+    assert!((end.facing - std::f64::consts::FRAC_PI_2).abs() < 0.35, "{end:?}");
+    assert!(said.iter().any(|l| l.contains("; behind Farm fence;")), "{said:#?}");
+    let _ = va;
+}
+
+#[test]
+fn a_brigade_goes_to_a_place_together_ordered_by_its_own_commander() {
+    let mut b = load("gettysburg.ron", 11);
+    command_phase(&mut b);
+    let side = b.active;
+    let lane = b.commanders.iter().find(|c| c.name.ends_with("Lane")).expect("Lane").id;
+    let units: Vec<u32> = b.side_units(side).filter(|u| u.hq == lane).map(|u| u.id).collect();
+    assert_eq!(units.len(), 5);
+    let ridge = b.find_places(side, "McPherson").pop().expect("the ridge");
+    let spread = |b: &Battle| {
+        let xs: Vec<V2> = units.iter().map(|&u| b.unit(u).pose.pos).collect();
+        let mid = xs
+            .iter()
+            .fold(V2::new(0.0, 0.0), |a, p| a + *p * (1.0 / xs.len() as f64));
+        (mid, xs.iter().map(|p| p.dist(mid)).fold(0.0, f64::max))
+    };
+    let (mid0, spread0) = spread(&b);
+    let before = b.off_place(&ridge, mid0);
+    let mut run = IntentRun::new(&b, side, &units, Intent::To(ridge.clone())).expect("a run");
+    let said = play(&mut b, &mut run);
+    assert!(said[0].starts_with("Brig. Gen. James Lane orders "), "{said:#?}");
+    let (mid1, spread1) = spread(&b);
+    if said[0].contains("order issued") {
+        // Nearer the ridge, each unit as far as the slowest (within 1 cm), the brigade no
+        // wider than it was (within 2 cm).
+        assert!(b.off_place(&ridge, mid1) < before - 5.0, "{said:#?}");
+        assert!(spread1 <= spread0 + 2.0, "{spread0} → {spread1}");
+    } else {
+        assert_eq!(mid0, mid1);
+    }
+    // Every step was an action the rules took (`play` panics otherwise) and the run is the
+    // same played again from the same battle and seed.
+    let mut again = load("gettysburg.ron", 11);
+    command_phase(&mut again);
+    let mut run = IntentRun::new(&again, side, &units, Intent::To(ridge)).expect("a run");
+    assert_eq!(play(&mut again, &mut run), said);
+    assert_eq!(again.state_hash(), b.state_hash());
 }

@@ -20,7 +20,7 @@ pub mod resolve;
 pub mod run;
 
 pub use places::{Place, PlaceKind, name_matches};
-pub use resolve::IntentMove;
+pub use resolve::{EnemyThen, IntentMove, Keep};
 pub use run::{IntentRun, RunStep};
 
 use super::state::UnitId;

@@ -19,6 +19,8 @@ const WORTH: f64 = 0.3;
 #[derive(Clone, Debug, PartialEq)]
 pub struct IntentMove {
     pub unit: UnitId,
+    /// Where it stands before.
+    pub from: Pose,
     /// The action serving the intent best (a move, or a deploy into line to face), or None
     /// when nothing legal serves it better than standing.
     pub action: Option<Action>,
@@ -74,7 +76,9 @@ impl Keep {
 }
 
 impl Battle {
-    /// Unit `id`'s next action for `intent`, keeping its place in a formation by `keep`.
+    /// Unit `id`'s next action for `intent`, keeping its place in a formation by `keep`: what
+    /// it would do with an action of an order (whether it has one now is the caller's
+    /// business: [`super::IntentRun`] orders it first; a preview may ask before).
     /// Refused when the intent names a unit the side may not know of, or the unit is not one
     /// that may act on it (a dead unit, a friend named as an enemy).
     pub fn intent_move(&self, id: UnitId, intent: &Intent, keep: &Keep) -> Result<IntentMove, Refusal> {
@@ -225,9 +229,10 @@ impl Battle {
                 }
             });
         let place = match intent {
-            Intent::To(p) | Intent::Behind(p) | Intent::Face(Aim::Place(p)) => {
+            Intent::To(p) | Intent::Face(Aim::Place(p)) => {
                 Some((p.name.clone(), self.off_place(p, end.pos - keep.offset)))
             }
+            Intent::Behind(p) => Some((p.name.clone(), self.intent_need(id, intent, keep, end, &g))),
             Intent::Beside(f) => Some((
                 self.unit(*f).name.clone(),
                 geometry::rects_distance(&g.rects, self.rects(*f)),
@@ -236,6 +241,7 @@ impl Battle {
         };
         IntentMove {
             unit: id,
+            from: self.unit(id).pose,
             action,
             need_before,
             need_after,

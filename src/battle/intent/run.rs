@@ -28,6 +28,9 @@ pub enum RunStep {
     /// An order group that cannot be ordered now, with why (its commander has failed or
     /// moved, the order is refused).
     Unordered(String),
+    /// The other side acts first (its opportunity fire on a unit that moved): apply its
+    /// actions, then ask again; the run goes on where it was.
+    Wait,
     /// The run is over, with why.
     Over(String),
 }
@@ -133,8 +136,11 @@ impl IntentRun {
         if matches!(self.intent, Intent::Hold) {
             return RunStep::Over("holds: no order, no move".into());
         }
-        if b.phase != Phase::Command || b.actor() != self.side || b.is_over() {
+        if b.phase != Phase::Command || b.active != self.side || b.is_over() {
             return RunStep::Over("intents are ordered in your command phase".into());
+        }
+        if b.actor() != self.side {
+            return RunStep::Wait;
         }
         while let Some((c, units)) = self.groups.get(self.group).cloned() {
             let alive: Vec<UnitId> = units.iter().copied().filter(|&u| b.unit(u).alive()).collect();
