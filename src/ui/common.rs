@@ -28,6 +28,10 @@ impl LegalCache {
 #[derive(Default)]
 pub struct Asks {
     pub request: Option<Action>,
+    /// An intent to put in hand (`ui::intent`).
+    pub intent: Option<crate::ui::intent::IntentAsk>,
+    /// The orders panel's buttons as drawn: label and window rect [x0, y0, x1, y1] (the probe).
+    pub shown: Vec<(String, [f32; 4])>,
     pub hover: Option<Action>,
     pub select: Option<Selection>,
     pub save: bool,

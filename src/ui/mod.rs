@@ -8,6 +8,7 @@ pub mod common;
 pub mod editor;
 pub mod follow;
 pub mod input;
+pub mod intent;
 pub mod measure;
 pub mod online;
 pub mod palette;
@@ -273,5 +274,5 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
-    app.add_plugins((animation::plugin, settings::plugin, follow::plugin, prompt::plugin));
+    app.add_plugins((animation::plugin, settings::plugin, follow::plugin, prompt::plugin, intent::plugin));
 }

@@ -88,6 +88,10 @@ pub struct Probe {
     /// have made off the frame so far (`play::Thinking`).
     pub thinking: Option<usize>,
     pub thought: u64,
+    /// The orders panel's buttons as last drawn (label, window rect [x0, y0, x1, y1]).
+    pub orders: Vec<(String, [f32; 4])>,
+    /// An intent is being played out (`ui::intent`).
+    pub intent_in_hand: bool,
 }
 
 /// What the probe tells of the "Play online" window.
@@ -201,6 +205,8 @@ struct ProbeGame<'w> {
     thinking: Option<Res<'w, crate::ui::play::Thinking>>,
     menu: Option<Res<'w, crate::ui::screens::menu::MenuState>>,
     prompt: Option<Res<'w, crate::ui::prompt::WindowPrompt>>,
+    orders: Option<Res<'w, crate::ui::panels::OrdersShown>>,
+    intent: Option<Res<'w, crate::ui::intent::IntentInHand>>,
 }
 
 /// The pieces where the window shows them: the window, the table's camera, the stands, the
@@ -236,6 +242,8 @@ fn write_probe(
         thinking,
         menu,
         prompt,
+        orders,
+        intent,
     } = game;
     let ProbePieces {
         window,
@@ -344,6 +352,8 @@ fn write_probe(
         recorded: record.recording.actions.clone(),
         thinking: thinking.as_ref().and_then(|t| t.side),
         thought: thinking.as_ref().map_or(0, |t| t.decided),
+        orders: orders.map(|o| o.0.clone()).unwrap_or_default(),
+        intent_in_hand: intent.is_some_and(|i| i.0.is_some()),
         units,
         commanders: cmds,
         editor: editor

@@ -35,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(resource_exists_and_changed::<crate::ui::settings::Settings>),
     );
     app.init_resource::<LegalCache>()
+        .init_resource::<OrdersShown>()
         .init_resource::<crate::ui::common::OverWindow>()
         .add_systems(
             EguiPrimaryContextPass,
@@ -70,7 +71,12 @@ struct TableShared<'w> {
     legal: ResMut<'w, LegalCache>,
     viewport: ResMut<'w, TableViewport>,
     over_window: ResMut<'w, crate::ui::common::OverWindow>,
+    orders_shown: ResMut<'w, OrdersShown>,
 }
+
+/// The orders panel's buttons as last drawn: label and window rect (the probe's `orders`).
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct OrdersShown(pub Vec<(String, [f32; 4])>);
 
 /// The panels' two questions: the open "end the phase?" (with the settings: its "do not ask
 /// again" and the keys it names) and the open "leave the battle?".
@@ -129,6 +135,19 @@ fn battle_panels(
     }
     if let Some(a) = asks.request.take() {
         out.requests.write(ActionRequest(a));
+    }
+    if let Some(ask) = asks.intent.take() {
+        match crate::ui::intent::Hand::new(b, ask) {
+            Ok(h) => {
+                game.log.status = Some(format!("{}: {}", h.who, h.run.intent.words(b)));
+                out.commands.insert_resource(crate::ui::intent::IntentInHand(Some(h)));
+            }
+            Err(why) => game.log.status = Some(why),
+        }
+    }
+    let shown = std::mem::take(&mut asks.shown);
+    if shared.orders_shown.0 != shown {
+        shared.orders_shown.0 = shown;
     }
     // A floating window (not the panels' own background layer) under the pointer takes its
     // clicks; the table's click is gated on it (`table::input`).

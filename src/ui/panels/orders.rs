@@ -7,7 +7,7 @@
 //! [`entries`] says what the panel lists (testable without a window); [`show`] draws it.
 
 use crate::battle::fire::FireContext;
-use crate::battle::state::{CmdId, Step, UnitId};
+use crate::battle::state::{CmdId, SideId, Step, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::report::{capital, count};
 use crate::rules::geometry::{Pose, wrap_angle};
@@ -69,6 +69,8 @@ pub enum Click {
     Act(Action),
     /// Select this unit or commander (the list of who may act).
     Select(Selection),
+    /// Put an intent in hand for the selection's unit or formation (`ui::intent`).
+    Intent(crate::ui::intent::IntentAsk),
 }
 
 /// One button: its words and what it does.
@@ -101,7 +103,7 @@ pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup>
         .iter()
         .filter(|a| concerns(a, sel) && group(a) != "Phase")
         .collect();
-    let mut out = Vec::new();
+    let mut out: Vec<OrderGroup> = intents(b, sel).into_iter().collect();
     for g in GROUPS {
         let items: Vec<&Action> = mine.iter().copied().filter(|a| group(a) == g).collect();
         if items.is_empty() {
@@ -131,6 +133,100 @@ pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup>
         });
     }
     out
+}
+
+/// The units a selection orders by intent, with who they are in words: a commander's whole
+/// formation ("Heth's division"), or a unit alone.
+pub fn formation_of(b: &Battle, sel: &Selection) -> Option<(SideId, Vec<UnitId>, String)> {
+    match (sel.unit, sel.commander) {
+        (Some(u), _) if (u as usize) < b.units.len() && b.unit(u).alive() => {
+            Some((b.unit(u).side, vec![u], b.unit(u).name.clone()))
+        }
+        (None, Some(c)) if (c as usize) < b.commanders.len() && b.commander(c).alive() => {
+            let cm = b.commander(c);
+            let units: Vec<UnitId> = b
+                .side_units(cm.side)
+                .filter(|u| u.alive() && b.in_chain(u.hq, c))
+                .map(|u| u.id)
+                .collect();
+            (!units.is_empty()).then(|| (cm.side, units, crate::report::intent::formation_words(cm)))
+        }
+        _ => None,
+    }
+}
+
+/// How many of the enemy units nearest a formation its intents offer by name.
+const INTENT_ENEMIES: usize = 3;
+
+/// "By intent", in the command phase of the selection's side: to each of its objectives,
+/// into range of (and to charge reach of) the nearest enemies it knows of, form line facing
+/// the nearest, hold. Each puts the intent in hand: the order is rolled, then each unit makes
+/// its best legal move for it, said in the log.
+pub fn intents(b: &Battle, sel: &Selection) -> Option<OrderGroup> {
+    let (side, units, who) = formation_of(b, sel)?;
+    if b.phase != crate::battle::Phase::Command || b.active != side || b.actor() != side || b.is_over() {
+        return None;
+    }
+    use crate::battle::intent::{Aim, Intent};
+    let ask = |intent: Intent| {
+        Click::Intent(crate::ui::intent::IntentAsk {
+            side,
+            units: units.clone(),
+            who: who.clone(),
+            intent,
+        })
+    };
+    let mut entries = Vec::new();
+    for p in b
+        .places(side)
+        .into_iter()
+        .filter(|p| matches!(p.kind, crate::battle::intent::PlaceKind::Objective(_)))
+    {
+        entries.push(Entry {
+            text: format!("To {}", p.name),
+            click: ask(Intent::To(p)),
+        });
+    }
+    let n = units.len() as f64;
+    let middle = units
+        .iter()
+        .fold(crate::rules::geometry::V2::new(0.0, 0.0), |a, &u| a + b.unit(u).pose.pos * (1.0 / n));
+    let mut enemies: Vec<(f64, UnitId)> = b
+        .side_units(1 - side)
+        .filter(|e| e.alive() && b.known_to(side, e.id))
+        .map(|e| (e.pose.pos.dist(middle), e.id))
+        .collect();
+    enemies.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    for &(d, e) in enemies.iter().take(INTENT_ENEMIES) {
+        entries.push(Entry {
+            text: format!("Into range of {} ({} cm off)", b.unit(e).name, cm(d)),
+            click: ask(Intent::IntoRange(e)),
+        });
+    }
+    if let Some(&(_, e)) = enemies.first() {
+        let name = &b.unit(e).name;
+        entries.push(Entry {
+            text: format!("To charge reach of {name}"),
+            click: ask(Intent::ChargeReach(e)),
+        });
+        entries.push(Entry {
+            text: format!("Form line facing {name}"),
+            click: ask(Intent::Face(Aim::Unit(e))),
+        });
+    }
+    entries.push(Entry {
+        text: "Hold: no order, no move".into(),
+        click: ask(Intent::Hold),
+    });
+    Some(OrderGroup {
+        title: format!("By intent: {who}"),
+        note: Some(format!(
+            "{}: the order is rolled, then each unit makes its best legal move for it, said in the log.",
+            count(units.len() as i64, "unit")
+        )),
+        entries,
+        open: true,
+    })
 }
 
 fn titled(name: &str, n: usize) -> String {
@@ -736,7 +832,15 @@ pub fn show(
                                 asks.select = Some(*s);
                             }
                         }
+                        Click::Intent(i) => {
+                            if r.clicked() {
+                                asks.intent = Some(i.clone());
+                            }
+                        }
                     }
+                    let k = ui.ctx().zoom_factor();
+                    let rect = [r.rect.min.x * k, r.rect.min.y * k, r.rect.max.x * k, r.rect.max.y * k];
+                    asks.shown.push((e.text.clone(), rect));
                 }
             });
     }
