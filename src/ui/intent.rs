@@ -58,9 +58,7 @@ impl Hand {
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<IntentInHand>().add_systems(
         Update,
-        drive
-            .in_set(TableSystems::Request)
-            .run_if(in_state(Screen::Battle)),
+        drive.in_set(TableSystems::Request).run_if(in_state(Screen::Battle)),
     );
 }
 

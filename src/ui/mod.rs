@@ -274,5 +274,11 @@ pub fn play_plugin(app: &mut App) {
         undo::plugin,
         measure::plugin,
     ));
-    app.add_plugins((animation::plugin, settings::plugin, follow::plugin, prompt::plugin, intent::plugin));
+    app.add_plugins((
+        animation::plugin,
+        settings::plugin,
+        follow::plugin,
+        prompt::plugin,
+        intent::plugin,
+    ));
 }

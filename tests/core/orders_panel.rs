@@ -76,6 +76,14 @@ fn check(b: &Battle, sel: &Selection, groups: &[OrderGroup], legal: &[Action]) {
                     assert!(concerns(a, sel), "{:?} does not concern {sel:?}", e.text);
                     assert!(!matches!(a, Action::Pass | Action::EndPhase));
                 }
+                Click::Intent(i) => {
+                    // An intent for the selection's own side, in its command phase, naming
+                    // only units it may know of.
+                    assert_eq!(b.phase, volley::battle::Phase::Command);
+                    assert_eq!(i.side, b.actor());
+                    assert!(i.units.iter().all(|&u| b.unit(u).side == i.side));
+                    assert!(i.intent.enemy().is_none_or(|e| b.known_to(i.side, e)));
+                }
                 Click::Select(s) => {
                     assert_eq!(*sel, Selection::default(), "selections only when none is made");
                     assert!(
@@ -87,7 +95,6 @@ fn check(b: &Battle, sel: &Selection, groups: &[OrderGroup], legal: &[Action]) {
             }
         }
     }
-    let _ = b;
 }
 
 fn all(groups: &[OrderGroup]) -> Vec<&volley::ui::panels::orders::Entry> {
@@ -244,7 +251,7 @@ fn a_selected_unit_lists_a_few_named_moves_and_folds_the_rest() {
             .into_iter()
             .filter_map(|e| match &e.click {
                 Click::Act(a) => Some(a),
-                Click::Select(_) => None,
+                Click::Select(_) | Click::Intent(_) => None,
             })
             .collect();
         let said = |a: &Action| match a {

@@ -1314,3 +1314,138 @@ fn an_online_turn_is_played_in_the_real_window_against_a_bot_client() {
         drawn(&shot);
     }
 }
+
+/// The middle of the orders panel's (or the phase bar's Save) button whose words begin with
+/// `label`, if drawn.
+fn order_button(p: &Value, label: &str) -> Option<(i64, i64)> {
+    p["orders"].as_array()?.iter().find_map(|b| {
+        let text = b[0].as_str()?;
+        if !text.starts_with(label) {
+            return None;
+        }
+        let r = |i: usize| b[1][i].as_f64().unwrap_or(f64::NAN);
+        Some((
+            ((r(0) + r(2)) / 2.0).round() as i64,
+            ((r(1) + r(3)) / 2.0).round() as i64,
+        ))
+    })
+}
+
+/// Clicks the orders panel's button beginning `label` once it is drawn.
+fn click_order(x: &Display, g: &mut Game, label: &str) {
+    let p = g.wait(&format!("the orders button {label}"), 120, |p| {
+        order_button(p, label).is_some()
+    });
+    let at = order_button(&p, label).expect("drawn");
+    click(x, g, at);
+}
+
+/// Issue 65: brigades ordered by intent in the real window at Gettysburg's scale. The
+/// Confederate player (the Union played by the computer) ends the initiative phase, then
+/// selects three brigadiers from the list of who may act and gives each an intent from the
+/// orders panel: Archer to an objective, Davis into range of the nearest enemy, Pettigrew to
+/// hold. Each intent's order and moves go through the rules (the log says each); the save
+/// verifies and holds the two brigades' orders and moves, and nothing of Pettigrew's.
+#[test]
+fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron");
+    let mut g = Game::play(&x, "intent", &scenario, 2, &["Union=random"]);
+    g.wait("the Confederate at the table", 300, |p| {
+        p["actor"] == 1 && p["at_table"] == true
+    });
+    key(&x, &g, "Return");
+    g.wait("the command phase", 180, |p| {
+        p["phase"] == "Command" && p["at_table"] == true
+    });
+    let names = |p: &Value, who: &str| -> Vec<u64> {
+        let c = p["commanders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"].as_str().is_some_and(|n| n.ends_with(who)))
+            .unwrap_or_else(|| panic!("{who}"))["id"]
+            .as_u64()
+            .unwrap();
+        vec![c]
+    };
+    let p = g.probe();
+    let (archer, davis, pettigrew) = (names(&p, "Archer")[0], names(&p, "Davis")[0], names(&p, "Pettigrew")[0]);
+    let mut shot = None;
+    for (who, intent) in [
+        ("Brig. Gen. James Archer", "To McPherson's Ridge"),
+        ("Brig. Gen. Joseph Davis", "Into range of "),
+        ("Brig. Gen. J. Johnston Pettigrew", "Hold"),
+    ] {
+        key(&x, &g, "Escape");
+        click_order(&x, &mut g, who);
+        click_order(&x, &mut g, intent);
+        if shot.is_none() {
+            std::thread::sleep(Duration::from_secs(2));
+            shot = screenshot(&x, &g, "intent.png");
+        }
+        g.wait(&format!("{who}'s intent played out"), 600, |p| {
+            p["intent_in_hand"] == false && p["status"].as_str().is_some_and(|s| s.ends_with(": done"))
+        });
+        // Back at the table for the next (an opportunity fire is the computer's, and brief).
+        g.wait("the Confederate to act", 300, |p| {
+            p["actor"] == 1 && p["at_table"] == true
+        });
+    }
+    key(&x, &g, "Escape");
+    click_order(&x, &mut g, "Save");
+    let save = g.dir.join("saves/gettysburg.ron");
+    let start = Instant::now();
+    while !save.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no save at {}",
+            save.display()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["verify", save.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rec = volley::replay::Recording::load(&save).expect("the save");
+    let b = volley::load_battle(&scenario, 2).expect("Gettysburg").0;
+    let ordered_by = |c: u64| {
+        rec.actions
+            .iter()
+            .any(|a| matches!(a, Action::Order { commander, .. } if *commander as u64 == c))
+    };
+    let moved_under = |c: u64| {
+        rec.actions.iter().any(|a| match a {
+            Action::Move { unit, .. } => b.unit(*unit).hq as u64 == c,
+            _ => false,
+        })
+    };
+    assert!(
+        ordered_by(archer) && moved_under(archer),
+        "Archer's brigade: {:?}",
+        rec.actions
+    );
+    assert!(
+        ordered_by(davis) && moved_under(davis),
+        "Davis's brigade: {:?}",
+        rec.actions
+    );
+    assert!(
+        !ordered_by(pettigrew) && !moved_under(pettigrew),
+        "Pettigrew holds: {:?}",
+        rec.actions
+    );
+    if let Some(s) = shot {
+        drawn(&s);
+    }
+}

@@ -226,11 +226,13 @@ impl IntentRun {
     }
 
     /// How far along the formation's way its units may go this round: as far as the one that
-    /// can go least (of those not yet there).
+    /// can go least (of those not yet there), but at least half as far as the one that can go
+    /// farthest.
     /// Guns and other slow units (under half the fastest's move) do not hold the rest back:
     /// they follow as they can.
     fn round_cap(&self, b: &Battle, units: &[UnitId]) -> Option<f64> {
         let mut cap: Option<f64> = None;
+        let mut reach: Vec<f64> = Vec::new();
         let fastest = units.iter().map(|&u| b.unit(u).move_rate()).fold(0.0, f64::max);
         for &u in units.iter().filter(|&&u| b.unit(u).move_rate() >= fastest * 0.5) {
             let mut keep = self.keep(b, u);
@@ -239,11 +241,15 @@ impl IntentRun {
                 && m.action.is_some()
             {
                 let ahead = (m.end.pos - b.unit(u).pose.pos).dot(self.dir);
+                reach.push(ahead);
                 if !m.met() {
                     cap = Some(cap.map_or(ahead, |c: f64| c.min(ahead)));
                 }
             }
         }
-        cap.map(|c| c.max(0.0))
+        // One unit hemmed in does not stop the rest: the formation goes at least half as far
+        // as the farthest-reaching.
+        let most = reach.iter().copied().fold(0.0, f64::max);
+        cap.map(|c| c.max(most * 0.5).max(0.0))
     }
 }

@@ -188,9 +188,9 @@ pub fn intents(b: &Battle, sel: &Selection) -> Option<OrderGroup> {
         });
     }
     let n = units.len() as f64;
-    let middle = units
-        .iter()
-        .fold(crate::rules::geometry::V2::new(0.0, 0.0), |a, &u| a + b.unit(u).pose.pos * (1.0 / n));
+    let middle = units.iter().fold(crate::rules::geometry::V2::new(0.0, 0.0), |a, &u| {
+        a + b.unit(u).pose.pos * (1.0 / n)
+    });
     let mut enemies: Vec<(f64, UnitId)> = b
         .side_units(1 - side)
         .filter(|e| e.alive() && b.known_to(side, e.id))

@@ -95,13 +95,16 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, game: BarGame, legal: &[Action], may_
             if ui.button("Menu").clicked() {
                 asks.menu = true;
             }
-            if ui
+            let save = ui
                 .button("Save")
-                .on_hover_text("save the game in saves/, under the scenario's name")
-                .clicked()
-            {
+                .on_hover_text("save the game in saves/, under the scenario's name");
+            if save.clicked() {
                 asks.save = true;
             }
+            let k = ui.ctx().zoom_factor();
+            let r = save.rect;
+            asks.shown
+                .push(("Save".into(), [r.min.x * k, r.min.y * k, r.max.x * k, r.max.y * k]));
             if let Some(s) = &game.log.status {
                 ui.label(egui::RichText::new(s).weak());
             }
