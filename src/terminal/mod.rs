@@ -4,6 +4,7 @@
 //! result explained at the end. Plain lines only: a screen reader reads all of it.
 
 pub mod intent;
+pub mod numbering;
 pub mod view;
 pub mod words;
 
@@ -425,6 +426,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         auto,
         show_list: true,
         pending: None,
+        numbering: numbering::Numbering::default(),
         out,
     };
     if let Some(over) = g.open(&sides, &events, loaded.is_none()) {
@@ -486,6 +488,8 @@ struct Session<W: Write> {
     show_list: bool,
     /// An intent in play that waits for the other side's opportunity fire.
     pending: Option<Pending>,
+    /// The phase's action numbers.
+    numbering: numbering::Numbering,
     out: Out<W>,
 }
 
@@ -595,6 +599,7 @@ impl<W: Write> Session<W> {
     /// The person playing `side`: the list of `legal` actions (when due), the prompt, and
     /// their line: a number to play, a command, or the input's end.
     fn human_choice(&mut self, input: &mut impl BufRead, side: usize, legal: &[Action]) -> Next {
+        let nums = self.numbering.of(&self.b, legal);
         let b = &self.b;
         if self.show_list {
             say!(
@@ -606,7 +611,7 @@ impl<W: Write> Session<W> {
                 b.phase,
                 view::conditions(b)
             );
-            for line in list_lines(b, legal, None, false) {
+            for line in list_lines_numbered(b, legal, None, false, &nums) {
                 say!(self.out, "{line}");
             }
             self.show_list = false;
@@ -627,14 +632,14 @@ impl<W: Write> Session<W> {
             Some((c, a)) => (c.to_lowercase(), a.trim()),
             None => (line.to_lowercase(), ""),
         };
-        if let Some(next) = self.command(&cmd, arg, input, side, legal) {
+        if let Some(next) = self.command(&cmd, arg, input, side, (legal, &nums)) {
             return next;
         }
         if line.contains(':') {
             self.intent(&line, side);
             return Next::Again;
         }
-        self.number(&line, side, legal)
+        self.number(&line, side, legal, &nums)
     }
 
     /// The player's next line of text, or what to do instead (the input ended, or the line
@@ -684,7 +689,7 @@ impl<W: Write> Session<W> {
         arg: &str,
         input: &mut impl BufRead,
         side: usize,
-        legal: &[Action],
+        (legal, nums): (&[Action], &[usize]),
     ) -> Option<Next> {
         let b = &self.b;
         match (cmd, arg) {
@@ -710,17 +715,16 @@ impl<W: Write> Session<W> {
                 }
             }
             ("log", n) => self.show_log(n),
-            ("odds", n) => match n.parse::<usize>() {
-                Ok(i) if i < legal.len() => {
-                    say!(self.out, "  {i}. {}", words::action_text(b, &legal[i]));
+            ("odds", n) => match n.parse::<usize>().ok().and_then(|n| nums.iter().position(|&x| x == n)) {
+                Some(i) => {
+                    say!(self.out, "  {}. {}", nums[i], words::action_text(b, &legal[i]));
                     for l in view::odds_lines(b, &legal[i]) {
                         say!(self.out, "  {l}");
                     }
                 }
-                _ => say!(
+                None => say!(
                     self.out,
-                    "  `odds N` wants the number of an action in the list (0 to {}).",
-                    legal.len() - 1
+                    "  `odds N` wants the number of an action in the list (`l` lists them)."
                 ),
             },
             ("why", word) => {
@@ -730,7 +734,7 @@ impl<W: Write> Session<W> {
             }
             ("l" | "list", filter) => {
                 let f = (!filter.is_empty()).then_some(filter);
-                for l in list_lines(b, legal, f, true) {
+                for l in list_lines_numbered(b, legal, f, true, nums) {
                     say!(self.out, "{l}");
                 }
             }
@@ -819,24 +823,33 @@ impl<W: Write> Session<W> {
     }
 
     /// A line that is no command: the number of an action to play, or what is wrong with it.
-    fn number(&mut self, line: &str, side: usize, legal: &[Action]) -> Next {
+    /// A number typed: the action listed under it this phase ([`numbering::Numbering`]).
+    fn number(&mut self, line: &str, side: usize, legal: &[Action], nums: &[usize]) -> Next {
         let b = &self.b;
         match line.parse::<usize>() {
-            Ok(i) if i < legal.len() => {
-                let line = format!("{} chose {i}: {}", b.sides[side].name, words::action_text(b, &legal[i]));
-                say!(self.out, "  {line}");
-                self.history.push(line);
-                self.show_list = true;
-                Next::Act(i)
-            }
-            Ok(i) => {
-                say!(
-                    self.out,
-                    "  There is no action {i}: the list goes from 0 to {}.",
-                    legal.len() - 1
-                );
-                Next::Again
-            }
+            Ok(n) => match nums.iter().position(|&x| x == n) {
+                Some(i) => {
+                    let line = format!("{} chose {n}: {}", b.sides[side].name, words::action_text(b, &legal[i]));
+                    say!(self.out, "  {line}");
+                    self.history.push(line);
+                    self.show_list = true;
+                    Next::Act(i)
+                }
+                None => {
+                    match self.numbering.action(n) {
+                        Some(gone) => say!(
+                            self.out,
+                            "  Action {n} ({}) is no longer possible; `l` lists what is.",
+                            words::action_text(b, gone)
+                        ),
+                        None => say!(
+                            self.out,
+                            "  There is no action {n} in this phase's list; `l` lists them."
+                        ),
+                    }
+                    Next::Again
+                }
+            },
             Err(_) => {
                 say!(
                     self.out,
@@ -925,7 +938,8 @@ impl<W: Write> Session<W> {
                 return;
             }
         };
-        self.show_list = !matches!(run.intent, crate::battle::intent::Intent::Hold);
+        // The list is one `l` away (an intent's lines and a long list would not fit a screen).
+        self.show_list = false;
         self.pending = Some(Pending {
             run,
             who: typed.who,
@@ -986,7 +1000,7 @@ impl<W: Write> Session<W> {
                     } else {
                         say!(
                             self.out,
-                            "  {}: {} of {n} moved, {} of {n} there.",
+                            "  {}: {} of {n} moved, {} of {n} there. (`l` lists the actions.)",
                             p.who,
                             p.moved.len(),
                             p.met.len()
@@ -1081,6 +1095,18 @@ pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<S
 /// ([`name_matches`]); unless `full`, a long list sums up each group of many actions in one
 /// line.
 pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool) -> Vec<String> {
+    let nums: Vec<usize> = (0..legal.len()).collect();
+    list_lines_numbered(b, legal, filter, full, &nums)
+}
+
+/// [`list_lines`], each action under its number in `nums` (the phase's stable numbers).
+pub fn list_lines_numbered(
+    b: &Battle,
+    legal: &[Action],
+    filter: Option<&str>,
+    full: bool,
+    nums: &[usize],
+) -> Vec<String> {
     // Groups in the order they first appear; the phase's own actions (end phase, pass) last.
     let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
@@ -1197,13 +1223,13 @@ pub fn list_lines(b: &Battle, legal: &[Action], filter: Option<&str>, full: bool
             out.push(format!(
                 "        {} (numbers {} to {}): type `l {}` to list them",
                 summary.join(", "),
-                v[0],
-                v[v.len() - 1],
+                v.iter().map(|&i| nums[i]).min().unwrap_or(0),
+                v.iter().map(|&i| nums[i]).max().unwrap_or(0),
                 unit_label.unwrap_or_else(|| name.to_string())
             ));
         } else {
             for &i in v {
-                out.push(format!("  {i:>4}. {}", words::action_text(b, &legal[i])));
+                out.push(format!("  {:>4}. {}", nums[i], words::action_text(b, &legal[i])));
             }
         }
     }

@@ -513,3 +513,148 @@ fn quit_saves_to_the_file_last_saved_or_loaded() {
     assert!(dir.join("saves/autosave-first_battle.ron").is_file());
     assert!(dir.join("saves/autosave-skirmish.ron").is_file());
 }
+
+/// The number of the listed action whose words begin with `start` (reading the list, as a
+/// player does; never a coordinate typed).
+fn number_of(screen: &str, start: &str) -> usize {
+    actions(screen)
+        .into_iter()
+        .find(|(_, t)| t.starts_with(start))
+        .unwrap_or_else(|| panic!("no `{start}` in:\n{screen}"))
+        .0
+}
+
+/// Issue 65: a whole First Battle turn played in the terminal by intents, names and the
+/// numbers of the phase's own actions (ending each phase); the intents' lines say what each
+/// unit did and where that leaves it, in words.
+#[test]
+fn a_first_battle_turn_is_played_by_intents_in_the_terminal() {
+    let dir = scratch("intent-first");
+    let map = format!("{ROOT}/maps/first_battle.ron");
+    let mut s = Session::start(
+        &dir,
+        &[
+            "play",
+            &map,
+            "--terminal",
+            "--side",
+            "Confederate=scheduler-easy",
+            "--seed",
+            "2",
+        ],
+    );
+    let (mut screen, _) = s.screen();
+    let mut typed: Vec<String> = Vec::new();
+    let mut send = |s: &mut Session, line: &str| {
+        typed.push(line.to_string());
+        s.send(line);
+        s.screen().0
+    };
+    // The initiative phase: nothing to do but end it.
+    screen = send(&mut s, &number_of(&screen, "end the initiative phase").to_string());
+    assert!(screen.contains("Command phase"), "{screen}");
+    let said = send(&mut s, "Reed: to Hickory farm");
+    assert!(said.contains("Reed's brigade: to Hickory farm"), "{said}");
+    assert!(said.contains("Col. Thomas Reed orders "), "{said}");
+    assert!(said.contains("Reed's brigade: ") && said.contains(" moved, "), "{said}");
+    // Each unit that moved says so relative to itself, and how far it is left from the farm.
+    if said.contains("order issued") {
+        assert!(
+            said.lines()
+                .any(|l| l.contains(": advance ")
+                    && (l.contains("short of Hickory farm") || l.contains("on Hickory farm"))),
+            "{said}"
+        );
+    }
+    let va = send(&mut s, "7th: range 12th Virginia");
+    assert!(va.contains("7th Wisconsin: into range of 12th Virginia"), "{va}");
+    let mut screen = va;
+    // End the command and charge phases by their numbers, until the Confederate turn (the
+    // computer's) is over and the Union's second begins.
+    for _ in 0..12 {
+        if screen.contains("turn 2, Initiative>") {
+            break;
+        }
+        let n = actions(&screen)
+            .into_iter()
+            .find(|(_, t)| t.starts_with("end the ") || t == "pass")
+            .map(|(n, _)| n);
+        screen = match n {
+            Some(n) => send(&mut s, &n.to_string()),
+            None => send(&mut s, "l"),
+        };
+        if screen.contains("End the command phase with units still holding orders?") || screen.ends_with("? ") {
+            screen = send(&mut s, "y");
+        }
+    }
+    assert!(screen.contains("Union, turn 2, Initiative>"), "{screen}");
+    // Only intents, names and numbers were typed: no coordinate.
+    for t in &typed {
+        assert!(!t.contains('(') && !t.contains(','), "{t}");
+    }
+    s.send("q");
+    s.send("n");
+    s.finish();
+}
+
+/// Issue 65: a Gettysburg command phase by intents in the terminal: three brigades and a
+/// division ordered by their commanders' names (one to an objective, one into range of the
+/// nearest of an enemy commander's units, one to hold, a division to the Seminary); no screen
+/// longer than 60 lines; an action's number holds through the phase.
+#[test]
+fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
+    let dir = scratch("intent-gettysburg");
+    let map = format!("{ROOT}/maps/gettysburg.ron");
+    let mut s = Session::start(
+        &dir,
+        &["play", &map, "--terminal", "--side", "Union=random", "--seed", "2"],
+    );
+    let (first, _) = s.screen();
+    s.send(&number_of(&first, "end the initiative phase").to_string());
+    let (screen, _) = s.screen();
+    assert!(screen.contains("Confederate, turn 1, Command>"), "{screen}");
+    let mut screens = vec![screen];
+    let mut ask = |s: &mut Session, line: &str| {
+        s.send(line);
+        let (out, _) = s.screen();
+        screens.push(out.clone());
+        out
+    };
+    let hill_before = ask(&mut s, "l Hill");
+    let archer = ask(&mut s, "Archer: to McPherson");
+    assert!(archer.contains("Archer's brigade: to McPherson's Ridge"), "{archer}");
+    let davis = ask(&mut s, "Davis: range Buford");
+    assert!(davis.contains("Davis's brigade: into range of "), "{davis}");
+    let hold = ask(&mut s, "Pettigrew: hold");
+    assert!(
+        hold.contains("Pettigrew's brigade: holds: no order, no move."),
+        "{hold}"
+    );
+    let pender = ask(&mut s, "Pender: to Seminary");
+    assert!(pender.contains("Pender's division: to Lutheran Seminary"), "{pender}");
+    // A word naming several is answered with their names, nothing done.
+    let many = ask(&mut s, "Brig: hold");
+    assert!(many.contains("`Brig` names "), "{many}");
+    // Hill's orders keep their numbers through the phase.
+    let hill_after = ask(&mut s, "l Hill");
+    let before = actions(&hill_before);
+    let after = actions(&hill_after);
+    assert!(!before.is_empty() && !after.is_empty());
+    for (n, text) in &after {
+        if let Some((_, was)) = before.iter().find(|(m, _)| m == n) {
+            // The same number names the same order (its need may have changed with a
+            // successive order's modifier).
+            let who = |t: &str| t.split(" (need").next().unwrap_or(t).to_string();
+            assert_eq!(who(was), who(text), "number {n}");
+        }
+    }
+    let longest = screens.iter().map(|s| s.lines().count()).max().unwrap_or(0);
+    assert!(
+        longest <= 60,
+        "a screen of {longest} lines:\n{}",
+        screens.iter().find(|s| s.lines().count() == longest).unwrap()
+    );
+    s.send("q");
+    s.send("n");
+    s.finish();
+}
