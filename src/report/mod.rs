@@ -27,6 +27,7 @@ pub mod morale;
 pub mod movement;
 pub mod optional;
 pub mod phase;
+pub mod recap;
 pub mod units;
 pub mod words;
 pub mod works;

@@ -14,6 +14,7 @@
 //! knows of ([`Battle::known_to`]), the table's places.
 
 use super::view;
+use super::words::echo;
 use crate::battle::intent::{Aim, Intent, Place, name_matches};
 use crate::battle::state::{Battle, SideId, UnitId};
 use crate::rules::geometry::V2;
@@ -81,7 +82,7 @@ pub fn parse(b: &Battle, side: SideId, line: &str) -> Result<Typed, String> {
         });
     }
     let Some((phrase, want)) = PHRASES.iter().find(|(p, _)| lower.starts_with(p)) else {
-        return Err(format!("`{}` is not an intent: {USAGE}", super::echo(what)));
+        return Err(format!("`{}` is not an intent: {USAGE}", echo(what)));
     };
     let rest = what[phrase.len()..].trim();
     let intent = match want {
@@ -148,10 +149,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
             Ok((mine, crate::report::intent::formation_words(c)))
         }
         ([], [u]) => Ok((vec![u.id], u.name.clone())),
-        ([], []) => Err(format!(
-            "none of your units or commanders is named `{}`",
-            super::echo(typed)
-        )),
+        ([], []) => Err(format!("none of your units or commanders is named `{}`", echo(typed))),
         (cs, us) => {
             let mut names: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
             names.extend(us.iter().map(|u| format!("{} {}", view::label(b, side, u.id), u.name)));
@@ -159,7 +157,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
             names.truncate(6);
             Err(format!(
                 "`{}` names {n}: {}{}; type more of the name, or a unit's label",
-                super::echo(typed),
+                echo(typed),
                 names.join(", "),
                 if n > 6 { ", ..." } else { "" }
             ))
@@ -182,10 +180,10 @@ fn one_unit(b: &Battle, side: SideId, typed: &str, own: bool) -> Result<UnitId, 
     let what = if own { "of your units" } else { "enemy unit you know of" };
     match named.as_slice() {
         [u] => Ok(u.id),
-        [] => Err(format!("no {what} is named `{}`", super::echo(typed))),
+        [] => Err(format!("no {what} is named `{}`", echo(typed))),
         many => Err(format!(
             "`{}` names {} units ({}); type more of the name, or its label",
-            super::echo(typed),
+            echo(typed),
             many.len(),
             many.iter()
                 .take(4)
@@ -232,7 +230,7 @@ fn place(b: &Battle, side: SideId, typed: &str) -> Result<Place, String> {
         [p] => Ok(p.clone()),
         [] => Err(format!(
             "no place is named `{}`; the places are: {}",
-            super::echo(typed),
+            echo(typed),
             b.places(side)
                 .iter()
                 .map(|p| p.name.as_str())
@@ -241,7 +239,7 @@ fn place(b: &Battle, side: SideId, typed: &str) -> Result<Place, String> {
         )),
         many => Err(format!(
             "`{}` names {} places ({}); type more of the name",
-            super::echo(typed),
+            echo(typed),
             many.len(),
             many.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
         )),

@@ -8,8 +8,9 @@ pub mod numbering;
 pub mod view;
 pub mod words;
 
+use words::echo;
+
 use crate::agents::{self, Agent};
-use crate::battle::event::MovementEvent;
 use crate::battle::intent::{IntentRun, RunStep};
 use crate::battle::{Action, Battle, Event, Phase, UnitId};
 use crate::replay::Recording;
@@ -34,8 +35,6 @@ pub const MAX_LINE: usize = 4096;
 /// end before the input is taken to be no lines of text at all (`< /dev/zero`) and treated as
 /// ended: 1 GiB, a second or so.
 pub const MAX_SKIP: u64 = 1 << 30;
-/// The most characters of a line typed that an answer shows again.
-const ECHO: usize = 60;
 
 /// What the terminal game needs besides the battle.
 pub struct Game {
@@ -119,7 +118,7 @@ fn help(file: &str, autosave: &str) -> String {
         "\
 Commands (type one and press Enter):
   NUMBER      do the action with that number in the list
-  l, list     show the whole list of actions again
+  l, list     show the list of actions again (a long one summed up by unit; `l all` whole)
   l WORD      list only the actions of the unit whose label is WORD, or of the units and
               commanders with a word of their name beginning WORD, e.g. `l 21st`, `l A`,
               `l Reed`, `l new hamp`
@@ -138,6 +137,7 @@ Commands (type one and press Enter):
   s           save to {file};  s FILE  save to FILE (its folder must exist; then `s` and
               `q` save there)
   q           quit (asks whether to save first, to {file})
+  help rules  the rules in a page: the turn, initiative, orders, charges, evading, guns, firing
   help, ?     this help
 Positions are in cm: x to the east, y to the north. Facings are degrees counter-clockwise
 from east (90° is north), with the compass point in words. Moves are said relative to the
@@ -146,6 +146,58 @@ Every player turn is autosaved to {autosave}; Ctrl-C saves there too, then quits
 Lines longer than {MAX_LINE} bytes are refused."
     )
 }
+
+/// `help rules`: the rules a player needs in a page, their numbers from the battle's own rules
+/// file. Each paragraph names the book's section; `why WORD` and `odds N` say the rest at the
+/// moment it matters.
+pub fn rules_help(b: &Battle) -> String {
+    let r = &b.rules;
+    let cm = crate::report::words::cm;
+    format!(
+        "\
+The turn (BPT \"Sequence of Play\"): each side in turn plays an initiative phase, a command
+  phase, a charge phase and an end phase; then the other side. A turn of the game is both.
+Initiative (BPT \"Initiative Phase\"): a unit of yours that sees an enemy within {init} cm may
+  act on its own, once a turn, unless suppressed: fire at it, evade, charge it, or mount,
+  dismount, limber or unlimber. Others wait for orders.
+Orders (BPT \"Command Phase\"): a commander orders one of his units, or several of them as
+  one formation: roll 2 dice, needing his command value or less; -1 for each further order
+  he gives this turn, -1 for each 20 cm begun beyond the first 20 to the farthest unit, -1
+  if the order allows a charge or entry into dense terrain. A pass gives each unit an action
+  (a double 1: two, and it may charge); a fail ends that commander's orders this turn, and
+  the army commander's failing ends everyone's; a double 6 is a blunder. An action is a
+  move, a change of formation, or fire. `WHO: INTENT` orders by what you want done; `why
+  WORD` says why a unit cannot act; `odds N` gives an order's chance.
+Charges (BPT \"Charging\"): an ordered unit allowed to charge, or one on its initiative,
+  charges an enemy it sees within {charge} cm. The charged unit answers first: fire at the
+  charger, evade, or (cavalry) counter-charge; a charged gun may pivot to face. Friends within
+  {support} cm may move in support. The melee is fought in the charge phase; the winner may
+  consolidate, the loser falls back or is knocked out.
+Evading (BPT \"Evading\"): a full move directly away from the enemy (or the charger). Exhausted
+  units cannot evade; a gun needs its limber to.
+Guns (BPT \"Limbered or Unlimbered\", Hardtack): guns move limbered and fire unlimbered;
+  limbering and unlimbering are actions. An unlimbered gun is man-handled a short way or
+  pivoted to a new facing. It fires what it has loaded (loading is an action): round shot
+  bounces on through what is behind its target, shell bursts, canister (within {canister} cm)
+  blasts through; a gun that is charged answers with canister.
+Firing (BPT \"Firing\"): a unit fires at an enemy it sees inside its fire cone ({cone}° either
+  side of its front) and within its weapon's range; cover helps a hit's save; a unit hit
+  tests, and may be suppressed (it may not act until it rallies) or knocked out.
+Winning: hold the objectives at the end, or break the enemy army (its losses against its
+  breakpoint); `units` shows both, and the last screen explains the result.",
+        init = cm(r.initiative.distance),
+        charge = cm(r.charge.distance),
+        support = cm(r.charge.support_distance),
+        canister = cm(r.artillery.canister_range),
+        cone = cm(r.visibility.fire_cone_half_deg),
+    )
+}
+
+/// The most lines `l` prints unasked (a screenful).
+const SCREEN_LINES: usize = 60;
+
+/// Most lines of a computer's play told as they are; more are told in a few lines.
+const HELD_SHOWN: usize = 25;
 
 /// Ctrl-C (SIGINT) was pressed: the game saves and ends at its next step.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -297,17 +349,6 @@ fn decode(buf: Vec<u8>) -> Line {
     }
 }
 
-/// Text the player typed, as an answer shows it again: control characters shown as escapes,
-/// at most [`ECHO`] characters.
-fn echo(s: &str) -> String {
-    let p = crate::data::text::printable(s);
-    if p.chars().count() <= ECHO {
-        return p.into_owned();
-    }
-    let cut: String = p.chars().take(ECHO).collect();
-    format!("{cut}… ({} characters)", s.chars().count())
-}
-
 /// A path as a message shows it.
 fn shown(p: &Path) -> String {
     crate::data::text::printable(&p.display().to_string()).into_owned()
@@ -427,6 +468,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         show_list: true,
         pending: None,
         numbering: numbering::Numbering::default(),
+        held: None,
         out,
     };
     if let Some(over) = g.open(&sides, &events, loaded.is_none()) {
@@ -490,6 +532,9 @@ struct Session<W: Write> {
     pending: Option<Pending>,
     /// The phase's action numbers.
     numbering: numbering::Numbering,
+    /// The computer's lines since the person last decided, with their events (told by
+    /// `tell_held` when the person is next asked).
+    held: Option<Vec<(Option<Event>, String)>>,
     out: Out<W>,
 }
 
@@ -589,16 +634,44 @@ impl<W: Write> Session<W> {
         let i = bot.choose(&self.b, legal);
         if let Some(why) = bot.reason() {
             let line = crate::report::computer_says(&self.b.sides[side].name, bot.name(), &why);
-            say!(self.out, "  {line}");
-            self.history.push(line);
+            self.history.push(line.clone());
+            self.held.get_or_insert_with(Vec::new).push((None, line));
         }
+        self.held.get_or_insert_with(Vec::new);
         self.show_list = true;
         Some(i)
+    }
+
+    /// What the computer did since the person last decided: its lines as they are, or, when
+    /// there are more than [`HELD_SHOWN`], what it did in a few lines ([`crate::report::recap`])
+    /// with the log one command away. Said to `viewer` (the side about to decide), of what it
+    /// may know.
+    fn tell_held(&mut self, viewer: Option<usize>) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        if held.len() <= HELD_SHOWN {
+            for (_, line) in &held {
+                say!(self.out, "  {line}");
+            }
+            return;
+        }
+        say!(
+            self.out,
+            "  While the computer played ({} lines; `log {}` shows them all):",
+            held.len(),
+            held.len()
+        );
+        let told = crate::report::recap::recap(&self.b, held.iter().map(|(e, t)| (e.as_ref(), t.as_str())), viewer);
+        for line in told {
+            say!(self.out, "    {line}");
+        }
     }
 
     /// The person playing `side`: the list of `legal` actions (when due), the prompt, and
     /// their line: a number to play, a command, or the input's end.
     fn human_choice(&mut self, input: &mut impl BufRead, side: usize, legal: &[Action]) -> Next {
+        self.tell_held(Some(side));
         let nums = self.numbering.of(&self.b, legal);
         let b = &self.b;
         if self.show_list {
@@ -694,6 +767,9 @@ impl<W: Write> Session<W> {
         let b = &self.b;
         match (cmd, arg) {
             ("", _) => {}
+            ("help" | "?" | "h", "rules") => {
+                say!(self.out, "{}", rules_help(b));
+            }
             ("help" | "?" | "h", _) => {
                 say!(self.out, "{}", help(&shown(&self.file), &self.auto));
             }
@@ -732,9 +808,21 @@ impl<W: Write> Session<W> {
                     say!(self.out, "{l}");
                 }
             }
+            ("l" | "list", "all") => {
+                for l in list_lines_numbered(b, legal, None, true, nums) {
+                    say!(self.out, "{l}");
+                }
+            }
             ("l" | "list", filter) => {
                 let f = (!filter.is_empty()).then_some(filter);
-                for l in list_lines_numbered(b, legal, f, true, nums) {
+                let mut lines = list_lines_numbered(b, legal, f, true, nums);
+                // A screenful at most: a longer whole list is summed up by unit, `l all` whole.
+                if f.is_none() && lines.len() > SCREEN_LINES {
+                    let n = lines.len();
+                    lines = list_lines_numbered(b, legal, None, false, nums);
+                    lines.push(format!("(`l all` lists all {n} lines)"));
+                }
+                for l in lines {
                     say!(self.out, "{l}");
                 }
             }
@@ -877,16 +965,23 @@ impl<W: Write> Session<W> {
             out,
             autosave,
             auto,
+            held,
             ..
         } = self;
         match b.apply(a) {
             Ok(evs) => {
                 rec.push(b, a, &evs);
                 for e in &evs {
+                    if let Some(held) = held.as_mut() {
+                        let line = crate::report::line(b, e);
+                        history.push(line.clone());
+                        held.push((Some(e.clone()), line));
+                        continue;
+                    }
                     if quiet_moves
                         && matches!(
-                            e,
-                            Event::Movement(MovementEvent::Moved { .. } | MovementEvent::Deployed { .. })
+                            crate::report::facts(e).summary.deed,
+                            Some(crate::report::Deed::Moved(_))
                         )
                     {
                         continue;
@@ -956,6 +1051,7 @@ impl<W: Write> Session<W> {
         let Some(mut p) = self.pending.take() else {
             return;
         };
+        self.tell_held(Some(p.run.side));
         loop {
             match p.run.next(&self.b) {
                 RunStep::Order(a) => {
@@ -1014,6 +1110,7 @@ impl<W: Write> Session<W> {
 
     /// The result, at the game's end; an output that failed on the way says so.
     fn finish(mut self) -> Result<(), String> {
+        self.tell_held(None);
         let (b, out, auto) = (&self.b, &mut self.out, &self.auto);
         say!(out);
         for line in view::result(b) {

@@ -228,7 +228,7 @@ impl<W: Write> Online<W> {
                     _ => say!(
                         self.out,
                         "  '{}' is neither an action's number (0 to {}) nor a command; type `help`.",
-                        super::echo(&line),
+                        super::words::echo(&line),
                         st.legal.len() - 1
                     ),
                 },

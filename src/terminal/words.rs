@@ -151,3 +151,17 @@ pub fn kind_word(a: &Action) -> &'static str {
         _ => a.name(),
     }
 }
+
+/// The most characters of a line typed that an answer shows again.
+const ECHO: usize = 60;
+
+/// Text the player typed, as an answer shows it again: control characters shown as escapes,
+/// at most [`ECHO`] characters.
+pub fn echo(s: &str) -> String {
+    let p = crate::data::text::printable(s);
+    if p.chars().count() <= ECHO {
+        return p.into_owned();
+    }
+    let cut: String = p.chars().take(ECHO).collect();
+    format!("{cut}… ({} characters)", s.chars().count())
+}

@@ -24,12 +24,21 @@ impl LegalCache {
     }
 }
 
+/// What the orders panel asks: `units` (said `who`) to carry out `intent`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntentAsk {
+    pub side: crate::battle::SideId,
+    pub units: Vec<crate::battle::UnitId>,
+    pub who: String,
+    pub intent: crate::battle::intent::Intent,
+}
+
 /// What the panels may ask for this frame.
 #[derive(Default)]
 pub struct Asks {
     pub request: Option<Action>,
     /// An intent to put in hand (`ui::intent`).
-    pub intent: Option<crate::ui::intent::IntentAsk>,
+    pub intent: Option<IntentAsk>,
     /// The orders panel's buttons as drawn: label and window rect [x0, y0, x1, y1] (the probe).
     pub shown: Vec<(String, [f32; 4])>,
     pub hover: Option<Action>,

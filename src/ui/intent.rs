@@ -9,8 +9,8 @@
 use crate::app::{ActionRefused, ActionRequest, BattleState};
 use crate::battle::Battle;
 use crate::battle::intent::{Intent, IntentRun, RunStep};
-use crate::battle::state::{SideId, UnitId};
-use crate::ui::common::{Screen, TableSystems};
+use crate::battle::state::UnitId;
+use crate::ui::common::{IntentAsk, Screen, TableSystems};
 use crate::ui::session::{BattleLog, LogLine};
 use bevy::prelude::*;
 use std::collections::BTreeSet;
@@ -28,15 +28,6 @@ pub struct Hand {
     units: usize,
     moved: BTreeSet<UnitId>,
     met: BTreeSet<UnitId>,
-}
-
-/// What the orders panel asks: `units` (said `who`) to carry out `intent`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IntentAsk {
-    pub side: SideId,
-    pub units: Vec<UnitId>,
-    pub who: String,
-    pub intent: Intent,
 }
 
 impl Hand {

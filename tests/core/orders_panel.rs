@@ -190,7 +190,11 @@ fn a_selected_commander_lists_his_orders_with_their_need_in_words() {
         let groups = entries(&b, &sel, &legal);
         check(&b, &sel, &groups, &legal);
         let mine = legal.iter().filter(|a| concerns(a, &sel)).count();
-        assert_eq!(all(&groups).len(), mine, "{map}: every action of his is listed once");
+        let acts = all(&groups)
+            .into_iter()
+            .filter(|e| matches!(e.click, Click::Act(_)))
+            .count();
+        assert_eq!(acts, mine, "{map}: every action of his is listed once");
         let orders: Vec<_> = all(&groups)
             .into_iter()
             .filter(|e| matches!(&e.click, Click::Act(Action::Order { .. })))

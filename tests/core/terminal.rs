@@ -186,7 +186,7 @@ fn play_on(s: &mut Session, mut screen: String, stop: impl Fn(&str) -> bool, adv
             assert!(m.contains("Legend:") && m.contains("north at the top"), "{m}");
             assert!(m.contains("* Hickory farm (Union's minor objective)"), "{m}");
         }
-        s.send("l");
+        s.send("l all");
         let (l, _) = s.screen();
         let list = actions(&l);
         assert!(!list.is_empty(), "no list: {l}");
@@ -550,6 +550,13 @@ fn a_first_battle_turn_is_played_by_intents_in_the_terminal() {
         s.send(line);
         s.screen().0
     };
+    // The rules in a page, with the rules file's numbers.
+    let rules = send(&mut s, "help rules");
+    assert!(
+        rules.contains("within 20 cm may") && rules.contains("Evading") && rules.contains("canister (within 10 cm)"),
+        "{rules}"
+    );
+    assert!(rules.lines().count() <= 45, "{rules}");
     // The initiative phase: nothing to do but end it.
     screen = send(&mut s, &number_of(&screen, "end the initiative phase").to_string());
     assert!(screen.contains("Command phase"), "{screen}");
@@ -600,14 +607,15 @@ fn a_first_battle_turn_is_played_by_intents_in_the_terminal() {
 /// Issue 65: a Gettysburg command phase by intents in the terminal: three brigades and a
 /// division ordered by their commanders' names (one to an objective, one into range of the
 /// nearest of an enemy commander's units, one to hold, a division to the Seminary); no screen
-/// longer than 60 lines; an action's number holds through the phase.
+/// longer than 60 lines; an action's number holds through the phase; the computer's long
+/// turn (the greedy agent orders everything) is told in a few lines.
 #[test]
 fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
     let dir = scratch("intent-gettysburg");
     let map = format!("{ROOT}/maps/gettysburg.ron");
     let mut s = Session::start(
         &dir,
-        &["play", &map, "--terminal", "--side", "Union=random", "--seed", "2"],
+        &["play", &map, "--terminal", "--side", "Union=greedy", "--seed", "2"],
     );
     let (first, _) = s.screen();
     s.send(&number_of(&first, "end the initiative phase").to_string());
@@ -648,6 +656,34 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
             assert_eq!(who(was), who(text), "number {n}");
         }
     }
+    // End the phases; the computer's whole turn is told in a few lines, the log one command
+    // away.
+    let mut screen = ask(&mut s, "l");
+    for _ in 0..20 {
+        if screen.contains("Confederate, turn 2, Initiative>") {
+            break;
+        }
+        let n = actions(&screen)
+            .into_iter()
+            .find(|(_, t)| t.starts_with("end the ") || t == "pass")
+            .map(|(n, _)| n);
+        screen = match n {
+            Some(n) => ask(&mut s, &n.to_string()),
+            None => ask(&mut s, "l"),
+        };
+        if screen.ends_with("? ") {
+            screen = ask(&mut s, "y");
+        }
+    }
+    assert!(screen.contains("Confederate, turn 2, Initiative>"), "{screen}");
+    assert!(
+        screen.contains("While the computer played (") && screen.contains("shows them all):"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Union moved ") || screen.contains("Union fired "),
+        "{screen}"
+    );
     let longest = screens.iter().map(|s| s.lines().count()).max().unwrap_or(0);
     assert!(
         longest <= 60,

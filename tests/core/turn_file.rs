@@ -36,7 +36,9 @@ fn two_players_pass_a_signed_turn_file_to_the_end_and_a_changed_one_is_refused()
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.turn");
     let map: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
-    let zeros = "0\n".repeat(400);
+    // The numbers of the phase's actions typed in turn (each keeps its number through the
+    // phase: one no longer possible is answered and the next typed).
+    let zeros: String = (0..60).map(|n| format!("{n}\n")).collect::<String>().repeat(20);
     // The Union's player starts the game, plays to the Confederates' first decision.
     let (ok, out) = play(
         &dir,

@@ -395,6 +395,20 @@ fn around(g: &Game, ids: &[u64]) -> ((i64, i64), (i64, i64)) {
 
 /// Takes a screenshot of the whole screen into the game's folder, and keeps a copy in `out/`
 /// (the README's pictures); whether it was taken.
+/// `volley verify SAVE` passes.
+fn verify(save: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["verify", save.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn screenshot(x: &Display, g: &Game, name: &str) -> Option<PathBuf> {
     let shot = g.dir.join(name);
     let ok = Command::new("import")
@@ -591,16 +605,7 @@ fn a_player_turn_is_played_in_the_real_window_with_xdotool() {
 
     // The autosave of the Confederate turn's start holds the Union turn, and verifies.
     let save = g.dir.join("saves/autosave.ron");
-    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(["verify", save.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    verify(&save);
     let rec = volley::replay::Recording::load(&save).expect("the autosave");
     let kinds: Vec<&str> = rec.actions.iter().map(|a| a.name()).collect();
     for want in ["order", "move", "charge", "fire", "end phase"] {
@@ -1407,16 +1412,7 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
         std::thread::sleep(Duration::from_millis(200));
     }
     std::thread::sleep(Duration::from_millis(500));
-    let out = Command::new(env!("CARGO_BIN_EXE_volley"))
-        .args(["verify", save.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    verify(&save);
     let rec = volley::replay::Recording::load(&save).expect("the save");
     let b = volley::load_battle(&scenario, 2).expect("Gettysburg").0;
     let ordered_by = |c: u64| {

@@ -4,7 +4,8 @@
 //! scored by how far it would leave the intent from done, then checked in that order by the
 //! rules' own move check until one is legal. Pure and read-only.
 
-use super::{Aim, Intent, Place};
+use super::kinds::{Aim, Intent};
+use super::places::Place;
 use crate::battle::action::{Action, Deploy, Refusal};
 use crate::battle::state::{Battle, UnitGeom, UnitId};
 use crate::rules::formation::Formation;
@@ -78,7 +79,7 @@ impl Keep {
 impl Battle {
     /// Unit `id`'s next action for `intent`, keeping its place in a formation by `keep`: what
     /// it would do with an action of an order (whether it has one now is the caller's
-    /// business: [`super::IntentRun`] orders it first; a preview may ask before).
+    /// business: [`super::run::IntentRun`] orders it first; a preview may ask before).
     /// Refused when the intent names a unit the side may not know of, or the unit is not one
     /// that may act on it (a dead unit, a friend named as an enemy).
     pub fn intent_move(&self, id: UnitId, intent: &Intent, keep: &Keep) -> Result<IntentMove, Refusal> {
@@ -345,7 +346,7 @@ impl Battle {
 
     /// How far a place reaches from `at` in direction `dir` (0 for a line or a point).
     fn place_reach(&self, place: &Place, at: V2, dir: V2) -> f64 {
-        use super::PlaceKind;
+        use super::places::PlaceKind;
         let t = &self.terrain;
         let outline = match place.kind {
             PlaceKind::Area(i) => t.areas.get(i).map(|a| &a.outline),

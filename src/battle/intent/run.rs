@@ -9,7 +9,7 @@
 //! is checked, recorded and reported as any other) and calls [`IntentRun::next`] again. A
 //! refused action ends that unit's part ([`IntentRun::refused`]).
 
-use super::Intent;
+use super::kinds::Intent;
 use super::resolve::{IntentMove, Keep};
 use crate::battle::action::Action;
 use crate::battle::state::{Battle, CmdId, Phase, SideId, UnitId};

@@ -70,7 +70,7 @@ pub enum Click {
     /// Select this unit or commander (the list of who may act).
     Select(Selection),
     /// Put an intent in hand for the selection's unit or formation (`ui::intent`).
-    Intent(crate::ui::intent::IntentAsk),
+    Intent(crate::ui::common::IntentAsk),
 }
 
 /// One button: its words and what it does.
@@ -169,7 +169,7 @@ pub fn intents(b: &Battle, sel: &Selection) -> Option<OrderGroup> {
     }
     use crate::battle::intent::{Aim, Intent};
     let ask = |intent: Intent| {
-        Click::Intent(crate::ui::intent::IntentAsk {
+        Click::Intent(crate::ui::common::IntentAsk {
             side,
             units: units.clone(),
             who: who.clone(),
@@ -218,14 +218,15 @@ pub fn intents(b: &Battle, sel: &Selection) -> Option<OrderGroup> {
         text: "Hold: no order, no move".into(),
         click: ask(Intent::Hold),
     });
+    // Open for a commander's formation; a unit's own orders come first, its intents folded.
     Some(OrderGroup {
+        open: sel.unit.is_none(),
         title: format!("By intent: {who}"),
         note: Some(format!(
             "{}: the order is rolled, then each unit makes its best legal move for it, said in the log.",
             count(units.len() as i64, "unit")
         )),
         entries,
-        open: true,
     })
 }
 

@@ -10,7 +10,6 @@
 
 use crate::app::BattleState;
 use crate::battle::Battle;
-use crate::report::count;
 use crate::ui::common::side_colour;
 use crate::ui::common::{Screen, Selection};
 use crate::ui::session::{BattleLog, LogLine, Seats};
@@ -66,134 +65,11 @@ pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
         .collect()
 }
 
-/// Most result lines the summary lists (the rest are in the battle log).
-pub const SUMMARY_RESULTS: usize = 8;
-
-/// What each side did in a stretch of the log, counted from its events.
-#[derive(Default)]
-struct Deeds<'b> {
-    moved: std::collections::BTreeSet<&'b str>,
-    charged: std::collections::BTreeSet<&'b str>,
-    evaded: std::collections::BTreeSet<&'b str>,
-    fired: u32,
-    failed_orders: u32,
-    lost: u32,
-}
-
-impl Deeds<'_> {
-    fn told(&self) -> Vec<String> {
-        let named = |what: &str, set: &std::collections::BTreeSet<&str>| {
-            let names: Vec<&str> = set.iter().copied().collect();
-            format!("{what} {} ({})", count(names.len() as i64, "unit"), names.join(", "))
-        };
-        let mut parts = Vec::new();
-        if !self.moved.is_empty() {
-            parts.push(named("moved", &self.moved));
-        }
-        if !self.charged.is_empty() {
-            parts.push(named("charged with", &self.charged));
-        }
-        if !self.evaded.is_empty() {
-            parts.push(named("evaded with", &self.evaded));
-        }
-        if self.fired > 0 {
-            parts.push(format!("fired {}", count(self.fired, "time")));
-        }
-        if self.failed_orders > 0 {
-            parts.push(format!("failed {}", count(self.failed_orders, "order")));
-        }
-        parts
-    }
-}
-
-/// What happened in `lines` (the log since the last hand-over), in a few lines, read from the
-/// lines' events (never their words): for each side the units that moved, charged or evaded,
-/// the fire it opened and the orders that failed; then what came of it (hits, falls back,
-/// knock-outs, melees); then the units each side lost. `viewer` is the side about to take the
-/// seat: nothing is said of a unit hidden from it.
+/// What happened in `lines` (the log since the last hand-over), in a few lines
+/// ([`crate::report::recap::recap`], read from the lines' events); `viewer` is the side about to
+/// take the seat: nothing is said of a unit hidden from it.
 pub fn summary(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<String> {
-    use crate::report::Deed;
-    let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side).filter(|&s| s < 2);
-    let view = crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer));
-    let known = |u: crate::battle::UnitId| view.knows(u);
-    let mut deeds: [Deeds; 2] = Default::default();
-    let mut results: Vec<&str> = Vec::new();
-    for l in lines {
-        let Some(e) = &l.event else { continue };
-        let told = crate::report::facts(e).summary;
-        if told.about.is_some_and(|u| !known(u)) {
-            continue;
-        }
-        match told.deed {
-            Some(Deed::Moved(u)) => {
-                if let Some(side) = unit_side(u) {
-                    deeds[side].moved.insert(b.unit(u).name.as_str());
-                }
-            }
-            Some(Deed::Charged(u)) => {
-                if let Some(side) = unit_side(u) {
-                    deeds[side].charged.insert(b.unit(u).name.as_str());
-                }
-            }
-            Some(Deed::Evaded(u)) => {
-                if let Some(side) = unit_side(u) {
-                    deeds[side].evaded.insert(b.unit(u).name.as_str());
-                }
-            }
-            Some(Deed::Fired(firer)) => {
-                if let Some(side) = firer.and_then(unit_side) {
-                    deeds[side].fired += 1;
-                }
-            }
-            Some(Deed::OrderFailed(c)) => {
-                let side = b.commander(c).side;
-                if side < 2 {
-                    deeds[side].failed_orders += 1;
-                }
-            }
-            Some(Deed::SelfOrderFailed(u)) => {
-                if let Some(side) = unit_side(u) {
-                    deeds[side].failed_orders += 1;
-                }
-            }
-            Some(Deed::Lost(u)) => {
-                if let Some(side) = unit_side(u) {
-                    deeds[side].lost += 1;
-                }
-            }
-            None => {}
-        }
-        if told.result {
-            results.push(&l.text);
-        }
-    }
-    let mut out = Vec::new();
-    for (s, d) in deeds.iter().enumerate().take(b.sides.len()) {
-        let parts = d.told();
-        if !parts.is_empty() {
-            out.push(format!("{} {}.", b.sides[s].name, parts.join(", ")));
-        }
-    }
-    let more = results.len().saturating_sub(SUMMARY_RESULTS);
-    out.extend(results.iter().take(SUMMARY_RESULTS).map(|r| r.to_string()));
-    if more > 0 {
-        out.push(format!("… and {more} more in the battle log."));
-    }
-    let losses: Vec<String> = (0..b.sides.len().min(2))
-        .filter(|&s| deeds[s].lost > 0)
-        .map(|s| format!("{} lost {}", b.sides[s].name, count(deeds[s].lost, "unit")))
-        .collect();
-    if !losses.is_empty() {
-        out.push(format!("{}.", losses.join("; ")));
-    }
-    if out.is_empty() {
-        out.push(if b.actions > 0 {
-            "Nothing moved, fired or was lost.".into()
-        } else {
-            "The battle begins: nothing has been played yet.".into()
-        });
-    }
-    out
+    crate::report::recap::recap(b, lines.iter().map(|l| (l.event.as_ref(), l.text.as_str())), viewer)
 }
 
 /// What the player taking the seat is told: the battle, the log since the last hand-over and
