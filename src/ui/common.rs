@@ -188,4 +188,6 @@ pub struct Drag {
     pub grab: Option<(Selection, Vec2)>,
     pub turn: f32,
     pub action: Option<Action>,
+    /// The move dragged to was refused and the nearest legal one is offered: what it is.
+    pub snapped: Option<&'static str>,
 }

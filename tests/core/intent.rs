@@ -330,3 +330,36 @@ fn a_brigade_goes_to_a_place_together_ordered_by_its_own_commander() {
     assert_eq!(play(&mut again, &mut run), said);
     assert_eq!(again.state_hash(), b.state_hash());
 }
+
+#[test]
+fn a_drag_beyond_the_move_or_with_a_wobble_snaps_to_the_nearest_legal_move() {
+    use volley::battle::intent::SnapKind;
+    // The 5th New Hampshire, an order in hand, faces north; its line moves 10 cm (the list).
+    let (b, nh, _) = facing_off(60.0, 1);
+    let from = b.unit(nh).pose;
+    let north = std::f64::consts::FRAC_PI_2;
+    // 6 cm straight ahead: legal as dragged.
+    let ahead = Pose::new(from.pos + V2::new(0.0, 6.0), north);
+    assert_eq!(b.snap_move(nh, ahead), Some((ahead, SnapKind::AsDragged)));
+    // 12 cm ahead: beyond its 10 cm; snapped to the longest legal part of it.
+    let far = Pose::new(from.pos + V2::new(0.0, 12.0), north);
+    assert!(b.check_ordered_move(nh, far).is_err());
+    let (q, kind) = b.snap_move(nh, far).expect("a legal move near");
+    b.check_ordered_move(nh, q).expect("the snapped move is legal");
+    assert!(
+        q.pos.dist(from.pos) <= 10.0 + 1e-9 && q.pos.dist(from.pos) >= 9.5,
+        "{q:?} {kind:?}"
+    );
+    // 8 cm ahead with a 30° turn and a hand's wobble to the side: refused ("wheel and oblique
+    // in the same move"); snapped to a legal move near it, said which.
+    let wobbly = Pose::new(from.pos + V2::new(-1.5, 8.0), north + 30f64.to_radians());
+    assert!(b.check_ordered_move(nh, wobbly).is_err());
+    let (q, kind) = b.snap_move(nh, wobbly).expect("a legal move near");
+    b.check_ordered_move(nh, q).expect("legal");
+    assert_ne!(kind, SnapKind::AsDragged);
+    assert!(q.pos.dist(wobbly.pos) < 8.0, "{q:?} {kind:?}");
+    // A unit with no order has no legal move to snap to.
+    let wi = unit(&b, "7th Wisconsin");
+    let p = b.unit(wi).pose;
+    assert_eq!(b.snap_move(wi, Pose::new(p.pos + V2::new(0.0, 3.0), p.facing)), None);
+}

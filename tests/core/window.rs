@@ -1445,3 +1445,66 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
         drawn(&s);
     }
 }
+
+/// Issue 65, "Drag that snaps": a regiment dragged far beyond its move (as a hand drags, a
+/// little off straight) is not refused: the move sent is the nearest legal one, and the phase
+/// bar says it snapped.
+#[test]
+fn an_overlong_drag_snaps_to_the_nearest_legal_move_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(&x, "snap", &scenario, 2, &["Confederate=random"]);
+    g.wait("the Union at the table", 300, |p| {
+        p["actor"] == 0 && p["at_table"] == true
+    });
+    key(&x, &g, "Return");
+    g.wait("the command phase", 180, |p| {
+        p["phase"] == "Command" && p["at_table"] == true
+    });
+    let seventh = g.at("units", UNION_7WI);
+    click(&x, &mut g, seventh);
+    g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
+    let n = g.actions();
+    click_order(&x, &mut g, "Col. Thomas Reed orders 7th Wisconsin (");
+    let p = g.wait("the order", 120, |p| p["actions"].as_u64() > Some(n));
+    assert!(
+        p["holding"].as_array().unwrap().iter().any(|u| u == UNION_7WI),
+        "the order passed on this seed: {p:#}"
+    );
+    let before = g.probe()["units"][UNION_7WI as usize].clone();
+    let from = (before["at"][0].as_f64().unwrap(), before["at"][1].as_f64().unwrap());
+    // Far up the table (north is up), 6 px off straight.
+    let n = g.actions();
+    let seventh = g.at("units", UNION_7WI);
+    mouse(&x, &mut g, seventh);
+    x.xdo(&["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    mouse(&x, &mut g, (seventh.0 + 3, seventh.1 - 120));
+    mouse(&x, &mut g, (seventh.0 + 6, seventh.1 - 240));
+    let p = g.wait("the snap said", 60, |p| {
+        p["status"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("snapped to the nearest legal move"))
+    });
+    assert!(p["refusal"].is_null(), "{p:#}");
+    x.xdo(&["mouseup", "1"]);
+    let p = g.wait("the move", 120, |p| {
+        p["actions"].as_u64() > Some(n) || !p["refusal"].is_null()
+    });
+    assert!(p["refusal"].is_null(), "the move was refused: {}", p["refusal"]);
+    let Action::Move { unit, to } = g.last_action() else {
+        panic!("{:?}", g.last_action())
+    };
+    assert_eq!(u64::from(unit), UNION_7WI);
+    // Legal, and no longer than the line's 10 cm move (the army list), whatever was dragged.
+    let b = volley::load_battle(&scenario, 2).expect("First Battle").0;
+    let start = b.unit(unit).pose.pos;
+    assert!(to.pos.dist(start) <= 10.0 + 1e-6, "{to:?} from {start:?}");
+    let after = g.probe()["units"][UNION_7WI as usize]["at"].clone();
+    assert!(
+        after[1].as_f64().unwrap() < from.1 - 5.0,
+        "it moved up the screen: {after} from {from:?}"
+    );
+}

@@ -8,6 +8,7 @@
 //!   hills, farms, roads, walls), found by a word of their name.
 //! - [`resolve`]: one unit's next move for an intent, among the legal ones (its
 //!   `check_move`), scored by how far it leaves the intent from done.
+//! - [`snap`]: a dragged move snapped to the nearest legal one, and what it is.
 //! - [`run`]: a formation's intent (a unit, a brigade, a division) played out action by
 //!   action: the order (the command roll) first, then each unit's move in turn, the
 //!   formation keeping its frontage by moving no farther than its slowest unit.
@@ -19,8 +20,10 @@ pub mod kinds;
 pub mod places;
 pub mod resolve;
 pub mod run;
+pub mod snap;
 
 pub use kinds::{Aim, Intent};
 pub use places::{Place, PlaceKind, name_matches};
 pub use resolve::{EnemyThen, IntentMove, Keep};
 pub use run::{IntentRun, RunStep};
+pub use snap::SnapKind;

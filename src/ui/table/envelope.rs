@@ -117,6 +117,7 @@ fn judge_drag(
     mut verdict: ResMut<DragVerdict>,
     mut log: ResMut<BattleLog>,
     old: Query<Entity, With<RefusedDragLayer>>,
+    mut told: Local<Option<String>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -141,13 +142,21 @@ fn judge_drag(
         );
         r.to_string()
     });
-    if verdict.0 != why {
+    // A snapped move is said too: the drag became the nearest legal move ("as a wheel").
+    let said = why
+        .as_ref()
+        .map(|w| format!("would be refused: {w}"))
+        .or_else(|| drag.snapped.map(|k| format!("snapped to the nearest legal move: {k}")));
+    if *told != said {
         // Said on the phase bar's status line while the drag lasts.
-        match &why {
-            Some(w) => log.status = Some(format!("would be refused: {w}")),
-            None if verdict.0.is_some() => log.status = None,
+        match &said {
+            Some(w) => log.status = Some(w.clone()),
+            None if told.is_some() => log.status = None,
             None => {}
         }
+        *told = said;
+    }
+    if verdict.0 != why {
         verdict.0 = why;
     }
 }

@@ -194,8 +194,7 @@ fn press(game: &PickGame, picked: Selection, (p, pixel): (Vec2, Option<Vec2>), d
     if picked == selection && picked != Selection::default() && mine {
         *out.drag = Drag {
             grab: Some((picked, p)),
-            turn: 0.0,
-            action: None,
+            ..Drag::default()
         };
     } else if selection != picked {
         *out.selection = picked;
@@ -225,9 +224,12 @@ fn piece_drag(
             out.drag.turn += wheel.clamp(-3.0, 3.0) * WHEEL_TURN_DEG;
         }
         if let Some(p) = cursor {
-            let a = drag_action(b, &what, grab, p, out.drag.turn);
+            let (a, snapped) = snapped(b, drag_action(b, &what, grab, p, out.drag.turn));
             if out.drag.action != a {
                 out.drag.action = a;
+            }
+            if out.drag.snapped != snapped {
+                out.drag.snapped = snapped;
             }
         }
     } else {
@@ -235,6 +237,19 @@ fn piece_drag(
             out.requests.write(ActionRequest(a));
         }
         *out.drag = Drag::default();
+    }
+}
+
+/// A dragged move the rules refuse, snapped to the nearest legal one
+/// ([`crate::battle::Battle::snap_move`]), with what it became ("as a wheel"); any other
+/// action as it is. With no legal move near, the drag stays as dragged (drawn red, and why).
+pub fn snapped(b: &crate::battle::Battle, a: Option<Action>) -> (Option<Action>, Option<&'static str>) {
+    match a {
+        Some(Action::Move { unit, to }) => match b.snap_move(unit, to) {
+            Some((_, crate::battle::intent::SnapKind::AsDragged)) | None => (Some(Action::Move { unit, to }), None),
+            Some((q, kind)) => (Some(Action::Move { unit, to: q }), Some(kind.words())),
+        },
+        other => (other, None),
     }
 }
 
