@@ -322,6 +322,19 @@ pub fn ui_scale(setting: f32, width: f32, height: f32) -> f32 {
     (width / 1600.0).min(height / 1000.0).clamp(0.75, 1.75)
 }
 
+/// The smallest text the panels use, in egui points: 12 pixels at 1600 × 960 (scale 0.96).
+pub const MIN_TEXT_PT: f32 = 12.5;
+
+/// Raises every text style of `style` below [`MIN_TEXT_PT`] to it (egui's small text is 9
+/// points: 8.6 pixels at 1600 × 960, too small to read a long orders list by).
+pub fn readable(style: &mut bevy_egui::egui::Style) {
+    for font in style.text_styles.values_mut() {
+        if font.size < MIN_TEXT_PT {
+            font.size = MIN_TEXT_PT;
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -492,6 +505,20 @@ mod tests {
         assert_eq!(ui_scale(0.0, 3840.0, 2160.0), 1.75);
         assert_eq!(ui_scale(1.25, 1280.0, 720.0), 1.25);
         assert_eq!(ui_scale(9.0, 1600.0, 1000.0), 2.0);
+    }
+
+    #[test]
+    fn no_text_is_smaller_than_12_pixels_at_1600_by_960() {
+        let mut style = bevy_egui::egui::Style::default();
+        assert!(
+            style.text_styles.values().any(|f| f.size < 12.0),
+            "egui's own small text"
+        );
+        readable(&mut style);
+        let k = ui_scale(0.0, 1600.0, 960.0);
+        for (name, f) in &style.text_styles {
+            assert!(f.size * k >= 12.0 - 1e-4, "{name:?}: {} px", f.size * k);
+        }
     }
 
     #[test]

@@ -1379,10 +1379,10 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
     let p = g.probe();
     let (archer, davis, pettigrew) = (names(&p, "Archer")[0], names(&p, "Davis")[0], names(&p, "Pettigrew")[0]);
     let mut shot = None;
-    for (who, intent) in [
-        ("Brig. Gen. James Archer", "To McPherson's Ridge"),
-        ("Brig. Gen. Joseph Davis", "Into range of "),
-        ("Brig. Gen. J. Johnston Pettigrew", "Hold"),
+    for (who, intent, formation) in [
+        ("Brig. Gen. James Archer", "To McPherson's Ridge", "Archer's brigade: "),
+        ("Brig. Gen. Joseph Davis", "Into range of ", "Davis's brigade: "),
+        ("Brig. Gen. J. Johnston Pettigrew", "Hold", "Pettigrew's brigade: "),
     ] {
         key(&x, &g, "Escape");
         click_order(&x, &mut g, who);
@@ -1392,7 +1392,10 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
             shot = screenshot(&x, &g, "intent.png");
         }
         g.wait(&format!("{who}'s intent played out"), 600, |p| {
-            p["intent_in_hand"] == false && p["status"].as_str().is_some_and(|s| s.ends_with(": done"))
+            p["intent_in_hand"] == false
+                && p["status"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with(formation) && s.ends_with(": done"))
         });
         // Back at the table for the next (an opportunity fire is the computer's, and brief).
         g.wait("the Confederate to act", 300, |p| {

@@ -183,7 +183,7 @@ fn die(ui: &mut egui::Ui, t: &Throw, i: usize) {
             rect.center(),
             egui::Align2::CENTER_CENTER,
             face.to_string(),
-            egui::FontId::proportional(11.0),
+            egui::FontId::proportional(crate::ui::settings::MIN_TEXT_PT),
             ink,
         );
     }

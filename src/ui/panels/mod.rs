@@ -72,6 +72,7 @@ struct TableShared<'w> {
     viewport: ResMut<'w, TableViewport>,
     over_window: ResMut<'w, crate::ui::common::OverWindow>,
     orders_shown: ResMut<'w, OrdersShown>,
+    intent: Option<Res<'w, crate::ui::intent::IntentInHand>>,
 }
 
 /// The orders panel's buttons as last drawn: label and window rect (the probe's `orders`).
@@ -136,8 +137,13 @@ fn battle_panels(
     if let Some(a) = asks.request.take() {
         out.requests.write(ActionRequest(a));
     }
+    let busy = shared.intent.as_ref().is_some_and(|i| i.0.is_some());
     if let Some(ask) = asks.intent.take() {
         match crate::ui::intent::Hand::new(b, ask) {
+            // One intent at a time: the one in hand plays out first.
+            Ok(_) if busy => {
+                game.log.status = Some("an intent is still being played out: the next when it is done".into());
+            }
             Ok(h) => {
                 game.log.status = Some(format!("{}: {}", h.who, h.run.intent.words(b)));
                 out.commands.insert_resource(crate::ui::intent::IntentInHand(Some(h)));
@@ -377,6 +383,10 @@ fn scale_panels(
     let k = crate::ui::settings::ui_scale(settings.map_or(0.0, |s| s.ui_scale), window.width(), window.height());
     if (ctx.zoom_factor() - k).abs() > 1e-3 {
         ctx.set_zoom_factor(k);
+    }
+    let min = crate::ui::settings::MIN_TEXT_PT;
+    if ctx.global_style().text_styles.values().any(|f| f.size < min) {
+        ctx.all_styles_mut(crate::ui::settings::readable);
     }
     Ok(())
 }

@@ -116,7 +116,7 @@ fn strength_chart(ui: &mut egui::Ui, points: &[Strength], names: [&str; 2]) {
     let grid = egui::Stroke::new(1.0, egui::Color32::from_gray(60));
     painter.line_segment([plot.left_bottom(), plot.right_bottom()], grid);
     painter.line_segment([plot.left_top(), plot.left_bottom()], grid);
-    let font = egui::FontId::proportional(11.0);
+    let font = egui::FontId::proportional(crate::ui::settings::MIN_TEXT_PT);
     let weak = egui::Color32::from_gray(160);
     painter.text(
         plot.left_top(),
