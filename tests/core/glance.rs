@@ -292,3 +292,52 @@ fn centring_puts_the_piece_in_the_middle_of_the_free_part_of_the_window() {
         assert!(at.distance(target) < 1e-3, "{at} at rotation {turn}");
     }
 }
+
+/// Issue 65, "names on the table at the fitted zoom (decluttered: brigade names when regiments
+/// would overlap)": at Gettysburg each of the viewer's brigades is named over its regiments
+/// ("Archer's brigade"), no plate on another, none of the enemy's; a spectator sees both.
+#[test]
+fn each_of_the_viewers_brigades_is_named_over_its_regiments_clear_of_the_others() {
+    use volley::ui::table::labels::formation_spots;
+    use volley::view::{PlayerView, Viewer};
+    let b = load("maps/gettysburg.ron");
+    let view = PlayerView::side(&b, 1);
+    let spots = formation_spots(&b, &view);
+    let brigades = b
+        .commanders
+        .iter()
+        .filter(|c| c.side == 1 && b.side_units(1).any(|u| u.hq == c.id))
+        .count();
+    assert_eq!(spots.len(), brigades, "one name a formation with units of its own");
+    assert!(spots.iter().all(|(_, _, _, side)| *side == 1), "none of the enemy's");
+    assert!(spots.iter().any(|(t, _, _, _)| t == "Archer's brigade"), "{spots:?}");
+    for (i, (t, at, size, _)) in spots.iter().enumerate() {
+        let p = Box2::centred(*at, *size);
+        for (j, (o, at2, size2, _)) in spots.iter().enumerate() {
+            assert!(i == j || p.overlap(&Box2::centred(*at2, *size2)) <= 0.0, "{t} on {o}");
+        }
+    }
+    // Over its own regiments: above the box around them.
+    let archer = b
+        .commanders
+        .iter()
+        .find(|c| c.name.ends_with("Archer"))
+        .expect("Archer")
+        .id;
+    let own: Vec<Box2> = b
+        .side_units(1)
+        .filter(|u| u.hq == archer)
+        .filter_map(|u| unit_box(&b, u.id))
+        .collect();
+    let top = own.iter().map(|bx| bx.max.y).fold(f32::MIN, f32::max);
+    let (_, at, _, _) = spots
+        .iter()
+        .find(|(t, _, _, _)| t == "Archer's brigade")
+        .expect("named");
+    assert!(
+        at.y > top && own.iter().any(|bx| (bx.centre().x - at.x).abs() < 30.0),
+        "{at:?}"
+    );
+    let all = formation_spots(&b, &PlayerView::of(&b, Viewer::All));
+    assert!(all.iter().any(|(_, _, _, s)| *s == 0) && all.iter().any(|(_, _, _, s)| *s == 1));
+}

@@ -19,7 +19,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            draw_names.run_if(
+            (draw_names, draw_formation_names).run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<AnimHidden>)
                     .or_else(resource_changed::<Settings>)
@@ -35,6 +35,15 @@ pub(super) fn plugin(app: &mut App) {
 /// Marks the unit names' entities.
 #[derive(Component)]
 pub struct NameLabel;
+
+/// Marks the formations' names (issue 65, "names on the table at the fitted zoom,
+/// decluttered"): a brigade's name over its regiments, shown where the regiments' own names
+/// would be too small to read.
+#[derive(Component)]
+pub struct FormationLabel;
+
+/// The formations' letter height on the table, cm.
+pub const FORMATION_HEIGHT: f32 = 3.0;
 
 /// The names' letter height on the table, cm.
 pub const NAME_HEIGHT: f32 = 1.2;
@@ -241,24 +250,113 @@ fn draw_names(
     }
 }
 
+/// A formation's name over its units: the commander's formation in words ("Archer's
+/// brigade") and its plate, above the box around its living units the viewer sees (the
+/// viewer's own formations; every side's for a spectator), moved up a step at a time past an
+/// earlier plate it would cover.
+pub fn formation_spots(b: &Battle, view: &PlayerView) -> Vec<(String, Vec2, Vec2, usize)> {
+    let mine = view.viewer().side();
+    let mut out: Vec<(String, Vec2, Vec2, usize)> = Vec::new();
+    let mut taken: Vec<Box2> = Vec::new();
+    for c in b
+        .commanders
+        .iter()
+        .filter(|c| c.alive() && mine.is_none_or(|s| s == c.side))
+    {
+        let boxes: Vec<Box2> = view
+            .units()
+            .filter(|u| u.hq == c.id && u.alive())
+            .filter_map(|u| unit_box(b, u.id))
+            .collect();
+        let Some(all) = Box2::around(boxes.iter().flat_map(|bx| [bx.min, bx.max])) else {
+            continue;
+        };
+        let text = crate::report::intent::formation_words(c);
+        let size = Vec2::new(
+            (text.chars().count() as f32 + 1.0) * LETTER_WIDTH * FORMATION_HEIGHT,
+            FORMATION_HEIGHT * 1.25,
+        );
+        let mut at = Vec2::new(all.centre().x, all.max.y + size.y * 0.5 + GAP);
+        for _ in 0..6 {
+            if !taken.iter().any(|t| Box2::centred(at, size).overlap(t) > 0.0) {
+                break;
+            }
+            at.y += size.y + GAP;
+        }
+        taken.push(Box2::centred(at, size));
+        out.push((text, at, size, c.side));
+    }
+    out
+}
+
+fn draw_formation_names(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    settings: Res<Settings>,
+    seats: Option<Res<crate::ui::session::Seats>>,
+    old: Query<Entity, With<FormationLabel>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &battle.0;
+    let view = match seats.as_deref() {
+        Some(s) => s.view(b),
+        None => PlayerView::of(b, Viewer::All),
+    };
+    let colours = pal::sides(settings.palette);
+    let scale = FORMATION_HEIGHT / 40.0;
+    for (text, at, _, side) in formation_spots(b, &view) {
+        commands.spawn((
+            Text2d::new(format!(" {text} ")),
+            TextFont {
+                font_size: FontSize::Px(40.0),
+                ..default()
+            },
+            TextColor(pal::MARK),
+            TextBackgroundColor(colours[1][side].with_alpha(0.6)),
+            Transform::from_xyz(at.x, at.y, z::COMMANDERS + 0.7).with_scale(Vec3::splat(scale)),
+            Visibility::Hidden,
+            FormationLabel,
+        ));
+    }
+}
+
 /// The names' visibility and turn, never the camera's.
 type Names<'w, 's> =
     Query<'w, 's, (&'static mut Visibility, &'static mut Transform), (With<NameLabel>, Without<TableCamera>)>;
 
-/// Names show only while they can be read: their letters at least `READABLE_PX` tall. They
+/// The formations' names, turned with the camera.
+type FormationNames<'w, 's> = Query<
+    'w,
+    's,
+    (&'static mut Visibility, &'static mut Transform),
+    (With<FormationLabel>, Without<NameLabel>, Without<TableCamera>),
+>;
+
+/// Names show only while they can be read: their letters at least `READABLE_PX` tall; the
+/// formations' names instead, while the units' are too small and theirs can be read. They
 /// turn with the camera, so they stay upright on the screen when the table is rotated.
-fn show_names_when_readable(camera: Option<Single<(&Projection, &Transform), With<TableCamera>>>, mut names: Names) {
+fn show_names_when_readable(
+    camera: Option<Single<(&Projection, &Transform), With<TableCamera>>>,
+    mut names: Names,
+    mut formations: FormationNames,
+) {
     let Some(camera) = camera else { return };
     let (proj, cam_tf) = camera.into_inner();
     let Projection::Orthographic(o) = proj else { return };
-    let readable = NAME_HEIGHT / o.scale.max(1e-6) >= READABLE_PX;
-    let want = if readable {
-        Visibility::Inherited
-    } else {
-        Visibility::Hidden
-    };
+    let px = 1.0 / o.scale.max(1e-6);
+    let units = NAME_HEIGHT * px >= READABLE_PX;
+    let shown = |yes: bool| if yes { Visibility::Inherited } else { Visibility::Hidden };
     for (mut v, mut tf) in &mut names {
-        v.set_if_neq(want);
+        v.set_if_neq(shown(units));
+        if tf.rotation != cam_tf.rotation {
+            tf.rotation = cam_tf.rotation;
+        }
+    }
+    let brigades = !units && FORMATION_HEIGHT * px >= READABLE_PX;
+    for (mut v, mut tf) in &mut formations {
+        v.set_if_neq(shown(brigades));
         if tf.rotation != cam_tf.rotation {
             tf.rotation = cam_tf.rotation;
         }
