@@ -19,7 +19,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (draw_names, draw_formation_names).run_if(
+            draw_names.run_if(
                 resource_changed::<BattleState>
                     .or_else(resource_changed::<AnimHidden>)
                     .or_else(resource_changed::<Settings>)
@@ -215,13 +215,33 @@ fn named_units(b: &Battle, view: &PlayerView, hidden: &[UnitId]) -> Vec<UnitId> 
     ids
 }
 
+/// A name on its plate: `text` at `at`, letters `height` cm tall, on `colour`, hidden until
+/// `show_names_when_readable` finds it readable.
+fn plate(text: &str, at: Vec2, height: f32, colour: Color, depth: f32) -> impl Bundle {
+    (
+        Text2d::new(format!(" {text} ")),
+        TextFont {
+            font_size: FontSize::Px(40.0),
+            ..default()
+        },
+        TextColor(pal::MARK),
+        TextBackgroundColor(colour),
+        Transform::from_xyz(at.x, at.y, depth).with_scale(Vec3::splat(height / 40.0)),
+        Visibility::Hidden,
+    )
+}
+
+/// A unit's name or a formation's.
+type AnyName = Or<(With<NameLabel>, With<FormationLabel>)>;
+
+/// The units' names and the formations', as the viewer may see them.
 fn draw_names(
     mut commands: Commands,
     battle: Res<BattleState>,
     hidden: Res<AnimHidden>,
     settings: Res<Settings>,
     seats: Option<Res<crate::ui::session::Seats>>,
-    old: Query<Entity, With<NameLabel>>,
+    old: Query<Entity, AnyName>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -232,20 +252,18 @@ fn draw_names(
         None => PlayerView::of(b, Viewer::All),
     };
     let colours = pal::sides(settings.palette);
-    let scale = NAME_HEIGHT / 40.0;
     for spot in name_spots(b, &named_units(b, &view, &hidden.0)) {
-        let side = b.unit(spot.unit).side;
+        let colour = colours[1][b.unit(spot.unit).side].with_alpha(0.8);
         commands.spawn((
-            Text2d::new(format!(" {} ", spot.text)),
-            TextFont {
-                font_size: FontSize::Px(40.0),
-                ..default()
-            },
-            TextColor(pal::MARK),
-            TextBackgroundColor(colours[1][side].with_alpha(0.8)),
-            Transform::from_xyz(spot.at.x, spot.at.y, z::COMMANDERS + 0.8).with_scale(Vec3::splat(scale)),
-            Visibility::Hidden,
+            plate(&spot.text, spot.at, NAME_HEIGHT, colour, z::COMMANDERS + 0.8),
             NameLabel,
+        ));
+    }
+    for (text, at, _, side) in formation_spots(b, &view) {
+        let colour = colours[1][side].with_alpha(0.6);
+        commands.spawn((
+            plate(&text, at, FORMATION_HEIGHT, colour, z::COMMANDERS + 0.7),
+            FormationLabel,
         ));
     }
 }
@@ -287,39 +305,6 @@ pub fn formation_spots(b: &Battle, view: &PlayerView) -> Vec<(String, Vec2, Vec2
         out.push((text, at, size, c.side));
     }
     out
-}
-
-fn draw_formation_names(
-    mut commands: Commands,
-    battle: Res<BattleState>,
-    settings: Res<Settings>,
-    seats: Option<Res<crate::ui::session::Seats>>,
-    old: Query<Entity, With<FormationLabel>>,
-) {
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-    let b = &battle.0;
-    let view = match seats.as_deref() {
-        Some(s) => s.view(b),
-        None => PlayerView::of(b, Viewer::All),
-    };
-    let colours = pal::sides(settings.palette);
-    let scale = FORMATION_HEIGHT / 40.0;
-    for (text, at, _, side) in formation_spots(b, &view) {
-        commands.spawn((
-            Text2d::new(format!(" {text} ")),
-            TextFont {
-                font_size: FontSize::Px(40.0),
-                ..default()
-            },
-            TextColor(pal::MARK),
-            TextBackgroundColor(colours[1][side].with_alpha(0.6)),
-            Transform::from_xyz(at.x, at.y, z::COMMANDERS + 0.7).with_scale(Vec3::splat(scale)),
-            Visibility::Hidden,
-            FormationLabel,
-        ));
-    }
 }
 
 /// The names' visibility and turn, never the camera's.
