@@ -57,8 +57,8 @@ pub fn recap<'a>(
 ) -> Vec<String> {
     use crate::report::Deed;
     let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side).filter(|&s| s < 2);
-    let view = crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer));
-    let known = |u: crate::battle::UnitId| view.knows(u);
+    // What the side's view knows (`view::PlayerView::knows`), from the core's own rule.
+    let known = |u: crate::battle::UnitId| (u as usize) < b.units.len() && viewer.is_none_or(|s| b.known_to(s, u));
     let mut deeds: [Deeds; 2] = Default::default();
     let mut results: Vec<&str> = Vec::new();
     for (event, text) in lines {
