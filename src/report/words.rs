@@ -207,12 +207,19 @@ pub fn rule_words(r: ModRule) -> &'static str {
     }
 }
 
-/// Modifiers as "+1 rule", each.
+/// A modifier as a player reads it: what it is for, then its rule: "-1 for successive order
+/// (BPT Command Modifiers note 1)"; a rule that says no more, "+1 BPT Command Presence".
+pub fn modifier_phrase(m: &Modifier) -> String {
+    let rule = rule_words(m.rule);
+    match rule.split_once(": ") {
+        Some((book, why)) => format!("{:+} for {why} ({book})", m.amount),
+        None => format!("{:+} {rule}", m.amount),
+    }
+}
+
+/// Modifiers as [`modifier_phrase`] says them, each.
 pub(crate) fn modifier_words(modifiers: &[Modifier]) -> Vec<String> {
-    modifiers
-        .iter()
-        .map(|m| format!("{:+} {}", m.amount, rule_words(m.rule)))
-        .collect()
+    modifiers.iter().map(modifier_phrase).collect()
 }
 
 /// One d6 against a target with its modifiers: "X rallies: need 3+ -1 …, rolled 4: … (rule)".

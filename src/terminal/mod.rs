@@ -193,6 +193,20 @@ Winning: hold the objectives at the end, or break the enemy army (its losses aga
     )
 }
 
+/// An intent order a person at this terminal might type first: their side's first commander
+/// (by surname) to the side's first objective, `Reed: to Hickory farm`; None with no person
+/// playing, or nothing to name.
+fn intent_example(b: &Battle, sides: &[String; 2]) -> Option<String> {
+    let side = (0..2).find(|&s| sides[s] == "human")?;
+    let c = b.commanders.iter().find(|c| c.side == side && c.alive())?;
+    let surname = c.name.rsplit(' ').next().unwrap_or(&c.name);
+    let place = b
+        .places(side)
+        .into_iter()
+        .find(|p| matches!(p.kind, crate::battle::intent::PlaceKind::Objective(_)))?;
+    Some(format!("`{surname}: to {}`", place.name))
+}
+
 /// The most lines `l` prints unasked (a screenful).
 const SCREEN_LINES: usize = 60;
 
@@ -624,6 +638,12 @@ impl<W: Write> Session<W> {
             out,
             "Type a number to act, or a command: help, brief, units, map, log, odds N, l WORD, why WORD, s (save), q (quit). The game autosaves to {auto}."
         );
+        if let Some(example) = intent_example(b, sides) {
+            say!(
+                out,
+                "In your command phase, order by what you want done: {example} (`help` says how; `help rules` the rules in a page)."
+            );
+        }
         None
     }
 

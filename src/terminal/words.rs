@@ -19,10 +19,10 @@ pub fn move_text(b: &Battle, unit: u32, to: &Pose) -> String {
     )
 }
 
-/// Modifiers as the log writes them: "-1 BPT Command Modifiers note 1: successive order".
+/// Modifiers as the log writes them: "-1 for successive order (BPT Command Modifiers note 1)".
 pub fn modifiers_text(mods: &[crate::battle::event::Modifier]) -> String {
     mods.iter()
-        .map(|m| format!("{:+} {}", m.amount, crate::report::words::rule_words(m.rule)))
+        .map(crate::report::words::modifier_phrase)
         .collect::<Vec<_>>()
         .join(", ")
 }
