@@ -6,8 +6,8 @@
 //! window a computer player decides has no prompt (the phase bar says who is thinking).
 
 use crate::app::{ActionApplied, BattleState, DecisionWindow};
-use crate::battle::Battle;
 use crate::battle::state::{Step, UnitId};
+use crate::battle::{Action, Battle};
 use crate::report::Deed;
 use crate::ui::session::Seats;
 use crate::view::PlayerView;
@@ -81,12 +81,29 @@ pub fn window_prompt(b: &Battle, deeds: &[Deed], key: &str) -> Option<String> {
         Step::CounterInitiative { charger, target, .. } => {
             let (c, t) = (name(charger), name(target));
             let what = match (c, t) {
-                (Some(c), Some(t)) => format!("{c} charges {t}"),
-                _ => "A charge is declared".into(),
+                (Some(c), Some(t)) => format!("{c} charges your {t}"),
+                _ => "A charge is declared against you".into(),
             };
-            format!(
-                "{what}: your counter-initiative (fire at the charger, evade, face it or counter-charge), or Pass ({key})"
-            )
+            // What the rules let the charged side do now, in the order a player weighs it.
+            let legal = b.legal_actions();
+            let may = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
+            let answers: Vec<&str> = [
+                (may(&|a| matches!(a, Action::CounterFire { .. })), "fire at it"),
+                (may(&|a| matches!(a, Action::CounterEvade { .. })), "evade"),
+                (may(&|a| matches!(a, Action::CounterCharge { .. })), "counter-charge"),
+                (
+                    may(&|a| matches!(a, Action::CounterDeploy { .. })),
+                    "turn the guns to face it",
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(ok, w)| ok.then_some(w))
+            .collect();
+            match answers.as_slice() {
+                [] => format!("{what}: stand and meet it (Pass, {key})"),
+                [one] => format!("{what}: {one}, or stand (Pass, {key})"),
+                [rest @ .., last] => format!("{what}: {}, {last}, or stand (Pass, {key})", rest.join(", ")),
+            }
         }
         Step::Support { .. } => format!("Charges to fight: move your units in support, or Pass ({key})"),
         Step::Consolidate { unit, .. } => {

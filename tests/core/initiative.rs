@@ -90,6 +90,27 @@ fn a_charge_opens_counter_initiative_for_the_target_then_makes_contact() {
     assert_eq!(b.combats.len(), 1);
 }
 
+#[cfg(feature = "gui")]
+#[test]
+fn the_charged_player_is_asked_in_words_with_only_the_answers_the_rules_allow() {
+    // Issue 65, "solo moments": "12th Virginia charges your 5th New Hampshire: evade, fire or
+    // stand?", not "counter-initiative", and only what may be done: infantry charged by
+    // infantry may fire at the charger or evade (BPT "Counter-Initiative"), not counter-charge.
+    let mut b = facing_off(8.0);
+    b.apply(&Action::InitiativeCharge { unit: 0, target: 1 })
+        .expect("legal charge");
+    let legal = b.legal_actions();
+    assert!(legal.iter().any(|a| matches!(a, Action::CounterFire { .. })));
+    assert!(legal.iter().any(|a| matches!(a, Action::CounterEvade { .. })));
+    assert!(!legal.iter().any(|a| matches!(a, Action::CounterCharge { .. })));
+    let said = volley::ui::prompt::window_prompt(&b, &[], "Enter").expect("a prompt");
+    let (charger, target) = (&b.unit(0).name, &b.unit(1).name);
+    assert_eq!(
+        said,
+        format!("{charger} charges your {target}: fire at it, evade, or stand (Pass, Enter)")
+    );
+}
+
 #[test]
 fn a_unit_within_5_cm_of_the_target_may_evade_the_charge_too() {
     // BPT "Counter-Initiative": "Units under charge and any units within 5cm of units under
