@@ -363,3 +363,43 @@ fn a_drag_beyond_the_move_or_with_a_wobble_snaps_to_the_nearest_legal_move() {
     let p = b.unit(wi).pose;
     assert_eq!(b.snap_move(wi, Pose::new(p.pos + V2::new(0.0, 3.0), p.facing)), None);
 }
+
+#[test]
+fn a_formation_with_two_actions_a_unit_counts_its_first_move_on_the_second() {
+    // Two regiments, each with two actions of an order, 40 cm from the Hickory farm's edge:
+    // each round brings each 10 cm (the line's move) nearer, and the second round says so
+    // (each keeps its place in the formation as the run began).
+    let (mut b, nh, _) = facing_off(80.0, 2);
+    let side = b.active;
+    let wi = unit(&b, "7th Wisconsin");
+    let farm = b.find_places(side, "Hickory farm").pop().expect("the objective");
+    let north = std::f64::consts::FRAC_PI_2;
+    {
+        let mut a = b.arranging();
+        a.unit_mut(nh).pose = Pose::new(farm.pos + V2::new(-8.0, -50.0), north);
+        a.unit_mut(wi).pose = Pose::new(farm.pos + V2::new(8.0, -50.0), north);
+        let o = a.cmd.orders.get(&nh).cloned().expect("its order");
+        a.cmd.orders.insert(wi, o);
+    }
+    let mut run = IntentRun::new(&b, side, &[nh, wi], Intent::To(farm)).expect("a run");
+    let mut short: Vec<(u32, f64)> = Vec::new();
+    for _ in 0..20 {
+        match run.next(&b) {
+            RunStep::Act(a, m) => {
+                short.push((m.unit, m.place.clone().expect("the farm").1));
+                act(&mut b, &a);
+            }
+            RunStep::Over(_) => break,
+            RunStep::Wait => b.apply(&Action::Pass).map(|_| ()).expect("a window to pass"),
+            _ => {}
+        }
+    }
+    for u in [nh, wi] {
+        let said: Vec<f64> = short.iter().filter(|(x, _)| *x == u).map(|(_, d)| *d).collect();
+        assert_eq!(said.len(), 2, "two moves: {short:?}");
+        assert!(
+            (said[0] - said[1] - 10.0).abs() < 1.0,
+            "each move 10 cm nearer: {said:?}"
+        );
+    }
+}

@@ -44,9 +44,11 @@ pub struct IntentRun {
     pub groups: Vec<(CmdId, Vec<UnitId>)>,
     group: usize,
     ordered: bool,
-    /// The formation's direction of travel and each unit's offset from its middle.
+    /// The formation's direction of travel, and each unit's place in it: its offset from the
+    /// formation's middle as the run began (kept as the units move).
     dir: V2,
     middle: V2,
+    offsets: std::collections::BTreeMap<UnitId, V2>,
     moved: BTreeSet<UnitId>,
     done: BTreeSet<UnitId>,
     cap: Option<f64>,
@@ -85,6 +87,7 @@ impl IntentRun {
             let d = g - middle;
             if d.len() > 1e-6 { d.norm() } else { d }
         });
+        let offsets = alive.iter().map(|&u| (u, b.unit(u).pose.pos - middle)).collect();
         Ok(IntentRun {
             side,
             intent,
@@ -93,6 +96,7 @@ impl IntentRun {
             ordered: false,
             dir,
             middle,
+            offsets,
             moved: BTreeSet::new(),
             done: BTreeSet::new(),
             cap: None,
@@ -100,8 +104,9 @@ impl IntentRun {
         })
     }
 
-    /// Unit `u`'s place in the formation: its offset from the middle (none for a unit alone).
-    fn keep(&self, b: &Battle, u: UnitId) -> Keep {
+    /// Unit `u`'s place in the formation: its offset from the middle as the run began (none
+    /// for a unit alone).
+    fn keep(&self, u: UnitId) -> Keep {
         let alone = self.groups.iter().map(|(_, v)| v.len()).sum::<usize>() == 1;
         // A formation keeps together going to a place; at an enemy, each unit closes as it must.
         let together = matches!(self.intent, Intent::To(_) | Intent::Behind(_));
@@ -111,7 +116,7 @@ impl IntentRun {
             offset: if alone {
                 V2::new(0.0, 0.0)
             } else {
-                b.unit(u).pose.pos - self.middle
+                self.offsets.get(&u).copied().unwrap_or(V2::new(0.0, 0.0))
             },
         }
     }
@@ -203,7 +208,7 @@ impl IntentRun {
                 ay.total_cmp(&ax).then(x.cmp(y))
             });
             let u = waiting[0];
-            let keep = self.keep(b, u);
+            let keep = self.keep(u);
             match b.intent_move(u, &self.intent, &keep) {
                 Ok(m) => match m.action.clone() {
                     Some(a) => {
@@ -235,7 +240,7 @@ impl IntentRun {
         let mut reach: Vec<f64> = Vec::new();
         let fastest = units.iter().map(|&u| b.unit(u).move_rate()).fold(0.0, f64::max);
         for &u in units.iter().filter(|&&u| b.unit(u).move_rate() >= fastest * 0.5) {
-            let mut keep = self.keep(b, u);
+            let mut keep = self.keep(u);
             keep.cap = None;
             if let Ok(m) = b.intent_move(u, &self.intent, &keep)
                 && m.action.is_some()
