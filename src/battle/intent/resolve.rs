@@ -127,8 +127,16 @@ impl Battle {
             ));
         }
         if !matches!(intent, Intent::Hold) {
-            let may_dense = self.cmd.orders.get(&id).is_some_and(|o| o.may_enter_dense);
-            let road = self.cmd.orders.get(&id).is_some_and(|o| o.road);
+            // The rule the move is applied with: an order in hand's own check (its dense
+            // terrain, road and self-order limits); a preview before the order, the move's.
+            let in_hand = self.cmd.orders.get(&id).is_some_and(|o| o.credits > 0 && !o.finished);
+            let legal = |q: Pose| {
+                if in_hand {
+                    self.check_ordered_move(id, q).is_ok()
+                } else {
+                    self.check_move(id, q, false).is_ok()
+                }
+            };
             // Those that bring the intent nearer first, best first; then, if none of them is
             // legal, those that only face better (25° or more), no farther from it.
             let stay_style = self.intent_style(id, intent, keep, from, from);
@@ -161,9 +169,7 @@ impl Battle {
                         q,
                     ));
                 }
-                self.check_move(id, q, may_dense)
-                    .is_ok_and(|m| !road || m.road)
-                    .then_some((Action::Move { unit: id, to: q }, q))
+                legal(q).then_some((Action::Move { unit: id, to: q }, q))
             });
         }
         let (action, end) = match best {
