@@ -914,6 +914,12 @@ impl Battle {
                 <= self.rules.visibility.contact
     }
 
+    /// The living units commander `c` commands, himself or through his subordinates: his
+    /// whole formation (a brigade, a division, a corps).
+    pub fn commanded_units(&self, c: CmdId) -> impl Iterator<Item = &Unit> + '_ {
+        self.alive_units().filter(move |u| self.in_chain(u.hq, c))
+    }
+
     /// Is `cmd` the HQ `hq` or one of its superiors?
     pub fn in_chain(&self, hq: CmdId, cmd: CmdId) -> bool {
         let mut cur = Some(hq);

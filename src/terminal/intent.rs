@@ -138,11 +138,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
     match (commanders.as_slice(), units.as_slice()) {
         // A commander before a unit named after him ("Battery L (Reynolds)": its label).
         ([c], _) => {
-            let mine: Vec<UnitId> = b
-                .side_units(side)
-                .filter(|u| u.alive() && b.in_chain(u.hq, c.id))
-                .map(|u| u.id)
-                .collect();
+            let mine: Vec<UnitId> = b.commanded_units(c.id).map(|u| u.id).collect();
             if mine.is_empty() {
                 return Err(format!("{} commands no unit now", c.name));
             }
@@ -209,9 +205,8 @@ fn enemy(b: &Battle, side: SideId, typed: &str, from: V2) -> Result<UnitId, Stri
     let [c] = cs.as_slice() else {
         return unit;
     };
-    b.units
-        .iter()
-        .filter(|u| u.side != side && u.alive() && b.in_chain(u.hq, c.id) && b.known_to(side, u.id))
+    b.commanded_units(c.id)
+        .filter(|u| b.known_to(side, u.id))
         .min_by(|x, y| {
             x.pose
                 .pos

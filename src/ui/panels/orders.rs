@@ -144,11 +144,7 @@ pub fn formation_of(b: &Battle, sel: &Selection) -> Option<(SideId, Vec<UnitId>,
         }
         (None, Some(c)) if (c as usize) < b.commanders.len() && b.commander(c).alive() => {
             let cm = b.commander(c);
-            let units: Vec<UnitId> = b
-                .side_units(cm.side)
-                .filter(|u| u.alive() && b.in_chain(u.hq, c))
-                .map(|u| u.id)
-                .collect();
+            let units: Vec<UnitId> = b.commanded_units(c).map(|u| u.id).collect();
             (!units.is_empty()).then(|| (cm.side, units, crate::report::intent::formation_words(cm)))
         }
         _ => None,

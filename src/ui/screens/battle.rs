@@ -199,7 +199,7 @@ pub fn order_for(b: &Battle, sel: &Selection) -> Result<Action, String> {
         }
         let mut units: Vec<UnitId> = b.alive_units().filter(|u| u.hq == c).map(|u| u.id).collect();
         if units.is_empty() {
-            units = b.alive_units().filter(|u| b.in_chain(u.hq, c)).map(|u| u.id).collect();
+            units = b.commanded_units(c).map(|u| u.id).collect();
         }
         return Ok(Action::Order {
             commander: c,
