@@ -106,6 +106,7 @@ fn commanders_of(loaded: &LoadedScenario, nations: bool) -> (Vec<Commander>, BTr
                 suppressed: None,
                 hits: 0,
                 nation: c.nation.clone().filter(|_| nations),
+                formation: c.formation.clone(),
             });
         }
     }

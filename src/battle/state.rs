@@ -285,9 +285,18 @@ pub struct Commander {
     /// BPT "Multi-National Armies": the commander's nation, as [`Unit::nation`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nation: Option<String>,
+    /// His formation's own name, from the scenario ("Iron Brigade"), if history gave it one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<String>,
 }
 
 impl Commander {
+    /// Whether `typed` names him: a word of his name or of his formation's name
+    /// ([`crate::battle::intent::name_matches`]).
+    pub fn named(&self, typed: &str) -> bool {
+        use crate::battle::intent::name_matches;
+        name_matches(&self.name, typed) || self.formation.as_deref().is_some_and(|f| name_matches(f, typed))
+    }
     pub fn alive(&self) -> bool {
         !self.knocked_out
     }

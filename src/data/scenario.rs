@@ -64,6 +64,10 @@ pub struct CommanderSpec {
     /// Unique within the scenario, e.g. `"us_bde1"`.
     pub id: String,
     pub name: String,
+    /// What his formation was called, when history gave it a name ("Iron Brigade"); `None`
+    /// is "Meredith's brigade" (his surname and level of command).
+    #[serde(default)]
+    pub formation: Option<String>,
     /// Row id in the side's command chart, e.g. `"brigade_average"`.
     pub row: String,
     /// The commander this one answers to; `None` for the side's CO.

@@ -153,6 +153,7 @@ impl Doc {
                     pos: crate::rules::geometry::V2::new(table.width * 0.5, y),
                     mounted: true,
                     nation: None,
+                    formation: None,
                 });
         }
         Ok(doc)

@@ -339,7 +339,12 @@ const LINEAR_DEFAULTS: &[(&str, &str)] = &[("name", "\"\""), ("width", "0.5")];
 const HILL_DEFAULTS: &[(&str, &str)] = &[("name", "\"\""), ("mountain", "false")];
 const BUILDING_DEFAULTS: &[(&str, &str)] = &[("name", "\"\""), ("material", "Brick")];
 const OBJECTIVE_DEFAULTS: &[(&str, &str)] = &[("radius", "5")];
-const COMMANDER_DEFAULTS: &[(&str, &str)] = &[("superior", "None"), ("mounted", "true"), ("nation", "None")];
+const COMMANDER_DEFAULTS: &[(&str, &str)] = &[
+    ("superior", "None"),
+    ("mounted", "true"),
+    ("nation", "None"),
+    ("formation", "None"),
+];
 const UNIT_DEFAULTS: &[(&str, &str)] = &[
     ("grade", "None"),
     ("morale", "None"),

@@ -64,12 +64,25 @@ pub fn intent_line(b: &Battle, intent: &Intent, m: &IntentMove) -> String {
     format!("{}: {did}{tail}", u.name)
 }
 
-/// A commander's formation as players name it: "Davis's brigade", "Heth's division",
-/// "Reynolds's corps" (by his surname and his level of command).
-pub fn formation_words(c: &crate::battle::state::Commander) -> String {
+/// A commander's formation as players name it: its own name when history gave it one ("Iron
+/// Brigade"), else "Davis's brigade", "Heth's division", "Reynolds's corps" (his surname and
+/// level of command), "Pegram's artillery" for a brigade of guns alone.
+pub fn formation_words(b: &Battle, c: &crate::battle::state::Commander) -> String {
+    let mut units = b.units.iter().filter(|u| u.hq == c.id).peekable();
+    let guns = units.peek().is_some() && units.all(|u| u.is_artillery());
+    formation_named(c, guns)
+}
+
+/// [`formation_words`], told whether his units are guns alone (for an enemy's formation:
+/// whether those the side knows of are).
+pub fn formation_named(c: &crate::battle::state::Commander, guns: bool) -> String {
     use crate::data::army::CommandLevel;
+    if let Some(name) = &c.formation {
+        return name.clone();
+    }
     let surname = c.name.rsplit(' ').next().unwrap_or(&c.name);
     let level = match c.row.level {
+        CommandLevel::Brigade if guns => "artillery",
         CommandLevel::Brigade => "brigade",
         CommandLevel::Division => "division",
         CommandLevel::Corps => "corps",

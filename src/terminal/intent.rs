@@ -127,7 +127,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
     let commanders: Vec<&crate::battle::state::Commander> = b
         .commanders
         .iter()
-        .filter(|c| c.side == side && c.alive() && name_matches(&c.name, typed))
+        .filter(|c| c.side == side && c.alive() && c.named(typed))
         .collect();
     let units: Vec<&crate::battle::state::Unit> = b
         .units
@@ -142,7 +142,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
             if mine.is_empty() {
                 return Err(format!("{} commands no unit now", c.name));
             }
-            Ok((mine, crate::report::intent::formation_words(c)))
+            Ok((mine, crate::report::intent::formation_words(b, c)))
         }
         ([], [u]) => Ok((vec![u.id], u.name.clone())),
         ([], []) => Err(format!("none of your units or commanders is named `{}`", echo(typed))),
@@ -200,7 +200,7 @@ fn enemy(b: &Battle, side: SideId, typed: &str, from: V2) -> Result<UnitId, Stri
     let cs: Vec<&crate::battle::state::Commander> = b
         .commanders
         .iter()
-        .filter(|c| c.side != side && c.alive() && name_matches(&c.name, typed))
+        .filter(|c| c.side != side && c.alive() && c.named(typed))
         .collect();
     let [c] = cs.as_slice() else {
         return unit;
@@ -215,7 +215,7 @@ fn enemy(b: &Battle, side: SideId, typed: &str, from: V2) -> Result<UnitId, Stri
                 .then(x.id.cmp(&y.id))
         })
         .map(|u| u.id)
-        .ok_or_else(|| format!("you know of no unit of {}", crate::report::intent::formation_words(c)))
+        .ok_or_else(|| format!("you know of no unit of {}'s command", c.name))
 }
 
 /// A place of the table by a word of its name.

@@ -129,7 +129,9 @@ Commands (type one and press Enter):
   why WORD    why a unit of yours has no action now (suppressed, its order used, out of its
               commander's reach...), e.g. `why 7th`
   units, u    your units (position, facing, formation, stands, hits, status, orders left,
-              nearest enemy), your commanders, the enemy units you know of, losses, objectives
+              nearest enemy), your commanders, the enemy units you know of, losses,
+              objectives; on a big battle a formation a line (`units all`: every unit)
+  units WORD  the units of a formation or a unit named by WORD, e.g. `units iron`
   map, m      a map of the table in characters, with its legend
   log N       the last N lines of the battle log (default 20)
   odds N      the dice of action N: the chance of each number of hits, or of an order passing
@@ -800,8 +802,8 @@ impl<W: Write> Session<W> {
                     say!(self.out, "{}", self.brief);
                 }
             }
-            ("units" | "u", _) => {
-                for l in view::units(b, side) {
+            ("units" | "u", word) => {
+                for l in view::units_asked(b, side, word) {
                     say!(self.out, "{l}");
                 }
             }
@@ -1148,6 +1150,20 @@ impl<W: Write> Session<W> {
 
 pub use crate::battle::intent::name_matches;
 
+/// A formation as a list heads it: its name, its commander, and the formation above it,
+/// "Iron Brigade (Brig. Gen. Solomon Meredith), Wadsworth's division".
+pub fn formation_title(b: &Battle, c: u32) -> String {
+    let cm = b.commander(c);
+    let words = crate::report::intent::formation_words(b, cm);
+    let above = cm
+        .superior
+        .map(|s| b.commander(s))
+        .filter(|s| s.superior.is_some())
+        .map(|s| format!(", {}", crate::report::intent::formation_words(b, s)))
+        .unwrap_or_default();
+    format!("{words} ({}){above}", cm.name)
+}
+
 /// `why WORD`: for each of `side`'s units named by WORD (its label, or a word of its name),
 /// why it has no action in `legal` now, or how many it has.
 pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<String> {
@@ -1250,6 +1266,10 @@ pub fn list_lines_numbered(
         }
     };
     groups.sort_by_key(|(k, v)| (k.is_none(), hq(v)));
+    // A commander's formation orders before his single regiments' (BPT "Formation Orders").
+    for (_, v) in &mut groups {
+        v.sort_by_key(|&i| !matches!(&legal[i], Action::Order { units, .. } if units.len() > 1));
+    }
     let header = |name: &str, first: &Action| -> String {
         let (units, _) = first.references();
         match first {
@@ -1279,7 +1299,25 @@ pub fn list_lines_numbered(
                 .filter(|u| (**u as usize) < b.units.len())
                 .is_some_and(|&u| view::label(b, b.actor(), u) == f && !matches!(legal[v[0]], Action::Order { .. }))
     };
-    // A unit's label names it alone; else a word of a name that begins with what was typed.
+    // A unit's label names it alone; else a word of a name that begins with what was typed,
+    // a commander's name or his formation's naming all of it (his units and his juniors').
+    let named: Vec<u32> = filter.map_or(Vec::new(), |f| {
+        b.commanders
+            .iter()
+            .filter(|c| c.side == b.actor() && c.named(f))
+            .map(|c| c.id)
+            .collect()
+    });
+    let under = |h: Option<u32>| -> bool {
+        let mut at = h.filter(|c| (*c as usize) < b.commanders.len());
+        while let Some(c) = at {
+            if named.contains(&c) {
+                return true;
+            }
+            at = b.commander(c).superior;
+        }
+        false
+    };
     let kept: Vec<&(Option<String>, Vec<usize>)> = match filter {
         None => groups.iter().collect(),
         Some(f) if groups.iter().any(|(k, v)| label_is(k, v, f)) => {
@@ -1287,7 +1325,7 @@ pub fn list_lines_numbered(
         }
         Some(f) => groups
             .iter()
-            .filter(|(k, _)| k.as_deref().is_some_and(|name| name_matches(name, f)))
+            .filter(|(k, v)| k.as_deref().is_some_and(|name| name_matches(name, f) || under(hq(v))))
             .collect(),
     };
     if kept.is_empty() {
@@ -1300,7 +1338,17 @@ pub fn list_lines_numbered(
     let collapse = !full && total > LONG_LIST;
     let mut out = Vec::new();
     if let Some(f) = filter.filter(|_| kept.len() > 1) {
-        out.push(format!("  `{}` matches {} units and commanders:", echo(f), kept.len()));
+        let formations: Vec<String> = named.iter().map(|&c| formation_title(b, c)).collect();
+        out.push(if formations.is_empty() {
+            format!("  `{}` matches {} units and commanders:", echo(f), kept.len())
+        } else {
+            format!(
+                "  `{}` names {}: {} units and commanders with actions:",
+                echo(f),
+                formations.join(" and "),
+                kept.len()
+            )
+        });
     }
     let commanders = b.commanders.iter().filter(|c| c.side == b.actor()).count();
     let mut last_hq = None;
@@ -1308,7 +1356,7 @@ pub fn list_lines_numbered(
         let h = hq(v);
         if commanders > 1 && key.is_some() && h != last_hq {
             if let Some(c) = h.filter(|c| (*c as usize) < b.commanders.len()) {
-                out.push(format!("-- {}'s formation --", b.commander(c).name));
+                out.push(format!("-- {} --", formation_title(b, c)));
             }
             last_hq = h;
         }
@@ -1342,7 +1390,8 @@ pub fn list_lines_numbered(
                 summary.join(", "),
                 v.iter().map(|&i| nums[i]).min().unwrap_or(0),
                 v.iter().map(|&i| nums[i]).max().unwrap_or(0),
-                unit_label.unwrap_or_else(|| name.to_string())
+                // A commander by his surname, which `l` takes as his whole formation.
+                unit_label.unwrap_or_else(|| name.rsplit(' ').next().unwrap_or(name).to_string())
             ));
         } else {
             for &i in v {
@@ -1351,7 +1400,7 @@ pub fn list_lines_numbered(
         }
     }
     if collapse {
-        out.push("(a long list: units with many actions are summed up; `l` shows everything)".into());
+        out.push("(a long list: units with many actions are summed up; `l all` shows everything)".into());
     }
     out
 }

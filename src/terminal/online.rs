@@ -207,7 +207,7 @@ impl<W: Write> Online<W> {
                     say!(self.out, "  q: leave (the game waits on the server for you)");
                 }
                 "units" | "u" => {
-                    for l in view::units(&b, self.seat.side) {
+                    for l in view::units_asked(&b, self.seat.side, &arg) {
                         say!(self.out, "{l}");
                     }
                 }

@@ -137,56 +137,36 @@ pub fn conditions(b: &Battle) -> String {
     format!("{sky}; optional rules: {}", b.rules.switches.describe())
 }
 
+/// The longest `units` printed whole; a longer one is summed up a formation a line.
+pub const UNITS_WHOLE: usize = 60;
+
+/// `units WORD`: `all` (or nothing, when it fits a screen) for every line; nothing, on a big
+/// battle, a formation a line; else the lines of the units and commanders WORD names (a
+/// unit's label, a word of a unit's or commander's name: a commander names his whole
+/// formation).
+pub fn units_asked(b: &Battle, me: SideId, word: &str) -> Vec<String> {
+    let word = word.trim();
+    match word {
+        "all" => units(b, me),
+        "" => {
+            let whole = units(b, me);
+            if whole.len() <= UNITS_WHOLE {
+                whole
+            } else {
+                formations(b, me)
+            }
+        }
+        _ => units_named(b, me, word),
+    }
+}
+
 /// `units`: the player's units and commanders, the enemy units it knows of, the objectives
 /// (all as [`PlayerView`] has them for `me`).
 pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     let view = PlayerView::side(b, me);
-    let mut out = vec![format!(
-        "{} units (turn {} of {}, {:?} phase, {}; positions in cm, x east, y north):",
-        b.sides[me].name,
-        b.game_turn,
-        b.turn_limit,
-        b.phase,
-        conditions(b)
-    )];
-    let known = view.enemy_ids();
+    let mut out = vec![units_header(b, me)];
     for u in b.side_units(me) {
-        let mut line = format!(
-            "  {} {}: at ({}, {}) facing {}, {}, {}, {}",
-            label(b, me, u.id),
-            u.name,
-            cm(u.pose.pos.x),
-            cm(u.pose.pos.y),
-            facing_text(u.pose.facing),
-            u.formation,
-            strength(b, u),
-            status(b, u, true)
-        );
-        if let Some(o) = orders(b, u) {
-            line.push_str(&format!("; {o}"));
-        }
-        let nearest = known
-            .iter()
-            .map(|&e| (e, b.unit_distance(u.id, e)))
-            .min_by(|x, y| x.1.total_cmp(&y.1));
-        if let Some((e, d)) = nearest {
-            let eu = b.unit(e);
-            let dir = eu.pose.pos - u.pose.pos;
-            line.push_str(&format!(
-                "; nearest enemy {} {} {} cm {} ({}){}",
-                label(b, me, e),
-                eu.name,
-                cm(d),
-                relative_bearing(&u.pose, eu.pose.pos),
-                compass(dir.y.atan2(dir.x).to_degrees()),
-                if b.sees(u.id, e) {
-                    ", in sight"
-                } else {
-                    ", out of sight"
-                }
-            ));
-        }
-        out.push(line);
+        out.push(unit_line(b, me, &view, u));
     }
     let lost: Vec<&str> = b
         .units
@@ -198,23 +178,232 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
         out.push(format!("  lost: {}", lost.join(", ")));
     }
     for c in b.commanders.iter().filter(|c| c.side == me && c.alive()) {
-        let done = b.phase == Phase::Command && b.active == me && b.cmd.done.contains(&c.id);
-        out.push(format!(
-            "  @ {}: at ({}, {}), command {}{}{}",
-            c.name,
-            cm(c.pos.x),
-            cm(c.pos.y),
-            c.command_value,
-            if c.suppressed.is_some() { ", suppressed" } else { "" },
-            if done { ", no more orders this turn" } else { "" }
+        out.push(commander_line(b, me, c));
+    }
+    enemy_and_totals(b, me, &view, &mut out, None);
+    out
+}
+
+fn units_header(b: &Battle, me: SideId) -> String {
+    format!(
+        "{} units (turn {} of {}, {:?} phase, {}; positions in cm, x east, y north):",
+        b.sides[me].name,
+        b.game_turn,
+        b.turn_limit,
+        b.phase,
+        conditions(b)
+    )
+}
+
+/// One of `me`'s units: where, facing, formation, strength, status, orders, nearest enemy.
+fn unit_line(b: &Battle, me: SideId, view: &PlayerView, u: &Unit) -> String {
+    let mut line = format!(
+        "  {} {}: at ({}, {}) facing {}, {}, {}, {}",
+        label(b, me, u.id),
+        u.name,
+        cm(u.pose.pos.x),
+        cm(u.pose.pos.y),
+        facing_text(u.pose.facing),
+        u.formation,
+        strength(b, u),
+        status(b, u, true)
+    );
+    if let Some(o) = orders(b, u) {
+        line.push_str(&format!("; {o}"));
+    }
+    let nearest = view
+        .enemy_ids()
+        .into_iter()
+        .map(|e| (e, b.unit_distance(u.id, e)))
+        .min_by(|x, y| x.1.total_cmp(&y.1));
+    if let Some((e, d)) = nearest {
+        let eu = b.unit(e);
+        let dir = eu.pose.pos - u.pose.pos;
+        line.push_str(&format!(
+            "; nearest enemy {} {} {} cm {} ({}){}",
+            label(b, me, e),
+            eu.name,
+            cm(d),
+            relative_bearing(&u.pose, eu.pose.pos),
+            compass(dir.y.atan2(dir.x).to_degrees()),
+            if b.sees(u.id, e) {
+                ", in sight"
+            } else {
+                ", out of sight"
+            }
         ));
     }
+    line
+}
+
+fn commander_line(b: &Battle, me: SideId, c: &crate::battle::state::Commander) -> String {
+    let done = b.phase == Phase::Command && b.active == me && b.cmd.done.contains(&c.id);
+    format!(
+        "  @ {}: at ({}, {}), command {}{}{}",
+        c.name,
+        cm(c.pos.x),
+        cm(c.pos.y),
+        c.command_value,
+        if c.suppressed.is_some() { ", suppressed" } else { "" },
+        if done { ", no more orders this turn" } else { "" }
+    )
+}
+
+/// Where `p` is in the table's words: on the nearest named place, or how far from it and
+/// which way ("in Herbst Woods", "12 cm west of Herr Ridge").
+pub fn where_words(b: &Battle, side: SideId, p: V2) -> String {
+    let nearest = b
+        .places(side)
+        .into_iter()
+        .map(|pl| (b.off_place(&pl, p), pl))
+        .min_by(|x, y| x.0.total_cmp(&y.0));
+    match nearest {
+        Some((off, pl)) if off <= 0.5 => format!("{} {}", pl.kind.there(), pl.name),
+        Some((off, pl)) => {
+            let d = p - b.place_point(&pl, p);
+            format!("{} cm {} of {}", cm(off), compass(d.y.atan2(d.x).to_degrees()), pl.name)
+        }
+        None => format!("at ({}, {})", cm(p.x), cm(p.y)),
+    }
+}
+
+fn middle<'a>(units: impl Iterator<Item = &'a Unit>) -> Option<V2> {
+    let ps: Vec<V2> = units.map(|u| u.pose.pos).collect();
+    (!ps.is_empty()).then(|| {
+        ps.iter()
+            .fold(V2::new(0.0, 0.0), |a, &p| a + p * (1.0 / ps.len() as f64))
+    })
+}
+
+/// A big battle's `units`, a formation a line: each of `me`'s commanders with what he leads,
+/// each enemy formation with what `me` knows of it; then losses and objectives.
+pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
+    let view = PlayerView::side(b, me);
+    let mut out = vec![
+        units_header(b, me),
+        "  (a formation a line: `units WORD` for a formation's or unit's own lines, `units all` for everything)".into(),
+    ];
+    for c in b.commanders.iter().filter(|c| c.side == me && c.alive()) {
+        let own: Vec<&Unit> = b.commanded_units(c.id).filter(|u| u.alive()).collect();
+        let mut line = format!("  {}: command {}", super::formation_title(b, c.id), c.command_value);
+        if own.is_empty() {
+            let juniors: Vec<String> = b
+                .commanders
+                .iter()
+                .filter(|j| j.superior == Some(c.id) && j.alive())
+                .map(|j| crate::report::intent::formation_words(b, j))
+                .collect();
+            if !juniors.is_empty() {
+                line.push_str(&format!("; leads {}", juniors.join(", ")));
+            }
+        } else {
+            let stands: u32 = own.iter().map(|u| u.stands).sum();
+            let start: u32 = own.iter().map(|u| u.start_stands).sum();
+            line.push_str(&format!(
+                "; {}, {stands} of {start} stands",
+                crate::report::count(own.len() as i64, "unit")
+            ));
+            let suppressed = own.iter().filter(|u| u.suppressed.is_some()).count();
+            if suppressed > 0 {
+                line.push_str(&format!(", {suppressed} suppressed"));
+            }
+            if let Some(m) = middle(own.iter().copied()) {
+                line.push_str(&format!("; {}", where_words(b, me, m)));
+            }
+            let nearest = view
+                .enemy_ids()
+                .into_iter()
+                .flat_map(|e| own.iter().map(move |u| (e, b.unit_distance(u.id, e))))
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((e, d)) = nearest {
+                line.push_str(&format!("; nearest enemy {} {} cm away", b.unit(e).name, cm(d)));
+            }
+        }
+        if b.phase == Phase::Command && b.active == me && b.cmd.done.contains(&c.id) {
+            line.push_str("; no more orders this turn");
+        }
+        out.push(line);
+    }
+    let lost = b.units.iter().filter(|u| u.side == me && !u.alive()).count();
+    if lost > 0 {
+        out.push(format!("  lost: {}", crate::report::count(lost as i64, "unit")));
+    }
+    enemy_and_totals(b, me, &view, &mut out, Some(()));
+    out
+}
+
+/// `units WORD`: the lines of the units WORD names, or of a named commander's formation.
+fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
+    use crate::battle::intent::name_matches;
+    let view = PlayerView::side(b, me);
+    let named: Vec<&crate::battle::state::Commander> =
+        b.commanders.iter().filter(|c| c.side == me && c.named(word)).collect();
+    let under = |mut at: Option<u32>| {
+        while let Some(c) = at {
+            if named.iter().any(|n| n.id == c) {
+                return true;
+            }
+            at = b.commander(c).superior;
+        }
+        false
+    };
+    let mut out = Vec::new();
+    for c in b
+        .commanders
+        .iter()
+        .filter(|c| c.side == me && c.alive() && under(Some(c.id)))
+    {
+        out.push(format!("-- {} --", super::formation_title(b, c.id)));
+        out.push(commander_line(b, me, c));
+        for u in b.commanded_units(c.id).filter(|u| u.alive()) {
+            out.push(unit_line(b, me, &view, u));
+        }
+    }
+    for u in b
+        .side_units(me)
+        .filter(|u| !under(Some(u.hq)) && (label(b, me, u.id) == word || name_matches(&u.name, word)))
+    {
+        out.push(unit_line(b, me, &view, u));
+    }
+    if out.is_empty() {
+        out.push(format!(
+            "  None of your units or commanders is named `{}`; `units` lists them.",
+            super::words::echo(word)
+        ));
+    }
+    out
+}
+
+/// The enemy units `me` knows of (a line each, or with `folded` a formation a line), the
+/// losses and the objectives.
+fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<String>, folded: Option<()>) {
+    let known = view.enemy_ids();
     let enemy = 1 - me;
     out.push(format!("{} units you know of:", b.sides[enemy].name));
     if known.is_empty() {
         out.push("  none".into());
     }
-    for &e in &known {
+    if folded.is_some() {
+        for c in b.commanders.iter().filter(|c| c.side == enemy) {
+            let seen: Vec<&Unit> = b
+                .commanded_units(c.id)
+                .filter(|u| u.alive() && known.contains(&u.id))
+                .collect();
+            let Some(m) = middle(seen.iter().copied()) else {
+                continue;
+            };
+            let stands: u32 = seen.iter().map(|u| u.stands).sum();
+            let sight = seen.iter().filter(|u| view.in_sight(u.id)).count();
+            out.push(format!(
+                "  {}: {} you know of, {stands} stands, {} in sight; {}",
+                crate::report::intent::formation_named(c, seen.iter().all(|u| u.is_artillery())),
+                crate::report::count(seen.len() as i64, "unit"),
+                sight,
+                where_words(b, me, m)
+            ));
+        }
+    }
+    for &e in known.iter().filter(|_| folded.is_none()) {
         let u = b.unit(e);
         let seen = view.in_sight(e);
         out.push(format!(
@@ -257,7 +446,6 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     for o in &b.objectives {
         out.push(format!("  {}", objective_line(&view, b, o)));
     }
-    out
 }
 
 /// One objective and who holds it now: "North ridge (Union's major objective) at (60, 81),

@@ -98,6 +98,7 @@ pub fn battle_switched(
                     pos: V2::new(co[s].0, co[s].1),
                     mounted: true,
                     nation: None,
+                    formation: None,
                 },
                 CommanderSpec {
                     id: format!("hq{s}"),
@@ -107,6 +108,7 @@ pub fn battle_switched(
                     pos: V2::new(hq[s].0, hq[s].1),
                     mounted: true,
                     nation: None,
+                    formation: None,
                 },
             ],
             units: us,

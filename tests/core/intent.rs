@@ -403,3 +403,88 @@ fn a_formation_with_two_actions_a_unit_counts_its_first_move_on_the_second() {
         );
     }
 }
+
+/// Issue 65, formations by name at scale: a formation history named is found by its name
+/// ("Iron Brigade": the scenario's `formation`), a brigade of guns is "artillery", and on
+/// Gettysburg the terminal's `units` is a formation a line (a screenful), `units iron` the
+/// brigade's regiments, `l heth` Heth's division brigade by brigade with each commander's
+/// formation order first.
+#[test]
+fn formations_are_named_found_and_folded_at_gettysburg() {
+    use volley::report::intent::formation_words;
+    use volley::terminal::view::units_asked;
+    let mut b = load("gettysburg.ron", 1);
+    let cmd = |b: &Battle, key: &str| b.commanders.iter().find(|c| c.key == key).expect(key).id;
+    let words = |b: &Battle, key: &str| formation_words(b, b.commander(cmd(b, key)));
+    assert_eq!(words(&b, "us_meredith"), "Iron Brigade");
+    assert_eq!(words(&b, "cs_pegram"), "Pegram's artillery");
+    assert_eq!(words(&b, "us_buford"), "Buford's division");
+    assert_eq!(words(&b, "cs_archer"), "Archer's brigade");
+    // Typed by its name, the Iron Brigade is Meredith's five regiments.
+    let typed = volley::terminal::intent::parse(&b, 0, "iron: hold").expect("the Iron Brigade is named");
+    assert_eq!(typed.who, "Iron Brigade");
+    let iron = [
+        "19th Indiana",
+        "24th Michigan",
+        "7th Wisconsin",
+        "2nd Wisconsin",
+        "6th Wisconsin",
+    ];
+    let mut named: Vec<u32> = iron.iter().map(|n| unit(&b, n)).collect();
+    let mut got = typed.units.clone();
+    named.sort();
+    got.sort();
+    assert_eq!(got, named);
+    // `units`: a formation a line, no longer than a screen; the whole list is longer.
+    let folded = units_asked(&b, 0, "");
+    assert!(folded.len() <= 60, "{}", folded.join("\n"));
+    assert!(units_asked(&b, 0, "all").len() > 60);
+    let line = folded
+        .iter()
+        .find(|l| {
+            l.contains(
+                "Iron Brigade (Brig. Gen. Solomon Meredith), Wadsworth's division: command 7; 5 units, 24 of 24 stands",
+            )
+        })
+        .unwrap_or_else(|| panic!("{}", folded.join("\n")));
+    assert!(!line.contains("at ("), "{line}");
+    assert!(
+        folded
+            .iter()
+            .any(|l| l.contains("Pegram's artillery: 5 units you know of")),
+        "{}",
+        folded.join("\n")
+    );
+    let brigade = units_asked(&b, 0, "iron").join("\n");
+    for n in iron {
+        assert!(brigade.contains(n), "{brigade}");
+    }
+    assert!(!brigade.contains("56th Pennsylvania"), "{brigade}");
+    // `l heth`: the Confederates' command phase, Heth's division brigade by brigade.
+    command_phase(&mut b);
+    assert_eq!(b.actor(), 1);
+    let legal = b.legal_actions();
+    let listed = volley::terminal::list_lines(&b, &legal, Some("heth"), true);
+    let text = listed.join("\n");
+    assert!(
+        text.contains("`heth` names Heth's division (Maj. Gen. Henry Heth)"),
+        "{text}"
+    );
+    for h in [
+        "-- Heth's division (Maj. Gen. Henry Heth) --",
+        "-- Archer's brigade (Brig. Gen. James Archer), Heth's division --",
+        "-- Pegram's artillery (Maj. William Pegram), Heth's division --",
+    ] {
+        assert!(text.contains(h), "{h}: {text}");
+    }
+    assert!(!text.contains("Pender"), "{text}");
+    // Under Archer, his order to the whole brigade before his orders to one regiment.
+    let archer: Vec<&String> = listed
+        .iter()
+        .skip_while(|l| !l.starts_with("-- Archer's"))
+        .filter(|l| l.contains("order: Brig. Gen. James Archer"))
+        .collect();
+    assert!(archer.len() > 2, "{text}");
+    assert!(archer[0].matches(", ").count() >= 3, "{}", archer[0]);
+    assert!(archer[1..].iter().all(|l| !l.contains("Alabama, ")), "{text}");
+}

@@ -99,9 +99,16 @@ fn check_view(b: &Battle, side: usize) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The terminal's `units` and `map` for `side` say nothing of what it may not know.
+/// The terminal's `units` (whole and a formation a line) and `map` for `side` say nothing of
+/// what it may not know.
 fn check_terminal(b: &Battle, side: usize, secret: &[UnitId]) -> Result<(), TestCaseError> {
-    let text = [tview::units(b, side), tview::map(b, side, 100)].concat().join("\n");
+    let text = [
+        tview::units(b, side),
+        tview::formations(b, side),
+        tview::map(b, side, 100),
+    ]
+    .concat()
+    .join("\n");
     for &id in secret {
         for m in marks(b, side, id) {
             prop_assert!(

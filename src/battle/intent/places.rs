@@ -36,6 +36,14 @@ impl PlaceKind {
             PlaceKind::Linear(_) => "line",
         }
     }
+    /// The word for standing there: "at Herr Tavern", "in Herbst Woods", "on Herr Ridge".
+    pub fn there(&self) -> &'static str {
+        match self {
+            PlaceKind::Objective(_) | PlaceKind::Building(_) => "at",
+            PlaceKind::Area(_) => "in",
+            PlaceKind::Hill(_) | PlaceKind::Linear(_) => "on",
+        }
+    }
 }
 
 impl Battle {

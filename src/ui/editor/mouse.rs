@@ -407,6 +407,7 @@ pub fn place(editor: &mut Editor, p: V2) {
                     pos: p,
                     mounted: true,
                     nation: None,
+                    formation: None,
                 };
                 editor
                     .edit(|sc| {

@@ -145,7 +145,7 @@ pub fn formation_of(b: &Battle, sel: &Selection) -> Option<(SideId, Vec<UnitId>,
         (None, Some(c)) if (c as usize) < b.commanders.len() && b.commander(c).alive() => {
             let cm = b.commander(c);
             let units: Vec<UnitId> = b.commanded_units(c).map(|u| u.id).collect();
-            (!units.is_empty()).then(|| (cm.side, units, crate::report::intent::formation_words(cm)))
+            (!units.is_empty()).then(|| (cm.side, units, crate::report::intent::formation_words(b, cm)))
         }
         _ => None,
     }

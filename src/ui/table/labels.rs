@@ -289,7 +289,7 @@ pub fn formation_spots(b: &Battle, view: &PlayerView) -> Vec<(String, Vec2, Vec2
         let Some(all) = Box2::around(boxes.iter().flat_map(|bx| [bx.min, bx.max])) else {
             continue;
         };
-        let text = crate::report::intent::formation_words(c);
+        let text = crate::report::intent::formation_words(b, c);
         let size = Vec2::new(
             (text.chars().count() as f32 + 1.0) * LETTER_WIDTH * FORMATION_HEIGHT,
             FORMATION_HEIGHT * 1.25,
