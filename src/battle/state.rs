@@ -929,6 +929,20 @@ impl Battle {
         self.alive_units().filter(move |u| self.in_chain(u.hq, c))
     }
 
+    /// The formation `c` is folded under in a long list: of his chain of command, the one
+    /// directly under the side's commander-in-chief (a division under a corps), or the chief
+    /// himself.
+    pub fn division_of(&self, c: CmdId) -> CmdId {
+        let mut cur = c;
+        for _ in 0..64 {
+            match self.commander(cur).superior {
+                Some(up) if self.commander(up).superior.is_some() => cur = up,
+                _ => break,
+            }
+        }
+        cur
+    }
+
     /// Is `cmd` the HQ `hq` or one of its superiors?
     pub fn in_chain(&self, hq: CmdId, cmd: CmdId) -> bool {
         let mut cur = Some(hq);

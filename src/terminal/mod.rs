@@ -120,8 +120,9 @@ Commands (type one and press Enter):
   NUMBER      do the action with that number in the list
   l, list     show the list of actions again (a long one summed up by unit; `l all` whole)
   l WORD      list only the actions of the unit whose label is WORD, or of the units and
-              commanders with a word of their name beginning WORD, e.g. `l 21st`, `l A`,
-              `l Reed`, `l new hamp`
+              commanders with a word of their name beginning WORD (a commander's name or
+              his formation's: all his formation), e.g. `l 21st`, `l A`, `l Reed`,
+              `l new hamp`, `l iron`; `l all WORD` never sums a long one up
   WHO: INTENT  in the command phase, order a unit or a commander's whole formation by
               what you want done; the order is rolled and each unit's best legal move made
               and said: `7th: to Hickory farm`, `Reed: range 12th Virginia`, `5th: reach b`,
@@ -836,13 +837,21 @@ impl<W: Write> Session<W> {
                 }
             }
             ("l" | "list", filter) => {
+                // `l all WORD`: WORD's whole list, however long.
+                let (whole, filter) = match filter.strip_prefix("all ") {
+                    Some(rest) => (true, rest.trim()),
+                    None => (false, filter),
+                };
                 let f = (!filter.is_empty()).then_some(filter);
                 let mut lines = list_lines_numbered(b, legal, f, true, nums);
-                // A screenful at most: a longer whole list is summed up by unit, `l all` whole.
-                if f.is_none() && lines.len() > SCREEN_LINES {
+                // A screenful at most: a longer list is summed up by unit, `l all` whole.
+                if !whole && lines.len() > SCREEN_LINES {
                     let n = lines.len();
-                    lines = list_lines_numbered(b, legal, None, false, nums);
-                    lines.push(format!("(`l all` lists all {n} lines)"));
+                    lines = list_lines_numbered(b, legal, f, false, nums);
+                    lines.push(match f {
+                        None => format!("(`l all` lists all {n} lines)"),
+                        Some(f) => format!("(`l all {}` lists all {n} lines)", echo(f)),
+                    });
                 }
                 for l in lines {
                     say!(self.out, "{l}");

@@ -144,6 +144,16 @@ impl BoxSelect {
     }
 }
 
+/// The units the last box ordered, with their commander and the player turn: while he is
+/// selected, the orders panel's intents are for them ("the 3 boxed units of Archer's
+/// brigade"), not his whole formation. Cleared when the selection changes.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct BoxedGroup {
+    pub commander: Option<crate::battle::state::CmdId>,
+    pub units: Vec<UnitId>,
+    pub turn: u32,
+}
+
 /// A drag on empty table shorter than this (pixels) is a click, not a box.
 pub const BOX_MIN_PX: f32 = 6.0;
 

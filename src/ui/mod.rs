@@ -252,7 +252,8 @@ pub fn play_plugin(app: &mut App) {
         .init_resource::<Preview>()
         .init_resource::<common::TableHover>()
         .init_resource::<common::PointerOrder>()
-        .init_resource::<common::BoxSelect>();
+        .init_resource::<common::BoxSelect>()
+        .init_resource::<common::BoxedGroup>();
     app.init_state::<Screen>();
     use crate::app::BattleSystems;
     app.configure_sets(

@@ -171,6 +171,93 @@ fn with_nothing_selected_the_panel_lists_who_may_act_and_their_counts_add_up() {
     }
 }
 
+/// Issue 65: at Gettysburg who may act folds by division (each heading a division, folded,
+/// its commanders inside); First Battle's one brigade stays one open list.
+#[test]
+fn who_may_act_folds_by_division_on_a_big_battle() {
+    let b = at_command("maps/gettysburg.ron");
+    let legal = b.legal_actions();
+    let groups = entries(&b, &Selection::default(), &legal);
+    let side = b.actor();
+    let titles: Vec<&str> = groups.iter().map(|g| g.title.as_str()).collect();
+    let divisions = b
+        .commanders
+        .iter()
+        .filter(|c| c.side == side && c.superior.is_some_and(|s| b.commander(s).superior.is_none()))
+        .count();
+    assert!(groups.len() >= divisions && divisions > 1, "{titles:?}");
+    assert!(groups.iter().all(|g| !g.open), "{titles:?}");
+    for g in &groups {
+        for e in &g.entries {
+            let Click::Select(s) = e.click else {
+                panic!("{:?}", e.text)
+            };
+            let c = s.commander.or(s.unit.map(|u| b.unit(u).hq)).expect("someone");
+            let d = b.division_of(c);
+            let name = volley::report::intent::formation_words(&b, b.commander(d));
+            assert!(g.title.starts_with(&name), "{} under {}", e.text, g.title);
+        }
+    }
+    let small = at_command("maps/first_battle.ron");
+    let legal = small.legal_actions();
+    let groups = entries(&small, &Selection::default(), &legal);
+    assert_eq!(groups.len(), 1);
+    assert!(groups[0].open && groups[0].title.starts_with("Who may act"));
+}
+
+/// Issue 65: the units a box ordered are what their commander's intents are for, this turn:
+/// the panel's "By intent" names them and asks for them only.
+#[test]
+fn a_box_ordered_group_is_what_the_commanders_intents_are_for() {
+    use volley::ui::common::BoxedGroup;
+    use volley::ui::panels::orders::entries_boxed;
+    let b = at_command("maps/first_battle.ron");
+    let legal = b.legal_actions();
+    let reed = b
+        .commanders
+        .iter()
+        .find(|c| c.side == b.actor())
+        .expect("the colonel")
+        .id;
+    let mine: Vec<u32> = b.commanded_units(reed).map(|u| u.id).collect();
+    assert!(mine.len() >= 3);
+    let sel = Selection {
+        unit: None,
+        commander: Some(reed),
+    };
+    let asked = |groups: &[OrderGroup]| -> Vec<(String, Vec<u32>)> {
+        groups
+            .iter()
+            .flat_map(|g| g.entries.iter())
+            .filter_map(|e| match &e.click {
+                Click::Intent(i) => Some((i.who.clone(), i.units.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    // No box: his whole formation.
+    let whole = asked(&entries(&b, &sel, &legal));
+    assert!(!whole.is_empty() && whole.iter().all(|(_, u)| *u == mine), "{whole:?}");
+    // A box of two: those two, by name.
+    let boxed = BoxedGroup {
+        commander: Some(reed),
+        units: mine[..2].to_vec(),
+        turn: b.player_turn,
+    };
+    let two = asked(&entries_boxed(&b, &sel, Some(&boxed), &legal));
+    let names = format!("{} and {}", b.unit(mine[0]).name, b.unit(mine[1]).name);
+    assert!(
+        !two.is_empty() && two.iter().all(|(w, u)| *u == mine[..2] && *w == names),
+        "{two:?}"
+    );
+    // Last turn's box, or another commander's, is not.
+    let stale = BoxedGroup {
+        turn: b.player_turn + 1,
+        ..boxed.clone()
+    };
+    assert_eq!(asked(&entries_boxed(&b, &sel, Some(&stale), &legal)), whole);
+}
+
 #[test]
 fn a_selected_commander_lists_his_orders_with_their_need_in_words() {
     for map in ["maps/first_battle.ron", "maps/gettysburg.ron"] {

@@ -635,7 +635,16 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
         screens.push(out.clone());
         out
     };
-    let hill_before = ask(&mut s, "l Hill");
+    // `l Hill` names Hill's whole corps: summed up to a screen; `l all Hill` lists it whole
+    // (asked for: not held to a screen).
+    let hill_summed = ask(&mut s, "l Hill");
+    assert!(
+        hill_summed.contains("`l all Hill` lists all ")
+            && hill_summed.contains("-- Archer's brigade (Brig. Gen. James Archer), Heth's division --"),
+        "{hill_summed}"
+    );
+    s.send("l all Hill");
+    let (hill_before, _) = s.screen();
     let archer = ask(&mut s, "Archer: to McPherson");
     assert!(archer.contains("Archer's brigade: to McPherson's Ridge"), "{archer}");
     let davis = ask(&mut s, "Davis: range Buford");
@@ -651,7 +660,8 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
     let many = ask(&mut s, "Brig: hold");
     assert!(many.contains("`Brig` names "), "{many}");
     // Hill's orders keep their numbers through the phase.
-    let hill_after = ask(&mut s, "l Hill");
+    s.send("l all Hill");
+    let (hill_after, _) = s.screen();
     let before = actions(&hill_before);
     let after = actions(&hill_after);
     assert!(!before.is_empty() && !after.is_empty());

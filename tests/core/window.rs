@@ -1347,7 +1347,8 @@ fn click_order(x: &Display, g: &mut Game, label: &str) {
 
 /// Issue 65: brigades ordered by intent in the real window at Gettysburg's scale. The
 /// Confederate player (the Union played by the computer) ends the initiative phase, then
-/// selects three brigadiers from the list of who may act and gives each an intent from the
+/// opens Heth's division in the list of who may act (folded by division), selects three of
+/// its brigadiers and gives each an intent from the
 /// orders panel: Archer to an objective, Davis into range of the nearest enemy, Pettigrew to
 /// hold. Each intent's order and moves go through the rules (the log says each); the save
 /// verifies and holds the two brigades' orders and moves, and nothing of Pettigrew's.
@@ -1385,6 +1386,11 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
         ("Brig. Gen. J. Johnston Pettigrew", "Hold", "Pettigrew's brigade: "),
     ] {
         key(&x, &g, "Escape");
+        // Who may act is folded by division: Heth's opens once (it stays open after).
+        std::thread::sleep(Duration::from_secs(1));
+        if order_button(&g.probe(), who).is_none() {
+            click_order(&x, &mut g, "Heth's division (");
+        }
         click_order(&x, &mut g, who);
         click_order(&x, &mut g, intent);
         if shot.is_none() {
@@ -1447,6 +1453,62 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
     if let Some(s) = shot {
         drawn(&s);
     }
+}
+
+/// Issue 65, a formation chosen by a box: the colonel selected, a box around the 5th New
+/// Hampshire and the guns orders the two; the orders panel's "By intent" is then for those two
+/// ("5th New Hampshire and Section, Battery A, 4th US"), not the whole brigade; "To Hickory
+/// farm" moves them, and the 7th Wisconsin, outside the box, stays where it was.
+#[test]
+fn a_box_of_units_is_given_an_intent_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(&x, "box-intent", &scenario, 2, &["Confederate=random"]);
+    g.wait("the Union at the table", 300, |p| {
+        p["actor"] == 0 && p["at_table"] == true
+    });
+    key(&x, &g, "Return");
+    g.wait("the command phase", 180, |p| {
+        p["phase"] == "Command" && p["at_table"] == true
+    });
+    let at = g.at("commanders", REED);
+    click(&x, &mut g, at);
+    g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
+    let (from, to) = around(&g, &[UNION_5NH, UNION_GUNS]);
+    let seventh = g.at("units", UNION_7WI);
+    let said = box_order(&x, &mut g, from, to, false, "Let go");
+    assert!(
+        said.contains("5th New Hampshire") && !said.contains("7th Wisconsin"),
+        "{said}"
+    );
+    match g.last_action() {
+        Action::Order { units, .. } => assert_eq!(units, vec![UNION_5NH as u32, UNION_GUNS as u32]),
+        other => panic!("{other:?}"),
+    }
+    let who = "5th New Hampshire and Section, Battery A, 4th US";
+    click_order(&x, &mut g, "To Hickory farm");
+    g.wait("the boxed units' intent played out", 600, |p| {
+        p["intent_in_hand"] == false
+            && p["status"]
+                .as_str()
+                .is_some_and(|s| s.starts_with(&format!("{who}: ")) && s.ends_with(": done"))
+    });
+    let recorded: Vec<Action> = g.probe()["recorded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| serde_json::from_value(a.clone()).unwrap())
+        .collect();
+    let moved = |id: u64| {
+        recorded
+            .iter()
+            .any(|a| matches!(a, Action::Move { unit, .. } if *unit as u64 == id))
+    };
+    assert!(moved(UNION_5NH), "{recorded:?}");
+    assert!(!moved(UNION_7WI), "the 7th, outside the box, stays: {recorded:?}");
+    assert_eq!(g.at("units", UNION_7WI), seventh);
 }
 
 /// Issue 65, "Drag that snaps": a regiment dragged far beyond its move (as a hand drags, a

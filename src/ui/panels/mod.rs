@@ -73,6 +73,7 @@ struct TableShared<'w> {
     over_window: ResMut<'w, crate::ui::common::OverWindow>,
     orders_shown: ResMut<'w, OrdersShown>,
     intent: Option<Res<'w, crate::ui::intent::IntentInHand>>,
+    boxed: Option<ResMut<'w, crate::ui::common::BoxedGroup>>,
 }
 
 /// The orders panel's buttons as last drawn: label and window rect (the probe's `orders`).
@@ -175,6 +176,9 @@ fn battle_panels(
         && *shared.selection != s
     {
         *shared.selection = s;
+        if let Some(g) = shared.boxed.as_mut() {
+            **g = Default::default();
+        }
     }
     if asks.save {
         game.log.status = Some(if game.seats.online() {
@@ -249,7 +253,8 @@ fn show_panels(
             egui::ScrollArea::vertical().id_salt("left_scroll").show(ui, |ui| {
                 unit_card::show(ui, b, &seats.view(b), selection);
                 ui.separator();
-                orders::show(ui, b, seats, selection, legal, may_act, asks);
+                let boxed = shared.boxed.as_deref();
+                orders::show(ui, b, seats, (selection, boxed), legal, may_act, asks);
                 ui.separator();
                 let side = seats.fog_viewer().unwrap_or(b.active);
                 if let Some(s) = roster::show(ui, b, side, selection) {

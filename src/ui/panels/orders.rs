@@ -12,8 +12,8 @@ use crate::battle::{Action, Battle, Purpose};
 use crate::report::{capital, count};
 use crate::rules::geometry::{Pose, wrap_angle};
 use crate::terminal::words::{cm, compass, place_phrase, relative_bearing, relative_move};
-use crate::ui::common::Selection;
 use crate::ui::common::{Asks, heading, plain};
+use crate::ui::common::{BoxedGroup, Selection};
 use crate::ui::session::Seats;
 use bevy_egui::egui;
 
@@ -96,6 +96,12 @@ pub struct OrderGroup {
 /// folded away in "More moves"); with nothing selected, who may act, to select. The phase's
 /// own actions (end phase, pass) are the phase bar's.
 pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup> {
+    entries_boxed(b, sel, None, legal)
+}
+
+/// [`entries`], the last box's units (`boxed`) being what the selected commander's intents
+/// are for, if he ordered them by a box this turn.
+pub fn entries_boxed(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>, legal: &[Action]) -> Vec<OrderGroup> {
     if *sel == Selection::default() {
         return who_may_act(b, legal);
     }
@@ -103,7 +109,7 @@ pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup>
         .iter()
         .filter(|a| concerns(a, sel) && group(a) != "Phase")
         .collect();
-    let mut out: Vec<OrderGroup> = intents(b, sel).into_iter().collect();
+    let mut out: Vec<OrderGroup> = intents(b, sel, boxed).into_iter().collect();
     for g in GROUPS {
         let items: Vec<&Action> = mine.iter().copied().filter(|a| group(a) == g).collect();
         if items.is_empty() {
@@ -135,9 +141,40 @@ pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup>
     out
 }
 
-/// The units a selection orders by intent, with who they are in words: a commander's whole
-/// formation ("Heth's division"), or a unit alone.
-pub fn formation_of(b: &Battle, sel: &Selection) -> Option<(SideId, Vec<UnitId>, String)> {
+/// The units a selection orders by intent, with who they are in words: the units the selected
+/// commander's box ordered this turn ("13th Alabama, 1st Tennessee and 7th Tennessee", "4
+/// units of Archer's brigade"), a commander's whole formation ("Heth's division"), or a unit
+/// alone.
+pub fn formation_of(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>) -> Option<(SideId, Vec<UnitId>, String)> {
+    if let (None, Some(c), Some(g)) = (sel.unit, sel.commander, boxed)
+        && g.commander == Some(c)
+        && g.turn == b.player_turn
+        && (c as usize) < b.commanders.len()
+    {
+        let units: Vec<UnitId> = g
+            .units
+            .iter()
+            .copied()
+            .filter(|&u| (u as usize) < b.units.len() && b.unit(u).alive())
+            .collect();
+        if !units.is_empty() {
+            let cm = b.commander(c);
+            let who = if units.len() <= 3 {
+                let names: Vec<&str> = units.iter().map(|&u| b.unit(u).name.as_str()).collect();
+                match names.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                    _ => names.join(""),
+                }
+            } else {
+                format!(
+                    "{} units of {}",
+                    units.len(),
+                    crate::report::intent::formation_words(b, cm)
+                )
+            };
+            return Some((cm.side, units, who));
+        }
+    }
     match (sel.unit, sel.commander) {
         (Some(u), _) if (u as usize) < b.units.len() && b.unit(u).alive() => {
             Some((b.unit(u).side, vec![u], b.unit(u).name.clone()))
@@ -158,8 +195,8 @@ const INTENT_ENEMIES: usize = 3;
 /// into range of (and to charge reach of) the nearest enemies it knows of, form line facing
 /// the nearest, hold. Each puts the intent in hand: the order is rolled, then each unit makes
 /// its best legal move for it, said in the log.
-pub fn intents(b: &Battle, sel: &Selection) -> Option<OrderGroup> {
-    let (side, units, who) = formation_of(b, sel)?;
+pub fn intents(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>) -> Option<OrderGroup> {
+    let (side, units, who) = formation_of(b, sel, boxed)?;
     if b.phase != crate::battle::Phase::Command || b.active != side || b.actor() != side || b.is_over() {
         return None;
     }
@@ -284,8 +321,54 @@ fn who_may_act(b: &Battle, legal: &[Action]) -> Vec<OrderGroup> {
     }
     // Commanders before units.
     who.sort_by_key(|(s, _)| s.commander.is_none());
-    let entries: Vec<Entry> = who
-        .into_iter()
+    // On a big battle, folded by division (the formations under the side's chief).
+    let division = |s: &Selection| match (s.unit, s.commander) {
+        (Some(u), _) => Some(b.division_of(b.unit(u).hq)),
+        (None, Some(c)) => Some(b.division_of(c)),
+        _ => None,
+    };
+    let mut divisions: Vec<Option<u32>> = who.iter().map(|(s, _)| division(s)).collect();
+    divisions.sort();
+    divisions.dedup();
+    if divisions.len() > 1 && who.len() > WHO_FOLDED {
+        let note = "Select one (here or on the table) to see its orders; each division folds.";
+        return divisions
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let mine: Vec<(Selection, Vec<(&'static str, usize)>)> =
+                    who.iter().filter(|(s, _)| division(s) == d).cloned().collect();
+                let name = d.map_or("Others".to_string(), |c| {
+                    crate::report::intent::formation_words(b, b.commander(c))
+                });
+                let entries = who_entries(b, mine);
+                OrderGroup {
+                    title: titled(&name, entries.len()),
+                    note: (i == 0).then(|| note.to_string()),
+                    entries,
+                    open: false,
+                }
+            })
+            .collect();
+    }
+    let entries = who_entries(b, who);
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    vec![OrderGroup {
+        title: titled("Who may act", entries.len()),
+        note: Some("Select one (here or on the table) to see its orders.".into()),
+        entries,
+        open: true,
+    }]
+}
+
+/// More of who may act than this, on a battle of several divisions: folded by division.
+const WHO_FOLDED: usize = 12;
+
+/// Who may act, a button each: "Brig. Gen. James Archer: 6 orders, 5 rides".
+fn who_entries(b: &Battle, who: Vec<(Selection, Vec<(&'static str, usize)>)>) -> Vec<Entry> {
+    who.into_iter()
         .map(|(s, kinds)| {
             let name = match (s.unit, s.commander) {
                 (Some(u), _) => b.unit(u).name.clone(),
@@ -298,16 +381,7 @@ fn who_may_act(b: &Battle, legal: &[Action]) -> Vec<OrderGroup> {
                 click: Click::Select(s),
             }
         })
-        .collect();
-    if entries.is_empty() {
-        return Vec::new();
-    }
-    vec![OrderGroup {
-        title: titled("Who may act", entries.len()),
-        note: Some("Select one (here or on the table) to see its orders.".into()),
-        entries,
-        open: true,
-    }]
+        .collect()
 }
 
 /// The kind of an action in the list of who may act.
@@ -763,7 +837,7 @@ pub fn show(
     ui: &mut egui::Ui,
     b: &Battle,
     seats: &Seats,
-    sel: &Selection,
+    (sel, boxed): (&Selection, Option<&BoxedGroup>),
     legal: &[Action],
     may_act: bool,
     asks: &mut Asks,
@@ -796,14 +870,14 @@ pub fn show(
         _ => "Orders".into(),
     };
     heading(ui, &title);
-    let groups = entries(b, sel, legal);
+    let groups = entries_boxed(b, sel, boxed, legal);
     if groups.is_empty() {
         ui.label(egui::RichText::new(nothing_to_do(b, sel, legal, anything)).weak());
     }
     for (k, g) in groups.iter().enumerate() {
         // The salt is the group's name without its count, so a group keeps its folding.
         let key = g.title.split(" (").next().unwrap_or(&g.title).to_string();
-        egui::CollapsingHeader::new(&g.title)
+        let folding = egui::CollapsingHeader::new(&g.title)
             .id_salt(("orders", key, k))
             .default_open(g.open)
             .show(ui, |ui| {
@@ -835,10 +909,17 @@ pub fn show(
                             }
                         }
                     }
-                    let k = ui.ctx().zoom_factor();
-                    let rect = [r.rect.min.x * k, r.rect.min.y * k, r.rect.max.x * k, r.rect.max.y * k];
-                    asks.shown.push((e.text.clone(), rect));
+                    asks.shown.push((e.text.clone(), window_rect(ui, r.rect)));
                 }
             });
+        // A heading is a button too (it folds and unfolds its group).
+        let head = window_rect(ui, folding.header_response.rect);
+        asks.shown.push((g.title.clone(), head));
     }
+}
+
+/// An egui rectangle in the window's pixels (the probe's).
+fn window_rect(ui: &egui::Ui, r: egui::Rect) -> [f32; 4] {
+    let k = ui.ctx().zoom_factor();
+    [r.min.x * k, r.min.y * k, r.max.x * k, r.max.y * k]
 }

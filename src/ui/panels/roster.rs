@@ -51,7 +51,12 @@ pub struct RosterGroup {
     pub commander: CmdId,
     pub title: String,
     pub units: Vec<RosterUnit>,
+    /// The formation it folds under on a big battle ([`Battle::division_of`]).
+    pub division: CmdId,
 }
+
+/// More brigades than this to a side: the roster folds them by division.
+pub const ROSTER_FOLDED: usize = 4;
 
 /// The tags of one unit: its troubles, its hits and its orders this turn, or "steady".
 pub fn unit_tags(b: &Battle, id: UnitId) -> Vec<Tag> {
@@ -118,7 +123,7 @@ pub fn roster(b: &Battle, side: SideId) -> Vec<RosterGroup> {
         if units.is_empty() {
             continue;
         }
-        let mut title = c.name.clone();
+        let mut title = format!("{}: {}", crate::report::intent::formation_words(b, c), c.name);
         if !c.alive() {
             title.push_str(" (knocked out)");
         } else if c.suppressed.is_some() {
@@ -128,6 +133,7 @@ pub fn roster(b: &Battle, side: SideId) -> Vec<RosterGroup> {
             commander: c.id,
             title,
             units,
+            division: b.division_of(c.id),
         });
     }
     groups
@@ -151,7 +157,9 @@ fn tag_colour(ui: &egui::Ui, k: TagKind) -> egui::Color32 {
     }
 }
 
-/// The roster section (folding): returns the piece clicked, if any.
+/// The roster section (folding): returns the piece clicked, if any. On a big battle (more
+/// than [`ROSTER_FOLDED`] brigades) each division folds, with its units counted; the one
+/// holding the selection opens when the selection changes.
 pub fn show(ui: &mut egui::Ui, b: &Battle, side: SideId, sel: &Selection) -> Option<Selection> {
     let mut clicked = None;
     egui::CollapsingHeader::new(format!("{} units", b.sides[side].name))
@@ -162,43 +170,92 @@ pub fn show(ui: &mut egui::Ui, b: &Battle, side: SideId, sel: &Selection) -> Opt
             if groups.is_empty() {
                 ui.label(egui::RichText::new("No units left.").weak());
             }
-            for g in groups {
-                let me = Selection {
-                    unit: None,
-                    commander: Some(g.commander),
-                };
-                let head = egui::RichText::new(&g.title)
-                    .strong()
-                    .color(crate::ui::common::side_colour(side));
-                if ui
-                    .selectable_label(*sel == me, head)
-                    .on_hover_text("Select this commander and centre the table on him")
-                    .clicked()
-                {
-                    clicked = Some(me);
+            if groups.len() <= ROSTER_FOLDED {
+                for g in &groups {
+                    brigade(ui, side, sel, g, &mut clicked);
                 }
-                for u in &g.units {
-                    let me = Selection {
-                        unit: Some(u.unit),
-                        commander: None,
-                    };
-                    ui.horizontal_wrapped(|ui| {
-                        ui.add_space(12.0);
-                        if ui
-                            .selectable_label(*sel == me, &u.name)
-                            .on_hover_text("Select this unit and centre the table on it")
-                            .clicked()
-                        {
-                            clicked = Some(me);
-                        }
-                        for t in &u.tags {
-                            ui.label(egui::RichText::new(&t.text).small().color(tag_colour(ui, t.kind)));
+                return;
+            }
+            let last_id = egui::Id::new(("roster_selection", side));
+            let changed = ui.data_mut(|d| {
+                let was = d.get_temp::<Selection>(last_id);
+                d.insert_temp(last_id, *sel);
+                was != Some(*sel)
+            });
+            let held = selected_division(b, sel);
+            let mut divisions: Vec<CmdId> = Vec::new();
+            for g in &groups {
+                if !divisions.contains(&g.division) {
+                    divisions.push(g.division);
+                }
+            }
+            for d in divisions {
+                let mine: Vec<&RosterGroup> = groups.iter().filter(|g| g.division == d).collect();
+                let n: usize = mine.iter().map(|g| g.units.len()).sum();
+                let title = format!(
+                    "{} ({})",
+                    crate::report::intent::formation_words(b, b.commander(d)),
+                    crate::report::count(n as i64, "unit")
+                );
+                egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+                    .id_salt(("roster_division", d))
+                    .default_open(false)
+                    .open((changed && held == Some(d)).then_some(true))
+                    .show(ui, |ui| {
+                        for g in mine {
+                            brigade(ui, side, sel, g, &mut clicked);
                         }
                     });
-                }
             }
         });
     clicked
+}
+
+/// The division the selected piece folds under, if any.
+fn selected_division(b: &Battle, sel: &Selection) -> Option<CmdId> {
+    match (sel.unit, sel.commander) {
+        (Some(u), _) => b.units.get(u as usize).map(|u| b.division_of(u.hq)),
+        (None, Some(c)) => b.commanders.get(c as usize).map(|c| b.division_of(c.id)),
+        _ => None,
+    }
+}
+
+/// One brigade in the roster: its commander (a click selects him) and its units with their
+/// tags.
+fn brigade(ui: &mut egui::Ui, side: SideId, sel: &Selection, g: &RosterGroup, clicked: &mut Option<Selection>) {
+    let me = Selection {
+        unit: None,
+        commander: Some(g.commander),
+    };
+    let head = egui::RichText::new(&g.title)
+        .strong()
+        .color(crate::ui::common::side_colour(side));
+    if ui
+        .selectable_label(*sel == me, head)
+        .on_hover_text("Select this commander and centre the table on him")
+        .clicked()
+    {
+        *clicked = Some(me);
+    }
+    for u in &g.units {
+        let me = Selection {
+            unit: Some(u.unit),
+            commander: None,
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.add_space(12.0);
+            if ui
+                .selectable_label(*sel == me, &u.name)
+                .on_hover_text("Select this unit and centre the table on it")
+                .clicked()
+            {
+                *clicked = Some(me);
+            }
+            for t in &u.tags {
+                ui.label(egui::RichText::new(&t.text).small().color(tag_colour(ui, t.kind)));
+            }
+        });
+    }
 }
 
 /// Where the camera goes so the table point `target` shows at the centre of the free part of

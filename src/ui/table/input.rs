@@ -12,7 +12,7 @@ use crate::app::{ActionRequest, BattleState};
 use crate::battle::Action;
 use crate::rules::geometry::Pose;
 use crate::ui::camera::{CameraSystems, TablePointer};
-use crate::ui::common::{BoxSelect, OverWindow, PointerOrder, Screen, Selection, TableHover, TableSystems};
+use crate::ui::common::{BoxSelect, BoxedGroup, OverWindow, PointerOrder, Screen, Selection, TableHover, TableSystems};
 use crate::ui::input::{Controls, TableAction};
 use crate::ui::session::{BattleLog, Seats, Turn};
 use crate::ui::table::pen::t;
@@ -71,6 +71,7 @@ struct Picked<'w> {
     selection: ResMut<'w, Selection>,
     drag: ResMut<'w, Drag>,
     boxed: ResMut<'w, BoxSelect>,
+    group: ResMut<'w, BoxedGroup>,
     log: ResMut<'w, BattleLog>,
     requests: MessageWriter<'w, ActionRequest>,
 }
@@ -104,6 +105,7 @@ fn pick(mut input: PointerInput, game: PickGame, mut out: Picked) {
         *out.selection = Selection::default();
         *out.drag = Drag::default();
         *out.boxed = Default::default();
+        *out.group = Default::default();
     }
     let pixel = input.pointer.pixel();
     let cursor = input.pointer.on_table();
@@ -112,7 +114,13 @@ fn pick(mut input: PointerInput, game: PickGame, mut out: Picked) {
             .keys
             .as_ref()
             .is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
-        box_drag(controls, pixel, shift, &game.pointer, &mut out);
+        box_drag(
+            controls,
+            pixel,
+            shift,
+            (&game.pointer, game.battle.0.player_turn),
+            &mut out,
+        );
         return;
     }
     if controls.just_pressed(&TableAction::Select) {
@@ -134,7 +142,7 @@ fn box_drag(
     controls: &ActionState<TableAction>,
     pixel: Option<Vec2>,
     charge: bool,
-    pointer: &PointerOrder,
+    (pointer, turn): (&PointerOrder, u32),
     out: &mut Picked,
 ) {
     let to = pixel.unwrap_or(out.boxed.to);
@@ -149,8 +157,13 @@ fn box_drag(
     *out.boxed = Default::default();
     if !was_box {
         *out.selection = Selection::default();
-    } else if let Some(a @ Action::Order { .. }) = &pointer.action {
+    } else if let Some(a @ Action::Order { commander, units, .. }) = &pointer.action {
         out.log.status = None;
+        *out.group = BoxedGroup {
+            commander: Some(*commander),
+            units: units.clone(),
+            turn,
+        };
         out.requests.write(ActionRequest(a.clone()));
     } else {
         out.log.status = Some(pointer.lines.join(": "));
@@ -198,6 +211,7 @@ fn press(game: &PickGame, picked: Selection, (p, pixel): (Vec2, Option<Vec2>), d
         };
     } else if selection != picked {
         *out.selection = picked;
+        *out.group = Default::default();
     }
 }
 
