@@ -93,10 +93,9 @@ pub fn play_timed(
         let legal = b.legal_actions();
         let side = b.actor();
         let started = std::time::Instant::now();
-        let i = agents[side].choose(&b, &legal);
+        let action = agents[side].choose_action(&b, &legal);
         let (took, turn) = (started.elapsed(), b.game_turn);
         let reason = agents[side].reason();
-        let action = legal[i].clone();
         // The one door the window's app uses too (`app` sends its requests through it).
         let applied = b
             .step(&action)

@@ -7,6 +7,13 @@ use crate::battle::{Action, Battle};
 pub trait Agent: Send {
     /// Pick one of `legal` (never empty) for the current state.
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize;
+    /// The action to play now: one of `legal` ([`Agent::choose`]), or one the rules take that
+    /// the list does not name (an intent's move to an exact pose, as a player's drag or
+    /// intent gives). What plays a side plays this; it goes through the same validated
+    /// pipeline as any action.
+    fn choose_action(&mut self, battle: &Battle, legal: &[Action]) -> Action {
+        legal[self.choose(battle, legal).min(legal.len() - 1)].clone()
+    }
     fn name(&self) -> &'static str;
     /// Why it made its last choice, one line for the battle log (the scheduler and greedy).
     fn reason(&self) -> Option<String> {

@@ -2,6 +2,7 @@
 //! as a person.
 
 pub mod agent;
+pub mod general;
 pub mod greedy;
 pub mod perception;
 pub mod random;
@@ -10,10 +11,11 @@ pub mod scheduler;
 pub use agent::Agent;
 
 /// Every agent name `by_name` knows.
-pub const AGENTS: [&str; 6] = [
+pub const AGENTS: [&str; 7] = [
     "random",
     "eager",
     "greedy",
+    "general",
     "scheduler",
     "scheduler-easy",
     "scheduler-hard",
@@ -48,6 +50,8 @@ pub fn by_name(name: &str, seed: u64, side: usize) -> Result<Box<dyn Agent>, Str
         "random" => Ok(Box::new(random::RandomAgent::new(agent_seed(seed, side)))),
         "eager" => Ok(Box::new(random::RandomAgent::eager(agent_seed(seed, side)))),
         "greedy" => Ok(Box::new(greedy::GreedyAgent::new())),
+        // Commands by intent, a brigade at a time (issue 65): the planning opponent's floor.
+        "general" => Ok(Box::new(general::General::new())),
         // The one-step judge: today's yardstick, fast.
         "scheduler-easy" => Ok(Box::new(scheduler::Scheduler::new(agent_seed(seed, side)))),
         other => Err(format!("unknown agent '{other}' (known: {})", AGENTS.join(", "))),

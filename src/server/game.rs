@@ -134,8 +134,7 @@ impl Live {
         let side = self.battle.actor();
         let agent = self.agents[side].as_mut()?;
         let legal = self.battle.legal_actions();
-        let i = agent.choose(&self.battle, &legal);
-        legal.into_iter().nth(i)
+        (!legal.is_empty()).then(|| agent.choose_action(&self.battle, &legal))
     }
 
     /// The battle as `side` may know it.

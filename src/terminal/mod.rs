@@ -510,13 +510,14 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
             g.drive_intent();
             continue;
         }
-        let choice = match g.bot_choice(side, &legal) {
-            Some(i) => i,
-            None => match g.human_choice(&mut input, side, &legal) {
-                Next::Act(i) => i,
-                Next::Again => continue,
-                Next::End(result) => return result,
-            },
+        if let Some(a) = g.bot_choice(side, &legal) {
+            g.apply_action(&a, false);
+            continue;
+        }
+        let choice = match g.human_choice(&mut input, side, &legal) {
+            Next::Act(i) => i,
+            Next::Again => continue,
+            Next::End(result) => return result,
         };
         g.apply(&legal, choice);
     }
@@ -652,9 +653,9 @@ impl<W: Write> Session<W> {
 
     /// The computer player of `side`, if it has one, chooses among `legal` (its reason goes
     /// to the log).
-    fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<usize> {
+    fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<Action> {
         let bot = self.bots[side].as_mut()?;
-        let i = bot.choose(&self.b, legal);
+        let chosen = bot.choose_action(&self.b, legal);
         if let Some(why) = bot.reason() {
             let line = crate::report::computer_says(&self.b.sides[side].name, bot.name(), &why);
             self.history.push(line.clone());
@@ -662,7 +663,7 @@ impl<W: Write> Session<W> {
         }
         self.held.get_or_insert_with(Vec::new);
         self.show_list = true;
-        Some(i)
+        Some(chosen)
     }
 
     /// What the computer did since the person last decided: its lines as they are, or, when
@@ -1317,15 +1318,9 @@ pub fn list_lines_numbered(
             .map(|c| c.id)
             .collect()
     });
-    let under = |h: Option<u32>| -> bool {
-        let mut at = h.filter(|c| (*c as usize) < b.commanders.len());
-        while let Some(c) = at {
-            if named.contains(&c) {
-                return true;
-            }
-            at = b.commander(c).superior;
-        }
-        false
+    let under = |h: Option<u32>| {
+        h.filter(|c| (*c as usize) < b.commanders.len())
+            .is_some_and(|h| named.iter().any(|&c| b.in_chain(h, c)))
     };
     let kept: Vec<&(Option<String>, Vec<usize>)> = match filter {
         None => groups.iter().collect(),

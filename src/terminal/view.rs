@@ -180,7 +180,7 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
     for c in b.commanders.iter().filter(|c| c.side == me && c.alive()) {
         out.push(commander_line(b, me, c));
     }
-    enemy_and_totals(b, me, &view, &mut out, None);
+    enemy_and_totals(b, me, &view, &mut out, false);
     out
 }
 
@@ -328,7 +328,7 @@ pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
     if lost > 0 {
         out.push(format!("  lost: {}", crate::report::count(lost as i64, "unit")));
     }
-    enemy_and_totals(b, me, &view, &mut out, Some(()));
+    enemy_and_totals(b, me, &view, &mut out, true);
     out
 }
 
@@ -338,15 +338,7 @@ fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
     let view = PlayerView::side(b, me);
     let named: Vec<&crate::battle::state::Commander> =
         b.commanders.iter().filter(|c| c.side == me && c.named(word)).collect();
-    let under = |mut at: Option<u32>| {
-        while let Some(c) = at {
-            if named.iter().any(|n| n.id == c) {
-                return true;
-            }
-            at = b.commander(c).superior;
-        }
-        false
-    };
+    let under = |hq: Option<u32>| hq.is_some_and(|h| named.iter().any(|n| b.in_chain(h, n.id)));
     let mut out = Vec::new();
     for c in b
         .commanders
@@ -376,14 +368,14 @@ fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
 
 /// The enemy units `me` knows of (a line each, or with `folded` a formation a line), the
 /// losses and the objectives.
-fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<String>, folded: Option<()>) {
+fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<String>, folded: bool) {
     let known = view.enemy_ids();
     let enemy = 1 - me;
     out.push(format!("{} units you know of:", b.sides[enemy].name));
     if known.is_empty() {
         out.push("  none".into());
     }
-    if folded.is_some() {
+    if folded {
         for c in b.commanders.iter().filter(|c| c.side == enemy) {
             let seen: Vec<&Unit> = b
                 .commanded_units(c.id)
@@ -403,7 +395,7 @@ fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<Str
             ));
         }
     }
-    for &e in known.iter().filter(|_| folded.is_none()) {
+    for &e in known.iter().filter(|_| !folded) {
         let u = b.unit(e);
         let seen = view.in_sight(e);
         out.push(format!(
@@ -444,7 +436,7 @@ fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<Str
     ));
     out.push("Objectives:".into());
     for o in &b.objectives {
-        out.push(format!("  {}", objective_line(&view, b, o)));
+        out.push(format!("  {}", objective_line(view, b, o)));
     }
 }
 

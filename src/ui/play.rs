@@ -84,12 +84,11 @@ pub const AGENT_PACE: f32 = 0.5;
 /// A computer player choosing: its search runs on another thread, so the window keeps
 /// drawing while it thinks.
 pub struct Pending {
-    handle: std::thread::JoinHandle<(Box<dyn crate::agents::Agent>, usize)>,
+    handle: std::thread::JoinHandle<(Box<dyn crate::agents::Agent>, Action)>,
     side: usize,
     /// The game its agent belongs to (`Agents::1`) and the state it is choosing for.
     game: u64,
     state: u64,
-    legal: Vec<Action>,
 }
 
 /// The side whose computer player is thinking, if one is (the phase bar shows it), and how
@@ -150,7 +149,7 @@ fn agent_turn(
         let Some(p) = pending.take() else { return };
         thinking.side = None;
         thinking.decided += 1;
-        let (agent, i) = p.handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let (agent, chosen) = p.handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         if agents.1 != p.game {
             return; // another game began meanwhile
         }
@@ -172,7 +171,7 @@ fn agent_turn(
                 crate::report::computer_says(&b.sides[p.side].name, agent.name(), &why),
             ));
         }
-        requests.write(ActionRequest(p.legal[i.min(p.legal.len() - 1)].clone()));
+        requests.write(ActionRequest(chosen));
         *waiting = Some(b.actions);
         return;
     }
@@ -217,13 +216,12 @@ fn agent_turn(
     thinking.side = Some(side);
     *pending = Some(Pending {
         handle: std::thread::spawn(move || {
-            let i = agent.choose(&seen, &offered);
-            (agent, i)
+            let chosen = agent.choose_action(&seen, &offered);
+            (agent, chosen)
         }),
         side,
         game: agents.1,
         state: b.state_hash(),
-        legal,
     });
 }
 

@@ -488,3 +488,110 @@ fn formations_are_named_found_and_folded_at_gettysburg() {
     assert!(archer[0].matches(", ").count() >= 3, "{}", archer[0]);
     assert!(archer[1..].iter().all(|l| !l.contains("Alabama, ")), "{text}");
 }
+
+/// Plays the command phase the battle is in with `agent` for its active side (the other side
+/// passing any window): every action the agent chose, as it chose them.
+fn agent_command_phase(b: &mut Battle, agent: &mut dyn volley::agents::Agent) -> Vec<Action> {
+    let side = b.active;
+    let mut chosen = Vec::new();
+    for _ in 0..400 {
+        if b.phase != Phase::Command || b.active != side {
+            break;
+        }
+        let legal = b.legal_actions();
+        if b.actor() != side {
+            b.apply(&Action::Pass).expect("the other side passes its window");
+            continue;
+        }
+        let a = agent.choose_action(b, &legal);
+        b.apply(&a).unwrap_or_else(|r| panic!("{a:?} refused: {r}"));
+        chosen.push(a);
+    }
+    chosen
+}
+
+/// Issue 65, the computer commands by intent: the `general` agent plays a Gettysburg command
+/// phase brigade by brigade through the same intent engine (its orders are to whole brigades,
+/// its moves exact poses the action list does not hold, each taken by the rules), says its
+/// plan, and plays the same for the same battle.
+#[test]
+fn the_general_commands_its_brigades_by_intent() {
+    let mut b = load("gettysburg.ron", 7);
+    command_phase(&mut b);
+    let side = b.active;
+    let start = b.clone();
+    let mut general = volley::agents::by_name("general", 7, side).expect("the general");
+    let mut moves_off_list = 0;
+    let mut orders = 0;
+    let mut probe = start.clone();
+    let chosen = agent_command_phase(&mut b, general.as_mut());
+    assert!(chosen.last() == Some(&Action::EndPhase), "{chosen:?}");
+    // Each of its choices again, on the state it chose it in: a brigade's order names all
+    // the brigadier's own units; a move is often a pose of its own.
+    for a in &chosen {
+        while probe.actor() != side {
+            probe.apply(&Action::Pass).expect("pass");
+        }
+        let legal = probe.legal_actions();
+        match a {
+            Action::Order { commander, units, .. } => {
+                orders += 1;
+                let own = probe.units.iter().filter(|u| u.hq == *commander && u.alive()).count();
+                assert_eq!(units.len(), own, "{a:?}");
+            }
+            Action::Move { .. } if !legal.contains(a) => moves_off_list += 1,
+            _ => {}
+        }
+        probe.apply(a).expect("taken");
+    }
+    assert!(orders >= 5, "{orders} brigade orders: {chosen:?}");
+    assert!(moves_off_list > 0, "no intent move: {chosen:?}");
+    let why = general.reason().unwrap_or_default();
+    assert!(!why.is_empty());
+    // The same battle, the same choices.
+    let mut again = start.clone();
+    let mut other = volley::agents::by_name("general", 7, side).expect("the general");
+    assert_eq!(agent_command_phase(&mut again, other.as_mut()), chosen);
+    assert_eq!(again.state_hash(), b.state_hash());
+}
+
+/// The general's plan and moves use only what its side may know: an enemy unit hidden from
+/// it (BPT "Scouting Cavalry"'s hidden set-up) moved elsewhere changes none of its choices.
+#[test]
+fn the_general_never_steers_by_a_hidden_enemy() {
+    let mut b = load("gettysburg.ron", 3);
+    command_phase(&mut b);
+    let side = b.active;
+    let enemy: Vec<u32> = b.side_units(1 - side).map(|u| u.id).collect();
+    let (seen, hidden) = enemy.split_at(enemy.len() / 2);
+    let mut a = b.clone();
+    let mut c = b.clone();
+    for &h in hidden {
+        a.arranging().unit_mut(h).hidden = true;
+        let mut w = c.arranging();
+        let u = w.unit_mut(h);
+        u.hidden = true;
+        // Right in front of the general's lines, where it would otherwise go for it.
+        u.pose = Pose::new(V2::new(120.0, 20.0 + h as f64 % 140.0), 0.0);
+    }
+    assert!(!seen.is_empty());
+    let mut g1 = volley::agents::by_name("general", 3, side).expect("general");
+    let mut g2 = volley::agents::by_name("general", 3, side).expect("general");
+    let first = |b: &Battle, g: &mut Box<dyn volley::agents::Agent>| {
+        let mut b = b.clone();
+        let mut out = Vec::new();
+        for _ in 0..25 {
+            if b.actor() != side || b.phase != Phase::Command {
+                break;
+            }
+            let legal = b.legal_actions();
+            let a = g.choose_action(&b, &legal);
+            out.push((a.clone(), g.reason()));
+            if b.apply(&a).is_err() {
+                break;
+            }
+        }
+        out
+    };
+    assert_eq!(first(&a, &mut g1), first(&c, &mut g2));
+}

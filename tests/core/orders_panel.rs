@@ -287,6 +287,13 @@ fn a_selected_commander_lists_his_orders_with_their_need_in_words() {
             .filter(|e| matches!(&e.click, Click::Act(Action::Order { .. })))
             .collect();
         assert!(!orders.is_empty());
+        // His order to the whole formation first, then those to one unit.
+        let many = |e: &&volley::ui::panels::orders::Entry| matches!(&e.click, Click::Act(Action::Order { units, .. }) if units.len() > 1);
+        if orders.iter().any(many) {
+            assert!(many(&orders[0]), "{:?}", orders[0].text);
+            let first_single = orders.iter().position(|e| !many(e)).unwrap_or(orders.len());
+            assert!(orders[first_single..].iter().all(|e| !many(e)), "{map}");
+        }
         for e in orders {
             let Click::Act(Action::Order { units, .. }) = &e.click else {
                 unreachable!()

@@ -111,10 +111,13 @@ pub fn entries_boxed(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>, le
         .collect();
     let mut out: Vec<OrderGroup> = intents(b, sel, boxed).into_iter().collect();
     for g in GROUPS {
-        let items: Vec<&Action> = mine.iter().copied().filter(|a| group(a) == g).collect();
+        let mut items: Vec<&Action> = mine.iter().copied().filter(|a| group(a) == g).collect();
         if items.is_empty() {
             continue;
         }
+        // A commander's order to his whole formation (or several units) before his orders to
+        // one regiment (BPT "Formation Orders").
+        items.sort_by_key(|a| !matches!(a, Action::Order { units, .. } if units.len() > 1));
         if g == "Move" {
             moves(b, sel, &items, &mut out);
             continue;
