@@ -595,3 +595,43 @@ fn the_general_never_steers_by_a_hidden_enemy() {
     };
     assert_eq!(first(&a, &mut g1), first(&c, &mut g2));
 }
+
+/// A brigade whose actions are spent short of the place is given a successive order (at its
+/// -1) for the units not there, as a player would, until a roll fails (BPT "Successive
+/// Orders": a failed order ends the commander's orders for the turn).
+#[test]
+fn a_short_brigade_is_given_successive_orders_until_a_roll_fails() {
+    let mut b = load("gettysburg.ron", 11);
+    command_phase(&mut b);
+    let side = b.active;
+    let lane = b.commanders.iter().find(|c| c.name.ends_with("Lane")).expect("Lane").id;
+    let units: Vec<u32> = b.side_units(side).filter(|u| u.hq == lane).map(|u| u.id).collect();
+    let seminary = b.find_places(side, "Seminary").pop().expect("the Seminary");
+    let before = b.off_place(&seminary, b.unit(units[0]).pose.pos);
+    // Two rolls that pass (3 and 4), then one that fails (11).
+    super::common::script(&mut b, &[2, 1, 2, 2, 6, 5]);
+    let mut run = IntentRun::new(&b, side, &units, Intent::To(seminary.clone())).expect("a run");
+    let said = play(&mut b, &mut run);
+    let orders: Vec<&String> = said
+        .iter()
+        .filter(|l| l.starts_with("Brig. Gen. James Lane orders "))
+        .collect();
+    assert_eq!(orders.len(), 3, "{said:#?}");
+    assert!(
+        orders[0].contains("order issued") && !orders[0].contains("successive"),
+        "{}",
+        orders[0]
+    );
+    assert!(
+        orders[1].contains("-1 for successive order") && orders[1].contains("order issued"),
+        "{}",
+        orders[1]
+    );
+    assert!(orders[2].contains("failed"), "{}", orders[2]);
+    assert!(b.cmd.done.contains(&lane));
+    // More ground than one order's move (10 cm).
+    assert!(
+        b.off_place(&seminary, b.unit(units[0]).pose.pos) < before - 15.0,
+        "{said:#?}"
+    );
+}

@@ -668,8 +668,15 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
     for (n, text) in &after {
         if let Some((_, was)) = before.iter().find(|(m, _)| m == n) {
             // The same number names the same order (its need may have changed with a
-            // successive order's modifier).
-            let who = |t: &str| t.split(" (need").next().unwrap_or(t).to_string();
+            // successive order's modifier); a ride is said relative to the units near where
+            // it ends, which move: its rider and destination name it.
+            let who = |t: &str| -> String {
+                let t = t.split(" (need").next().unwrap_or(t);
+                match t.rfind(", to (") {
+                    Some(i) => format!("{}{}", t.split(" rides ").next().unwrap_or(t), &t[i..]),
+                    None => t.to_string(),
+                }
+            };
             assert_eq!(who(was), who(text), "number {n}");
         }
     }

@@ -2,8 +2,11 @@
 //! group (a commander and his own units: a regiment alone, a brigade, each brigade of a
 //! division), the order (the command roll) when they have none in hand, then each unit's
 //! move in rounds, front units first, the formation going no farther in a round than its
-//! slowest unit can (BPT formation orders move together). It ends when every unit has met
-//! the intent, has no action left, or nothing legal serves it better.
+//! slowest unit can (BPT formation orders move together). When the group's actions are spent
+//! short of the intent, its commander gives the units not there a successive order (at its
+//! -1), up to [`ORDERS_A_RUN`] orders, as a player would; a failed roll ends his orders. It
+//! ends when every unit has met the intent, or nothing legal serves it better, or its
+//! commanders can order no more.
 //!
 //! The run only proposes actions; the caller applies each through `Battle::apply` (so each
 //! is checked, recorded and reported as any other) and calls [`IntentRun::next`] again. A
@@ -15,6 +18,10 @@ use crate::battle::action::Action;
 use crate::battle::state::{Battle, CmdId, Phase, SideId, UnitId};
 use crate::rules::geometry::V2;
 use std::collections::BTreeSet;
+
+/// The most orders a run gives one group: the first and two successive (each at its -1);
+/// the roll that fails ends it sooner.
+pub const ORDERS_A_RUN: u32 = 3;
 
 /// What to do next for the intent.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +50,8 @@ pub struct IntentRun {
     /// The order groups: a commander and the units he orders together.
     pub groups: Vec<(CmdId, Vec<UnitId>)>,
     group: usize,
-    ordered: bool,
+    /// The orders the current group has had in this run (or 1 when it held one already).
+    orders: u32,
     /// The formation's direction of travel, and each unit's place in it: its offset from the
     /// formation's middle as the run began (kept as the units move).
     dir: V2,
@@ -93,7 +101,7 @@ impl IntentRun {
             intent,
             groups,
             group: 0,
-            ordered: false,
+            orders: 0,
             dir,
             middle,
             offsets,
@@ -130,7 +138,7 @@ impl IntentRun {
             }
             None => {
                 self.group += 1;
-                self.ordered = false;
+                self.orders = 0;
             }
         }
     }
@@ -156,11 +164,23 @@ impl IntentRun {
                 .filter(|u| in_hand(u) && !self.done.contains(u))
                 .collect();
             if acting.is_empty() {
-                if !self.ordered && !alive.is_empty() {
-                    self.ordered = true;
+                // Units not there yet with their actions spent: a successive order (at its
+                // -1), while the commander may still give one (BPT "Successive Orders").
+                let short: Vec<UnitId> = alive.iter().copied().filter(|u| !self.done.contains(u)).collect();
+                let again = self.orders > 0
+                    && self.orders < ORDERS_A_RUN
+                    && !short.is_empty()
+                    && !matches!(self.intent, Intent::Hold)
+                    && !b.cmd.done.contains(&c)
+                    && !b.cmd.all_stopped;
+                if (self.orders == 0 && !alive.is_empty()) || again {
+                    let units = if self.orders == 0 { alive.clone() } else { short };
+                    self.orders += 1;
+                    self.moved.clear();
+                    self.cap = None;
                     let order = Action::Order {
                         commander: c,
-                        units: alive.clone(),
+                        units: units.clone(),
                         charge: false,
                         dense: false,
                         road: false,
@@ -171,26 +191,32 @@ impl IntentRun {
                     } else if b.cmd.done.contains(&c) {
                         Some(format!("{name} gives no more orders this turn"))
                     } else {
-                        b.check_order(c, &alive, false, false)
+                        b.check_order(c, &units, false, false)
                             .err()
                             .map(|r| format!("{name} may not order them: {}", r.reason))
                     };
                     return match why {
                         None => RunStep::Order(order),
+                        // A successive order the rules refuse ends the group quietly.
+                        Some(_) if self.orders > 1 => {
+                            self.group += 1;
+                            self.orders = 0;
+                            continue;
+                        }
                         Some(why) => {
                             self.group += 1;
-                            self.ordered = false;
+                            self.orders = 0;
                             RunStep::Unordered(why)
                         }
                     };
                 }
                 self.group += 1;
-                self.ordered = false;
+                self.orders = 0;
                 self.moved.clear();
                 self.cap = None;
                 continue;
             }
-            self.ordered = true;
+            self.orders = self.orders.max(1);
             let mut waiting: Vec<UnitId> = acting.iter().copied().filter(|u| !self.moved.contains(u)).collect();
             if waiting.is_empty() {
                 // A new round: everyone with actions left moves again.
