@@ -14,7 +14,6 @@ use crate::agents::{self, Agent};
 use crate::battle::intent::{IntentRun, RunStep};
 use crate::battle::{Action, Battle, Event, Phase, UnitId};
 use crate::replay::Recording;
-use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -127,6 +126,8 @@ Commands (type one and press Enter):
               what you want done; the order is rolled and each unit's best legal move made
               and said: `7th: to Hickory farm`, `Reed: range 12th Virginia`, `5th: reach b`,
               `Reed: face 21st`, `7th: behind orchard`, `A: beside 7th`, `Meredith: hold`
+  go, go N    carry on the intents left short in an earlier turn (listed at the start of
+              your command phase), or the Nth of them
   why WORD    why a unit of yours has no action now (suppressed, its order used, out of its
               commander's reach...), e.g. `why 7th`
   units, u    your units (position, facing, formation, stands, hits, status, orders left,
@@ -484,6 +485,9 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         auto,
         show_list: true,
         pending: None,
+        standing: Default::default(),
+        queue: Vec::new(),
+        told_standing: None,
         numbering: numbering::Numbering::default(),
         held: None,
         out,
@@ -508,6 +512,11 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         }
         if g.pending.as_ref().is_some_and(|p| p.run.side == side) {
             g.drive_intent();
+            continue;
+        }
+        if g.pending.is_none() && !g.queue.is_empty() {
+            let next = g.queue.remove(0);
+            g.carry_on(next);
             continue;
         }
         if let Some(a) = g.bot_choice(side, &legal) {
@@ -548,6 +557,12 @@ struct Session<W: Write> {
     show_list: bool,
     /// An intent in play that waits for the other side's opportunity fire.
     pending: Option<Pending>,
+    /// Intents left short, offered again in their side's next command phases (`go`).
+    standing: crate::battle::intent::Standing,
+    /// Standing intents `go` carries on, after the one pending.
+    queue: Vec<crate::battle::intent::StandingIntent>,
+    /// The command phase whose standing intents were told: (player turn, side).
+    told_standing: Option<(u32, usize)>,
     /// The phase's action numbers.
     numbering: numbering::Numbering,
     /// The computer's lines since the person last decided, with their events (told by
@@ -561,9 +576,7 @@ struct Session<W: Write> {
 struct Pending {
     run: IntentRun,
     who: String,
-    units: usize,
-    moved: BTreeSet<UnitId>,
-    met: BTreeSet<UnitId>,
+    tally: crate::battle::intent::Tally,
 }
 
 /// What the player's line comes to.
@@ -713,6 +726,8 @@ impl<W: Write> Session<W> {
             }
             self.show_list = false;
         }
+        self.tell_standing(side);
+        let b = &self.b;
         self.out.prompt(format_args!(
             "{}, turn {}, {:?}> ",
             b.sides[side].name, b.game_turn, b.phase
@@ -827,6 +842,10 @@ impl<W: Write> Session<W> {
                     "  `odds N` wants the number of an action in the list (`l` lists them)."
                 ),
             },
+            ("go", which) => {
+                self.go(side, which);
+                return Some(Next::Again);
+            }
             ("why", word) => {
                 for l in why_lines(b, legal, side, word) {
                     say!(self.out, "{l}");
@@ -1055,10 +1074,15 @@ impl<W: Write> Session<W> {
                 return;
             }
         };
-        let head = format!("{}: {}", typed.who, typed.intent.words(&self.b));
+        self.start_intent(side, typed.units, typed.who, typed.intent);
+    }
+
+    /// An intent said and put in play ([`Session::drive_intent`]).
+    fn start_intent(&mut self, side: usize, units: Vec<UnitId>, who: String, it: crate::battle::intent::Intent) {
+        let head = format!("{who}: {}", it.words(&self.b));
         say!(self.out, "  {head}");
         self.history.push(head);
-        let run = match IntentRun::new(&self.b, side, &typed.units, typed.intent) {
+        let run = match IntentRun::new(&self.b, side, &units, it) {
             Ok(r) => r,
             Err(why) => {
                 say!(self.out, "  {why}.");
@@ -1069,12 +1093,74 @@ impl<W: Write> Session<W> {
         self.show_list = false;
         self.pending = Some(Pending {
             run,
-            who: typed.who,
-            units: typed.units.len(),
-            moved: BTreeSet::new(),
-            met: BTreeSet::new(),
+            who,
+            tally: crate::battle::intent::Tally::new(&units),
         });
         self.drive_intent();
+    }
+
+    /// A standing intent carried on (`go`), if its side may still.
+    fn carry_on(&mut self, s: crate::battle::intent::StandingIntent) {
+        let side = s.side;
+        if self.b.actor() != side || self.b.phase != crate::battle::Phase::Command || self.b.active != side {
+            self.queue.clear();
+            return;
+        }
+        self.start_intent(side, s.units, s.who, s.intent);
+    }
+
+    /// `go` / `go N`: carry on all the standing intents, or the Nth.
+    fn go(&mut self, side: usize, which: &str) {
+        let offered = self.standing.offered(&self.b, side);
+        if offered.is_empty() {
+            say!(
+                self.out,
+                "  No intent stands from an earlier turn (an intent left short is offered again in your next command phase)."
+            );
+            return;
+        }
+        let chosen: Vec<crate::battle::intent::StandingIntent> = match which.trim() {
+            "" | "all" => offered,
+            n => match n.parse::<usize>().ok().filter(|&i| i >= 1 && i <= offered.len()) {
+                Some(i) => vec![offered[i - 1].clone()],
+                None => {
+                    say!(
+                        self.out,
+                        "  `go` carries on every standing intent; `go N` the Nth (1 to {}).",
+                        offered.len()
+                    );
+                    return;
+                }
+            },
+        };
+        self.queue = chosen;
+        let first = self.queue.remove(0);
+        self.carry_on(first);
+    }
+
+    /// At the first prompt of `side`'s command phase, its standing intents, numbered for `go`.
+    fn tell_standing(&mut self, side: usize) {
+        let key = (self.b.player_turn, side);
+        if self.told_standing == Some(key) {
+            return;
+        }
+        let offered = self.standing.offered(&self.b, side);
+        if offered.is_empty() {
+            return;
+        }
+        self.told_standing = Some(key);
+        say!(
+            self.out,
+            "Standing intents (`go` carries them all on, `go N` one; a new intent for their units replaces one):"
+        );
+        for (i, st) in offered.iter().enumerate() {
+            say!(
+                self.out,
+                "  {}. {}",
+                i + 1,
+                crate::battle::intent::Standing::words(&self.b, st)
+            );
+        }
     }
 
     /// Plays the intent in hand on: to its end, or until the other side acts first (its
@@ -1096,18 +1182,13 @@ impl<W: Write> Session<W> {
                     say!(self.out, "  {line}");
                     self.history.push(line);
                     if self.apply_action(&a, true) {
-                        p.moved.insert(m.unit);
-                        if m.met() {
-                            p.met.insert(m.unit);
-                        }
+                        p.tally.step(m.unit, true, m.met());
                     } else {
                         p.run.refused();
                     }
                 }
                 RunStep::Stays(m) => {
-                    if m.met() {
-                        p.met.insert(m.unit);
-                    }
+                    p.tally.step(m.unit, false, m.met());
                     let line = crate::report::intent::intent_line(&self.b, &p.run.intent, &m);
                     say!(self.out, "  {line}");
                 }
@@ -1122,18 +1203,14 @@ impl<W: Write> Session<W> {
                     return;
                 }
                 RunStep::Over(why) => {
-                    let n = p.units;
-                    if matches!(p.run.intent, crate::battle::intent::Intent::Hold) {
-                        say!(self.out, "  {}: {why}.", p.who);
+                    let line = p.tally.closing(&p.who, &p.run.intent, &why);
+                    let hint = if matches!(p.run.intent, crate::battle::intent::Intent::Hold) {
+                        ""
                     } else {
-                        say!(
-                            self.out,
-                            "  {}: {} of {n} moved, {} of {n} there. (`l` lists the actions.)",
-                            p.who,
-                            p.moved.len(),
-                            p.met.len()
-                        );
-                    }
+                        " (`l` lists the actions.)"
+                    };
+                    say!(self.out, "  {line}{hint}");
+                    self.standing.ended(&self.b, &p.run, &p.who, &p.tally);
                     return;
                 }
             }

@@ -8,16 +8,19 @@
 
 use crate::app::{ActionRefused, ActionRequest, BattleState};
 use crate::battle::Battle;
-use crate::battle::intent::{Intent, IntentRun, RunStep};
-use crate::battle::state::UnitId;
+use crate::battle::intent::{IntentRun, RunStep, Standing, Tally};
 use crate::ui::common::{IntentAsk, Screen, TableSystems};
 use crate::ui::session::{BattleLog, LogLine};
 use bevy::prelude::*;
-use std::collections::BTreeSet;
 
 /// The intent being played out, if any.
 #[derive(Resource, Default)]
 pub struct IntentInHand(pub Option<Hand>);
+
+/// The intents left short, offered again in their side's next command phases
+/// ([`crate::battle::intent::standing`]).
+#[derive(Resource, Default)]
+pub struct StandingIntents(pub Standing);
 
 /// An intent in play: the run, who acts in words, the action count at the last request (it
 /// is applied once the count moves on), and the tally for the closing line.
@@ -25,37 +28,35 @@ pub struct Hand {
     pub run: IntentRun,
     pub who: String,
     waiting: Option<u64>,
-    units: usize,
-    moved: BTreeSet<UnitId>,
-    met: BTreeSet<UnitId>,
+    tally: Tally,
 }
 
 impl Hand {
     /// The intent asked, ready to play; or why it cannot be.
     pub fn new(b: &Battle, ask: IntentAsk) -> Result<Hand, String> {
-        let units = ask.units.len();
         let run = IntentRun::new(b, ask.side, &ask.units, ask.intent)?;
         Ok(Hand {
             run,
             who: ask.who,
             waiting: None,
-            units,
-            moved: BTreeSet::new(),
-            met: BTreeSet::new(),
+            tally: Tally::new(&ask.units),
         })
     }
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<IntentInHand>().add_systems(
-        Update,
-        drive.in_set(TableSystems::Request).run_if(in_state(Screen::Battle)),
-    );
+    app.init_resource::<IntentInHand>()
+        .init_resource::<StandingIntents>()
+        .add_systems(
+            Update,
+            drive.in_set(TableSystems::Request).run_if(in_state(Screen::Battle)),
+        );
 }
 
 /// A step of the intent in hand, once the last has been applied and has played out.
 fn drive(
     mut hand: ResMut<IntentInHand>,
+    mut standing: ResMut<StandingIntents>,
     battle: Res<BattleState>,
     mut refused: MessageReader<ActionRefused>,
     mut requests: MessageWriter<ActionRequest>,
@@ -91,36 +92,22 @@ fn drive(
             RunStep::Act(a, m) => {
                 let line = crate::report::intent::intent_line(b, &h.run.intent, &m);
                 log.lines.push(LogLine::text(turn, true, line));
-                h.moved.insert(m.unit);
-                if m.met() {
-                    h.met.insert(m.unit);
-                }
+                h.tally.step(m.unit, true, m.met());
                 requests.write(ActionRequest(a));
                 h.waiting = Some(b.actions);
                 return;
             }
             RunStep::Stays(m) => {
-                if m.met() {
-                    h.met.insert(m.unit);
-                }
+                h.tally.step(m.unit, false, m.met());
                 let line = crate::report::intent::intent_line(b, &h.run.intent, &m);
                 log.lines.push(LogLine::text(turn, false, line));
             }
             RunStep::Unordered(why) => log.lines.push(LogLine::text(turn, false, format!("{why}."))),
             RunStep::Wait => return,
             RunStep::Over(why) => {
-                let n = h.units;
-                let line = if matches!(h.run.intent, Intent::Hold) {
-                    format!("{}: {why}.", h.who)
-                } else {
-                    format!(
-                        "{}: {} of {n} moved, {} of {n} there.",
-                        h.who,
-                        h.moved.len(),
-                        h.met.len()
-                    )
-                };
+                let line = h.tally.closing(&h.who, &h.run.intent, &why);
                 log.lines.push(LogLine::text(turn, false, line));
+                standing.0.ended(b, &h.run, &h.who, &h.tally);
                 log.status = Some(format!("{}: {}: done", h.who, h.run.intent.words(b)));
                 hand.0 = None;
                 return;

@@ -51,6 +51,8 @@ pub struct Probe {
     pub at_table: bool,
     pub window: [f32; 2],
     pub phase: String,
+    /// The game turn (1 to the scenario's limit).
+    pub game_turn: u32,
     pub active: usize,
     pub actor: usize,
     pub actions: u64,
@@ -322,6 +324,7 @@ fn write_probe(
             && crate::ui::session::at_table(turn.get(), &seats),
         window: [window.width(), window.height()],
         phase: format!("{:?}", b.phase),
+        game_turn: b.game_turn,
         active: b.active,
         actor: b.actor(),
         actions: b.actions,

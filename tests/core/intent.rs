@@ -635,3 +635,78 @@ fn a_short_brigade_is_given_successive_orders_until_a_roll_fails() {
         "{said:#?}"
     );
 }
+
+/// To `side`'s next command phase (every phase ended, every window passed).
+fn next_command_phase(b: &mut Battle, side: usize) {
+    let turn = b.player_turn;
+    for _ in 0..400 {
+        if b.phase == Phase::Command && b.active == side && b.player_turn != turn && b.actor() == side {
+            return;
+        }
+        let legal = b.legal_actions();
+        let a = if legal.contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            Action::EndPhase
+        };
+        b.apply(&a).unwrap_or_else(|r| panic!("{a:?}: {r}"));
+    }
+    panic!("no next command phase");
+}
+
+/// An intent left short stands: offered again in its side's next command phase (not the
+/// other side's, not in the turn it was played), carried on by a new run with a new roll, and
+/// dropped once met or replaced; a hold never stands.
+#[test]
+fn an_intent_left_short_stands_until_the_next_command_phase() {
+    use volley::battle::intent::{Standing, Tally};
+    let mut b = load("gettysburg.ron", 11);
+    command_phase(&mut b);
+    let side = b.active;
+    let lane = b.commanders.iter().find(|c| c.name.ends_with("Lane")).expect("Lane").id;
+    let units: Vec<u32> = b.side_units(side).filter(|u| u.hq == lane).map(|u| u.id).collect();
+    let seminary = b.find_places(side, "Seminary").pop().expect("the Seminary");
+    // One order passes, the successive one fails: far short of the Seminary.
+    super::common::script(&mut b, &[2, 1, 6, 5]);
+    let mut run = IntentRun::new(&b, side, &units, Intent::To(seminary.clone())).expect("a run");
+    let mut tally = Tally::new(&units);
+    let said = play(&mut b, &mut run);
+    for &u in &units {
+        tally.step(u, true, false);
+    }
+    let mut standing = Standing::default();
+    standing.ended(&b, &run, "Lane's brigade", &tally);
+    assert_eq!(standing.0.len(), 1, "{said:#?}");
+    assert!(standing.offered(&b, side).is_empty(), "not again in the same turn");
+    assert_eq!(
+        tally.closing("Lane's brigade", &run.intent, ""),
+        "Lane's brigade: 5 of 5 moved, 0 of 5 there."
+    );
+    next_command_phase(&mut b, side);
+    assert!(standing.offered(&b, 1 - side).is_empty(), "the other side's");
+    let offered = standing.offered(&b, side);
+    assert_eq!(offered.len(), 1);
+    assert_eq!(Standing::words(&b, &offered[0]), "Lane's brigade to Lutheran Seminary");
+    assert_eq!(offered[0].units, units);
+    // Carried on: a new order (a new roll) and moves for the same units.
+    let before = b.off_place(&seminary, b.unit(units[0]).pose.pos);
+    super::common::script(&mut b, &[2, 1, 6, 5]);
+    let mut again = IntentRun::new(&b, side, &offered[0].units, offered[0].intent.clone()).expect("a run");
+    let said = play(&mut b, &mut again);
+    assert!(
+        said[0].starts_with("Brig. Gen. James Lane orders ") && said[0].contains("order issued"),
+        "{said:#?}"
+    );
+    assert!(b.off_place(&seminary, b.unit(units[0]).pose.pos) < before - 5.0);
+    // Met, it is dropped; a hold for the same units replaces it and does not stand.
+    let mut met = Tally::new(&units);
+    for &u in &units {
+        met.step(u, true, true);
+    }
+    standing.ended(&b, &again, "Lane's brigade", &met);
+    assert!(standing.0.is_empty());
+    standing.ended(&b, &run, "Lane's brigade", &tally);
+    let hold = IntentRun::new(&b, side, &units, Intent::Hold).expect("hold");
+    standing.ended(&b, &hold, "Lane's brigade", &Tally::new(&units));
+    assert!(standing.0.is_empty());
+}

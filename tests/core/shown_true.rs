@@ -157,7 +157,7 @@ fn the_orders_panel_never_shows_the_other_players_hand() {
                 ui,
                 &b,
                 &seats,
-                (&Selection::default(), None),
+                (&Selection::default(), Default::default()),
                 &legal,
                 false,
                 &mut Asks::default(),

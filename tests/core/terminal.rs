@@ -689,6 +689,19 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
         "Confederate, turn 2, Initiative>",
     );
     assert!(screen.contains("Confederate, turn 2, Initiative>"), "{screen}");
+    // Turn 2: the intents left short stand, offered at the command phase's first prompt;
+    // `go 1` carries the first on, with a new order.
+    let screen = end_phases(&mut |line| ask(&mut s, line), screen, "Confederate, turn 2, Command>");
+    assert!(
+        screen.contains("Standing intents (`go` carries them all on")
+            && screen.contains("1. Archer's brigade to McPherson's Ridge"),
+        "{screen}"
+    );
+    let went = ask(&mut s, "go 1");
+    assert!(
+        went.contains("Archer's brigade: to McPherson's Ridge") && went.contains("Brig. Gen. James Archer orders "),
+        "{went}"
+    );
     let told: Vec<&String> = screens
         .iter()
         .filter(|s| s.contains("While the computer played ("))

@@ -1458,7 +1458,9 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
 /// Issue 65, a formation chosen by a box: the colonel selected, a box around the 5th New
 /// Hampshire and the guns orders the two; the orders panel's "By intent" is then for those two
 /// ("5th New Hampshire and Section, Battery A, 4th US"), not the whole brigade; "To Hickory
-/// farm" moves them, and the 7th Wisconsin, outside the box, stays where it was.
+/// farm" moves them, and the 7th Wisconsin, outside the box, stays where it was. Left short
+/// of the farm, the intent stands: in the Union's next command phase the panel's "Carry on"
+/// gives the two a new order for it.
 #[test]
 fn a_box_of_units_is_given_an_intent_in_the_real_window() {
     let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
@@ -1509,6 +1511,51 @@ fn a_box_of_units_is_given_an_intent_in_the_real_window() {
     assert!(moved(UNION_5NH), "{recorded:?}");
     assert!(!moved(UNION_7WI), "the 7th, outside the box, stays: {recorded:?}");
     assert_eq!(g.at("units", UNION_7WI), seventh);
+    // Short of the farm (the guns limbered and slow), the intent stands: Enter through the
+    // phases and the computer's turn to the Union's next command phase, where the panel
+    // offers to carry it on; a click plays it with a new order.
+    let start = Instant::now();
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(600), "no second command phase");
+        let p = g.wait("the Union to decide", 300, |p| {
+            p["actor"] == 0 && p["at_table"] == true && p["thinking"].is_null() && p["intent_in_hand"] == false
+        });
+        if p["phase"] == "Command" && p["game_turn"].as_u64() == Some(2) {
+            break;
+        }
+        let n = g.actions();
+        key(&x, &g, "Return");
+        g.wait("the phase ended", 120, |p| {
+            p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
+        });
+        if g.probe()["end_phase_asked"] == true {
+            key(&x, &g, "Return");
+        }
+        g.wait("the next phase", 120, |p| p["actions"].as_u64() > Some(n));
+    }
+    // The colonel still selected: his panel offers it first (the layout settled before the
+    // click reads where the button is).
+    std::thread::sleep(Duration::from_secs(2));
+    let n = g.actions();
+    click_order(&x, &mut g, &format!("Carry on: {who} to Hickory farm"));
+    g.wait("the standing intent played out", 600, |p| {
+        p["intent_in_hand"] == false
+            && p["actions"].as_u64() > Some(n)
+            && p["status"]
+                .as_str()
+                .is_some_and(|s| s.starts_with(&format!("{who}: ")) && s.ends_with(": done"))
+    });
+    let last: Vec<Action> = g.probe()["recorded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(n as usize)
+        .map(|a| serde_json::from_value(a.clone()).unwrap())
+        .collect();
+    assert!(
+        matches!(last.first(), Some(Action::Order { units, .. }) if *units == vec![UNION_5NH as u32, UNION_GUNS as u32]),
+        "{last:?}"
+    );
 }
 
 /// Issue 65, "Drag that snaps": a regiment dragged far beyond its move (as a hand drags, a

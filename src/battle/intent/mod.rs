@@ -12,6 +12,7 @@
 //! - [`run`]: a formation's intent (a unit, a brigade, a division) played out action by
 //!   action: the order (the command roll) first, then each unit's move in turn, the
 //!   formation keeping its frontage by moving no farther than its slowest unit.
+//! - [`standing`]: an intent left short, offered again in the side's next command phases.
 //!
 //! The computer players may use the same doors; nothing here reads what the side may not
 //! know (an enemy named must be known to the side: [`Battle::known_to`]).
@@ -21,9 +22,11 @@ pub mod places;
 pub mod resolve;
 pub mod run;
 pub mod snap;
+pub mod standing;
 
 pub use kinds::{Aim, Intent};
 pub use places::{Place, PlaceKind, name_matches};
 pub use resolve::{EnemyThen, IntentMove, Keep};
 pub use run::{IntentRun, RunStep};
 pub use snap::SnapKind;
+pub use standing::{Standing, StandingIntent, Tally};

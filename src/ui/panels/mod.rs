@@ -74,6 +74,7 @@ struct TableShared<'w> {
     orders_shown: ResMut<'w, OrdersShown>,
     intent: Option<Res<'w, crate::ui::intent::IntentInHand>>,
     boxed: Option<ResMut<'w, crate::ui::common::BoxedGroup>>,
+    standing: Option<Res<'w, crate::ui::intent::StandingIntents>>,
 }
 
 /// The orders panel's buttons as last drawn: label and window rect (the probe's `orders`).
@@ -253,8 +254,15 @@ fn show_panels(
             egui::ScrollArea::vertical().id_salt("left_scroll").show(ui, |ui| {
                 unit_card::show(ui, b, &seats.view(b), selection);
                 ui.separator();
-                let boxed = shared.boxed.as_deref();
-                orders::show(ui, b, seats, (selection, boxed), legal, may_act, asks);
+                let standing = match shared.standing.as_ref() {
+                    Some(s) if may_act => s.0.offered(b, b.actor()),
+                    _ => Vec::new(),
+                };
+                let extras = orders::Extras {
+                    boxed: shared.boxed.as_deref(),
+                    standing: &standing,
+                };
+                orders::show(ui, b, seats, (selection, extras), legal, may_act, asks);
                 ui.separator();
                 let side = seats.fog_viewer().unwrap_or(b.active);
                 if let Some(s) = roster::show(ui, b, side, selection) {

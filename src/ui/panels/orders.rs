@@ -7,6 +7,7 @@
 //! [`entries`] says what the panel lists (testable without a window); [`show`] draws it.
 
 use crate::battle::fire::FireContext;
+use crate::battle::intent::StandingIntent;
 use crate::battle::state::{CmdId, SideId, Step, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::report::{capital, count};
@@ -97,6 +98,53 @@ pub struct OrderGroup {
 /// own actions (end phase, pass) are the phase bar's.
 pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup> {
     entries_boxed(b, sel, None, legal)
+}
+
+/// What the panel lists beside the legal actions: the units the selected commander's last
+/// box ordered this turn (his intents are for them), and the side's standing intents.
+#[derive(Clone, Copy, Default)]
+pub struct Extras<'a> {
+    pub boxed: Option<&'a BoxedGroup>,
+    pub standing: &'a [StandingIntent],
+}
+
+/// [`entries`] with the [`Extras`]: standing intents first ("Carry on: Archer's brigade to
+/// McPherson's Ridge"), with nothing selected or for the selected commander's units.
+pub fn entries_with(b: &Battle, sel: &Selection, extras: Extras, legal: &[Action]) -> Vec<OrderGroup> {
+    let carry = carry_on(b, sel, extras.standing);
+    let mut groups: Vec<OrderGroup> = carry.into_iter().collect();
+    groups.extend(entries_boxed(b, sel, extras.boxed, legal));
+    groups
+}
+
+/// The standing intents as buttons: all of them with nothing selected, else those sharing a
+/// unit with the selection's formation.
+fn carry_on(b: &Battle, sel: &Selection, standing: &[StandingIntent]) -> Option<OrderGroup> {
+    let mine: Option<Vec<UnitId>> = match (sel.unit, sel.commander) {
+        (None, None) => None,
+        (Some(u), _) => Some(vec![u]),
+        (None, Some(c)) if (c as usize) < b.commanders.len() => Some(b.commanded_units(c).map(|u| u.id).collect()),
+        _ => Some(Vec::new()),
+    };
+    let entries: Vec<Entry> = standing
+        .iter()
+        .filter(|s| mine.as_ref().is_none_or(|m| s.units.iter().any(|u| m.contains(u))))
+        .map(|s| Entry {
+            text: format!("Carry on: {}", crate::battle::intent::Standing::words(b, s)),
+            click: Click::Intent(crate::ui::common::IntentAsk {
+                side: s.side,
+                units: s.units.clone(),
+                who: s.who.clone(),
+                intent: s.intent.clone(),
+            }),
+        })
+        .collect();
+    (!entries.is_empty()).then(|| OrderGroup {
+        title: titled("Standing intents", entries.len()),
+        note: Some("Intents left short in an earlier turn: carry one on (its order is rolled again).".into()),
+        entries,
+        open: true,
+    })
 }
 
 /// [`entries`], the last box's units (`boxed`) being what the selected commander's intents
@@ -840,7 +888,7 @@ pub fn show(
     ui: &mut egui::Ui,
     b: &Battle,
     seats: &Seats,
-    (sel, boxed): (&Selection, Option<&BoxedGroup>),
+    (sel, extras): (&Selection, Extras),
     legal: &[Action],
     may_act: bool,
     asks: &mut Asks,
@@ -873,7 +921,7 @@ pub fn show(
         _ => "Orders".into(),
     };
     heading(ui, &title);
-    let groups = entries_boxed(b, sel, boxed, legal);
+    let groups = entries_with(b, sel, extras, legal);
     if groups.is_empty() {
         ui.label(egui::RichText::new(nothing_to_do(b, sel, legal, anything)).weak());
     }

@@ -467,6 +467,10 @@ pub(crate) fn enter_game(world: &mut World, (battle, game, agents): (crate::batt
     *world.resource_mut::<Selection>() = Selection::default();
     world.resource_mut::<Preview>().0 = None;
     world.resource_mut::<PhaseQueue>().0.clear();
+    // Nothing of the last battle's intents: the one in hand, those standing, the last box.
+    world.insert_resource(crate::ui::intent::IntentInHand::default());
+    world.insert_resource(crate::ui::intent::StandingIntents::default());
+    world.insert_resource(crate::ui::common::BoxedGroup::default());
     world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }
 
