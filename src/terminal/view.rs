@@ -185,12 +185,15 @@ pub fn units(b: &Battle, me: SideId) -> Vec<String> {
 }
 
 fn units_header(b: &Battle, me: SideId) -> String {
+    let phase = match b.phase {
+        Phase::GameOver => "the battle over".to_string(),
+        p => format!("{p:?} phase"),
+    };
     format!(
-        "{} units (turn {} of {}, {:?} phase, {}; positions in cm, x east, y north):",
+        "{} units (turn {} of {}, {phase}, {}; positions in cm, x east, y north):",
         b.sides[me].name,
         b.game_turn,
         b.turn_limit,
-        b.phase,
         conditions(b)
     )
 }
@@ -300,8 +303,9 @@ pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
             let stands: u32 = own.iter().map(|u| u.stands).sum();
             let start: u32 = own.iter().map(|u| u.start_stands).sum();
             line.push_str(&format!(
-                "; {}, {stands} of {start} stands",
-                crate::report::count(own.len() as i64, "unit")
+                "; {}, {stands} of {start} stand{}",
+                crate::report::count(own.len() as i64, "unit"),
+                if start == 1 { "" } else { "s" }
             ));
             let suppressed = own.iter().filter(|u| u.suppressed.is_some()).count();
             if suppressed > 0 {
@@ -387,9 +391,10 @@ fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<Str
             let stands: u32 = seen.iter().map(|u| u.stands).sum();
             let sight = seen.iter().filter(|u| view.in_sight(u.id)).count();
             out.push(format!(
-                "  {}: {} you know of, {stands} stands, {} in sight; {}",
+                "  {}: {} you know of, {}, {} in sight; {}",
                 crate::report::intent::formation_named(c, seen.iter().all(|u| u.is_artillery())),
                 crate::report::count(seen.len() as i64, "unit"),
+                crate::report::count(stands as i64, "stand"),
                 sight,
                 where_words(b, me, m)
             ));
@@ -399,7 +404,7 @@ fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<Str
         let u = b.unit(e);
         let seen = view.in_sight(e);
         out.push(format!(
-            "  {} {}: at ({}, {}) facing {}, {}, {} of {} stands, {}{}{}",
+            "  {} {}: at ({}, {}) facing {}, {}, {} of {} stand{}, {}{}{}",
             label(b, me, e),
             u.name,
             cm(u.pose.pos.x),
@@ -408,6 +413,7 @@ fn enemy_and_totals(b: &Battle, me: SideId, view: &PlayerView, out: &mut Vec<Str
             u.formation,
             u.stands,
             u.start_stands,
+            if u.start_stands == 1 { "" } else { "s" },
             status(b, u, false),
             from_nearest(b, me, u.pose.pos)
                 .map(|(_, t)| format!("; {t}"))

@@ -12,6 +12,13 @@ pub fn word_problems(b: &Battle, line: &str) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
     names.extend(b.units.iter().map(|u| u.name.as_str()));
     names.extend(b.commanders.iter().map(|c| c.name.as_str()));
+    // A formation's name (a commander's surname: "McIntosh's artillery").
+    let formations: Vec<String> = b
+        .commanders
+        .iter()
+        .map(|c| volley::report::intent::formation_words(b, c))
+        .collect();
+    names.extend(formations.iter().map(|f| f.as_str()));
     names.extend(b.sides.iter().map(|s| s.name.as_str()));
     names.extend(b.sides.iter().map(|s| s.army.as_str()));
     names.extend(b.terrain.areas.iter().map(|a| a.name.as_str()));
@@ -88,7 +95,33 @@ fn play_and_read(scenario: &str, seed: u64, agents_: [&str; 2], max: u64) -> (us
         agents::by_name(agents_[1], seed, 1).unwrap(),
     ];
     let mut before = b.clone();
+    let mut last_phase = None;
     let _ = volley::sim::play_with_reasons(b, &mut a, max, |b, act, ev, why| {
+        // At each new phase, what each side reads of the battle: the terminal's `units`
+        // (whole, and a formation a line) and the window's list of who may act and roster.
+        let phase = (b.game_turn, b.phase, b.active);
+        if last_phase != Some(phase) {
+            last_phase = Some(phase);
+            for side in 0..2 {
+                for l in volley::terminal::view::units(b, side)
+                    .into_iter()
+                    .chain(volley::terminal::view::formations(b, side))
+                {
+                    check(b, l);
+                }
+                #[cfg(feature = "gui")]
+                for g in volley::ui::panels::roster::roster(b, side) {
+                    check(b, g.title);
+                }
+            }
+            #[cfg(feature = "gui")]
+            for g in volley::ui::panels::orders::entries(b, &volley::ui::Selection::default(), &b.legal_actions()) {
+                check(b, g.title.clone());
+                for e in g.entries {
+                    check(b, e.text);
+                }
+            }
+        }
         // The action as the menu shows it before it is taken, the computer's reason for it
         // (the log and the ring on the table show it), its events after.
         check(&before, volley::report::heading(&before, act));
