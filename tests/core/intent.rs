@@ -596,17 +596,24 @@ fn the_general_never_steers_by_a_hidden_enemy() {
     assert_eq!(first(&a, &mut g1), first(&c, &mut g2));
 }
 
-/// A brigade whose actions are spent short of the place is given a successive order (at its
-/// -1) for the units not there, as a player would, until a roll fails (BPT "Successive
-/// Orders": a failed order ends the commander's orders for the turn).
-#[test]
-fn a_short_brigade_is_given_successive_orders_until_a_roll_fails() {
+/// Gettysburg (seed 11) at the Confederates' first command phase: the side, Lane, his
+/// brigade and the Lutheran Seminary, far off.
+fn lane_and_the_seminary() -> (Battle, usize, u32, Vec<u32>, volley::battle::intent::Place) {
     let mut b = load("gettysburg.ron", 11);
     command_phase(&mut b);
     let side = b.active;
     let lane = b.commanders.iter().find(|c| c.name.ends_with("Lane")).expect("Lane").id;
     let units: Vec<u32> = b.side_units(side).filter(|u| u.hq == lane).map(|u| u.id).collect();
     let seminary = b.find_places(side, "Seminary").pop().expect("the Seminary");
+    (b, side, lane, units, seminary)
+}
+
+/// A brigade whose actions are spent short of the place is given a successive order (at its
+/// -1) for the units not there, as a player would, until a roll fails (BPT "Successive
+/// Orders": a failed order ends the commander's orders for the turn).
+#[test]
+fn a_short_brigade_is_given_successive_orders_until_a_roll_fails() {
+    let (mut b, side, lane, units, seminary) = lane_and_the_seminary();
     let before = b.off_place(&seminary, b.unit(units[0]).pose.pos);
     // Two rolls that pass (3 and 4), then one that fails (11).
     super::common::script(&mut b, &[2, 1, 2, 2, 6, 5]);
@@ -660,12 +667,7 @@ fn next_command_phase(b: &mut Battle, side: usize) {
 #[test]
 fn an_intent_left_short_stands_until_the_next_command_phase() {
     use volley::battle::intent::{Standing, Tally};
-    let mut b = load("gettysburg.ron", 11);
-    command_phase(&mut b);
-    let side = b.active;
-    let lane = b.commanders.iter().find(|c| c.name.ends_with("Lane")).expect("Lane").id;
-    let units: Vec<u32> = b.side_units(side).filter(|u| u.hq == lane).map(|u| u.id).collect();
-    let seminary = b.find_places(side, "Seminary").pop().expect("the Seminary");
+    let (mut b, side, _, units, seminary) = lane_and_the_seminary();
     // One order passes, the successive one fails: far short of the Seminary.
     super::common::script(&mut b, &[2, 1, 6, 5]);
     let mut run = IntentRun::new(&b, side, &units, Intent::To(seminary.clone())).expect("a run");

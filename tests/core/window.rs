@@ -1029,17 +1029,7 @@ fn the_opportunity_fire_window_asks_the_player_in_the_real_window() {
         }
         assert!(p["over"] == false, "the game ended without a window");
         // The Union's own phases: end them.
-        let n = g.actions();
-        key(&x, &g, "Return");
-        g.wait("the phase ended", 120, |p| {
-            p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
-        });
-        if g.probe()["end_phase_asked"] == true {
-            key(&x, &g, "Return");
-        }
-        g.wait("the computer's turn or the next phase", 120, |p| {
-            p["actions"].as_u64() > Some(n)
-        });
+        end_phase_with_enter(&x, &mut g);
     };
     let prompt = asked["prompt"]
         .as_str()
@@ -1336,6 +1326,37 @@ fn order_button(p: &Value, label: &str) -> Option<(i64, i64)> {
     })
 }
 
+/// First Battle (seed 2) against the random Confederates, at the Union's first command phase
+/// (its initiative phase ended with Enter).
+fn union_command_phase(x: &Display, name: &str) -> Game {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(x, name, &scenario, 2, &["Confederate=random"]);
+    g.wait("the Union at the table", 300, |p| {
+        p["actor"] == 0 && p["at_table"] == true
+    });
+    key(x, &g, "Return");
+    g.wait("the command phase", 180, |p| {
+        p["phase"] == "Command" && p["at_table"] == true
+    });
+    g
+}
+
+/// Enter ends the phase (Enter again when it asks first); back once an action was played
+/// (the phase's end, or the computer's next).
+fn end_phase_with_enter(x: &Display, g: &mut Game) {
+    let n = g.actions();
+    key(x, g, "Return");
+    g.wait("the phase ended", 120, |p| {
+        p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
+    });
+    if g.probe()["end_phase_asked"] == true {
+        key(x, g, "Return");
+    }
+    g.wait("the computer's turn or the next phase", 120, |p| {
+        p["actions"].as_u64() > Some(n)
+    });
+}
+
 /// Clicks the orders panel's button beginning `label` once it is drawn.
 fn click_order(x: &Display, g: &mut Game, label: &str) {
     let p = g.wait(&format!("the orders button {label}"), 120, |p| {
@@ -1466,15 +1487,7 @@ fn a_box_of_units_is_given_an_intent_in_the_real_window() {
     let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
     ensure_tools();
     let x = Display::start();
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
-    let mut g = Game::play(&x, "box-intent", &scenario, 2, &["Confederate=random"]);
-    g.wait("the Union at the table", 300, |p| {
-        p["actor"] == 0 && p["at_table"] == true
-    });
-    key(&x, &g, "Return");
-    g.wait("the command phase", 180, |p| {
-        p["phase"] == "Command" && p["at_table"] == true
-    });
+    let mut g = union_command_phase(&x, "box-intent");
     let at = g.at("commanders", REED);
     click(&x, &mut g, at);
     g.wait("the colonel selected", 60, |p| p["selection"][1] == REED);
@@ -1523,15 +1536,7 @@ fn a_box_of_units_is_given_an_intent_in_the_real_window() {
         if p["phase"] == "Command" && p["game_turn"].as_u64() == Some(2) {
             break;
         }
-        let n = g.actions();
-        key(&x, &g, "Return");
-        g.wait("the phase ended", 120, |p| {
-            p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
-        });
-        if g.probe()["end_phase_asked"] == true {
-            key(&x, &g, "Return");
-        }
-        g.wait("the next phase", 120, |p| p["actions"].as_u64() > Some(n));
+        end_phase_with_enter(&x, &mut g);
     }
     // The colonel still selected: his panel offers it first (the layout settled before the
     // click reads where the button is).
@@ -1566,15 +1571,7 @@ fn an_overlong_drag_snaps_to_the_nearest_legal_move_in_the_real_window() {
     let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
     ensure_tools();
     let x = Display::start();
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
-    let mut g = Game::play(&x, "snap", &scenario, 2, &["Confederate=random"]);
-    g.wait("the Union at the table", 300, |p| {
-        p["actor"] == 0 && p["at_table"] == true
-    });
-    key(&x, &g, "Return");
-    g.wait("the command phase", 180, |p| {
-        p["phase"] == "Command" && p["at_table"] == true
-    });
+    let mut g = union_command_phase(&x, "snap");
     let seventh = g.at("units", UNION_7WI);
     click(&x, &mut g, seventh);
     g.wait("the 7th selected", 60, |p| p["selection"][0] == UNION_7WI);
@@ -1611,6 +1608,7 @@ fn an_overlong_drag_snaps_to_the_nearest_legal_move_in_the_real_window() {
     };
     assert_eq!(u64::from(unit), UNION_7WI);
     // Legal, and no longer than the line's 10 cm move (the army list), whatever was dragged.
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
     let b = volley::load_battle(&scenario, 2).expect("First Battle").0;
     let start = b.unit(unit).pose.pos;
     assert!(to.pos.dist(start) <= 10.0 + 1e-6, "{to:?} from {start:?}");

@@ -3,6 +3,7 @@
 //! legend on the right. The table shows in what is left, which the camera is told about.
 
 pub mod box_select;
+mod by_intent;
 pub mod dice;
 pub mod legend;
 pub mod log;
@@ -14,6 +15,7 @@ pub mod roster;
 pub mod tooltip;
 pub mod unit_card;
 pub mod victory;
+mod who;
 
 use super::camera::TableViewport;
 pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};

@@ -8,7 +8,7 @@
 
 use crate::battle::fire::FireContext;
 use crate::battle::intent::StandingIntent;
-use crate::battle::state::{CmdId, SideId, Step, UnitId};
+use crate::battle::state::{CmdId, Step, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::report::{capital, count};
 use crate::rules::geometry::{Pose, wrap_angle};
@@ -17,6 +17,10 @@ use crate::ui::common::{Asks, heading, plain};
 use crate::ui::common::{BoxedGroup, Selection};
 use crate::ui::session::Seats;
 use bevy_egui::egui;
+
+use super::by_intent::carry_on;
+pub use super::by_intent::{formation_of, intents};
+use super::who::who_may_act;
 
 /// The group an action is listed under.
 pub fn group(a: &Action) -> &'static str {
@@ -117,36 +121,6 @@ pub fn entries_with(b: &Battle, sel: &Selection, extras: Extras, legal: &[Action
     groups
 }
 
-/// The standing intents as buttons: all of them with nothing selected, else those sharing a
-/// unit with the selection's formation.
-fn carry_on(b: &Battle, sel: &Selection, standing: &[StandingIntent]) -> Option<OrderGroup> {
-    let mine: Option<Vec<UnitId>> = match (sel.unit, sel.commander) {
-        (None, None) => None,
-        (Some(u), _) => Some(vec![u]),
-        (None, Some(c)) if (c as usize) < b.commanders.len() => Some(b.commanded_units(c).map(|u| u.id).collect()),
-        _ => Some(Vec::new()),
-    };
-    let entries: Vec<Entry> = standing
-        .iter()
-        .filter(|s| mine.as_ref().is_none_or(|m| s.units.iter().any(|u| m.contains(u))))
-        .map(|s| Entry {
-            text: format!("Carry on: {}", crate::battle::intent::Standing::words(b, s)),
-            click: Click::Intent(crate::ui::common::IntentAsk {
-                side: s.side,
-                units: s.units.clone(),
-                who: s.who.clone(),
-                intent: s.intent.clone(),
-            }),
-        })
-        .collect();
-    (!entries.is_empty()).then(|| OrderGroup {
-        title: titled("Standing intents", entries.len()),
-        note: Some("Intents left short in an earlier turn: carry one on (its order is rolled again).".into()),
-        entries,
-        open: true,
-    })
-}
-
 /// [`entries`], the last box's units (`boxed`) being what the selected commander's intents
 /// are for, if he ordered them by a box this turn.
 pub fn entries_boxed(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>, legal: &[Action]) -> Vec<OrderGroup> {
@@ -192,129 +166,7 @@ pub fn entries_boxed(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>, le
     out
 }
 
-/// The units a selection orders by intent, with who they are in words: the units the selected
-/// commander's box ordered this turn ("13th Alabama, 1st Tennessee and 7th Tennessee", "4
-/// units of Archer's brigade"), a commander's whole formation ("Heth's division"), or a unit
-/// alone.
-pub fn formation_of(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>) -> Option<(SideId, Vec<UnitId>, String)> {
-    if let (None, Some(c), Some(g)) = (sel.unit, sel.commander, boxed)
-        && g.commander == Some(c)
-        && g.turn == b.player_turn
-        && (c as usize) < b.commanders.len()
-    {
-        let units: Vec<UnitId> = g
-            .units
-            .iter()
-            .copied()
-            .filter(|&u| (u as usize) < b.units.len() && b.unit(u).alive())
-            .collect();
-        if !units.is_empty() {
-            let cm = b.commander(c);
-            let who = if units.len() <= 3 {
-                let names: Vec<&str> = units.iter().map(|&u| b.unit(u).name.as_str()).collect();
-                match names.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-                    _ => names.join(""),
-                }
-            } else {
-                format!(
-                    "{} units of {}",
-                    units.len(),
-                    crate::report::intent::formation_words(b, cm)
-                )
-            };
-            return Some((cm.side, units, who));
-        }
-    }
-    match (sel.unit, sel.commander) {
-        (Some(u), _) if (u as usize) < b.units.len() && b.unit(u).alive() => {
-            Some((b.unit(u).side, vec![u], b.unit(u).name.clone()))
-        }
-        (None, Some(c)) if (c as usize) < b.commanders.len() && b.commander(c).alive() => {
-            let cm = b.commander(c);
-            let units: Vec<UnitId> = b.commanded_units(c).map(|u| u.id).collect();
-            (!units.is_empty()).then(|| (cm.side, units, crate::report::intent::formation_words(b, cm)))
-        }
-        _ => None,
-    }
-}
-
-/// How many of the enemy units nearest a formation its intents offer by name.
-const INTENT_ENEMIES: usize = 3;
-
-/// "By intent", in the command phase of the selection's side: to each of its objectives,
-/// into range of (and to charge reach of) the nearest enemies it knows of, form line facing
-/// the nearest, hold. Each puts the intent in hand: the order is rolled, then each unit makes
-/// its best legal move for it, said in the log.
-pub fn intents(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>) -> Option<OrderGroup> {
-    let (side, units, who) = formation_of(b, sel, boxed)?;
-    if b.phase != crate::battle::Phase::Command || b.active != side || b.actor() != side || b.is_over() {
-        return None;
-    }
-    use crate::battle::intent::{Aim, Intent};
-    let ask = |intent: Intent| {
-        Click::Intent(crate::ui::common::IntentAsk {
-            side,
-            units: units.clone(),
-            who: who.clone(),
-            intent,
-        })
-    };
-    let mut entries = Vec::new();
-    for p in b
-        .places(side)
-        .into_iter()
-        .filter(|p| matches!(p.kind, crate::battle::intent::PlaceKind::Objective(_)))
-    {
-        entries.push(Entry {
-            text: format!("To {}", p.name),
-            click: ask(Intent::To(p)),
-        });
-    }
-    let n = units.len() as f64;
-    let middle = units.iter().fold(crate::rules::geometry::V2::new(0.0, 0.0), |a, &u| {
-        a + b.unit(u).pose.pos * (1.0 / n)
-    });
-    let mut enemies: Vec<(f64, UnitId)> = b
-        .side_units(1 - side)
-        .filter(|e| e.alive() && b.known_to(side, e.id))
-        .map(|e| (e.pose.pos.dist(middle), e.id))
-        .collect();
-    enemies.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-    for &(d, e) in enemies.iter().take(INTENT_ENEMIES) {
-        entries.push(Entry {
-            text: format!("Into range of {} ({} cm off)", b.unit(e).name, cm(d)),
-            click: ask(Intent::IntoRange(e)),
-        });
-    }
-    if let Some(&(_, e)) = enemies.first() {
-        let name = &b.unit(e).name;
-        entries.push(Entry {
-            text: format!("To charge reach of {name}"),
-            click: ask(Intent::ChargeReach(e)),
-        });
-        entries.push(Entry {
-            text: format!("Form line facing {name}"),
-            click: ask(Intent::Face(Aim::Unit(e))),
-        });
-    }
-    entries.push(Entry {
-        text: "Hold: no order, no move".into(),
-        click: ask(Intent::Hold),
-    });
-    // Open for a commander's formation; a unit's own orders come first, its intents folded.
-    Some(OrderGroup {
-        open: sel.unit.is_none(),
-        title: format!("By intent: {who}"),
-        note: Some(format!(
-            "{}: the order is rolled, then each unit makes its best legal move for it, said in the log.",
-            count(units.len() as i64, "unit")
-        )),
-        entries,
-    })
-}
-
-fn titled(name: &str, n: usize) -> String {
+pub(super) fn titled(name: &str, n: usize) -> String {
     if n > 1 {
         format!("{name} ({n})")
     } else {
@@ -323,139 +175,11 @@ fn titled(name: &str, n: usize) -> String {
 }
 
 /// "A", "A and B", "A, B and C".
-fn and_list(names: &[&str]) -> String {
+pub(super) fn and_list(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => one.to_string(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// The list of who may act now, each with what it may do, to select: commanders (orders,
-/// rides) first, then units, in the order their actions come.
-fn who_may_act(b: &Battle, legal: &[Action]) -> Vec<OrderGroup> {
-    // (who, [(kind word, count)]) in first-seen order.
-    let mut who: Vec<(Selection, Vec<(&'static str, usize)>)> = Vec::new();
-    for a in legal.iter().filter(|a| group(a) != "Phase") {
-        let (units, commander) = a.references();
-        let s = match a {
-            Action::Order { commander, .. } | Action::CommanderMove { commander, .. } => Selection {
-                unit: None,
-                commander: Some(*commander),
-            },
-            _ => match units.first() {
-                Some(u) => Selection {
-                    unit: Some(*u),
-                    commander: None,
-                },
-                None => Selection { unit: None, commander },
-            },
-        };
-        if s.unit.is_some_and(|u| u as usize >= b.units.len())
-            || s.commander.is_some_and(|c| c as usize >= b.commanders.len())
-        {
-            continue;
-        }
-        let kind = summary_word(a);
-        let i = match who.iter().position(|(w, _)| *w == s) {
-            Some(i) => i,
-            None => {
-                who.push((s, Vec::new()));
-                who.len() - 1
-            }
-        };
-        let kinds = &mut who[i].1;
-        match kinds.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => kinds.push((kind, 1)),
-        }
-    }
-    // Commanders before units.
-    who.sort_by_key(|(s, _)| s.commander.is_none());
-    // On a big battle, folded by division (the formations under the side's chief).
-    let division = |s: &Selection| match (s.unit, s.commander) {
-        (Some(u), _) => Some(b.division_of(b.unit(u).hq)),
-        (None, Some(c)) => Some(b.division_of(c)),
-        _ => None,
-    };
-    let mut divisions: Vec<Option<u32>> = who.iter().map(|(s, _)| division(s)).collect();
-    divisions.sort();
-    divisions.dedup();
-    if divisions.len() > 1 && who.len() > WHO_FOLDED {
-        let note = "Select one (here or on the table) to see its orders; each division folds.";
-        return divisions
-            .into_iter()
-            .enumerate()
-            .map(|(i, d)| {
-                let mine: Vec<(Selection, Vec<(&'static str, usize)>)> =
-                    who.iter().filter(|(s, _)| division(s) == d).cloned().collect();
-                let name = d.map_or("Others".to_string(), |c| {
-                    crate::report::intent::formation_words(b, b.commander(c))
-                });
-                let entries = who_entries(b, mine);
-                OrderGroup {
-                    title: titled(&name, entries.len()),
-                    note: (i == 0).then(|| note.to_string()),
-                    entries,
-                    open: false,
-                }
-            })
-            .collect();
-    }
-    let entries = who_entries(b, who);
-    if entries.is_empty() {
-        return Vec::new();
-    }
-    vec![OrderGroup {
-        title: titled("Who may act", entries.len()),
-        note: Some("Select one (here or on the table) to see its orders.".into()),
-        entries,
-        open: true,
-    }]
-}
-
-/// More of who may act than this, on a battle of several divisions: folded by division.
-const WHO_FOLDED: usize = 12;
-
-/// Who may act, a button each: "Brig. Gen. James Archer: 6 orders, 5 rides".
-fn who_entries(b: &Battle, who: Vec<(Selection, Vec<(&'static str, usize)>)>) -> Vec<Entry> {
-    who.into_iter()
-        .map(|(s, kinds)| {
-            let name = match (s.unit, s.commander) {
-                (Some(u), _) => b.unit(u).name.clone(),
-                (None, Some(c)) => b.commander(c).name.clone(),
-                (None, None) => String::new(),
-            };
-            let what: Vec<String> = kinds.iter().map(|(k, n)| kind_count(k, *n)).collect();
-            Entry {
-                text: format!("{name}: {}", what.join(", ")),
-                click: Click::Select(s),
-            }
-        })
-        .collect()
-}
-
-/// The kind of an action in the list of who may act.
-fn summary_word(a: &Action) -> &'static str {
-    match a {
-        Action::CommanderMove { .. } => "ride",
-        Action::Move { .. } | Action::InitiativeEvade { .. } | Action::CounterEvade { .. } => "move",
-        Action::Consolidate { .. } => "consolidation",
-        _ => match group(a) {
-            "Order" => "order",
-            "Fire" => "fire",
-            "Charge" => "charge",
-            _ => "deploy",
-        },
-    }
-}
-
-fn kind_count(kind: &str, n: usize) -> String {
-    match kind {
-        "fire" => format!("{} to fire at", count(n as i64, "target")),
-        "deploy" if n == 1 => "1 change of formation or drill".into(),
-        "deploy" => format!("{n} changes of formation or drill"),
-        k => count(n as i64, k),
     }
 }
 
