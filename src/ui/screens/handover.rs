@@ -179,16 +179,23 @@ fn handover(
 }
 
 /// The melee's result over the table: in hot-seat for the player who fought it, until they
-/// hand over; in solo for the player, whoever fought it, until they go on.
+/// hand over; in solo for the player, whoever fought it, until they go on. Enter lets it go
+/// once it has been drawn: the Enter that ended the phase and fought the melee (in solo, held
+/// in the same frame) is not taken for it. `shown`: the lines drawn in the frame before.
 fn result_pause(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
     seats: Res<Seats>,
     mut pause: ResMut<ResultPause>,
     mut next: ResMut<NextState<Screen>>,
+    mut shown: Local<Option<Vec<LogLine>>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(lines) = pause.0.clone() else { return Ok(()) };
+    let fresh = shown.as_ref() != Some(&lines);
+    if fresh {
+        *shown = Some(lines.clone());
+    }
     let b = &battle.0;
     let actor = b.actor();
     let mut done = false;
@@ -214,11 +221,12 @@ fn result_pause(
                 format!("Hand over to {} (Enter)", b.sides[actor].name)
             };
             let button = egui::Button::new(egui::RichText::new(words).strong());
-            let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let enter = !fresh && ui.input(|i| i.key_pressed(egui::Key::Enter));
             done = ui.add(button).clicked() || enter;
         });
     if done {
         pause.0 = None;
+        *shown = None;
         if !seats.no_handover {
             next.set(Screen::Handover);
         }
