@@ -58,6 +58,22 @@ pub fn army_stems() -> Vec<String> {
     v
 }
 
+/// The army lists the editor offers, each with its name as a player reads it ("ACW Union
+/// Army"): (file stem, name), read once. A list that does not load is offered by its stem.
+pub fn army_names() -> &'static [(String, String)] {
+    static NAMES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let dir = crate::assets_dir().join("armies");
+        army_stems()
+            .into_iter()
+            .map(|stem| {
+                let name = load_army(&dir.join(format!("{stem}.ron"))).map_or_else(|_| stem.clone(), |a| a.name);
+                (stem, name)
+            })
+            .collect()
+    })
+}
+
 fn load_armies(sc: &Scenario) -> Result<Vec<ArmyList>, DataError> {
     let dir = crate::assets_dir().join("armies");
     sc.sides

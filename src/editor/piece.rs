@@ -52,7 +52,8 @@ impl Piece {
         }
     }
 
-    /// What a player calls it: "Woods \"Harris Woods\"", "unit us_20me (20th Maine)".
+    /// What a player calls it: "Woods \"Harris Woods\"", "20th Maine", "Col. Strong Vincent"
+    /// (units and commanders by name, told apart in words when two share one: [`super::names`]).
     pub fn label(self, sc: &Scenario) -> String {
         let t = &sc.terrain;
         let named = |what: &str, name: &str| {
@@ -71,14 +72,8 @@ impl Piece {
             Piece::Hill(i) => named("hill", &t.hills[i].name),
             Piece::Building(i) => named("building", &t.buildings[i].name),
             Piece::Objective(i) => named("objective", &sc.objectives[i].name),
-            Piece::Unit { side, i } => {
-                let u = &sc.sides[side].units[i];
-                format!("unit {} ({})", u.id, u.name)
-            }
-            Piece::Commander { side, i } => {
-                let c = &sc.sides[side].commanders[i];
-                format!("commander {} ({})", c.id, c.name)
-            }
+            Piece::Unit { side, i } => super::names::unit_words(sc, side, i),
+            Piece::Commander { side, i } => super::names::commander_words(sc, side, i),
             Piece::Deployment(side) => format!("{}'s deployment zone", sc.sides[side].name),
         }
     }
@@ -213,8 +208,19 @@ pub fn remove(sc: &mut Scenario, piece: Piece) -> Result<(), String> {
                 .filter(|c| c.superior.as_deref() == Some(&id))
                 .count();
             if units + subs > 0 {
+                let count = crate::report::words::count;
+                let whom = match (units, subs) {
+                    (_, 0) => count(units as i64, "unit"),
+                    (0, _) => count(subs as i64, "commander"),
+                    _ => format!(
+                        "{} and {}",
+                        count(units as i64, "unit"),
+                        count(subs as i64, "commander")
+                    ),
+                };
                 return Err(format!(
-                    "{id} still commands {units} unit(s) and {subs} commander(s): give them another commander first"
+                    "{} still commands {whom}: give them another commander first",
+                    super::names::commander_words(sc, side, i)
                 ));
             }
             sc.sides[side].commanders.remove(i);

@@ -7,28 +7,51 @@ use crate::data::validate::LoadedScenario;
 
 /// What the battle needs of a scenario to be built at all (every name it looks up is there);
 /// the rest of the validator's checks are [`super::problems`]'s. `None` when it can be built.
+/// Said with the pieces' names ([`super::names`]); a row the army list lacks is quoted as the
+/// file has it (it names nothing).
 pub fn unbuildable(doc: &Doc) -> Option<String> {
+    use super::names::{commander_words, unit_words};
     let sc = &doc.scenario;
     if sc.sides.len() != 2 || doc.armies.len() != 2 {
         return Some("a scenario has two sides".into());
     }
-    let mut ids = std::collections::BTreeSet::new();
+    // Each commander id seen so far: its side and index.
+    let mut ids = std::collections::BTreeMap::new();
     for (s, side) in sc.sides.iter().enumerate() {
         let army = &doc.armies[s];
-        for c in &side.commanders {
+        for (i, c) in side.commanders.iter().enumerate() {
             if army.command(&c.row).is_none() {
-                return Some(format!("commander {}: no row \"{}\" in {}", c.id, c.row, army.name));
+                return Some(format!(
+                    "{}: no command row \"{}\" in {}",
+                    commander_words(sc, s, i),
+                    c.row,
+                    army.name
+                ));
             }
-            if !ids.insert(c.id.as_str()) {
-                return Some(format!("two commanders are called {}", c.id));
+            if let Some(&(s0, i0)) = ids.get(c.id.as_str()) {
+                return Some(format!(
+                    "{} and {} have one id in the file: each commander needs an id of his own",
+                    commander_words(sc, s0, i0),
+                    commander_words(sc, s, i)
+                ));
             }
+            ids.insert(c.id.as_str(), (s, i));
         }
-        for u in &side.units {
+        for (i, u) in side.units.iter().enumerate() {
             if army.troop(&u.row).is_none() {
-                return Some(format!("unit {}: no row \"{}\" in {}", u.id, u.row, army.name));
+                return Some(format!(
+                    "{}: no troop row \"{}\" in {}",
+                    unit_words(sc, s, i),
+                    u.row,
+                    army.name
+                ));
             }
             if !side.commanders.iter().any(|c| c.id == u.commander) {
-                return Some(format!("unit {}: no commander {} on its side", u.id, u.commander));
+                return Some(format!(
+                    "{} answers to no commander of the {}",
+                    unit_words(sc, s, i),
+                    side.name
+                ));
             }
         }
     }

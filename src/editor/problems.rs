@@ -12,16 +12,21 @@
 //! whose piece cannot be taken out without making a problem of its own: a side's last unit
 //! (a side with no units is an error), a commander who still commands (see
 //! [`piece::remove`]) or a side's only CO.
+//!
+//! The checker names units, commanders and army rows by the ids the file links them with; a
+//! problem says them by name ([`names::in_words`], read on the scenario checked), as the rest
+//! of the editor does.
 
 use super::Doc;
+use super::names;
 use super::piece::{self, Piece};
 use super::write::{Written, piece_at_line, write_scenario};
 use crate::data::load::{RonSpans, Seg};
 use crate::data::scenario::Scenario;
 use crate::data::validate::validate_scenario_file;
 
-/// One problem: the checker's message, where it is in the document as written, and the piece
-/// it is about (`None` for the scenario's own fields, a side's name, …).
+/// One problem: the checker's message (its ids said by name), where it is in the document as
+/// written, and the piece it is about (`None` for the scenario's own fields, a side's name, …).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub piece: Option<Piece>,
@@ -67,7 +72,7 @@ pub fn problems(doc: &Doc, max: usize) -> Vec<Problem> {
             piece,
             line,
             col: err.col,
-            msg: err.msg,
+            msg: names::in_words(&sc, &doc.armies, &err.msg),
         });
         let Some(a) = at else { break };
         if out.len() >= max || !can_take_out(&sc, a) || piece::remove(&mut sc, a).is_err() {
@@ -222,14 +227,16 @@ mod tests {
         assert_eq!(ps.len(), 1, "{ps:?}");
         let p = &ps[0];
         assert_eq!(p.piece, Some(Piece::Unit { side: 0, i: 1 }));
-        assert_eq!(p.msg, "overlapping stands: us_20me and us_83pa");
+        assert_eq!(p.msg, "overlapping stands: 20th Maine and 83rd Pennsylvania");
         assert!(at(&doc, p).starts_with("(x: 72, y: 45), facing: 90, commander: \"us_bde1\", grade: Some(Elite)"));
-        // Exactly what the checker says of the file.
+        // Exactly what the checker says of the file, its ids said by name.
         let text = write_scenario(&doc.scenario, doc.original.as_deref()).text;
         let dir = crate::assets_dir().join("armies");
         let e =
             validate_scenario_file(&text, &doc.path, &doc.scenario, &doc.armies, &dir, &doc.footprints).unwrap_err();
-        assert_eq!((e.line, e.col, e.msg.as_str()), (p.line, p.col, p.msg.as_str()));
+        assert_eq!(e.msg, "overlapping stands: us_20me and us_83pa");
+        let said = names::in_words(&doc.scenario, &doc.armies, &e.msg);
+        assert_eq!((e.line, e.col, said.as_str()), (p.line, p.col, p.msg.as_str()));
     }
 
     #[test]
@@ -266,9 +273,9 @@ mod tests {
         assert!(
             ps[2]
                 .msg
-                .starts_with("unit us_20me: unknown troop row \"no_such_row\" in ACW Union Army")
+                .starts_with("unit 20th Maine: unknown troop row \"no_such_row\" in ACW Union Army")
         );
-        assert_eq!(ps[3].msg, "overlapping stands: us_12nj and us_16mi");
+        assert_eq!(ps[3].msg, "overlapping stands: 12th New Jersey and 16th Michigan");
         let full = write_scenario(&doc.scenario, doc.original.as_deref());
         for p in &ps {
             assert_eq!(piece_at_line(&full, p.line), p.piece, "{p:?}");

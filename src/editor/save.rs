@@ -86,7 +86,10 @@ mod tests {
         let p = &problems(&doc, 1)[0];
         assert_eq!(
             e,
-            format!("{}:{}: overlapping stands: us_20me and us_83pa", p.line, p.col)
+            format!(
+                "{}:{}: overlapping stands: 20th Maine and 83rd Pennsylvania",
+                p.line, p.col
+            )
         );
         assert_eq!(std::fs::read(&map).unwrap(), before);
         assert!(temp_files(&dir).is_empty());

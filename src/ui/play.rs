@@ -3,6 +3,7 @@
 //! Bevy state that follows the battle), with the hand-over, the result screen and the
 //! autosave run on entering a turn or a phase.
 
+use super::screens::handover::{ResultPause, fought_melee, held, melee_seen};
 use super::session::{AUTOSAVE, Agents, BattleLog, GameRecord, LogLine, Seats, Turn};
 use super::undo::UndoStack;
 use crate::app::{ActionApplied, ActionRefused, ActionRequest, BattleState, BattleSystems, GamePhase};
@@ -24,7 +25,12 @@ pub(crate) fn plugin(app: &mut App) {
                 // within the frame, and the seat's (with its hand-over, which reads the log
                 // written after the frame's systems) must wait for the next frame's.
                 follow_turn.after(BattleSystems::Follow),
-                agent_turn.run_if(in_state(Screen::Battle).and_then(computers_turn)),
+                // Not while a melee is held on the table for the player to read (solo).
+                agent_turn.run_if(
+                    in_state(Screen::Battle)
+                        .and_then(computers_turn)
+                        .and_then(|p: Option<Res<ResultPause>>| !held(&p)),
+                ),
             ),
         )
         .add_systems(PostUpdate, (on_applied, on_refused).chain())
@@ -74,7 +80,7 @@ impl NewGame {
         world.insert_resource(self.record);
         world.insert_resource(self.log);
         world.insert_resource(self.undo);
-        world.insert_resource(super::screens::handover::ResultPause::default());
+        world.insert_resource(ResultPause::default());
     }
 }
 
@@ -225,16 +231,20 @@ fn agent_turn(
     });
 }
 
-/// Where an applied action is written: the battle log (and dice panel), the game's record
-/// and the undo stack.
+/// Where an applied action is written: the battle log (and dice panel), the game's record,
+/// the undo stack, and in solo play the melee it fought, held on the table.
 #[derive(SystemParam)]
 struct Written<'w> {
     log: ResMut<'w, BattleLog>,
     record: ResMut<'w, GameRecord>,
     undo: ResMut<'w, UndoStack>,
+    pause: ResMut<'w, ResultPause>,
+    shot: Option<Res<'w, ShotRequest>>,
 }
 
-/// Record applied actions, write the log and the dice panel.
+/// Record applied actions, write the log and the dice panel. In solo play, an action (the
+/// computer's or the player's) that fought a melee the player may see holds it on the table
+/// (`handover::ResultPause`) until the player goes on; a screenshot's run never stops.
 fn on_applied(
     mut applied: MessageReader<ActionApplied>,
     battle: Res<BattleState>,
@@ -247,6 +257,8 @@ fn on_applied(
         mut log,
         mut record,
         mut undo,
+        mut pause,
+        shot,
     } = written;
     let b = &battle.0;
     let mut any = false;
@@ -264,6 +276,14 @@ fn on_applied(
         }
         log.push_action(b, ev.game_turn, heading, &ev.events);
         log.refusal = None;
+        if let Some(me) = seats.solo().filter(|_| shot.is_none())
+            && fought_melee(&ev.events)
+        {
+            let melee = melee_seen(b, &log.lines, Some(me));
+            if !melee.is_empty() {
+                pause.0 = Some(melee);
+            }
+        }
     }
     if any {
         undo.settle(b);
@@ -341,8 +361,8 @@ fn hand_over(
     mut seats: ResMut<Seats>,
     screen: Res<State<Screen>>,
     mut next: ResMut<NextState<Screen>>,
-    log: Res<BattleLog>,
-    mut pause: ResMut<super::screens::handover::ResultPause>,
+    (battle, log): (Res<BattleState>, Res<BattleLog>),
+    mut pause: ResMut<ResultPause>,
 ) {
     let Turn::Player(actor) = *turn.get() else { return };
     if *screen.get() != Screen::Battle || seats.viewer == Some(actor) {
@@ -355,7 +375,7 @@ fn hand_over(
         return;
     }
     if seats.viewer.is_some() {
-        let melee = super::screens::handover::melee_to_show(&log.lines);
+        let melee = melee_seen(&battle.0, &log.lines, seats.viewer);
         if !melee.is_empty() {
             pause.0 = Some(melee);
             return;

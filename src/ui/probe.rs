@@ -63,8 +63,11 @@ pub struct Probe {
     pub holding: Vec<u32>,
     /// The question "end the command phase?" is open.
     pub end_phase_asked: bool,
-    /// The melee's result shows before the hand-over (`handover::ResultPause`).
+    /// A melee's result is held on the table (`handover::ResultPause`): before the hot-seat
+    /// hand-over, or in solo play till the player goes on.
     pub result_pause: bool,
+    /// The held melee's lines, as its panel shows them (the dice drawn under each).
+    pub result_lines: Vec<String>,
     pub selection: [Option<u32>; 2],
     /// Where the frame saw the pointer, in window pixels (none: outside the window).
     pub pointer: Option<[f32; 2]>,
@@ -321,7 +324,7 @@ fn write_probe(
         // The turn state follows the battle a frame later: not yet at the table till it has.
         at_table: *screen.get() == Screen::Battle
             && *turn.get() == crate::ui::session::Turn::Player(b.actor())
-            && crate::ui::session::at_table(turn.get(), &seats),
+            && crate::ui::session::at_table(turn.get(), &seats, pause.0.is_some()),
         window: [window.width(), window.height()],
         phase: format!("{:?}", b.phase),
         game_turn: b.game_turn,
@@ -343,6 +346,12 @@ fn write_probe(
         },
         end_phase_asked: ask.open(b),
         result_pause: pause.0.is_some(),
+        result_lines: pause
+            .0
+            .iter()
+            .flatten()
+            .map(|l| crate::ui::common::plain(&l.text))
+            .collect(),
         selection: [selection.unit, selection.commander],
         pointer: window.cursor_position().map(|c| [c.x, c.y]),
         pointer_order: pointer.lines.clone(),

@@ -102,6 +102,16 @@ impl Seats {
         self.sides.iter().any(|s| s == REMOTE)
     }
 
+    /// Solo play: one side a person's at this table, the other a computer player's. The
+    /// person's side.
+    pub fn solo(&self) -> Option<SideId> {
+        let humans: Vec<SideId> = (0..2).filter(|&s| self.human(s)).collect();
+        match humans[..] {
+            [me] if !["replay", REMOTE].contains(&self.sides[1 - me].as_str()) => Some(me),
+            _ => None,
+        }
+    }
+
     /// Is `side`'s hand (its units to act, its orders) hidden from the table? In hot-seat, while
     /// the other side's player still sits at it: the melee shown to the player who charged,
     /// before the hand-over.
@@ -143,8 +153,12 @@ impl Turn {
 }
 
 /// The player seated at this table is the one to act (the gate of the table's orders: in
-/// hot-seat, not while the table waits to be handed over).
-pub fn at_table(turn: &Turn, seats: &Seats) -> bool {
+/// hot-seat, not while the table waits to be handed over; never while a melee is `held` on the
+/// table, `screens::handover::ResultPause`, until the player goes on).
+pub fn at_table(turn: &Turn, seats: &Seats, held: bool) -> bool {
+    if held {
+        return false;
+    }
     match *turn {
         Turn::Player(side) => seats.no_handover || seats.viewer == Some(side),
         _ => false,

@@ -1492,6 +1492,181 @@ fn the_charging_player_sees_the_melee_before_the_hand_over() {
     assert_eq!(battle(&app).actions, n, "Enter does not end the Confederate's phase");
 }
 
+/// The melee held on the table says nothing of a unit hidden from the player it is shown to
+/// (`handover::melee_seen`, the hand-over summary's rule): the 5th New Hampshire's charge on
+/// the 21st Georgia, told to the Union in full; with the 21st made hidden from the Union (as if
+/// it were), its lines go and the Union's own remain; the Confederate, who knows it, is told
+/// all.
+#[test]
+fn the_held_melee_says_nothing_of_a_unit_hidden_from_its_viewer() {
+    use volley::ui::screens::handover::{melee_seen, melee_to_show};
+    let mut b = first_battle_closed(2);
+    let lines = logged(
+        &mut b,
+        &[
+            Action::EndPhase,
+            Action::Order {
+                commander: 0,
+                units: vec![0, 1, 2],
+                charge: true,
+                dense: false,
+                road: false,
+            },
+            Action::Charge { unit: 0, target: 3 },
+            Action::Pass,
+            Action::EndPhase,
+        ],
+    );
+    let all = melee_to_show(&lines);
+    assert!(all.iter().any(|l| l.text.contains("21st Georgia")), "{all:?}");
+    assert_eq!(melee_seen(&b, &lines, Some(0)), all, "the Union knows both units");
+    b.arranging().unit_mut(3).hidden = true;
+    let about =
+        |l: &volley::ui::session::LogLine| l.event.as_ref().and_then(|e| volley::report::facts(e).summary.about);
+    let union = melee_seen(&b, &lines, Some(0));
+    assert!(union.len() < all.len(), "{union:?}");
+    assert!(union.iter().all(|l| about(l) != Some(3)), "{union:?}");
+    assert!(union.iter().any(|l| about(l) == Some(0)), "the 5th's own: {union:?}");
+    assert_eq!(melee_seen(&b, &lines, Some(1)), all, "the Confederate knows its own");
+}
+
+/// A computer player that never does anything of its own: it passes every window and ends
+/// every phase (what Enter does for a player).
+struct PassingAgent;
+
+impl volley::agents::Agent for PassingAgent {
+    fn choose(&mut self, _: &Battle, legal: &[Action]) -> usize {
+        legal
+            .iter()
+            .position(|a| *a == Action::Pass)
+            .or_else(|| legal.iter().position(|a| *a == Action::EndPhase))
+            .unwrap_or(0)
+    }
+    fn name(&self) -> &'static str {
+        "passing"
+    }
+}
+
+/// Solo play holds a melee on the table till the player goes on, the player's own as the
+/// computer's (`ResultPause`, "Continue (Enter)"): the Union player against a computer's
+/// Confederates that only pass (First Battle with the lines closed, seed 2). The 5th New
+/// Hampshire charges the 21st Georgia, which holds; the Union ends the command phase: the
+/// melee is fought and held, with its lines and dice. The Confederate's next decision (its
+/// consolidation) is the computer's, and it waits: frames and seconds go by, nothing is
+/// applied, and Enter does nothing. Once the player goes on, the computer acts. Held again at
+/// the Union's own turn, Enter does not end the Union's phase; let go, it does.
+#[test]
+fn solo_play_holds_the_melee_until_the_player_goes_on() {
+    use volley::ui::screens::handover::ResultPause;
+    let mut app = volley::ui::headless_play_app(
+        first_battle_closed(2),
+        "tests/data/first_battle_closed.ron".into(),
+        2,
+        ["human", "scheduler"],
+        false,
+    )
+    .expect("app");
+    app.world_mut().non_send_mut::<volley::ui::Agents>().0[1] = Some(Box::new(PassingAgent));
+    // Each frame 0.6 s, more than a computer player's pace (`play::AGENT_PACE`).
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(600),
+    ));
+    app.update();
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Battle,
+        "solo: no hand-over"
+    );
+    assert_eq!(battle(&app).actor(), 0);
+    let computer_acts = |app: &mut App| {
+        let n = battle(app).actions;
+        for _ in 0..300 {
+            app.update();
+            if battle(app).actions > n {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        false
+    };
+    request(&mut app, Action::EndPhase);
+    request(
+        &mut app,
+        Action::Order {
+            commander: 0,
+            units: vec![0, 1, 2],
+            charge: true,
+            dense: false,
+            road: false,
+        },
+    );
+    request(&mut app, Action::Charge { unit: 0, target: 3 });
+    // The Confederate's reaction: the computer holds (no melee yet, nothing held).
+    assert_eq!(battle(&app).actor(), 1);
+    assert_eq!(app.world().resource::<ResultPause>().0, None);
+    assert!(computer_acts(&mut app), "the computer passes its reaction window");
+    assert_eq!(battle(&app).actor(), 0);
+    assert_eq!(app.world().resource::<ResultPause>().0, None, "no melee yet");
+    request(&mut app, Action::EndPhase);
+    let shown = app
+        .world()
+        .resource::<ResultPause>()
+        .0
+        .clone()
+        .expect("the player's own melee is held");
+    assert!(
+        shown.iter().any(|l| l.text.starts_with("Charge on 21st Georgia:")),
+        "{shown:?}"
+    );
+    assert!(
+        shown.iter().any(|l| l.throws.iter().any(|t| t.what == "melee")),
+        "with its dice: {shown:?}"
+    );
+    // The winner consolidates: the Confederate's choice, the computer's; it waits.
+    assert!(
+        matches!(battle(&app).step, volley::battle::Step::Consolidate { .. }) && battle(&app).actor() == 1,
+        "the computer is to decide next: {:?}",
+        battle(&app).step
+    );
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+    let n = battle(&app).actions;
+    assert!(!computer_acts(&mut app), "the computer acted while the melee was held");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actions, n, "nothing was played while the melee was held");
+    assert_eq!(
+        app.world().resource::<volley::ui::play::Thinking>().side,
+        None,
+        "nor thought"
+    );
+    assert!(app.world().resource::<ResultPause>().0.is_some(), "still held");
+    // The player goes on ("Continue", what the panel's button and Enter do): the computer plays.
+    app.world_mut().resource_mut::<ResultPause>().0 = None;
+    assert!(computer_acts(&mut app), "the computer plays on");
+    // The Union's turn again, the computer's Confederates done: a melee held now keeps the
+    // player's own Enter from ending the phase.
+    for _ in 0..50 {
+        if battle(&app).actor() == 0 {
+            break;
+        }
+        computer_acts(&mut app);
+    }
+    assert_eq!(battle(&app).actor(), 0, "the Union's turn");
+    app.update();
+    app.update();
+    app.world_mut().resource_mut::<ResultPause>().0 = Some(shown);
+    let n = battle(&app).actions;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        battle(&app).actions,
+        n,
+        "Enter is not the player's while the melee is held"
+    );
+    app.world_mut().resource_mut::<ResultPause>().0 = None;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(battle(&app).actions, n + 1, "let go, Enter ends the phase");
+}
+
 /// Issue 16: a commander's box-select. The units of his command inside the box, in window
 /// pixels, are ordered as one formation with the need and its modifiers; Shift's charge order
 /// too; a box with none, or one the rules refuse, says so.

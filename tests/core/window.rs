@@ -1062,6 +1062,174 @@ fn the_opportunity_fire_window_asks_the_player_in_the_real_window() {
     }
 }
 
+/// Solo play in the real window holds the computer's melee on the table: the Union player
+/// against the computer's Confederates (First Battle, seed 2) ends every phase with Enter and
+/// passes every window until a Confederate charge is fought (the computer's turn 5: the 21st
+/// Georgia charges the 5th New Hampshire and knocks it out). The melee stays over the table in
+/// its panel ("The charge is fought": its lines, its dice, "Continue (Enter)"), as the probe
+/// tells; the computer is to decide next (its consolidation) and for seconds does nothing, nor
+/// may the player act; Enter lets the melee go, and the computer plays on.
+#[test]
+fn solo_play_holds_the_computers_melee_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/first_battle.ron");
+    let mut g = Game::play(&x, "solo-melee", &scenario, 2, &["Confederate=scheduler"]);
+    let start = Instant::now();
+    let held = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(900),
+            "no melee held in 15 minutes"
+        );
+        let p = g.wait("the Union to decide, or a melee held", 300, |p| {
+            p["result_pause"] == true || p["actor"] == 0 && p["at_table"] == true && p["thinking"].is_null()
+        });
+        if p["result_pause"] == true {
+            break p;
+        }
+        assert!(p["over"] == false, "the game ended without a melee");
+        // The Union's own phases and windows: Enter ends or passes them.
+        let n = g.actions();
+        key(&x, &g, "Return");
+        g.wait("the Union's Enter played", 120, |p| {
+            p["actions"].as_u64() > Some(n) || p["end_phase_asked"] == true
+        });
+        if g.probe()["end_phase_asked"] == true {
+            key(&x, &g, "Return");
+        }
+    };
+    let lines: Vec<String> = held["result_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Charge on 5th New Hampshire, round 1:")),
+        "the computer's charge on the Union's regiment: {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("5th New Hampshire is knocked out")),
+        "{lines:?}"
+    );
+    assert_eq!(held["screen"], "Battle", "over the table");
+    assert_eq!(held["actor"], 1, "the computer decides next (its consolidation)");
+    assert_eq!(held["at_table"], false, "the player may not act meanwhile");
+    // Seconds go by (many times the computer's pace): it does nothing while the melee is held.
+    let n = held["actions"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_secs(6));
+    let p = g.probe();
+    assert_eq!(
+        p["actions"].as_u64(),
+        Some(n),
+        "the computer acted while the melee was held"
+    );
+    assert_eq!(p["result_pause"], true, "still held");
+    assert!(p["thinking"].is_null(), "nor does it think");
+    let shot = screenshot(&x, &g, "solo-melee.png");
+    // Enter lets it go; the computer plays on, then the Union has the table again.
+    key(&x, &g, "Return");
+    g.wait("the melee let go", 60, |p| p["result_pause"] == false);
+    g.wait("the computer playing on", 180, |p| p["actions"].as_u64() > Some(n));
+    assert!(
+        matches!(g.last_action(), Action::Consolidate { .. } | Action::Pass),
+        "its consolidation first: {:?}",
+        g.last_action()
+    );
+    g.wait("the Union at the table again", 300, |p| {
+        p["actor"] == 0 && p["at_table"] == true && p["result_pause"] == false
+    });
+    if let Some(shot) = shot {
+        drawn(&shot);
+    }
+}
+
+/// Solo play in the real window holds the player's own melee too: First Battle with the lines
+/// closed (seed 2), loaded where the Union has charged the 21st Georgia with the 5th New
+/// Hampshire and the computer's Confederates held; Enter asks (orders are left), Enter ends the
+/// command phase and fights the melee, which is held over the table: that Enter does not let
+/// it go (it did, in the same frame, before the panel was ever drawn). The computer, whose
+/// consolidation is next, waits; Enter lets it go.
+#[test]
+fn solo_play_holds_the_players_own_melee_in_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let dir = test_dir("solo-own-melee");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/first_battle_closed.ron");
+    let (mut b, _) = volley::load_battle(&scenario, 2).expect("the closed First Battle");
+    let mut rec = volley::replay::Recording::start(&b, &scenario.display().to_string(), 2, None);
+    for a in [
+        Action::EndPhase,
+        Action::Order {
+            commander: 0,
+            units: vec![0, 1, 2],
+            charge: true,
+            dense: false,
+            road: false,
+        },
+        Action::Charge {
+            unit: UNION_5NH as u32,
+            target: REB_21GA as u32,
+        },
+        Action::Pass,
+    ] {
+        let events = b.apply(&a).unwrap_or_else(|r| panic!("{a:?}: {r:?}"));
+        rec.push(&b, &a, &events);
+    }
+    let save = dir.join("charged.ron");
+    rec.save(&save).expect("the save");
+    let mut g = Game::launch(
+        &x,
+        &dir,
+        &[
+            "play",
+            "--load",
+            save.to_str().unwrap(),
+            "--side",
+            "Confederate=scheduler",
+        ],
+    );
+    g.wait("the battle screen", 600, |p| p["screen"] == "Battle");
+    g.focus(&x);
+    g.wait("the Union at the table", 120, |p| {
+        p["actor"] == 0 && p["at_table"] == true && p["actions"] == 4
+    });
+    x.xdo(&["mousemove", "--window", &g.window, "800", "500"]);
+    key(&x, &g, "Return");
+    g.wait("the question", 60, |p| p["end_phase_asked"] == true);
+    key(&x, &g, "Return");
+    let held = g.wait("the melee held", 120, |p| {
+        p["result_pause"] == true || p["actions"].as_u64() > Some(5)
+    });
+    assert_eq!(
+        held["result_pause"], true,
+        "the Enter that fought the melee let it go: {held:#}"
+    );
+    let lines = held["result_lines"].to_string();
+    assert!(lines.contains("Charge on 21st Georgia, round 1:"), "{lines}");
+    assert_eq!(held["actor"], 1, "the computer decides next (its consolidation)");
+    let n = held["actions"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    let p = g.probe();
+    assert_eq!(
+        p["actions"].as_u64(),
+        Some(n),
+        "the computer acted while the melee was held"
+    );
+    assert_eq!(p["result_pause"], true, "still held");
+    let shot = screenshot(&x, &g, "solo-own-melee.png");
+    key(&x, &g, "Return");
+    g.wait("the melee let go", 60, |p| p["result_pause"] == false);
+    g.wait("the computer playing on", 180, |p| p["actions"].as_u64() > Some(n));
+    if let Some(shot) = shot {
+        drawn(&shot);
+    }
+}
+
 /// The middle of the "Play online" window's button or field `label`, if drawn.
 fn online_button(p: &Value, label: &str) -> Option<(i64, i64)> {
     let b = p["online_menu"]["buttons"]

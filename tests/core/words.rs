@@ -243,3 +243,214 @@ fn the_legend_names_the_sides_by_their_colours() {
     let other = volley::ui::panels::legend::side_words("grey", &b, 1 - first);
     assert_eq!(other, format!("grey: the {}", b.sides[1 - first].name));
 }
+
+/// What is wrong with a text of the scenario editor about `doc`: an id of the file (a unit's,
+/// a commander's, an army row's, an army list's file stem) as a word, or any word joined with
+/// `_` as ids are; and, the scenario's proper names and its file's path taken out, what
+/// [`text_problems`] finds (a program's internal names, `Some(..)`, bad plurals).
+#[cfg(feature = "gui")]
+fn editor_text_problems(doc: &volley::editor::Doc, text: &str) -> Vec<String> {
+    let sc = &doc.scenario;
+    let mut ids: Vec<&str> = Vec::new();
+    for s in &sc.sides {
+        ids.extend(s.units.iter().map(|u| u.id.as_str()));
+        ids.extend(s.commanders.iter().map(|c| c.id.as_str()));
+        ids.push(s.army.as_str());
+    }
+    for a in &doc.armies {
+        ids.extend(a.troops.iter().map(|t| t.id.as_str()));
+        ids.extend(a.commands.iter().map(|c| c.id.as_str()));
+    }
+    // The file's path is the file's (the status line, Save as).
+    let path = doc.path.display().to_string();
+    let text = &text.replace(&path, " ");
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if ids.contains(&word) {
+            out.push(format!("the id `{word}`"));
+        } else if word.contains('_') {
+            out.push(format!("an id-like word `{word}`"));
+        }
+    }
+    let mut names: Vec<&str> = vec![sc.title.as_str()];
+    for s in &sc.sides {
+        names.push(s.name.as_str());
+        names.extend(s.units.iter().map(|u| u.name.as_str()));
+        names.extend(s.commanders.iter().map(|c| c.name.as_str()));
+    }
+    let t = &sc.terrain;
+    names.extend(t.areas.iter().map(|a| a.name.as_str()));
+    names.extend(t.linears.iter().map(|a| a.name.as_str()));
+    names.extend(t.hills.iter().map(|a| a.name.as_str()));
+    names.extend(t.buildings.iter().map(|a| a.name.as_str()));
+    names.extend(sc.objectives.iter().map(|o| o.name.as_str()));
+    for a in &doc.armies {
+        names.push(a.name.as_str());
+        names.extend(a.troops.iter().map(|t| t.name.as_str()));
+    }
+    names.retain(|n| !n.is_empty());
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let mut rest = text.to_string();
+    for n in names {
+        rest = rest.replace(n, " ");
+    }
+    out.extend(text_problems(&rest));
+    out
+}
+
+/// Every piece of text egui draws of the editor's panel and status line for `editor`.
+#[cfg(feature = "gui")]
+fn editor_panel_text(editor: &mut volley::ui::editor::Editor, battle: &Battle) -> Vec<String> {
+    use bevy_egui::egui;
+    fn texts(shape: &egui::Shape, out: &mut Vec<String>) {
+        match shape {
+            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| texts(s, out)),
+            _ => {}
+        }
+    }
+    let ctx = egui::Context::default();
+    let raw = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1600.0, 3000.0))),
+        ..Default::default()
+    };
+    let out = ctx.run_ui(raw, |ui| {
+        let ctx = ui.ctx().clone();
+        volley::ui::editor::panel::draw(&ctx, editor, battle);
+    });
+    let mut all = Vec::new();
+    for s in &out.shapes {
+        texts(&s.shape, &mut all);
+    }
+    out.drop_without_applying_deltas();
+    all
+}
+
+/// The scenario editor names units and commanders, army rows and lists in words, never by the
+/// ids the file links them with (`us_20me`, `s0_co`, `brigade_average`, `acw_union`): for every
+/// bundled scenario, each piece's name (the selected piece's heading, "placed …"), each roster
+/// line, and the panel as drawn with each unit and each commander selected (its commander, row
+/// and superior) and with the Unit and Commander tools in hand; then, of the skirmish with
+/// faults, the problems listed, what the table cannot show and a refused delete.
+#[cfg(feature = "gui")]
+#[test]
+fn the_editor_says_names_not_ids() {
+    use volley::editor::{Doc, Piece, preview, problems};
+    use volley::ui::editor::panel::roster::{commander_line, unit_line};
+    use volley::ui::editor::{Editor, Tool};
+    let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let mut files: Vec<_> = std::fs::read_dir(&maps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut found = Vec::new();
+    let mut told = 0;
+    let mut check = |doc: &Doc, what: &str, text: &str| {
+        told += 1;
+        for p in editor_text_problems(doc, text) {
+            if found.len() < 40 {
+                found.push(format!("{}: {what}: {p} in: {text}", doc.path.display()));
+            }
+        }
+    };
+    for file in &files {
+        let doc = Doc::open(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let sc = &doc.scenario;
+        let battle = preview::preview(&doc, 1).expect("a bundled scenario builds").0;
+        let mut pieces = Vec::new();
+        for (s, side) in sc.sides.iter().enumerate() {
+            pieces.extend((0..side.units.len()).map(|i| Piece::Unit { side: s, i }));
+            pieces.extend((0..side.commanders.len()).map(|i| Piece::Commander { side: s, i }));
+            for i in 0..side.commanders.len() {
+                check(&doc, "roster", &commander_line(&doc, s, i));
+            }
+            for i in 0..side.units.len() {
+                check(&doc, "roster", &unit_line(&doc, s, i));
+            }
+        }
+        for p in &pieces {
+            check(&doc, "name", &p.label(sc));
+        }
+        for (s, a) in doc.armies.iter().enumerate() {
+            for r in &a.commands {
+                check(&doc, "command row", &volley::editor::names::command_row_words(r));
+            }
+            check(
+                &doc,
+                "army",
+                &volley::editor::names::row_words(a, &sc.sides[s].units[0].row).unwrap(),
+            );
+        }
+        let mut editor = Editor {
+            doc: Some(doc.clone()),
+            ..Default::default()
+        };
+        editor.fill_drafts();
+        for tool in [Tool::Unit, Tool::Commander] {
+            editor.tool = tool;
+            for side in 0..2 {
+                editor.drafts.side = side;
+                editor.fill_drafts();
+                for t in editor_panel_text(&mut editor, &battle) {
+                    check(&doc, &format!("the panel, {tool:?} tool"), &t);
+                }
+            }
+        }
+        editor.tool = Tool::Select;
+        for p in pieces.iter().filter(|p| p.exists(sc)) {
+            editor.selected = Some(*p);
+            for t in editor_panel_text(&mut editor, &battle) {
+                check(&doc, "the panel", &t);
+            }
+        }
+        assert!(
+            !editor.doc.as_ref().unwrap().dirty(),
+            "drawing the panel changed nothing"
+        );
+    }
+    // The skirmish with faults: the problems, what the table cannot show, a refused delete.
+    let mut doc = Doc::open(&maps.join("skirmish.ron")).unwrap();
+    doc.edit(|s| {
+        s.sides[0].units[1].pos = s.sides[0].units[0].pos;
+        s.sides[0].units[2].row = "no_such_row".into();
+        s.sides[1].units[0].commander = s.sides[0].commanders[0].id.clone();
+        s.sides[1].commanders[1].row = "brigade_average".into();
+    })
+    .unwrap();
+    let ps = problems::problems(&doc, 12);
+    assert!(ps.len() >= 2, "{ps:?}");
+    for p in &ps {
+        // The file's own typing error is quoted as the file has it: it names nothing.
+        check(&doc, "a problem", &p.msg.replace("\"no_such_row\"", "\"a row\""));
+    }
+    let why = preview::unbuildable(&doc).expect("not buildable");
+    check(
+        &doc,
+        "the table cannot show it",
+        &why.replace("\"no_such_row\"", "\"a row\""),
+    );
+    let mut lone = Doc::open(&maps.join("skirmish.ron")).unwrap();
+    let refused = lone
+        .edit(|s| volley::editor::piece::remove(s, Piece::Commander { side: 0, i: 0 }))
+        .unwrap()
+        .unwrap_err();
+    check(&lone, "a refused delete", &refused);
+    let mut editor = Editor {
+        problems: ps,
+        unbuilt: Some(why),
+        doc: Some(doc.clone()),
+        ..Default::default()
+    };
+    editor.fill_drafts();
+    let battle = preview::preview(&Doc::open(&maps.join("skirmish.ron")).unwrap(), 1)
+        .unwrap()
+        .0;
+    for t in editor_panel_text(&mut editor, &battle) {
+        check(&doc, "the problems panel", &t.replace("\"no_such_row\"", "\"a row\""));
+    }
+    assert!(told > 2000, "too little said to judge: {told} texts");
+    assert!(found.is_empty(), "{} problems:\n{}", found.len(), found.join("\n"));
+}

@@ -20,6 +20,7 @@ mod who;
 use super::camera::TableViewport;
 pub use super::common::{Asks, LegalCache, PanelsSet, heading, plain, side_colour};
 use super::common::{Preview, Screen, Selection};
+use super::screens::handover::held;
 use super::session::{BattleLog, GameRecord, Seats};
 use super::settings::Binding;
 use super::undo::UndoStack;
@@ -60,6 +61,8 @@ struct PanelGame<'w> {
     undo: Res<'w, UndoStack>,
     thinking: Option<Res<'w, crate::ui::play::Thinking>>,
     prompt: Option<Res<'w, crate::ui::prompt::WindowPrompt>>,
+    /// A melee held on the table (`handover::ResultPause`): nobody acts till the player goes on.
+    pause: Option<Res<'w, crate::ui::screens::handover::ResultPause>>,
 }
 
 /// What the panels share with the table: the selection, the previewed action (and the one
@@ -112,7 +115,7 @@ fn battle_panels(
     let ctx = contexts.ctx_mut()?;
     let b = &game.battle.0;
     shared.legal.refresh(b);
-    let may_act = crate::ui::session::at_table(game.turn.get(), &game.seats);
+    let may_act = crate::ui::session::at_table(game.turn.get(), &game.seats, held(&game.pause));
     let mut asks = Asks::default();
     let mut replay_asks = crate::ui::replay::ReplayAsks::default();
     let free = show_panels(
@@ -224,7 +227,7 @@ fn show_panels(
     let b = &game.battle.0;
     let (seats, log, selection) = (&*game.seats, &*game.log, &*shared.selection);
     let legal = &shared.legal.actions;
-    let may_act = crate::ui::session::at_table(game.turn.get(), seats);
+    let may_act = crate::ui::session::at_table(game.turn.get(), seats, held(&game.pause));
     let mut root = egui::Ui::new(
         ctx.clone(),
         "battle".into(),

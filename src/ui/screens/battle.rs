@@ -31,6 +31,7 @@ struct HumanKeys<'w, 's> {
     seats: Res<'w, Seats>,
     turn: Res<'w, State<crate::ui::session::Turn>>,
     egui: Option<Res<'w, bevy_egui::input::EguiWantsInput>>,
+    pause: Option<Res<'w, crate::ui::screens::handover::ResultPause>>,
 }
 
 impl HumanKeys<'_, '_> {
@@ -45,7 +46,7 @@ impl HumanKeys<'_, '_> {
         if self.egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
             return false;
         }
-        crate::ui::session::at_table(self.turn.get(), &self.seats)
+        crate::ui::session::at_table(self.turn.get(), &self.seats, super::handover::held(&self.pause))
     }
 }
 

@@ -7,6 +7,10 @@
 //! action fought a charge (the charge phase resolves charges as the command phase ends), the
 //! table stays theirs with the melee's result and dice over it (`ResultPause`) until they hand
 //! over (the button or Enter).
+//!
+//! In solo play the same panel holds every melee the player may see, the computer's and their
+//! own, as soon as the action that fought it is applied (`play::on_applied`): nobody acts, the
+//! computer included, until the player goes on ("Continue", or Enter).
 
 use crate::app::BattleState;
 use crate::battle::Battle;
@@ -31,10 +35,16 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct HandoverMark(pub usize);
 
-/// The melee the player who is handing over has not seen yet: what the last action caused,
-/// shown on the table before the hand-over (`None`: no pause).
+/// The melee the player at the table has not seen yet: what the last action caused, shown on
+/// the table before the hand-over (hot-seat) or before anyone acts again (solo) (`None`: no
+/// pause).
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct ResultPause(pub Option<Vec<LogLine>>);
+
+/// A melee is held on the table (`ResultPause`): nobody acts till the player goes on.
+pub fn held(pause: &Option<Res<ResultPause>>) -> bool {
+    pause.as_ref().is_some_and(|p| p.0.is_some())
+}
 
 /// What the last action in `lines` caused, when it fought a melee (a combat round among its
 /// events): its events' lines but the phase headings (computer players' reasons carry no
@@ -63,6 +73,27 @@ pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
         .filter(|l| mark(l).is_some_and(|m| !matches!(m, Some(Mark::PhaseStarted { .. }))))
         .cloned()
         .collect()
+}
+
+/// [`melee_to_show`] as `viewer`'s side may know it: nothing of a unit hidden from it (the
+/// rule of the hand-over's summary, `report::recap`); `None` shows all.
+pub fn melee_seen(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<LogLine> {
+    let known = |u: crate::battle::UnitId| viewer.is_none_or(|s| b.known_to(s, u));
+    melee_to_show(lines)
+        .into_iter()
+        .filter(|l| {
+            l.event
+                .as_ref()
+                .is_none_or(|e| crate::report::facts(e).summary.about.is_none_or(known))
+        })
+        .collect()
+}
+
+/// Whether `events` fought a melee (a combat round among them).
+pub fn fought_melee(events: &[crate::battle::Event]) -> bool {
+    events
+        .iter()
+        .any(|e| crate::report::facts(e).mark == Some(crate::report::Mark::Melee))
 }
 
 /// What happened in `lines` (the log since the last hand-over), in a few lines
@@ -147,15 +178,24 @@ fn handover(
     Ok(())
 }
 
-/// The melee's result over the table, for the player who fought it, until they hand over.
+/// The melee's result over the table: in hot-seat for the player who fought it, until they
+/// hand over; in solo for the player, whoever fought it, until they go on. Enter lets it go
+/// once it has been drawn: the Enter that ended the phase and fought the melee (in solo, held
+/// in the same frame) is not taken for it. `shown`: the lines drawn in the frame before.
 fn result_pause(
     mut contexts: EguiContexts,
     battle: Res<BattleState>,
+    seats: Res<Seats>,
     mut pause: ResMut<ResultPause>,
     mut next: ResMut<NextState<Screen>>,
+    mut shown: Local<Option<Vec<LogLine>>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(lines) = pause.0.clone() else { return Ok(()) };
+    let fresh = shown.as_ref() != Some(&lines);
+    if fresh {
+        *shown = Some(lines.clone());
+    }
     let b = &battle.0;
     let actor = b.actor();
     let mut done = false;
@@ -174,15 +214,22 @@ fn result_pause(
                 }
             });
             ui.add_space(8.0);
-            let button = egui::Button::new(
-                egui::RichText::new(format!("Hand over to {} (Enter)", b.sides[actor].name)).strong(),
-            );
-            let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+            // Solo (and any game with one seat): the same player goes on at the table.
+            let words = if seats.no_handover {
+                "Continue (Enter)".to_string()
+            } else {
+                format!("Hand over to {} (Enter)", b.sides[actor].name)
+            };
+            let button = egui::Button::new(egui::RichText::new(words).strong());
+            let enter = !fresh && ui.input(|i| i.key_pressed(egui::Key::Enter));
             done = ui.add(button).clicked() || enter;
         });
     if done {
         pause.0 = None;
-        next.set(Screen::Handover);
+        *shown = None;
+        if !seats.no_handover {
+            next.set(Screen::Handover);
+        }
     }
     Ok(())
 }

@@ -62,6 +62,7 @@ struct PickGame<'w> {
     screen: Res<'w, State<Screen>>,
     overlays: Option<Res<'w, crate::ui::measure::Overlays>>,
     pointer: Res<'w, PointerOrder>,
+    pause: Option<Res<'w, crate::ui::screens::handover::ResultPause>>,
 }
 
 /// What the controller changes: the selection, the drag, the box, the log's status line (why
@@ -175,7 +176,11 @@ fn box_drag(
 /// selected piece, or a new selection. Orders, boxes and drags only when the table is the
 /// player's (whose turn it is).
 fn press(game: &PickGame, picked: Selection, (p, pixel): (Vec2, Option<Vec2>), deselected: bool, out: &mut Picked) {
-    let mine = crate::ui::session::at_table(game.turn.get(), &game.seats);
+    let mine = crate::ui::session::at_table(
+        game.turn.get(),
+        &game.seats,
+        crate::ui::screens::handover::held(&game.pause),
+    );
     let selection = *out.selection;
     if mine && !deselected && picked.unit.is_some() && picked != selection {
         if let Some(a) = &game.pointer.action {

@@ -44,6 +44,7 @@ struct PointedAt<'w> {
     hover: Res<'w, TableHover>,
     seats: Res<'w, Seats>,
     turn: Res<'w, State<Turn>>,
+    pause: Option<Res<'w, crate::ui::screens::handover::ResultPause>>,
 }
 
 /// Keeps `PointerOrder` for the piece under the pointer, or for the box being dragged (only
@@ -62,9 +63,10 @@ fn point_order(
         hover,
         seats,
         turn,
+        pause,
     } = at;
     let b = &battle.0;
-    let mine = crate::ui::session::at_table(turn.get(), &seats);
+    let mine = crate::ui::session::at_table(turn.get(), &seats, crate::ui::screens::handover::held(&pause));
     let rect = boxed.rect();
     let key = (b.actions, *selection, hover.0, mine, rect.map(|r| (r, boxed.charge)));
     if *last == Some(key) {

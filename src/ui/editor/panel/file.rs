@@ -29,15 +29,19 @@ impl Default for NewForm {
     }
 }
 
+/// The army list of a side, by its name (the file keeps the list's file stem).
 pub(super) fn army_combo(ui: &mut egui::Ui, id: &str, value: &mut String) -> bool {
     let mut changed = false;
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(value.as_str())
-        .show_ui(ui, |ui| {
-            for stem in crate::editor::doc::army_stems() {
-                changed |= ui.selectable_value(value, stem.clone(), stem).changed();
-            }
-        });
+    let armies = crate::editor::doc::army_names();
+    let shown = armies
+        .iter()
+        .find(|(stem, _)| stem == value)
+        .map_or_else(|| value.clone(), |(_, name)| name.clone());
+    egui::ComboBox::from_id_salt(id).selected_text(shown).show_ui(ui, |ui| {
+        for (stem, name) in armies {
+            changed |= ui.selectable_value(value, stem.clone(), name).changed();
+        }
+    });
     changed
 }
 

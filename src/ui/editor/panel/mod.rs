@@ -24,7 +24,7 @@ pub use shared::PANEL_WIDTH;
 
 mod file;
 mod problems;
-mod roster;
+pub mod roster;
 mod selected;
 mod shared;
 mod tools;
@@ -124,6 +124,20 @@ fn editor_panel(
         out.trial.0 = Some((t, path));
     }
     Ok(())
+}
+
+/// The panel and its status line as the editor screen draws them on `ctx`, what is asked left
+/// undone: for tests that read the panel's words.
+pub fn draw(ctx: &egui::Context, editor: &mut Editor, battle: &crate::battle::Battle) {
+    let mut asks = PanelAsks::default();
+    show_panel(
+        ctx,
+        editor,
+        battle,
+        &mut NewForm::default(),
+        &mut BalanceJob::default(),
+        &mut asks,
+    );
 }
 
 /// The left panel (file, scenario, tools, selected piece, roster, problems, try it) and the

@@ -23,22 +23,19 @@ pub(super) fn roster_section(ui: &mut egui::Ui, editor: &mut Editor, b: &crate::
             .show(ui, |ui| {
                 ui.label(egui::RichText::new(&doc.armies[s].name).weak());
                 for (ci, c) in side.commanders.iter().enumerate() {
-                    let depth = commander_depth(side, &c.id);
-                    let text = format!("{}{} — {} ({})", "   ".repeat(depth), c.name, c.id, c.row);
                     let piece = Piece::Commander { side: s, i: ci };
-                    if ui.selectable_label(editor.selected == Some(piece), text).clicked() {
+                    if ui
+                        .selectable_label(editor.selected == Some(piece), commander_line(doc, s, ci))
+                        .clicked()
+                    {
                         pick = Some(piece);
                     }
-                    for (ui_i, u) in side.units.iter().enumerate().filter(|(_, u)| u.commander == c.id) {
+                    for (ui_i, _) in side.units.iter().enumerate().filter(|(_, u)| u.commander == c.id) {
                         let piece = Piece::Unit { side: s, i: ui_i };
-                        let text = format!(
-                            "{}   · {} — {} stands, {}",
-                            "   ".repeat(depth),
-                            u.name,
-                            u.stands,
-                            u.formation
-                        );
-                        if ui.selectable_label(editor.selected == Some(piece), text).clicked() {
+                        if ui
+                            .selectable_label(editor.selected == Some(piece), unit_line(doc, s, ui_i))
+                            .clicked()
+                        {
                             pick = Some(piece);
                         }
                     }
@@ -49,6 +46,34 @@ pub(super) fn roster_section(ui: &mut egui::Ui, editor: &mut Editor, b: &crate::
         editor.selected = Some(p);
         editor.tool = Tool::Select;
     }
+}
+
+/// The roster's line of commander `ci` of side `s`: indented under his superiors, by name, with
+/// his command row in words ("Col. Strong Vincent — Brigade, average (command 7)").
+pub fn commander_line(doc: &crate::editor::Doc, s: usize, ci: usize) -> String {
+    let side = &doc.scenario.sides[s];
+    let c = &side.commanders[ci];
+    let row = crate::editor::names::row_words(&doc.armies[s], &c.row).unwrap_or_else(|| format!("\"{}\"", c.row));
+    format!(
+        "{}{} — {}",
+        "   ".repeat(commander_depth(side, &c.id)),
+        crate::editor::names::commander_words(&doc.scenario, s, ci),
+        row
+    )
+}
+
+/// The roster's line of unit `i` of side `s`, under its commander's: by name, its stands and
+/// formation ("   · 20th Maine — 5 stands, line").
+pub fn unit_line(doc: &crate::editor::Doc, s: usize, i: usize) -> String {
+    let side = &doc.scenario.sides[s];
+    let u = &side.units[i];
+    format!(
+        "{}   · {} — {}, {}",
+        "   ".repeat(commander_depth(side, &u.commander)),
+        crate::editor::names::unit_words(&doc.scenario, s, i),
+        crate::report::words::count(u.stands, "stand"),
+        u.formation
+    )
 }
 
 /// How many superiors a commander has above him (0 for the CO).

@@ -5,6 +5,7 @@ use super::widgets::*;
 use crate::data::army::{Arm, ArmyList};
 use crate::data::scenario::{Grade, Scenario};
 use crate::editor::Piece;
+use crate::editor::names;
 use crate::editor::piece::capitalized;
 use crate::rules::terrain::{AreaKind, LinearKind};
 use crate::ui::common::heading;
@@ -98,7 +99,16 @@ pub(super) fn properties(ui: &mut egui::Ui, sc: &mut Scenario, armies: &[ArmyLis
             });
         }
         Piece::Unit { side, i } => {
-            let cmds: Vec<String> = sc.sides[side].commanders.iter().map(|c| c.id.clone()).collect();
+            // The side's commanders by name (the file links them by id).
+            let cmds: Vec<(String, String)> = (0..sc.sides[side].commanders.len())
+                .map(|k| {
+                    (
+                        sc.sides[side].commanders[k].id.clone(),
+                        names::commander_words(sc, side, k),
+                    )
+                })
+                .collect();
+            let commander = names::commander_of_side(sc, side, &sc.sides[side].units[i].commander);
             let u = &mut sc.sides[side].units[i];
             name_field(ui, &mut u.name);
             egui::ComboBox::from_id_salt("ed_p_row")
@@ -124,10 +134,10 @@ pub(super) fn properties(ui: &mut egui::Ui, sc: &mut Scenario, armies: &[ArmyLis
             ui.horizontal(|ui| {
                 ui.label("commander");
                 egui::ComboBox::from_id_salt("ed_p_cmd")
-                    .selected_text(&u.commander)
+                    .selected_text(commander)
                     .show_ui(ui, |ui| {
-                        for c in &cmds {
-                            ui.selectable_value(&mut u.commander, c.clone(), c);
+                        for (id, name) in &cmds {
+                            ui.selectable_value(&mut u.commander, id.clone(), name);
                         }
                     });
             });
@@ -139,31 +149,39 @@ pub(super) fn properties(ui: &mut egui::Ui, sc: &mut Scenario, armies: &[ArmyLis
             }
         }
         Piece::Commander { side, i } => {
-            let others: Vec<String> = sc.sides[side]
-                .commanders
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != i)
-                .map(|(_, c)| c.id.clone())
+            // The other commanders of the side by name (the file links them by id).
+            let others: Vec<(String, String)> = (0..sc.sides[side].commanders.len())
+                .filter(|k| *k != i)
+                .map(|k| {
+                    (
+                        sc.sides[side].commanders[k].id.clone(),
+                        names::commander_words(sc, side, k),
+                    )
+                })
                 .collect();
+            let superior = match &sc.sides[side].commanders[i].superior {
+                None => "nobody (the CO)".to_string(),
+                Some(id) => names::commander_of_side(sc, side, id),
+            };
             let c = &mut sc.sides[side].commanders[i];
             name_field(ui, &mut c.name);
+            let row = names::row_words(&armies[side], &c.row).unwrap_or_else(|| format!("\"{}\" (no such row)", c.row));
             egui::ComboBox::from_id_salt("ed_p_cmdrow")
-                .selected_text(&c.row)
+                .width(PANEL_WIDTH - 30.0)
+                .selected_text(row)
                 .show_ui(ui, |ui| {
                     for r in &armies[side].commands {
-                        ui.selectable_value(&mut c.row, r.id.clone(), &r.id);
+                        ui.selectable_value(&mut c.row, r.id.clone(), names::command_row_words(r));
                     }
                 });
             ui.horizontal(|ui| {
                 ui.label("answers to");
-                let text = c.superior.clone().unwrap_or_else(|| "nobody (the CO)".into());
                 egui::ComboBox::from_id_salt("ed_p_sup")
-                    .selected_text(text)
+                    .selected_text(superior)
                     .show_ui(ui, |ui| {
                         ui.selectable_value(&mut c.superior, None, "nobody (the CO)");
-                        for o in &others {
-                            ui.selectable_value(&mut c.superior, Some(o.clone()), o);
+                        for (id, name) in &others {
+                            ui.selectable_value(&mut c.superior, Some(id.clone()), name);
                         }
                     });
             });

@@ -3,6 +3,7 @@
 use super::shared::*;
 use super::widgets::*;
 use crate::data::army::Arm;
+use crate::editor::names;
 use crate::editor::piece::capitalized;
 use crate::rules::terrain::{AreaKind, LinearKind};
 use crate::ui::common::heading;
@@ -83,11 +84,22 @@ pub(super) fn drafts(ui: &mut egui::Ui, editor: &mut Editor) {
     }
     let Some(doc) = &editor.doc else { return };
     let army = doc.armies[editor.drafts.side].clone();
-    let commanders: Vec<(String, String)> = doc.scenario.sides[editor.drafts.side]
-        .commanders
-        .iter()
-        .map(|c| (c.id.clone(), c.name.clone()))
+    // The side's commanders by name (the file links them by id).
+    let sc = &doc.scenario;
+    let side = editor.drafts.side;
+    let commanders: Vec<(String, String)> = (0..sc.sides[side].commanders.len())
+        .map(|k| {
+            (
+                sc.sides[side].commanders[k].id.clone(),
+                names::commander_words(sc, side, k),
+            )
+        })
         .collect();
+    let commander = names::commander_of_side(sc, side, &editor.drafts.commander);
+    let superior = match editor.drafts.superior.as_str() {
+        "" => "(the CO)".to_string(),
+        id => names::commander_of_side(sc, side, id),
+    };
     let d = &mut editor.drafts;
     if tool != Tool::Deployment {
         ui.horizontal(|ui| {
@@ -123,10 +135,10 @@ pub(super) fn drafts(ui: &mut egui::Ui, editor: &mut Editor) {
             ui.horizontal(|ui| {
                 ui.label("Commander");
                 egui::ComboBox::from_id_salt("ed_cmd")
-                    .selected_text(&d.commander)
+                    .selected_text(commander)
                     .show_ui(ui, |ui| {
                         for (id, name) in &commanders {
-                            ui.selectable_value(&mut d.commander, id.clone(), format!("{id} ({name})"));
+                            ui.selectable_value(&mut d.commander, id.clone(), name);
                         }
                     });
             });
@@ -140,21 +152,23 @@ pub(super) fn drafts(ui: &mut egui::Ui, editor: &mut Editor) {
         Tool::Commander => {
             egui::ComboBox::from_id_salt("ed_cmdrow")
                 .width(PANEL_WIDTH - 30.0)
-                .selected_text(&d.command_row)
+                .selected_text(
+                    army.command(&d.command_row)
+                        .map_or("(pick a row)".into(), names::command_row_words),
+                )
                 .show_ui(ui, |ui| {
                     for c in &army.commands {
-                        let text = format!("{} ({:?} {:?}, command {})", c.id, c.level, c.quality, c.command);
-                        ui.selectable_value(&mut d.command_row, c.id.clone(), text);
+                        ui.selectable_value(&mut d.command_row, c.id.clone(), names::command_row_words(c));
                     }
                 });
             ui.horizontal(|ui| {
                 ui.label("Answers to");
                 egui::ComboBox::from_id_salt("ed_sup")
-                    .selected_text(if d.superior.is_empty() { "(the CO)" } else { &d.superior })
+                    .selected_text(superior)
                     .show_ui(ui, |ui| {
                         ui.selectable_value(&mut d.superior, String::new(), "(the CO)");
                         for (id, name) in &commanders {
-                            ui.selectable_value(&mut d.superior, id.clone(), format!("{id} ({name})"));
+                            ui.selectable_value(&mut d.superior, id.clone(), name);
                         }
                     });
             });
