@@ -291,12 +291,6 @@ pub struct Commander {
 }
 
 impl Commander {
-    /// Whether `typed` names him: a word of his name or of his formation's name
-    /// ([`crate::battle::intent::name_matches`]).
-    pub fn named(&self, typed: &str) -> bool {
-        use crate::battle::intent::name_matches;
-        name_matches(&self.name, typed) || self.formation.as_deref().is_some_and(|f| name_matches(f, typed))
-    }
     pub fn alive(&self) -> bool {
         !self.knocked_out
     }

@@ -90,3 +90,17 @@ pub fn formation_named(c: &crate::battle::state::Commander, guns: bool) -> Strin
     };
     format!("{surname}'s {level}")
 }
+
+/// A formation as a list heads it: its name, its commander, and the formation above it,
+/// "Iron Brigade (Brig. Gen. Solomon Meredith), Wadsworth's division".
+pub fn formation_title(b: &Battle, c: crate::battle::state::CmdId) -> String {
+    let cm = b.commander(c);
+    let words = formation_words(b, cm);
+    let above = cm
+        .superior
+        .map(|s| b.commander(s))
+        .filter(|s| s.superior.is_some())
+        .map(|s| format!(", {}", formation_words(b, s)))
+        .unwrap_or_default();
+    format!("{words} ({}){above}", cm.name)
+}

@@ -127,7 +127,7 @@ pub fn formation(b: &Battle, side: SideId, typed: &str) -> Result<(Vec<UnitId>, 
     let commanders: Vec<&crate::battle::state::Commander> = b
         .commanders
         .iter()
-        .filter(|c| c.side == side && c.alive() && c.named(typed))
+        .filter(|c| c.side == side && c.alive() && crate::battle::intent::commander_named(c, typed))
         .collect();
     let units: Vec<&crate::battle::state::Unit> = b
         .units
@@ -200,7 +200,7 @@ fn enemy(b: &Battle, side: SideId, typed: &str, from: V2) -> Result<UnitId, Stri
     let cs: Vec<&crate::battle::state::Commander> = b
         .commanders
         .iter()
-        .filter(|c| c.side != side && c.alive() && c.named(typed))
+        .filter(|c| c.side != side && c.alive() && crate::battle::intent::commander_named(c, typed))
         .collect();
     let [c] = cs.as_slice() else {
         return unit;

@@ -1237,20 +1237,6 @@ impl<W: Write> Session<W> {
 
 pub use crate::battle::intent::name_matches;
 
-/// A formation as a list heads it: its name, its commander, and the formation above it,
-/// "Iron Brigade (Brig. Gen. Solomon Meredith), Wadsworth's division".
-pub fn formation_title(b: &Battle, c: u32) -> String {
-    let cm = b.commander(c);
-    let words = crate::report::intent::formation_words(b, cm);
-    let above = cm
-        .superior
-        .map(|s| b.commander(s))
-        .filter(|s| s.superior.is_some())
-        .map(|s| format!(", {}", crate::report::intent::formation_words(b, s)))
-        .unwrap_or_default();
-    format!("{words} ({}){above}", cm.name)
-}
-
 /// `why WORD`: for each of `side`'s units named by WORD (its label, or a word of its name),
 /// why it has no action in `legal` now, or how many it has.
 pub fn why_lines(b: &Battle, legal: &[Action], side: usize, word: &str) -> Vec<String> {
@@ -1388,13 +1374,18 @@ pub fn list_lines_numbered(
     };
     // A unit's label names it alone; else a word of a name that begins with what was typed,
     // a commander's name or his formation's naming all of it (his units and his juniors').
-    let named: Vec<u32> = filter.map_or(Vec::new(), |f| {
+    // Only a word naming one commander stands for his formation ("Meredith", "iron"); one
+    // naming several ("brig") lists what it names, each on its own.
+    let mut named: Vec<u32> = filter.map_or(Vec::new(), |f| {
         b.commanders
             .iter()
-            .filter(|c| c.side == b.actor() && c.named(f))
+            .filter(|c| c.side == b.actor() && crate::battle::intent::commander_named(c, f))
             .map(|c| c.id)
             .collect()
     });
+    if named.len() > 1 {
+        named.clear();
+    }
     let under = |h: Option<u32>| {
         h.filter(|c| (*c as usize) < b.commanders.len())
             .is_some_and(|h| named.iter().any(|&c| b.in_chain(h, c)))
@@ -1419,7 +1410,10 @@ pub fn list_lines_numbered(
     let collapse = !full && total > LONG_LIST;
     let mut out = Vec::new();
     if let Some(f) = filter.filter(|_| kept.len() > 1) {
-        let formations: Vec<String> = named.iter().map(|&c| formation_title(b, c)).collect();
+        let formations: Vec<String> = named
+            .iter()
+            .map(|&c| crate::report::intent::formation_title(b, c))
+            .collect();
         out.push(if formations.is_empty() {
             format!("  `{}` matches {} units and commanders:", echo(f), kept.len())
         } else {
@@ -1437,7 +1431,7 @@ pub fn list_lines_numbered(
         let h = hq(v);
         if commanders > 1 && key.is_some() && h != last_hq {
             if let Some(c) = h.filter(|c| (*c as usize) < b.commanders.len()) {
-                out.push(format!("-- {} --", formation_title(b, c)));
+                out.push(format!("-- {} --", crate::report::intent::formation_title(b, c)));
             }
             last_hq = h;
         }

@@ -288,7 +288,11 @@ pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
     ];
     for c in b.commanders.iter().filter(|c| c.side == me && c.alive()) {
         let own: Vec<&Unit> = b.commanded_units(c.id).filter(|u| u.alive()).collect();
-        let mut line = format!("  {}: command {}", super::formation_title(b, c.id), c.command_value);
+        let mut line = format!(
+            "  {}: command {}",
+            crate::report::intent::formation_title(b, c.id),
+            c.command_value
+        );
         if own.is_empty() {
             let juniors: Vec<String> = b
                 .commanders
@@ -340,8 +344,17 @@ pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
 fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
     use crate::battle::intent::name_matches;
     let view = PlayerView::side(b, me);
-    let named: Vec<&crate::battle::state::Commander> =
-        b.commanders.iter().filter(|c| c.side == me && c.named(word)).collect();
+    let mut named: Vec<&crate::battle::state::Commander> = b
+        .commanders
+        .iter()
+        .filter(|c| c.side == me && crate::battle::intent::commander_named(c, word))
+        .collect();
+    // One commander named: his formation; several: each of them alone.
+    let several: Vec<&crate::battle::state::Commander> = if named.len() > 1 {
+        std::mem::take(&mut named)
+    } else {
+        Vec::new()
+    };
     let under = |hq: Option<u32>| hq.is_some_and(|h| named.iter().any(|n| b.in_chain(h, n.id)));
     let mut out = Vec::new();
     for c in b
@@ -349,11 +362,14 @@ fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
         .iter()
         .filter(|c| c.side == me && c.alive() && under(Some(c.id)))
     {
-        out.push(format!("-- {} --", super::formation_title(b, c.id)));
+        out.push(format!("-- {} --", crate::report::intent::formation_title(b, c.id)));
         out.push(commander_line(b, me, c));
-        for u in b.commanded_units(c.id).filter(|u| u.alive()) {
+        for u in b.side_units(me).filter(|u| u.hq == c.id) {
             out.push(unit_line(b, me, &view, u));
         }
+    }
+    for c in several.iter().filter(|c| c.alive()) {
+        out.push(commander_line(b, me, c));
     }
     for u in b
         .side_units(me)

@@ -460,6 +460,13 @@ fn formations_are_named_found_and_folded_at_gettysburg() {
         assert!(brigade.contains(n), "{brigade}");
     }
     assert!(!brigade.contains("56th Pennsylvania"), "{brigade}");
+    // A division: each brigade under its heading, each regiment once.
+    let division = units_asked(&b, 0, "wadsworth").join("\n");
+    assert_eq!(division.matches("19th Indiana").count(), 1, "{division}");
+    assert!(division.contains("-- Cutler's brigade (Brig. Gen. Lysander Cutler), Wadsworth's division --"));
+    // A word naming several commanders stands for none's formation.
+    let several = units_asked(&b, 0, "brig").join("\n");
+    assert!(!several.contains("19th Indiana") && several.contains("@ Brig. Gen. Solomon Meredith"), "{several}");
     // `l heth`: the Confederates' command phase, Heth's division brigade by brigade.
     command_phase(&mut b);
     assert_eq!(b.actor(), 1);

@@ -25,7 +25,7 @@ pub mod snap;
 pub mod standing;
 
 pub use kinds::{Aim, Intent};
-pub use places::{Place, PlaceKind, name_matches};
+pub use places::{Place, PlaceKind, commander_named, name_matches};
 pub use resolve::{EnemyThen, IntentMove, Keep};
 pub use run::{IntentRun, RunStep};
 pub use snap::SnapKind;

@@ -172,3 +172,9 @@ pub fn name_matches(name: &str, typed: &str) -> bool {
     name.split(|c: char| !c.is_alphanumeric())
         .any(|w| w.starts_with(&typed))
 }
+
+/// Whether `typed` names commander `c`: a word of his name or of his formation's own name
+/// ("iron" for the Iron Brigade), as [`name_matches`].
+pub fn commander_named(c: &crate::battle::state::Commander, typed: &str) -> bool {
+    name_matches(&c.name, typed) || c.formation.as_deref().is_some_and(|f| name_matches(f, typed))
+}

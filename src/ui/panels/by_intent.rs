@@ -2,7 +2,7 @@
 //! units his last box ordered, a unit alone) and the side's standing intents ("Carry on").
 //! Each button puts an intent in hand (`ui::intent`).
 
-use super::orders::{Click, Entry, OrderGroup, and_list, titled};
+use super::entry::{Click, Entry, OrderGroup, and_list, titled};
 use crate::battle::Battle;
 use crate::battle::intent::StandingIntent;
 use crate::battle::state::{SideId, UnitId};

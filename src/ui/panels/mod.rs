@@ -5,6 +5,7 @@
 pub mod box_select;
 mod by_intent;
 pub mod dice;
+pub mod entry;
 pub mod legend;
 pub mod log;
 pub mod orders;

@@ -20,38 +20,9 @@ use bevy_egui::egui;
 
 use super::by_intent::carry_on;
 pub use super::by_intent::{formation_of, intents};
+pub use super::entry::{Click, Entry, OrderGroup, group};
+use super::entry::{and_list, titled};
 use super::who::who_may_act;
-
-/// The group an action is listed under.
-pub fn group(a: &Action) -> &'static str {
-    match a {
-        Action::Order { .. }
-        | Action::SelfOrder { .. }
-        | Action::Activate { .. }
-        | Action::Rally { .. }
-        | Action::Attach { .. } => "Order",
-        Action::Move { .. }
-        | Action::CommanderMove { .. }
-        | Action::InitiativeEvade { .. }
-        | Action::CounterEvade { .. }
-        | Action::Consolidate { .. } => "Move",
-        Action::Fire { .. }
-        | Action::InitiativeFire { .. }
-        | Action::CounterFire { .. }
-        | Action::FireTogether { .. }
-        | Action::OpportunityFire { .. } => "Fire",
-        Action::Charge { .. }
-        | Action::InitiativeCharge { .. }
-        | Action::CounterCharge { .. }
-        | Action::DrawSabers { .. }
-        | Action::Support { .. } => "Charge",
-        Action::Deploy { .. }
-        | Action::InitiativeDeploy { .. }
-        | Action::CounterDeploy { .. }
-        | Action::Engineer { .. } => "Deploy",
-        Action::Pass | Action::EndPhase => "Phase",
-    }
-}
 
 /// Does `a` concern the selection?
 pub fn concerns(a: &Action, sel: &Selection) -> bool {
@@ -66,35 +37,6 @@ pub fn concerns(a: &Action, sel: &Selection) -> bool {
 }
 
 const GROUPS: [&str; 5] = ["Order", "Move", "Fire", "Charge", "Deploy"];
-
-/// What a button of the panel does.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Click {
-    /// Send this action (hovering previews it).
-    Act(Action),
-    /// Select this unit or commander (the list of who may act).
-    Select(Selection),
-    /// Put an intent in hand for the selection's unit or formation (`ui::intent`).
-    Intent(crate::ui::common::IntentAsk),
-}
-
-/// One button: its words and what it does.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub text: String,
-    pub click: Click,
-}
-
-/// A group of buttons under a heading that folds; `open` is how it starts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OrderGroup {
-    /// The heading, with the number of buttons when there are several: "Fire (2)".
-    pub title: String,
-    /// A line in words above the buttons (how to drag a unit, for instance).
-    pub note: Option<String>,
-    pub entries: Vec<Entry>,
-    pub open: bool,
-}
 
 /// What the orders panel lists for the selection, among the `legal` actions: for a unit or a
 /// commander, the actions concerning it grouped and in words (a few named moves, the others
@@ -164,23 +106,6 @@ pub fn entries_boxed(b: &Battle, sel: &Selection, boxed: Option<&BoxedGroup>, le
         });
     }
     out
-}
-
-pub(super) fn titled(name: &str, n: usize) -> String {
-    if n > 1 {
-        format!("{name} ({n})")
-    } else {
-        name.to_string()
-    }
-}
-
-/// "A", "A and B", "A, B and C".
-pub(super) fn and_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 /// A legal move of a unit, measured from where it stands.

@@ -1,7 +1,7 @@
 //! The orders panel with nothing selected: who may act now and what each may do, a button
 //! each to select it; on a big battle folded by division.
 
-use super::orders::{Click, Entry, OrderGroup, group, titled};
+use super::entry::{Click, Entry, OrderGroup, group, titled};
 use crate::battle::{Action, Battle};
 use crate::report::count;
 use crate::ui::common::Selection;
