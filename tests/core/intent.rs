@@ -466,7 +466,10 @@ fn formations_are_named_found_and_folded_at_gettysburg() {
     assert!(division.contains("-- Cutler's brigade (Brig. Gen. Lysander Cutler), Wadsworth's division --"));
     // A word naming several commanders stands for none's formation.
     let several = units_asked(&b, 0, "brig").join("\n");
-    assert!(!several.contains("19th Indiana") && several.contains("@ Brig. Gen. Solomon Meredith"), "{several}");
+    assert!(
+        !several.contains("19th Indiana") && several.contains("@ Brig. Gen. Solomon Meredith"),
+        "{several}"
+    );
     // `l heth`: the Confederates' command phase, Heth's division brigade by brigade.
     command_phase(&mut b);
     assert_eq!(b.actor(), 1);
