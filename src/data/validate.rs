@@ -762,7 +762,7 @@ fn check_counts(c: &Ctx, sc: &Scenario) -> Result<(), DataError> {
     let mut points = 0;
     for (i, a) in t.areas.iter().enumerate() {
         let at = vec![F("terrain"), F("areas"), I(i), F("outline")];
-        points += polygon(at, &a.outline, format!("{:?} area {i}", a.kind))?;
+        points += polygon(at, &a.outline, area_words(a.kind, i))?;
     }
     for (i, b) in t.buildings.iter().enumerate() {
         let at = vec![F("terrain"), F("buildings"), I(i), F("outline")];
@@ -1152,7 +1152,7 @@ fn check_terrain(c: &Ctx, t: &crate::rules::terrain::Terrain) -> Result<(), Data
             Seg::Index(i),
             Seg::Field("outline"),
         ];
-        check_polygon(c, &at, &a.outline, &format!("{:?} area {i}", a.kind))?;
+        check_polygon(c, &at, &a.outline, &area_words(a.kind, i))?;
     }
     for (i, b) in t.buildings.iter().enumerate() {
         let at = [
@@ -1930,6 +1930,22 @@ impl Cursor<'_> {
                 Some(here)
             }
         }
+    }
+}
+
+/// An area as a problem names it: "Orchard area 3", "Built-up area 2" (its kind in a
+/// player's words, and its place in the scenario's list).
+fn area_words(kind: crate::rules::terrain::AreaKind, i: usize) -> String {
+    let name = kind.name();
+    let mut chars = name.chars();
+    let capital: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    if name.ends_with("area") {
+        format!("{capital} {i}")
+    } else {
+        format!("{capital} area {i}")
     }
 }
 
@@ -2995,5 +3011,12 @@ mod tests {
                 prop_assert!(e.line >= 1 && e.col >= 1, "{}", e);
             }
         }
+    }
+
+    #[test]
+    fn an_area_is_named_in_a_players_words() {
+        use crate::rules::terrain::AreaKind;
+        assert_eq!(area_words(AreaKind::Orchard, 3), "Orchard area 3");
+        assert_eq!(area_words(AreaKind::BuiltUp, 2), "Built-up area 2");
     }
 }
