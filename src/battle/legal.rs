@@ -181,11 +181,9 @@ impl Battle {
                         continue;
                     }
                 }
-                // A road order travels its entire move along the road (BPT note 2).
-                if self
-                    .check_move(id, to, o.may_enter_dense)
-                    .is_ok_and(|m| !o.road || m.road)
-                {
+                // The order's own rule (its dense terrain, a road order's whole move along the
+                // road ending along it: BPT note 2, "March Column"), as `apply` checks it.
+                if self.check_ordered_move(id, to).is_ok() {
                     out.push(Action::Move { unit: id, to });
                 }
             }

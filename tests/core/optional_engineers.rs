@@ -266,3 +266,26 @@ fn a_unit_still_blocks_sight_once_a_work_changes_the_table() {
     assert_eq!(b.terrain.linears.len(), 2, "the fence is cut");
     assert!(!sees(&b), "the regiment between them still hides the engineers");
 }
+
+/// The action list offers a road-ordered column only moves its order allows: along the road
+/// and ending facing along it (BPT "March Column"), as `apply` checks them. Seed 3 with the
+/// one-step judge on both sides chose a listed move `apply` refused ("the column conforms to
+/// the road"), which stopped the game.
+#[test]
+fn a_road_ordered_column_is_offered_only_moves_its_order_allows() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/engineers.ron");
+    let (b, _) = volley::load_battle(&path, 3).expect("the scenario");
+    let mut agents = [0, 1].map(|s| volley::agents::by_name("scheduler-easy", 3, s).expect("agent"));
+    let mut checked = 0;
+    let end = volley::sim::play(b, &mut agents, 100_000, |b, _, _| {
+        for a in b.legal_actions() {
+            if let volley::battle::Action::Move { unit, to } = a {
+                assert!(b.check_ordered_move(unit, to).is_ok(), "{a:?}");
+                checked += 1;
+            }
+        }
+    })
+    .expect("every chosen action taken");
+    assert!(end.is_over());
+    assert!(checked > 100, "{checked} moves checked");
+}
