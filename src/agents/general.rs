@@ -113,10 +113,9 @@ impl Agent for General {
     fn choose_action(&mut self, b: &Battle, legal: &[Action]) -> Action {
         let side = b.actor();
         let own_phase = b.phase == Phase::Command && b.active == side && !b.is_over();
-        // A window (counter-fire, support, consolidation, a pass) is the greedy's.
-        let window = legal
-            .iter()
-            .any(|a| !matches!(a, Action::EndPhase) && !own_phase_action(a));
+        // A decision window (counter-initiative, opportunity fire, support, consolidation) is
+        // the greedy's.
+        let window = b.step != crate::battle::state::Step::Open;
         if own_phase && !window {
             let key = (b.game_turn, b.player_turn, side);
             if self.planned != Some(key) {
@@ -158,18 +157,4 @@ impl Agent for General {
     fn reason(&self) -> Option<String> {
         self.reason.clone()
     }
-}
-
-/// An action of the active side's own command phase (not a window's answer).
-fn own_phase_action(a: &Action) -> bool {
-    !matches!(
-        a,
-        Action::Pass
-            | Action::CounterFire { .. }
-            | Action::CounterEvade { .. }
-            | Action::CounterDeploy { .. }
-            | Action::OpportunityFire { .. }
-            | Action::Support { .. }
-            | Action::Consolidate { .. }
-    )
 }

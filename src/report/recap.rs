@@ -57,16 +57,14 @@ pub fn recap<'a>(
 ) -> Vec<String> {
     use crate::report::Deed;
     let unit_side = |u: crate::battle::UnitId| b.units.get(u as usize).map(|x| x.side).filter(|&s| s < 2);
-    // What the side's view knows (`view::PlayerView::knows`), from the core's own rule.
-    let known = |u: crate::battle::UnitId| (u as usize) < b.units.len() && viewer.is_none_or(|s| b.known_to(s, u));
     let mut deeds: [Deeds; 2] = Default::default();
     let mut results: Vec<&str> = Vec::new();
     for (event, text) in lines {
         let Some(e) = event else { continue };
-        let told = crate::report::facts(e).summary;
-        if told.about.is_some_and(|u| !known(u)) {
+        if !may_tell(b, e, viewer) {
             continue;
         }
+        let told = crate::report::facts(e).summary;
         match told.deed {
             Some(Deed::Moved(u)) => {
                 if let Some(side) = unit_side(u) {
@@ -137,4 +135,13 @@ pub fn recap<'a>(
         });
     }
     out
+}
+
+/// Whether `viewer`'s side may be told of event `e`: it is about no unit, or about one the
+/// side knows of (`view::PlayerView::knows`, from the core's own rule); `None` is told all.
+pub fn may_tell(b: &Battle, e: &Event, viewer: Option<crate::battle::SideId>) -> bool {
+    crate::report::facts(e)
+        .summary
+        .about
+        .is_none_or(|u| (u as usize) < b.units.len() && viewer.is_none_or(|s| b.known_to(s, u)))
 }

@@ -1376,19 +1376,11 @@ pub fn list_lines_numbered(
     // a commander's name or his formation's naming all of it (his units and his juniors').
     // Only a word naming one commander stands for his formation ("Meredith", "iron"); one
     // naming several ("brig") lists what it names, each on its own.
-    let mut named: Vec<u32> = filter.map_or(Vec::new(), |f| {
-        b.commanders
-            .iter()
-            .filter(|c| c.side == b.actor() && crate::battle::intent::commander_named(c, f))
-            .map(|c| c.id)
-            .collect()
-    });
-    if named.len() > 1 {
-        named.clear();
-    }
+    let formation = filter.and_then(|f| b.formation_named(b.actor(), f));
     let under = |h: Option<u32>| {
         h.filter(|c| (*c as usize) < b.commanders.len())
-            .is_some_and(|h| named.iter().any(|&c| b.in_chain(h, c)))
+            .zip(formation)
+            .is_some_and(|(h, c)| b.in_chain(h, c))
     };
     let kept: Vec<&(Option<String>, Vec<usize>)> = match filter {
         None => groups.iter().collect(),
@@ -1410,19 +1402,14 @@ pub fn list_lines_numbered(
     let collapse = !full && total > LONG_LIST;
     let mut out = Vec::new();
     if let Some(f) = filter.filter(|_| kept.len() > 1) {
-        let formations: Vec<String> = named
-            .iter()
-            .map(|&c| crate::report::intent::formation_title(b, c))
-            .collect();
-        out.push(if formations.is_empty() {
-            format!("  `{}` matches {} units and commanders:", echo(f), kept.len())
-        } else {
-            format!(
+        out.push(match formation {
+            None => format!("  `{}` matches {} units and commanders:", echo(f), kept.len()),
+            Some(c) => format!(
                 "  `{}` names {}: {} units and commanders with actions:",
                 echo(f),
-                formations.join(" and "),
+                crate::report::intent::formation_title(b, c),
                 kept.len()
-            )
+            ),
         });
     }
     let commanders = b.commanders.iter().filter(|c| c.side == b.actor()).count();

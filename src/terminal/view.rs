@@ -344,18 +344,13 @@ pub fn formations(b: &Battle, me: SideId) -> Vec<String> {
 fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
     use crate::battle::intent::name_matches;
     let view = PlayerView::side(b, me);
-    let mut named: Vec<&crate::battle::state::Commander> = b
-        .commanders
-        .iter()
-        .filter(|c| c.side == me && crate::battle::intent::commander_named(c, word))
-        .collect();
     // One commander named: his formation; several: each of them alone.
-    let several: Vec<&crate::battle::state::Commander> = if named.len() > 1 {
-        std::mem::take(&mut named)
-    } else {
-        Vec::new()
+    let formation = b.formation_named(me, word);
+    let several: Vec<u32> = match formation {
+        Some(_) => Vec::new(),
+        None => b.commanders_named(me, word),
     };
-    let under = |hq: Option<u32>| hq.is_some_and(|h| named.iter().any(|n| b.in_chain(h, n.id)));
+    let under = |hq: Option<u32>| hq.zip(formation).is_some_and(|(h, c)| b.in_chain(h, c));
     let mut out = Vec::new();
     for c in b
         .commanders
@@ -368,7 +363,7 @@ fn units_named(b: &Battle, me: SideId, word: &str) -> Vec<String> {
             out.push(unit_line(b, me, &view, u));
         }
     }
-    for c in several.iter().filter(|c| c.alive()) {
+    for c in several.into_iter().map(|c| b.commander(c)).filter(|c| c.alive()) {
         out.push(commander_line(b, me, c));
     }
     for u in b

@@ -178,3 +178,23 @@ pub fn name_matches(name: &str, typed: &str) -> bool {
 pub fn commander_named(c: &crate::battle::state::Commander, typed: &str) -> bool {
     name_matches(&c.name, typed) || c.formation.as_deref().is_some_and(|f| name_matches(f, typed))
 }
+
+impl Battle {
+    /// The commanders of `side` that `typed` names ([`commander_named`]), in id order.
+    pub fn commanders_named(&self, side: SideId, typed: &str) -> Vec<crate::battle::state::CmdId> {
+        self.commanders
+            .iter()
+            .filter(|c| c.side == side && commander_named(c, typed))
+            .map(|c| c.id)
+            .collect()
+    }
+
+    /// The formation `typed` stands for: that of the one commander of `side` it names; none
+    /// when it names several ("brig") or none.
+    pub fn formation_named(&self, side: SideId, typed: &str) -> Option<crate::battle::state::CmdId> {
+        match self.commanders_named(side, typed).as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}

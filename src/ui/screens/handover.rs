@@ -78,13 +78,12 @@ pub fn melee_to_show(lines: &[LogLine]) -> Vec<LogLine> {
 /// [`melee_to_show`] as `viewer`'s side may know it: nothing of a unit hidden from it (the
 /// rule of the hand-over's summary, `report::recap`); `None` shows all.
 pub fn melee_seen(b: &Battle, lines: &[LogLine], viewer: Option<crate::battle::SideId>) -> Vec<LogLine> {
-    let known = |u: crate::battle::UnitId| viewer.is_none_or(|s| b.known_to(s, u));
     melee_to_show(lines)
         .into_iter()
         .filter(|l| {
             l.event
                 .as_ref()
-                .is_none_or(|e| crate::report::facts(e).summary.about.is_none_or(known))
+                .is_none_or(|e| crate::report::recap::may_tell(b, e, viewer))
         })
         .collect()
 }
