@@ -95,7 +95,8 @@ pub fn play_timed(
         let started = std::time::Instant::now();
         let action = agents[side].choose_action(&b, &legal);
         let (took, turn) = (started.elapsed(), b.game_turn);
-        let reason = agents[side].reason();
+        // A plan made or changed comes before the choice's own reason (headless: all of it).
+        let reason = crate::report::with_plan(agents[side].plan_news(&b, None), agents[side].reason());
         // The one door the window's app uses too (`app` sends its requests through it).
         let applied = b
             .step(&action)

@@ -19,4 +19,10 @@ pub trait Agent: Send {
     fn reason(&self) -> Option<String> {
         None
     }
+    /// Its plan, when it made or changed one since this was last asked (the scheduler on a big
+    /// battle): why, and the plan in a line, said to `viewer` (a side: only of the formations
+    /// that side can see; None: all of them). Asked once a choice, before the choice's reason.
+    fn plan_news(&mut self, _b: &Battle, _viewer: Option<crate::battle::state::SideId>) -> Option<String> {
+        None
+    }
 }

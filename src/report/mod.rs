@@ -38,7 +38,7 @@ pub use dice::Throw;
 pub use units::named_units;
 pub use words::{
     aspect_word, capital, computer_says, count, cover_words, degrees, end_reason_words, pass_reason_words, phase_word,
-    result_word, words_of,
+    result_word, with_plan, words_of,
 };
 
 use crate::battle::event::Event;

@@ -490,6 +490,7 @@ pub fn run_with(game: Game, mut input: impl BufRead, output: impl Write) -> Resu
         told_standing: None,
         numbering: numbering::Numbering::default(),
         held: None,
+        plans: Vec::new(),
         out,
     };
     if let Some(over) = g.open(&sides, &events, loaded.is_none()) {
@@ -568,6 +569,8 @@ struct Session<W: Write> {
     /// The computer's lines since the person last decided, with their events (told by
     /// `tell_held` when the person is next asked).
     held: Option<Vec<(Option<Event>, String)>>,
+    /// The computer's plan lines among them (a summary of a long turn still tells them).
+    plans: Vec<String>,
     out: Out<W>,
 }
 
@@ -669,9 +672,22 @@ impl<W: Write> Session<W> {
     fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<Action> {
         let bot = self.bots[side].as_mut()?;
         let chosen = bot.choose_action(&self.b, legal);
-        if let Some(why) = bot.reason() {
-            let line = crate::report::computer_says(&self.b.sides[side].name, bot.name(), &why);
+        // Its plan, said of what the person's side can see.
+        let viewer = self.bots[1 - side].is_none().then_some(1 - side);
+        let bot = self.bots[side].as_mut()?;
+        let news = bot.plan_news(&self.b, viewer);
+        // A plan is a line of its own, always told whole (a long turn's summary keeps it).
+        let name = bot.name();
+        for (plan, why) in news
+            .map(|n| (true, n))
+            .into_iter()
+            .chain(bot.reason().map(|r| (false, r)))
+        {
+            let line = crate::report::computer_says(&self.b.sides[side].name, name, &why);
             self.history.push(line.clone());
+            if plan {
+                self.plans.push(line.clone());
+            }
             self.held.get_or_insert_with(Vec::new).push((None, line));
         }
         self.held.get_or_insert_with(Vec::new);
@@ -687,6 +703,7 @@ impl<W: Write> Session<W> {
         let Some(held) = self.held.take() else {
             return;
         };
+        let plans = std::mem::take(&mut self.plans);
         if held.len() <= HELD_SHOWN {
             for (_, line) in &held {
                 say!(self.out, "  {line}");
@@ -699,6 +716,9 @@ impl<W: Write> Session<W> {
             held.len(),
             held.len()
         );
+        for line in plans {
+            say!(self.out, "    {line}");
+        }
         let told = crate::report::recap::recap(&self.b, held.iter().map(|(e, t)| (e.as_ref(), t.as_str())), viewer);
         for line in told {
             say!(self.out, "    {line}");

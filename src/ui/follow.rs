@@ -27,6 +27,7 @@ pub const HIGHLIGHT_SECONDS: f32 = 3.0;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<ComputerReason>()
+        .init_resource::<ComputerPlan>()
         .init_resource::<FollowCamera>()
         .add_systems(PostUpdate, on_applied)
         .add_systems(
@@ -39,6 +40,11 @@ pub(crate) fn plugin(app: &mut App) {
 /// `play::agent_turn`, taken when the action is applied).
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct ComputerReason(pub Option<String>);
+
+/// Each computer side's plan as last said to the person at the table (made or changed, with
+/// why), shown in the orders panel while it acts. Empty for a new battle.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct ComputerPlan(pub [Option<String>; 2]);
 
 /// Where the camera is panning to (a computer's acting piece), once it was off the middle.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]

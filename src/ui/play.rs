@@ -124,6 +124,14 @@ struct AgentPace<'w, 's> {
     effects: Query<'w, 's, (), With<super::animation::Effect>>,
 }
 
+/// Where a computer's reason goes: the ring on the table, said to the person at it.
+#[derive(SystemParam)]
+struct Telling<'w> {
+    reason: Option<ResMut<'w, super::follow::ComputerReason>>,
+    plan: Option<ResMut<'w, super::follow::ComputerPlan>>,
+    seats: Res<'w, Seats>,
+}
+
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
 /// goes into the battle log. It chooses on another thread ([`Pending`]); a choice made for a
 /// state the battle has left (undo, a new game) is dropped.
@@ -134,8 +142,9 @@ fn agent_turn(
     mut requests: MessageWriter<ActionRequest>,
     choosing: Choosing,
     pace: AgentPace,
-    reason: Option<ResMut<super::follow::ComputerReason>>,
+    telling: Telling,
 ) {
+    let Telling { reason, plan, seats } = telling;
     let Choosing {
         mut waiting,
         mut pending,
@@ -165,12 +174,20 @@ fn agent_turn(
         if b.is_over() || b.state_hash() != p.state {
             return; // the battle moved on (undo, a replay's jump): choose again
         }
-        let Some(agent) = agents.0[p.side].as_ref() else { return };
+        let Some(agent) = agents.0[p.side].as_mut() else { return };
+        // A plan made or changed comes first, said of what the person at the table can see
+        // (all of it when computers play both sides).
+        let viewer = seats.solo().filter(|&me| me != p.side);
+        let news = agent.plan_news(b, viewer);
+        if let (Some(n), Some(mut shown)) = (news.as_ref(), plan) {
+            shown.0[p.side] = Some(n.clone());
+        }
+        let said = crate::report::with_plan(news, agent.reason());
         // The table shows the reason with the action (`follow`).
         if let Some(mut r) = reason {
-            r.0 = agent.reason();
+            r.0 = said.clone();
         }
-        if let Some(why) = agent.reason() {
+        if let Some(why) = said {
             log.lines.push(LogLine::text(
                 b.game_turn,
                 false,

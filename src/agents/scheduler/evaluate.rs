@@ -2,6 +2,7 @@
 //! scenario's goals. Pure reading of the battle; no dice are rolled and nothing is tried out
 //! on a copy (that would peek at the game's dice).
 
+use super::plan::{Plan, Task};
 use crate::agents::perception::known_enemies;
 use crate::battle::action::Deploy;
 use crate::battle::fire::FireContext;
@@ -13,6 +14,7 @@ use crate::rules::formation::Formation;
 use crate::rules::geometry::V2;
 use crate::rules::odds;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// An action's worth and the one-line reason the log shows.
 pub struct Judged {
@@ -326,7 +328,17 @@ pub fn assign_objectives(b: &Battle, side: SideId, enemies: &[UnitId]) -> BTreeM
 
 /// The point a unit advances on and the distance it wants to stop at: its assigned objective,
 /// else the nearest known enemy at a bit inside its weapon range.
-fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId, (V2, f64)>) -> Option<(V2, f64)> {
+///
+/// On a planned battle ([`Plan`]) a unit not sent to an objective goes where its formation's
+/// part sends it: an attacker to the plan's aim, fighting a known enemy within its weapon
+/// range and [`ENGAGE_MARGIN`] on the way; a holder or a reserve to its place.
+fn goal(
+    b: &Battle,
+    unit: UnitId,
+    enemies: &[UnitId],
+    assigned: &BTreeMap<UnitId, (V2, f64)>,
+    plan: Option<&Plan>,
+) -> Option<(V2, f64)> {
     if let Some(&(p, r)) = assigned.get(&unit) {
         return Some((p, r * 0.4));
     }
@@ -336,8 +348,16 @@ fn goal(b: &Battle, unit: UnitId, enemies: &[UnitId], assigned: &BTreeMap<UnitId
         .iter()
         .map(|&e| (b.unit(e).pose.pos, b.unit_distance(unit, e)))
         .min_by(|x, y| x.1.total_cmp(&y.1));
-    let obj = objective(b, u.side);
     let range = b.weapon_range(u).max(b.rules.charge.distance * 0.5);
+    if let Some(part) = plan.and_then(|p| p.part_of(b, unit)) {
+        let task = part.task;
+        let (_, at, want) = plan.and_then(|p| p.goal(b, unit))?;
+        return match nearest {
+            Some((p, d)) if task == Task::Attack && d <= b.weapon_range(u) + ENGAGE_MARGIN => Some((p, range * 0.7)),
+            _ => Some((at, want)),
+        };
+    }
+    let obj = objective(b, u.side);
     match (nearest, obj) {
         (Some((_, d)), Some(o)) if here.dist(o) < d => Some((o, 0.0)),
         (Some((p, _)), _) => Some((p, range * 0.7)),
@@ -362,14 +382,9 @@ pub struct Aim {
     pub river: Option<String>,
 }
 
-fn aim(
-    b: &Battle,
-    unit: UnitId,
-    enemies: &[UnitId],
-    assigned: &BTreeMap<UnitId, (V2, f64)>,
-    can_fire: &std::collections::BTreeSet<UnitId>,
-) -> Option<Aim> {
-    let (at, want) = goal(b, unit, enemies, assigned)?;
+fn aim(b: &Battle, unit: UnitId, ctx: &Ctx) -> Option<Aim> {
+    let (at, want) = goal(b, unit, &ctx.enemies, &ctx.assigned, ctx.plan.as_deref())?;
+    let can_fire = &ctx.can_fire;
     let u = b.unit(unit);
     let straight = u.pose.pos.dist(at);
     let way = (!can_fire.contains(&unit))
@@ -393,6 +408,18 @@ fn aim(
 
 /// What one enemy able to charge a unit's flank or rear costs a move that leaves it so.
 const FLANK_THREAT: f64 = 1.0;
+
+/// A unit whose formation attacks in the plan closes on its goal at this much a cm (others
+/// 0.08): the plan's aim is worth the fire it walks into.
+pub const ATTACK_PULL: f64 = 0.2;
+
+/// What the enemy's opportunity fire at a move costs an attacker, times its worth to the
+/// enemy (others [`OPPORTUNITY_EXPOSURE`]).
+pub const ATTACK_EXPOSURE: f64 = 0.5;
+
+/// An attacker fights a known enemy within its weapon range and this much more (cm) on its
+/// way to the plan's aim.
+pub const ENGAGE_MARGIN: f64 = 15.0;
 
 /// A move costs this times what the enemy's opportunity fire at the unit where it ends is
 /// worth to the enemy ([`opportunity_exposure`], on the scale of a fire's score). Without it
@@ -422,7 +449,8 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     };
     let before = (far - want).abs();
     let after = (way(to.pos) - want).abs();
-    let mut score = 0.08 * (before - after);
+    let attacking = ctx.task(b, unit) == Some(Task::Attack);
+    let mut score = if attacking { ATTACK_PULL } else { 0.08 } * (before - after);
     if let Some(&(o, r)) = ctx.assigned.get(&unit) {
         let inside = |pose: crate::rules::geometry::Pose| {
             b.rects_at(unit, pose)
@@ -441,7 +469,12 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     // two dice down and mostly lost by double); turning to face it or stepping away is work.
     let threats = |pose| b.flank_threats_at(unit, pose, &ctx.enemies) as f64;
     score += FLANK_THREAT * (threats(u.pose) - threats(to));
-    score -= OPPORTUNITY_EXPOSURE * opportunity_exposure(b, unit, to, ctx);
+    let exposure = if attacking {
+        ATTACK_EXPOSURE
+    } else {
+        OPPORTUNITY_EXPOSURE
+    };
+    score -= exposure * opportunity_exposure(b, unit, to, ctx);
     Judged::new(
         score,
         format!(
@@ -451,7 +484,11 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
             if ctx.assigned.contains_key(&unit) {
                 "its objective"
             } else {
-                "the enemy"
+                match ctx.task(b, unit) {
+                    Some(Task::Attack) => "its brigade's aim",
+                    Some(_) => "its brigade's place",
+                    None => "the enemy",
+                }
             }
         ),
     )
@@ -663,6 +700,8 @@ pub struct Ctx {
     /// A copy of the battle to set a unit where a move would take it ([`opportunity_exposure`]),
     /// made the first time one is needed.
     scratch: std::cell::RefCell<Option<Battle>>,
+    /// The side's plan, on a planned battle ([`super::planner`]).
+    pub plan: Option<Arc<Plan>>,
 }
 
 impl Ctx {
@@ -674,6 +713,16 @@ impl Ctx {
     }
 
     pub fn new(b: &Battle, side: SideId, legal: &[Action]) -> Self {
+        Self::planned(b, side, legal, None)
+    }
+
+    /// The task `unit`'s formation has in the plan, if the battle is planned.
+    pub fn task(&self, b: &Battle, unit: UnitId) -> Option<Task> {
+        self.plan.as_ref()?.part_of(b, unit).map(|p| p.task)
+    }
+
+    /// [`Ctx::new`], with the side's plan steering its units' goals.
+    pub fn planned(b: &Battle, side: SideId, legal: &[Action], plan: Option<Arc<Plan>>) -> Self {
         let can_fire = legal
             .iter()
             .filter_map(|a| match a {
@@ -689,12 +738,13 @@ impl Ctx {
             assigned,
             aims: BTreeMap::new(),
             scratch: Default::default(),
+            plan,
         };
         for a in legal {
             if let Action::Move { unit, .. } = a
                 && !ctx.aims.contains_key(unit)
             {
-                let found = aim(b, *unit, &ctx.enemies, &ctx.assigned, &ctx.can_fire);
+                let found = aim(b, *unit, &ctx);
                 ctx.aims.insert(*unit, found);
             }
         }
@@ -705,7 +755,7 @@ impl Ctx {
     pub fn aim(&self, b: &Battle, unit: UnitId) -> Option<Aim> {
         match self.aims.get(&unit) {
             Some(a) => a.clone(),
-            None => aim(b, unit, &self.enemies, &self.assigned, &self.can_fire),
+            None => aim(b, unit, self),
         }
     }
 }

@@ -30,7 +30,7 @@ use super::Scheduler;
 use super::evaluate::{Ctx, judge};
 use super::value::{WEIGHTS, value};
 use crate::agents::agent::Agent;
-use crate::agents::perception::known_enemies;
+use crate::agents::perception::{determinized, known_enemies};
 use crate::battle::state::{Phase, SideId, UnitId};
 use crate::battle::{Action, Battle, Purpose};
 use crate::rules::dice::Dice;
@@ -248,7 +248,7 @@ pub struct Lookahead {
 impl Lookahead {
     pub fn new(seed: u64, budget: Budget, name: &'static str) -> Self {
         Lookahead {
-            policy: Scheduler::new(seed),
+            policy: Scheduler::new(seed).planning(seed),
             budget,
             // Apart from the card stream, so dealing is the same as `scheduler-easy`'s.
             stream: Dice::new(seed ^ 0x5851_f42d_4c95_7f2d),
@@ -364,7 +364,7 @@ impl Lookahead {
             return None;
         }
         let unit = units.into_iter().find(|&u| self.contested(b, u))?;
-        let ctx = Ctx::new(b, b.actor(), legal);
+        let ctx = self.policy.ctx(b, legal);
         let mut scored: Vec<(usize, f64)> = legal
             .iter()
             .enumerate()
@@ -437,7 +437,7 @@ impl Lookahead {
         }
         let mut options = vec![Choice::Act(pick)];
         options.extend((0..advances.len()).map(Choice::Advance));
-        Some((options, advances, Ctx::new(b, side, legal)))
+        Some((options, advances, self.policy.ctx(b, legal)))
     }
 
     /// A known enemy is within `u`'s weapon range or the charge distance, and
@@ -569,7 +569,7 @@ impl Lookahead {
     ) -> (Battle, u64) {
         let mut b = base.clone();
         b.set_dice(Dice::new(seed));
-        let mut players = [self.policy.clone(), self.policy.clone()];
+        let mut players = [self.policy.frozen(), self.policy.frozen()];
         players[1 - side] = Scheduler::new(seed.rotate_left(17));
         match choice {
             Choice::Act(i) => {
@@ -671,27 +671,6 @@ fn closing_move(b: &Battle, activate: &Action, unit: UnitId) -> Option<Action> {
         .map(|(_, t)| t)
 }
 
-/// The battle as `side` may search it: the enemy units it does not know of are off the table
-/// (out of play, not counted as lost), so nothing about them can steer the search.
-pub fn determinized(b: &Battle, side: SideId, known: &[UnitId]) -> Battle {
-    let mut copy = b.clone();
-    let unknown: Vec<UnitId> = b
-        .side_units(1 - side)
-        .map(|u| u.id)
-        .filter(|id| !known.contains(id))
-        .collect();
-    if !unknown.is_empty() {
-        copy.arrange(|s| {
-            for id in unknown {
-                let u = &mut s.units[id as usize];
-                u.knocked_out = true;
-                u.retired = true;
-            }
-        });
-    }
-    copy
-}
-
 /// Which option a search takes, from each option's worth play-out by play-out (`rows`, the
 /// one-step choice first, every option on the same dice in a round): the best mean among the
 /// options whose gain over the first lies more than `sure` standard errors above nothing
@@ -770,13 +749,30 @@ fn draw_seed(d: &mut Dice) -> u64 {
 
 impl Agent for Lookahead {
     fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
+        self.policy.update_plan(b);
+        self.search_choice(b, legal)
+    }
+    fn plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        self.policy.take_plan_news(b, viewer)
+    }
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn reason(&self) -> Option<String> {
+        self.reason.clone()
+    }
+}
+
+impl Lookahead {
+    /// The choice, searched where it is worth it (the judge's otherwise).
+    fn search_choice(&mut self, b: &Battle, legal: &[Action]) -> usize {
         self.last = None;
         self.spent = 0;
         // The move an advance was activated for, if its roll succeeded.
         if let Some(then) = self.follow.take()
             && let Some(i) = legal.iter().position(|a| *a == then)
         {
-            let ctx = Ctx::new(b, b.actor(), legal);
+            let ctx = self.policy.ctx(b, legal);
             self.reason = Some(format!("{} (what it was activated for)", judge(b, &then, &ctx).why));
             return i;
         }
@@ -807,7 +803,7 @@ impl Agent for Lookahead {
             }
             // The judge's context only for a decision worth searching (most are not).
             let searched = self.searchable(b, legal, pick).then(|| {
-                let ctx = Ctx::new(b, b.actor(), legal);
+                let ctx = self.policy.ctx(b, legal);
                 self.options(b, legal, pick, &ctx).map(|o| (o, ctx))
             });
             let Some((options, ctx)) = searched.flatten() else {
@@ -818,12 +814,6 @@ impl Agent for Lookahead {
                 return i;
             }
         }
-    }
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn reason(&self) -> Option<String> {
-        self.reason.clone()
     }
 }
 

@@ -15,15 +15,20 @@
 pub mod evaluate;
 pub mod lookahead;
 mod passing;
+pub mod plan;
+pub mod planner;
 pub mod value;
 
 use super::agent::Agent;
-use crate::battle::state::{CmdId, Phase, Step, UnitId};
+use crate::battle::state::{CmdId, Phase, SideId, Step, UnitId};
 use crate::battle::{Action, Battle};
 use crate::rules::dice::Dice;
 use crate::rules::odds;
 use evaluate::{Ctx, judge};
+use plan::{Plan, Task};
+use planner::Planner;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// The least chance worth rolling for when a failure costs only this commander's later orders.
 const NEED_ANY: f64 = 0.1;
@@ -50,6 +55,12 @@ pub struct Scheduler {
     /// Units the look-ahead chose to hold for the rest of a phase: (player turn, phase, units).
     held: (u32, Phase, BTreeSet<UnitId>),
     reason: Option<String>,
+    /// Its side's plan, on a planned battle ([`planner`]).
+    plan: Option<Arc<Plan>>,
+    /// What makes and remakes the plan: only the agent that plays (`scheduler`,
+    /// `scheduler-hard`), not the copies its play-outs use, which keep the plan they started
+    /// with.
+    planner: Option<Box<Planner>>,
 }
 
 impl Scheduler {
@@ -63,7 +74,56 @@ impl Scheduler {
             tried: BTreeSet::new(),
             held: (0, Phase::Initiative, BTreeSet::new()),
             reason: None,
+            plan: None,
+            planner: None,
         }
+    }
+
+    /// This judge, making and remaking a plan on a big battle ([`planner`]).
+    pub fn planning(mut self, seed: u64) -> Self {
+        self.planner = Some(Box::new(Planner::new(seed)));
+        self
+    }
+
+    /// This judge, playing inside `plan` (which it never changes).
+    pub fn with_plan(mut self, plan: Arc<Plan>) -> Self {
+        self.plan = Some(plan);
+        self
+    }
+
+    /// A copy for a play-out: the same plan, never remade.
+    pub fn frozen(&self) -> Self {
+        let mut copy = self.clone();
+        copy.planner = None;
+        copy
+    }
+
+    /// Its side's plan, if the battle is planned.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_deref()
+    }
+
+    /// Make or remake the plan if it is due ([`Planner::update`]).
+    pub fn update_plan(&mut self, b: &Battle) {
+        let side = b.actor();
+        if let Some(planner) = self.planner.as_mut()
+            && let Some(plan) = planner.update(b, side, self.plan.as_deref())
+        {
+            self.plan = Some(Arc::new(plan));
+        }
+    }
+
+    /// The plan made or changed since it was last said, in a line said to `viewer`
+    /// ([`Plan::words_for`]).
+    pub fn take_plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        let why = self.planner.as_mut().and_then(|p| p.news.take())?;
+        let plan = self.plan.as_ref()?;
+        Some(format!("{why}: {}", plan.words_for(b, viewer)))
+    }
+
+    /// The judge's context for a decision, its plan steering its units.
+    pub fn ctx(&self, b: &Battle, legal: &[Action]) -> Ctx {
+        Ctx::planned(b, b.actor(), legal, self.plan.clone())
     }
 
     /// Hold `unit` for the rest of this phase (the look-ahead's "hold" option): held in the
@@ -103,8 +163,7 @@ impl Scheduler {
 
     /// The one-step choice: the index of the action and why.
     pub fn pick(&mut self, b: &Battle, legal: &[Action]) -> (usize, String) {
-        let side = b.actor();
-        let ctx = Ctx::new(b, side, legal);
+        let ctx = self.ctx(b, legal);
         if let Step::Consolidate { unit, .. } = b.step {
             return consolidation(b, unit, legal);
         }
@@ -359,6 +418,12 @@ impl Scheduler {
         if !unit.alive() || unit.suppressed() || self.is_held(b, u) {
             return false;
         }
+        // A holder or a reserve of a plan has work off its place, or with an enemy to fire at.
+        if matches!(ctx.task(b, u), Some(Task::Hold | Task::Reserve)) {
+            let range = b.weapon_range(unit);
+            let off = ctx.aim(b, u).is_some_and(|a| a.far > a.want + 3.0);
+            return off || ctx.enemies.iter().any(|&e| b.unit_distance(u, e) <= range);
+        }
         let obj = evaluate::objective(b, unit.side).is_some_and(|o| unit.pose.pos.dist(o) > 8.0);
         obj || !ctx.enemies.is_empty()
     }
@@ -455,9 +520,13 @@ fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) 
 
 impl Agent for Scheduler {
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize {
+        self.update_plan(battle);
         let (i, why) = self.pick(battle, legal);
         self.reason = Some(why);
         i
+    }
+    fn plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        self.take_plan_news(b, viewer)
     }
     fn name(&self) -> &'static str {
         "scheduler-easy"

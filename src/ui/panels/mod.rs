@@ -81,6 +81,7 @@ struct TableShared<'w> {
     intent: Option<Res<'w, crate::ui::intent::IntentInHand>>,
     boxed: Option<ResMut<'w, crate::ui::common::BoxedGroup>>,
     standing: Option<Res<'w, crate::ui::intent::StandingIntents>>,
+    computer_plan: Option<Res<'w, crate::ui::follow::ComputerPlan>>,
 }
 
 /// The orders panel's buttons as last drawn: label and window rect (the probe's `orders`).
@@ -267,6 +268,7 @@ fn show_panels(
                 let extras = orders::Extras {
                     boxed: shared.boxed.as_deref(),
                     standing: &standing,
+                    plan: shared.computer_plan.as_ref().and_then(|p| p.0[b.actor()].as_deref()),
                 };
                 orders::show(ui, b, seats, (selection, extras), legal, may_act, asks);
                 ui.separator();

@@ -52,6 +52,8 @@ pub fn entries(b: &Battle, sel: &Selection, legal: &[Action]) -> Vec<OrderGroup>
 pub struct Extras<'a> {
     pub boxed: Option<&'a BoxedGroup>,
     pub standing: &'a [StandingIntent],
+    /// The acting computer side's plan, as said to the person at the table (on a big battle).
+    pub plan: Option<&'a str>,
 }
 
 /// [`entries`] with the [`Extras`]: standing intents first ("Carry on: Archer's brigade to
@@ -561,6 +563,9 @@ pub fn show(
             "{} is played by the {} agent.",
             b.sides[actor].name, seats.sides[actor]
         ));
+        if let Some(plan) = extras.plan {
+            ui.label(egui::RichText::new(crate::report::capital(plan)).small());
+        }
         return;
     }
     let anything = *sel != Selection::default();

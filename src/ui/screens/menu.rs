@@ -470,6 +470,8 @@ pub(crate) fn enter_game(world: &mut World, (battle, game, agents): (crate::batt
     // Nothing of the last battle's intents: the one in hand, those standing, the last box.
     world.insert_resource(crate::ui::intent::IntentInHand::default());
     world.insert_resource(crate::ui::intent::StandingIntents::default());
+    // Nor of a computer's plan.
+    world.insert_resource(crate::ui::follow::ComputerPlan::default());
     world.insert_resource(crate::ui::common::BoxedGroup::default());
     world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }

@@ -1,0 +1,533 @@
+//! How the scheduler chooses its plan ([`super::plan`]) and when it changes it (issue 66).
+//!
+//! On a battle of more than [`PLAN_STANDS`] stands, at its first decision and at each of its
+//! initiative and command phases after, the scheduler reads the situation as its side knows
+//! it ([`Situation`]): which objectives each side holds, how many units each of its formations
+//! has, which enemy formations it has found. The plan is made again when that changed enough:
+//! an objective taken or lost, a formation of its own broken (half its units gone), an enemy
+//! formation found or gone, or the turn to commit the reserves come. Then it makes one plan for
+//! each aim it could have (each of its objectives it does not hold, the nearest enemy force it
+//! knows of, standing where it is), plays each out with the fast judge for [`PLAN_TURNS`]
+//! player turns on [`PLAN_SEEDS`] seeds, both sides played by the judge, its own inside the
+//! candidate plan, and keeps the one worth most ([`super::value`]); ties keep the earlier.
+//! The copies hold only the enemy units it knows of ([`determinized`]) and roll its own
+//! stream, so a hidden unit cannot change its plan, and a game replays identically.
+
+use super::Scheduler;
+use super::plan::{Aim, Plan, Task, formations, holder, known_forces, make, middle};
+use super::value::{WEIGHTS, value};
+use crate::agents::perception::{determinized, known_enemies};
+use crate::battle::Battle;
+use crate::battle::state::{CmdId, Phase, SideId, UnitId};
+use crate::rules::dice::Dice;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// A battle of more stands than this at the start is planned (Gettysburg's 300); the small
+/// scenarios are the look-ahead's alone, as before.
+pub const PLAN_STANDS: u32 = 120;
+
+/// Player turns a candidate plan is played out for: the side's turn and the enemy's answer.
+pub const PLAN_TURNS: u32 = 2;
+
+/// Play-outs of each candidate plan, on the same dice for every candidate.
+pub const PLAN_SEEDS: usize = 2;
+
+/// Actions a plan's play-out may take before it is judged where it stands.
+const PLAN_HORIZON: u32 = 3000;
+
+/// What a plan was made from, as the side knows it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Situation {
+    /// Who holds each objective (as the side knows it).
+    held: Vec<Option<SideId>>,
+    /// Its formations with the units each has left.
+    formations: BTreeMap<CmdId, usize>,
+    /// The enemy formations it knows of.
+    forces: BTreeSet<CmdId>,
+}
+
+impl Situation {
+    pub fn read(b: &Battle, side: SideId, known: &[UnitId]) -> Self {
+        Situation {
+            held: (0..b.objectives.len()).map(|i| holder(b, i, side, known)).collect(),
+            formations: formations(b, side).into_iter().map(|(c, us)| (c, us.len())).collect(),
+            forces: known_forces(b, known).into_iter().map(|(c, _)| c).collect(),
+        }
+    }
+
+    /// Why a plan made on `self` no longer fits `now`, in words, if it does not.
+    pub fn changed(&self, b: &Battle, side: SideId, now: &Situation, plan: &Plan, known: &[UnitId]) -> Option<String> {
+        use crate::report::intent::{formation_named, formation_words};
+        for (i, (was, is)) in self.held.iter().zip(&now.held).enumerate() {
+            if was != is {
+                let name = &b.objectives[i].name;
+                let own = b.objectives[i].side == b.sides[side].name;
+                return Some(match (is, own) {
+                    (Some(s), true) if *s == side => format!("{name} taken"),
+                    (Some(_), true) => format!("{name} lost to the enemy"),
+                    (Some(s), false) if *s == side => format!("the enemy's {name} denied"),
+                    (Some(_), false) => format!("the enemy took {name}"),
+                    (None, _) => format!("{name} contested"),
+                });
+            }
+        }
+        for (c, &n) in &self.formations {
+            let left = now.formations.get(c).copied().unwrap_or(0);
+            if left * 2 <= n && n > 0 {
+                return Some(format!("{} broken", formation_words(b, b.commander(*c))));
+            }
+        }
+        let enemy_name = |c: CmdId| {
+            let mut theirs = known.iter().filter(|&&e| b.unit(e).hq == c).peekable();
+            let guns = theirs.peek().is_some() && theirs.all(|&e| b.unit(e).is_artillery());
+            formation_named(b.commander(c), guns)
+        };
+        if let Some(&c) = now.forces.difference(&self.forces).next() {
+            return Some(format!("{} found", enemy_name(c)));
+        }
+        if let Aim::Force(f) = plan.aim
+            && !now.forces.contains(&f)
+        {
+            return Some(format!("{} out of sight", enemy_name(f)));
+        }
+        if b.game_turn >= super::plan::commit_turn(b) && plan.parts.iter().any(|p| p.task == Task::Reserve) {
+            return Some("time to commit the reserves".into());
+        }
+        None
+    }
+}
+
+/// The plan a scheduler keeps and remakes.
+#[derive(Clone)]
+pub struct Planner {
+    dice: Dice,
+    seen: Situation,
+    /// The (player turn, phase) last checked.
+    checked: Option<(u32, Phase)>,
+    /// The plan made or changed, to be said with the next choice: "plan changes (turn 5,
+    /// Willoughby Run crossing taken)".
+    pub news: Option<String>,
+}
+
+impl Planner {
+    pub fn new(seed: u64) -> Self {
+        Planner {
+            dice: Dice::new(seed ^ 0x9e37_79b9_7f4a_7c15),
+            seen: Situation::default(),
+            checked: None,
+            news: None,
+        }
+    }
+
+    /// Make the plan, or make it again if the situation changed enough, at the side's own
+    /// initiative and command phases (once each): the new plan, if one was made.
+    pub fn update(&mut self, b: &Battle, side: SideId, plan: Option<&Plan>) -> Option<Plan> {
+        let start: u32 = b.units.iter().map(|u| u.start_stands).sum();
+        if start <= PLAN_STANDS || b.is_over() || b.active != side {
+            return None;
+        }
+        if !matches!(b.phase, Phase::Initiative | Phase::Command) || self.checked == Some((b.player_turn, b.phase)) {
+            return None;
+        }
+        self.checked = Some((b.player_turn, b.phase));
+        let known = known_enemies(b, side);
+        let now = Situation::read(b, side, &known);
+        let why = match plan {
+            None => "the battle begins".to_string(),
+            Some(p) => self.seen.changed(b, side, &now, p, &known)?,
+        };
+        self.seen = now;
+        let chosen = self.choose(b, side, &known);
+        let same = plan.is_some_and(|p| p.aim == chosen.aim && p.parts == chosen.parts);
+        if !same {
+            let verb = if plan.is_some() { "changes" } else { "made" };
+            self.news = Some(format!("plan {verb} (turn {}, {why})", b.game_turn));
+        }
+        Some(chosen)
+    }
+
+    /// The candidate plans, each played out, and the one worth most.
+    pub fn choose(&mut self, b: &Battle, side: SideId, known: &[UnitId]) -> Plan {
+        let mut candidates: Vec<Plan> = aims(b, side, known)
+            .into_iter()
+            .map(|a| make(b, side, known, a))
+            .collect();
+        // An objective its attackers would reach only in the last turn, or later, is out of
+        // reach (it must be held at the end), while another aim is left.
+        let late = |p: &Plan| {
+            matches!(p.aim, Aim::Objective(_))
+                && p.parts
+                    .iter()
+                    .any(|q| q.task == Task::Attack && q.by + 1 >= b.turn_limit)
+        };
+        if candidates.iter().any(|p| !late(p) && p.aim != Aim::Stand) {
+            candidates.retain(|p| !late(p));
+        }
+        if candidates.len() == 1 {
+            return candidates.into_iter().next().expect("one plan");
+        }
+        let base = determinized(b, side, known);
+        let mut worth = vec![0.0; candidates.len()];
+        for _ in 0..PLAN_SEEDS {
+            let seed = (u64::from(self.dice.d(u32::MAX)) << 32) | u64::from(self.dice.d(u32::MAX));
+            for (k, plan) in candidates.iter().enumerate() {
+                let end = play_out(&base, side, plan, seed);
+                worth[k] += value(&end, side, known, &WEIGHTS);
+            }
+        }
+        let best = (0..candidates.len())
+            .max_by(|&x, &y| worth[x].total_cmp(&worth[y]).then(y.cmp(&x)))
+            .unwrap_or(0);
+        candidates.into_iter().nth(best).expect("a plan")
+    }
+}
+
+/// The aims `side` could plan for: each of its own objectives it does not hold, the known
+/// enemy force nearest its army, and standing where it is.
+pub fn aims(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Aim> {
+    let name = &b.sides[side].name;
+    let mine: Vec<UnitId> = b.side_units(side).filter(|u| u.alive()).map(|u| u.id).collect();
+    let centre = middle(b, &mine);
+    // Its objectives nearest first (a tie in the play-outs keeps the nearer).
+    let mut objectives: Vec<usize> = (0..b.objectives.len())
+        .filter(|&i| &b.objectives[i].side == name)
+        .filter(|&i| holder(b, i, side, known) != Some(side))
+        .collect();
+    objectives.sort_by(|&x, &y| {
+        let d = |i: usize| b.objectives[i].pos.dist(centre);
+        d(x).total_cmp(&d(y)).then(x.cmp(&y))
+    });
+    let mut out: Vec<Aim> = objectives.into_iter().map(Aim::Objective).collect();
+    if let Some((c, _)) = known_forces(b, known).into_iter().min_by(|x, y| {
+        middle(b, &x.1)
+            .dist(centre)
+            .total_cmp(&middle(b, &y.1).dist(centre))
+            .then(x.0.cmp(&y.0))
+    }) {
+        out.push(Aim::Force(c));
+    }
+    // Standing where it is wins only a battle the side is winning: when it holds an objective
+    // of its own and the enemy none it knows of, or has the more victory points.
+    let held = |s: SideId| {
+        (0..b.objectives.len()).any(|i| b.objectives[i].side == b.sides[s].name && holder(b, i, side, known) == Some(s))
+    };
+    let vp = b.victory_points();
+    if (held(side) && !held(1 - side)) || vp[side] > vp[1 - side] {
+        out.push(Aim::Stand);
+    }
+    if out.is_empty() {
+        out.push(Aim::Stand);
+    }
+    out
+}
+
+/// One play-out of `plan` from `base` on dice `seed`: the judge plays both sides, `side`'s
+/// inside the plan, for [`PLAN_TURNS`] player turns.
+fn play_out(base: &Battle, side: SideId, plan: &Plan, seed: u64) -> Battle {
+    let mut b = base.clone();
+    b.set_dice(Dice::new(seed));
+    let mut players = [Scheduler::new(seed), Scheduler::new(seed.rotate_left(17))];
+    players[side] = Scheduler::new(seed).with_plan(Arc::new(plan.clone()));
+    let turn = b.player_turn;
+    for _ in 0..PLAN_HORIZON {
+        if b.is_over() || (b.player_turn >= turn + PLAN_TURNS && b.phase == Phase::Command) {
+            break;
+        }
+        let legal = b.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        let (i, _) = players[b.actor()].pick(&b, &legal);
+        if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
+            break;
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Action;
+    use crate::rules::geometry::{Pose, V2};
+
+    fn gettysburg() -> Battle {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron");
+        crate::load_battle(&path, 1).expect("gettysburg loads").0
+    }
+
+    /// Issue 66: a plan never uses what its side cannot see. A hidden enemy unit moved and
+    /// cut to one stand leaves the Confederate plan as it was, play-outs and all; taking the
+    /// enemy units it does know of off the table changes it (so the plan does read the enemy).
+    #[test]
+    fn a_plan_never_uses_what_its_side_cannot_see() {
+        let mut b = gettysburg();
+        let side = b.first_side;
+        // The Union unit farthest from the Confederates, hidden (the scouting switch's hidden
+        // set-up: unseen until found).
+        let hidden = b
+            .side_units(1 - side)
+            .max_by(|x, y| {
+                let d = |e: UnitId| {
+                    b.side_units(side)
+                        .map(|u| b.unit_distance(u.id, e))
+                        .fold(f64::INFINITY, f64::min)
+                };
+                d(x.id).total_cmp(&d(y.id)).then(x.id.cmp(&y.id))
+            })
+            .expect("a Union unit")
+            .id;
+        b.arranging().unit_mut(hidden).hidden = true;
+        let known = known_enemies(&b, side);
+        assert!(!known.contains(&hidden));
+        let mut changed = b.clone();
+        let pose = changed.unit(hidden).pose;
+        changed.arranging().units[hidden as usize].pose = Pose::new(pose.pos + V2::new(3.0, 2.0), pose.facing);
+        changed.arranging().units[hidden as usize].stands = 1;
+        changed.refresh_geometry();
+        assert_eq!(known_enemies(&changed, side), known, "the change is out of sight too");
+        assert_ne!(changed.unit(hidden).pose, b.unit(hidden).pose);
+        let plan = Planner::new(5).choose(&b, side, &known);
+        assert_eq!(
+            Planner::new(5).choose(&changed, side, &known),
+            plan,
+            "a hidden unit changes nothing"
+        );
+        // The enemy it knows of does steer it: without them the plan aims elsewhere.
+        assert!(!known.is_empty());
+        let blind = Planner::new(5).choose(&b, side, &[]);
+        assert_ne!(blind.parts, plan.parts, "{}\n{}", blind.words(&b), plan.words(&b));
+    }
+
+    /// Every formation gets one part; in a division of three formations or more left to
+    /// attack, the one farthest from the aim is its reserve, behind a named hill or wood; the
+    /// rest attack the aim; a formation on an objective with a known enemy near holds it.
+    #[test]
+    fn each_formation_has_a_part_and_a_big_division_keeps_its_farthest_in_reserve() {
+        let b = gettysburg();
+        let side = b.first_side;
+        let known = known_enemies(&b, side);
+        let ridge = b
+            .objectives
+            .iter()
+            .position(|o| o.name == "McPherson's Ridge")
+            .expect("the ridge");
+        let plan = make(&b, side, &known, Aim::Objective(ridge));
+        let forms = formations(&b, side);
+        let mut commanders: Vec<CmdId> = plan.parts.iter().map(|p| p.commander).collect();
+        commanders.dedup();
+        assert_eq!(
+            commanders,
+            forms.iter().map(|f| f.0).collect::<Vec<_>>(),
+            "one part each"
+        );
+        let aim = b.objectives[ridge].pos;
+        let mut divisions: BTreeMap<CmdId, Vec<&super::super::plan::Part>> = BTreeMap::new();
+        for p in &plan.parts {
+            divisions.entry(b.division_of(p.commander)).or_default().push(p);
+        }
+        let far = |c: CmdId| {
+            let us = &forms.iter().find(|f| f.0 == c).expect("a formation").1;
+            middle(&b, us).dist(aim)
+        };
+        let mut reserves = 0;
+        for parts in divisions.values() {
+            let free: Vec<_> = parts.iter().filter(|p| p.task != Task::Hold).collect();
+            let reserve: Vec<_> = free.iter().filter(|p| p.task == Task::Reserve).collect();
+            if free.len() >= super::super::plan::RESERVE_FROM {
+                assert_eq!(reserve.len(), 1, "one reserve in {}", plan.words(&b));
+                let r = reserve[0].commander;
+                assert!(
+                    free.iter().all(|p| far(p.commander) <= far(r)),
+                    "the farthest is held back"
+                );
+                assert!(matches!(reserve[0].intent, crate::battle::intent::Intent::Behind(_)));
+                reserves += 1;
+            } else {
+                assert!(reserve.is_empty());
+            }
+            for p in free.iter().filter(|p| p.task == Task::Attack) {
+                assert!(
+                    matches!(&p.intent, crate::battle::intent::Intent::To(pl) if pl.name == "McPherson's Ridge"),
+                    "{:?}",
+                    p.intent
+                );
+                assert!(p.by >= b.game_turn && p.by <= b.turn_limit);
+            }
+        }
+        assert!(reserves >= 2, "Heth's and Pender's divisions each keep one back");
+        let words = plan.words(&b);
+        assert!(
+            words.contains("Heth's division: attack McPherson's Ridge by turn"),
+            "{words}"
+        );
+        assert!(words.contains("in reserve behind"), "{words}");
+        assert!(
+            words.contains(" on the left") && words.contains(" on the right"),
+            "{words}"
+        );
+    }
+
+    /// The plan is made again when the situation changes enough: a formation losing half its
+    /// units, an objective changing hands, the turn to commit the reserves.
+    #[test]
+    fn the_situation_changes_when_a_formation_breaks_or_an_objective_is_taken() {
+        let b = gettysburg();
+        let side = b.first_side;
+        let known = known_enemies(&b, side);
+        let plan = make(&b, side, &known, aims(&b, side, &known)[0]);
+        let seen = Situation::read(&b, side, &known);
+        assert_eq!(seen.changed(&b, side, &seen, &plan, &known), None, "nothing changed");
+        // Half of Archer's brigade knocked out.
+        let (archer, units) = formations(&b, side)
+            .into_iter()
+            .find(|(c, _)| b.commander(*c).name.contains("Archer"))
+            .expect("Archer's brigade");
+        let mut broken = b.clone();
+        for &u in &units[..units.len().div_ceil(2)] {
+            broken.arranging().units[u as usize].knocked_out = true;
+        }
+        broken.refresh_geometry();
+        let now = Situation::read(&broken, side, &known);
+        assert_eq!(
+            seen.changed(&broken, side, &now, &plan, &known).as_deref(),
+            Some("Archer's brigade broken"),
+            "{archer}"
+        );
+        // A Confederate unit set on the Willoughby Run crossing (the Union's, with no Union
+        // unit on it): the enemy's objective denied.
+        let crossing = b
+            .objectives
+            .iter()
+            .position(|o| o.name == "Willoughby Run crossing")
+            .expect("the crossing");
+        let mut on = b.clone();
+        let p = on.objectives[crossing].pos;
+        let facing = on.unit(units[0]).pose.facing;
+        on.arranging().units[units[0] as usize].pose = Pose::new(p, facing);
+        on.refresh_geometry();
+        let known_on = known_enemies(&on, side);
+        if holder(&on, crossing, side, &known_on) == Some(side) {
+            let now = Situation::read(&on, side, &known_on);
+            assert_eq!(
+                seen.changed(&on, side, &now, &plan, &known_on).as_deref(),
+                Some("the enemy's Willoughby Run crossing denied")
+            );
+        } else {
+            panic!("the crossing is held by a unit standing on it");
+        }
+    }
+
+    /// The scheduler plans on Gettysburg, and says so once, before its first choice's reason;
+    /// on the small battles it does not (they play as before).
+    #[test]
+    fn the_scheduler_plans_a_big_battle_and_says_its_plan() {
+        let mut b = gettysburg();
+        let side = b.actor();
+        let mut agent = crate::agents::by_name("scheduler", 1, side).expect("the scheduler");
+        let legal = b.legal_actions();
+        let i = agent.choose(&b, &legal);
+        let news = agent.plan_news(&b, None).expect("a plan made at its first choice");
+        assert!(news.starts_with("plan made (turn 1, the battle begins): "), "{news}");
+        assert!(news.contains("attack"), "{news}");
+        assert_eq!(agent.plan_news(&b, None), None, "said once");
+        b.step(&legal[i]).expect("its choice applies");
+        // Said to the Union player: only the Confederate formations the Union can see (two
+        // brigades hidden, as by the scouting switch's hidden set-up).
+        for name in ["Thomas", "Scales"] {
+            let c = b
+                .commanders
+                .iter()
+                .find(|c| c.name.contains(name))
+                .expect("a brigade")
+                .id;
+            let ids: Vec<UnitId> = b.side_units(side).filter(|u| u.hq == c).map(|u| u.id).collect();
+            for u in ids {
+                b.arranging().unit_mut(u).hidden = true;
+            }
+        }
+        let seen: BTreeSet<CmdId> = known_enemies(&b, 1 - side).into_iter().map(|e| b.unit(e).hq).collect();
+        let unseen: Vec<CmdId> = formations(&b, side)
+            .into_iter()
+            .map(|f| f.0)
+            .filter(|c| !seen.contains(c))
+            .collect();
+        assert!(
+            !unseen.is_empty(),
+            "some Confederate formation is out of the Union's sight"
+        );
+        let plan = make(&b, side, &known_enemies(&b, side), Aim::Stand);
+        let told = plan.words_for(&b, Some(1 - side));
+        for c in unseen {
+            let name = super::super::plan::part_name(&b, c);
+            assert!(!told.contains(&format!("{name} ")), "{name} is hidden: {told}");
+        }
+        for small in ["skirmish", "first_battle"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("maps/{small}.ron"));
+            let (mut s, _) = crate::load_battle(&path, 1).expect("loads");
+            let mut agent = crate::agents::by_name("scheduler", 1, 0).expect("the scheduler");
+            for _ in 0..40 {
+                if s.is_over() {
+                    break;
+                }
+                let legal = s.legal_actions();
+                let i = if s.actor() == 0 { agent.choose(&s, &legal) } else { 0 };
+                assert_eq!(agent.plan_news(&s, None), None, "{small} is not planned");
+                if s.step(&legal[i]).is_err() {
+                    s.step(&Action::EndPhase).ok();
+                }
+            }
+        }
+    }
+
+    /// Inside a plan the judge steers a unit by its formation's part: an attacker with no
+    /// known enemy within its weapon range and [`ENGAGE_MARGIN`] makes for the aim, a reserve
+    /// for its place, and closing on the aim is worth more to an attacker than the same
+    /// closing to a unit outside any plan.
+    ///
+    /// [`ENGAGE_MARGIN`]: super::super::evaluate::ENGAGE_MARGIN
+    #[test]
+    fn the_judge_steers_a_unit_by_its_formations_part() {
+        use super::super::evaluate::{Ctx, ENGAGE_MARGIN};
+        let b = gettysburg();
+        let side = b.first_side;
+        let known = known_enemies(&b, side);
+        let ridge = b
+            .objectives
+            .iter()
+            .position(|o| o.name == "McPherson's Ridge")
+            .expect("the ridge");
+        let plan = Arc::new(make(&b, side, &known, Aim::Objective(ridge)));
+        let ctx = Ctx::planned(&b, side, &[], Some(plan.clone()));
+        let plain = Ctx::new(&b, side, &[]);
+        let free = |u: UnitId| {
+            let range = b.weapon_range(b.unit(u)) + ENGAGE_MARGIN;
+            !ctx.assigned.contains_key(&u) && known.iter().all(|&e| b.unit_distance(u, e) > range)
+        };
+        let mut attackers = 0;
+        let mut reserves = 0;
+        for u in b.side_units(side).map(|u| u.id).filter(|&u| free(u)) {
+            let Some(part) = plan.part_of(&b, u) else { continue };
+            let aim = ctx.aim(&b, u).expect("a planned unit has an aim");
+            match part.task {
+                Task::Attack => {
+                    assert!(aim.at.dist(b.objectives[ridge].pos) < 1e-9, "{}", b.unit(u).name);
+                    attackers += 1;
+                }
+                Task::Reserve => {
+                    let (g, _) = plan.goal(&b, u).map(|(_, g, w)| (g, w)).expect("a place");
+                    assert!(aim.at.dist(g) < 1e-9);
+                    reserves += 1;
+                }
+                Task::Hold => {}
+            }
+            assert_eq!(ctx.task(&b, u), Some(part.task));
+            assert_eq!(plain.task(&b, u), None);
+        }
+        assert!(
+            attackers > 0 && reserves > 0,
+            "{attackers} attackers, {reserves} reserves free"
+        );
+    }
+}
