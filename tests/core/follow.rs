@@ -171,3 +171,37 @@ fn a_persons_own_actions_are_not_ringed() {
     let w = app.world_mut();
     assert_eq!(w.query::<&Highlight>().iter(w).count(), 0);
 }
+
+/// Issue 66: a computer playing a big battle against a person says its plan when it makes it:
+/// in the battle log, and kept for the orders panel (`ComputerPlan`), which shows it while the
+/// computer acts. (What of it the person may be told is `planner::tests`'.)
+#[test]
+fn a_computers_plan_is_said_in_the_log_the_caption_and_the_orders_panel() {
+    let path = std::path::PathBuf::from("maps/gettysburg.ron");
+    let (b, _) = volley::load_battle(&path, 2).expect("gettysburg loads");
+    // The Confederates (side 1) move first, played by the scheduler; the Union is a person.
+    assert_eq!(b.first_side, 1);
+    let mut app = volley::ui::headless_play_app(b, path, 2, ["human", "scheduler"], false).expect("the agents");
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(250),
+    ));
+    for _ in 0..400 {
+        app.update();
+        if app.world().resource::<volley::ui::follow::ComputerPlan>().0[1].is_some() {
+            break;
+        }
+    }
+    let w = app.world_mut();
+    let shown = w.resource::<volley::ui::follow::ComputerPlan>().0.clone();
+    let plan = shown[1]
+        .clone()
+        .expect("the Confederate plan is kept for the orders panel");
+    assert!(plan.starts_with("plan made (turn 1, the battle begins): "), "{plan}");
+    assert!(plan.contains("Heth's division: attack"), "{plan}");
+    assert_eq!(shown[0], None, "the person has no plan of the computer's");
+    let log = w.resource::<volley::ui::BattleLog>();
+    assert!(
+        log.lines.iter().any(|l| l.text.contains(&plan)),
+        "the log says the plan"
+    );
+}

@@ -103,11 +103,35 @@ impl Scheduler {
         self.plan.as_deref()
     }
 
+    /// One play-out of `plan` from `base` on dice `seed` ([`planner::PlayOut`]): the judge
+    /// plays both sides, `side`'s inside the plan, for [`planner::PLAN_TURNS`] player turns.
+    pub fn play_plan(base: &Battle, side: SideId, plan: &Plan, seed: u64) -> Battle {
+        let mut b = base.clone();
+        b.set_dice(Dice::new(seed));
+        let mut players = [Scheduler::new(seed), Scheduler::new(seed.rotate_left(17))];
+        players[side] = Scheduler::new(seed).with_plan(Arc::new(plan.clone()));
+        let turn = b.player_turn;
+        for _ in 0..planner::PLAN_HORIZON {
+            if b.is_over() || (b.player_turn >= turn + planner::PLAN_TURNS && b.phase == Phase::Command) {
+                break;
+            }
+            let legal = b.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            let (i, _) = players[b.actor()].pick(&b, &legal);
+            if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
+                break;
+            }
+        }
+        b
+    }
+
     /// Make or remake the plan if it is due ([`Planner::update`]).
     pub fn update_plan(&mut self, b: &Battle) {
         let side = b.actor();
         if let Some(planner) = self.planner.as_mut()
-            && let Some(plan) = planner.update(b, side, self.plan.as_deref())
+            && let Some(plan) = planner.update(b, side, self.plan.as_deref(), Scheduler::play_plan)
         {
             self.plan = Some(Arc::new(plan));
         }

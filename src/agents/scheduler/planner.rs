@@ -13,7 +13,6 @@
 //! The copies hold only the enemy units it knows of ([`determinized`]) and roll its own
 //! stream, so a hidden unit cannot change its plan, and a game replays identically.
 
-use super::Scheduler;
 use super::plan::{Aim, Plan, Task, formations, holder, known_forces, make, middle};
 use super::value::{WEIGHTS, value};
 use crate::agents::perception::{determinized, known_enemies};
@@ -21,7 +20,6 @@ use crate::battle::Battle;
 use crate::battle::state::{CmdId, Phase, SideId, UnitId};
 use crate::rules::dice::Dice;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 /// A battle of more stands than this at the start is planned (Gettysburg's 300); the small
 /// scenarios are the look-ahead's alone, as before.
@@ -34,7 +32,11 @@ pub const PLAN_TURNS: u32 = 2;
 pub const PLAN_SEEDS: usize = 2;
 
 /// Actions a plan's play-out may take before it is judged where it stands.
-const PLAN_HORIZON: u32 = 3000;
+pub const PLAN_HORIZON: u32 = 3000;
+
+/// How a candidate plan is played out: from a battle, for a side, on dice of a seed, to the
+/// battle where it stops (the judge's, [`super::Scheduler::play_plan`]).
+pub type PlayOut = fn(&Battle, SideId, &Plan, u64) -> Battle;
 
 /// What a plan was made from, as the side knows it.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -122,7 +124,7 @@ impl Planner {
 
     /// Make the plan, or make it again if the situation changed enough, at the side's own
     /// initiative and command phases (once each): the new plan, if one was made.
-    pub fn update(&mut self, b: &Battle, side: SideId, plan: Option<&Plan>) -> Option<Plan> {
+    pub fn update(&mut self, b: &Battle, side: SideId, plan: Option<&Plan>, play: PlayOut) -> Option<Plan> {
         let start: u32 = b.units.iter().map(|u| u.start_stands).sum();
         if start <= PLAN_STANDS || b.is_over() || b.active != side {
             return None;
@@ -138,7 +140,7 @@ impl Planner {
             Some(p) => self.seen.changed(b, side, &now, p, &known)?,
         };
         self.seen = now;
-        let chosen = self.choose(b, side, &known);
+        let chosen = self.choose(b, side, &known, play);
         let same = plan.is_some_and(|p| p.aim == chosen.aim && p.parts == chosen.parts);
         if !same {
             let verb = if plan.is_some() { "changes" } else { "made" };
@@ -148,7 +150,7 @@ impl Planner {
     }
 
     /// The candidate plans, each played out, and the one worth most.
-    pub fn choose(&mut self, b: &Battle, side: SideId, known: &[UnitId]) -> Plan {
+    pub fn choose(&mut self, b: &Battle, side: SideId, known: &[UnitId], play: PlayOut) -> Plan {
         let mut candidates: Vec<Plan> = aims(b, side, known)
             .into_iter()
             .map(|a| make(b, side, known, a))
@@ -172,7 +174,7 @@ impl Planner {
         for _ in 0..PLAN_SEEDS {
             let seed = (u64::from(self.dice.d(u32::MAX)) << 32) | u64::from(self.dice.d(u32::MAX));
             for (k, plan) in candidates.iter().enumerate() {
-                let end = play_out(&base, side, plan, seed);
+                let end = play(&base, side, plan, seed);
                 worth[k] += value(&end, side, known, &WEIGHTS);
             }
         }
@@ -222,39 +224,31 @@ pub fn aims(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Aim> {
     out
 }
 
-/// One play-out of `plan` from `base` on dice `seed`: the judge plays both sides, `side`'s
-/// inside the plan, for [`PLAN_TURNS`] player turns.
-fn play_out(base: &Battle, side: SideId, plan: &Plan, seed: u64) -> Battle {
-    let mut b = base.clone();
-    b.set_dice(Dice::new(seed));
-    let mut players = [Scheduler::new(seed), Scheduler::new(seed.rotate_left(17))];
-    players[side] = Scheduler::new(seed).with_plan(Arc::new(plan.clone()));
-    let turn = b.player_turn;
-    for _ in 0..PLAN_HORIZON {
-        if b.is_over() || (b.player_turn >= turn + PLAN_TURNS && b.phase == Phase::Command) {
-            break;
-        }
-        let legal = b.legal_actions();
-        if legal.is_empty() {
-            break;
-        }
-        let (i, _) = players[b.actor()].pick(&b, &legal);
-        if b.step(&legal[i.min(legal.len() - 1)]).is_err() {
-            break;
-        }
-    }
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::battle::Action;
     use crate::rules::geometry::{Pose, V2};
 
+    const PLAY: PlayOut = crate::agents::scheduler::Scheduler::play_plan;
+
     fn gettysburg() -> Battle {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron");
         crate::load_battle(&path, 1).expect("gettysburg loads").0
+    }
+
+    /// Gettysburg at the start, the Confederates (who move first), the Union units they know
+    /// of, and McPherson's Ridge (their minor objective).
+    fn confederates_and_the_ridge() -> (Battle, SideId, Vec<UnitId>, usize) {
+        let b = gettysburg();
+        let side = b.first_side;
+        let known = known_enemies(&b, side);
+        let ridge = b
+            .objectives
+            .iter()
+            .position(|o| o.name == "McPherson's Ridge")
+            .expect("the ridge");
+        (b, side, known, ridge)
     }
 
     /// Issue 66: a plan never uses what its side cannot see. A hidden enemy unit moved and
@@ -288,15 +282,15 @@ mod tests {
         changed.refresh_geometry();
         assert_eq!(known_enemies(&changed, side), known, "the change is out of sight too");
         assert_ne!(changed.unit(hidden).pose, b.unit(hidden).pose);
-        let plan = Planner::new(5).choose(&b, side, &known);
+        let plan = Planner::new(5).choose(&b, side, &known, PLAY);
         assert_eq!(
-            Planner::new(5).choose(&changed, side, &known),
+            Planner::new(5).choose(&changed, side, &known, PLAY),
             plan,
             "a hidden unit changes nothing"
         );
         // The enemy it knows of does steer it: without them the plan aims elsewhere.
         assert!(!known.is_empty());
-        let blind = Planner::new(5).choose(&b, side, &[]);
+        let blind = Planner::new(5).choose(&b, side, &[], PLAY);
         assert_ne!(blind.parts, plan.parts, "{}\n{}", blind.words(&b), plan.words(&b));
     }
 
@@ -305,14 +299,7 @@ mod tests {
     /// rest attack the aim; a formation on an objective with a known enemy near holds it.
     #[test]
     fn each_formation_has_a_part_and_a_big_division_keeps_its_farthest_in_reserve() {
-        let b = gettysburg();
-        let side = b.first_side;
-        let known = known_enemies(&b, side);
-        let ridge = b
-            .objectives
-            .iter()
-            .position(|o| o.name == "McPherson's Ridge")
-            .expect("the ridge");
+        let (b, side, known, ridge) = confederates_and_the_ridge();
         let plan = make(&b, side, &known, Aim::Objective(ridge));
         let forms = formations(&b, side);
         let mut commanders: Vec<CmdId> = plan.parts.iter().map(|p| p.commander).collect();
@@ -483,22 +470,14 @@ mod tests {
 
     /// Inside a plan the judge steers a unit by its formation's part: an attacker with no
     /// known enemy within its weapon range and [`ENGAGE_MARGIN`] makes for the aim, a reserve
-    /// for its place, and closing on the aim is worth more to an attacker than the same
-    /// closing to a unit outside any plan.
+    /// for its place; outside a plan a unit has no task.
     ///
     /// [`ENGAGE_MARGIN`]: super::super::evaluate::ENGAGE_MARGIN
     #[test]
     fn the_judge_steers_a_unit_by_its_formations_part() {
         use super::super::evaluate::{Ctx, ENGAGE_MARGIN};
-        let b = gettysburg();
-        let side = b.first_side;
-        let known = known_enemies(&b, side);
-        let ridge = b
-            .objectives
-            .iter()
-            .position(|o| o.name == "McPherson's Ridge")
-            .expect("the ridge");
-        let plan = Arc::new(make(&b, side, &known, Aim::Objective(ridge)));
+        let (b, side, known, ridge) = confederates_and_the_ridge();
+        let plan = std::sync::Arc::new(make(&b, side, &known, Aim::Objective(ridge)));
         let ctx = Ctx::planned(&b, side, &[], Some(plan.clone()));
         let plain = Ctx::new(&b, side, &[]);
         let free = |u: UnitId| {
