@@ -7,6 +7,8 @@
 //!   (issue 18's thinking budget: at most 1 s at `scheduler`): the first decision of a game
 //!   (seed 1, the look-ahead on both sides) that it searches, and the first one searched
 //!   after turn 3, when the lines are in contact.
+//! - Making a plan on Gettysburg (issue 66): the Confederates' at the start, every candidate
+//!   aim played out with the judge (`planner::Planner::choose`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
@@ -72,6 +74,20 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    let (gettysburg, _) =
+        volley::load_battle(&Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron"), 1).unwrap();
+    let side = gettysburg.first_side;
+    let known = volley::agents::perception::known_enemies(&gettysburg, side);
+    g.bench_function("scheduler_makes_a_plan_gettysburg_turn_1", |b| {
+        b.iter(|| {
+            volley::agents::scheduler::planner::Planner::new(1).choose(
+                &gettysburg,
+                side,
+                &known,
+                volley::agents::scheduler::Scheduler::play_plan,
+            )
+        })
+    });
     g.finish();
 }
 
