@@ -17,7 +17,6 @@ use super::perception::known_enemies;
 use crate::battle::intent::{Intent, IntentRun, PlaceKind, RunStep};
 use crate::battle::state::{Phase, SideId, UnitId};
 use crate::battle::{Action, Battle};
-use crate::rules::geometry::V2;
 
 /// A brigade with a known enemy this close (cm, from the brigade's middle) closes into range
 /// of it; farther, it makes for an objective.
@@ -55,9 +54,7 @@ impl General {
             if units.is_empty() {
                 continue;
             }
-            let middle = units.iter().fold(V2::new(0.0, 0.0), |a, &u| {
-                a + b.unit(u).pose.pos * (1.0 / units.len() as f64)
-            });
+            let middle = super::scheduler::plan::middle(b, &units);
             let nearest = enemies
                 .iter()
                 .map(|&e| (b.unit(e).pose.pos.dist(middle), e))

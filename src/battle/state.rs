@@ -726,6 +726,11 @@ impl Battle {
     pub fn alive_units(&self) -> impl Iterator<Item = &Unit> {
         self.units.iter().filter(|u| u.alive())
     }
+    /// The stands both sides began with: how big a battle is (the scheduler's budget and plan
+    /// go by it).
+    pub fn stands_at_start(&self) -> u32 {
+        self.units.iter().map(|u| u.start_stands).sum()
+    }
     pub fn side_units(&self, side: SideId) -> impl Iterator<Item = &Unit> {
         self.alive_units().filter(move |u| u.side == side)
     }

@@ -197,7 +197,7 @@ pub const FULL_WORK_STANDS: u64 = 120;
 /// `n` on a battle of up to [`FULL_WORK_STANDS`] stands at the start (both sides), less in
 /// proportion on a bigger one.
 fn in_proportion(b: &Battle, n: u64) -> u64 {
-    let stands: u64 = b.units.iter().map(|u| u64::from(u.start_stands)).sum();
+    let stands = u64::from(b.stands_at_start());
     if stands <= FULL_WORK_STANDS {
         n
     } else {

@@ -125,11 +125,13 @@ impl Planner {
     /// Make the plan, or make it again if the situation changed enough, at the side's own
     /// initiative and command phases (once each): the new plan, if one was made.
     pub fn update(&mut self, b: &Battle, side: SideId, plan: Option<&Plan>, play: PlayOut) -> Option<Plan> {
-        let start: u32 = b.units.iter().map(|u| u.start_stands).sum();
-        if start <= PLAN_STANDS || b.is_over() || b.active != side {
-            return None;
-        }
-        if !matches!(b.phase, Phase::Initiative | Phase::Command) || self.checked == Some((b.player_turn, b.phase)) {
+        // Asked at every choice: the cheap tests first.
+        if b.active != side
+            || !matches!(b.phase, Phase::Initiative | Phase::Command)
+            || self.checked == Some((b.player_turn, b.phase))
+            || b.is_over()
+            || b.stands_at_start() <= PLAN_STANDS
+        {
             return None;
         }
         self.checked = Some((b.player_turn, b.phase));
