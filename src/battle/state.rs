@@ -236,11 +236,19 @@ impl Unit {
     }
     /// Move allowance in cm before terrain (army list "Move"; limbers; ACW notes 8, 9, 15).
     pub fn move_rate(&self) -> f64 {
+        self.rate(self.limbered)
+    }
+    /// The rate it marches at: a field gun's limbered rate even while it stands unlimbered
+    /// (0 for a gun that cannot move).
+    pub fn march_rate(&self) -> f64 {
+        self.rate(true)
+    }
+    fn rate(&self, limbered: bool) -> f64 {
         if self.is_artillery() {
             if self.row.has(Trait::Siege) || self.row.has(Trait::Mortar) || self.row.movement <= 0.0 {
                 return 0.0;
             }
-            if self.limbered {
+            if limbered {
                 return if self.horse_artillery { 30.0 } else { 15.0 };
             }
         }

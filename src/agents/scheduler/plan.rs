@@ -111,12 +111,17 @@ pub fn holder(b: &Battle, i: usize, side: SideId, known: &[UnitId]) -> Option<Si
 /// The turns a formation needs to cover `d` cm: a move and a half a turn (an order and a
 /// follow-up, about) at its slowest unit's rate.
 fn turns_for(b: &Battle, units: &[UnitId], d: f64) -> u32 {
+    // At the pace of its slowest unit that can move, a gun at its limbered rate (a gun that
+    // cannot move at all does not hold the formation back).
     let rate = units
         .iter()
-        .map(|&u| b.unit(u).move_rate())
-        .fold(f64::INFINITY, f64::min)
-        .max(1.0);
-    (d / (rate * 1.5)).ceil().max(1.0) as u32
+        .map(|&u| b.unit(u).march_rate())
+        .filter(|&r| r > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !rate.is_finite() {
+        return b.turn_limit.saturating_sub(b.game_turn).max(1);
+    }
+    (d / (rate.max(1.0) * 1.5)).ceil().max(1.0) as u32
 }
 
 /// The named hill or area nearest `p`, as a place (a reserve waits behind it).

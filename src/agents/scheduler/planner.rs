@@ -358,6 +358,41 @@ mod tests {
         );
     }
 
+    /// A formation's "by" turn is at its slowest movable unit's marching pace, a gun's at its
+    /// limbered rate: on Gettysburg every division reaches its objectives before the last
+    /// turn, so objectives stay among the aims (when an unlimbered gun's 3 cm a turn counted,
+    /// every artillery brigade was "by turn 12" and every objective was dropped as late).
+    #[test]
+    fn a_formation_is_timed_at_its_marching_pace_and_objectives_stay_aims() {
+        let (b, side, known, ridge) = confederates_and_the_ridge();
+        let plan = make(&b, side, &known, Aim::Objective(ridge));
+        let forms = formations(&b, side);
+        let guns = forms
+            .iter()
+            .find(|(_, us)| us.iter().all(|&u| b.unit(u).is_artillery()))
+            .expect("an artillery formation");
+        let part = plan
+            .parts
+            .iter()
+            .find(|p| p.commander == guns.0)
+            .expect("the guns' part");
+        let gun = b.unit(guns.1[0]);
+        assert!(!gun.limbered && gun.move_rate() == 3.0 && gun.march_rate() == 15.0);
+        // 15 cm a turn at one and a half moves a turn: the distance over 22.5, rounded up.
+        let d = middle(&b, &guns.1).dist(b.objectives[ridge].pos);
+        if part.task == Task::Attack {
+            assert_eq!(part.by, b.game_turn + (d / 22.5).ceil().max(1.0) as u32, "{d}");
+        }
+        assert!(plan.parts.iter().all(|p| p.by < b.turn_limit), "{}", plan.words(&b));
+        let mut planner = Planner::new(3);
+        let chosen = planner.choose(&b, side, &known, PLAY);
+        assert!(
+            aims(&b, side, &known).iter().any(|a| matches!(a, Aim::Objective(_))),
+            "the Confederates' objectives are aims"
+        );
+        assert_ne!(chosen.aim, Aim::Stand);
+    }
+
     /// The plan is made again when the situation changes enough: a formation losing half its
     /// units, an objective changing hands, the turn to commit the reserves.
     #[test]
