@@ -301,6 +301,8 @@ pub struct SideBalance {
     pub ci95: [f64; 2],
     /// Units lost per game, on average.
     pub avg_units_lost: f64,
+    /// Formations (brigades) with half their units or more lost, per game on average.
+    pub avg_brigades_lost: f64,
     /// Charges declared and fire actions (of every kind) per game, on average.
     pub avg_charges: f64,
     pub avg_fires: f64,
@@ -315,6 +317,8 @@ pub struct GameFigures {
     pub game_turns: u32,
     /// Per side: units lost, charges declared, fire actions.
     pub units_lost: [u32; 2],
+    /// Per side: formations with half their units or more lost ([`Battle::brigades_lost`]).
+    pub brigades_lost: [u32; 2],
     pub charges: [u32; 2],
     pub fires: [u32; 2],
     /// The game turn of the first fire or charge, if any came.
@@ -396,6 +400,7 @@ pub fn balance(
             winner: None,
             game_turns: 0,
             units_lost: [0; 2],
+            brigades_lost: [0; 2],
             charges: [0; 2],
             fires: [0; 2],
             first_contact: None,
@@ -414,6 +419,7 @@ pub fn balance(
         g.winner = o.winner;
         g.game_turns = done.game_turn;
         g.units_lost = o.units_lost;
+        g.brigades_lost = [done.brigades_lost(0), done.brigades_lost(1)];
         Ok(g)
     };
     let per_game = in_parallel(games, tick, |g| one(first_seed - 1 + g))
@@ -435,6 +441,7 @@ pub fn balance(
                 win_rate: wins(s) as f64 / n,
                 ci95: wilson95(wins(s), games),
                 avg_units_lost: sum(&|g| g.units_lost[s]),
+                avg_brigades_lost: sum(&|g| g.brigades_lost[s]),
                 avg_charges: sum(&|g| g.charges[s]),
                 avg_fires: sum(&|g| g.fires[s]),
             })

@@ -16,6 +16,19 @@ impl Battle {
             .count() as u32
     }
 
+    /// Formations of `side` (a commander and the units he leads himself) with half their units
+    /// or more knocked out: the brigades a battle cost it (issue 66: "loses at least one
+    /// brigade a side a game"; the planner remakes its plan on the same count).
+    pub fn brigades_lost(&self, side: SideId) -> u32 {
+        let mut by: std::collections::BTreeMap<CmdId, (u32, u32)> = std::collections::BTreeMap::new();
+        for u in self.units.iter().filter(|u| u.side == side && !u.retired) {
+            let e = by.entry(u.hq).or_default();
+            e.0 += 1;
+            e.1 += u32::from(u.knocked_out);
+        }
+        by.values().filter(|&&(n, lost)| n > 0 && lost * 2 >= n).count() as u32
+    }
+
     /// Start the active player's turn: replacements, breakpoint test, initiative phase.
     pub(crate) fn start_player_turn(&mut self, ev: &mut Vec<Event>) {
         self.change_turn(TurnChange::PhaseOpen(Phase::Initiative));

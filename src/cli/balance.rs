@@ -51,20 +51,21 @@ impl Balance {
         );
         out!(
             w,
-            "{:<14} {:<16} {:>5} {:>7} {:>17} {:>11} {:>8} {:>8}",
+            "{:<14} {:<16} {:>5} {:>7} {:>17} {:>11} {:>15} {:>8} {:>8}",
             "side",
             "agent",
             "wins",
             "win %",
             "95% interval",
             "units lost",
+            "brigades lost",
             "charges",
             "fires"
         );
         for s in &r.sides {
             out!(
                 w,
-                "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>11.2} {:>8.2} {:>8.2}",
+                "{:<14} {:<16} {:>5} {:>6.1}% {:>7.1}% – {:>5.1}% {:>11.2} {:>15.2} {:>8.2} {:>8.2}",
                 s.side,
                 s.agent,
                 s.wins,
@@ -72,6 +73,7 @@ impl Balance {
                 s.ci95[0] * 100.0,
                 s.ci95[1] * 100.0,
                 s.avg_units_lost,
+                s.avg_brigades_lost,
                 s.avg_charges,
                 s.avg_fires
             );
@@ -95,17 +97,19 @@ impl Balance {
 fn per_game(w: &mut impl Write, r: &sim::BalanceResult) -> Result<(), String> {
     out!(
         w,
-        "seed   winner        turns  units lost  charges  fires    first contact"
+        "seed   winner        turns  units lost  brigades lost  charges  fires    first contact"
     );
     for g in &r.per_game {
         out!(
             w,
-            "{:<6} {:<13} {:>5}  {:>4} {:>4}  {:>4} {:>3}  {:>4} {:>4}  {}",
+            "{:<6} {:<13} {:>5}  {:>4} {:>4}  {:>6} {:>6}  {:>4} {:>3}  {:>4} {:>4}  {}",
             g.seed,
             g.winner.map_or("draw", |w| r.sides[w].side.as_str()),
             g.game_turns,
             g.units_lost[0],
             g.units_lost[1],
+            g.brigades_lost[0],
+            g.brigades_lost[1],
             g.charges[0],
             g.charges[1],
             g.fires[0],

@@ -342,3 +342,25 @@ fn hits_count_at_the_value_the_unit_had_when_it_took_them() {
     b.arranging().unit_mut(0).hits_before_disorder = 2;
     assert_eq!(b.unit(0).stands_lost(&b.rules, pt), 2);
 }
+
+/// Issue 66's measure of a battle that happened: a formation (a commander and the units he
+/// leads himself) with half its units or more knocked out is a brigade lost. On the skirmish,
+/// Whitfield's brigade has four units: one knocked out is not a brigade lost, two are.
+#[test]
+fn a_formation_with_half_its_units_knocked_out_is_a_brigade_lost() {
+    let mut b = skirmish(1);
+    let cs = 1;
+    assert_eq!([b.brigades_lost(0), b.brigades_lost(cs)], [0, 0]);
+    let whitfield: Vec<u32> = b
+        .side_units(cs)
+        .filter(|u| b.commander(u.hq).name.contains("Whitfield"))
+        .map(|u| u.id)
+        .collect();
+    assert_eq!(whitfield.len(), 4);
+    b.arranging().unit_mut(whitfield[0]).knocked_out = true;
+    assert_eq!(b.brigades_lost(cs), 0, "one of four");
+    b.arranging().unit_mut(whitfield[1]).knocked_out = true;
+    assert_eq!(b.brigades_lost(cs), 1, "two of four");
+    assert_eq!(b.brigades_lost(0), 0);
+    assert_eq!(b.units_lost(cs), 2);
+}
