@@ -18,7 +18,8 @@ impl Battle {
 
     /// Formations of `side` (a commander and the units he leads himself) with half their units
     /// or more knocked out: the brigades a battle cost it (issue 66: "loses at least one
-    /// brigade a side a game"; the planner remakes its plan on the same count).
+    /// brigade a side a game"). The planner calls a formation broken by the same half, of
+    /// the units it had when its plan was made.
     pub fn brigades_lost(&self, side: SideId) -> u32 {
         let mut by: std::collections::BTreeMap<CmdId, (u32, u32)> = std::collections::BTreeMap::new();
         for u in self.units.iter().filter(|u| u.side == side && !u.retired) {

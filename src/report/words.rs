@@ -271,9 +271,6 @@ pub(crate) fn building(b: &Battle, i: u32) -> String {
     }
 }
 
-/// The computer player's reason for its choice, as the log gives it: "Confederate, played by
-/// the computer (scheduler): 7th Wisconsin: move 3 cm towards its objective …" (until issue
-/// 65, "[scheduler] …").
 /// A computer player's reason with its plan's news before it, if it made or changed a plan.
 pub fn with_plan(news: Option<String>, why: Option<String>) -> Option<String> {
     match (news, why) {
@@ -282,6 +279,9 @@ pub fn with_plan(news: Option<String>, why: Option<String>) -> Option<String> {
     }
 }
 
+/// The computer player's reason for its choice, as the log gives it: "Confederate, played by
+/// the computer (scheduler): 7th Wisconsin: move 3 cm towards its objective …" (until issue
+/// 65, "[scheduler] …").
 pub fn computer_says(side: &str, agent: &str, why: &str) -> String {
     format!("{side}, played by the computer ({agent}): {why}")
 }

@@ -670,11 +670,10 @@ impl<W: Write> Session<W> {
     /// The computer player of `side`, if it has one, chooses among `legal` (its reason goes
     /// to the log).
     fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<Action> {
-        let bot = self.bots[side].as_mut()?;
-        let chosen = bot.choose_action(&self.b, legal);
-        // Its plan, said of what the person's side can see.
+        // Its plan is said of what the person's side can see.
         let viewer = self.bots[1 - side].is_none().then_some(1 - side);
         let bot = self.bots[side].as_mut()?;
+        let chosen = bot.choose_action(&self.b, legal);
         let news = bot.plan_news(&self.b, viewer);
         // A plan is a line of its own, always told whole (a long turn's summary keeps it).
         let name = bot.name();

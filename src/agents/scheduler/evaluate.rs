@@ -349,9 +349,8 @@ fn goal(
         .map(|&e| (b.unit(e).pose.pos, b.unit_distance(unit, e)))
         .min_by(|x, y| x.1.total_cmp(&y.1));
     let range = b.weapon_range(u).max(b.rules.charge.distance * 0.5);
-    if let Some(part) = plan.and_then(|p| p.part_of(b, unit)) {
-        let task = part.task;
-        let (_, at, want) = plan.and_then(|p| p.goal(b, unit))?;
+    if let Some(plan) = plan.filter(|p| p.part_of(b, unit).is_some()) {
+        let (task, at, want) = plan.goal(b, unit)?;
         return match nearest {
             Some((p, d)) if task == Task::Attack && d <= b.weapon_range(u) + ENGAGE_MARGIN => Some((p, range * 0.7)),
             _ => Some((at, want)),

@@ -60,9 +60,14 @@ pub struct Plan {
 /// The formations of `side` with units left: each commander (by id) with the living units he
 /// leads himself.
 pub fn formations(b: &Battle, side: SideId) -> Vec<(CmdId, Vec<UnitId>)> {
+    by_commander(b, b.side_units(side).map(|u| u.id))
+}
+
+/// `units` (the living among them) grouped by the commander who leads them, in his id's order.
+fn by_commander(b: &Battle, units: impl Iterator<Item = UnitId>) -> Vec<(CmdId, Vec<UnitId>)> {
     let mut by: BTreeMap<CmdId, Vec<UnitId>> = BTreeMap::new();
-    for u in b.side_units(side).filter(|u| u.alive()) {
-        by.entry(u.hq).or_default().push(u.id);
+    for u in units.filter(|&u| b.unit(u).alive()) {
+        by.entry(b.unit(u).hq).or_default().push(u);
     }
     by.into_iter().collect()
 }
@@ -75,13 +80,7 @@ pub fn middle(b: &Battle, units: &[UnitId]) -> V2 {
 
 /// The enemy formations `side` knows of: each enemy commander with the units of his it knows.
 pub fn known_forces(b: &Battle, known: &[UnitId]) -> Vec<(CmdId, Vec<UnitId>)> {
-    let mut by: BTreeMap<CmdId, Vec<UnitId>> = BTreeMap::new();
-    for &e in known {
-        if b.unit(e).alive() {
-            by.entry(b.unit(e).hq).or_default().push(e);
-        }
-    }
-    by.into_iter().collect()
+    by_commander(b, known.iter().copied())
 }
 
 /// An objective as a place an intent may aim at.
@@ -400,17 +399,11 @@ pub fn part_name(b: &Battle, c: CmdId) -> String {
 /// The attacking formations `cs` from left to right as they face the aim: each with " on the
 /// left", " in the centre" or " on the right" (one alone: nothing).
 fn flanks(b: &Battle, cs: &[CmdId], plan: &Plan) -> Vec<(CmdId, &'static str)> {
-    let mid = |c: CmdId| {
-        let us: Vec<UnitId> = b
-            .side_units(b.commander(c).side)
-            .filter(|u| u.hq == c && u.alive())
-            .map(|u| u.id)
-            .collect();
-        middle(b, &us)
-    };
     if cs.len() < 2 {
         return cs.iter().map(|&c| (c, "")).collect();
     }
+    let forms = formations(b, b.commander(cs[0]).side);
+    let mid = |c: CmdId| forms.iter().find(|f| f.0 == c).map_or(V2::ZERO, |f| middle(b, &f.1));
     let centre = cs.iter().fold(V2::ZERO, |a, &c| a + mid(c) * (1.0 / cs.len() as f64));
     let target = cs
         .first()

@@ -380,12 +380,10 @@ mod tests {
         assert!(!gun.limbered && gun.move_rate() == 3.0 && gun.march_rate() == 15.0);
         // 15 cm a turn at one and a half moves a turn: the distance over 22.5, rounded up.
         let d = middle(&b, &guns.1).dist(b.objectives[ridge].pos);
-        if part.task == Task::Attack {
-            assert_eq!(part.by, b.game_turn + (d / 22.5).ceil().max(1.0) as u32, "{d}");
-        }
+        assert_eq!(part.task, Task::Attack, "{}", plan.words(&b));
+        assert_eq!(part.by, b.game_turn + (d / 22.5).ceil().max(1.0) as u32, "{d}");
         assert!(plan.parts.iter().all(|p| p.by < b.turn_limit), "{}", plan.words(&b));
-        let mut planner = Planner::new(3);
-        let chosen = planner.choose(&b, side, &known, PLAY);
+        let chosen = Planner::new(3).choose(&b, side, &known, PLAY);
         assert!(
             aims(&b, side, &known).iter().any(|a| matches!(a, Aim::Objective(_))),
             "the Confederates' objectives are aims"
