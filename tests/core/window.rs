@@ -1644,6 +1644,45 @@ fn three_brigades_are_ordered_by_intent_in_the_real_window_at_gettysburg() {
     }
 }
 
+/// Issue 66, the plan said in the real window: at Gettysburg the person plays the Union and
+/// the scheduler the Confederates, who move first. While the computer acts, the orders panel
+/// says its plan as drawn ("Plan made (turn 1, the battle begins): Heth's division: attack
+/// …"), naming a division of its own and a task; the table is drawn under it.
+#[test]
+fn the_computers_plan_is_said_in_the_orders_panel_of_the_real_window() {
+    let _one = ONE_WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_tools();
+    let x = Display::start();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/gettysburg.ron");
+    let mut g = Game::play(&x, "plan", &scenario, 3, &["Confederate=scheduler"]);
+    let said = |p: &Value| -> Option<String> {
+        p["orders"].as_array()?.iter().find_map(|o| {
+            let label = o[0].as_str()?;
+            label.starts_with("Plan made").then(|| label.to_string())
+        })
+    };
+    let p = g.wait("the computer's plan in the orders panel", 600, |p| said(p).is_some());
+    let plan = said(&p).expect("the plan");
+    assert_eq!(p["actor"], 1, "said while the Confederates act: {plan}");
+    assert!(
+        plan.contains("division: ") && ["attack ", "holds ", "in reserve"].iter().any(|t| plan.contains(t)),
+        "a division of its own and a task: {plan}"
+    );
+    let rect = p["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o[0].as_str() == Some(plan.as_str()))
+        .unwrap()[1]
+        .clone();
+    let (x0, x1) = (rect[0].as_f64().unwrap(), rect[2].as_f64().unwrap());
+    let width = p["window"][0].as_f64().unwrap();
+    assert!(x0 >= 0.0 && x1 > x0 && x1 < width / 2.0, "in the left panel: {rect}");
+    if let Some(s) = screenshot(&x, &g, "plan") {
+        drawn(&s);
+    }
+}
+
 /// Issue 65, a formation chosen by a box: the colonel selected, a box around the 5th New
 /// Hampshire and the guns orders the two; the orders panel's "By intent" is then for those two
 /// ("5th New Hampshire and Section, Battery A, 4th US"), not the whole brigade; "To Hickory

@@ -564,7 +564,10 @@ pub fn show(
             b.sides[actor].name, seats.sides[actor]
         ));
         if let Some(plan) = extras.plan {
-            ui.label(egui::RichText::new(crate::report::capital(plan)).small());
+            let text = crate::report::capital(plan);
+            let r = ui.label(egui::RichText::new(&text).small());
+            // The probe's `orders` holds the plan as drawn, for the window's tests.
+            asks.shown.push((text, window_rect(ui, r.rect)));
         }
         return;
     }
