@@ -185,11 +185,14 @@ fn a_computers_plan_is_said_in_the_log_the_caption_and_the_orders_panel() {
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         std::time::Duration::from_millis(250),
     ));
-    for _ in 0..400 {
+    // The computer thinks on another thread: frames until its plan is in, or two minutes of
+    // the clock (400 frames were not always enough with the whole suite running beside it).
+    let start = std::time::Instant::now();
+    while app.world().resource::<volley::ui::follow::ComputerPlan>().0[1].is_none()
+        && start.elapsed() < std::time::Duration::from_secs(120)
+    {
         app.update();
-        if app.world().resource::<volley::ui::follow::ComputerPlan>().0[1].is_some() {
-            break;
-        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let w = app.world_mut();
     let shown = w.resource::<volley::ui::follow::ComputerPlan>().0.clone();
