@@ -1282,7 +1282,21 @@ fn click_until(
     what: &str,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    let at = |g: &Game| locate(&g.probe()).unwrap_or_else(|| panic!("where to click for {what}"));
+    // The place read twice a second apart and the same: a layout still moving under the
+    // pointer could take the click for the button below (the menu's "Start the battle").
+    let at = |g: &Game| {
+        let find = |g: &Game| locate(&g.probe()).unwrap_or_else(|| panic!("where to click for {what}"));
+        let mut here = find(g);
+        for _ in 0..10 {
+            std::thread::sleep(Duration::from_secs(1));
+            let now = find(g);
+            if now == here {
+                break;
+            }
+            here = now;
+        }
+        here
+    };
     for _ in 0..2 {
         let here = at(g);
         click(x, g, here);
