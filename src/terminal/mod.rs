@@ -680,7 +680,12 @@ impl<W: Write> Session<W> {
         for (plan, why) in news
             .map(|n| (true, n))
             .into_iter()
-            .chain(bot.reason().map(|r| (false, r)))
+            // Its reason only if it names no unit hidden from the person (`view::told`).
+            .chain(
+                bot.reason()
+                    .filter(|r| viewer.is_none_or(|v| crate::view::PlayerView::side(&self.b, v).may_read(r)))
+                    .map(|r| (false, r)),
+            )
         {
             let line = crate::report::computer_says(&self.b.sides[side].name, name, &why);
             self.history.push(line.clone());

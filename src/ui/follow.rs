@@ -275,8 +275,14 @@ fn on_applied(
             }
             _ => continue,
         };
+        // Said to the side at the table only as far as it may read it (`view::told`): an
+        // order to units hidden from it is "gives an order", a reason naming one is left out.
+        let view = crate::view::PlayerView::of(b, crate::view::Viewer::of(viewer(&seats)));
         let mut text = format!("{name}: {}", did(b, action, &ev.events));
-        if let Some(why) = why {
+        if !view.may_read(&text) {
+            text = format!("{name}: {}", UNREAD_DEED);
+        }
+        if let Some(why) = why.filter(|w| view.may_read(w)) {
             text.push('\n');
             text.push_str(&why);
         }
@@ -303,6 +309,9 @@ fn on_applied(
         }
     }
 }
+
+/// What the ring says a commander did when what it did names a unit hidden from the table.
+pub const UNREAD_DEED: &str = "gives an order";
 
 /// Above the table's overlays.
 const FLOAT_Z: f32 = 30.0;

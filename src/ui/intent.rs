@@ -91,7 +91,7 @@ fn drive(
             }
             RunStep::Act(a, m) => {
                 let line = crate::report::intent::intent_line(b, &h.run.intent, &m);
-                log.lines.push(LogLine::text(turn, true, line));
+                log.lines.push(LogLine::told(b, turn, true, line));
                 h.tally.step(m.unit, true, m.met());
                 requests.write(ActionRequest(a));
                 h.waiting = Some(b.actions);
@@ -100,13 +100,13 @@ fn drive(
             RunStep::Stays(m) => {
                 h.tally.step(m.unit, false, m.met());
                 let line = crate::report::intent::intent_line(b, &h.run.intent, &m);
-                log.lines.push(LogLine::text(turn, false, line));
+                log.lines.push(LogLine::told(b, turn, false, line));
             }
-            RunStep::Unordered(why) => log.lines.push(LogLine::text(turn, false, format!("{why}."))),
+            RunStep::Unordered(why) => log.lines.push(LogLine::told(b, turn, false, format!("{why}."))),
             RunStep::Wait => return,
             RunStep::Over(why) => {
                 let line = h.tally.closing(&h.who, &h.run.intent, &why);
-                log.lines.push(LogLine::text(turn, false, line));
+                log.lines.push(LogLine::told(b, turn, false, line));
                 standing.0.ended(b, &h.run, &h.who, &h.tally);
                 log.status = Some(format!("{}: {}: done", h.who, h.run.intent.words(b)));
                 hand.0 = None;

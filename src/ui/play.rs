@@ -188,7 +188,8 @@ fn agent_turn(
             r.0 = said.clone();
         }
         if let Some(why) = said {
-            log.lines.push(LogLine::text(
+            log.lines.push(LogLine::told(
+                b,
                 b.game_turn,
                 false,
                 crate::report::computer_says(&b.sides[p.side].name, agent.name(), &why),

@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 /// autosave a scenario: `terminal::autosave_for`).
 pub const AUTOSAVE: &str = crate::terminal::AUTOSAVE;
 
+/// What a side is shown for an action of the other side's it may not read (as an online
+/// game shows it: `online::table::their_heading`).
+pub const UNSEEN_ACTION: &str = "an action your side did not see";
+
 /// One line of the battle log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
@@ -26,6 +30,9 @@ pub struct LogLine {
     /// The event the line tells (none for a heading, a title or a computer player's reason):
     /// what reads the log for what happened (the hand-over) reads this, never the words.
     pub event: Option<Event>,
+    /// Which sides may read the line (`view::told`): by the units it names, as the side knew
+    /// of them when it was written. The log and dice panels show a side only its own.
+    pub readers: [bool; 2],
 }
 
 impl LogLine {
@@ -37,6 +44,27 @@ impl LogLine {
             text,
             throws: Vec::new(),
             event: None,
+            readers: [true; 2],
+        }
+    }
+
+    /// A line of words (a heading, a computer's reason), read only by the sides that know
+    /// every unit it names on `b` (`view::told::readers`).
+    pub fn told(b: &Battle, game_turn: u32, action: bool, text: String) -> LogLine {
+        let readers = crate::view::told::readers(b, &text);
+        LogLine {
+            readers,
+            ..LogLine::text(game_turn, action, text)
+        }
+    }
+
+    /// What `viewer` (a side; none: everyone) is shown of the line: its words, an action's
+    /// heading it may not read as "an action your side did not see", nothing of another line
+    /// it may not read.
+    pub fn shown_to(&self, viewer: Option<SideId>) -> Option<&str> {
+        match viewer {
+            Some(s) if !self.readers[s.min(1)] => self.action.then_some(UNSEEN_ACTION),
+            _ => Some(&self.text),
         }
     }
 
@@ -48,6 +76,7 @@ impl LogLine {
             text: crate::report::line(b, e),
             throws: crate::report::throws(e),
             event: Some(e.clone()),
+            readers: crate::view::told::event_readers(b, e),
         }
     }
 }
@@ -211,7 +240,7 @@ impl BattleLog {
     /// it caused (`events`, described on `b`, the state they led to), and show it in the dice
     /// panel.
     pub fn push_action(&mut self, b: &Battle, turn: u32, heading: String, events: &[Event]) {
-        self.lines.push(LogLine::text(turn, true, heading.clone()));
+        self.lines.push(LogLine::told(b, turn, true, heading.clone()));
         let lines: Vec<LogLine> = events.iter().map(|e| LogLine::event(b, e)).collect();
         let texts = lines.iter().map(|l| l.text.clone()).collect();
         self.lines.extend(lines);

@@ -23,6 +23,7 @@
 pub mod events;
 pub mod mirror;
 pub mod snapshot;
+pub mod told;
 
 use crate::battle::Battle;
 use crate::battle::state::{CmdId, Commander, OrderState, Phase, SideId, Step, Unit, UnitId};

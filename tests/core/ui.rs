@@ -1265,7 +1265,7 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     use volley::ui::panels::dice::{HISTORY, history};
     let mut app = played_app(120);
     let lines = app.world().resource::<BattleLog>().lines.clone();
-    let turns = history(&lines, battle(&app));
+    let turns = history(&lines, battle(&app), None);
     let kept: usize = turns.iter().map(|t| t.actions.len()).sum();
     assert_eq!(kept, HISTORY.min(game(&app).recording.actions.len()));
     assert!(turns.len() >= 2, "more than one player turn: {turns:?}");
@@ -1289,7 +1289,7 @@ fn the_dice_panel_keeps_the_last_actions_by_player_turn_and_follows_an_undo() {
     press_ctrl_z(&mut app);
     let lines = app.world().resource::<BattleLog>().lines.clone();
     if lines.len() < before {
-        let newest = history(&lines, battle(&app))
+        let newest = history(&lines, battle(&app), None)
             .last()
             .unwrap()
             .actions
@@ -1953,4 +1953,135 @@ fn a_window_the_computer_decides_has_no_prompt() {
         Some(volley::app::DecisionWindow::Reaction | volley::app::DecisionWindow::Open)
     ));
     assert_eq!(prompt(&app), None);
+}
+
+/// A computer player that orders the 21st Georgia (unit 3) when it can and says so, naming it
+/// in its reason as the look-ahead names a runner-up; otherwise it passes and ends phases.
+struct OrdersTheGeorgians(Option<String>);
+
+impl volley::agents::Agent for OrdersTheGeorgians {
+    fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
+        let order = legal
+            .iter()
+            .position(|a| matches!(a, Action::Order { units, .. } if units.contains(&3)));
+        self.0 = order.map(|_| format!("{}: advance; against +0.3 for holding", b.unit(3).name));
+        order
+            .or_else(|| legal.iter().position(|a| *a == Action::Pass))
+            .or_else(|| legal.iter().position(|a| *a == Action::EndPhase))
+            .unwrap_or(0)
+    }
+    fn reason(&self) -> Option<String> {
+        self.0.clone()
+    }
+    fn name(&self) -> &'static str {
+        "orders the Georgians"
+    }
+}
+
+/// Solo play shows the player nothing of a computer's unit hidden from them (`view::told`):
+/// the Union player against a computer whose 21st Georgia is hidden from the Union (made so,
+/// as hidden set-up makes it; First Battle closed, seed 2). The computer orders the 21st: its
+/// heading is "an action your side did not see" in the Union's log and dice panel, the command
+/// roll (which names the 21st) and the computer's reason are not shown, and the ring on the
+/// table says its commander "gives an order" without the reason. The same log read by the
+/// Confederate, or by everyone, names the 21st (so the test would see a leak).
+#[test]
+fn solo_play_names_no_unit_of_the_computers_hidden_from_the_player() {
+    use volley::ui::panels::dice::history;
+    use volley::ui::session::UNSEEN_ACTION;
+    let mut b = first_battle_closed(2);
+    b.arranging().unit_mut(3).hidden = true;
+    let name = b.unit(3).name.clone();
+    assert_eq!(name, "21st Georgia");
+    let mut app = volley::ui::headless_play_app(
+        b,
+        "tests/data/first_battle_closed.ron".into(),
+        2,
+        ["human", "scheduler"],
+        false,
+    )
+    .expect("app");
+    app.world_mut().non_send_mut::<volley::ui::Agents>().0[1] = Some(Box::new(OrdersTheGeorgians(None)));
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(600),
+    ));
+    app.update();
+    app.update();
+    assert_eq!(
+        app.world().resource::<Seats>().fog_viewer(),
+        Some(0),
+        "the Union's table"
+    );
+    // The Union ends its phases; the computer's turn comes.
+    for _ in 0..6 {
+        if battle(&app).actor() == 1 {
+            break;
+        }
+        request(&mut app, Action::EndPhase);
+    }
+    assert_eq!(battle(&app).actor(), 1);
+    let ordered = |app: &App| {
+        game(app)
+            .recording
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Order { units, .. } if units.contains(&3)))
+    };
+    for _ in 0..600 {
+        if ordered(&app) {
+            break;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(ordered(&app), "the computer ordered the 21st");
+    assert!(battle(&app).unit(3).hidden, "and it is still hidden");
+    let lines = app.world().resource::<BattleLog>().lines.clone();
+    let read = |viewer: Option<usize>| -> Vec<String> {
+        lines
+            .iter()
+            .filter_map(|l| l.shown_to(viewer))
+            .map(str::to_string)
+            .collect()
+    };
+    let union = read(Some(0));
+    assert!(union.iter().all(|l| !l.contains(&name)), "{union:#?}");
+    assert!(
+        union.iter().any(|l| l == UNSEEN_ACTION),
+        "the order's heading: {union:#?}"
+    );
+    for viewer in [Some(1), None] {
+        let all = read(viewer);
+        assert!(
+            all.iter().any(|l| l.contains(&name) && l.contains("orders")),
+            "{all:#?}"
+        );
+        assert!(
+            all.iter().any(|l| l.contains("against +0.3 for holding")),
+            "the reason: {all:#?}"
+        );
+    }
+    let dice = history(&lines, battle(&app), Some(0));
+    let said: Vec<&String> = dice
+        .iter()
+        .flat_map(|t| &t.actions)
+        .flat_map(|a| std::iter::once(&a.heading).chain(&a.lines))
+        .collect();
+    assert!(said.iter().all(|l| !l.contains(&name)), "{said:#?}");
+    assert!(said.iter().any(|l| *l == UNSEEN_ACTION), "{said:#?}");
+    let rings: Vec<String> = app
+        .world_mut()
+        .query::<&volley::ui::follow::Highlight>()
+        .iter(app.world())
+        .map(|h| h.text.clone())
+        .collect();
+    assert!(!rings.is_empty(), "the computer's commander is ringed");
+    assert!(
+        rings.iter().all(|t| !t.contains(&name) && !t.contains("against")),
+        "{rings:?}"
+    );
+    assert!(
+        rings.iter().any(|t| t.ends_with(volley::ui::follow::UNREAD_DEED)),
+        "{rings:?}"
+    );
 }

@@ -197,7 +197,7 @@ pub fn mirror(start: &Battle, state: &crate::server::protocol::State) -> Result<
 /// of it (so an empty heading does not look like a fault).
 pub fn their_heading(side: &str, events: &[crate::battle::Event]) -> String {
     if events.is_empty() {
-        format!("{side}: an action your side did not see")
+        format!("{side}: {}", crate::ui::session::UNSEEN_ACTION)
     } else {
         format!("{side}:")
     }

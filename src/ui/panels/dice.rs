@@ -32,8 +32,10 @@ pub struct DiceTurn {
 /// The last `HISTORY` actions of the log, grouped by the player turn they were taken in,
 /// oldest turn first (the panel shows them the other way round). A computer player's reason
 /// (a line with no event) is no roll and is left out; the player turns are read from the
-/// phase events (`report::flow::player_turn_of`).
-pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
+/// phase events (`report::flow::player_turn_of`). Shown as `viewer` (a side; none: everyone)
+/// may read them (`LogLine::shown_to`): an action it may not read is "an action your side
+/// did not see", with only what it caused that it may read.
+pub fn history(lines: &[LogLine], b: &crate::battle::Battle, viewer: Option<crate::battle::SideId>) -> Vec<DiceTurn> {
     let mut turns: Vec<DiceTurn> = Vec::new();
     let mut label = "Before the battle".to_string();
     let mut actions_seen = 0usize;
@@ -53,7 +55,7 @@ pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
                     });
                 }
                 turns.last_mut().expect("pushed").actions.push(DiceEntry {
-                    heading: l.text.clone(),
+                    heading: l.shown_to(viewer).unwrap_or_default().to_string(),
                     lines: Vec::new(),
                     throws: Vec::new(),
                 });
@@ -63,8 +65,9 @@ pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
                 label = t;
             }
             if open && l.event.is_some() {
+                let Some(text) = l.shown_to(viewer) else { continue };
                 let entry = turns.last_mut().and_then(|t| t.actions.last_mut()).expect("open");
-                entry.lines.push(l.text.clone());
+                entry.lines.push(text.to_string());
                 entry.throws.push(l.throws.clone());
             }
         }
@@ -72,9 +75,9 @@ pub fn history(lines: &[LogLine], b: &crate::battle::Battle) -> Vec<DiceTurn> {
     turns
 }
 
-pub fn show(ui: &mut egui::Ui, log: &BattleLog, b: &crate::battle::Battle) {
+pub fn show(ui: &mut egui::Ui, log: &BattleLog, b: &crate::battle::Battle, viewer: Option<crate::battle::SideId>) {
     heading(ui, "Dice");
-    let turns = history(&log.lines, b);
+    let turns = history(&log.lines, b, viewer);
     if turns.is_empty() {
         ui.label(egui::RichText::new("No action yet.").weak());
         return;

@@ -4,7 +4,8 @@ use crate::ui::common::heading;
 use crate::ui::session::BattleLog;
 use bevy_egui::egui;
 
-pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
+/// The log as `viewer` (a side; none: everyone) may read it (`LogLine::shown_to`).
+pub fn show(ui: &mut egui::Ui, log: &BattleLog, viewer: Option<crate::battle::SideId>) {
     heading(ui, "Battle log");
     egui::ScrollArea::vertical()
         .id_salt("log_scroll")
@@ -13,14 +14,15 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog) {
         .show(ui, |ui| {
             let start = log.lines.len().saturating_sub(400);
             for l in &log.lines[start..] {
+                let Some(text) = l.shown_to(viewer) else { continue };
                 if l.action {
                     ui.label(
-                        egui::RichText::new(format!("T{} {}", l.game_turn, crate::ui::common::plain(&l.text)))
+                        egui::RichText::new(format!("T{} {}", l.game_turn, crate::ui::common::plain(text)))
                             .strong()
                             .small(),
                     );
                 } else {
-                    ui.label(egui::RichText::new(format!("    {}", crate::ui::common::plain(&l.text))).small());
+                    ui.label(egui::RichText::new(format!("    {}", crate::ui::common::plain(text))).small());
                 }
             }
         });

@@ -283,13 +283,15 @@ fn show_panels(
         .exact_size(330.0)
         .resizable(false)
         .show(&mut root, |ui| {
-            dice::show(ui, log, b);
+            // The log and the dice as the side at the table may read them.
+            let viewer = seats.fog_viewer();
+            dice::show(ui, log, b, viewer);
             ui.separator();
             victory::show(ui, b);
             ui.separator();
             legend::show(ui, b);
             ui.separator();
-            log::show(ui, log);
+            log::show(ui, log, viewer);
         });
     root.available_rect_before_wrap()
 }

@@ -1,0 +1,65 @@
+//! Which words a viewer may be told: a line of the log, an action's heading, a computer
+//! player's reason or the ring on the table round what it did is shown to a side only if it
+//! names no unit that side may not know of ([`PlayerView::knows`]).
+//!
+//! **Decision**: the words are read for the units' names, whole (a name stands between the
+//! line's edges or characters that are not letters or digits: the "1st Texas" is not named by
+//! "21st Texas"). A reason is written by many hands (the look-ahead's runner-up, the plan, the
+//! greedy judge), so its words, not a list kept beside them, are what is checked: a new way of
+//! saying things cannot slip a hidden unit past. A name that happens to be inside a longer name
+//! ("1st Texas" in "1st Texas Cavalry") only hides more.
+
+use super::PlayerView;
+use crate::battle::Battle;
+use crate::battle::state::{SideId, UnitId};
+
+/// Does `text` name `name`, whole?
+pub fn names(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    text.match_indices(name)
+        .any(|(i, _)| edge(text[..i].chars().next_back()) && edge(text[i + name.len()..].chars().next()))
+}
+
+impl PlayerView<'_> {
+    /// May the viewer read `text`: does it name no unit the viewer may not know of?
+    pub fn may_read(&self, text: &str) -> bool {
+        self.battle()
+            .units
+            .iter()
+            .all(|u| self.knows(u.id) || !names(text, &u.name))
+    }
+}
+
+/// Which sides may read `text` on `b` ([`PlayerView::may_read`]), by side.
+pub fn readers(b: &Battle, text: &str) -> [bool; 2] {
+    let read = |s: SideId| PlayerView::side(b, s).may_read(text);
+    [read(0), read(1)]
+}
+
+/// Which sides may be told of the event's units on `b`: every unit it names is one the side
+/// knows of (`view::events::visible`'s rule).
+pub fn event_readers(b: &Battle, e: &crate::battle::Event) -> [bool; 2] {
+    let named: Vec<UnitId> = crate::report::named_units(e);
+    let read = |s: SideId| named.iter().all(|&u| b.known_to(s, u));
+    [read(0), read(1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_named_whole_only() {
+        assert!(names("1st Texas: moves 6 cm", "1st Texas"));
+        assert!(names("against +0.3 for the 1st Texas", "1st Texas"));
+        assert!(names("(1st Texas)", "1st Texas"));
+        assert!(!names("21st Texas: moves 6 cm", "1st Texas"));
+        assert!(!names("1st Texans", "1st Texas"));
+        assert!(names("21st Texas and 1st Texas", "1st Texas"), "the second is whole");
+        assert!(!names("anything", ""));
+        assert!(!names("", "1st Texas"));
+    }
+}
