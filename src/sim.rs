@@ -72,6 +72,10 @@ pub struct Decision {
     pub took: std::time::Duration,
     pub turn: u32,
     pub why: Option<String>,
+    /// How many actions this game had played before it (its action's index, from 0).
+    pub nth: u64,
+    /// The plan it made or changed with this choice, whole (a computer that plans).
+    pub plan: Option<String>,
 }
 
 /// [`play_with_reasons`], also timing every choice of each side (`volley simulate --timing`).
@@ -82,6 +86,7 @@ pub fn play_timed(
     mut observe: impl FnMut(&Battle, &Action, &[crate::battle::Event], Option<&str>),
 ) -> Result<(Battle, [Vec<Decision>; 2]), SimError> {
     let mut b = battle;
+    let first = b.actions;
     let mut times: [Vec<Decision>; 2] = [Vec::new(), Vec::new()];
     loop {
         if b.is_over() {
@@ -96,7 +101,9 @@ pub fn play_timed(
         let action = agents[side].choose_action(&b, &legal);
         let (took, turn) = (started.elapsed(), b.game_turn);
         // A plan made or changed comes before the choice's own reason (headless: all of it).
-        let reason = crate::report::with_plan(agents[side].plan_news(&b, None), agents[side].reason());
+        let plan = agents[side].plan_news(&b, None);
+        let reason = crate::report::with_plan(plan.clone(), agents[side].reason());
+        let nth = b.actions - first;
         // The one door the window's app uses too (`app` sends its requests through it).
         let applied = b
             .step(&action)
@@ -107,6 +114,8 @@ pub fn play_timed(
             took,
             turn,
             why: reason,
+            nth,
+            plan,
         });
     }
     Ok((b, times))
@@ -478,6 +487,8 @@ mod tests {
                 took: std::time::Duration::from_millis(i),
                 turn: if i == 20 { 7 } else { 1 },
                 why: Some(format!("choice {i}")),
+                nth: i - 1,
+                plan: None,
             })
             .rev()
             .collect();

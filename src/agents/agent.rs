@@ -25,4 +25,9 @@ pub trait Agent: Send {
     fn plan_news(&mut self, _b: &Battle, _viewer: Option<crate::battle::state::SideId>) -> Option<String> {
         None
     }
+    /// The plan last told by [`Agent::plan_news`], with why, said to `viewer` (None: all of
+    /// it, as a recording keeps it for a replay). None before any plan was told.
+    fn plan_told(&self, _b: &Battle, _viewer: Option<crate::battle::state::SideId>) -> Option<String> {
+        None
+    }
 }

@@ -113,6 +113,23 @@ impl Simulate {
             rec.push(b, a, events);
         })
         .map_err(|e| e.to_string())?;
+        // The computers' plans, whole, before the actions they came with (a replay shows them).
+        let mut plans: Vec<(u64, usize, &str)> = (0..2)
+            .flat_map(|s| {
+                times[s]
+                    .iter()
+                    .filter_map(move |d| Some((d.nth, s, d.plan.as_deref()?)))
+            })
+            .collect();
+        plans.sort_by_key(|p| (p.0, p.1));
+        for (nth, s, plan) in plans {
+            rec.plans.push(crate::replay::PlanNote {
+                action: nth,
+                side: s,
+                agent: names[s].clone(),
+                text: plan.to_string(),
+            });
+        }
         if let Some(path) = &self.record {
             rec.save(path).map_err(|e| cannot_record(path, e))?;
         }

@@ -36,6 +36,20 @@ pub struct Checkpoint {
     pub hash: u64,
 }
 
+/// A computer player's plan, as it said it when it made or changed it (issue 66: "A replay can
+/// show it"): said before the action at index `action` (from 0; the number of actions then),
+/// by `side`'s computer player `agent`, told whole (a replay shows all): "plan made (turn 1,
+/// the battle begins): Heth's division: attack …". Words only: re-playing neither needs nor
+/// checks them, the seal keeps them from an edit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanNote {
+    pub action: u64,
+    pub side: crate::battle::SideId,
+    pub agent: String,
+    pub text: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recording {
@@ -66,6 +80,10 @@ pub struct Recording {
     pub actions: Vec<Action>,
     #[serde(default)]
     pub checkpoints: Vec<Checkpoint>,
+    /// The computer players' plans as they said them, in order ([`PlanNote`]); none in a game
+    /// without a planning computer, and in recordings made before they were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plans: Vec<PlanNote>,
     /// The state hash after the last action.
     pub final_hash: u64,
     /// Only in the file (format 2 on): [`Recording::seal_of`] its `players` and `max_turns`,
@@ -98,16 +116,37 @@ impl Recording {
             players: None,
             actions: Vec::new(),
             checkpoints: Vec::new(),
+            plans: Vec::new(),
             final_hash: battle.state_hash(),
             seal: None,
         }
     }
 
     /// The checksum a format-2 file carries of what re-playing cannot check: who played each
-    /// side and the turn cap.
-    pub fn seal_of(players: Option<&[String; 2]>, max_turns: Option<u32>) -> u64 {
-        let bytes = serde_json::to_vec(&(players, max_turns)).expect("names and a number serialise");
-        crate::battle::hash::fnv1a(&bytes)
+    /// side, the turn cap and the computers' plans (when there are any: a recording without
+    /// them keeps the seal it had before they were kept).
+    pub fn seal_of(players: Option<&[String; 2]>, max_turns: Option<u32>, plans: &[PlanNote]) -> u64 {
+        let bytes = if plans.is_empty() {
+            serde_json::to_vec(&(players, max_turns))
+        } else {
+            serde_json::to_vec(&(players, max_turns, plans))
+        };
+        crate::battle::hash::fnv1a(&bytes.expect("names, numbers and words serialise"))
+    }
+
+    /// Keep a computer's plan, said now (before the next action).
+    pub fn note_plan(&mut self, side: crate::battle::SideId, agent: &str, text: String) {
+        self.plans.push(PlanNote {
+            action: self.actions.len() as u64,
+            side,
+            agent: agent.to_string(),
+            text,
+        });
+    }
+
+    /// The plans said before action `i` (from 0) and after the one before it, in order.
+    pub fn plans_before(&self, i: usize) -> impl Iterator<Item = &PlanNote> {
+        self.plans.iter().filter(move |p| p.action == i as u64)
     }
 
     /// Add an applied action; `battle` is the state after it, `events` what it produced.
@@ -129,7 +168,7 @@ impl Recording {
             return ron::ser::to_string_pretty(self, config).expect("a recording serialises");
         }
         let sealed = Recording {
-            seal: Some(Self::seal_of(self.players.as_ref(), self.max_turns)),
+            seal: Some(Self::seal_of(self.players.as_ref(), self.max_turns, &self.plans)),
             ..self.clone()
         };
         ron::ser::to_string_pretty(&sealed, config).expect("a recording serialises")
@@ -180,7 +219,7 @@ impl Recording {
                     ),
                 );
             }
-            let seal = Self::seal_of(rec.players.as_ref(), rec.max_turns);
+            let seal = Self::seal_of(rec.players.as_ref(), rec.max_turns, &rec.plans);
             match rec.seal {
                 None => {
                     return refuse(
@@ -194,7 +233,7 @@ impl Recording {
                 Some(s) if s != seal => {
                     return refuse(
                         "seal:",
-                        "who played each side (`players`) or the turn cap (`max_turns`) was edited since the recording was written: its seal does not match".to_string(),
+                        "who played each side (`players`), the turn cap (`max_turns`) or the computers' plans (`plans`) was edited since the recording was written: its seal does not match".to_string(),
                     );
                 }
                 Some(_) => {}
@@ -230,6 +269,24 @@ impl Recording {
                 ));
             }
             last = Some(c.action);
+        }
+        let (line, col) = crate::data::locate(text, "plans");
+        let mut last = 0;
+        for p in &rec.plans {
+            if p.action > rec.actions.len() as u64 || p.action < last || p.side > 1 {
+                return Err(DataError::new(
+                    path,
+                    line,
+                    col,
+                    format!(
+                        "a plan said before action {} by side {} is out of order, past the {} actions or of no side (0 or 1)",
+                        p.action,
+                        p.side,
+                        rec.actions.len()
+                    ),
+                ));
+            }
+            last = p.action;
         }
         Ok(rec)
     }

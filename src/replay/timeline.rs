@@ -113,6 +113,7 @@ impl Timeline {
         let mut rec = self.rec.clone();
         rec.actions.truncate(n);
         rec.checkpoints.retain(|c| (c.action as usize) < n);
+        rec.plans.retain(|p| (p.action as usize) < n);
         rec.final_hash = b.state_hash();
         (b, rec)
     }

@@ -325,7 +325,13 @@ pub fn verify_file_checked(path: &Path) -> Result<Verified, Mismatch> {
             None => "not recorded".into(),
         };
         let cap = rec.max_turns.map_or("none".to_string(), |t| t.to_string());
-        checked.push(format!("players ({players}) and turn cap ({cap}) sealed"));
+        match rec.plans.len() {
+            0 => checked.push(format!("players ({players}) and turn cap ({cap}) sealed")),
+            n => checked.push(format!(
+                "players ({players}), turn cap ({cap}) and the computers' {n} plan{} sealed",
+                if n == 1 { "" } else { "s" }
+            )),
+        }
     } else {
         if rec.players.is_some() {
             unchecked.push(format!(

@@ -130,6 +130,8 @@ struct Telling<'w> {
     reason: Option<ResMut<'w, super::follow::ComputerReason>>,
     plan: Option<ResMut<'w, super::follow::ComputerPlan>>,
     seats: Res<'w, Seats>,
+    /// The game's record keeps each plan told, whole, for a replay.
+    record: Option<ResMut<'w, GameRecord>>,
 }
 
 /// An agent whose turn it is picks one legal action every `AGENT_PACE` seconds; its reason
@@ -144,7 +146,12 @@ fn agent_turn(
     pace: AgentPace,
     telling: Telling,
 ) {
-    let Telling { reason, plan, seats } = telling;
+    let Telling {
+        reason,
+        plan,
+        seats,
+        record,
+    } = telling;
     let Choosing {
         mut waiting,
         mut pending,
@@ -179,21 +186,28 @@ fn agent_turn(
         // (all of it when computers play both sides).
         let viewer = seats.solo().filter(|&me| me != p.side);
         let news = agent.plan_news(b, viewer);
-        if let (Some(n), Some(mut shown)) = (news.as_ref(), plan) {
-            shown.0[p.side] = Some(n.clone());
+        let says = |why: &str| crate::report::computer_says(&b.sides[p.side].name, agent.name(), why);
+        if let Some(n) = news.as_ref() {
+            if let Some(mut shown) = plan {
+                shown.0[p.side] = Some(n.clone());
+            }
+            // The recording keeps it whole, before the action it comes with (an online game's
+            // record is the server's).
+            if let (Some(mut record), Some(whole)) = (record, agent.plan_told(b, None))
+                && !seats.online()
+            {
+                record.recording.note_plan(p.side, agent.name(), whole);
+            }
         }
-        let said = crate::report::with_plan(news, agent.reason());
+        // The plan and the reason are lines of their own: a reason the person may not read
+        // (`view::told`) leaves the plan said.
+        let why = agent.reason();
+        for line in news.iter().chain(why.iter()) {
+            log.lines.push(LogLine::told(b, b.game_turn, false, says(line)));
+        }
         // The table shows the reason with the action (`follow`).
         if let Some(mut r) = reason {
-            r.0 = said.clone();
-        }
-        if let Some(why) = said {
-            log.lines.push(LogLine::told(
-                b,
-                b.game_turn,
-                false,
-                crate::report::computer_says(&b.sides[p.side].name, agent.name(), &why),
-            ));
+            r.0 = crate::report::with_plan(news, why);
         }
         requests.write(ActionRequest(chosen));
         *waiting = Some(b.actions);

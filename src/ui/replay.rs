@@ -3,6 +3,7 @@
 //! battle log following; "take command here" hands the game over to play on from that point.
 //! It only ever sets `BattleState` to a state the timeline re-played; nothing is decided here.
 
+use super::follow::ComputerPlan;
 use super::session::{Agents, BattleLog, GameRecord, Seats};
 use super::undo::UndoStack;
 use crate::app::BattleState;
@@ -60,8 +61,26 @@ pub struct ReplayAsks {
     pub take_command: Option<[String; 2]>,
 }
 
-/// Show the state after `n` actions, the log up to it and the last action's dice.
-pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut BattleLog) {
+/// The plans a computer said before action `i` of the recording (issue 66): a line of the log
+/// each, as the game said them, and each side's newest in the orders panel ([`ComputerPlan`]).
+fn say_plans(
+    rec: &crate::replay::Recording,
+    i: usize,
+    b: &crate::battle::Battle,
+    log: &mut BattleLog,
+    plan: &mut ComputerPlan,
+) {
+    for p in rec.plans_before(i) {
+        let side = p.side.min(1);
+        let line = crate::report::computer_says(&b.sides[side].name, &p.agent, &p.text);
+        log.lines.push(super::session::LogLine::text(b.game_turn, false, line));
+        plan.0[side] = Some(p.text.clone());
+    }
+}
+
+/// Show the state after `n` actions, the log up to it and the last action's dice, and the
+/// computers' plans said by then.
+pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut BattleLog, plan: &mut ComputerPlan) {
     let n = n.min(viewer.timeline.len());
     viewer.at = n;
     // The log and dice panel: every action up to `n`, described on its own state; the state
@@ -70,7 +89,9 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut B
     let mut b = viewer.timeline.state_at(0);
     log.lines.truncate(1);
     log.last = None;
-    for a in &rec.actions[..n] {
+    plan.0 = [None, None];
+    for (i, a) in rec.actions[..n].iter().enumerate() {
+        say_plans(rec, i, &b, log, plan);
         let heading = crate::report::heading(&b, a);
         let Ok(Applied { game_turn, events }) = b.step(a) else {
             break;
@@ -81,7 +102,13 @@ pub fn seek(viewer: &mut Viewer, n: usize, battle: &mut BattleState, log: &mut B
 }
 
 /// Playing: one action every `PACE / speed` seconds, the log and dice panel following.
-fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: ResMut<BattleLog>, time: Res<Time>) {
+fn tick(
+    mut viewer: ResMut<Viewer>,
+    mut battle: ResMut<BattleState>,
+    mut log: ResMut<BattleLog>,
+    mut plan: ResMut<ComputerPlan>,
+    time: Res<Time>,
+) {
     if !viewer.playing {
         return;
     }
@@ -97,6 +124,7 @@ fn tick(mut viewer: ResMut<Viewer>, mut battle: ResMut<BattleState>, mut log: Re
     }
     // The table shows the state after `n` actions: play the recorded action on it.
     let action = viewer.timeline.recording().actions[n].clone();
+    say_plans(viewer.timeline.recording(), n, &battle.0, &mut log, &mut plan);
     let heading = crate::report::heading(&battle.0, &action);
     let Ok(Applied { game_turn, events }) = battle.0.step(&action) else {
         viewer.playing = false;
@@ -116,6 +144,8 @@ pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String>
     let seed = rec.seed;
     let agents = Agents::new(&sides, seed)?;
     world.insert_non_send(agents);
+    // The new game's computers say their own plans.
+    world.insert_resource(ComputerPlan::default());
     world.resource_mut::<UndoStack>().reset(&b);
     world.resource_mut::<GameRecord>().recording = rec;
     let mut seats = world.resource_mut::<Seats>();
@@ -131,8 +161,10 @@ pub fn take_command(world: &mut World, sides: [String; 2]) -> Result<(), String>
 pub fn seek_world(world: &mut World, n: usize) {
     world.resource_scope(|world, mut viewer: Mut<Viewer>| {
         world.resource_scope(|world, mut battle: Mut<BattleState>| {
-            let mut log = world.resource_mut::<BattleLog>();
-            seek(&mut viewer, n, &mut battle, &mut log);
+            world.resource_scope(|world, mut plan: Mut<ComputerPlan>| {
+                let mut log = world.resource_mut::<BattleLog>();
+                seek(&mut viewer, n, &mut battle, &mut log, &mut plan);
+            });
         });
     });
 }

@@ -500,3 +500,17 @@ impl Gen {
         (self.next() % n as u64) as usize
     }
 }
+
+/// A game of *Gettysburg* capped at one turn, the Confederates played by the scheduler (which
+/// makes a plan at its first choice) and the Union by `random`, recorded by `volley simulate
+/// --record` to `file`.
+pub fn planned_gettysburg_recording(file: &std::path::Path) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["simulate", "maps/gettysburg.ron", "--side", "Confederate=scheduler"])
+        .args(["--side", "Union=random", "--max-turns", "1", "--seed", "5", "--record"])
+        .arg(file)
+        .output()
+        .expect("volley runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

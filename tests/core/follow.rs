@@ -174,7 +174,8 @@ fn a_persons_own_actions_are_not_ringed() {
 
 /// Issue 66: a computer playing a big battle against a person says its plan when it makes it:
 /// in the battle log, and kept for the orders panel (`ComputerPlan`), which shows it while the
-/// computer acts. (What of it the person may be told is `planner::tests`'.)
+/// computer acts; the game's record keeps it, whole, for a replay. (What of it the person may
+/// be told is `planner::tests`'.)
 #[test]
 fn a_computers_plan_is_said_in_the_log_the_caption_and_the_orders_panel() {
     let path = std::path::PathBuf::from("maps/gettysburg.ron");
@@ -207,4 +208,18 @@ fn a_computers_plan_is_said_in_the_log_the_caption_and_the_orders_panel() {
         log.lines.iter().any(|l| l.text.contains(&plan)),
         "the log says the plan"
     );
+    // The game's record keeps it whole, before the first action, for a replay.
+    let notes = &w.resource::<volley::ui::GameRecord>().recording.plans;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(
+        (notes[0].action, notes[0].side, notes[0].agent.as_str()),
+        (0, 1, "scheduler")
+    );
+    assert!(
+        notes[0]
+            .text
+            .starts_with("plan made (turn 1, the battle begins): Heth's division: attack"),
+        "{notes:?}"
+    );
+    assert!(notes[0].text.len() >= plan.len(), "all of it: {notes:?} / {plan}");
 }

@@ -305,3 +305,44 @@ fn games_recorded_with_prone_and_sabers_verify_or_are_refused_by_their_rules_ver
         }
     }
 }
+
+/// Issue 66, "a replay can show it": `simulate --record` keeps the computer's plan, whole, as
+/// it said it before the action it came with; the seal covers it (an edited plan is found, by
+/// file, line and column), a plan said out of order or past the last action is refused, the
+/// recording verifies, and taking command at an action keeps only the plans said before it.
+#[test]
+fn a_recording_keeps_the_computers_plans_under_its_seal() {
+    let dir = tmp("plans");
+    let file = dir.join("gettysburg.ron");
+    planned_gettysburg_recording(&file);
+    let rec = Recording::load(&file).expect("it reads");
+    assert_eq!(rec.plans.len(), 1, "{:?}", rec.plans);
+    let p = &rec.plans[0];
+    assert_eq!((p.action, p.side, p.agent.as_str()), (0, 1, "scheduler"));
+    assert!(
+        p.text
+            .starts_with("plan made (turn 1, the battle begins): Heth's division: attack"),
+        "{}",
+        p.text
+    );
+    assert!(p.text.contains("Pender's division"), "whole: {}", p.text);
+    verify_file(&file).expect("it verifies");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // An edited plan breaks the seal.
+    let edited = text.replacen("attack Gamble", "attack Buford", 1);
+    assert!(edited != text, "the plan is in the file");
+    let e = Recording::parse(&edited, &file).unwrap_err().to_string();
+    assert!(e.contains("plans") && e.contains("seal does not match"), "{e}");
+    // A plan past the end, sealed again as a writer would: refused where it stands.
+    let mut bad = rec.clone();
+    bad.plans[0].action = rec.actions.len() as u64 + 1;
+    let e = Recording::parse(&bad.to_ron(), &file).unwrap_err().to_string();
+    assert!(e.contains("gettysburg.ron:") && e.contains("past the"), "{e}");
+    let mut bad = rec.clone();
+    bad.plans[0].side = 2;
+    assert!(Recording::parse(&bad.to_ron(), &file).is_err(), "side 2");
+    // Taking command: before the plan, none; after it, kept.
+    let tl = volley::replay::timeline::Timeline::build(rec.clone(), &file).unwrap();
+    assert!(tl.take_command(0).1.plans.is_empty());
+    assert_eq!(tl.take_command(5).1.plans, rec.plans);
+}

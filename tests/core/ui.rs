@@ -2085,3 +2085,46 @@ fn solo_play_names_no_unit_of_the_computers_hidden_from_the_player() {
         "{rings:?}"
     );
 }
+
+/// Issue 66, "a replay can show it": the replay viewer says a computer's recorded plan in its
+/// log, as the game said it, and shows it in the orders panel (`ComputerPlan`) from the action
+/// it came with; a seek to the start takes it back, playing on says it again.
+#[test]
+fn the_replay_viewer_says_the_computers_plan() {
+    use volley::ui::follow::ComputerPlan;
+    use volley::ui::replay::{Viewer, seek_world};
+    let file = std::env::temp_dir().join(format!("volley-ui-plan-{}.ron", std::process::id()));
+    planned_gettysburg_recording(&file);
+    let rec = volley::replay::Recording::load(&file).unwrap();
+    let t = volley::replay::timeline::Timeline::build(rec.clone(), &file).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let plan = rec.plans[0].text.clone();
+    let mut app = app_with(t.state_at(0), ["replay", "replay"]);
+    app.insert_resource(Viewer::new(t));
+    app.update();
+    let said = |app: &App| {
+        game(app)
+            .log
+            .iter()
+            .filter(|l| l.text == format!("Confederate, played by the computer (scheduler): {plan}"))
+            .count()
+    };
+    let shown = |app: &App| app.world().resource::<ComputerPlan>().0.clone();
+    seek_world(app.world_mut(), 10);
+    assert_eq!(said(&app), 1, "{:#?}", game(&app).log);
+    assert_eq!(shown(&app), [None, Some(plan.clone())]);
+    seek_world(app.world_mut(), 0);
+    assert_eq!(said(&app), 0);
+    assert_eq!(shown(&app), [None, None]);
+    // Played: the first action brings it.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(700),
+    ));
+    app.world_mut().resource_mut::<Viewer>().playing = true;
+    for _ in 0..4 {
+        app.update();
+    }
+    assert!(app.world().resource::<Viewer>().at >= 1);
+    assert_eq!(said(&app), 1);
+    assert_eq!(shown(&app)[1].as_deref(), Some(plan.as_str()));
+}

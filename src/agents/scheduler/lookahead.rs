@@ -755,6 +755,9 @@ impl Agent for Lookahead {
     fn plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
         self.policy.take_plan_news(b, viewer)
     }
+    fn plan_told(&self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        self.policy.plan_told(b, viewer)
+    }
     fn name(&self) -> &'static str {
         self.name
     }

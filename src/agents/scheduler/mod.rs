@@ -140,9 +140,17 @@ impl Scheduler {
     /// The plan made or changed since it was last said, in a line said to `viewer`
     /// ([`Plan::words_for`]).
     pub fn take_plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
-        let why = self.planner.as_mut().and_then(|p| p.news.take())?;
-        let plan = self.plan.as_ref()?;
-        Some(format!("{why}: {}", plan.words_for(b, viewer)))
+        let planner = self.planner.as_mut()?;
+        let why = planner.news.take()?;
+        self.plan.as_ref()?;
+        planner.told = Some(why);
+        self.plan_told(b, viewer)
+    }
+
+    /// The plan last told ([`Scheduler::take_plan_news`]), with why, said to `viewer`.
+    pub fn plan_told(&self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        let why = self.planner.as_ref()?.told.as_ref()?;
+        Some(format!("{why}: {}", self.plan.as_ref()?.words_for(b, viewer)))
     }
 
     /// The judge's context for a decision, its plan steering its units.
@@ -551,6 +559,9 @@ impl Agent for Scheduler {
     }
     fn plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
         self.take_plan_news(b, viewer)
+    }
+    fn plan_told(&self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
+        Scheduler::plan_told(self, b, viewer)
     }
     fn name(&self) -> &'static str {
         "scheduler-easy"

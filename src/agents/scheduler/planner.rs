@@ -110,6 +110,8 @@ pub struct Planner {
     /// The plan made or changed, to be said with the next choice: "plan changes (turn 5,
     /// Willoughby Run crossing taken)".
     pub news: Option<String>,
+    /// Why the plan last told was made or changed (`Scheduler::plan_told`).
+    pub told: Option<String>,
 }
 
 impl Planner {
@@ -119,6 +121,7 @@ impl Planner {
             seen: Situation::default(),
             checked: None,
             news: None,
+            told: None,
         }
     }
 
