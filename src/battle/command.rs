@@ -771,16 +771,18 @@ impl Battle {
         let near = self.nearest_chain_commander(id).ok_or_else(|| {
             super::action::Refusal::new("BPT Command Phase", "no commander left in its chain of command")
         })?;
-        let d = geometry::rects_distance(&[self.commander_rect(self.commander(near))], self.rects(id));
-        let isolated = self
-            .commanders
-            .iter()
-            .filter(|c| c.alive() && c.side == u.side)
-            .all(|c| {
-                geometry::rects_distance(&[self.commander_rect(c)], self.rects(id))
-                    > self.rules.command.isolation_distance
-            });
-        if !isolated || d <= self.rules.command.isolation_distance {
+        // In contact with its nearest commander (most units), or with any: measured only as
+        // far as needed (`rects_within`), the nearest first.
+        let iso = self.rules.command.isolation_distance;
+        let touches =
+            |c: &super::state::Commander| geometry::rects_within(&[self.commander_rect(c)], self.rects(id), iso);
+        if touches(self.commander(near))
+            || self
+                .commanders
+                .iter()
+                .filter(|c| c.alive() && c.side == u.side)
+                .any(touches)
+        {
             return refuse(
                 "BPT Command Phase: self-orders",
                 "only units out of contact with every commander may order themselves",

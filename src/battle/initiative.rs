@@ -37,8 +37,9 @@ impl Battle {
         if self.engaged(id) {
             return refuse("BPT Charge", "a unit in a charge cannot act on initiative");
         }
-        match self.nearest_visible_enemy(id) {
-            Some((e, d)) if d <= self.rules.initiative.distance + 1e-9 => Ok((e, d)),
+        // Only an enemy within the distance matters: the nearest seen beyond it refuses alike.
+        match self.nearest_visible_enemy_within(id, self.rules.initiative.distance + 1e-9) {
+            Some((e, d)) => Ok((e, d)),
             _ => refuse(
                 "BPT Initiative Phase",
                 format!(

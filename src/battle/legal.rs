@@ -232,9 +232,16 @@ impl Battle {
                 .filter(|u| self.in_chain(u.hq, c.id))
                 .map(|u| u.id)
                 .collect();
-            let mut groups: Vec<Vec<UnitId>> = mine.iter().map(|&u| vec![u]).collect();
+            // A commander who may not order now (done, suppressed...) is refused every group
+            // alike: asked once (issue 66's speed).
+            let may_order = self.check_commander_can_order(c.id).is_ok();
+            let mut groups: Vec<Vec<UnitId>> = if may_order {
+                mine.iter().map(|&u| vec![u]).collect()
+            } else {
+                Vec::new()
+            };
             let direct: Vec<UnitId> = mine.iter().copied().filter(|&u| self.unit(u).hq == c.id).collect();
-            if direct.len() > 1 {
+            if may_order && direct.len() > 1 {
                 groups.push(direct);
             }
             for g in groups {

@@ -26,7 +26,9 @@ pub struct MoveCheck {
 /// allowance it may spend.
 struct MoveCost {
     cost: f64,
-    parts: Vec<(String, f64)>,
+    /// Words only when a refusal says them: borrowed where they are fixed (no allocation for
+    /// each of the many moves the listing checks).
+    parts: Vec<(std::borrow::Cow<'static, str>, f64)>,
     allowance: f64,
 }
 
@@ -56,7 +58,7 @@ fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
 
 /// What a move's cost is made of, for a refusal: "8.1 cm the distance + 5.0 cm passing through
 /// the 1st Alabama".
-fn describe_cost(parts: &[(String, f64)], decimals: usize) -> String {
+fn describe_cost(parts: &[(std::borrow::Cow<'static, str>, f64)], decimals: usize) -> String {
     parts
         .iter()
         .map(|(what, cm)| format!("{cm:.decimals$} cm {what}"))
@@ -212,7 +214,7 @@ impl Battle {
                     let (f, is_dense) = area_factor(self, u, kind);
                     m.cost += len * (f - 1.0);
                     if len * (f - 1.0) > 1e-9 {
-                        m.parts.push((format!("{kind:?} terrain"), len * (f - 1.0)));
+                        m.parts.push((format!("{kind:?} terrain").into(), len * (f - 1.0)));
                     }
                     dense |= is_dense && len > 0.0;
                 }
@@ -436,8 +438,10 @@ impl Battle {
                     }
                     if !matches!(o.formation, Formation::Square) && passed.insert(o.id) {
                         m.cost += mr.passage_of_lines_cost * rate;
-                        m.parts
-                            .push((format!("passing through {}", o.name), mr.passage_of_lines_cost * rate));
+                        m.parts.push((
+                            format!("passing through {}", o.name).into(),
+                            mr.passage_of_lines_cost * rate,
+                        ));
                     }
                 }
             }
