@@ -750,7 +750,7 @@ mod tests {
             x ^= x << 17;
             lo + (hi - lo) * ((x >> 11) as f64 / (1u64 << 53) as f64)
         };
-        let mut group = |n: usize, next: &mut dyn FnMut(f64, f64) -> f64| -> Vec<Rect> {
+        let group = |n: usize, next: &mut dyn FnMut(f64, f64) -> f64| -> Vec<Rect> {
             (0..n)
                 .map(|_| {
                     let facing = if next(0.0, 1.0) < 0.3 { 0.0 } else { next(-PI, PI) };
