@@ -885,18 +885,8 @@ impl Battle {
 
     /// Enemy units `id` can see, nearest first (ties by id), with their distances.
     pub fn visible_enemies(&self, id: UnitId) -> Vec<(UnitId, f64)> {
-        let side = self.unit(id).side;
-        let seen = self.los.params().visibility;
-        let bx = self.geom[id as usize].bbox;
-        // Boxes farther apart than the visibility first: their bases are farther still, and the
-        // exact distance is dear.
-        let mut v: Vec<(UnitId, f64)> = self
-            .side_units(1 - side)
-            .filter(|e| !e.hidden && !crate::rules::geometry::boxes_apart(bx, self.geom[e.id as usize].bbox, seen))
-            .map(|e| (e.id, self.unit_distance(id, e.id)))
-            .filter(|(e, d)| *d <= seen && self.sees(id, *e))
-            .collect();
-        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let mut v = self.enemies_within(id, self.los.params().visibility);
+        v.retain(|(e, _)| self.sees(id, *e));
         v
     }
 
@@ -910,9 +900,18 @@ impl Battle {
     /// part, are drawn nearest first and only until one is seen (issue 66's speed: the
     /// initiative phase's listing asks this of every unit).
     pub fn nearest_visible_enemy_within(&self, id: UnitId, max: f64) -> Option<(UnitId, f64)> {
+        self.enemies_within(id, max.min(self.los.params().visibility))
+            .into_iter()
+            .find(|(e, _)| self.sees(id, *e))
+    }
+
+    /// The enemy units not hidden whose bases are within `reach` cm of `id`'s, nearest first
+    /// (ties by id), with their distances; whether `id` sees them is not asked.
+    fn enemies_within(&self, id: UnitId, reach: f64) -> Vec<(UnitId, f64)> {
         let side = self.unit(id).side;
-        let reach = max.min(self.los.params().visibility);
         let bx = self.geom[id as usize].bbox;
+        // Boxes farther apart than the reach first: their bases are farther still, and the
+        // exact distance is dear.
         let mut near: Vec<(UnitId, f64)> = self
             .side_units(1 - side)
             .filter(|e| !e.hidden && !crate::rules::geometry::boxes_apart(bx, self.geom[e.id as usize].bbox, reach))
@@ -920,7 +919,7 @@ impl Battle {
             .filter(|(_, d)| *d <= reach)
             .collect();
         near.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        near.into_iter().find(|(e, _)| self.sees(id, *e))
+        near
     }
 
     /// The commander (if any) touching unit `id` who commands it: BPT "Command Presence".

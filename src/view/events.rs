@@ -14,9 +14,5 @@ pub use crate::report::named_units;
 /// The events of `events` that `v`'s viewer may see, in order (see the module's
 /// documentation). `v` is the view of the battle after them.
 pub fn visible(v: &PlayerView, events: &[Event]) -> Vec<Event> {
-    events
-        .iter()
-        .filter(|e| named_units(e).into_iter().all(|u| v.knows(u)))
-        .cloned()
-        .collect()
+    events.iter().filter(|e| v.may_be_told(e)).cloned().collect()
 }

@@ -11,7 +11,7 @@
 
 use super::PlayerView;
 use crate::battle::Battle;
-use crate::battle::state::{SideId, UnitId};
+use crate::battle::state::SideId;
 
 /// Does `text` name `name`, whole?
 pub fn names(text: &str, name: &str) -> bool {
@@ -26,10 +26,17 @@ pub fn names(text: &str, name: &str) -> bool {
 impl PlayerView<'_> {
     /// May the viewer read `text`: does it name no unit the viewer may not know of?
     pub fn may_read(&self, text: &str) -> bool {
+        // The words first: whether a dug-in unit is known asks for sight lines.
         self.battle()
             .units
             .iter()
-            .all(|u| self.knows(u.id) || !names(text, &u.name))
+            .all(|u| !names(text, &u.name) || self.knows(u.id))
+    }
+
+    /// May the viewer be told of event `e`: is every unit it names one it may know of?
+    /// (`view::events::visible`'s rule, and the log's.)
+    pub fn may_be_told(&self, e: &crate::battle::Event) -> bool {
+        crate::report::named_units(e).into_iter().all(|u| self.knows(u))
     }
 }
 
@@ -39,11 +46,9 @@ pub fn readers(b: &Battle, text: &str) -> [bool; 2] {
     [read(0), read(1)]
 }
 
-/// Which sides may be told of the event's units on `b`: every unit it names is one the side
-/// knows of (`view::events::visible`'s rule).
+/// Which sides may be told of event `e` on `b` ([`PlayerView::may_be_told`]), by side.
 pub fn event_readers(b: &Battle, e: &crate::battle::Event) -> [bool; 2] {
-    let named: Vec<UnitId> = crate::report::named_units(e);
-    let read = |s: SideId| named.iter().all(|&u| b.known_to(s, u));
+    let read = |s: SideId| PlayerView::side(b, s).may_be_told(e);
     [read(0), read(1)]
 }
 
