@@ -137,9 +137,10 @@ impl Battle {
         if units.is_empty() {
             return refuse("BPT Command Phase", "an order names at least one unit");
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for &id in units {
-            if id as usize >= self.units.len() || !seen.insert(id) {
+        for (i, &id) in units.iter().enumerate() {
+            // Named twice: looked for among those before (an order names a few units; no set
+            // is built for each order a listing checks).
+            if id as usize >= self.units.len() || units[..i].contains(&id) {
                 return refuse("BPT Command Phase", "each unit once, and only units that exist");
             }
             self.check_orderable(c, id)?;

@@ -216,15 +216,19 @@ impl Battle {
             let gy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
             gx * gx + gy * gy <= reach * reach
         };
-        let close: std::collections::BTreeSet<UnitId> = self
-            .side_units(self.active)
-            .filter(|u| self.cmd.orders.get(&u.id).is_none_or(|o| !o.finished))
-            .filter(|u| {
-                self.side_units(1 - u.side)
-                    .any(|e| near(u.id, e.id) && self.unit_distance(u.id, e.id) <= reach && self.sees(u.id, e.id))
+        // Asked only of the units some commander may order now, each once (issue 66's speed).
+        let mut close_memo: Vec<Option<bool>> = vec![None; self.units.len()];
+        let mut close = |id: UnitId| {
+            *close_memo[id as usize].get_or_insert_with(|| {
+                let u = self.unit(id);
+                u.alive()
+                    && u.side == self.active
+                    && self.cmd.orders.get(&id).is_none_or(|o| !o.finished)
+                    && self
+                        .side_units(1 - u.side)
+                        .any(|e| near(id, e.id) && self.unit_distance(id, e.id) <= reach && self.sees(id, e.id))
             })
-            .map(|u| u.id)
-            .collect();
+        };
         // New orders: each commander to each of its units alone and to all of them together.
         for c in self.commanders.iter().filter(|c| c.side == self.active && c.alive()) {
             let mine: Vec<UnitId> = self
@@ -245,7 +249,7 @@ impl Battle {
                 groups.push(direct);
             }
             for g in groups {
-                let enemy_close = g.iter().any(|u| close.contains(u));
+                let enemy_close = g.iter().any(|&u| close(u));
                 for charge in [false, true] {
                     if charge && !enemy_close {
                         continue;

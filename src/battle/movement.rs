@@ -27,7 +27,9 @@ pub struct MoveCheck {
 struct MoveCost {
     cost: f64,
     /// Words only when a refusal says them: borrowed where they are fixed (no allocation for
-    /// each of the many moves the listing checks).
+    /// each of the many moves the listing checks). The first part (the distance, or the way
+    /// along the road) apart, so that a plain move allocates nothing for them.
+    first: (std::borrow::Cow<'static, str>, f64),
     parts: Vec<(std::borrow::Cow<'static, str>, f64)>,
     allowance: f64,
 }
@@ -58,9 +60,13 @@ fn area_factor(b: &Battle, u: &Unit, kind: AreaKind) -> (f64, bool) {
 
 /// What a move's cost is made of, for a refusal: "8.1 cm the distance + 5.0 cm passing through
 /// the 1st Alabama".
-fn describe_cost(parts: &[(std::borrow::Cow<'static, str>, f64)], decimals: usize) -> String {
-    parts
-        .iter()
+fn describe_cost(
+    first: &(std::borrow::Cow<'static, str>, f64),
+    parts: &[(std::borrow::Cow<'static, str>, f64)],
+    decimals: usize,
+) -> String {
+    std::iter::once(first)
+        .chain(parts)
         .map(|(what, cm)| format!("{cm:.decimals$} cm {what}"))
         .collect::<Vec<_>>()
         .join(" + ")
@@ -174,7 +180,8 @@ impl Battle {
         // The manoeuvre's cost, and what it is made of (said when the move is refused).
         let mut m = MoveCost {
             cost: d,
-            parts: vec![("the distance".into(), d)],
+            first: ("the distance".into(), d),
+            parts: Vec::new(),
             allowance: rate,
         };
         self.manoeuvre_cost(u, to, &mut m)?;
@@ -182,19 +189,21 @@ impl Battle {
         // "conforms to the bends in the road" (BPT "March Column"), so a move between two
         // places on one road runs along it, bends and all, and costs its length.
         let column = u.formation == Formation::MarchColumn && d > eps;
-        let mut path = vec![from.pos, to.pos];
-        if column
-            && !self.terrain.on_road(from.pos, to.pos)
-            && let Some(p) = self.terrain.road_path(from.pos, to.pos)
-            && p.windows(2).all(|w| self.terrain.on_road(w[0], w[1]))
-        {
-            path = p;
-        }
+        let straight = [from.pos, to.pos];
+        let bends = if column && !self.terrain.on_road(from.pos, to.pos) {
+            self.terrain
+                .road_path(from.pos, to.pos)
+                .filter(|p| p.windows(2).all(|w| self.terrain.on_road(w[0], w[1])))
+        } else {
+            None
+        };
+        let path: &[V2] = bends.as_deref().unwrap_or(&straight);
         let road = column && path.windows(2).all(|w| self.terrain.on_road(w[0], w[1]));
-        let along = crate::rules::terrain::polyline_length(&path);
+        let along = crate::rules::terrain::polyline_length(path);
         if path.len() > 2 {
             m.cost = along;
-            m.parts = vec![("the way along the road".into(), along)];
+            m.first = ("the way along the road".into(), along);
+            m.parts.clear();
         }
         if road {
             let horse = u.mounted() || (u.is_artillery() && u.limbered);
@@ -219,8 +228,8 @@ impl Battle {
                     dense |= is_dense && len > 0.0;
                 }
             }
-            crossed_obstacle = self.check_crossings(u, &path, d, road)?;
-            self.passage_of_lines(u, &path, &mut m)?;
+            crossed_obstacle = self.check_crossings(u, path, d, road)?;
+            self.passage_of_lines(u, path, &mut m)?;
         }
         // Dense terrain at either end counts too.
         for p in [from.pos, to.pos] {
@@ -237,7 +246,12 @@ impl Battle {
             );
         }
         self.check_placement(id, to, None, true)?;
-        let MoveCost { cost, parts, allowance } = m;
+        let MoveCost {
+            cost,
+            first,
+            parts,
+            allowance,
+        } = m;
         let passage = cost > along.max(d) + 1e-9;
         if cost > allowance + mr.epsilon {
             let d = decimals_apart(cost, allowance);
@@ -246,7 +260,7 @@ impl Battle {
                 format!(
                     "{} needs {cost:.d$} cm of movement ({}); it has {allowance:.d$} cm",
                     u.name,
-                    describe_cost(&parts, d),
+                    describe_cost(&first, &parts, d),
                 ),
             );
         }
@@ -287,7 +301,7 @@ impl Battle {
                 && let Some(prolonge) = u.row.movement_alt
             {
                 m.allowance = m.allowance.max(prolonge);
-                m.parts[0].0 = "the prolonge".into();
+                m.first.0 = "the prolonge".into();
             }
         } else if turn.abs() <= eps {
             if d > eps {
@@ -423,8 +437,15 @@ impl Battle {
         for w in path.windows(2) {
             let corridor = geometry::corridor(w[0], w[1], frontage.max(0.5));
             let corridor_box = geometry::points_box(corridor);
-            for o in self.alive_units().filter(|o| o.id != id) {
-                if !self.unit_box_apart(o.id, corridor_box, 1e-6)
+            // By the laid-out bases' boxes first (they lie together in memory; issue 66's
+            // speed), then the unit.
+            for (o, b) in self.boxes.iter().enumerate() {
+                let o = o as UnitId;
+                if o == id || geometry::boxes_apart(*b, corridor_box, 1e-6) {
+                    continue;
+                }
+                let o = self.unit(o);
+                if o.alive()
                     && self
                         .rects(o.id)
                         .iter()

@@ -55,6 +55,7 @@ impl Battle {
             outcome: None,
             actions: 0,
             geom: Vec::new(),
+            boxes: Vec::new(),
             los,
             rows: Arc::new(loaded.armies.iter().map(|a| a.troops.clone()).collect()),
             notes: Arc::new(loaded.armies.iter().map(|a| a.notes.clone()).collect()),

@@ -595,6 +595,9 @@ pub struct State {
     /// Actions applied so far.
     pub actions: u64,
     pub geom: Vec<UnitGeom>,
+    /// Each unit's box (`UnitGeom::bbox`), inverted (lo > hi) for a fallen unit: side by side
+    /// in memory, for the scans over every unit a listing makes (issue 66's speed).
+    pub boxes: Vec<(V2, V2)>,
     pub los: LosWorld,
     /// Each side's troop chart (for dismounting to another row).
     pub rows: Arc<Vec<Vec<TroopRow>>>,
@@ -755,6 +758,26 @@ impl Battle {
 
     /// Every base of a unit as placed by its formation.
     pub fn compute_geom(&self, u: &Unit) -> UnitGeom {
+        self.compute_geom_at(u, u.pose, u.refused)
+    }
+
+    /// [`Battle::compute_geom`] of unit `u` as if it stood at `pose` with its flanks
+    /// `refused`: the same numbers, without a copy of the unit (a listing asks it of every
+    /// candidate move).
+    pub fn compute_geom_at(&self, u: &Unit, pose: Pose, refused: (bool, bool)) -> UnitGeom {
+        let (rects, fighting, front) = self.lay_out(u, pose, refused, true);
+        UnitGeom::new(rects, fighting, front)
+    }
+
+    /// The bases alone of [`Battle::compute_geom_at`] (no front edge, no box: what a check of a
+    /// place needs).
+    pub fn rects_laid_out(&self, u: &Unit, pose: Pose, refused: (bool, bool)) -> Vec<Rect> {
+        self.lay_out(u, pose, refused, false).0
+    }
+
+    /// Every base (fighting stands, then the command stand or limber), how many fight, and the
+    /// front edge when `with_front` (else the pose's place twice).
+    fn lay_out(&self, u: &Unit, pose: Pose, refused: (bool, bool), with_front: bool) -> (Vec<Rect>, usize, (V2, V2)) {
         let shape = u.shape(&self.rules);
         let fp = &self.rules.footprints;
         let ss = StandShape {
@@ -763,7 +786,7 @@ impl Battle {
         };
         if u.is_artillery() {
             let (guns, limber) = layout::artillery_rects(
-                u.pose,
+                pose,
                 u.stands as usize,
                 u.limbered,
                 u.has_limber,
@@ -777,28 +800,32 @@ impl Battle {
             let front = if u.limbered {
                 limber.map(|l| l.front_edge()).unwrap_or_else(|| guns[0].front_edge())
             } else {
-                let l = guns.first().map(|g| g.front_edge().0).unwrap_or(u.pose.pos);
-                let r = guns.last().map(|g| g.front_edge().1).unwrap_or(u.pose.pos);
+                let l = guns.first().map(|g| g.front_edge().0).unwrap_or(pose.pos);
+                let r = guns.last().map(|g| g.front_edge().1).unwrap_or(pose.pos);
                 (l, r)
             };
             let mut rects = guns;
             rects.extend(limber);
-            return UnitGeom::new(rects, fighting, front);
+            return (rects, fighting, front);
         }
         let n = u.stands as usize;
         let gap = u.gap(&self.rules);
-        let mut rects = layout::stand_rects(u.pose, u.formation, n, ss, gap);
+        let mut rects = layout::stand_rects(pose, u.formation, n, ss, gap);
         let fighting = rects.len();
-        let mut front = layout::front_edge(u.pose, u.formation, n, ss, gap);
-        if u.refused != (false, false) && rects.len() >= 3 {
+        let mut front = if with_front {
+            layout::front_edge(pose, u.formation, n, ss, gap)
+        } else {
+            (pose.pos, pose.pos)
+        };
+        if refused != (false, false) && rects.len() >= 3 {
             let angle = self.rules.movement.refuse_flank_deg.to_radians();
-            layout::refuse_flanks(&mut rects, u.refused.0, u.refused.1, angle);
-            let first = if u.refused.0 { 1 } else { 0 };
-            let last = if u.refused.1 { rects.len() - 2 } else { rects.len() - 1 };
+            layout::refuse_flanks(&mut rects, refused.0, refused.1, angle);
+            let first = if refused.0 { 1 } else { 0 };
+            let last = if refused.1 { rects.len() - 2 } else { rects.len() - 1 };
             front = (rects[first].front_edge().0, rects[last].front_edge().1);
         }
         rects.push(layout::command_stand_rect(
-            u.pose,
+            pose,
             u.formation,
             n,
             ss,
@@ -808,7 +835,7 @@ impl Battle {
                 depth: fp.command_stand.depth,
             },
         ));
-        UnitGeom::new(rects, fighting, front)
+        (rects, fighting, front)
     }
 
     /// Rebuild the derived geometry and the line-of-sight blockers. Called after every change
@@ -832,6 +859,19 @@ impl Battle {
             g.key = Some(key);
             changed = true;
         }
+        let mut boxes = std::mem::take(&mut self.state.boxes);
+        boxes.clear();
+        boxes.extend(self.units.iter().zip(&geom).map(|(u, g)| {
+            if u.alive() {
+                g.bbox
+            } else {
+                (
+                    V2::new(f64::INFINITY, f64::INFINITY),
+                    V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                )
+            }
+        }));
+        self.state.boxes = boxes;
         self.state.geom = geom;
         if !changed {
             return;

@@ -100,10 +100,14 @@ fn local_layout(formation: Formation, n: usize, s: StandShape, gap: f64) -> Vec<
 }
 
 fn place(pose: Pose, local: &[(V2, f64)], s: StandShape) -> Vec<Rect> {
-    local
-        .iter()
-        .map(|&(c, f)| Rect::new(pose.to_world(c), pose.facing + f, s.width, s.depth))
-        .collect()
+    // Room for the command stand the unit's bases end with (no second allocation).
+    let mut v = Vec::with_capacity(local.len() + 1);
+    v.extend(
+        local
+            .iter()
+            .map(|&(c, f)| Rect::new(pose.to_world(c), pose.facing + f, s.width, s.depth)),
+    );
+    v
 }
 
 /// Local bounding box (min, max) of the local layout.

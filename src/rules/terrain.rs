@@ -247,6 +247,10 @@ pub fn kind_words(kind: impl std::fmt::Debug) -> String {
 }
 
 /// Does the axis-aligned box (lo, hi) meet the bounding box of segment a→b (with margin)?
+/// How far past a polygon's bounding box a point or segment is surely outside it: far beyond
+/// the boundary's tolerance ([`EPS`]).
+const BOX_MARGIN: f64 = 1e-3;
+
 #[inline]
 pub(crate) fn bbox_meets_segment(lo: V2, hi: V2, a: V2, b: V2, margin: f64) -> bool {
     a.x.min(b.x) <= hi.x + margin
@@ -267,6 +271,11 @@ impl Polygon {
         let v = &self.0;
         let n = v.len();
         if n == 0 {
+            return false;
+        }
+        // Outside the box, surely outside (issue 66's speed: most areas lie far from a place).
+        let (lo, hi) = self.bbox();
+        if p.x < lo.x - BOX_MARGIN || p.x > hi.x + BOX_MARGIN || p.y < lo.y - BOX_MARGIN || p.y > hi.y + BOX_MARGIN {
             return false;
         }
         let mut inside = false;
@@ -351,6 +360,15 @@ impl Polygon {
     fn intervals_dyn(&self, a: V2, b: V2, bbox: Option<(V2, V2)>, f: &mut dyn FnMut(f64, f64)) {
         if self.0.len() < 3 {
             return;
+        }
+        if bbox.is_none() {
+            // The box is cheaper than the crossings: most polygons on a big table lie far from
+            // a short segment (issue 66's speed). A margin well past the boundary's tolerance
+            // keeps every answer as it was (and the box goes no further, so every number too).
+            let (lo, hi) = self.bbox();
+            if !bbox_meets_segment(lo, hi, a, b, BOX_MARGIN) {
+                return;
+            }
         }
         let outside = |p: V2| bbox.is_some_and(|(lo, hi)| p.x < lo.x || p.x > hi.x || p.y < lo.y || p.y > hi.y);
         if !outside(a) && outside(b) {
