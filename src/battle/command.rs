@@ -274,10 +274,12 @@ impl Battle {
         if dense {
             modifiers.push(Modifier::new(rules.dense, ModRule::DenseTerrain));
         }
+        // Only sight lines to enemies that near are drawn, until one is seen (issue 66's
+        // speed: a listing asks it of every charge order it checks).
         if charge
             && units
                 .iter()
-                .any(|&id| self.visible_enemies(id).iter().any(|(_, d)| *d <= rules.charge_zone))
+                .any(|&id| self.nearest_visible_enemy_within(id, rules.charge_zone).is_some())
         {
             modifiers.push(Modifier::new(rules.charge, ModRule::ChargingEnemyClose));
         }
