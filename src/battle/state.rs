@@ -595,8 +595,9 @@ pub struct State {
     /// Actions applied so far.
     pub actions: u64,
     pub geom: Vec<UnitGeom>,
-    /// Each unit's box (`UnitGeom::bbox`), inverted (lo > hi) for a fallen unit: side by side
-    /// in memory, for the scans over every unit a listing makes (issue 66's speed).
+    /// Each unit's `geom` box (`UnitGeom::bbox`, inverted for a fallen unit, which has no
+    /// bases), side by side in memory for the scans over every unit a listing makes (issue
+    /// 66's speed).
     pub boxes: Vec<(V2, V2)>,
     pub los: LosWorld,
     /// Each side's troop chart (for dismounting to another row).
@@ -758,19 +759,13 @@ impl Battle {
 
     /// Every base of a unit as placed by its formation.
     pub fn compute_geom(&self, u: &Unit) -> UnitGeom {
-        self.compute_geom_at(u, u.pose, u.refused)
-    }
-
-    /// [`Battle::compute_geom`] of unit `u` as if it stood at `pose` with its flanks
-    /// `refused`: the same numbers, without a copy of the unit (a listing asks it of every
-    /// candidate move).
-    pub fn compute_geom_at(&self, u: &Unit, pose: Pose, refused: (bool, bool)) -> UnitGeom {
-        let (rects, fighting, front) = self.lay_out(u, pose, refused, true);
+        let (rects, fighting, front) = self.lay_out(u, u.pose, u.refused, true);
         UnitGeom::new(rects, fighting, front)
     }
 
-    /// The bases alone of [`Battle::compute_geom_at`] (no front edge, no box: what a check of a
-    /// place needs).
+    /// The bases alone of [`Battle::compute_geom`], as if unit `u` stood at `pose` with its
+    /// flanks `refused`: the same numbers, without a copy of the unit, a front edge or a box
+    /// (what a check of a place needs; a listing asks it of every candidate move).
     pub fn rects_laid_out(&self, u: &Unit, pose: Pose, refused: (bool, bool)) -> Vec<Rect> {
         self.lay_out(u, pose, refused, false).0
     }
@@ -859,23 +854,14 @@ impl Battle {
             g.key = Some(key);
             changed = true;
         }
-        let mut boxes = std::mem::take(&mut self.state.boxes);
-        boxes.clear();
-        boxes.extend(self.units.iter().zip(&geom).map(|(u, g)| {
-            if u.alive() {
-                g.bbox
-            } else {
-                (
-                    V2::new(f64::INFINITY, f64::INFINITY),
-                    V2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-                )
-            }
-        }));
-        self.state.boxes = boxes;
         self.state.geom = geom;
         if !changed {
             return;
         }
+        let mut boxes = std::mem::take(&mut self.state.boxes);
+        boxes.clear();
+        boxes.extend(self.state.geom.iter().map(|g| g.bbox));
+        self.state.boxes = boxes;
         let mut blockers = Vec::new();
         for u in self.units.iter().filter(|u| u.alive()) {
             // DECISIONS "Line of sight": commanders, skirmishers and unlimbered guns do not block.

@@ -5,7 +5,8 @@
 //! roads, and buildings. DECISIONS.md "Line of sight" fixes the LOS distances.
 
 use super::geometry::{
-    EPS, Rect, V2, point_segment_distance, rect_segment_distance, segment_intersection_t, segments_intersect,
+    EPS, Rect, V2, boxes_apart, point_segment_distance, rect_segment_distance, segment_intersection_t,
+    segments_intersect,
 };
 use serde::{Deserialize, Serialize};
 
@@ -246,11 +247,11 @@ pub fn kind_words(kind: impl std::fmt::Debug) -> String {
     out
 }
 
-/// Does the axis-aligned box (lo, hi) meet the bounding box of segment a→b (with margin)?
 /// How far past a polygon's bounding box a point or segment is surely outside it: far beyond
 /// the boundary's tolerance ([`EPS`]).
 const BOX_MARGIN: f64 = 1e-3;
 
+/// Does the axis-aligned box (lo, hi) meet the bounding box of segment a→b (with margin)?
 #[inline]
 pub(crate) fn bbox_meets_segment(lo: V2, hi: V2, a: V2, b: V2, margin: f64) -> bool {
     a.x.min(b.x) <= hi.x + margin
@@ -274,8 +275,7 @@ impl Polygon {
             return false;
         }
         // Outside the box, surely outside (issue 66's speed: most areas lie far from a place).
-        let (lo, hi) = self.bbox();
-        if p.x < lo.x - BOX_MARGIN || p.x > hi.x + BOX_MARGIN || p.y < lo.y - BOX_MARGIN || p.y > hi.y + BOX_MARGIN {
+        if boxes_apart((p, p), self.bbox(), BOX_MARGIN) {
             return false;
         }
         let mut inside = false;
