@@ -798,3 +798,72 @@ fn the_tests_quick_look_ahead_is_one_budget_below_the_level() {
     assert_eq!(lookahead::NORMAL.with(spec).expect("the spec parses"), QUICK);
     const { assert!(QUICK.sims < lookahead::NORMAL.sims && QUICK.width < lookahead::NORMAL.width) };
 }
+
+/// A unit that holds an action it can take nowhere (boxed in by its own side: a regiment in
+/// front, one behind, one each side) is not ordered again: another order gives it nothing,
+/// and each roll is a −1 on its commander's next (BPT Command Modifiers note 1). In
+/// *Gettysburg* seed 50008 the 13th South Carolina, boxed behind Pegram's guns, was ordered
+/// again every turn from turn 7 to the end. Its free neighbours are still ordered.
+#[test]
+fn a_boxed_in_unit_holding_an_action_is_not_ordered_again() {
+    use volley::battle::Action;
+    use volley::battle::state::OrderState;
+    let units = [
+        u(0, "regular_infantry_rifled", 4, 100.0, 60.0, 90.0),
+        u(0, "regular_infantry_rifled", 4, 100.0, 63.1, 90.0),
+        u(0, "regular_infantry_rifled", 4, 100.0, 56.9, 90.0),
+        u(0, "regular_infantry_rifled", 4, 89.9, 60.0, 90.0),
+        u(0, "regular_infantry_rifled", 4, 110.1, 60.0, 90.0),
+        u(1, "regular_infantry_rifled", 4, 100.0, 150.0, 270.0),
+    ];
+    // The commanders close behind, so every roll is likely.
+    let mut b = battle_with(
+        &units,
+        volley::rules::terrain::Terrain::default(),
+        [(96.0, 50.0), (220.0, 175.0)],
+        [(104.0, 50.0), (200.0, 175.0)],
+    );
+    to_command(&mut b);
+    // Its neighbours are the CO's, so the brigadier has only the boxed-in unit to order.
+    for id in 1..=4 {
+        b.arranging().unit_mut(id).hq = CO0;
+    }
+    let held = OrderState {
+        by: HQ0,
+        count: 1,
+        credits: 1,
+        finished: false,
+        may_charge: false,
+        may_enter_dense: false,
+        self_order: false,
+        fire_after_manhandle: false,
+        road: false,
+    };
+    b.arranging().cmd.orders.insert(0, held);
+    let legal = b.legal_actions();
+    assert!(
+        !legal.iter().any(|a| a.ordered_unit() == Some(0)),
+        "the boxed-in unit has an action it can take: {:?}",
+        legal.iter().filter(|a| a.ordered_unit() == Some(0)).collect::<Vec<_>>()
+    );
+    assert!(
+        legal.iter().any(|a| matches!(a, Action::Order { units, .. } if units == &vec![0])),
+        "ordering it again is legal (the rules allow it)"
+    );
+    let picks = easy_command_phase(&mut b, 40);
+    let orders: Vec<&Vec<u32>> = picks
+        .iter()
+        .filter_map(|a| match a {
+            Action::Order { units, .. } => Some(units),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        orders.iter().any(|units| !units.contains(&0)),
+        "its free neighbours were not ordered: {picks:?}"
+    );
+    assert!(
+        orders.iter().all(|units| units.as_slice() != [0]),
+        "the boxed-in unit was ordered alone: {orders:?}"
+    );
+}

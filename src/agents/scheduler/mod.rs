@@ -357,6 +357,16 @@ impl Scheduler {
             (false, true) => NEED_FIRST,
             (false, false) => NEED_ANY,
         };
+        // A unit that still holds an action it can take nowhere (boxed in by friends) gains
+        // nothing from another order: in *Gettysburg* seed 50008 a regiment behind its guns was
+        // ordered again and again for six turns, each roll a −1 on its brigadier's next.
+        let mut can_act = vec![false; b.units.len()];
+        for u in legal.iter().filter_map(Action::ordered_unit) {
+            can_act[u as usize] = true;
+        }
+        let stuck = |u: UnitId| {
+            !can_act[u as usize] && b.cmd.orders.get(&u).is_some_and(|o| o.credits > 0 && !o.finished)
+        };
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::Order {
@@ -392,7 +402,10 @@ impl Scheduler {
             if p < need {
                 continue;
             }
-            let work = units.iter().filter(|&&u| self.has_work(b, u, ctx)).count() as f64;
+            let work = units
+                .iter()
+                .filter(|&&u| (*charge || !stuck(u)) && self.has_work(b, u, ctx))
+                .count() as f64;
             if work == 0.0 {
                 continue;
             }
