@@ -847,7 +847,9 @@ fn a_boxed_in_unit_holding_an_action_is_not_ordered_again() {
         legal.iter().filter(|a| a.ordered_unit() == Some(0)).collect::<Vec<_>>()
     );
     assert!(
-        legal.iter().any(|a| matches!(a, Action::Order { units, .. } if units == &vec![0])),
+        legal
+            .iter()
+            .any(|a| matches!(a, Action::Order { units, .. } if units == &vec![0])),
         "ordering it again is legal (the rules allow it)"
     );
     let picks = easy_command_phase(&mut b, 40);

@@ -364,9 +364,8 @@ impl Scheduler {
         for u in legal.iter().filter_map(Action::ordered_unit) {
             can_act[u as usize] = true;
         }
-        let stuck = |u: UnitId| {
-            !can_act[u as usize] && b.cmd.orders.get(&u).is_some_and(|o| o.credits > 0 && !o.finished)
-        };
+        let stuck =
+            |u: UnitId| !can_act[u as usize] && b.cmd.orders.get(&u).is_some_and(|o| o.credits > 0 && !o.finished);
         let mut best: Option<(usize, f64, String)> = None;
         for (i, a) in legal.iter().enumerate() {
             let Action::Order {
