@@ -132,22 +132,8 @@ impl Battle {
         dense: bool,
         road: bool,
     ) -> Result<OrderPlan, Refusal> {
-        self.check_commander_can_order(c)?;
+        self.check_order_allowed(c, units, charge, road)?;
         let cm = self.commander(c);
-        if units.is_empty() {
-            return refuse("BPT Command Phase", "an order names at least one unit");
-        }
-        for (i, &id) in units.iter().enumerate() {
-            // Named twice: looked for among those before (an order names a few units; no set
-            // is built for each order a listing checks).
-            if id as usize >= self.units.len() || units[..i].contains(&id) {
-                return refuse("BPT Command Phase", "each unit once, and only units that exist");
-            }
-            self.check_orderable(c, id)?;
-        }
-        if road {
-            self.check_road_order(units, charge)?;
-        }
         let crect = self.commander_rect(cm);
         let distances: Vec<f64> = units
             .iter()
@@ -166,6 +152,28 @@ impl Battle {
             delays: distances.iter().map(|&d| self.order_delay(d)).collect(),
             distances,
         })
+    }
+
+    /// The order may be given (every refusal of [`Battle::check_order_by`]), without working
+    /// out its roll: a listing asks only this of each order it offers (issue 66's speed; the
+    /// roll's distances and modifiers cannot refuse an order).
+    pub fn check_order_allowed(&self, c: CmdId, units: &[UnitId], charge: bool, road: bool) -> Result<(), Refusal> {
+        self.check_commander_can_order(c)?;
+        if units.is_empty() {
+            return refuse("BPT Command Phase", "an order names at least one unit");
+        }
+        for (i, &id) in units.iter().enumerate() {
+            // Named twice: looked for among those before (an order names a few units; no set
+            // is built for each order a listing checks).
+            if id as usize >= self.units.len() || units[..i].contains(&id) {
+                return refuse("BPT Command Phase", "each unit once, and only units that exist");
+            }
+            self.check_orderable(c, id)?;
+        }
+        if road {
+            self.check_road_order(units, charge)?;
+        }
+        Ok(())
     }
 
     /// Unit `id` (one that exists) may be ordered by commander `c` this turn: alive, of his

@@ -254,7 +254,7 @@ impl Battle {
                     if charge && !enemy_close {
                         continue;
                     }
-                    if self.check_order(c.id, &g, charge, false).is_ok() {
+                    if self.check_order_allowed(c.id, &g, charge, false).is_ok() {
                         out.push(Action::Order {
                             commander: c.id,
                             units: g.clone(),
