@@ -828,16 +828,11 @@ fn a_boxed_in_unit_holding_an_action_is_not_ordered_again() {
     for id in 1..=4 {
         b.arranging().unit_mut(id).hq = CO0;
     }
+    // Ordered once this turn, its one action not taken.
     let held = OrderState {
-        by: HQ0,
         count: 1,
         credits: 1,
-        finished: false,
-        may_charge: false,
-        may_enter_dense: false,
-        self_order: false,
-        fire_after_manhandle: false,
-        road: false,
+        ..OrderState::new(HQ0)
     };
     b.arranging().cmd.orders.insert(0, held);
     let legal = b.legal_actions();
