@@ -114,7 +114,7 @@ impl Battle {
         }
         chain
             .iter()
-            .filter_map(|&c| self.check_order(c, &[id], false, false).err())
+            .filter_map(|&c| self.check_order_allowed(c, &[id], false, false).err())
             .next()
             .or_else(|| self.check_self_order(id).err())
     }

@@ -191,7 +191,7 @@ impl IntentRun {
                     } else if b.cmd.done.contains(&c) {
                         Some(format!("{name} gives no more orders this turn"))
                     } else {
-                        b.check_order(c, &units, false, false)
+                        b.check_order_allowed(c, &units, false, false)
                             .err()
                             .map(|r| format!("{name} may not order them: {}", r.reason))
                     };
