@@ -160,6 +160,41 @@ fn a_consolidation_stops_3_cm_from_an_enemy() {
     assert!(r.reason.contains("3 cm from the enemy"), "{r}");
 }
 
+/// "Units may change the direction they are facing": the scheduler's winner turns about to
+/// face an enemy at its rear within charge distance (in Gettysburg's games such a winner, left
+/// facing the way it fought, was charged in the rear at once and lost by double), and still
+/// goes the whole way ahead; turned half-way (90°), the enemy would be at its flank.
+#[test]
+fn the_scheduler_turns_its_winner_to_face_an_enemy_at_its_rear() {
+    for level in ["scheduler-easy", "scheduler"] {
+        let mut b = defenders_win(Terrain::default());
+        // The Union's second line 15 cm behind the Confederates (north of them), facing them.
+        b.arranging().unit_mut(1).pose = Pose::new(V2::new(100.0, 66.5), 270.0f64.to_radians());
+        b.refresh_geometry();
+        let enemies = [1];
+        let straight = ahead(&b, C, 5.0, 0.0);
+        assert_eq!(b.flank_threats_at(C, straight, &enemies), 1, "at its rear");
+        assert_eq!(
+            b.flank_threats_at(C, ahead(&b, C, 5.0, 90.0), &enemies),
+            1,
+            "at its flank"
+        );
+        let about = ahead(&b, C, 5.0, 180.0);
+        assert_eq!(b.flank_threats_at(C, about, &enemies), 0, "in its front");
+        let legal = b.legal_actions();
+        let mut agent = volley::agents::by_name(level, 1, 1).unwrap();
+        let i = agent.choose(&b, &legal);
+        let Action::Consolidate { unit: C, to } = legal[i] else {
+            panic!("{level}: {:?}", legal[i]);
+        };
+        assert!(to.pos.dist(about.pos) < 1e-9, "{level}: the whole way ahead, {to:?}");
+        let turned = volley::rules::geometry::wrap_angle(to.facing - about.facing);
+        assert!(turned.abs() < 1e-9, "{level}: about, {to:?}");
+        let why = agent.reason().unwrap_or_default();
+        assert!(why.contains("flank or rear"), "{level}: {why}");
+    }
+}
+
 #[test]
 fn the_scheduler_stays_in_its_wood_and_consolidates_ahead_in_the_open() {
     for level in ["scheduler-easy", "scheduler"] {

@@ -529,12 +529,20 @@ impl Scheduler {
     }
 }
 
-/// BPT "Consolidate", the winner's choice: a unit in cover it would lose by going ahead (a
-/// wood, a town, behind a wall) stays; any other goes the whole way straight ahead, facing as
-/// it does (the move consolidation always was before it was a choice).
+/// BPT "Consolidate", the winner's choice ("Units may change the direction they are
+/// facing"): a unit with a known enemy able to charge its flank or rear (within charge
+/// distance, not in its front) takes the pose on offer with fewest such, turned least (then
+/// the farthest ahead); in Gettysburg's games a winner left facing the way it charged was
+/// charged in the rear at once and lost by double (seeds 50008, 50013, 50014). Otherwise a
+/// unit in cover it would lose by going ahead (a wood, a town, behind a wall) stays; any other
+/// goes the whole way straight ahead, facing as it does (the move consolidation always was
+/// before it was a choice).
 fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) {
     let stay = legal.iter().position(|a| matches!(a, Action::Pass)).unwrap_or(0);
     let from = b.unit(unit).pose;
+    if let Some(pick) = face_threats(b, unit, legal, stay) {
+        return pick;
+    }
     let ahead = legal
         .iter()
         .enumerate()
@@ -560,6 +568,54 @@ fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) 
         i,
         format!("consolidates {:.1} cm straight ahead", from.pos.dist(to.pos)),
     )
+}
+
+/// The consolidation that leaves fewest known enemies able to charge `unit`'s flank or rear
+/// (BPT "Charge": two dice down, mostly lost by double), when it leaves fewer than staying as
+/// it is; of those, the one turned least, then the farthest ahead. `stay`: the Pass's index.
+fn face_threats(b: &Battle, unit: UnitId, legal: &[Action], stay: usize) -> Option<(usize, String)> {
+    use crate::rules::geometry::{Pose, wrap_angle};
+    let from = b.unit(unit).pose;
+    let known = crate::agents::perception::known_enemies(b, b.unit(unit).side);
+    let threats = |pose: Pose| b.flank_threats_at(unit, pose, &known);
+    let now = threats(from);
+    if now == 0 {
+        return None;
+    }
+    // (threats, turn, distance ahead backwards): the least is taken, ties by listed order.
+    let mut best: Option<(usize, (usize, f64, f64), Pose)> = None;
+    for (i, a) in legal.iter().enumerate() {
+        let Action::Consolidate { unit: u, to } = a else {
+            continue;
+        };
+        if *u != unit {
+            continue;
+        }
+        let key = (
+            threats(*to),
+            wrap_angle(to.facing - from.facing).abs(),
+            -from.pos.dist(to.pos),
+        );
+        let better = best.as_ref().is_none_or(|(_, k, _)| {
+            key.0 < k.0 || (key.0 == k.0 && (key.1 < k.1 - 1e-9 || ((key.1 - k.1).abs() < 1e-9 && key.2 < k.2)))
+        });
+        if better {
+            best = Some((i, key, *to));
+        }
+    }
+    let (i, (left, _, _), to) = best?;
+    if left >= now {
+        return None;
+    }
+    let i = if to == from { stay } else { i };
+    let turn = wrap_angle(to.facing - from.facing).to_degrees();
+    Some((
+        i,
+        format!(
+            "consolidates {:.1} cm and turns {turn:.0}° to face an enemy at its flank or rear ({now} able to charge it there, {left} after)",
+            from.pos.dist(to.pos)
+        ),
+    ))
 }
 
 impl Agent for Scheduler {
