@@ -414,7 +414,7 @@ impl Scheduler {
                     ctx.enemies.iter().any(|&e| {
                         b.check_charge(u, e).is_ok_and(|plan| {
                             let (o, _) = evaluate::closing_fire_odds(b, &plan, ctx);
-                            o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS
+                            o.a_double + o.a_wins > evaluate::CHARGE_ORDER_ODDS && !evaluate::plan_evaded(b, &plan)
                         })
                     })
                 });
