@@ -864,3 +864,58 @@ fn a_boxed_in_unit_holding_an_action_is_not_ordered_again() {
         "the boxed-in unit was ordered alone: {orders:?}"
     );
 }
+
+/// BPT "Counter-Initiative": a unit under charge may evade, "the charging unit may move up to
+/// 20cm; the evading unit may move its full move distance", and must end 3 cm from where the
+/// charger ends or be knocked out. Skirmishers (12 cm) charged by a line from 16 cm get away
+/// (held 2 cm off after 14 cm, 6 cm of the charge left: 2 + 12 − 6 = 8 cm apart); from 8 cm
+/// they are caught (14 cm left: 2 + 12 − 14 = 0). The scheduler's charge is worth no more
+/// than an evaded one (`CHARGE_EVADED`) only where the skirmishers would get away, the
+/// engine agrees with each prediction, and its own skirmishers evade only where they would.
+#[test]
+fn the_judge_counts_on_skirmishers_evading_a_charge_only_where_they_get_away() {
+    use volley::agents::scheduler::evaluate::{CHARGE_EVADED, CHARGE_WORTH, Ctx, evade_escapes, judge};
+    use volley::battle::Action;
+    use volley::rules::formation::Formation;
+    for (gap, away) in [(16.0, true), (8.0, false)] {
+        let skirmishers = U {
+            formation: Formation::ExtendedLine,
+            ..u(1, "skirmishing_infantry_rifled", 4, 100.0, 50.0 + gap, 270.0)
+        };
+        let mut b = battle(&[u(0, "regular_infantry_rifled", 4, 100.0, 50.0, 90.0), skirmishers]);
+        // Worn down: standing, they would lose the fight.
+        b.arranging().unit_mut(1).hits = 4;
+        let gap = b.unit_distance(0, 1);
+        let plan = b.check_charge(0, 1).expect("a legal charge");
+        let pursuit = b.rules.charge.distance - b.unit(0).pose.pos.dist(plan.held.pos);
+        assert_eq!(
+            evade_escapes(&b, 0, 1, plan.held, plan.left, pursuit),
+            away,
+            "{gap:.1} cm"
+        );
+        let o = b.charge_estimate(0, 1);
+        let stand = CHARGE_WORTH[0] * o.a_double
+            + CHARGE_WORTH[1] * o.a_wins
+            + CHARGE_WORTH[2] * (o.b_wins + o.b_double)
+            + CHARGE_WORTH[3] * o.b_double;
+        assert!(stand > 1.0, "{gap:.1} cm: standing they lose: {o:?}");
+        let legal = b.legal_actions();
+        let ctx = Ctx::new(&b, 0, &legal);
+        let charge = judge(&b, &Action::InitiativeCharge { unit: 0, target: 1 }, &ctx);
+        if away {
+            assert_eq!(charge.score, CHARGE_EVADED, "{}", charge.why);
+            assert!(charge.why.contains("may evade"), "{}", charge.why);
+        } else {
+            assert!(charge.score > 1.0, "{gap:.1} cm: {}", charge.why);
+        }
+        // The charge made: the skirmishers' answer, and what evading does.
+        b.apply(&Action::InitiativeCharge { unit: 0, target: 1 }).unwrap();
+        let legal = b.legal_actions();
+        assert!(legal.contains(&Action::CounterEvade { unit: 1 }), "{legal:?}");
+        let mut defender = agents::by_name("scheduler-easy", 1, 1).unwrap();
+        let pick = &legal[defender.choose(&b, &legal)];
+        assert_eq!(*pick == Action::CounterEvade { unit: 1 }, away, "{gap:.1} cm: {pick:?}");
+        b.apply(&Action::CounterEvade { unit: 1 }).unwrap();
+        assert_eq!(b.unit(1).alive(), away, "{gap:.1} cm: the engine agrees");
+    }
+}

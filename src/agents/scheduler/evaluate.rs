@@ -108,14 +108,16 @@ fn charge_worth(o: &odds::ChargeOdds) -> f64 {
 }
 
 /// The units the scheduler expects to evade a charge they would lose, and evades with itself:
-/// cavalry (BPT "Counter-Charge": "Cavalry units did not receive a charge standing still; they
+/// cavalry, mounted or dismounted (BPT "Counter-Charge": "Cavalry units did not receive a charge standing still; they
 /// always will either evade or counter charge") and skirmishers in extended line. A formed
 /// line gives its ground only to its orders: counting every unit an evader made the scheduler
 /// pass up charges that `greedy`, which never evades, would have lost (*First Battle*, seeds
 /// 1–100: 84 won with none evading, 80 with every unit, 77 evading itself too).
 pub fn evades_by_nature(b: &Battle, unit: UnitId) -> bool {
     let u = b.unit(unit);
-    u.row.arm == Arm::Cavalry || u.formation == Formation::ExtendedLine
+    u.row.arm == Arm::Cavalry
+        || u.row.has(crate::data::army::Trait::Dismounted)
+        || u.formation == Formation::ExtendedLine
 }
 
 /// BPT "Counter-Initiative": may `target`, charged by `charger` held `gap` cm off it with
@@ -124,9 +126,21 @@ pub fn evades_by_nature(b: &Battle, unit: UnitId) -> bool {
 /// a fight, see the charger and be able to evade (BPT "Evading": its full move directly away,
 /// towed guns limbered half of it); its way away is stopped as the evade's is, and the charger
 /// is taken to follow straight after it.
-pub fn evade_escapes(b: &Battle, charger: UnitId, target: UnitId, held: crate::rules::geometry::Pose, gap: f64, pursuit: f64) -> bool {
+pub fn evade_escapes(
+    b: &Battle,
+    charger: UnitId,
+    target: UnitId,
+    held: crate::rules::geometry::Pose,
+    gap: f64,
+    pursuit: f64,
+) -> bool {
     let t = b.unit(target);
-    if !evades_by_nature(b, target) || t.suppressed() || b.engaged(target) || !b.sees(target, charger) || b.check_evade(target).is_err() {
+    if !evades_by_nature(b, target)
+        || t.suppressed()
+        || b.engaged(target)
+        || !b.sees(target, charger)
+        || b.check_evade(target).is_err()
+    {
         return false;
     }
     let allowance = if t.is_artillery() && !t.limbered {
