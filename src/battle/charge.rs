@@ -438,11 +438,17 @@ impl Battle {
             .map(|s| mid + along * s)
     }
 
+    /// What is left of `plan`'s charge once the charger is held off: the charge may carry the
+    /// unit up to the charge distance in all (BPT "Counter-Initiative"), and at least to contact.
+    pub fn charge_left_when_held(&self, plan: &ChargePlan) -> f64 {
+        let from = self.unit(plan.unit).pose.pos;
+        (self.rules.charge.distance - from.dist(plan.held.pos)).max(plan.left)
+    }
+
     /// Place the charger 2 cm off and open the counter-initiative window.
     pub(crate) fn declare_charge(&mut self, plan: ChargePlan, initiative: bool, ev: &mut Vec<Event>) {
         let from = self.unit(plan.unit).pose;
-        // The charge may carry the unit up to the charge distance in all (BPT "Counter-Initiative").
-        let left = (self.rules.charge.distance - from.pos.dist(plan.held.pos)).max(plan.left);
+        let left = self.charge_left_when_held(&plan);
         self.change_unit(plan.unit, UnitChange::Pose(plan.held));
         self.change_unit(plan.unit, UnitChange::DugIn(false));
         self.refresh_geometry();

@@ -159,8 +159,7 @@ pub fn evade_escapes(
 /// [`evade_escapes`] for a charge checked and not yet made: held where its plan holds it, with
 /// what is left of its charge from there (as the charge step gives it).
 pub fn plan_evaded(b: &Battle, plan: &crate::battle::charge::ChargePlan) -> bool {
-    let from = b.unit(plan.unit).pose.pos;
-    let pursuit = (b.rules.charge.distance - from.dist(plan.held.pos)).max(plan.left);
+    let pursuit = b.charge_left_when_held(plan);
     evade_escapes(b, plan.unit, plan.target, plan.held, plan.left, pursuit)
 }
 

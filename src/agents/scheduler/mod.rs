@@ -540,7 +540,7 @@ impl Scheduler {
 fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) {
     let stay = legal.iter().position(|a| matches!(a, Action::Pass)).unwrap_or(0);
     let from = b.unit(unit).pose;
-    if let Some(pick) = face_threats(b, unit, legal, stay) {
+    if let Some(pick) = face_threats(b, unit, legal) {
         return pick;
     }
     let ahead = legal
@@ -572,8 +572,8 @@ fn consolidation(b: &Battle, unit: UnitId, legal: &[Action]) -> (usize, String) 
 
 /// The consolidation that leaves fewest known enemies able to charge `unit`'s flank or rear
 /// (BPT "Charge": two dice down, mostly lost by double), when it leaves fewer than staying as
-/// it is; of those, the one turned least, then the farthest ahead. `stay`: the Pass's index.
-fn face_threats(b: &Battle, unit: UnitId, legal: &[Action], stay: usize) -> Option<(usize, String)> {
+/// it is; of those, the one turned least, then the farthest ahead (ties: the first listed).
+fn face_threats(b: &Battle, unit: UnitId, legal: &[Action]) -> Option<(usize, String)> {
     use crate::rules::geometry::{Pose, wrap_angle};
     let from = b.unit(unit).pose;
     let known = crate::agents::perception::known_enemies(b, b.unit(unit).side);
@@ -582,38 +582,29 @@ fn face_threats(b: &Battle, unit: UnitId, legal: &[Action], stay: usize) -> Opti
     if now == 0 {
         return None;
     }
-    // (threats, turn, distance ahead backwards): the least is taken, ties by listed order.
-    let mut best: Option<(usize, (usize, f64, f64), Pose)> = None;
-    for (i, a) in legal.iter().enumerate() {
-        let Action::Consolidate { unit: u, to } = a else {
-            continue;
-        };
-        if *u != unit {
-            continue;
-        }
-        let key = (
-            threats(*to),
-            wrap_angle(to.facing - from.facing).abs(),
-            -from.pos.dist(to.pos),
-        );
-        let better = best.as_ref().is_none_or(|(_, k, _)| {
-            key.0 < k.0 || (key.0 == k.0 && (key.1 < k.1 - 1e-9 || ((key.1 - k.1).abs() < 1e-9 && key.2 < k.2)))
-        });
-        if better {
-            best = Some((i, key, *to));
-        }
-    }
-    let (i, (left, _, _), to) = best?;
+    // The turns offered are whole multiples of 45°: in whole degrees, they compare exactly.
+    let turn = |to: &Pose| wrap_angle(to.facing - from.facing).to_degrees().round() as i64;
+    let (i, to, left) = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::Consolidate { unit: u, to } if *u == unit => Some((i, *to, threats(*to))),
+            _ => None,
+        })
+        .min_by(|x, y| {
+            x.2.cmp(&y.2)
+                .then(turn(&x.1).abs().cmp(&turn(&y.1).abs()))
+                .then(from.pos.dist(y.1.pos).total_cmp(&from.pos.dist(x.1.pos)))
+        })?;
     if left >= now {
         return None;
     }
-    let i = if to == from { stay } else { i };
-    let turn = wrap_angle(to.facing - from.facing).to_degrees();
     Some((
         i,
         format!(
-            "consolidates {:.1} cm and turns {turn:.0}° to face an enemy at its flank or rear ({now} able to charge it there, {left} after)",
-            from.pos.dist(to.pos)
+            "consolidates {:.1} cm and turns {}° to face an enemy at its flank or rear ({now} able to charge it there, {left} after)",
+            from.pos.dist(to.pos),
+            turn(&to)
         ),
     ))
 }
