@@ -1,7 +1,7 @@
 //! Charges (BPT "Charge": declaring, support, response, contact, resolution, outcome,
 //! consolidate, retreat; DECISIONS "Phases" 3).
 
-use super::action::{Refusal, refuse};
+use super::action::{Refusal, refuse, refuse_with};
 use super::event::{
     ChargeFailure, CombatSide, Event, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy, SuppressedWhy,
 };
@@ -239,21 +239,20 @@ impl Battle {
             );
         }
         if self.engaged(unit) {
-            return refuse("BPT Charge", format!("{} is already in a charge", u.name));
+            return refuse_with("BPT Charge", || format!("{} is already in a charge", u.name));
         }
         if !self.sees(unit, target) {
-            return refuse("BPT Charge", format!("{} cannot see {}", u.name, t.name));
+            return refuse_with("BPT Charge", || format!("{} cannot see {}", u.name, t.name));
         }
         let dist = self.unit_distance(unit, target);
         let reach = self.rules.charge.distance;
         if dist > reach + 1e-9 {
-            return refuse(
-                "BPT Charge: charge distance",
+            return refuse_with("BPT Charge: charge distance", || {
                 format!(
                     "{} is {:.1} cm away; the charge distance is {:.0} cm",
                     t.name, dist, reach
-                ),
-            );
+                )
+            });
         }
         // Obstacles: only if the charger starts touching it or the target touches it.
         let contact = self.rules.visibility.contact + 0.25;
@@ -269,15 +268,14 @@ impl Battle {
                         .any(|r| self.terrain.linear_touching(r, contact).contains(&li))
                 };
                 if !(touching(unit) || touching(target)) {
-                    return refuse(
-                        "BPT Charge: obstacles",
-                        format!("a unit may charge across the {kind:?} only from base contact with it"),
-                    );
+                    return refuse_with("BPT Charge: obstacles", || {
+                        format!("a unit may charge across the {kind:?} only from base contact with it")
+                    });
                 }
             }
         }
         if let Some(what) = self.terrain.impassable_for(u.pose.pos, t.pose.pos, u.on_foot()) {
-            return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+            return refuse_with("BPT Impassable Terrain", || format!("the way is barred by {what}"));
         }
         // The nearest edge with room.
         let from = self.geom[unit as usize]
@@ -324,7 +322,9 @@ impl Battle {
                                 .iter()
                                 .any(|r| geometry::convex_overlaps_rect(&corridor, r))
                     }) {
-                        last_err = Some(Refusal::new("BPT Charge: contact", format!("{} is in the way", o.name)));
+                        last_err = Some(Refusal::with("BPT Charge: contact", || {
+                            format!("{} is in the way", o.name)
+                        }));
                         continue;
                     }
                     let left = held.pos.dist(contact_pose.pos);
@@ -354,7 +354,9 @@ impl Battle {
             return refuse("BPT Charge: contact", "impassable terrain at the contact point");
         }
         if let Some(o) = self.overlapping_unit(unit, &rects) {
-            return refuse("BPT Charge: contact", format!("{} leaves no room", self.unit(o).name));
+            return refuse_with("BPT Charge: contact", || {
+                format!("{} leaves no room", self.unit(o).name)
+            });
         }
         // Each base edge may be contacted by one unit: a stand's edge, so two units may charge
         // two parts of one front (until rules `bpt-7` none came within 0.5 cm of another).
@@ -646,7 +648,7 @@ impl Battle {
             .iter()
             .any(|c| c.target == friend || c.chargers.contains(&friend))
         {
-            return refuse("BPT Support", format!("{} is not in a charge", f.name));
+            return refuse_with("BPT Support", || format!("{} is not in a charge", f.name));
         }
         if self.engaged(unit) {
             return refuse("BPT Support", "each unit supports one charge");
@@ -658,11 +660,11 @@ impl Battle {
             );
         }
         if self.unit_distance(unit, friend) > self.rules.charge.support_distance + 1e-9 {
-            return refuse("BPT Support", format!("{} is more than 10 cm away", f.name));
+            return refuse_with("BPT Support", || format!("{} is more than 10 cm away", f.name));
         }
         if self.los.line_clear(u.pose.pos, f.pose.pos, &[unit, friend]).is_err() {
             // A clear line to the friend (it may stand behind the supporter's front arc).
-            return refuse("BPT Support", format!("{} cannot see {}", u.name, f.name));
+            return refuse_with("BPT Support", || format!("{} cannot see {}", u.name, f.name));
         }
         let fr = f.pose;
         let (f_front, f_depth) = self.frontage(f);
@@ -819,16 +821,14 @@ impl Battle {
     /// refused), note 14 "Irregular cavalry may not charge infantry in square".
     fn check_charge_notes(&self, u: &Unit, t: &Unit) -> Result<(), Refusal> {
         if u.row.has(Trait::ChargesInColumn) && u.formation != Formation::AttackColumn {
-            return refuse(
-                "BPT Napoleonic Special Rules note 21",
-                format!("{} must be in attack column to charge", u.name),
-            );
+            return refuse_with("BPT Napoleonic Special Rules note 21", || {
+                format!("{} must be in attack column to charge", u.name)
+            });
         }
         if u.row.has(Trait::Irregular) && t.row.arm == Arm::Infantry && t.formation == Formation::Square {
-            return refuse(
-                "BPT Napoleonic Special Rules note 14",
-                format!("{} is irregular cavalry: it may not charge infantry in square", u.name),
-            );
+            return refuse_with("BPT Napoleonic Special Rules note 14", || {
+                format!("{} is irregular cavalry: it may not charge infantry in square", u.name)
+            });
         }
         Ok(())
     }

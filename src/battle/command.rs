@@ -2,7 +2,7 @@
 //! command rolls and their modifiers, the bonus and the blunder, failed HQs and the CO,
 //! ordered actions, self-orders, command movement, opportunity fire windows.
 
-use super::action::{Deploy, Refusal, refuse};
+use super::action::{Deploy, Refusal, refuse, refuse_with};
 use super::event::{CommandOutcome, Event, ModRule, Modifier, MoveKind};
 use super::fire::{FireContext, FirePlan};
 use super::movement::MoveCheck;
@@ -11,7 +11,7 @@ use super::state::*;
 use crate::battle::event::families::*;
 use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{self, Pose};
+use crate::rules::geometry::{self, Pose, V2};
 use crate::rules::params::BlunderEffect;
 
 /// A command roll worked out before the dice.
@@ -67,7 +67,7 @@ impl Battle {
             return refuse("BPT Command Phase", "only the active player issues orders");
         }
         if !cm.alive() {
-            return refuse("BPT Command Units", format!("{} has been knocked out", cm.name));
+            return refuse_with("BPT Command Units", || format!("{} has been knocked out", cm.name));
         }
         if cm.suppressed.is_some() {
             return refuse("BPT Suppression", "suppressed commands may not issue any orders");
@@ -85,10 +85,9 @@ impl Battle {
             );
         }
         if self.cmd.done.contains(&c) {
-            return refuse(
-                "BPT Command Phase",
-                format!("{} may issue no further orders this turn", cm.name),
-            );
+            return refuse_with("BPT Command Phase", || {
+                format!("{} may issue no further orders this turn", cm.name)
+            });
         }
         Ok(())
     }
@@ -183,36 +182,35 @@ impl Battle {
         let cm = self.commander(c);
         let u = self.unit(id);
         if !u.alive() || u.side != cm.side {
-            return refuse("BPT Command Phase", format!("{} is not a unit of this command", u.name));
+            return refuse_with("BPT Command Phase", || {
+                format!("{} is not a unit of this command", u.name)
+            });
         }
         if !self.in_chain(u.hq, c) {
-            return refuse(
-                "BPT Command Phase: chain of command",
-                format!("{} is not under {}", u.name, cm.name),
-            );
+            return refuse_with("BPT Command Phase: chain of command", || {
+                format!("{} is not under {}", u.name, cm.name)
+            });
         }
         self.check_nation(c, id)?;
         self.check_own_formation(c, id)?;
         if u.suppressed() {
-            return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+            return refuse_with("BPT Suppression", || format!("{} is suppressed and cannot act", u.name));
         }
         if self.engaged(id) {
-            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+            return refuse_with("BPT Charge", || format!("{} is locked in a charge", u.name));
         }
         self.check_no_engineer_task(id)?;
         // Order delay: an order on its way to it is replaced if this one passes.
         if let Some(o) = self.cmd.orders.get(&id) {
             if o.by != c {
-                return refuse(
-                    "BPT Command Phase: one command unit a turn",
-                    format!("{} has already been ordered by another commander", u.name),
-                );
+                return refuse_with("BPT Command Phase: one command unit a turn", || {
+                    format!("{} has already been ordered by another commander", u.name)
+                });
             }
             if o.finished {
-                return refuse(
-                    "BPT Command Phase",
-                    format!("{} has stopped receiving orders this turn", u.name),
-                );
+                return refuse_with("BPT Command Phase", || {
+                    format!("{} has stopped receiving orders this turn", u.name)
+                });
             }
         }
         Ok(())
@@ -230,10 +228,9 @@ impl Battle {
             .iter()
             .find(|&&id| self.unit(id).formation != Formation::MarchColumn)
         {
-            return refuse(
-                "BPT Road Bonus Movement",
-                format!("{} must be in march column to travel along a road", self.unit(id).name),
-            );
+            return refuse_with("BPT Road Bonus Movement", || {
+                format!("{} must be in march column to travel along a road", self.unit(id).name)
+            });
         }
         Ok(())
     }
@@ -645,12 +642,16 @@ impl Battle {
     fn ordered(&self, id: UnitId) -> Result<&OrderState, Refusal> {
         let u = self.unit(id);
         if u.side != self.active || !u.alive() {
-            return refuse("BPT Command Phase", format!("{} cannot act now", u.name));
+            return refuse_with("BPT Command Phase", || format!("{} cannot act now", u.name));
         }
         match self.cmd.orders.get(&id) {
             Some(o) if o.credits > 0 && !o.finished => Ok(o),
-            Some(_) => refuse("BPT Actions", format!("{} has used the actions of its order", u.name)),
-            None => refuse("BPT Command Phase", format!("{} has not been issued an order", u.name)),
+            Some(_) => refuse_with("BPT Actions", || {
+                format!("{} has used the actions of its order", u.name)
+            }),
+            None => refuse_with("BPT Command Phase", || {
+                format!("{} has not been issued an order", u.name)
+            }),
         }
     }
 
@@ -659,13 +660,12 @@ impl Battle {
     pub(crate) fn not_on_road_order(&self, id: UnitId) -> Result<&OrderState, Refusal> {
         let o = self.ordered(id)?;
         if o.road {
-            return refuse(
-                "BPT Command Modifiers note 2",
+            return refuse_with("BPT Command Modifiers note 2", || {
                 format!(
                     "{} was ordered along the road and may only travel along it",
                     self.unit(id).name
-                ),
-            );
+                )
+            });
         }
         Ok(o)
     }
@@ -689,19 +689,17 @@ impl Battle {
             }
             let o = self.not_on_road_order(f)?;
             if o.credits == 0 || o.finished {
-                return refuse(
-                    "BPT Command Phase",
-                    format!("{} has no action of an order left", self.unit(f).name),
-                );
+                return refuse_with("BPT Command Phase", || {
+                    format!("{} has no action of an order left", self.unit(f).name)
+                });
             }
             if self.uses_ammo(f) {
-                return refuse(
-                    "BPT Firing",
+                return refuse_with("BPT Firing", || {
                     format!(
                         "{} fires its guns alone (Hardtack's shot, shell and canister)",
                         self.unit(f).name
-                    ),
-                );
+                    )
+                });
             }
             plans.push(self.check_fire(f, target, FireContext::Order)?);
         }
@@ -754,7 +752,7 @@ impl Battle {
         if (id as usize) < self.units.len() {
             Ok(())
         } else {
-            refuse("BPT Command Phase", format!("no unit {id}"))
+            refuse_with("BPT Command Phase", || format!("no unit {id}"))
         }
     }
 
@@ -764,15 +762,15 @@ impl Battle {
         self.check_unit_id(id)?;
         let u = self.unit(id);
         if u.side != self.active || !u.alive() || u.suppressed() {
-            return refuse("BPT Command Phase", format!("{} cannot act now", u.name));
+            return refuse_with("BPT Command Phase", || format!("{} cannot act now", u.name));
         }
         if self.cmd.orders.contains_key(&id) {
-            return refuse("BPT Command Phase", format!("{} has already been ordered", u.name));
+            return refuse_with("BPT Command Phase", || format!("{} has already been ordered", u.name));
         }
         self.check_no_engineer_task(id)?;
         self.check_not_awaiting(id)?;
         if self.engaged(id) {
-            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+            return refuse_with("BPT Charge", || format!("{} is locked in a charge", u.name));
         }
         if u.self_order_turn
             .is_some_and(|t| self.game_turn < t + self.rules.command.self_order_interval)
@@ -785,8 +783,13 @@ impl Battle {
         // In contact with its nearest commander (most units), or with any: measured only as
         // far as needed (`rects_within`), the nearest first.
         let iso = self.rules.command.isolation_distance;
-        let touches =
-            |c: &super::state::Commander| geometry::rects_within(&[self.commander_rect(c)], self.rects(id), iso);
+        // Boxes first: most commanders are far from most units.
+        let reach = iso + self.rules.footprints.commander_diameter;
+        let touches = |c: &super::state::Commander| {
+            let near_box = (c.pos - V2::new(reach, reach), c.pos + V2::new(reach, reach));
+            !self.unit_box_apart(id, near_box, 0.0)
+                && geometry::rects_within(&[self.commander_rect(c)], self.rects(id), iso)
+        };
         if touches(self.commander(near))
             || self
                 .commanders
@@ -804,9 +807,10 @@ impl Battle {
 
     pub fn nearest_chain_commander(&self, id: UnitId) -> Option<CmdId> {
         let u = self.unit(id);
-        self.commanders
-            .iter()
-            .filter(|c| c.alive() && c.side == u.side && self.in_chain(u.hq, c.id))
+        // Up its own chain (a few commanders), not through every commander on the table.
+        self.chain_of(u.hq)
+            .map(|c| self.commander(c))
+            .filter(|c| c.alive() && c.side == u.side)
             .map(|c| (c.id, c.pos.dist(u.pose.pos)))
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
             .map(|(c, _)| c)
@@ -887,10 +891,9 @@ impl Battle {
                     return refuse("BPT Movement Formations", "guns do not change formation");
                 }
                 if f == Formation::Square && u.row.has(crate::data::army::Trait::NoSquare) {
-                    return refuse(
-                        "BPT Napoleonic Special Rules note 24",
-                        format!("{} may not form square", u.name),
-                    );
+                    return refuse_with("BPT Napoleonic Special Rules note 24", || {
+                        format!("{} may not form square", u.name)
+                    });
                 }
                 if f == Formation::Square && !self.may_form_square(id) {
                     return refuse(
@@ -905,10 +908,9 @@ impl Battle {
                     );
                 }
                 if !self.rules.can_deploy(u.formation, f) {
-                    return refuse(
-                        "BPT Movement Formation Deployment",
-                        format!("{:?} cannot change to {:?}", u.formation, f),
-                    );
+                    return refuse_with("BPT Movement Formation Deployment", || {
+                        format!("{:?} cannot change to {:?}", u.formation, f)
+                    });
                 }
             }
             Deploy::Dismount => {
@@ -956,7 +958,7 @@ impl Battle {
                     return refuse("BPT Howitzers / Mortars", "howitzers and mortars fire shell only");
                 }
                 if u.loaded == Some(ammo) {
-                    return refuse("Hardtack: loading", format!("already loaded with {ammo:?}"));
+                    return refuse_with("Hardtack: loading", || format!("already loaded with {ammo:?}"));
                 }
             }
             Deploy::RefuseFlank { left, right } => {
@@ -987,10 +989,9 @@ impl Battle {
             return refuse("BPT Battlefield", "the new formation would leave the table");
         }
         if let Some(o) = self.overlapping_unit(id, &rects) {
-            return refuse(
-                "BPT Movement: no overlapping bases",
-                format!("the new formation would overlap {}", self.unit(o).name),
-            );
+            return refuse_with("BPT Movement: no overlapping bases", || {
+                format!("the new formation would overlap {}", self.unit(o).name)
+            });
         }
         Ok(())
     }

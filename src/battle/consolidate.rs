@@ -9,7 +9,7 @@
 //! table edge, 3 cm from the enemy), and the pose it ends in, turned, stands on the table, out
 //! of impassable terrain, on no unit, and no nearer an enemy than 3 cm (or than it was).
 
-use super::action::{Action, Refusal, refuse};
+use super::action::{Action, Refusal, refuse, refuse_with};
 use super::event::Event;
 use super::state::*;
 use crate::battle::event::families::*;
@@ -52,29 +52,26 @@ impl Battle {
         let (ahead, across) = (off.dot(dir), off.dot(dir.perp()));
         let eps = 1e-3;
         if across.abs() > eps || ahead < -eps {
-            return refuse(
-                RULE,
-                format!("{} may only move straight ahead, in the direction it faces", u.name),
-            );
+            return refuse_with(RULE, || {
+                format!("{} may only move straight ahead, in the direction it faces", u.name)
+            });
         }
         let c = &self.rules.charge;
         if ahead > c.consolidate + eps {
-            return refuse(
-                RULE,
-                format!("{} may move up to {} cm, not {ahead:.1} cm", u.name, c.consolidate),
-            );
+            return refuse_with(RULE, || {
+                format!("{} may move up to {} cm, not {ahead:.1} cm", u.name, c.consolidate)
+            });
         }
         let ahead = ahead.max(0.0);
         if ahead > eps {
             let reach = self.consolidation_reach(unit);
             if ahead > reach + eps {
-                return refuse(
-                    RULE,
+                return refuse_with(RULE, || {
                     format!(
                         "{} can go only {reach:.1} cm ahead: terrain, another unit, the table edge or {} cm from the enemy stops it",
                         u.name, c.consolidate_gap
-                    ),
-                );
+                    )
+                });
             }
         }
         // Facing as it did (to the bit) unless it turns.
@@ -98,23 +95,22 @@ impl Battle {
         let u = self.unit(unit);
         let rects = self.rects_at(unit, pose);
         if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
-            return refuse(RULE, format!("{} would leave the table", u.name));
+            return refuse_with(RULE, || format!("{} would leave the table", u.name));
         }
         if rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot())) {
-            return refuse(RULE, format!("{} cannot stand in impassable terrain", u.name));
+            return refuse_with(RULE, || format!("{} cannot stand in impassable terrain", u.name));
         }
         if let Some(o) = self.overlapping_unit(unit, &rects) {
-            return refuse(RULE, format!("{} would overlap {}", u.name, self.unit(o).name));
+            return refuse_with(RULE, || format!("{} would overlap {}", u.name, self.unit(o).name));
         }
         let gap = self.rules.charge.consolidate_gap;
         for e in self.side_units(1 - u.side) {
             let before = geometry::rects_distance(self.rects(unit), self.rects(e.id));
             let after = geometry::rects_distance(&rects, self.rects(e.id));
             if after < gap.min(before) - 1e-6 {
-                return refuse(
-                    RULE,
-                    format!("{} may not come closer than {gap} cm to {}", u.name, e.name),
-                );
+                return refuse_with(RULE, || {
+                    format!("{} may not come closer than {gap} cm to {}", u.name, e.name)
+                });
             }
         }
         Ok(())

@@ -5,7 +5,7 @@
 //!
 //! `validate` is this decision alone: no copy of the battle is made to check an action.
 
-use super::action::{Action, Deploy, Ground, Purpose, Refusal, refuse};
+use super::action::{Action, Deploy, Ground, Purpose, Refusal, refuse, refuse_with};
 use super::charge::ChargePlan;
 use super::command::{OrderFlags, OrderPlan};
 use super::fire::{FireContext, FirePlan};
@@ -277,10 +277,9 @@ impl Battle {
             },
             Action::EndPhase => Decision::EndInitiative,
             other => {
-                return refuse(
-                    "BPT Initiative Phase",
-                    format!("{} is not an initiative action", other.name()),
-                );
+                return refuse_with("BPT Initiative Phase", || {
+                    format!("{} is not an initiative action", other.name())
+                });
             }
         })
     }
@@ -391,10 +390,9 @@ impl Battle {
             }
             Action::EndPhase => Decision::EndCommand,
             other => {
-                return refuse(
-                    "BPT Command Phase",
-                    format!("{} is not a command phase action", other.name()),
-                );
+                return refuse_with("BPT Command Phase", || {
+                    format!("{} is not a command phase action", other.name())
+                });
             }
         })
     }
@@ -443,10 +441,9 @@ impl Battle {
         match self.cmd.orders.get(&id) {
             Some(o) if o.credits > 0 && !o.finished && o.may_charge => {}
             _ => {
-                return refuse(
-                    super::passing::RULE,
-                    format!("{} was not activated to charge", self.unit(id).name),
-                );
+                return refuse_with(super::passing::RULE, || {
+                    format!("{} was not activated to charge", self.unit(id).name)
+                });
             }
         }
         let charge = self.check_charge(id, enemy)?;
@@ -530,13 +527,12 @@ impl Battle {
                 Decision::CounterCharge
             }
             other => {
-                return refuse(
-                    "BPT Counter-Initiative",
+                return refuse_with("BPT Counter-Initiative", || {
                     format!(
                         "waiting for the charged side's counter-initiative, not a {}",
                         other.name()
-                    ),
-                );
+                    )
+                });
             }
         })
     }
@@ -556,13 +552,12 @@ impl Battle {
                         );
                     }
                     if firers.len() > 1 && self.uses_ammo(f) {
-                        return refuse(
-                            "BPT Opportunity Fire",
+                        return refuse_with("BPT Opportunity Fire", || {
                             format!(
                                 "{} fires its guns alone (Hardtack's shot, shell and canister)",
                                 self.unit(f).name
-                            ),
-                        );
+                            )
+                        });
                     }
                 }
                 let plans = firers
@@ -571,13 +566,12 @@ impl Battle {
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Decision::OpportunityFire { mover, firers, plans })
             }
-            other => refuse(
-                "BPT Opportunity Fire",
+            other => refuse_with("BPT Opportunity Fire", || {
                 format!(
                     "waiting for the inactive player's opportunity fire, not a {}",
                     other.name()
-                ),
-            ),
+                )
+            }),
         }
     }
 
@@ -591,13 +585,12 @@ impl Battle {
                     return refuse("BPT Support", "not this side's unit");
                 }
                 if !self.may_support_in_window(side, *unit) {
-                    return refuse(
-                        "BPT Support",
+                    return refuse_with("BPT Support", || {
                         format!(
                             "{} supports one charge per order; it has no order's action left",
                             self.unit(*unit).name
-                        ),
-                    );
+                        )
+                    });
                 }
                 Ok(Decision::WindowSupport {
                     side,
@@ -607,7 +600,9 @@ impl Battle {
                 })
             }
             Action::Pass => Ok(Decision::WindowPass { side }),
-            other => refuse("BPT Support", format!("waiting for supports, not a {}", other.name())),
+            other => refuse_with("BPT Support", || {
+                format!("waiting for supports, not a {}", other.name())
+            }),
         }
     }
 
@@ -619,22 +614,20 @@ impl Battle {
             Action::Consolidate { unit: u, to } => {
                 self.check_unit_id(*u)?;
                 if *u != unit {
-                    return refuse(
-                        RULE,
-                        format!("{} consolidates now, not {}", self.unit(unit).name, self.unit(*u).name),
-                    );
+                    return refuse_with(RULE, || {
+                        format!("{} consolidates now, not {}", self.unit(unit).name, self.unit(*u).name)
+                    });
                 }
                 self.check_consolidation(unit, *to)?
             }
             other => {
-                return refuse(
-                    RULE,
+                return refuse_with(RULE, || {
                     format!(
                         "waiting for {} to consolidate, not a {}",
                         self.unit(unit).name,
                         other.name()
-                    ),
-                );
+                    )
+                });
             }
         };
         Ok(Decision::Consolidate {

@@ -6,7 +6,7 @@
 //! suppressed engineers may not work.
 //! The table changes: the gap or the bridge is terrain from then on (line of sight, movement).
 
-use super::action::{Refusal, refuse};
+use super::action::{Refusal, refuse, refuse_with};
 use super::event::Event;
 use super::state::{Battle, Change, UnitChange, UnitId, WorksChange};
 use crate::data::army::{Arm, Trait};
@@ -29,10 +29,9 @@ impl Battle {
     pub fn check_no_engineer_task(&self, id: UnitId) -> Result<(), Refusal> {
         let u = self.unit(id);
         if u.engineer_turn == Some(self.player_turn) {
-            return refuse(
-                "BPT Engineering",
-                format!("{} carried out a task this turn and may not be issued orders", u.name),
-            );
+            return refuse_with("BPT Engineering", || {
+                format!("{} carried out a task this turn and may not be issued orders", u.name)
+            });
         }
         Ok(())
     }
@@ -49,7 +48,7 @@ impl Battle {
             return refuse(RULE, "only the active player's engineers carry out tasks");
         }
         if !is_engineer(u) {
-            return refuse(RULE, format!("{} are not engineers", u.name));
+            return refuse_with(RULE, || format!("{} are not engineers", u.name));
         }
         if u.suppressed() {
             return refuse(RULE, "suppressed engineers may not carry out a task");
@@ -61,10 +60,10 @@ impl Battle {
             return refuse("BPT Charge", "a unit in a charge cannot carry out a task");
         }
         let Some(l) = self.terrain.linears.get(linear as usize) else {
-            return refuse(RULE, format!("there is no linear terrain number {linear}"));
+            return refuse_with(RULE, || format!("there is no linear terrain number {linear}"));
         };
         let Some(task) = Task::for_kind(l.kind) else {
-            return refuse(RULE, format!("engineers cannot work on a {:?}", l.kind));
+            return refuse_with(RULE, || format!("engineers cannot work on a {:?}", l.kind));
         };
         if l.points.len() < 2 {
             return refuse(RULE, "nothing of it is left");

@@ -1,7 +1,7 @@
 //! Firing (BPT "Firing", "Testing For Casualties"; DECISIONS "Firing (BPT)"): the dice a unit
 //! rolls, the score to hit, saves, hits, suppression, fall-back and knock-out.
 
-use super::action::{Refusal, refuse};
+use super::action::{Refusal, refuse, refuse_with};
 use super::event::{
     Deployment, Event, FireCause, FireHow, FireWhy, ForcedInto, KnockOut, ModRule, Modifier, MoveKind, RetiredWhy,
     SuppressedWhy,
@@ -561,45 +561,41 @@ impl Battle {
         }
         self.optional_check(firer, Act::Fire)?;
         if fu.row.attacks == 0 || fu.row.arm == Arm::Transport {
-            return refuse("BPT Army Lists", format!("{} has no attacks", fu.name));
+            return refuse_with("BPT Army Lists", || format!("{} has no attacks", fu.name));
         }
         if fu.is_artillery() && fu.limbered {
             return refuse("BPT Limbered or Unlimbered", "limbered guns cannot fire");
         }
         if self.uses_ammo(firer) && self.ammo_for(firer, ctx).is_none() {
-            return refuse(
-                "Hardtack: loading",
-                format!("{} is not loaded: load shot, canister or shell first", fu.name),
-            );
+            return refuse_with("Hardtack: loading", || {
+                format!("{} is not loaded: load shot, canister or shell first", fu.name)
+            });
         }
         if self.engaged(firer) {
             return refuse("BPT Charge", "a unit in a charge fights, it does not fire");
         }
         if let Err(b) = self.los.sees(&self.sighting(firer), &self.sighting(target)) {
-            return refuse(
-                "BPT Line of Sight",
-                format!("{} cannot see {}: {:?}", fu.name, tu.name, b),
-            );
+            return refuse_with("BPT Line of Sight", || {
+                format!("{} cannot see {}: {:?}", fu.name, tu.name, b)
+            });
         }
         let plan = self.fire_plan(firer, target, ctx);
         if plan.distance > plan.range + 1e-9 {
-            return refuse(
-                "BPT Firing: range",
+            return refuse_with("BPT Firing: range", || {
                 format!(
                     "{} is {:.1} cm away; range is {:.0} cm",
                     tu.name, plan.distance, plan.range
-                ),
-            );
+                )
+            });
         }
         let g = &self.geom[firer as usize];
         let half = self.rules.visibility.fire_cone_half_deg.to_radians();
         let all_round = fu.formation == Formation::Square;
         let refused_ok = self.bearing_stands(firer, target, plan.range).map(|n| n > 0);
         if refused_ok == Some(false) {
-            return refuse(
-                "BPT Weapons Firing Cone",
-                format!("{} is outside every fire cone", tu.name),
-            );
+            return refuse_with("BPT Weapons Firing Cone", || {
+                format!("{} is outside every fire cone", tu.name)
+            });
         }
         if !all_round
             && refused_ok.is_none()
@@ -608,10 +604,9 @@ impl Battle {
                 .iter()
                 .any(|r| geometry::rect_in_cone(g.front, fu.pose.facing, half, plan.range + 0.01, r))
         {
-            return refuse(
-                "BPT Weapons Firing Cone",
-                format!("{} is outside the 30° fire cone", tu.name),
-            );
+            return refuse_with("BPT Weapons Firing Cone", || {
+                format!("{} is outside the 30° fire cone", tu.name)
+            });
         }
         // DECISIONS "canister with blast-through" 2: "The primary target is the nearest enemy
         // unit in the cone" (the blast-through then carries on behind it).
@@ -626,19 +621,17 @@ impl Battle {
             && near != target
             && d < plan.distance - 1e-9
         {
-            return refuse(
-                "DECISIONS canister: the nearest enemy in the cone",
+            return refuse_with("DECISIONS canister: the nearest enemy in the cone", || {
                 format!(
                     "canister's first target is the nearest enemy in the cone: {} is nearer",
                     self.unit(near).name
-                ),
-            );
+                )
+            });
         }
         if let Some(what) = self.fired_over(firer, target) {
-            return refuse(
-                "BPT Firing: firing over other units",
-                format!("{what} is in the line of fire"),
-            );
+            return refuse_with("BPT Firing: firing over other units", || {
+                format!("{what} is in the line of fire")
+            });
         }
         if plan.dice == 0 {
             return refuse("BPT Firing Modifiers", "no attack dice left after modifiers");
@@ -646,10 +639,9 @@ impl Battle {
         // The target's own cover (before artillery's "soft as open"): woods, scrub, orchards and
         // walls, fences or hedges in front keep it out of open ground.
         if plan.air_burst && self.cover_of(target, self.nearest_rect(firer, target).center) != Cover::Open {
-            return refuse(
-                "BPT Air Burst Shell Fire",
-                format!("air burst is fired into troops in open ground; {} is in cover", tu.name),
-            );
+            return refuse_with("BPT Air Burst Shell Fire", || {
+                format!("air burst is fired into troops in open ground; {} is in cover", tu.name)
+            });
         }
         // BPT "Howitzers" (ACW note 6): they "cause damage against artillery, infantry and
         // cavalry in the open only", or in cover "if using air burst".
@@ -658,24 +650,22 @@ impl Battle {
             && !plan.canister
             && self.cover_of(target, self.nearest_rect(firer, target).center) != Cover::Open
         {
-            return refuse(
-                "BPT Howitzers",
+            return refuse_with("BPT Howitzers", || {
                 format!(
                     "howitzers harm troops in the open only (in cover only by air burst); {} is in cover",
                     tu.name
-                ),
-            );
+                )
+            });
         }
         if plan.canister
             && let Some(f) = self.friend_in_canister_path(&plan)
         {
-            return refuse(
-                "DECISIONS Artillery: canister",
+            return refuse_with("DECISIONS Artillery: canister", || {
                 format!(
                     "{} is in the canister's path: the gun may not fire it",
                     self.unit(f).name
-                ),
-            );
+                )
+            });
         }
         Ok(plan)
     }

@@ -13,7 +13,7 @@
 //! action `Attach { unit, hq }`; its roll is an order of the CO's (a failure ends his orders
 //! and so every order of the side, a double 6 is a blunder for the unit, as any order).
 
-use super::action::{Action, Refusal, refuse};
+use super::action::{Action, Refusal, refuse, refuse_with};
 use super::event::CommandOutcome;
 use super::event::{Event, ModRule, Modifier, MoveKind};
 use super::state::*;
@@ -42,15 +42,14 @@ impl Battle {
     pub(crate) fn check_own_formation(&self, c: CmdId, unit: UnitId) -> Result<(), Refusal> {
         let u = self.unit(unit);
         if self.fixed_formations() && u.hq != c {
-            return refuse(
-                RULE,
+            return refuse_with(RULE, || {
                 format!(
                     "{} belongs to {}'s formation and takes orders only from {}",
                     u.name,
                     self.commander(u.hq).name,
                     self.commander(u.hq).name
-                ),
-            );
+                )
+            });
         }
         Ok(())
     }
@@ -76,17 +75,17 @@ impl Battle {
         }
         self.check_commander_can_order(co)?;
         if u.suppressed() {
-            return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+            return refuse_with("BPT Suppression", || format!("{} is suppressed and cannot act", u.name));
         }
         if self.engaged(unit) {
-            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+            return refuse_with("BPT Charge", || format!("{} is locked in a charge", u.name));
         }
         // The attachment is an order.
         self.check_no_engineer_task(unit)?;
         // **Decision**: the attachment is the unit's order this turn (an order on its way to
         // it under the order delay is replaced, as by any new order).
         if self.cmd.orders.contains_key(&unit) || self.cmd.held.contains_key(&unit) {
-            return refuse(RULE, format!("{} has already had an order this turn", u.name));
+            return refuse_with(RULE, || format!("{} has already had an order this turn", u.name));
         }
         let r = &self.rules.fixed_formations;
         let c = self.commander(co);
@@ -122,10 +121,9 @@ impl Battle {
         }
         modifiers.extend(self.weather_modifier());
         let Some(to) = self.attach_spot(unit, hq) else {
-            return refuse(
-                RULE,
-                format!("there is no room for {} within 10 cm of {}", u.name, h.name),
-            );
+            return refuse_with(RULE, || {
+                format!("there is no room for {} within 10 cm of {}", u.name, h.name)
+            });
         };
         let value = c.command_value;
         let target = value + modifiers.iter().map(|m| m.amount).sum::<i32>();

@@ -1,7 +1,7 @@
 //! The initiative phase and counter-initiative (BPT "Initiative Phase", "Counter-Initiative",
 //! "Evading", "Deploying"; DECISIONS "Phases" 1).
 
-use super::action::{Deploy, Refusal, refuse};
+use super::action::{Deploy, Refusal, refuse, refuse_with};
 use super::event::{Event, KnockOut};
 use super::fire::ForcedKind;
 use super::optional::Act;
@@ -40,13 +40,12 @@ impl Battle {
         // Only an enemy within the distance matters: the nearest seen beyond it refuses alike.
         match self.nearest_visible_enemy_within(id, self.rules.initiative.distance + 1e-9) {
             Some((e, d)) => Ok((e, d)),
-            _ => refuse(
-                "BPT Initiative Phase",
+            _ => refuse_with("BPT Initiative Phase", || {
                 format!(
                     "{} sees no enemy within {:.0} cm",
                     u.name, self.rules.initiative.distance
-                ),
-            ),
+                )
+            }),
         }
     }
 
@@ -106,7 +105,7 @@ impl Battle {
             return refuse("BPT Evading", "towed guns without transport cannot evade");
         }
         if u.move_rate() <= 0.0 && !(u.is_artillery() && u.has_limber) {
-            return refuse("BPT Evading", format!("{} cannot move", u.name));
+            return refuse_with("BPT Evading", || format!("{} cannot move", u.name));
         }
         if u.formation == crate::rules::formation::Formation::Square {
             return refuse("BPT Square", "a square cannot move");
@@ -114,7 +113,7 @@ impl Battle {
         // A gun limbers up to evade: its limber needs room (no base may overlap another).
         if u.is_artillery() && !u.limbered {
             self.check_deploy(id, Deploy::Limber, true)
-                .map_err(|r| Refusal::new("BPT Evading", format!("it cannot limber up to evade: {}", r.reason)))?;
+                .map_err(|r| Refusal::with("BPT Evading", || format!("it cannot limber up to evade: {}", r.reason)))?;
         }
         Ok(())
     }
@@ -187,10 +186,9 @@ impl Battle {
             .abs()
             .to_degrees();
         if !facing.is_finite() || turn > most + 1e-6 {
-            return refuse(
-                "BPT Charging: artillery",
-                format!("if charged, artillery may man-handle up to {most:.0} degrees to face a charge, not {turn:.0}"),
-            );
+            return refuse_with("BPT Charging: artillery", || {
+                format!("if charged, artillery may man-handle up to {most:.0} degrees to face a charge, not {turn:.0}")
+            });
         }
         let mut after = u.clone();
         after.pose.facing = facing;
@@ -199,10 +197,9 @@ impl Battle {
             return refuse("BPT Battlefield", "the gun would turn off the table");
         }
         if let Some(o) = self.overlapping_unit(unit, &rects) {
-            return refuse(
-                "BPT Movement: no overlapping bases",
-                format!("turned, the gun would overlap {}", self.unit(o).name),
-            );
+            return refuse_with("BPT Movement: no overlapping bases", || {
+                format!("turned, the gun would overlap {}", self.unit(o).name)
+            });
         }
         Ok(())
     }

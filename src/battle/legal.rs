@@ -15,6 +15,11 @@ use std::f64::consts::PI;
 impl Battle {
     /// Every legal action now, in a stable order.
     pub fn legal_actions(&self) -> Vec<Action> {
+        // Only whether each action is allowed is asked: refusals go unworded.
+        super::action::quietly(|| self.list_legal())
+    }
+
+    fn list_legal(&self) -> Vec<Action> {
         let mut out = Vec::new();
         if self.phase == Phase::GameOver {
             return out;
@@ -230,12 +235,19 @@ impl Battle {
             })
         };
         // New orders: each commander to each of its units alone and to all of them together.
+        // Each commander's units (his own and his subordinates'), in the units' order: found
+        // up each unit's chain of command once, not by asking every commander of every unit.
+        let mut under: Vec<Vec<UnitId>> = vec![Vec::new(); self.commanders.len()];
+        for u in self.side_units(self.active) {
+            for c in self.chain_of(u.hq) {
+                let list = &mut under[c as usize];
+                if list.last() != Some(&u.id) {
+                    list.push(u.id);
+                }
+            }
+        }
         for c in self.commanders.iter().filter(|c| c.side == self.active && c.alive()) {
-            let mine: Vec<UnitId> = self
-                .side_units(self.active)
-                .filter(|u| self.in_chain(u.hq, c.id))
-                .map(|u| u.id)
-                .collect();
+            let mine = std::mem::take(&mut under[c.id as usize]);
             // A commander who may not order now (done, suppressed...) is refused every group
             // alike: asked once (issue 66's speed).
             let may_order = self.check_commander_can_order(c.id).is_ok();

@@ -1,7 +1,7 @@
 //! Movement (BPT "Movement", "Terrain"): allowances, wheel, oblique, about face, retire,
 //! road bonus, area / dense / linear terrain, passage of lines, no overlapping bases.
 
-use super::action::{Refusal, refuse};
+use super::action::{Refusal, refuse, refuse_with};
 use super::optional::Act;
 use super::state::*;
 use crate::data::army::Arm;
@@ -129,19 +129,17 @@ impl Battle {
             self.rects_at(id, pose)
         };
         if rects.iter().any(|r| r.corners().iter().any(|c| !self.on_table(*c))) {
-            return refuse("BPT Battlefield", format!("{} would leave the table", u.name));
+            return refuse_with("BPT Battlefield", || format!("{} would leave the table", u.name));
         }
         if rects.iter().any(|r| self.terrain.rect_in_impassable(r, u.on_foot())) {
-            return refuse(
-                "BPT Impassable Terrain",
-                format!("{} cannot stand in impassable terrain", u.name),
-            );
+            return refuse_with("BPT Impassable Terrain", || {
+                format!("{} cannot stand in impassable terrain", u.name)
+            });
         }
         if let Some(o) = self.overlapping_unit(id, &rects) {
-            return refuse(
-                "BPT Movement: no overlapping bases",
-                format!("{} would overlap {}", u.name, self.unit(o).name),
-            );
+            return refuse_with("BPT Movement: no overlapping bases", || {
+                format!("{} would overlap {}", u.name, self.unit(o).name)
+            });
         }
         let contact = self.rules.visibility.contact;
         let placed = geometry::points_box(rects.iter().flat_map(|r| r.corners()));
@@ -150,10 +148,9 @@ impl Battle {
                 continue;
             }
             if geometry::rects_distance(&rects, self.rects(e.id)) < contact {
-                return refuse(
-                    "BPT Charge: moving into contact with the enemy is a charge",
-                    format!("{} would touch the enemy {}", u.name, e.name),
-                );
+                return refuse_with("BPT Charge: moving into contact with the enemy is a charge", || {
+                    format!("{} would touch the enemy {}", u.name, e.name)
+                });
             }
         }
         Ok(rects)
@@ -165,7 +162,7 @@ impl Battle {
         let mr = &self.rules.movement;
         let rate = u.move_rate();
         if rate <= 0.0 {
-            return refuse("BPT Army Lists: Move", format!("{} cannot move", u.name));
+            return refuse_with("BPT Army Lists: Move", || format!("{} cannot move", u.name));
         }
         if u.formation == Formation::Square {
             return refuse("BPT Square March Formation", "a square cannot move");
@@ -215,7 +212,7 @@ impl Battle {
         if d > eps {
             for w in path.windows(2) {
                 if let Some(what) = self.terrain.impassable_for(w[0], w[1], u.on_foot()) {
-                    return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+                    return refuse_with("BPT Impassable Terrain", || format!("the way is barred by {what}"));
                 }
             }
             if !road {
@@ -254,15 +251,14 @@ impl Battle {
         } = m;
         let passage = cost > along.max(d) + 1e-9;
         if cost > allowance + mr.epsilon {
-            let d = decimals_apart(cost, allowance);
-            return refuse(
-                "BPT Movement: move allowance",
+            return refuse_with("BPT Movement: move allowance", || {
+                let d = decimals_apart(cost, allowance);
                 format!(
                     "{} needs {cost:.d$} cm of movement ({}); it has {allowance:.d$} cm",
                     u.name,
                     describe_cost(&first, &parts, d),
-                ),
-            );
+                )
+            });
         }
         Ok(MoveCheck {
             cost,
@@ -385,16 +381,17 @@ impl Battle {
                         continue;
                     }
                     if u.is_artillery() && u.limbered && !road {
-                        return refuse("BPT Linear Terrain", format!("limbers cannot cross the {:?}", lin.kind));
+                        return refuse_with("BPT Linear Terrain", || {
+                            format!("limbers cannot cross the {:?}", lin.kind)
+                        });
                     }
                     let touching = start_rects
                         .iter()
                         .any(|r| self.terrain.linear_touching(r, contact).contains(&li));
                     if !touching {
-                        return refuse(
-                            "BPT Linear Terrain: stop on contact, cross on the next order",
-                            format!("{} must first halt at the {:?}", u.name, lin.kind),
-                        );
+                        return refuse_with("BPT Linear Terrain: stop on contact, cross on the next order", || {
+                            format!("{} must first halt at the {:?}", u.name, lin.kind)
+                        });
                     }
                     crossed_obstacle = true;
                 }
@@ -417,10 +414,9 @@ impl Battle {
             let beyond = d * (1.0 - t);
             let depth = self.frontage(u).1;
             if beyond > depth + mr.stop_tolerance {
-                return refuse(
-                    "BPT Area Terrain: stop on entering and on leaving",
-                    format!("{} must stop in contact with the boundary", u.name),
-                );
+                return refuse_with("BPT Area Terrain: stop on entering and on leaving", || {
+                    format!("{} must stop in contact with the boundary", u.name)
+                });
             }
         }
         Ok(crossed_obstacle)
@@ -452,10 +448,9 @@ impl Battle {
                         .any(|r| geometry::convex_overlaps_rect(&corridor, r))
                 {
                     if o.side != u.side {
-                        return refuse(
-                            "BPT Movement: troops may not move through enemy units",
-                            format!("{} is in the way", o.name),
-                        );
+                        return refuse_with("BPT Movement: troops may not move through enemy units", || {
+                            format!("{} is in the way", o.name)
+                        });
                     }
                     if !matches!(o.formation, Formation::Square) && passed.insert(o.id) {
                         m.cost += mr.passage_of_lines_cost * rate;
@@ -479,7 +474,7 @@ impl Battle {
         }
         let d = cm.pos.dist(to);
         if d > cm.move_rate() + self.rules.movement.epsilon {
-            return refuse("BPT Command Movement", {
+            return refuse_with("BPT Command Movement", || {
                 let (rate, places) = (cm.move_rate(), decimals_apart(d, cm.move_rate()));
                 let rate = if places == 1 && rate.fract() == 0.0 {
                     format!("{rate:.0}")
@@ -493,7 +488,7 @@ impl Battle {
             return refuse("BPT Battlefield", "off the table");
         }
         if let Some(what) = self.terrain.impassable_for(cm.pos, to, true) {
-            return refuse("BPT Impassable Terrain", format!("the way is barred by {what}"));
+            return refuse_with("BPT Impassable Terrain", || format!("the way is barred by {what}"));
         }
         let r = Rect::new(
             to,
@@ -502,10 +497,9 @@ impl Battle {
             self.rules.footprints.commander_diameter,
         );
         if let Some(o) = self.overlapping_unit(u32::MAX, &[r]) {
-            return refuse(
-                "BPT Command Units: commanders do not overrun units",
-                format!("{} would stand on {}", cm.name, self.unit(o).name),
-            );
+            return refuse_with("BPT Command Units: commanders do not overrun units", || {
+                format!("{} would stand on {}", cm.name, self.unit(o).name)
+            });
         }
         Ok(d)
     }

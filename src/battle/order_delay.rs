@@ -11,7 +11,7 @@
 //! turn's modifiers; a passed order is held as a [`PendingOrder`] and reaches its units at the
 //! start of the due command phase, as if just passed, with no new roll.
 
-use super::action::{Refusal, refuse};
+use super::action::{Refusal, refuse_with};
 use super::command::OrderPlan;
 use super::event::{Event, Lapsed};
 use super::state::*;
@@ -66,15 +66,14 @@ impl Battle {
     /// its way instead ([`Battle::withdraw_pending`]).
     pub(crate) fn check_not_awaiting(&self, unit: UnitId) -> Result<(), Refusal> {
         if let Some(p) = self.pending_order_of(unit) {
-            return refuse(
-                RULE,
+            return refuse_with(RULE, || {
                 format!(
                     "{} is awaiting {}'s order, due in turn {}",
                     self.unit(unit).name,
                     self.commander(p.commander).name,
                     p.due_game_turn
-                ),
-            );
+                )
+            });
         }
         Ok(())
     }

@@ -12,7 +12,7 @@
 //! BPT's charge and end phases follow. Fire hits become D-markers first (at most three a
 //! unit); each raises the unit's activation target and score to hit by one until rallied off.
 
-use super::action::{Action, Ground, Purpose, Refusal, refuse};
+use super::action::{Action, Ground, Purpose, Refusal, refuse, refuse_with};
 use super::event::{DMarkerWhy, Event, ModRule, Modifier, PassReason};
 use super::fire::FireContext;
 use super::state::*;
@@ -113,26 +113,25 @@ impl Battle {
 
     /// Can the unit take an action of its own now (active side, alive, not suppressed, not in
     /// a charge)?
-    fn passing_unit_ready(&self, id: UnitId, rule: &str) -> Result<(), Refusal> {
+    fn passing_unit_ready(&self, id: UnitId, rule: &'static str) -> Result<(), Refusal> {
         self.check_unit_id(id)?;
         let u = self.unit(id);
         if u.side != self.active || !u.alive() {
-            return refuse(rule, format!("{} is not a unit of the active player", u.name));
+            return refuse_with(rule, || format!("{} is not a unit of the active player", u.name));
         }
         if self.phase != Phase::Command {
             return refuse(rule, "units are activated in the command phase");
         }
         if u.suppressed() {
-            return refuse("BPT Suppression", format!("{} is suppressed and cannot act", u.name));
+            return refuse_with("BPT Suppression", || format!("{} is suppressed and cannot act", u.name));
         }
         if self.engaged(id) {
-            return refuse("BPT Charge", format!("{} is locked in a charge", u.name));
+            return refuse_with("BPT Charge", || format!("{} is locked in a charge", u.name));
         }
         if let Some(r) = &self.cmd.passing.passed {
-            return refuse(
-                "Glory Days Core Concepts",
-                format!("the initiative has passed: {}", super::hash::pass_reason_words(self, r)),
-            );
+            return refuse_with("Glory Days Core Concepts", || {
+                format!("the initiative has passed: {}", super::hash::pass_reason_words(self, r))
+            });
         }
         Ok(())
     }
@@ -150,13 +149,12 @@ impl Battle {
         let u = self.unit(id);
         let prior = match self.cmd.orders.get(&id) {
             Some(o) if o.finished || self.cmd.passing.activated != Some(id) => {
-                return refuse(
-                    RULE,
+                return refuse_with(RULE, || {
                     format!(
                         "{} may be activated again only consecutively, before any other unit acts",
                         u.name
-                    ),
-                );
+                    )
+                });
             }
             Some(o) => o.count,
             None => 0,
@@ -236,10 +234,9 @@ impl Battle {
         let base = if formation { p.formation_base } else { p.activation_base };
         let target = base + modifiers.iter().map(|m| m.amount).sum::<i32>();
         if target > 6 {
-            return refuse(
-                RULE,
-                format!("{} would need {target} on one die: it cannot be activated", u.name),
-            );
+            return refuse_with(RULE, || {
+                format!("{} would need {target} on one die: it cannot be activated", u.name)
+            });
         }
         Ok(RollPlan { modifiers, target })
     }
@@ -286,10 +283,9 @@ impl Battle {
         }
         let target = p.charge_test_base + modifiers.iter().map(|m| m.amount).sum::<i32>();
         if target > 6 {
-            return refuse(
-                MELEE,
-                format!("{} would need {target} on one die: it cannot charge", u.name),
-            );
+            return refuse_with(MELEE, || {
+                format!("{} would need {target} on one die: it cannot charge", u.name)
+            });
         }
         Ok(RollPlan { modifiers, target })
     }
@@ -303,13 +299,12 @@ impl Battle {
         let allowed = self.cmd.passing.ground;
         let needs = self.passing_path_ground(id, to, road);
         if needs > allowed {
-            return refuse(
-                RULE,
+            return refuse_with(RULE, || {
                 format!(
                     "the move goes into {needs}; {} was activated for {allowed} only",
                     self.unit(id).name
-                ),
-            );
+                )
+            });
         }
         Ok(())
     }
@@ -331,8 +326,7 @@ impl Battle {
         if ok {
             Ok(())
         } else {
-            refuse(
-                RULE,
+            refuse_with(RULE, || {
                 format!(
                     "{} was activated to {}",
                     self.unit(id).name,
@@ -341,8 +335,8 @@ impl Battle {
                         Purpose::Formation => "change formation",
                         Purpose::Charge => "move or charge",
                     }
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -358,7 +352,7 @@ impl Battle {
         self.passing_unit_ready(id, RALLY)?;
         let u = self.unit(id);
         if u.d_markers == 0 {
-            return refuse(RALLY, format!("{} has no D-marker to rally off", u.name));
+            return refuse_with(RALLY, || format!("{} has no D-marker to rally off", u.name));
         }
         let p = &self.rules.initiative_passing;
         let mut modifiers = Vec::new();
@@ -396,10 +390,9 @@ impl Battle {
         self.passing_unit_ready(id, "Glory Days Firing")?;
         self.check_unit_id(target)?;
         if self.cmd.passing.fired.contains(&id) {
-            return refuse(
-                "Glory Days Firing",
-                format!("{} has fired on this initiative", self.unit(id).name),
-            );
+            return refuse_with("Glory Days Firing", || {
+                format!("{} has fired on this initiative", self.unit(id).name)
+            });
         }
         self.check_fire(id, target, FireContext::Order)
     }
@@ -603,13 +596,12 @@ impl Battle {
         let allowed = self.cmd.passing.ground;
         let needs = self.passing_path_ground(id, charge.contact, false);
         if needs > allowed {
-            return refuse(
-                RULE,
+            return refuse_with(RULE, || {
                 format!(
                     "the charge goes into {needs}; {} was activated for {allowed} only",
                     self.unit(id).name
-                ),
-            );
+                )
+            });
         }
         Ok(())
     }

@@ -995,19 +995,13 @@ impl Battle {
 
     /// Is `cmd` the HQ `hq` or one of its superiors?
     pub fn in_chain(&self, hq: CmdId, cmd: CmdId) -> bool {
-        let mut cur = Some(hq);
-        let mut guard = 0;
-        while let Some(c) = cur {
-            if c == cmd {
-                return true;
-            }
-            cur = self.commander(c).superior;
-            guard += 1;
-            if guard > 64 {
-                break;
-            }
-        }
-        false
+        self.chain_of(hq).any(|c| c == cmd)
+    }
+
+    /// The HQ `hq` and its superiors up to the top, nearest first (at most 65, against a loop
+    /// in a hand-edited command tree).
+    pub fn chain_of(&self, hq: CmdId) -> impl Iterator<Item = CmdId> + '_ {
+        std::iter::successors(Some(hq), |&c| self.commander(c).superior).take(65)
     }
 
     /// The side's CO in force: the highest commander still alive.

@@ -18,7 +18,7 @@ impl Battle {
             return None;
         }
         let u = self.unit(id);
-        let no = |rule: &str, reason: String| Some(Refusal::new(rule, reason));
+        let no = |rule: &'static str, reason: String| Some(Refusal::new(rule, reason));
         if u.retired {
             return no(
                 "BPT Scouting Cavalry",
@@ -62,7 +62,7 @@ impl Battle {
     /// An open decision window that is not `id`'s: who acts in it.
     fn window_stops(&self, id: UnitId) -> Option<Refusal> {
         let name = &self.unit(id).name;
-        let said = |rule: &str, reason: String| Some(Refusal::new(rule, reason));
+        let said = |rule: &'static str, reason: String| Some(Refusal::new(rule, reason));
         match &self.step {
             Step::Open => None,
             Step::Reaction { mover, eligible } if !eligible.contains(&id) => {
@@ -97,10 +97,9 @@ impl Battle {
         let u = self.unit(id);
         if let Some(o) = self.cmd.orders.get(&id) {
             if o.finished || o.credits == 0 {
-                return Some(Refusal::new(
-                    "BPT Actions",
-                    format!("{} has used the actions of its order this turn", u.name),
-                ));
+                return Some(Refusal::with("BPT Actions", || {
+                    format!("{} has used the actions of its order this turn", u.name)
+                }));
             }
             return None;
         }

@@ -38,6 +38,28 @@ fn a_move_is_at_most_the_move_allowance() {
     assert!(r.rule.contains("allowance"), "{r}");
 }
 
+/// The legal listing asks only whether actions are allowed, so refusals made while it runs
+/// (`quietly`) are not worded (issue 66's speed); the same refusal is worded for a player
+/// outside it, and the wording comes back after a listing, even one that panicked.
+#[test]
+fn refusals_are_worded_outside_the_listing_and_not_inside_it() {
+    use volley::battle::action::quietly;
+    let b = one_unit(Formation::Line, Terrain::default());
+    let too_far = at(100.0, 60.5, N);
+    let worded = b.check_move(0, too_far, false).unwrap_err();
+    assert!(worded.reason.contains("needs 10.5 cm of movement"), "{worded}");
+    let quiet = quietly(|| b.check_move(0, too_far, false)).unwrap_err();
+    assert_eq!(quiet.rule, worded.rule);
+    assert_eq!(quiet.reason, "");
+    assert!(quietly(|| b.check_move(0, at(100.0, 60.0, N), false)).is_ok());
+    let _ = std::panic::catch_unwind(|| quietly(|| panic!("a listing that fails")));
+    assert_eq!(b.check_move(0, too_far, false).unwrap_err(), worded);
+    // The listing offers the same moves as the checks allow one by one, worded or not.
+    let listed = b.legal_actions();
+    let allowed: Vec<_> = listed.iter().filter(|a| b.validate(a).is_ok()).collect();
+    assert_eq!(allowed.len(), listed.len());
+}
+
 #[test]
 fn oblique_up_to_45_degrees_but_not_sideways() {
     let b = one_unit(Formation::Line, Terrain::default());

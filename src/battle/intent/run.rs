@@ -250,7 +250,7 @@ impl IntentRun {
                         return RunStep::Stays(m);
                     }
                 },
-                Err(r) => return RunStep::Over(r.reason),
+                Err(r) => return RunStep::Over(r.reason.into_owned()),
             }
         }
         RunStep::Over("the intent is played out".into())

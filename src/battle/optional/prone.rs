@@ -10,7 +10,7 @@
 //! each fire action); a unit forced to move gets up.
 
 use super::hooks::{Act, OptionalRule};
-use crate::battle::action::{Deploy, Refusal, refuse};
+use crate::battle::action::{Deploy, Refusal, refuse, refuse_with};
 use crate::battle::event::Event;
 use crate::battle::event::families::*;
 use crate::battle::state::*;
@@ -41,17 +41,16 @@ impl OptionalRule for ProneMovement {
             Act::Evade => "evade",
             Act::Support => "move in support",
             Act::Fire if u.formation != Formation::ExtendedLine => {
-                return refuse(RULE, format!("{} is prone in close order and may not fire", u.name));
+                return refuse_with(RULE, || format!("{} is prone in close order and may not fire", u.name));
             }
             Act::Deploy(d) if !matches!(d, Deploy::Prone(_) | Deploy::Load(_) | Deploy::Pivot(_)) => {
-                return refuse(RULE, format!("{} is prone: order it to stand up first", u.name));
+                return refuse_with(RULE, || format!("{} is prone: order it to stand up first", u.name));
             }
             Act::Fire | Act::Deploy(_) => return Ok(()),
         };
-        refuse(
-            RULE,
-            format!("{} is prone and may not {what}; order it to stand up", u.name),
-        )
+        refuse_with(RULE, || {
+            format!("{} is prone and may not {what}; order it to stand up", u.name)
+        })
     }
 
     fn fire_begins(&self, b: &mut Battle) {
@@ -107,14 +106,13 @@ impl Battle {
             return refuse(RULE, "a square or march column does not go prone");
         }
         if self.is_prone(id) == down {
-            return refuse(
-                RULE,
+            return refuse_with(RULE, || {
                 if down {
                     format!("{} is already prone", u.name)
                 } else {
                     format!("{} is standing", u.name)
-                },
-            );
+                }
+            });
         }
         Ok(())
     }

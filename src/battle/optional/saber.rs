@@ -14,7 +14,7 @@
 //! test (until issue 64 it was never offered there, so every cavalry charge fought with 3).
 
 use super::hooks::{Act, OptionalRule};
-use crate::battle::action::{Action, Refusal, refuse};
+use crate::battle::action::{Action, Refusal, refuse, refuse_with};
 use crate::battle::event::families::*;
 use crate::battle::event::{Event, ModRule, Modifier};
 use crate::battle::state::*;
@@ -34,10 +34,9 @@ impl OptionalRule for SaberCharge {
     /// Announcing forbids firing for the rest of the player turn.
     fn check_act(&self, b: &Battle, id: UnitId, act: Act) -> Result<(), Refusal> {
         if act == Act::Fire && b.sabers_drawn(id) {
-            return refuse(
-                RULE,
-                format!("{} has drawn sabers and may not fire this turn", b.unit(id).name),
-            );
+            return refuse_with(RULE, || {
+                format!("{} has drawn sabers and may not fire this turn", b.unit(id).name)
+            });
         }
         Ok(())
     }
@@ -85,7 +84,7 @@ impl Battle {
             return refuse(RULE, "the active player's cavalry announce a saber charge");
         }
         if self.sabers_drawn(id) {
-            return refuse(RULE, format!("{} has already drawn sabers", u.name));
+            return refuse_with(RULE, || format!("{} has already drawn sabers", u.name));
         }
         if !self.may_charge_now(id) {
             return refuse(RULE, "announced at the start of a charge: this unit may not charge now");
