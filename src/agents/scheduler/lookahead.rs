@@ -749,8 +749,11 @@ fn draw_seed(d: &mut Dice) -> u64 {
 
 impl Agent for Lookahead {
     fn choose(&mut self, b: &Battle, legal: &[Action]) -> usize {
-        self.policy.update_plan(b);
-        self.search_choice(b, legal)
+        // Its judge and play-outs ask only whether actions are allowed: refusals go unworded.
+        crate::battle::action::quietly(|| {
+            self.policy.update_plan(b);
+            self.search_choice(b, legal)
+        })
     }
     fn plan_news(&mut self, b: &Battle, viewer: Option<SideId>) -> Option<String> {
         self.policy.take_plan_news(b, viewer)

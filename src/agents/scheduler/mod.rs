@@ -611,8 +611,11 @@ fn face_threats(b: &Battle, unit: UnitId, legal: &[Action]) -> Option<(usize, St
 
 impl Agent for Scheduler {
     fn choose(&mut self, battle: &Battle, legal: &[Action]) -> usize {
-        self.update_plan(battle);
-        let (i, why) = self.pick(battle, legal);
+        // Its judge asks only whether actions are allowed: refusals go unworded.
+        let (i, why) = crate::battle::action::quietly(|| {
+            self.update_plan(battle);
+            self.pick(battle, legal)
+        });
         self.reason = Some(why);
         i
     }
