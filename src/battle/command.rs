@@ -11,7 +11,7 @@ use super::state::*;
 use crate::battle::event::families::*;
 use crate::data::scenario::{Ammo, Weather};
 use crate::rules::formation::Formation;
-use crate::rules::geometry::{self, Pose, V2};
+use crate::rules::geometry::{self, Pose};
 use crate::rules::params::BlunderEffect;
 
 /// A command roll worked out before the dice.
@@ -786,8 +786,7 @@ impl Battle {
         // Boxes first: most commanders are far from most units.
         let reach = iso + self.rules.footprints.commander_diameter;
         let touches = |c: &super::state::Commander| {
-            let near_box = (c.pos - V2::new(reach, reach), c.pos + V2::new(reach, reach));
-            !self.unit_box_apart(id, near_box, 0.0)
+            !self.unit_box_apart(id, (c.pos, c.pos), reach)
                 && geometry::rects_within(&[self.commander_rect(c)], self.rects(id), iso)
         };
         if touches(self.commander(near))
