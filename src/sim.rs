@@ -76,6 +76,8 @@ pub struct Decision {
     pub nth: u64,
     /// The plan it made or changed with this choice, whole (a computer that plans).
     pub plan: Option<String>,
+    /// That plan as the other side may read it ([`crate::replay::PlanNote`]).
+    pub plan_to_other: Option<String>,
 }
 
 /// [`play_with_reasons`], also timing every choice of each side (`volley simulate --timing`).
@@ -102,6 +104,10 @@ pub fn play_timed(
         let (took, turn) = (started.elapsed(), b.game_turn);
         // A plan made or changed comes before the choice's own reason (headless: all of it).
         let plan = agents[side].plan_news(&b, None);
+        let plan_to_other = plan
+            .as_ref()
+            .and_then(|_| agents[side].plan_kept(&b, side))
+            .and_then(|(_, other)| other);
         let reason = crate::report::with_plan(plan.clone(), agents[side].reason());
         let nth = b.actions - first;
         // The one door the window's app uses too (`app` sends its requests through it).
@@ -116,6 +122,7 @@ pub fn play_timed(
             why: reason,
             nth,
             plan,
+            plan_to_other,
         });
     }
     Ok((b, times))
@@ -489,6 +496,7 @@ mod tests {
                 why: Some(format!("choice {i}")),
                 nth: i - 1,
                 plan: None,
+                plan_to_other: None,
             })
             .rev()
             .collect();

@@ -30,4 +30,10 @@ pub trait Agent: Send {
     fn plan_told(&self, _b: &Battle, _viewer: Option<crate::battle::state::SideId>) -> Option<String> {
         None
     }
+    /// The plan last told, as a recording keeps it ([`crate::replay::PlanNote`]): whole, and
+    /// as the other side of `side` (the one this agent plays) may read it on `b`.
+    fn plan_kept(&self, b: &Battle, side: crate::battle::state::SideId) -> Option<(String, Option<String>)> {
+        let whole = self.plan_told(b, None)?;
+        Some((whole, self.plan_told(b, Some(1 - side.min(1)))))
+    }
 }

@@ -84,14 +84,13 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
                 rec.actions.len()
             );
             let path = crate::replay::verify::scenario_path(&rec, save);
-            let history = crate::terminal::history(&rec, save);
-            (b, Vec::new(), rec, path, history)
+            (b, Vec::new(), rec, path, Some(save.clone()))
         }
         None => {
             let (b, events) =
                 crate::load_battle_with(&scenario, seed, &rules.switches()?).map_err(|e| e.to_string())?;
             let rec = Recording::start(&b, &scenario.display().to_string(), seed, None);
-            (b, events, rec, scenario.clone(), Vec::new())
+            (b, events, rec, scenario.clone(), None)
         }
     };
     // A loaded game keeps the players it was saved with, unless --side says otherwise.
@@ -99,6 +98,9 @@ pub(super) fn terminal(start: Start) -> Result<(), String> {
         (Some(players), true) => players.clone(),
         _ => side_agents(&b, &sides, "human")?,
     };
+    // Its log re-played, a computer's plans as the people playing here may read them.
+    let people: Vec<usize> = (0..2).filter(|&s| names[s] == "human").collect();
+    let history = history.map_or_else(Vec::new, |save| crate::terminal::history(&rec, &save, &people));
     let seed = rec.seed;
     let autosave = crate::terminal::autosave_for(&rec.scenario);
     // By file, this terminal plays the side to decide: the one named for a new game, the one

@@ -113,21 +113,20 @@ impl Simulate {
             rec.push(b, a, events);
         })
         .map_err(|e| e.to_string())?;
-        // The computers' plans, whole, before the actions they came with (a replay shows them).
-        let mut plans: Vec<(u64, usize, &str)> = (0..2)
-            .flat_map(|s| {
-                times[s]
-                    .iter()
-                    .filter_map(move |d| Some((d.nth, s, d.plan.as_deref()?)))
-            })
+        // The computers' plans, whole and as the other side heard them, before the actions they
+        // came with (a replay shows them; a loaded game tells them to the person as they were).
+        let mut plans: Vec<(u64, usize, &crate::sim::Decision)> = (0..2)
+            .flat_map(|s| times[s].iter().filter(|d| d.plan.is_some()).map(move |d| (d.nth, s, d)))
             .collect();
         plans.sort_by_key(|p| (p.0, p.1));
-        for (nth, s, plan) in plans {
+        for (nth, s, d) in plans {
+            let text = d.plan.clone().unwrap_or_default();
             rec.plans.push(crate::replay::PlanNote {
                 action: nth,
                 side: s,
                 agent: names[s].clone(),
-                text: plan.to_string(),
+                to_other: d.plan_to_other.clone(),
+                text,
             });
         }
         if let Some(path) = &self.record {

@@ -48,6 +48,23 @@ pub struct PlanNote {
     pub side: crate::battle::SideId,
     pub agent: String,
     pub text: String,
+    /// The plan as the other side was told it (a person playing against this computer): only
+    /// of the formations that side could see then. Absent in recordings made before it was
+    /// kept ([`PlanNote::said_to`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_other: Option<String>,
+}
+
+impl PlanNote {
+    /// The plan as `viewer` (a side; None: everyone) was told it: whole to its own side and to
+    /// everyone, to the other side as it heard it. Nothing to the other side from a recording
+    /// made before its words were kept: the whole words may name formations hidden from it.
+    pub fn said_to(&self, viewer: Option<crate::battle::SideId>) -> Option<&str> {
+        match viewer {
+            Some(v) if v != self.side => self.to_other.as_deref(),
+            _ => Some(&self.text),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -134,13 +151,15 @@ impl Recording {
         crate::battle::hash::fnv1a(&bytes.expect("names, numbers and words serialise"))
     }
 
-    /// Keep a computer's plan, said now (before the next action).
-    pub fn note_plan(&mut self, side: crate::battle::SideId, agent: &str, text: String) {
+    /// Keep a computer's plan, said now (before the next action): whole, and as the other side
+    /// was told it.
+    pub fn note_plan(&mut self, side: crate::battle::SideId, agent: &str, text: String, to_other: Option<String>) {
         self.plans.push(PlanNote {
             action: self.actions.len() as u64,
             side,
             agent: agent.to_string(),
             text,
+            to_other,
         });
     }
 

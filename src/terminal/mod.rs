@@ -90,13 +90,31 @@ pub fn autosave_for(scenario: &str) -> PathBuf {
     PathBuf::from(format!("saves/autosave-{safe}.ron"))
 }
 
-/// The re-played log of a recording: every event as the log describes it, from the start.
-pub fn history(rec: &Recording, path: &Path) -> Vec<String> {
+/// The re-played log of a recording: every event as the log describes it, from the start,
+/// and each computer's plan before the action it came with, as the people at this terminal
+/// (`readers`, the sides they play) were told it: a person playing against it as they heard
+/// it, two people only words both heard alike, a game of computers whole.
+pub fn history(rec: &Recording, path: &Path, readers: &[usize]) -> Vec<String> {
     let Ok(mut b) = crate::replay::verify::start_battle(rec, path) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for a in &rec.actions {
+    for (i, a) in rec.actions.iter().enumerate() {
+        for p in rec.plans_before(i) {
+            let told: Option<Vec<&str>> = readers.iter().map(|&v| p.said_to(Some(v))).collect();
+            let text = match told.as_deref() {
+                None => None,
+                Some([]) => Some(p.text.as_str()),
+                Some([one, rest @ ..]) => rest.iter().all(|r| r == one).then_some(*one),
+            };
+            if let Some(text) = text {
+                out.push(crate::report::computer_says(
+                    &b.sides[p.side.min(1)].name,
+                    &p.agent,
+                    text,
+                ));
+            }
+        }
         match b.apply(a) {
             Ok(evs) => out.extend(evs.iter().map(|e| crate::report::line(&b, e))),
             Err(_) => break,
@@ -675,6 +693,10 @@ impl<W: Write> Session<W> {
         let bot = self.bots[side].as_mut()?;
         let chosen = bot.choose_action(&self.b, legal);
         let news = bot.plan_news(&self.b, viewer);
+        // The game's record keeps it whole and as the other side heard it (a save goes on with it).
+        if let Some((whole, to_other)) = news.as_ref().and_then(|_| bot.plan_kept(&self.b, side)) {
+            self.rec.note_plan(side, bot.name(), whole, to_other);
+        }
         // A plan is a line of its own, always told whole (a long turn's summary keeps it).
         let name = bot.name();
         for (plan, why) in news

@@ -46,6 +46,21 @@ pub struct ComputerReason(pub Option<String>);
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct ComputerPlan(pub [Option<String>; 2]);
 
+impl ComputerPlan {
+    /// What a game going on from `rec` (a loaded save, on `b`) shows: each side a computer
+    /// plays its last plan in the record, as the person at the table was told it (whole when
+    /// computers play both sides); none of a side a person plays now, nor from an old record
+    /// that kept the whole plan only ([`crate::replay::PlanNote::said_to`]).
+    pub fn of_record(rec: &crate::replay::Recording, seats: &Seats) -> ComputerPlan {
+        let viewer = seats.solo();
+        let mut plan = ComputerPlan::default();
+        for p in rec.plans.iter().filter(|p| p.side < 2 && !seats.human(p.side)) {
+            plan.0[p.side] = p.said_to(viewer).map(str::to_string);
+        }
+        plan
+    }
+}
+
 /// Where the camera is panning to (a computer's acting piece), once it was off the middle.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
 pub struct FollowCamera {

@@ -191,12 +191,12 @@ fn agent_turn(
             if let Some(mut shown) = plan {
                 shown.0[p.side] = Some(n.clone());
             }
-            // The recording keeps it whole, before the action it comes with (an online game's
-            // record is the server's).
-            if let (Some(mut record), Some(whole)) = (record, agent.plan_told(b, None))
+            // The recording keeps it whole and as the other side heard it, before the action it
+            // comes with (an online game's record is the server's).
+            if let (Some(mut record), Some((whole, to_other))) = (record, agent.plan_kept(b, p.side))
                 && !seats.online()
             {
-                record.recording.note_plan(p.side, agent.name(), whole);
+                record.recording.note_plan(p.side, agent.name(), whole, to_other);
             }
         }
         // The plan and the reason are lines of their own: a reason the person may not read

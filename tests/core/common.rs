@@ -505,12 +505,44 @@ impl Gen {
 /// makes a plan at its first choice) and the Union by `random`, recorded by `volley simulate
 /// --record` to `file`.
 pub fn planned_gettysburg_recording(file: &std::path::Path) {
+    planned_gettysburg_recording_with(file, &[]);
+}
+
+/// [`planned_gettysburg_recording`] with more words for `volley simulate` (`--rule scouting`).
+pub fn planned_gettysburg_recording_with(file: &std::path::Path, more: &[&str]) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["simulate", "maps/gettysburg.ron", "--side", "Confederate=scheduler"])
         .args(["--side", "Union=random", "--max-turns", "1", "--seed", "5", "--record"])
         .arg(file)
+        .args(more)
         .output()
         .expect("volley runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A save of a *Gettysburg* game (the scouting switch's hidden set-up) of a person's Union
+/// against the scheduler's Confederates, made at the Union's first decision, in `dir`: the
+/// computer's plan is in it, whole and as the Union was told it. The file and its recording.
+pub fn planned_save_for_the_union(dir: &std::path::Path) -> (std::path::PathBuf, volley::replay::Recording) {
+    let whole = dir.join("gettysburg-whole.ron");
+    planned_gettysburg_recording_with(&whole, &["--rule", "scouting"]);
+    let rec = volley::replay::Recording::load(&whole).expect("it reads");
+    let mut b = volley::replay::verify::start_battle(&rec, &whole).expect("it starts");
+    let first_union = rec
+        .actions
+        .iter()
+        .position(|a| {
+            let union = b.actor() == 0;
+            b.apply(a).expect("it re-plays");
+            union
+        })
+        .expect("the Union acts in turn 1");
+    let tl = volley::replay::timeline::Timeline::build(rec, &whole).expect("it verifies");
+    let (_, mut save) = tl.take_command(first_union);
+    save.players = Some(["human".into(), "scheduler".into()]);
+    save.scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/maps/gettysburg.ron").into();
+    let file = dir.join("gettysburg.ron");
+    save.save(&file).expect("it saves");
+    (file, save)
 }

@@ -223,3 +223,75 @@ fn a_computers_plan_is_said_in_the_log_the_caption_and_the_orders_panel() {
     );
     assert!(notes[0].text.len() >= plan.len(), "all of it: {notes:?} / {plan}");
 }
+
+/// Issue 66, nothing lost: a saved game against a planning computer, loaded as the menu loads
+/// it, tells the person the computer's plan again, as they were told it: the battle log before
+/// the action it came with, and the orders panel's caption (`ComputerPlan`). With the scouting
+/// switch's hidden set-up the Union saw nothing of the Confederate plan, and is told nothing of
+/// it now; the Confederates' player reads it whole, as computers playing both sides do; a save
+/// made before the other side's words were kept tells the Union nothing of it.
+#[test]
+fn a_loaded_game_tells_the_computers_plan_as_the_person_was_told_it() {
+    use volley::ui::follow::ComputerPlan;
+    use volley::ui::screens::menu::{Start, start_game_now};
+    let dir = std::env::temp_dir().join(format!("volley-plan-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, rec) = planned_save_for_the_union(&dir);
+    let note = &rec.plans[0];
+    assert!(note.text.contains("Heth's division: attack"), "{note:?}");
+    let told = note.to_other.clone().expect("the Union was told less than the whole");
+    assert!(!told.contains("Heth") && !told.contains("Pender"), "{told}");
+    let says = |text: &str| format!("Confederate, played by the computer (scheduler): {text}");
+    let load = |file: &std::path::Path, players: [&str; 2]| {
+        let (b, _) = volley::load_battle(std::path::Path::new("maps/gettysburg.ron"), 5).unwrap();
+        let mut app = volley::ui::headless_play_app(b, "maps/gettysburg.ron".into(), 5, ["human", "human"], false)
+            .expect("the app");
+        start_game_now(
+            app.world_mut(),
+            Start::Load(file.to_path_buf()),
+            players.map(String::from),
+        )
+        .expect("the save loads");
+        app
+    };
+    let shown = |app: &App, viewer: Option<usize>| -> Vec<String> {
+        app.world()
+            .resource::<volley::ui::BattleLog>()
+            .lines
+            .iter()
+            .filter_map(|l| l.shown_to(viewer).map(str::to_string))
+            .filter(|t| t.contains("played by the computer"))
+            .collect()
+    };
+    // The person's Union against the computer: as they were told it, in the log and the caption.
+    let app = load(&file, ["human", "scheduler"]);
+    assert_eq!(shown(&app, Some(0)), vec![says(&told)]);
+    assert_eq!(app.world().resource::<ComputerPlan>().0, [None, Some(told.clone())]);
+    // The game goes on with the plan in its record.
+    assert_eq!(
+        app.world().resource::<volley::ui::GameRecord>().recording.plans,
+        rec.plans
+    );
+    // Computers on both sides: whole.
+    let app = load(&file, ["scheduler", "scheduler"]);
+    assert_eq!(shown(&app, None), vec![says(&note.text)]);
+    assert_eq!(
+        app.world().resource::<ComputerPlan>().0,
+        [None, Some(note.text.clone())]
+    );
+    // The person takes the Confederates: their own side's plan, whole; no computer's caption.
+    let app = load(&file, ["scheduler", "human"]);
+    assert_eq!(shown(&app, Some(1)), vec![says(&note.text)]);
+    assert_eq!(app.world().resource::<ComputerPlan>().0, [None, None]);
+    // A save from before the other side's words were kept: the whole words name formations
+    // hidden from the Union, so its person is told nothing of the plan.
+    let mut old = rec.clone();
+    old.plans[0].to_other = None;
+    let old_file = dir.join("old.ron");
+    old.save(&old_file).unwrap();
+    let app = load(&old_file, ["human", "scheduler"]);
+    assert!(shown(&app, None).is_empty(), "{:?}", shown(&app, None));
+    assert_eq!(app.world().resource::<ComputerPlan>().0, [None, None]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

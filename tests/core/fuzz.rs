@@ -354,7 +354,7 @@ fn random_bytes_are_answered_by_every_loader() {
         let g = f.clone();
         bounded(&f, &format!("random recording {k}"), move || {
             if let Ok(rec) = volley::replay::Recording::load(&g) {
-                let _ = volley::terminal::history(&rec, &g);
+                let _ = volley::terminal::history(&rec, &g, &[0]);
             }
             volley::replay::verify::verify_report(&g).map(|_| ())
         });

@@ -1229,7 +1229,7 @@ fn a_loaded_game_brings_back_its_battle_log_and_the_saves_are_listed() {
     saved.save(&file).unwrap();
     let loaded = volley::replay::Recording::load(&file).unwrap();
     let start = volley::replay::verify::start_battle(&loaded, &file).unwrap();
-    let log = volley::ui::panels::log::log_of_recording(start, &[], &loaded);
+    let log = volley::ui::panels::log::log_of_recording(start, &[], &loaded, None);
     let played = &app.world().resource::<BattleLog>().lines;
     assert_eq!(log.lines.len(), played.len());
     assert_eq!(&log.lines, played, "the same log, line for line");

@@ -31,15 +31,25 @@ pub fn show(ui: &mut egui::Ui, log: &BattleLog, viewer: Option<crate::battle::Si
 /// The battle log of a recorded game, re-told from its start (`start` and what its set-up
 /// did, `events`): each action stepped on its state and described as the window describes it
 /// when played ("Union: " before a side's decision). A computer player's reasons are not in a
-/// recording, so they are not in this log. Stops at the first action that does not apply.
+/// recording, so they are not in this log; its plans are, each before the action it came with,
+/// as `viewer` (the person playing against it; none: everyone) was told it
+/// ([`crate::replay::PlanNote::said_to`]). Stops at the first action that does not apply.
 pub fn log_of_recording(
     start: crate::battle::Battle,
     events: &[crate::battle::Event],
     rec: &crate::replay::Recording,
+    viewer: Option<crate::battle::SideId>,
 ) -> BattleLog {
     let mut b = start;
     let mut log = BattleLog::new(&b, events);
-    for a in &rec.actions {
+    for (i, a) in rec.actions.iter().enumerate() {
+        for p in rec.plans_before(i) {
+            if let Some(text) = p.said_to(viewer) {
+                let says = crate::report::computer_says(&b.sides[p.side.min(1)].name, &p.agent, text);
+                log.lines
+                    .push(crate::ui::session::LogLine::told(&b, b.game_turn, false, says));
+            }
+        }
         let heading = format!("{}{}", actor_prefix(&b, a), crate::report::heading(&b, a));
         let Ok(applied) = b.step(a) else { break };
         log.push_action(&b, applied.game_turn, heading, &applied.events);

@@ -461,6 +461,8 @@ pub fn start_game_now(world: &mut World, start: Start, players: [String; 2]) -> 
 /// A begun game into the world: the battle, the game's resources and agents; the selection,
 /// preview and phase queue cleared; then the battle screen.
 pub(crate) fn enter_game(world: &mut World, (battle, game, agents): (crate::battle::Battle, NewGame, Agents)) {
+    // A loaded game's computers' plans as last said to the person (none for a new game).
+    let plan = crate::ui::follow::ComputerPlan::of_record(&game.record.recording, &game.seats);
     world.insert_resource(BattleState(battle));
     game.insert(world);
     world.insert_non_send(agents);
@@ -470,8 +472,8 @@ pub(crate) fn enter_game(world: &mut World, (battle, game, agents): (crate::batt
     // Nothing of the last battle's intents: the one in hand, those standing, the last box.
     world.insert_resource(crate::ui::intent::IntentInHand::default());
     world.insert_resource(crate::ui::intent::StandingIntents::default());
-    // Nor of a computer's plan.
-    world.insert_resource(crate::ui::follow::ComputerPlan::default());
+    // Nor of a computer's plan but what the game's record keeps.
+    world.insert_resource(plan);
     world.insert_resource(crate::ui::common::BoxedGroup::default());
     world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }
@@ -498,7 +500,8 @@ pub(crate) fn begin(start: Start, players: [String; 2]) -> Result<(crate::battle
             // The battle log as it was: every action re-told from the start.
             let scenario_file = crate::replay::verify::scenario_path(&rec, &path);
             if let Ok((start, events)) = crate::load_battle_with(&scenario_file, rec.seed, &rec.switches) {
-                game.log = crate::ui::panels::log::log_of_recording(start, &events, &rec);
+                let viewer = game.seats.solo();
+                game.log = crate::ui::panels::log::log_of_recording(start, &events, &rec, viewer);
             }
             game.log.status = Some(format!("continued {}", path.display()));
             Ok((b, game, agents))
