@@ -2,11 +2,11 @@
 //! server's agents, and what each side may see of every action. Plain, synchronous code: the
 //! HTTP layer (`http.rs`) stores an action before [`Live::commit`] makes it count.
 
-use super::protocol::Batch;
+use super::protocol::{Batch, PlanSaid};
 use super::store::GameRow;
 use crate::agents::{self, Agent};
 use crate::battle::{Action, Battle, Event};
-use crate::replay::Recording;
+use crate::replay::{PlanNote, Recording};
 use crate::rules::switches::Switches;
 use crate::view::events::visible;
 use crate::view::snapshot::Snapshot;
@@ -107,9 +107,16 @@ impl Live {
         Ok((next, applied.events))
     }
 
-    /// Make a tried action count (after it was stored): the battle becomes `next`.
-    pub fn commit(&mut self, action: Action, next: Battle, events: Vec<Event>) {
+    /// Make a tried action count (after it was stored): the battle becomes `next`. `plan`: the
+    /// plan the server's computer made or changed with it, said before it.
+    pub fn commit(&mut self, action: Action, next: Battle, events: Vec<Event>, plan: Option<PlanNote>) {
         let actor = self.battle.actor();
+        if let Some(p) = plan {
+            self.rec.plans.push(PlanNote {
+                action: self.seq(),
+                ..p
+            });
+        }
         self.rec.push(&next, &action, &events);
         self.battle = next;
         let seen = [0, 1].map(|s| visible(&PlayerView::side(&self.battle, s), &events));
@@ -126,15 +133,31 @@ impl Live {
         }
     }
 
-    /// The action the server's agent takes now, if the decision is an agent's.
-    pub fn agent_choice(&mut self) -> Option<Action> {
+    /// The action the server's agent takes now, if the decision is an agent's, with the plan
+    /// it made or changed with it (whole and as the other side may read it), to be kept
+    /// before the action.
+    pub fn agent_choice(&mut self) -> Option<(Action, Option<PlanNote>)> {
         if self.over() {
             return None;
         }
         let side = self.battle.actor();
         let agent = self.agents[side].as_mut()?;
         let legal = self.battle.legal_actions();
-        (!legal.is_empty()).then(|| agent.choose_action(&self.battle, &legal))
+        if legal.is_empty() {
+            return None;
+        }
+        let action = agent.choose_action(&self.battle, &legal);
+        let plan = agent
+            .plan_news(&self.battle, None)
+            .and_then(|_| agent.plan_kept(&self.battle, side))
+            .map(|(text, to_other)| PlanNote {
+                action: self.rec.actions.len() as u64,
+                side,
+                agent: agent.name().to_string(),
+                text,
+                to_other,
+            });
+        Some((action, plan))
     }
 
     /// The battle as `side` may know it.
@@ -152,7 +175,8 @@ impl Live {
     }
 
     /// What `side` may see of the actions after the first `after`: who took each, the
-    /// action itself when it was `side`'s own, and the events it may see.
+    /// action itself when it was `side`'s own, the events it may see, and a computer's plan
+    /// said before it as `side` was told it.
     pub fn seen_after(&self, side: usize, after: u64) -> Vec<Batch> {
         (after as usize..self.seen.len())
             .map(|i| {
@@ -162,6 +186,12 @@ impl Live {
                     side: *actor,
                     act: (*actor == side).then(|| self.rec.actions[i].clone()),
                     events: events[side].clone(),
+                    plan: self.rec.plans_before(i).find_map(|p| {
+                        Some(PlanSaid {
+                            agent: p.agent.clone(),
+                            text: p.said_to(Some(side))?.to_string(),
+                        })
+                    }),
                 }
             })
             .collect()

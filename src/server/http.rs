@@ -9,6 +9,7 @@ use super::protocol::*;
 use super::secret;
 use super::store::{GameRow, Store, Stored};
 use crate::battle::Action;
+use crate::replay::PlanNote;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State as Shared};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -147,6 +148,7 @@ impl Server {
 
     /// Re-play the actions stored for this game that it has not applied yet.
     async fn catch_up(&self, live: &mut Live) -> Result<(), Refusal> {
+        let plans = self.store.plans(&live.row.id, live.seq()).await?;
         for (idx, text, hash) in self.store.moves(&live.row.id, live.seq()).await? {
             let bad = |why: String| {
                 refuse(
@@ -160,7 +162,11 @@ impl Server {
             if next.state_hash().to_string() != hash {
                 return Err(bad("its state hash differs from the stored one".into()));
             }
-            live.commit(action, next, events);
+            let plan = match plans.iter().find(|(i, _)| *i == idx) {
+                Some((_, note)) => Some(serde_json::from_str(note).map_err(|e| bad(format!("its plan: {e}")))?),
+                None => None,
+            };
+            live.commit(action, next, events, plan);
         }
         Ok(())
     }
@@ -196,19 +202,28 @@ impl Server {
 
     /// Store and apply `action` for the game, then let the server's agents act until a
     /// person's decision. The game's lock is held throughout.
-    async fn play(&self, held: &Held, live: &mut Live, action: Action) -> Result<(), Refusal> {
-        let mut next = Some(action);
-        while let Some(action) = next.take() {
+    async fn play(&self, held: &Held, live: &mut Live, first: (Action, Option<PlanNote>)) -> Result<(), Refusal> {
+        let mut next = Some(first);
+        while let Some((action, plan)) = next.take() {
             let (battle, events) = live
                 .try_action(&action)
                 .map_err(|r| refuse(StatusCode::UNPROCESSABLE_ENTITY, "illegal", r))?;
             let text = serde_json::to_string(&action).expect("an action serialises");
+            let note = plan
+                .as_ref()
+                .map(|p| serde_json::to_string(p).expect("a plan serialises"));
             match self
                 .store
-                .push_move(&live.row.id, live.seq(), &text, battle.state_hash(), now())
+                .push_move(
+                    &live.row.id,
+                    live.seq(),
+                    (&text, note.as_deref()),
+                    battle.state_hash(),
+                    now(),
+                )
                 .await?
             {
-                Stored::Kept => live.commit(action, battle, events),
+                Stored::Kept => live.commit(action, battle, events, plan),
                 Stored::Taken => {
                     // Another process took this number: the game moved on without this action.
                     self.catch_up(live).await?;
@@ -375,7 +390,7 @@ async fn act(
             "the battle waits for the other side's decision",
         ));
     }
-    s.play(&held, &mut live, req.action).await?;
+    s.play(&held, &mut live, (req.action, None)).await?;
     Ok(Json(Accepted { seq: live.seq() }))
 }
 

@@ -101,6 +101,18 @@ pub struct Batch {
     #[serde(default)]
     pub act: Option<Action>,
     pub events: Vec<Event>,
+    /// The plan the server's computer player made or changed before this action (a big
+    /// battle), as this side may read it: only the formations it could see then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanSaid>,
+}
+
+/// A computer player's plan as a side was told it: which computer, and the words ("plan made
+/// (turn 1, the battle begins): …").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanSaid {
+    pub agent: String,
+    pub text: String,
 }
 
 /// `GET /games/{id}/events?after=N&wait=S`: the events of the actions after the first `N`,

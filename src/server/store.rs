@@ -61,7 +61,7 @@ pub struct Store {
     pool: AnyPool,
 }
 
-const SCHEMA: [&str; 4] = [
+const SCHEMA: [&str; 5] = [
     "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, seed BIGINT NOT NULL, \
      rules TEXT NOT NULL, max_turns BIGINT NOT NULL, player0 TEXT NOT NULL, player1 TEXT NOT NULL, \
      watch TEXT NOT NULL UNIQUE, touched BIGINT NOT NULL, expired BIGINT NOT NULL)",
@@ -70,6 +70,9 @@ const SCHEMA: [&str; 4] = [
      used BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS moves (game TEXT NOT NULL, idx BIGINT NOT NULL, action TEXT NOT NULL, \
      hash TEXT NOT NULL, PRIMARY KEY (game, idx))",
+    // A server's computer player's plan, said before move `idx` (JSON of a `PlanNote`).
+    "CREATE TABLE IF NOT EXISTS plans (game TEXT NOT NULL, idx BIGINT NOT NULL, note TEXT NOT NULL, \
+     PRIMARY KEY (game, idx))",
 ];
 
 impl Store {
@@ -243,9 +246,30 @@ impl Store {
             .collect()
     }
 
-    /// Store action number `idx` of game `id` (JSON) and the state hash after it, and mark
-    /// the game touched at `now`.
-    pub async fn push_move(&self, id: &str, idx: u64, action: &str, hash: u64, now: i64) -> Result<Stored, StoreError> {
+    /// The plans of game `id`'s computer said before its actions from number `from` on, in
+    /// order (JSON of each [`crate::replay::PlanNote`]).
+    pub async fn plans(&self, id: &str, from: u64) -> Result<Vec<(u64, String)>, StoreError> {
+        let rows = sqlx::query("SELECT idx, note FROM plans WHERE game = $1 AND idx >= $2 ORDER BY idx")
+            .bind(id.to_string())
+            .bind(from as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get::<i64, _>(0)? as u64, r.try_get(1)?)))
+            .collect()
+    }
+
+    /// Store action number `idx` of game `id` (JSON) and the state hash after it, with the
+    /// plan (JSON) the server's computer said before it if any, and mark the game touched at
+    /// `now`. All or nothing.
+    pub async fn push_move(
+        &self,
+        id: &str,
+        idx: u64,
+        (action, plan): (&str, Option<&str>),
+        hash: u64,
+        now: i64,
+    ) -> Result<Stored, StoreError> {
         let mut tx = self.pool.begin().await?;
         let put = sqlx::query("INSERT INTO moves (game, idx, action, hash) VALUES ($1, $2, $3, $4)")
             .bind(id.to_string())
@@ -258,6 +282,14 @@ impl Store {
             Ok(_) => {}
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Ok(Stored::Taken),
             Err(e) => return Err(e.into()),
+        }
+        if let Some(note) = plan {
+            sqlx::query("INSERT INTO plans (game, idx, note) VALUES ($1, $2, $3)")
+                .bind(id.to_string())
+                .bind(idx as i64)
+                .bind(note.to_string())
+                .execute(&mut *tx)
+                .await?;
         }
         sqlx::query("UPDATE games SET touched = $1 WHERE id = $2")
             .bind(now)

@@ -133,6 +133,15 @@ impl<W: Write> Online<W> {
                 .map_err(|e| e.to_string())?;
             let fresh: Vec<_> = news.batches.into_iter().filter(|x| x.action >= self.shown).collect();
             for batch in &fresh {
+                // The server's computer's plan, as this side was told it, before its action.
+                if let Some(said) = &batch.plan {
+                    let side = &b.sides[batch.side.min(1)].name;
+                    say!(
+                        self.out,
+                        "  {}",
+                        crate::report::computer_says(side, &said.agent, &said.text)
+                    );
+                }
                 for e in &batch.events {
                     say!(self.out, "  {}", crate::report::line(&b, e));
                 }

@@ -605,3 +605,117 @@ fn a_spectator_sees_each_side_through_its_own_fog_and_everything_once_over() {
         );
     }
 }
+
+/// Issue 66, online: a game against the server's planning computer (*Gettysburg*, the scouting
+/// switch's hidden set-up, one turn). Its plan comes to the person's side before the action
+/// it came with, as that side may read it ("nothing of it you can see": no formation it
+/// cannot see is named); the database keeps it (a second server on the same database sends
+/// it again); the terminal client says it; and the finished game's recording keeps it whole
+/// and as the person was told it, and verifies.
+#[test]
+fn the_servers_computer_tells_its_plan_as_the_person_may_read_it_and_the_record_keeps_it() {
+    let rt = volley::server::runtime().unwrap();
+    for db in databases("plans") {
+        let game = NewGame {
+            opponent: Opponent::Agent("scheduler".into()),
+            max_turns: Some(1),
+            ..new_game("gettysburg", &["scouting"])
+        };
+        let (base, seat, told) = rt.block_on(async {
+            let base = start(&db, Limits::default()).await;
+            let seat = Client::new(&base).host(&game).await.expect("hosted");
+            assert_eq!(seat.side, 0, "the person plays the Union");
+            let me = Client::new(&base).seated(&seat.token);
+            let news = me.events(&seat.game, 0, 0).await.unwrap();
+            let plans: Vec<_> = news.batches.iter().filter_map(|b| b.plan.clone()).collect();
+            assert_eq!(plans.len(), 1, "{plans:?}");
+            assert_eq!(
+                news.batches[0].plan.as_ref(),
+                Some(&plans[0]),
+                "before the first action"
+            );
+            assert_eq!(plans[0].agent, "scheduler");
+            assert_eq!(
+                plans[0].text,
+                "plan made (turn 1, the battle begins): nothing of it you can see"
+            );
+            // Another server on the same database sends it again.
+            let other = start(&db, Limits::default()).await;
+            let again = Client::new(&other)
+                .seated(&seat.token)
+                .events(&seat.game, 0, 0)
+                .await
+                .unwrap();
+            let plans_again: Vec<_> = again.batches.iter().filter_map(|b| b.plan.clone()).collect();
+            assert_eq!(plans_again, plans);
+            (base, seat, plans[0].text.clone())
+        });
+        // The terminal client says it, and plays the first action offered to the end.
+        let dir = temp_db("plans-terminal").0;
+        let id = seat.game.clone();
+        let out = terminal_client(&base, seat, &dir, "0\n".repeat(5000));
+        assert!(
+            out.contains(&format!("Confederate, played by the computer (scheduler): {told}")),
+            "{out}"
+        );
+        assert!(out.contains("Game over"), "{}", &out[out.len().saturating_sub(2000)..]);
+        let file = dir.join(format!("online-{id}.ron"));
+        volley::replay::verify::verify_file(&file).expect("the recording verifies");
+        let rec = Recording::load(&file).unwrap();
+        let note = rec.plans.first().expect("the recording keeps the plan");
+        assert_eq!((note.action, note.side, note.agent.as_str()), (0, 1, "scheduler"));
+        assert!(note.text.contains("Heth's division: attack"), "whole: {note:?}");
+        assert_eq!(note.to_other.as_deref(), Some(told.as_str()));
+    }
+}
+
+/// Issue 66, online, at the window's table: the server's computer's plan comes into the battle
+/// log and the orders panel's caption (`ComputerPlan`) as the person's side was told it, never
+/// whole (the window's online table, headless, on a server in this process).
+#[test]
+fn the_online_table_says_the_servers_computers_plan_as_the_person_was_told_it() {
+    use volley::ui::follow::ComputerPlan;
+    let rt = volley::server::runtime().unwrap();
+    let (_, db) = temp_db("plans-window");
+    let base = rt.block_on(start(&db, Limits::default()));
+    let game = NewGame {
+        opponent: Opponent::Agent("scheduler".into()),
+        max_turns: Some(1),
+        ..new_game("gettysburg", &["scouting"])
+    };
+    let seat = rt.block_on(Client::new(&base).host(&game)).expect("hosted");
+    let state = rt
+        .block_on(Client::new(&base).seated(&seat.token).state(&seat.game))
+        .unwrap();
+    let (scenario, start_battle) = volley::server::client::scenario_for(&state.snapshot).unwrap();
+    let mut app =
+        volley::ui::headless_play_app(start_battle.clone(), scenario.clone(), 1, ["human", "human"], false).unwrap();
+    app.add_plugins(volley::ui::online::table_plugin);
+    let opened = volley::ui::online::menu::Opened {
+        server: base.clone(),
+        seat,
+        state,
+        scenario,
+        start: start_battle,
+    };
+    volley::ui::online::menu::enter_online(app.world_mut(), opened).expect("at the table");
+    let told = "plan made (turn 1, the battle begins): nothing of it you can see";
+    let began = std::time::Instant::now();
+    while app.world().resource::<ComputerPlan>().0[1].is_none() && began.elapsed() < Duration::from_secs(60) {
+        app.update();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(app.world().resource::<ComputerPlan>().0, [None, Some(told.to_string())]);
+    let lines: Vec<String> = app
+        .world()
+        .resource::<volley::ui::BattleLog>()
+        .lines
+        .iter()
+        .filter_map(|l| l.shown_to(Some(0)).map(str::to_string))
+        .filter(|t| t.contains("played by the computer"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![format!("Confederate, played by the computer (scheduler): {told}")]
+    );
+}

@@ -23,15 +23,9 @@ pub use menu::OnlineMenu;
 pub use table::OnlineGame;
 
 pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(table_plugin);
     app.init_resource::<OnlineMenu>()
         .add_systems(OnEnter(Screen::Menu), (menu::close, menu::list_kept))
-        .add_systems(
-            Update,
-            (table::send_requests, table::receive)
-                .chain()
-                .in_set(BattleSystems::Apply)
-                .run_if(resource_exists::<Link>),
-        )
         .add_systems(
             EguiPrimaryContextPass,
             (
@@ -42,6 +36,18 @@ pub(crate) fn plugin(app: &mut App) {
                 ),
             ),
         );
+}
+
+/// The online table's systems that need no window (a headless app runs them too): the
+/// table's actions to the server, and the server's news into the table.
+pub fn table_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (table::send_requests, table::receive)
+            .chain()
+            .in_set(BattleSystems::Apply)
+            .run_if(resource_exists::<Link>),
+    );
 }
 
 /// The online game's corner of the battle screen: the game, the seat, the invite code the

@@ -95,6 +95,8 @@ pub(super) struct Table<'w> {
     queue: ResMut<'w, PhaseQueue>,
     log: ResMut<'w, BattleLog>,
     record: ResMut<'w, crate::ui::session::GameRecord>,
+    /// The server's computer's plan, as this side was told it, for the orders panel.
+    plan: Option<ResMut<'w, crate::ui::follow::ComputerPlan>>,
 }
 
 /// The server's news into the table.
@@ -158,11 +160,24 @@ pub(super) fn receive(link: Res<Link>, mut game: ResMut<OnlineGame>, mut table: 
 }
 
 /// The batches of one update: each an applied action (the table's own with the action and
-/// the words it was sent with; the other side's with what this side may see of it), or, for
-/// the actions played before the table opened, lines of the log only.
+/// the words it was sent with; the other side's with what this side may see of it, and the
+/// server's computer's plan as this side was told it), or, for the actions played before the
+/// table opened, lines of the log only.
 fn take_batches(game: &mut OnlineGame, table: &mut Table, next: &Battle, batches: Vec<Batch>, earlier: bool) {
     let turn = table.battle.0.game_turn;
     for batch in batches {
+        // The server's computer's plan, made or changed with this action: said before it.
+        if let Some(said) = &batch.plan {
+            let side = batch.side.min(1);
+            let line = crate::report::computer_says(&next.sides[side].name, &said.agent, &said.text);
+            table
+                .log
+                .lines
+                .push(crate::ui::session::LogLine::told(next, turn, false, line));
+            if let Some(plan) = table.plan.as_mut() {
+                plan.0[side] = Some(said.text.clone());
+            }
+        }
         let heading = match (&batch.act, &game.sent) {
             (Some(_), Some((n, said))) if *n == batch.action => said.clone(),
             (Some(a), _) => crate::report::heading(&table.battle.0, a),
