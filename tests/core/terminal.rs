@@ -105,6 +105,30 @@ impl Session {
     }
 }
 
+/// `volley ARGS` in `dir` with `input` typed and then the input's end: what it printed (it
+/// must end well).
+fn typed(dir: &std::path::Path, args: &[&str], input: &str) -> String {
+    let out = Command::new(super::faults::bin())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("runs");
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{shown}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    shown
+}
+
 /// The numbered lines of a list: (number, text).
 fn actions(screen: &str) -> Vec<(usize, String)> {
     screen
@@ -727,32 +751,15 @@ fn a_gettysburg_command_phase_is_played_by_intents_in_the_terminal() {
 /// Issue 66, nothing lost: a saved game against a planning computer, loaded in the terminal,
 /// has the computer's plan in its log (`log N`) as the person was told it: with the scouting
 /// switch's hidden set-up the Union saw nothing of the Confederate plan, and the log names
-/// none of the formations hidden from it. Played on, the computer's next plan is kept in the
-/// save too, whole and as the Union was told it.
+/// none of the formations hidden from it. A game played in the terminal keeps the plan in its
+/// save, whole and as the Union was told it.
 #[test]
 fn a_loaded_terminal_game_tells_the_computers_plan_as_the_person_was_told_it() {
     let dir = scratch("plan-load");
     let (file, rec) = super::common::planned_save_for_the_union(&dir);
     let told = rec.plans[0].to_other.clone().expect("the Union was told less");
-    let out = Command::new(super::faults::bin())
-        .args(["play", "--terminal", "--load"])
-        .arg(&file)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"log 5000\n")?;
-            child.wait_with_output()
-        })
-        .expect("runs");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{shown}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let file = file.display().to_string();
+    let shown = typed(&dir, &["play", "--terminal", "--load", &file], "log 5000\n");
     assert!(
         shown.contains(&format!("  Confederate, played by the computer (scheduler): {told}")),
         "{shown}"
@@ -773,20 +780,11 @@ fn a_loaded_terminal_game_tells_the_computers_plan_as_the_person_was_told_it() {
         "--side",
         "Confederate=scheduler",
     ];
-    let out = Command::new(super::faults::bin())
-        .args(args)
-        .args(["--seed", "5", "--rule", "scouting"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"s played.ron\n")?;
-            child.wait_with_output()
-        })
-        .expect("runs");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{shown}");
+    let shown = typed(
+        &dir,
+        &[&args[..], &["--seed", "5", "--rule", "scouting"]].concat(),
+        "s played.ron\n",
+    );
     let saved = volley::replay::Recording::load(&dir.join("played.ron")).expect("saved");
     let note = saved.plans.first().expect("the plan kept");
     assert_eq!((note.action, note.side, note.agent.as_str()), (0, 1, "scheduler"));
