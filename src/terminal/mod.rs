@@ -93,7 +93,8 @@ pub fn autosave_for(scenario: &str) -> PathBuf {
 /// The re-played log of a recording: every event as the log describes it, from the start,
 /// and each computer's plan before the action it came with, as the people at this terminal
 /// (`readers`, the sides they play) were told it: a person playing against it as they heard
-/// it, two people only words both heard alike, a game of computers whole.
+/// it, two people only words both heard alike, a game of computers whole. A person playing
+/// against the computer reads only the events their side may see.
 pub fn history(rec: &Recording, path: &Path, readers: &[usize]) -> Vec<String> {
     let Ok(mut b) = crate::replay::verify::start_battle(rec, path) else {
         return Vec::new();
@@ -116,7 +117,15 @@ pub fn history(rec: &Recording, path: &Path, readers: &[usize]) -> Vec<String> {
             }
         }
         match b.apply(a) {
-            Ok(evs) => out.extend(evs.iter().map(|e| crate::report::line(&b, e))),
+            // A person playing against the computer reads only what their side may see.
+            Ok(evs) => out.extend(
+                evs.iter()
+                    .filter(|e| match readers {
+                        [me] => crate::view::PlayerView::side(&b, *me).may_be_told(e),
+                        _ => true,
+                    })
+                    .map(|e| crate::report::line(&b, e)),
+            ),
             Err(_) => break,
         }
     }
@@ -1063,12 +1072,21 @@ impl<W: Write> Session<W> {
             autosave,
             auto,
             held,
+            bots,
             ..
         } = self;
+        // A person playing against the computer is told only what their side may see (as the
+        // server tells a seat, `view::events::visible`); the record keeps everything.
+        let person = match (bots[0].is_none(), bots[1].is_none()) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        };
         match b.apply(a) {
             Ok(evs) => {
                 rec.push(b, a, &evs);
-                for e in &evs {
+                let view = person.map(|s| crate::view::PlayerView::side(b, s));
+                for e in evs.iter().filter(|e| view.as_ref().is_none_or(|v| v.may_be_told(e))) {
                     if let Some(held) = held.as_mut() {
                         let line = crate::report::line(b, e);
                         history.push(line.clone());

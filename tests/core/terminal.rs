@@ -803,3 +803,44 @@ fn a_loaded_terminal_game_tells_the_computers_plan_as_the_person_was_told_it() {
         "{shown}"
     );
 }
+
+/// A person playing against the computer in the terminal is told only what their side may see
+/// (the scouting demo's hidden set-up): no Confederate unit still hidden from the Union at the
+/// end is named in what the terminal printed, as the computer played or in `log N`, nor in
+/// the log of the game loaded again.
+#[test]
+fn the_terminal_names_no_unit_hidden_from_the_person_against_the_computer() {
+    let dir = scratch("hidden-log");
+    let map = format!("{ROOT}/maps/scouting_demo.ron");
+    let args = [
+        "play",
+        &map,
+        "--terminal",
+        "--side",
+        "Union=human",
+        "--side",
+        "Confederate=scheduler",
+    ];
+    let input = "0\n".repeat(40) + "log 2000\n";
+    let shown = typed(&dir, &[&args[..], &["--seed", "3"]].concat(), &input);
+    let save = dir.join("saves/autosave-scouting_demo.ron");
+    let rec = volley::replay::Recording::load(&save).expect("autosaved");
+    let (b, _) = volley::replay::verify::verify(&rec, &save).expect("it verifies");
+    let hidden: Vec<&str> = b
+        .units
+        .iter()
+        .filter(|u| u.side == 1 && !b.known_to(0, u.id))
+        .map(|u| u.name.as_str())
+        .collect();
+    assert!(!hidden.is_empty(), "some Confederates still hidden");
+    assert!(
+        shown.contains("Col. William Ashby"),
+        "the computer's turn was told: {shown}"
+    );
+    let save = save.display().to_string();
+    let again = typed(&dir, &["play", "--terminal", "--load", &save], "log 2000\n");
+    for name in &hidden {
+        assert!(!shown.contains(name), "{name} is hidden from the Union: {shown}");
+        assert!(!again.contains(name), "{name} is hidden from the Union: {again}");
+    }
+}
