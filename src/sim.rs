@@ -104,10 +104,7 @@ pub fn play_timed(
         let (took, turn) = (started.elapsed(), b.game_turn);
         // A plan made or changed comes before the choice's own reason (headless: all of it).
         let plan = agents[side].plan_news(&b, None);
-        let plan_to_other = plan
-            .as_ref()
-            .and_then(|_| agents[side].plan_kept(&b, side))
-            .and_then(|(_, other)| other);
+        let plan_to_other = plan.as_ref().and_then(|_| agents[side].plan_told(&b, Some(1 - side)));
         let reason = crate::report::with_plan(plan.clone(), agents[side].reason());
         let nth = b.actions - first;
         // The one door the window's app uses too (`app` sends its requests through it).

@@ -111,12 +111,8 @@ impl Live {
     /// plan the server's computer made or changed with it, said before it.
     pub fn commit(&mut self, action: Action, next: Battle, events: Vec<Event>, plan: Option<PlanNote>) {
         let actor = self.battle.actor();
-        if let Some(p) = plan {
-            self.rec.plans.push(PlanNote {
-                action: self.seq(),
-                ..p
-            });
-        }
+        // Made for this action (`agent_choice`, or stored with it): its number is this one's.
+        self.rec.plans.extend(plan);
         self.rec.push(&next, &action, &events);
         self.battle = next;
         let seen = [0, 1].map(|s| visible(&PlayerView::side(&self.battle, s), &events));

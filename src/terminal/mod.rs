@@ -620,6 +620,16 @@ enum Next {
 }
 
 impl<W: Write> Session<W> {
+    /// The side of the person playing against the computer here, if that is the game (none
+    /// in hot-seat, none when computers play both sides).
+    fn person(&self) -> Option<usize> {
+        match (self.bots[0].is_none(), self.bots[1].is_none()) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        }
+    }
+
     /// The other side is to decide: the game is written to the turn file, signed, for the
     /// other player.
     fn pass_file(&mut self, tf: &TurnFile) -> Result<(), String> {
@@ -698,7 +708,7 @@ impl<W: Write> Session<W> {
     /// to the log).
     fn bot_choice(&mut self, side: usize, legal: &[Action]) -> Option<Action> {
         // Its plan is said of what the person's side can see.
-        let viewer = self.bots[1 - side].is_none().then_some(1 - side);
+        let viewer = self.person();
         let bot = self.bots[side].as_mut()?;
         let chosen = bot.choose_action(&self.b, legal);
         let news = bot.plan_news(&self.b, viewer);
@@ -1064,6 +1074,9 @@ impl<W: Write> Session<W> {
     /// Play `a` as [`Session::apply`] does; `quiet_moves` leaves out the line of a unit's
     /// ordered move (an intent has said it). Whether the rules took it.
     fn apply_action(&mut self, a: &Action, quiet_moves: bool) -> bool {
+        // A person playing against the computer is told only what their side may see (as the
+        // server tells a seat, `view::events::visible`); the record keeps everything.
+        let person = self.person();
         let Self {
             b,
             rec,
@@ -1072,16 +1085,8 @@ impl<W: Write> Session<W> {
             autosave,
             auto,
             held,
-            bots,
             ..
         } = self;
-        // A person playing against the computer is told only what their side may see (as the
-        // server tells a seat, `view::events::visible`); the record keeps everything.
-        let person = match (bots[0].is_none(), bots[1].is_none()) {
-            (true, false) => Some(0),
-            (false, true) => Some(1),
-            _ => None,
-        };
         match b.apply(a) {
             Ok(evs) => {
                 rec.push(b, a, &evs);

@@ -129,6 +129,22 @@ fn typed(dir: &std::path::Path, args: &[&str], input: &str) -> String {
     shown
 }
 
+/// A terminal game of bundled scenario `map` (its file name without `.ron`), the Union a
+/// person's and the Confederates the scheduler's, with `more` options, in `dir`: [`typed`].
+fn union_against_the_scheduler(dir: &std::path::Path, map: &str, more: &[&str], input: &str) -> String {
+    let map = format!("{ROOT}/maps/{map}.ron");
+    let args = [
+        "play",
+        &map,
+        "--terminal",
+        "--side",
+        "Union=human",
+        "--side",
+        "Confederate=scheduler",
+    ];
+    typed(dir, &[&args[..], more].concat(), input)
+}
+
 /// The numbered lines of a list: (number, text).
 fn actions(screen: &str) -> Vec<(usize, String)> {
     screen
@@ -770,19 +786,10 @@ fn a_loaded_terminal_game_tells_the_computers_plan_as_the_person_was_told_it() {
     );
     // Played in the terminal: the computer's plan, said to the person, is kept in the save
     // whole and as they were told it.
-    let map = format!("{ROOT}/maps/gettysburg.ron");
-    let args = [
-        "play",
-        &map,
-        "--terminal",
-        "--side",
-        "Union=human",
-        "--side",
-        "Confederate=scheduler",
-    ];
-    let shown = typed(
+    let shown = union_against_the_scheduler(
         &dir,
-        &[&args[..], &["--seed", "5", "--rule", "scouting"]].concat(),
+        "gettysburg",
+        &["--seed", "5", "--rule", "scouting"],
         "s played.ron\n",
     );
     let saved = volley::replay::Recording::load(&dir.join("played.ron")).expect("saved");
@@ -811,18 +818,8 @@ fn a_loaded_terminal_game_tells_the_computers_plan_as_the_person_was_told_it() {
 #[test]
 fn the_terminal_names_no_unit_hidden_from_the_person_against_the_computer() {
     let dir = scratch("hidden-log");
-    let map = format!("{ROOT}/maps/scouting_demo.ron");
-    let args = [
-        "play",
-        &map,
-        "--terminal",
-        "--side",
-        "Union=human",
-        "--side",
-        "Confederate=scheduler",
-    ];
     let input = "0\n".repeat(40) + "log 2000\n";
-    let shown = typed(&dir, &[&args[..], &["--seed", "3"]].concat(), &input);
+    let shown = union_against_the_scheduler(&dir, "scouting_demo", &["--seed", "3"], &input);
     let save = dir.join("saves/autosave-scouting_demo.ron");
     let rec = volley::replay::Recording::load(&save).expect("autosaved");
     let (b, _) = volley::replay::verify::verify(&rec, &save).expect("it verifies");
