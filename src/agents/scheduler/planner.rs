@@ -5,9 +5,11 @@
 //! it ([`Situation`]): which objectives each side holds, how many units each of its formations
 //! has, which enemy formations it has found. The plan is made again when that changed enough:
 //! an objective taken or lost, a formation of its own broken (half its units gone), an enemy
-//! formation found or gone, or the turn to commit the reserves come. Then it makes one plan for
-//! each aim it could have (each of its objectives it does not hold, the nearest enemy force it
-//! knows of, standing where it is), plays each out with the fast judge for [`PLAN_TURNS`]
+//! formation found or gone, the turn to commit the reserves come, or the last turns come
+//! ([`ENDGAME_TURNS`]) with none of its objectives held while it goes for an enemy force. Then
+//! it makes one plan for each aim it could have (each of its objectives it does not hold, the
+//! nearest enemy force it knows of, standing where it is; in those last turns, not the force
+//! while an objective is within reach), plays each out with the fast judge for [`PLAN_TURNS`]
 //! player turns on [`PLAN_SEEDS`] seeds, both sides played by the judge, its own inside the
 //! candidate plan, and keeps the one worth most ([`super::value`]); ties keep the earlier.
 //! The copies hold only the enemy units it knows of ([`determinized`]) and roll its own
@@ -20,6 +22,12 @@ use crate::battle::Battle;
 use crate::battle::state::{CmdId, Phase, SideId, UnitId};
 use crate::rules::dice::Dice;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The last game turns, counted back from the turn limit, in which a side that holds none of
+/// its own objectives plans for one its attackers reach before the last turn (or for
+/// standing, when it is winning), not for an enemy force: an objective held at the end
+/// decides the battle, an enemy force beaten in the last turns rarely does.
+pub const ENDGAME_TURNS: u32 = 4;
 
 /// A battle of more stands than this at the start is planned (Gettysburg's 300); the small
 /// scenarios are the look-ahead's alone, as before.
@@ -93,6 +101,19 @@ impl Situation {
         {
             return Some(format!("{} out of sight", enemy_name(f)));
         }
+        // Two turns from the end no objective is within reach (an attacker is "by" the next
+        // turn at the soonest, and one by the last turn is late): the force plan stays. So it
+        // does while no objective is among the plans to choose from.
+        if endgame(b)
+            && b.game_turn + 2 < b.turn_limit
+            && matches!(plan.aim, Aim::Force(_))
+            && !holds_own(b, side, known)
+            && candidates(b, side, known)
+                .iter()
+                .any(|p| matches!(p.aim, Aim::Objective(_)))
+        {
+            return Some("time to take an objective".into());
+        }
         if b.game_turn >= super::plan::commit_turn(b) && plan.parts.iter().any(|p| p.task == Task::Reserve) {
             return Some("time to commit the reserves".into());
         }
@@ -156,21 +177,7 @@ impl Planner {
 
     /// The candidate plans, each played out, and the one worth most.
     pub fn choose(&mut self, b: &Battle, side: SideId, known: &[UnitId], play: PlayOut) -> Plan {
-        let mut candidates: Vec<Plan> = aims(b, side, known)
-            .into_iter()
-            .map(|a| make(b, side, known, a))
-            .collect();
-        // An objective its attackers would reach only in the last turn, or later, is out of
-        // reach (it must be held at the end), while another aim is left.
-        let late = |p: &Plan| {
-            matches!(p.aim, Aim::Objective(_))
-                && p.parts
-                    .iter()
-                    .any(|q| q.task == Task::Attack && q.by + 1 >= b.turn_limit)
-        };
-        if candidates.iter().any(|p| !late(p) && p.aim != Aim::Stand) {
-            candidates.retain(|p| !late(p));
-        }
+        let candidates = candidates(b, side, known);
         if candidates.len() == 1 {
             return candidates.into_iter().next().expect("one plan");
         }
@@ -188,6 +195,45 @@ impl Planner {
             .unwrap_or(0);
         candidates.into_iter().nth(best).expect("a plan")
     }
+}
+
+/// The plans `side` chooses among: one for each of its [`aims`], less an objective its
+/// attackers would reach only in the last turn, or later (it must be held at the end), while
+/// another aim is left, and less the enemy force in the last turns ([`ENDGAME_TURNS`]) while
+/// none of its objectives is held and one is left.
+pub fn candidates(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Plan> {
+    let mut candidates: Vec<Plan> = aims(b, side, known)
+        .into_iter()
+        .map(|a| make(b, side, known, a))
+        .collect();
+    // An objective its attackers would reach only in the last turn, or later, is out of
+    // reach (it must be held at the end), while another aim is left.
+    let late = |p: &Plan| {
+        matches!(p.aim, Aim::Objective(_))
+            && p.parts
+                .iter()
+                .filter(|q| q.task == Task::Attack)
+                .all(|q| q.by + 1 >= b.turn_limit)
+    };
+    if candidates.iter().any(|p| !late(p) && p.aim != Aim::Stand) {
+        candidates.retain(|p| !late(p));
+    }
+    // The last turns, none of its objectives held: an objective within reach, not a force.
+    if endgame(b) && !holds_own(b, side, known) && candidates.iter().any(|p| matches!(p.aim, Aim::Objective(_))) {
+        candidates.retain(|p| !matches!(p.aim, Aim::Force(_)));
+    }
+    candidates
+}
+
+/// Whether the battle is in its last [`ENDGAME_TURNS`] game turns.
+pub fn endgame(b: &Battle) -> bool {
+    b.game_turn + ENDGAME_TURNS >= b.turn_limit
+}
+
+/// Whether `side` holds one of its own objectives, as it knows the enemy's units.
+pub fn holds_own(b: &Battle, side: SideId, known: &[UnitId]) -> bool {
+    let name = &b.sides[side].name;
+    (0..b.objectives.len()).any(|i| &b.objectives[i].side == name && holder(b, i, side, known) == Some(side))
 }
 
 /// The aims `side` could plan for: each of its own objectives it does not hold, the known
@@ -216,11 +262,10 @@ pub fn aims(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Aim> {
     }
     // Standing where it is wins only a battle the side is winning: when it holds an objective
     // of its own and the enemy none it knows of, or has the more victory points.
-    let held = |s: SideId| {
-        (0..b.objectives.len()).any(|i| b.objectives[i].side == b.sides[s].name && holder(b, i, side, known) == Some(s))
-    };
+    let enemy_holds = (0..b.objectives.len())
+        .any(|i| b.objectives[i].side == b.sides[1 - side].name && holder(b, i, side, known) == Some(1 - side));
     let vp = b.victory_points();
-    if (held(side) && !held(1 - side)) || vp[side] > vp[1 - side] {
+    if (holds_own(b, side, known) && !enemy_holds) || vp[side] > vp[1 - side] {
         out.push(Aim::Stand);
     }
     if out.is_empty() {
@@ -392,6 +437,114 @@ mod tests {
             "the Confederates' objectives are aims"
         );
         assert_ne!(chosen.aim, Aim::Stand);
+    }
+
+    /// The last turns: from [`ENDGAME_TURNS`] before the turn limit, a side holding none of
+    /// its own objectives, with one its attackers reach before the last turn, plans for it
+    /// (or for standing), not for an enemy force, and a plan going for a force is made again
+    /// then ("time to take an objective"), not a turn before; with every objective out of
+    /// reach (the army where it started, or two turns from the end), the force plan stays and
+    /// no objective is the aim; holding an objective of its own, an enemy force is an aim
+    /// again.
+    #[test]
+    fn in_the_last_turns_a_side_holding_none_of_its_objectives_goes_for_one_it_can_reach() {
+        let (b, side, known, ridge) = confederates_and_the_ridge();
+        let at = |t: u32| {
+            let mut c = b.clone();
+            c.arranging().game_turn = t;
+            c
+        };
+        // The army come forward: every unit at most a move and a half (its side's slowest
+        // rate, twice, less a little) from the ridge, so its attackers are there by two turns.
+        let forward = |t: u32| {
+            let mut c = at(t);
+            let p = c.objectives[ridge].pos;
+            let slowest = c
+                .side_units(side)
+                .map(|u| u.march_rate())
+                .filter(|&r| r > 0.0)
+                .fold(f64::INFINITY, f64::min);
+            let reach = slowest * 1.5 * 1.9;
+            let mine: Vec<UnitId> = c.side_units(side).map(|u| u.id).collect();
+            for u in mine {
+                let pose = c.unit(u).pose;
+                let off = pose.pos - p;
+                let d = off.len();
+                if d > reach {
+                    c.arranging().unit_mut(u).pose = Pose::new(p + off * (reach / d), pose.facing);
+                }
+            }
+            c.refresh_geometry();
+            c
+        };
+        let before = at(b.turn_limit - ENDGAME_TURNS - 1);
+        let late = forward(b.turn_limit - ENDGAME_TURNS);
+        let last = forward(b.turn_limit - 2);
+        assert!(!endgame(&before) && endgame(&late) && endgame(&last));
+        assert!(!holds_own(&late, side, &known));
+        let force = aims(&b, side, &known)
+            .into_iter()
+            .find(|a| matches!(a, Aim::Force(_)))
+            .expect("at the start the nearest force is an aim");
+        assert!(aims(&late, side, &known).contains(&Aim::Objective(ridge)));
+        // A plan going for a force (made the turn before, its reserves committed) is made
+        // again in the last turns.
+        let plan = make(&before, side, &known, force);
+        let read = |c: &Battle| Situation::read(c, side, &known);
+        let seen = read(&b);
+        assert_eq!(seen.changed(&before, side, &read(&before), &plan, &known), None);
+        // Where it started, every objective is out of reach in the last turns: the plan stays.
+        let behind = at(b.turn_limit - ENDGAME_TURNS);
+        assert!(
+            candidates(&behind, side, &known)
+                .iter()
+                .all(|p| !matches!(p.aim, Aim::Objective(_)))
+        );
+        assert_eq!(seen.changed(&behind, side, &read(&behind), &plan, &known), None);
+        // Come forward (the plan made the turn before there), it is made again.
+        let ahead = forward(b.turn_limit - ENDGAME_TURNS - 1);
+        let seen = read(&ahead);
+        assert_eq!(seen.changed(&ahead, side, &read(&ahead), &plan, &known), None);
+        assert_eq!(
+            seen.changed(&late, side, &read(&late), &plan, &known).as_deref(),
+            Some("time to take an objective")
+        );
+        assert_eq!(seen.changed(&last, side, &read(&last), &plan, &known), None);
+        let chosen = Planner::new(7).choose(&late, side, &known, PLAY);
+        assert!(
+            matches!(chosen.aim, Aim::Objective(_) | Aim::Stand),
+            "{}",
+            chosen.words(&late)
+        );
+        let beforehand = Planner::new(7).choose(&before, side, &known, PLAY);
+        assert!(matches!(beforehand.aim, Aim::Force(_)), "{}", beforehand.words(&before));
+        // Two turns from the end no objective is within reach: none is the aim.
+        let out = Planner::new(7).choose(&last, side, &known, PLAY);
+        assert!(!matches!(out.aim, Aim::Objective(_)), "{}", out.words(&last));
+        // Holding McPherson's Ridge (a regiment on it, the Union units near it gone), its
+        // force plan is not made again for the last turns.
+        let mut held = late.clone();
+        let p = held.objectives[ridge].pos;
+        let near: Vec<UnitId> = known
+            .iter()
+            .copied()
+            .filter(|&e| held.unit(e).pose.pos.dist(p) < 30.0)
+            .collect();
+        let regiment = held
+            .side_units(side)
+            .find(|u| !u.is_artillery())
+            .expect("a regiment")
+            .id;
+        let facing = held.unit(regiment).pose.facing;
+        held.arranging().unit_mut(regiment).pose = Pose::new(p, facing);
+        for e in near {
+            held.arranging().unit_mut(e).knocked_out = true;
+        }
+        held.refresh_geometry();
+        let known_held = known_enemies(&held, side);
+        assert!(holds_own(&held, side, &known_held));
+        let now = Situation::read(&held, side, &known_held);
+        assert_eq!(now.changed(&held, side, &now, &plan, &known_held), None);
     }
 
     /// The plan is made again when the situation changes enough: a formation losing half its
