@@ -6,7 +6,8 @@
 //! has, which enemy formations it has found. The plan is made again when that changed enough:
 //! an objective taken or lost, a formation of its own broken (half its units gone), an enemy
 //! formation found or gone, the turn to commit the reserves come, or the last turns come
-//! ([`ENDGAME_TURNS`]) with none of its objectives held while it goes for an enemy force. Then
+//! ([`ENDGAME_TURNS`]) with none of its objectives held and one within reach while it goes
+//! for an enemy force. Then
 //! it makes one plan for each aim it could have (each of its objectives it does not hold, the
 //! nearest enemy force it knows of, standing where it is; in those last turns, not the force
 //! while an objective is within reach), plays each out with the fast judge for [`PLAN_TURNS`]
@@ -101,13 +102,12 @@ impl Situation {
         {
             return Some(format!("{} out of sight", enemy_name(f)));
         }
-        // Two turns from the end no objective is within reach (an attacker is "by" the next
-        // turn at the soonest, and one by the last turn is late): the force plan stays. So it
-        // does while no objective is among the plans to choose from.
+        // Only while an objective within reach is among the plans to choose from: two turns
+        // from the end none is (an attacker is "by" the next turn at the soonest, and one by
+        // the last turn is late), and the force plan stays.
         if endgame(b)
-            && b.game_turn + 2 < b.turn_limit
             && matches!(plan.aim, Aim::Force(_))
-            && !holds_own(b, side, known)
+            && !holds_own(b, side, side, known)
             && candidates(b, side, known)
                 .iter()
                 .any(|p| matches!(p.aim, Aim::Objective(_)))
@@ -219,7 +219,7 @@ pub fn candidates(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Plan> {
         candidates.retain(|p| !late(p));
     }
     // The last turns, none of its objectives held: an objective within reach, not a force.
-    if endgame(b) && !holds_own(b, side, known) && candidates.iter().any(|p| matches!(p.aim, Aim::Objective(_))) {
+    if endgame(b) && !holds_own(b, side, side, known) && candidates.iter().any(|p| matches!(p.aim, Aim::Objective(_))) {
         candidates.retain(|p| !matches!(p.aim, Aim::Force(_)));
     }
     candidates
@@ -230,10 +230,10 @@ pub fn endgame(b: &Battle) -> bool {
     b.game_turn + ENDGAME_TURNS >= b.turn_limit
 }
 
-/// Whether `side` holds one of its own objectives, as it knows the enemy's units.
-pub fn holds_own(b: &Battle, side: SideId, known: &[UnitId]) -> bool {
-    let name = &b.sides[side].name;
-    (0..b.objectives.len()).any(|i| &b.objectives[i].side == name && holder(b, i, side, known) == Some(side))
+/// Whether `who` holds one of its own objectives, as `side` knows the enemy's units.
+pub fn holds_own(b: &Battle, who: SideId, side: SideId, known: &[UnitId]) -> bool {
+    let name = &b.sides[who].name;
+    (0..b.objectives.len()).any(|i| &b.objectives[i].side == name && holder(b, i, side, known) == Some(who))
 }
 
 /// The aims `side` could plan for: each of its own objectives it does not hold, the known
@@ -262,10 +262,8 @@ pub fn aims(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Aim> {
     }
     // Standing where it is wins only a battle the side is winning: when it holds an objective
     // of its own and the enemy none it knows of, or has the more victory points.
-    let enemy_holds = (0..b.objectives.len())
-        .any(|i| b.objectives[i].side == b.sides[1 - side].name && holder(b, i, side, known) == Some(1 - side));
     let vp = b.victory_points();
-    if (holds_own(b, side, known) && !enemy_holds) || vp[side] > vp[1 - side] {
+    if (holds_own(b, side, side, known) && !holds_own(b, 1 - side, side, known)) || vp[side] > vp[1 - side] {
         out.push(Aim::Stand);
     }
     if out.is_empty() {
@@ -481,7 +479,7 @@ mod tests {
         let late = forward(b.turn_limit - ENDGAME_TURNS);
         let last = forward(b.turn_limit - 2);
         assert!(!endgame(&before) && endgame(&late) && endgame(&last));
-        assert!(!holds_own(&late, side, &known));
+        assert!(!holds_own(&late, side, side, &known));
         let force = aims(&b, side, &known)
             .into_iter()
             .find(|a| matches!(a, Aim::Force(_)))
@@ -542,7 +540,7 @@ mod tests {
         }
         held.refresh_geometry();
         let known_held = known_enemies(&held, side);
-        assert!(holds_own(&held, side, &known_held));
+        assert!(holds_own(&held, side, side, &known_held));
         let now = Situation::read(&held, side, &known_held);
         assert_eq!(now.changed(&held, side, &now, &plan, &known_held), None);
     }
