@@ -27,6 +27,7 @@
 //! simulations, not time, so a game replays identically.
 
 use super::Scheduler;
+use super::planner;
 use super::evaluate::{Ctx, judge};
 use super::value::{WEIGHTS, value};
 use crate::agents::agent::Agent;
@@ -76,12 +77,16 @@ pub struct Budget {
     /// (the one-step choice is always kept, as what the others are measured against), so the
     /// last few options get most of the play-outs. Off, every option gets the same share.
     pub halving: bool,
+    /// On a planned battle ([`super::planner`]): play-outs of each candidate plan.
+    pub plan_seeds: u32,
+    /// On a planned battle: player turns a candidate plan is played out for.
+    pub plan_turns: u32,
 }
 
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
-    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure`, `margin` and
-    /// `halving` (0 or 1). For trials of a level's budget from the command line (`--agent
+    /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure`, `margin`,
+    /// `halving` (0 or 1), `plan_seeds` and `plan_turns`. For trials of a level's budget from the command line (`--agent
     /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
     /// budget is counted, not timed).
     ///
@@ -110,6 +115,8 @@ impl Budget {
                 "turns" => b.turns = whole(1, most.turns.into())? as u32,
                 "work" => b.weighed = whole(1, most.weighed)?,
                 "margin" => b.margin = whole(0, most.margin as u64)? as f64,
+                "plan_seeds" => b.plan_seeds = whole(1, most.plan_seeds.into())? as u32,
+                "plan_turns" => b.plan_turns = whole(1, most.plan_turns.into())? as u32,
                 "halving" => {
                     b.halving = match value.trim() {
                         "0" => false,
@@ -132,7 +139,7 @@ impl Budget {
                 }
                 other => {
                     return Err(format!(
-                        "unknown budget key '{other}' (known: sims, width, turns, work, sure, margin, halving)"
+                        "unknown budget key '{other}' (known: sims, width, turns, work, sure, margin, halving, plan_seeds, plan_turns)"
                     ));
                 }
             }
@@ -156,6 +163,8 @@ impl Budget {
         sure: 10.0,
         margin: 500.0,
         halving: true,
+        plan_seeds: 16,
+        plan_turns: 12,
     };
 }
 
@@ -173,6 +182,8 @@ pub const NORMAL: Budget = Budget {
     sure: 1.0,
     margin: 10.0,
     halving: false,
+    plan_seeds: planner::PLAN_SEEDS as u32,
+    plan_turns: planner::PLAN_TURNS,
 };
 
 /// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work,
@@ -187,6 +198,8 @@ pub const HARD: Budget = Budget {
     sure: 1.0,
     margin: 10.0,
     halving: false,
+    plan_seeds: planner::PLAN_SEEDS as u32,
+    plan_turns: planner::PLAN_TURNS,
 };
 
 /// A battle of up to this many stands at the start (both sides) gets a level's whole budget
@@ -248,7 +261,7 @@ pub struct Lookahead {
 impl Lookahead {
     pub fn new(seed: u64, budget: Budget, name: &'static str) -> Self {
         Lookahead {
-            policy: Scheduler::new(seed).planning(seed),
+            policy: Scheduler::new(seed).planning(seed, budget.plan_seeds as usize, budget.plan_turns),
             budget,
             // Apart from the card stream, so dealing is the same as `scheduler-easy`'s.
             stream: Dice::new(seed ^ 0x5851_f42d_4c95_7f2d),
@@ -833,7 +846,7 @@ mod tests {
     #[test]
     fn a_budget_is_set_from_the_agents_name_and_a_bad_one_is_refused() {
         let b = NORMAL
-            .with("sims=96, width=12,turns=4,work=400000,sure=0.5,margin=25,halving=1")
+            .with("sims=96, width=12,turns=4,work=400000,sure=0.5,margin=25,halving=1,plan_seeds=4,plan_turns=3")
             .expect("a good spec");
         assert_eq!(
             b,
@@ -845,6 +858,8 @@ mod tests {
                 sure: 0.5,
                 margin: 25.0,
                 halving: true,
+                plan_seeds: 4,
+                plan_turns: 3,
                 ..NORMAL
             }
         );
@@ -869,6 +884,8 @@ mod tests {
             ),
             ("width=100000", "width wants a whole number from 2 to 64"),
             ("turns=99", "turns wants a whole number from 1 to 24"),
+            ("plan_seeds=0", "plan_seeds wants a whole number from 1 to 16"),
+            ("plan_turns=13", "plan_turns wants a whole number from 1 to 12"),
             ("sure=1e300", "sure wants a number of standard errors from 0 to 10"),
             ("margin=100000", "margin wants a whole number from 0 to 500"),
             ("halving=yes", "halving wants 0 or 1"),

@@ -79,9 +79,10 @@ impl Scheduler {
         }
     }
 
-    /// This judge, making and remaking a plan on a big battle ([`planner`]).
-    pub fn planning(mut self, seed: u64) -> Self {
-        self.planner = Some(Box::new(Planner::new(seed)));
+    /// This judge, making and remaking a plan on a big battle ([`planner`]), each candidate
+    /// played out on `seeds` seeds for `turns` player turns.
+    pub fn planning(mut self, seed: u64, seeds: usize, turns: u32) -> Self {
+        self.planner = Some(Box::new(Planner::new(seed).deeper(seeds, turns)));
         self
     }
 
@@ -104,15 +105,15 @@ impl Scheduler {
     }
 
     /// One play-out of `plan` from `base` on dice `seed` ([`planner::PlayOut`]): the judge
-    /// plays both sides, `side`'s inside the plan, for [`planner::PLAN_TURNS`] player turns.
-    pub fn play_plan(base: &Battle, side: SideId, plan: &Plan, seed: u64) -> Battle {
+    /// plays both sides, `side`'s inside the plan, for `turns` player turns.
+    pub fn play_plan(base: &Battle, side: SideId, plan: &Plan, seed: u64, turns: u32) -> Battle {
         let mut b = base.clone();
         b.set_dice(Dice::new(seed));
         let mut players = [Scheduler::new(seed), Scheduler::new(seed.rotate_left(17))];
         players[side] = Scheduler::new(seed).with_plan(Arc::new(plan.clone()));
         let turn = b.player_turn;
         for _ in 0..planner::PLAN_HORIZON {
-            if b.is_over() || (b.player_turn >= turn + planner::PLAN_TURNS && b.phase == Phase::Command) {
+            if b.is_over() || (b.player_turn >= turn + turns && b.phase == Phase::Command) {
                 break;
             }
             let legal = b.legal_actions();

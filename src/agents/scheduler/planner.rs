@@ -11,7 +11,8 @@
 //! it makes one plan for each aim it could have (each of its objectives it does not hold, the
 //! nearest enemy force it knows of, standing where it is; in those last turns, not the force
 //! while an objective is within reach), plays each out with the fast judge for [`PLAN_TURNS`]
-//! player turns on [`PLAN_SEEDS`] seeds, both sides played by the judge, its own inside the
+//! player turns on [`PLAN_SEEDS`] seeds (a level's budget may ask for more:
+//! [`super::lookahead::Budget::plan_seeds`]), both sides played by the judge, its own inside the
 //! candidate plan, and keeps the one worth most ([`super::value`]); ties keep the earlier.
 //! The copies hold only the enemy units it knows of ([`determinized`]) and roll its own
 //! stream, so a hidden unit cannot change its plan, and a game replays identically.
@@ -43,9 +44,10 @@ pub const PLAN_SEEDS: usize = 2;
 /// Actions a plan's play-out may take before it is judged where it stands.
 pub const PLAN_HORIZON: u32 = 3000;
 
-/// How a candidate plan is played out: from a battle, for a side, on dice of a seed, to the
-/// battle where it stops (the judge's, [`super::Scheduler::play_plan`]).
-pub type PlayOut = fn(&Battle, SideId, &Plan, u64) -> Battle;
+/// How a candidate plan is played out: from a battle, for a side, on dice of a seed, for a
+/// number of player turns, to the battle where it stops (the judge's,
+/// [`super::Scheduler::play_plan`]).
+pub type PlayOut = fn(&Battle, SideId, &Plan, u64, u32) -> Battle;
 
 /// What a plan was made from, as the side knows it.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -125,6 +127,10 @@ impl Situation {
 #[derive(Clone)]
 pub struct Planner {
     dice: Dice,
+    /// Play-outs of each candidate plan ([`PLAN_SEEDS`] unless made [`Planner::deeper`]).
+    seeds: usize,
+    /// Player turns a candidate is played out for ([`PLAN_TURNS`] unless deeper).
+    turns: u32,
     seen: Situation,
     /// The (player turn, phase) last checked.
     checked: Option<(u32, Phase)>,
@@ -139,11 +145,21 @@ impl Planner {
     pub fn new(seed: u64) -> Self {
         Planner {
             dice: Dice::new(seed ^ 0x9e37_79b9_7f4a_7c15),
+            seeds: PLAN_SEEDS,
+            turns: PLAN_TURNS,
             seen: Situation::default(),
             checked: None,
             news: None,
             told: None,
         }
+    }
+
+    /// This planner, each candidate played out on `seeds` seeds for `turns` player turns
+    /// (a level's [`super::lookahead::Budget`]).
+    pub fn deeper(mut self, seeds: usize, turns: u32) -> Self {
+        self.seeds = seeds.max(1);
+        self.turns = turns.max(1);
+        self
     }
 
     /// Make the plan, or make it again if the situation changed enough, at the side's own
@@ -183,10 +199,10 @@ impl Planner {
         }
         let base = determinized(b, side, known);
         let mut worth = vec![0.0; candidates.len()];
-        for _ in 0..PLAN_SEEDS {
+        for _ in 0..self.seeds {
             let seed = (u64::from(self.dice.d(u32::MAX)) << 32) | u64::from(self.dice.d(u32::MAX));
             for (k, plan) in candidates.iter().enumerate() {
-                let end = play(&base, side, plan, seed);
+                let end = play(&base, side, plan, seed, self.turns);
                 worth[k] += value(&end, side, known, &WEIGHTS);
             }
         }
