@@ -15,9 +15,10 @@
 //! orders and the enemy's answers (opportunity fire, counter-charges, the enemy's initiative
 //! phase, and the enemy's own orders, fire and charges) are in it, with the one-step judge
 //! playing both sides (`scheduler` plays on through its own next turn and the enemy's answer,
-//! four player turns; `scheduler-hard` one more of each, six). The option worth most on
-//! average ([`super::value`]) is taken, if the play-outs show it better than the judge's
-//! choice beyond their luck ([`surely_best`]); else the judge's choice stands.
+//! four player turns; `scheduler-hard` one more of each, six, but four on a planned battle).
+//! The option worth most on average ([`super::value`]) is taken, if the play-outs show it
+//! better than the judge's choice beyond their luck ([`surely_best`]); else the judge's
+//! choice stands.
 //!
 //! **Determinized, never cheating.** The copies roll the agent's own stream, seeded from the
 //! game seed, never the game's dice (each copy gets fresh dice, the same for every option:
@@ -27,8 +28,8 @@
 //! simulations, not time, so a game replays identically.
 
 use super::Scheduler;
-use super::planner;
 use super::evaluate::{Ctx, judge};
+use super::planner;
 use super::value::{WEIGHTS, value};
 use crate::agents::agent::Agent;
 use crate::agents::perception::{determinized, known_enemies};
@@ -51,7 +52,7 @@ pub struct Budget {
     /// charges not); 2 plays the enemy's whole turn and stops at the side's own next command
     /// phase, so the charges its choice invites are in the play-out; 4 (`scheduler`) plays the
     /// side's next turn and the enemy's answer to it as well; 6 (`scheduler-hard`) one more of
-    /// each.
+    /// each. At most [`PLANNED_TURNS`] on a planned battle.
     pub turns: u32,
     /// The work all the play-outs of one choice may do together, about, counted in actions
     /// weighed: at every step of a play-out, every legal action the judge looks at. A search
@@ -188,7 +189,9 @@ pub const NORMAL: Budget = Budget {
 
 /// `scheduler-hard`: four times `scheduler`'s play-outs over 16 options, four times its work,
 /// play-outs of six player turns (four until 2026-12-02, when it was not measurably stronger
-/// than `scheduler`: docs/scheduler-history.md).
+/// than `scheduler`: docs/scheduler-history.md). On a planned battle it searches as
+/// `scheduler` does there, four options of four player turns ([`PLANNED_WIDTH`]), with four
+/// times the work: more play-outs of each.
 pub const HARD: Budget = Budget {
     sims: 384,
     width: 16,
@@ -206,6 +209,20 @@ pub const HARD: Budget = Budget {
 /// of work and options a choice; a bigger one less in proportion ([`Lookahead::work`],
 /// [`Lookahead::width`]).
 pub const FULL_WORK_STANDS: u64 = 120;
+
+/// On a planned battle ([`planner::PLAN_STANDS`]), the most options a search weighs and the
+/// most player turns a play-out runs, at any level. `scheduler-hard`'s six-turn play-outs over
+/// six options there got two rounds a search, as `scheduler`'s four over four do, and it was
+/// not stronger (42% of 74001–74040); four over four with its four times the work play four or
+/// more rounds, and the plan steers the turns after (docs/scheduler-history.md, session 90).
+pub const PLANNED_WIDTH: usize = 4;
+/// See [`PLANNED_WIDTH`].
+pub const PLANNED_TURNS: u32 = 4;
+
+/// Whether `b` is a battle the scheduler plans ([`planner::PLAN_STANDS`]).
+fn planned(b: &Battle) -> bool {
+    b.stands_at_start() > planner::PLAN_STANDS
+}
 
 /// `n` on a battle of up to [`FULL_WORK_STANDS`] stands at the start (both sides), less in
 /// proportion on a bigger one.
@@ -292,9 +309,23 @@ impl Lookahead {
     /// at least, so on Gettysburg twelve options took up to 1.16 s a choice even with two
     /// fifths of the work; it gets 4 (its slowest choice was still 1.19 s once: the search's
     /// budget is not all of a slow choice, docs/scheduler-history.md 2026-12-02).
+    ///
+    /// On a planned battle at most [`PLANNED_WIDTH`] at any level: `scheduler-hard`'s work
+    /// there buys more play-outs of each option, not more options.
     fn width(&self, b: &Battle) -> usize {
         let w = in_proportion(b, self.budget.width as u64) as usize;
-        w.max(4).min(self.budget.width)
+        let w = w.max(4).min(self.budget.width);
+        if planned(b) { w.min(PLANNED_WIDTH) } else { w }
+    }
+
+    /// The player turns a play-out runs on `b` ([`Budget::turns`]): on a planned battle at
+    /// most [`PLANNED_TURNS`].
+    fn turns(&self, b: &Battle) -> u32 {
+        if planned(b) {
+            self.budget.turns.min(PLANNED_TURNS)
+        } else {
+            self.budget.turns
+        }
     }
 
     /// Whether the decision whose one-step choice is `pick` is worth searching (and the
@@ -603,11 +634,12 @@ impl Lookahead {
             }
         }
         let turn = base.player_turn;
+        let turns = self.turns(base);
         let mut run = 1;
         for _ in 0..self.budget.horizon {
             if run >= share
                 || b.is_over()
-                || (b.player_turn >= turn + self.budget.turns && b.phase == crate::battle::state::Phase::Command)
+                || (b.player_turn >= turn + turns && b.phase == crate::battle::state::Phase::Command)
             {
                 break;
             }
@@ -929,7 +961,10 @@ mod tests {
 
     /// A choice's budget of work and options are the level's on a battle of up to 120 stands
     /// (every small bundled scenario: the skirmish has 70); on Gettysburg's 300, two fifths of
-    /// the work and 4 options (`scheduler`: 12 a choice; `scheduler-hard`: 16, so 6).
+    /// the work and 4 options (`scheduler`: 12 a choice, so 4; `scheduler-hard`: 16, so 6,
+    /// and at most [`PLANNED_WIDTH`], 4, on a planned battle), play-outs of at most
+    /// [`PLANNED_TURNS`] there: the hard level's four times the work buys more play-outs of
+    /// the same four options (session 90).
     #[test]
     fn a_big_battle_gets_a_budget_of_work_and_options_in_proportion_to_its_stands() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
@@ -941,7 +976,12 @@ mod tests {
         assert_eq!(a.work(&big), 16_000);
         assert_eq!((a.width(&skirmish), a.width(&big)), (12, 4));
         let hard = Lookahead::new(1, HARD, "scheduler-hard");
-        assert_eq!((hard.work(&big), hard.width(&big)), (64_000, 6));
+        assert_eq!((hard.work(&big), hard.width(&big)), (64_000, 4));
+        assert_eq!((a.turns(&skirmish), a.turns(&big)), (4, 4));
+        assert_eq!(
+            (hard.width(&skirmish), hard.turns(&skirmish), hard.turns(&big)),
+            (16, 6, 4)
+        );
     }
 
     /// A play-out runs [`Budget::turns`] player turns: two play the enemy's whole turn (its
