@@ -29,7 +29,7 @@
 
 use super::Scheduler;
 use super::evaluate::{Ctx, judge};
-use super::planner;
+use super::planner::{self, planned};
 use super::value::{WEIGHTS, value};
 use crate::agents::agent::Agent;
 use crate::agents::perception::{determinized, known_enemies};
@@ -87,9 +87,9 @@ pub struct Budget {
 impl Budget {
     /// This budget with some of its numbers set from `spec`, `key=value` pairs joined by
     /// commas: `sims`, `width`, `turns`, `work` ([`Budget::weighed`]), `sure`, `margin`,
-    /// `halving` (0 or 1), `plan_seeds` and `plan_turns`. For trials of a level's budget from the command line (`--agent
-    /// scheduler:sims=96,width=12`); a game played with one still replays identically (the
-    /// budget is counted, not timed).
+    /// `halving` (0 or 1), `plan_seeds` and `plan_turns`. For trials of a level's budget from
+    /// the command line (`--agent scheduler:sims=96,width=12`); a game played with one still
+    /// replays identically (the budget is counted, not timed).
     ///
     /// Every number is bounded ([`Budget::MOST`]): a budget past them would make a choice take
     /// hours or overflow, so it is refused with the bound, wherever the name comes from (the
@@ -218,11 +218,6 @@ pub const FULL_WORK_STANDS: u64 = 120;
 pub const PLANNED_WIDTH: usize = 4;
 /// See [`PLANNED_WIDTH`].
 pub const PLANNED_TURNS: u32 = 4;
-
-/// Whether `b` is a battle the scheduler plans ([`planner::PLAN_STANDS`]).
-fn planned(b: &Battle) -> bool {
-    b.stands_at_start() > planner::PLAN_STANDS
-}
 
 /// `n` on a battle of up to [`FULL_WORK_STANDS`] stands at the start (both sides), less in
 /// proportion on a bigger one.

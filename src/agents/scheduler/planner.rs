@@ -170,7 +170,7 @@ impl Planner {
             || !matches!(b.phase, Phase::Initiative | Phase::Command)
             || self.checked == Some((b.player_turn, b.phase))
             || b.is_over()
-            || b.stands_at_start() <= PLAN_STANDS
+            || !planned(b)
         {
             return None;
         }
@@ -239,6 +239,11 @@ pub fn candidates(b: &Battle, side: SideId, known: &[UnitId]) -> Vec<Plan> {
         candidates.retain(|p| !matches!(p.aim, Aim::Force(_)));
     }
     candidates
+}
+
+/// Whether `b` is a battle the scheduler plans: more than [`PLAN_STANDS`] stands at the start.
+pub fn planned(b: &Battle) -> bool {
+    b.stands_at_start() > PLAN_STANDS
 }
 
 /// Whether the battle is in its last [`ENDGAME_TURNS`] game turns.
