@@ -919,3 +919,94 @@ fn the_judge_counts_on_skirmishers_evading_a_charge_only_where_they_get_away() {
         assert_eq!(b.unit(1).alive(), away, "{gap:.1} cm: the engine agrees");
     }
 }
+
+/// Inside a plan an attacker is pulled to its aim at `ATTACK_PULL` a cm, two and a half times
+/// an unplanned unit's 0.08, and an enemy that could then charge its flank or rear costs its
+/// move as much more (`ATTACK_FLANK_THREAT`, 2.5 against 1.0), so the danger weighs against
+/// the pull as it does outside a plan. A cavalry regiment sent to a place 150 cm ahead, with
+/// an enemy regiment off to one side further on: its best move by the judge leaves no enemy
+/// able to charge its flank, where the moves that would are worth more ground. With the
+/// danger at 1.0 for an attacker it rode on past the regiment (checked when it was written).
+/// On *Gettysburg* the Confederates' attackers walked so into flank charges that `random`
+/// made and lost by double (issue 66, session 91).
+#[test]
+fn an_attacker_does_not_ride_on_past_an_enemy_that_could_then_charge_its_flank() {
+    use volley::agents::scheduler::evaluate::{ATTACK_FLANK_THREAT, ATTACK_PULL, Ctx, judge};
+    use volley::agents::scheduler::plan::{Aim, Part, Plan, Task};
+    use volley::battle::Action;
+    use volley::battle::intent::{Intent, Place, PlaceKind};
+    assert!((ATTACK_FLANK_THREAT - 2.5).abs() < 1e-9 && (ATTACK_PULL - 0.2).abs() < 1e-9);
+    let mut tried = 0;
+    for (dx, dy) in [(24.0, 25.0), (26.0, 30.0), (28.0, 35.0)] {
+        let mut b = battle(&[
+            u(0, "us_cavalry_1862", 4, 100.0, 60.0, 90.0),
+            u(1, "regular_infantry_rifled", 4, 100.0 + dx, 60.0, 180.0),
+        ]);
+        to_command(&mut b);
+        let here = b.unit(0).pose;
+        let ahead = here.pos + here.forward() * 150.0;
+        let enemy = b.unit(1).pose;
+        let turn = b.player_turn;
+        {
+            let mut s = b.arranging();
+            s.units[1].pose.pos = enemy.pos + here.forward() * dy;
+            // It has fired this turn: no opportunity fire to weigh, only its charge.
+            s.units[1].opportunity_turn = Some(turn);
+        }
+        b.refresh_geometry();
+        let plan = Plan {
+            aim: Aim::Stand,
+            parts: vec![Part {
+                commander: HQ0,
+                task: Task::Attack,
+                intent: Intent::To(Place {
+                    name: "the far wood".into(),
+                    kind: PlaceKind::Area(0),
+                    pos: ahead,
+                }),
+                by: 12,
+            }],
+            made: 1,
+        };
+        let legal = b.legal_actions();
+        let ctx = Ctx::planned(&b, 0, &legal, Some(std::sync::Arc::new(plan)));
+        assert_eq!(ctx.task(&b, 0), Some(Task::Attack));
+        let aim = ctx.aim(&b, 0).expect("an aim");
+        if aim.at.dist(ahead) > 1e-9 || b.flank_threats_at(0, here, &[1]) != 0 {
+            continue; // the enemy is near enough to be fought, or threatens it already
+        }
+        let moves = b.candidate_moves(0);
+        let judged = |to| judge(&b, &Action::Move { unit: 0, to }, &ctx).score;
+        let gained = |to: volley::rules::geometry::Pose| here.pos.dist(ahead) - to.pos.dist(ahead);
+        // Some move gains more ground than any safe one and leaves the enemy at its flank.
+        let safe = |to| b.flank_threats_at(0, to, &[1]) == 0;
+        let most_safe = moves
+            .iter()
+            .copied()
+            .filter(|&to| safe(to))
+            .map(gained)
+            .fold(f64::MIN, f64::max);
+        if !moves.iter().any(|&to| !safe(to) && gained(to) > most_safe + 1.0) {
+            continue; // nothing to resist
+        }
+        let best = moves
+            .iter()
+            .copied()
+            .max_by(|x, y| judged(*x).total_cmp(&judged(*y)))
+            .expect("the cavalry has moves");
+        tried += 1;
+        assert_eq!(
+            b.flank_threats_at(0, best, &[1]),
+            0,
+            "enemy {dx} cm aside, {dy} cm on: its best move {best:?} (worth {:.2}, {:.0} cm gained) leaves its flank open",
+            judged(best),
+            gained(best)
+        );
+        assert!(
+            gained(best) > 0.0,
+            "it still rides for its aim: {best:?}, {:.0} cm",
+            gained(best)
+        );
+    }
+    assert!(tried > 0, "no set-up tempted the attacker");
+}
