@@ -485,11 +485,6 @@ fn aim(b: &Battle, unit: UnitId, ctx: &Ctx) -> Option<Aim> {
 /// What one enemy able to charge a unit's flank or rear costs a move that leaves it so.
 const FLANK_THREAT: f64 = 1.0;
 
-/// [`FLANK_THREAT`] for a unit whose formation attacks in the plan: as much more as its pull
-/// to the aim is ([`ATTACK_PULL`] against 0.08), so the danger weighs against the pull as it
-/// does for any other unit.
-pub const ATTACK_FLANK_THREAT: f64 = FLANK_THREAT * ATTACK_PULL / 0.08;
-
 /// A unit whose formation attacks in the plan closes on its goal at this much a cm (others
 /// 0.08): the plan's aim is worth the fire it walks into.
 pub const ATTACK_PULL: f64 = 0.2;
@@ -549,8 +544,7 @@ fn move_value(b: &Battle, unit: UnitId, to: crate::rules::geometry::Pose, ctx: &
     // Danger: an enemy at its flank or rear within charge distance (such a charge is fought
     // two dice down and mostly lost by double); turning to face it or stepping away is work.
     let threats = |pose| b.flank_threats_at(unit, pose, &ctx.enemies) as f64;
-    let danger = if attacking { ATTACK_FLANK_THREAT } else { FLANK_THREAT };
-    score += danger * (threats(u.pose) - threats(to));
+    score += FLANK_THREAT * (threats(u.pose) - threats(to));
     let exposure = if attacking {
         ATTACK_EXPOSURE
     } else {
